@@ -1,0 +1,40 @@
+// Hardware configurations, named like NVDLA's (../shared/reference/nvdla-arithmetic.md §3 table).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dla::golden {
+
+enum class Precision { Int8, Int16 };
+
+[[nodiscard]] constexpr int bytes_per_element(Precision p) { return p == Precision::Int16 ? 2 : 1; }
+[[nodiscard]] constexpr int bits_per_element(Precision p) { return 8 * bytes_per_element(p); }
+[[nodiscard]] std::string_view precision_name(Precision p);
+[[nodiscard]] std::optional<Precision> parse_precision(std::string_view name);
+
+struct HwConfig {
+  std::string name;
+  int atomic_c = 0;         // channels per atomic operation
+  int mac_cells = 0;        // MAC cells in the array (both CMACs together)
+  bool int16 = false;       // int16 support; each int16 MAC then also runs as two int8 MACs
+  int atom_bytes = 0;       // memory atom
+  int dma_bits = 0;         // memory interface width
+
+  // Kernels per atomic operation (ATOMIC_K): cells, times two for int8 on an int16 array.
+  [[nodiscard]] int atomic_k(Precision p) const {
+    return (int16 && p == Precision::Int8) ? 2 * mac_cells : mac_cells;
+  }
+  [[nodiscard]] bool supports(Precision p) const { return p == Precision::Int8 || int16; }
+  // Exact partial-sum width: 2*bits + log2(ATOMIC_C).
+  [[nodiscard]] int psum_bits(Precision p) const;
+};
+
+[[nodiscard]] const HwConfig& nv_small();
+[[nodiscard]] const HwConfig& nv_full();
+[[nodiscard]] const HwConfig* find_config(std::string_view name);
+[[nodiscard]] std::vector<std::string> config_names();
+
+}  // namespace dla::golden

@@ -1,0 +1,254 @@
+// dlacosim: run layers on the RTL and the golden model and compare every output element.
+#include <fmt/format.h>
+
+#include <boost/program_options.hpp>
+#include <iostream>
+#include <thread>
+
+#include "harness/errors.hpp"
+#include "harness/files.hpp"
+#include "harness/layer.hpp"
+#include "harness/regress.hpp"
+#include "harness/report.hpp"
+#include "units/units.hpp"
+
+namespace po = boost::program_options;
+using namespace dla::harness;
+
+namespace {
+
+constexpr const char* kUsage = R"(dlacosim - RTL against golden co-simulation for NVDLA-class units
+
+usage: dlacosim <command> [options]
+
+commands:
+  run LAYER        run one layer file (JSON) on the RTL and the golden model, compare
+  regress SUITE    run a suite of layers, print a summary table, write JUnit/JSON
+  validate FILE..  check layer, program and suite files without running them
+  bench UNIT       measure simulation speed (units: cmac)
+  help COMMAND     options of one command
+
+exit codes: 0 pass, 1 mismatch, 2 bad input, 3 timeout or internal error
+
+examples:
+  dlacosim run testvectors/layers/cmac/small_int8_random.json
+  dlacosim run testvectors/layers/cmac/full_int16_random.json --seed 7 --stall 0.3 --rand-reset 2
+  dlacosim run LAYER.json --wave /tmp/w.fst --wave-from 10 --wave-to 50
+  dlacosim regress testvectors/suites/default.json -j 2 --junit results.xml
+  dlacosim regress testvectors/suites/full.json --shard 0/4
+  dlacosim validate testvectors/layers/cmac/*.json
+  dlacosim bench cmac
+)";
+
+po::options_description run_options() {
+  po::options_description d("run options");
+  d.add_options()
+    ("mode", po::value<std::string>()->default_value("cross"), "cross (RTL vs golden), golden or rtl")
+    ("seed", po::value<uint64_t>(), "run seed (overrides the layer's); every random choice derives from it")
+    ("stall", po::value<double>(), "back-pressure probability on every valid/ready port, 0..0.95")
+    ("config", po::value<std::string>(), "override the layer's configuration (nv_small, nv_full)")
+    ("rand-reset", po::value<int>()->default_value(0), "initial register values: 0 zero, 1 ones, 2 random (+verilator+rand+reset+N)")
+    ("wave", po::value<std::string>(), "write an FST waveform to this file")
+    ("wave-from", po::value<uint64_t>()->default_value(0), "first cycle dumped")
+    ("wave-to", po::value<uint64_t>(), "last cycle dumped")
+    ("wave-depth", po::value<int>()->default_value(99), "hierarchy levels traced")
+    ("watchdog", po::value<uint64_t>()->default_value(20000), "cycles without progress before the run is ended")
+    ("json", po::value<std::string>(), "write the result as JSON to this file")
+    ("dump-dir", po::value<std::string>(), "on mismatch, write gzip dumps of actual and expected cubes here")
+    ("max-listed", po::value<std::size_t>()->default_value(10), "mismatches listed per compared region")
+    ("flip-bit", po::value<std::string>(), "self-test: flip bit B of output element E of the RTL (E:B)");
+  return d;
+}
+
+po::options_description regress_options() {
+  po::options_description d("regress options");
+  d.add_options()
+    ("jobs,j", po::value<unsigned>()->default_value(std::max(1u, std::thread::hardware_concurrency())), "parallel runs")
+    ("junit", po::value<std::string>(), "write a JUnit XML report to this file")
+    ("json", po::value<std::string>(), "write all results as JSON to this file")
+    ("shard", po::value<std::string>(), "run only shard I of N (0-based), written I/N")
+    ("mode", po::value<std::string>()->default_value("cross"), "cross, golden or rtl")
+    ("watchdog", po::value<uint64_t>()->default_value(20000), "cycles without progress before a run is ended")
+    ("dump-dir", po::value<std::string>(), "on mismatch, write gzip dumps here");
+  return d;
+}
+
+po::options_description bench_options() {
+  po::options_description d("bench options");
+  d.add_options()
+    ("ops", po::value<uint64_t>()->default_value(0), "atomic operations per measurement (0: default)")
+    ("seed", po::value<uint64_t>()->default_value(1), "data seed");
+  return d;
+}
+
+struct Parsed {
+  po::variables_map vm;
+  std::vector<std::string> positional;
+};
+
+Parsed parse(const std::vector<std::string>& args, const po::options_description& opts) {
+  po::options_description all;
+  all.add(opts).add_options()("args", po::value<std::vector<std::string>>(), "");
+  po::positional_options_description pos;
+  pos.add("args", -1);
+  Parsed p;
+  po::store(po::command_line_parser(args).options(all).positional(pos).run(), p.vm);
+  po::notify(p.vm);
+  if (p.vm.count("args")) p.positional = p.vm["args"].as<std::vector<std::string>>();
+  return p;
+}
+
+void check_mode(const std::string& mode) {
+  if (mode != "cross" && mode != "golden" && mode != "rtl") {
+    throw InputError("--mode", "", "\"" + mode + "\" is not one of cross, golden, rtl");
+  }
+}
+
+RunOptions run_options_from(const po::variables_map& vm) {
+  RunOptions o;
+  o.mode = vm["mode"].as<std::string>();
+  check_mode(o.mode);
+  if (vm.count("seed")) o.seed = vm["seed"].as<uint64_t>();
+  if (vm.count("stall")) {
+    o.stall = vm["stall"].as<double>();
+    if (!(*o.stall >= 0.0 && *o.stall <= 0.95)) throw InputError("--stall", "", "must be in [0, 0.95]");
+  }
+  if (vm.count("config")) o.config = vm["config"].as<std::string>();
+  if (vm.count("rand-reset")) {
+    o.sim.rand_reset = vm["rand-reset"].as<int>();
+    if (o.sim.rand_reset < 0 || o.sim.rand_reset > 2) throw InputError("--rand-reset", "", "must be 0, 1 or 2");
+  }
+  if (vm.count("wave")) o.sim.wave = vm["wave"].as<std::string>();
+  if (vm.count("wave-from")) o.sim.wave_from = vm["wave-from"].as<uint64_t>();
+  if (vm.count("wave-to")) o.sim.wave_to = vm["wave-to"].as<uint64_t>();
+  if (o.sim.wave_to < o.sim.wave_from) throw InputError("--wave-to", "", "must not be before --wave-from");
+  if (vm.count("wave-depth")) o.sim.wave_depth = vm["wave-depth"].as<int>();
+  o.sim.watchdog = vm["watchdog"].as<uint64_t>();
+  if (o.sim.watchdog == 0) throw InputError("--watchdog", "", "must be at least 1 cycle");
+  if (vm.count("dump-dir")) o.dump_dir = vm["dump-dir"].as<std::string>();
+  if (vm.count("max-listed")) o.max_listed = vm["max-listed"].as<std::size_t>();
+  if (vm.count("flip-bit")) {
+    const std::string s = vm["flip-bit"].as<std::string>();
+    const auto colon = s.find(':');
+    const auto e = colon == std::string::npos ? std::nullopt : parse_u64_text(s.substr(0, colon));
+    const auto b = colon == std::string::npos ? std::nullopt : parse_u64_text(s.substr(colon + 1));
+    if (!e || !b || *b > 62) throw InputError("--flip-bit", s, "expected ELEMENT:BIT with BIT in 0..62");
+    o.flip = FlipBit{static_cast<std::size_t>(*e), static_cast<int>(*b)};
+  }
+  return o;
+}
+
+int cmd_run(const std::vector<std::string>& args) {
+  const Parsed p = parse(args, run_options());
+  if (p.positional.size() != 1) throw InputError("run", "", "expected exactly one layer file");
+  const RunOptions o = run_options_from(p.vm);
+  const RunResult r = run_layer(p.positional[0], o);
+  std::cout << format_run(r);
+  if (p.vm.count("json")) write_file_atomic(p.vm["json"].as<std::string>(), to_json(r).dump(2) + "\n");
+  return exit_code(r.status);
+}
+
+int cmd_regress(const std::vector<std::string>& args) {
+  const Parsed p = parse(args, regress_options());
+  if (p.positional.size() != 1) throw InputError("regress", "", "expected exactly one suite file");
+  RunOptions o;
+  o.mode = p.vm["mode"].as<std::string>();
+  check_mode(o.mode);
+  o.sim.watchdog = p.vm["watchdog"].as<uint64_t>();
+  if (p.vm.count("dump-dir")) o.dump_dir = p.vm["dump-dir"].as<std::string>();
+  Shard shard;
+  if (p.vm.count("shard")) {
+    const std::string s = p.vm["shard"].as<std::string>();
+    const auto slash = s.find('/');
+    const auto i = slash == std::string::npos ? std::nullopt : parse_u64_text(s.substr(0, slash));
+    const auto n = slash == std::string::npos ? std::nullopt : parse_u64_text(s.substr(slash + 1));
+    if (!i || !n || *n == 0 || *i >= *n) throw InputError("--shard", s, "expected I/N with 0 <= I < N");
+    shard = {static_cast<std::size_t>(*i), static_cast<std::size_t>(*n)};
+  }
+  const unsigned jobs = p.vm["jobs"].as<unsigned>();
+  if (jobs == 0) throw InputError("--jobs", "", "must be at least 1");
+  const Suite suite = load_suite(p.positional[0]);
+  const auto results = run_suite(suite, o, jobs, shard);
+  for (const auto& r : results) {
+    if (r.status != Status::Pass) std::cout << format_run(r);
+  }
+  std::cout << fmt::format("suite {} (shard {}/{}, mode {})\n", suite.name, shard.index, shard.count, o.mode);
+  std::cout << format_table(results);
+  if (p.vm.count("junit")) write_file_atomic(p.vm["junit"].as<std::string>(), junit_xml(suite.name, results));
+  if (p.vm.count("json")) write_file_atomic(p.vm["json"].as<std::string>(), to_json(results).dump(2) + "\n");
+  return exit_code(results);
+}
+
+int cmd_validate(const std::vector<std::string>& args) {
+  const Parsed p = parse(args, po::options_description("validate options"));
+  if (p.positional.empty()) throw InputError("validate", "", "expected at least one file");
+  int worst = 0;
+  for (const auto& f : p.positional) {
+    try {
+      const auto doc = parse_json_file(f);
+      if (doc->root.is_object() && doc->root.contains("layers")) {
+        const Suite s = load_suite(f);
+        std::cout << fmt::format("ok   {} (suite, {} runs)\n", f, s.entries.size());
+      } else {
+        const LoadedLayer l = load_layer(f);
+        std::cout << fmt::format("ok   {} ({} on {})\n", f, l.header.unit, l.header.config->name);
+      }
+    } catch (const InputError& e) {
+      std::cout << "FAIL " << e.what() << "\n";
+      worst = static_cast<int>(ExitCode::BadInput);
+    }
+  }
+  return worst;
+}
+
+int cmd_bench(const std::vector<std::string>& args) {
+  const Parsed p = parse(args, bench_options());
+  if (p.positional.size() != 1) throw InputError("bench", "", "expected exactly one unit name");
+  units::BenchOptions o;
+  o.ops = p.vm["ops"].as<uint64_t>();
+  o.seed = p.vm["seed"].as<uint64_t>();
+  std::cout << units::run_bench(p.positional[0], o);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    std::cout << kUsage;
+    return args.empty() ? 2 : 0;
+  }
+  const std::string cmd = args[0];
+  args.erase(args.begin());
+  const bool want_help = std::find(args.begin(), args.end(), "--help") != args.end();
+  try {
+    if (cmd == "help" || want_help) {
+      const std::string which = cmd == "help" ? (args.empty() ? "" : args[0]) : cmd;
+      if (which == "run") std::cout << "usage: dlacosim run LAYER [options]\n" << run_options();
+      else if (which == "regress") std::cout << "usage: dlacosim regress SUITE [options]\n" << regress_options();
+      else if (which == "bench") std::cout << "usage: dlacosim bench UNIT [options]\n" << bench_options();
+      else if (which == "validate") std::cout << "usage: dlacosim validate FILE...\n";
+      else std::cout << kUsage;
+      return 0;
+    }
+    if (cmd == "run") return cmd_run(args);
+    if (cmd == "regress") return cmd_regress(args);
+    if (cmd == "validate") return cmd_validate(args);
+    if (cmd == "bench") return cmd_bench(args);
+    std::cerr << fmt::format("dlacosim: unknown command \"{}\"\n\n{}", cmd, kUsage);
+    return static_cast<int>(ExitCode::BadInput);
+  } catch (const InputError& e) {
+    std::cerr << "dlacosim: " << e.what() << "\n";
+    return static_cast<int>(ExitCode::BadInput);
+  } catch (const po::error& e) {
+    std::cerr << "dlacosim: " << cmd << ": " << e.what() << "\n";
+    return static_cast<int>(ExitCode::BadInput);
+  } catch (const SimTimeout& e) {
+    std::cerr << "dlacosim: " << e.what() << "\n";
+    return static_cast<int>(ExitCode::Timeout);
+  } catch (const std::exception& e) {
+    std::cerr << "dlacosim: internal error: " << e.what() << "\n";
+    return static_cast<int>(ExitCode::Internal);
+  }
+}

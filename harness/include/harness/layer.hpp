@@ -1,0 +1,71 @@
+// Layer files: the common header every layer JSON carries, and the dispatch to the unit that
+// understands the rest (docs/LAYER_FORMAT.md).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "golden/config.hpp"
+#include "harness/json_reader.hpp"
+#include "harness/report.hpp"
+#include "harness/sim.hpp"
+
+namespace dla::harness {
+
+struct LayerHeader {
+  std::filesystem::path file;
+  std::string unit;
+  std::string name;
+  const golden::HwConfig* config = nullptr;
+  uint64_t seed = 1;
+  double stall = 0.0;
+};
+
+// A corruption deliberately applied to the RTL's captured output: the self-test that proves the
+// compare engine reports a flipped bit (dlacosim run --flip-bit ELEMENT:BIT).
+struct FlipBit {
+  std::size_t element = 0;
+  int bit = 0;
+};
+
+struct RunOptions {
+  std::string mode = "cross";  // cross | golden | rtl
+  std::optional<uint64_t> seed;
+  std::optional<double> stall;
+  std::optional<std::string> config;  // overrides the layer's configuration
+  SimOptions sim;                     // seed and rand_reset are filled in per run
+  std::filesystem::path dump_dir;
+  std::size_t max_listed = 10;
+  std::optional<FlipBit> flip;
+};
+
+struct LoadedLayer {
+  LayerHeader header;
+  std::shared_ptr<const JsonDoc> doc;
+  [[nodiscard]] JsonNode root() const { return JsonNode::root(doc); }
+};
+
+// Parses the header and fully validates the unit-specific body; throws InputError.
+[[nodiscard]] LoadedLayer load_layer(const std::filesystem::path& file);
+
+// Runs a layer in the chosen mode; never throws (errors become the result's status).
+[[nodiscard]] RunResult run_layer(const std::filesystem::path& file, const RunOptions& opt);
+
+// Unit registry: each unit validates its own body and runs it.
+struct UnitHandler {
+  std::string_view unit;
+  void (*validate)(const LayerHeader&, const JsonNode& root);
+  RunResult (*run)(const LayerHeader&, const JsonNode& root, const RunOptions& opt);
+};
+[[nodiscard]] const std::vector<UnitHandler>& unit_handlers();
+
+// A layer value list: "random" with a range, inline "values", or a "file" (.bin or .bin.gz,
+// little-endian signed elements of `element_bytes`). Resolved to `count` numbers.
+[[nodiscard]] std::vector<int64_t> resolve_values(const JsonNode& node, std::size_t count, int element_bytes,
+                                                  int64_t min, int64_t max, uint64_t seed);
+
+}  // namespace dla::harness

@@ -1,0 +1,31 @@
+// Sparse byte-addressed memory model: 64-bit addresses, never-written bytes read as 0.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+namespace dla::harness {
+
+class Memory {
+ public:
+  static constexpr uint64_t kPageBytes = 4096;
+
+  [[nodiscard]] uint8_t read(uint64_t addr) const;
+  void write(uint64_t addr, uint8_t value);
+  void write(uint64_t addr, std::span<const uint8_t> bytes);
+  [[nodiscard]] std::vector<uint8_t> read(uint64_t addr, uint64_t size) const;
+  void fill(uint64_t addr, uint64_t size, uint8_t value);
+  // zlib crc32 of [addr, addr+size), unwritten bytes counted as 0.
+  [[nodiscard]] uint32_t crc32(uint64_t addr, uint64_t size) const;
+  [[nodiscard]] std::size_t pages() const { return pages_.size(); }
+
+ private:
+  using Page = std::array<uint8_t, kPageBytes>;
+  std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;
+};
+
+}  // namespace dla::harness

@@ -1,0 +1,59 @@
+// The register program: the hub every layer description and NVDLA trace compiles into
+// (../shared/DESIGN.md §2). A list of memory loads/fills, register writes/reads, interrupt
+// waits and checks, replayed identically against the golden model and the RTL.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "harness/json_reader.hpp"
+#include "harness/regdb.hpp"
+
+namespace dla::harness {
+
+enum class StepOp { MemLoad, MemFill, RegWrite, RegRead, WaitIntr, Check };
+enum class CheckKind { Golden, Crc32, File };
+
+struct ProgramStep {
+  StepOp op = StepOp::RegWrite;
+  std::string where;  // "file: /steps/3" or "file: line 12", for run-time messages
+  // memory
+  uint64_t addr = 0;
+  uint64_t size = 0;
+  uint8_t fill = 0;
+  std::vector<uint8_t> bytes;  // mem_load payload (laid out from addr; sparse .dat gaps are 0)
+  // registers
+  const RegDef* reg = nullptr;
+  uint32_t value = 0;
+  uint32_t mask = 0xffffffffu;  // reg_read: bits compared
+  // interrupts: unit and group, e.g. "SDP_0"
+  std::string intr;
+  uint32_t sync_id = 0;
+  // checks
+  CheckKind check = CheckKind::Golden;
+  uint32_t crc = 0;
+  std::filesystem::path file;
+};
+
+struct Program {
+  std::string name;
+  std::string config;
+  std::vector<ProgramStep> steps;
+};
+
+// Parses the "steps" array of a program layer (docs/LAYER_FORMAT.md); throws InputError.
+[[nodiscard]] Program parse_program(const JsonNode& root, const std::string& name, const std::string& config);
+
+// An NVDLA .dat memory image: `{offset:0x.., size:N, payload:0x.. ...},` lines.
+struct DatChunk {
+  uint64_t offset = 0;
+  std::vector<uint8_t> bytes;
+};
+[[nodiscard]] std::vector<DatChunk> read_dat_file(const std::filesystem::path& file);
+
+// Interrupt names accepted by wait_intr: <UNIT>_<GROUP> as in GLB S_INTR_STATUS.
+[[nodiscard]] bool valid_interrupt_name(const std::string& name);
+
+}  // namespace dla::harness

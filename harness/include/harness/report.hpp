@@ -1,0 +1,45 @@
+// Run results and their reports: console text, JSON and JUnit XML.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "harness/compare.hpp"
+#include "harness/errors.hpp"
+
+namespace dla::harness {
+
+enum class Status { Pass, Mismatch, BadInput, Timeout, Error };
+
+[[nodiscard]] std::string_view status_name(Status s);
+[[nodiscard]] int exit_code(Status s);
+
+struct RunResult {
+  std::string layer_file;
+  std::string name;
+  std::string unit;
+  std::string config;
+  std::string mode;  // cross | golden | rtl
+  uint64_t seed = 0;
+  double stall = 0;
+  int rand_reset = 0;
+  Status status = Status::Pass;
+  std::string message;  // why it did not pass, or a note
+  uint64_t cycles = 0;  // RTL cycles simulated
+  uint64_t work = 0;    // unit-specific amount of work (atomic ops, elements, ...)
+  std::vector<CompareResult> compares;
+  double seconds = 0;
+};
+
+// Exit code of a set of runs: the worst of them (bad input > timeout > mismatch > pass).
+[[nodiscard]] int exit_code(const std::vector<RunResult>& results);
+
+[[nodiscard]] std::string format_run(const RunResult& r);
+[[nodiscard]] std::string format_table(const std::vector<RunResult>& results);
+[[nodiscard]] nlohmann::json to_json(const RunResult& r);
+[[nodiscard]] nlohmann::json to_json(const std::vector<RunResult>& results);
+[[nodiscard]] std::string junit_xml(const std::string& suite, const std::vector<RunResult>& results);
+
+}  // namespace dla::harness

@@ -1,0 +1,140 @@
+#include "harness/layer.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "golden/arith.hpp"
+#include "harness/files.hpp"
+#include "harness/rng.hpp"
+#include "units/units.hpp"
+
+namespace dla::harness {
+
+const std::vector<UnitHandler>& unit_handlers() {
+  static const std::vector<UnitHandler> k = units::all_handlers();
+  return k;
+}
+
+namespace {
+
+const UnitHandler& handler_for(const JsonNode& unit_node) {
+  const std::string unit = unit_node.as_string();
+  std::string list;
+  for (const auto& h : unit_handlers()) {
+    if (h.unit == unit) return h;
+    list += (list.empty() ? "" : ", ") + std::string(h.unit);
+  }
+  unit_node.fail(fmt::format("unknown unit \"{}\" (known: {})", unit, list));
+}
+
+}  // namespace
+
+LoadedLayer load_layer(const std::filesystem::path& file) {
+  LoadedLayer l;
+  l.doc = parse_json_file(file);
+  const JsonNode root = l.root();
+  if (!root.is_object()) root.fail("a layer file must hold a JSON object");
+  l.header.file = file;
+  const JsonNode unit = root.require("unit");
+  const UnitHandler& h = handler_for(unit);
+  l.header.unit = std::string(h.unit);
+  l.header.name = root.get("name") ? root.require("name").as_string() : file.stem().string();
+  if (l.header.name.empty()) root.require("name").fail("must not be empty");
+  const JsonNode cfg = root.require("config");
+  std::string names;
+  for (const auto& n : golden::config_names()) names += (names.empty() ? "" : ", ") + n;
+  l.header.config = golden::find_config(cfg.as_string());
+  if (l.header.config == nullptr) cfg.fail(fmt::format("unknown configuration \"{}\" (known: {})", cfg.as_string(), names));
+  if (const auto s = root.get("seed")) l.header.seed = s->as_u64();
+  if (const auto s = root.get("stall")) l.header.stall = s->as_double(0.0, 0.95);
+  h.validate(l.header, root);
+  return l;
+}
+
+RunResult run_layer(const std::filesystem::path& file, const RunOptions& opt) {
+  const auto t0 = std::chrono::steady_clock::now();
+  RunResult r;
+  r.layer_file = file.string();
+  r.name = file.stem().string();
+  r.mode = opt.mode;
+  r.rand_reset = opt.sim.rand_reset;
+  try {
+    LoadedLayer l = load_layer(file);
+    if (opt.config) {
+      l.header.config = golden::find_config(*opt.config);
+      if (l.header.config == nullptr) throw InputError("--config", "", "unknown configuration \"" + *opt.config + "\"");
+      handler_for(l.root().require("unit")).validate(l.header, l.root());
+    }
+    if (opt.seed) l.header.seed = *opt.seed;
+    if (opt.stall) l.header.stall = *opt.stall;
+    r.name = l.header.name;
+    r.unit = l.header.unit;
+    r.config = l.header.config->name;
+    r.seed = l.header.seed;
+    r.stall = l.header.stall;
+    const RunResult unit_result = handler_for(l.root().require("unit")).run(l.header, l.root(), opt);
+    r.status = unit_result.status;
+    r.message = unit_result.message;
+    r.cycles = unit_result.cycles;
+    r.work = unit_result.work;
+    r.compares = unit_result.compares;
+  } catch (const InputError& e) {
+    r.status = Status::BadInput;
+    r.message = e.what();
+  } catch (const SimTimeout& e) {
+    r.status = Status::Timeout;
+    r.message = e.what();
+  } catch (const std::exception& e) {
+    r.status = Status::Error;
+    r.message = std::string("internal error: ") + e.what();
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+std::vector<int64_t> resolve_values(const JsonNode& node, std::size_t count, int element_bytes, int64_t min,
+                                    int64_t max, uint64_t seed) {
+  node.allow_keys({"random", "values", "file"});
+  const int sources = (node.get("random") ? 1 : 0) + (node.get("values") ? 1 : 0) + (node.get("file") ? 1 : 0);
+  if (sources != 1) node.fail("give exactly one of \"random\", \"values\" or \"file\"");
+  std::vector<int64_t> out;
+  out.reserve(count);
+  if (const auto rnd = node.get("random")) {
+    rnd->allow_keys({"min", "max"});
+    const int64_t lo = rnd->get("min") ? rnd->require("min").as_int(min, max) : min;
+    const int64_t hi = rnd->get("max") ? rnd->require("max").as_int(min, max) : max;
+    if (lo > hi) rnd->fail(fmt::format("min {} is greater than max {}", lo, hi));
+    Rng rng = Rng::derive(seed, node.pointer());
+    for (std::size_t i = 0; i < count; ++i) out.push_back(rng.range(lo, hi));
+  } else if (const auto vals = node.get("values")) {
+    if (vals->size() != count) {
+      vals->fail(fmt::format("{} values given, the layer needs exactly {}", vals->size(), count));
+    }
+    for (const auto& v : vals->items()) out.push_back(v.as_int(min, max));
+  } else {
+    const JsonNode f = node.require("file");
+    const std::filesystem::path p = node.file().parent_path() / f.as_string();
+    std::vector<uint8_t> bytes;
+    try {
+      bytes = read_gzip_file(p);
+    } catch (const InputError& e) {
+      f.fail(fmt::format("{}: {}", p.string(), e.rule()));
+    }
+    const std::size_t need = count * static_cast<std::size_t>(element_bytes);
+    if (bytes.size() != need) {
+      f.fail(fmt::format("{} holds {} bytes, the layer needs exactly {} ({} values of {} bytes)", p.string(),
+                         bytes.size(), need, count, element_bytes));
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      uint64_t u = 0;
+      for (int b = 0; b < element_bytes; ++b) u |= uint64_t{bytes[i * element_bytes + b]} << (8 * b);
+      const int64_t v = golden::sign_extend(u, 8 * element_bytes);
+      if (v < min || v > max) f.fail(fmt::format("value {} at index {} is out of range [{}, {}]", v, i, min, max));
+      out.push_back(v);
+    }
+  }
+  return out;
+}
+
+}  // namespace dla::harness

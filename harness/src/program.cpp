@@ -1,0 +1,183 @@
+#include "harness/program.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <fstream>
+#include <regex>
+
+#include "harness/errors.hpp"
+#include "harness/files.hpp"
+
+namespace dla::harness {
+
+bool valid_interrupt_name(const std::string& name) {
+  static const std::array<std::string_view, 8> kUnits = {"SDP", "CDP", "PDP", "BDMA", "RUBIK", "CDMA_DAT", "CDMA_WT",
+                                                         "CACC"};
+  for (const auto u : kUnits) {
+    if (name == std::string(u) + "_0" || name == std::string(u) + "_1") return true;
+  }
+  return false;
+}
+
+std::vector<DatChunk> read_dat_file(const std::filesystem::path& file) {
+  const std::string text = read_text_file(file);
+  std::vector<DatChunk> chunks;
+  static const std::regex kLine(R"(^\s*\{\s*offset\s*:\s*(0x[0-9a-fA-F]+|\d+)\s*,\s*size\s*:\s*(\d+)\s*,\s*payload\s*:\s*([^}]*)\}\s*,?\s*$)");
+  std::size_t line_no = 0;
+  std::size_t pos = 0;
+  bool opened = false, closed = false;
+  while (pos <= text.size()) {
+    const std::size_t nl = text.find('\n', pos);
+    std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+    pos = nl == std::string::npos ? text.size() + 1 : nl + 1;
+    ++line_no;
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos) continue;
+    line = line.substr(first);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
+    const std::string where = fmt::format("line {}", line_no);
+    if (line == "{" && !opened) {
+      opened = true;
+      continue;
+    }
+    if (line == "}" && opened && !closed) {
+      closed = true;
+      continue;
+    }
+    if (!opened || closed) throw InputError(file.string(), where, "expected the file to be wrapped in { ... }");
+    std::smatch m;
+    if (!std::regex_match(line, m, kLine)) {
+      throw InputError(file.string(), where, "expected {offset:0x..., size:N, payload:0x.. 0x.. ...},");
+    }
+    DatChunk c;
+    c.offset = *parse_u64_text(m[1].str());
+    const uint64_t size = *parse_u64_text(m[2].str());
+    const std::string payload = m[3].str();
+    std::size_t p = 0;
+    while (p < payload.size()) {
+      while (p < payload.size() && (payload[p] == ' ' || payload[p] == '\t')) ++p;
+      if (p >= payload.size()) break;
+      std::size_t e = p;
+      while (e < payload.size() && payload[e] != ' ' && payload[e] != '\t') ++e;
+      const auto b = parse_u64_text(payload.substr(p, e - p));
+      if (!b || *b > 0xff) {
+        throw InputError(file.string(), where, fmt::format("\"{}\" is not a byte value", payload.substr(p, e - p)));
+      }
+      c.bytes.push_back(static_cast<uint8_t>(*b));
+      p = e;
+    }
+    if (c.bytes.size() != size) {
+      throw InputError(file.string(), where, fmt::format("size says {} bytes, payload has {}", size, c.bytes.size()));
+    }
+    chunks.push_back(std::move(c));
+  }
+  if (!closed) throw InputError(file.string(), fmt::format("line {}", line_no), "missing the closing }");
+  return chunks;
+}
+
+namespace {
+
+std::vector<uint8_t> load_image(const JsonNode& f) {
+  const std::filesystem::path p = f.file().parent_path() / f.as_string();
+  try {
+    if (p.extension() == ".dat") {
+      std::vector<uint8_t> out;
+      for (const auto& c : read_dat_file(p)) {
+        if (out.size() < c.offset + c.bytes.size()) out.resize(c.offset + c.bytes.size(), 0);
+        std::copy(c.bytes.begin(), c.bytes.end(), out.begin() + static_cast<std::ptrdiff_t>(c.offset));
+      }
+      return out;
+    }
+    return read_gzip_file(p);
+  } catch (const InputError& e) {
+    f.fail(e.what());
+  }
+}
+
+ProgramStep parse_step(const JsonNode& s, const std::string& config) {
+  ProgramStep st;
+  st.where = fmt::format("{}: {}", s.file().string(), s.where());
+  const std::string op =
+      s.require("op").as_choice({"mem_load", "mem_fill", "reg_write", "reg_read", "wait_intr", "check"});
+  auto reg_of = [&](const JsonNode& n) {
+    const std::string name = n.as_string();
+    const RegDef* r = RegDb::nvdla().find(name);
+    if (r == nullptr) n.fail(fmt::format("unknown register \"{}\" (write BLOCK.REGISTER, e.g. SDP.D_OP_ENABLE)", name));
+    if (!RegDb::nvdla().address(config, *r)) n.fail(fmt::format("block {} does not exist in {}", r->block, config));
+    return r;
+  };
+  if (op == "mem_load") {
+    s.allow_keys({"op", "addr", "file", "bytes"});
+    st.op = StepOp::MemLoad;
+    st.addr = s.require("addr").as_u64();
+    if (s.get("file") && s.get("bytes")) s.fail("give either \"file\" or \"bytes\", not both");
+    if (const auto f = s.get("file")) {
+      st.bytes = load_image(*f);
+      st.file = s.file().parent_path() / f->as_string();
+    } else {
+      for (const auto& b : s.require("bytes").items()) st.bytes.push_back(static_cast<uint8_t>(b.as_int(0, 255)));
+    }
+  } else if (op == "mem_fill") {
+    s.allow_keys({"op", "addr", "size", "value"});
+    st.op = StepOp::MemFill;
+    st.addr = s.require("addr").as_u64();
+    st.size = s.require("size").as_u64(uint64_t{1} << 32);
+    st.fill = s.get("value") ? static_cast<uint8_t>(s.require("value").as_int(0, 255)) : 0;
+  } else if (op == "reg_write" || op == "reg_read") {
+    s.allow_keys({"op", "reg", "value", "expect", "mask"});
+    st.reg = reg_of(s.require("reg"));
+    if (op == "reg_write") {
+      st.op = StepOp::RegWrite;
+      st.value = static_cast<uint32_t>(s.require("value").as_u64(0xffffffffu));
+    } else {
+      st.op = StepOp::RegRead;
+      st.value = static_cast<uint32_t>(s.require("expect").as_u64(0xffffffffu));
+      if (const auto m = s.get("mask")) st.mask = static_cast<uint32_t>(m->as_u64(0xffffffffu));
+    }
+  } else if (op == "wait_intr") {
+    s.allow_keys({"op", "intr", "id"});
+    st.op = StepOp::WaitIntr;
+    const JsonNode in = s.require("intr");
+    st.intr = in.as_string();
+    if (!valid_interrupt_name(st.intr)) {
+      in.fail(fmt::format("\"{}\" is not an interrupt name (UNIT_GROUP, e.g. SDP_0, CDP_1, CACC_0)", st.intr));
+    }
+    if (const auto id = s.get("id")) st.sync_id = static_cast<uint32_t>(id->as_u64(0xffffffffu));
+  } else {
+    s.allow_keys({"op", "kind", "addr", "size", "crc", "file"});
+    st.op = StepOp::Check;
+    const std::string kind = s.require("kind").as_choice({"golden", "crc32", "file"});
+    st.addr = s.require("addr").as_u64();
+    if (kind == "golden") {
+      st.check = CheckKind::Golden;
+      st.size = s.require("size").as_u64(uint64_t{1} << 32);
+    } else if (kind == "crc32") {
+      st.check = CheckKind::Crc32;
+      st.size = s.require("size").as_u64(uint64_t{1} << 32);
+      st.crc = static_cast<uint32_t>(s.require("crc").as_u64(0xffffffffu));
+    } else {
+      st.check = CheckKind::File;
+      const JsonNode f = s.require("file");
+      st.file = s.file().parent_path() / f.as_string();
+      st.bytes = load_image(f);
+      st.size = st.bytes.size();
+    }
+    if (st.size == 0) s.fail("a check must cover at least one byte");
+  }
+  return st;
+}
+
+}  // namespace
+
+Program parse_program(const JsonNode& root, const std::string& name, const std::string& config) {
+  Program p;
+  p.name = name;
+  p.config = config;
+  const JsonNode steps = root.require("steps");
+  if (steps.size() == 0) steps.fail("a program needs at least one step");
+  for (const auto& s : steps.items()) p.steps.push_back(parse_step(s, config));
+  return p;
+}
+
+}  // namespace dla::harness

@@ -1,0 +1,106 @@
+#include "harness/regdb.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <nlohmann/json.hpp>
+
+namespace dla::harness {
+
+// Generated from regs/nvdla-registers.json (see harness/CMakeLists.txt).
+extern const char* const kNvdlaRegistersJson;
+
+const RegField* RegDef::field(std::string_view n) const {
+  for (const auto& f : fields) {
+    if (f.name == n) return &f;
+  }
+  return nullptr;
+}
+
+uint32_t RegDef::writable_mask() const {
+  uint32_t m = 0;
+  for (const auto& f : fields) {
+    if (f.access.find('w') != std::string::npos) m |= f.mask();
+  }
+  return m;
+}
+
+RegDb::RegDb() {
+  const auto j = nlohmann::json::parse(kNvdlaRegistersJson);
+  const auto& full = j.at("nvdlav1_bases");
+  for (const auto& [bname, b] : j.at("blocks").items()) {
+    RegBlock blk;
+    blk.name = bname;
+    blk.base_small = b.at("base").get<uint32_t>();
+    if (full.contains(bname)) blk.base_full = full.at(bname).at("base").get<uint32_t>();
+    for (const auto& [rname, r] : b.at("registers").items()) {
+      RegDef def;
+      def.block = bname;
+      def.name = rname;
+      def.offset = r.at("offset").get<uint32_t>();
+      def.reset = r.value("reset", 0u);
+      def.dual = r.value("group", std::string{}) == "dual";
+      for (const auto& [fname, f] : r.at("fields").items()) {
+        def.fields.push_back({fname, f.at("lsb").get<int>(), f.at("msb").get<int>(), f.value("access", "rw")});
+      }
+      blk.regs.emplace(rname, std::move(def));
+    }
+    blocks_.emplace(bname, std::move(blk));
+  }
+}
+
+const RegDb& RegDb::nvdla() {
+  static const RegDb db;
+  return db;
+}
+
+const RegBlock* RegDb::block(std::string_view name) const {
+  const auto it = blocks_.find(name);
+  return it == blocks_.end() ? nullptr : &it->second;
+}
+
+const RegDef* RegDb::find(std::string_view qualified) const {
+  std::string q(qualified);
+  std::transform(q.begin(), q.end(), q.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  if (q.rfind("NVDLA_", 0) == 0) q = q.substr(6);
+  const auto dot = q.find('.');
+  if (dot == std::string::npos) return nullptr;
+  const RegBlock* b = block(std::string_view(q).substr(0, dot));
+  if (b == nullptr) return nullptr;
+  std::string reg = q.substr(dot + 1);
+  if (const auto it = b->regs.find(reg); it != b->regs.end()) return &it->second;
+  // Trace files append "_0" to every register name.
+  if (reg.size() > 2 && reg.ends_with("_0")) {
+    reg.resize(reg.size() - 2);
+    if (const auto it = b->regs.find(reg); it != b->regs.end()) return &it->second;
+  }
+  return nullptr;
+}
+
+std::optional<uint32_t> RegDb::address(std::string_view config, const RegDef& reg) const {
+  const RegBlock* b = block(reg.block);
+  if (b == nullptr) return std::nullopt;
+  if (config == "nv_full") {
+    if (!b->base_full) return std::nullopt;
+    return *b->base_full + reg.offset;
+  }
+  return b->base_small + reg.offset;
+}
+
+const RegDef* RegDb::at_address(std::string_view config, uint32_t addr) const {
+  for (const auto& [name, b] : blocks_) {
+    const std::optional<uint32_t> base = config == "nv_full" ? b.base_full : std::optional<uint32_t>(b.base_small);
+    if (!base || addr < *base || addr >= *base + 0x1000) continue;
+    for (const auto& [rname, r] : b.regs) {
+      if (r.offset == addr - *base) return &r;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<std::string> RegDb::block_names() const {
+  std::vector<std::string> out;
+  for (const auto& [name, b] : blocks_) out.push_back(name);
+  return out;
+}
+
+}  // namespace dla::harness

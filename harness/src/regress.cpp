@@ -1,0 +1,119 @@
+#include "harness/regress.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#include "harness/json_reader.hpp"
+
+namespace dla::harness {
+
+namespace fs = std::filesystem;
+
+std::string SuiteEntry::label() const {
+  std::string s;
+  if (seed) s += fmt::format(" seed={}", *seed);
+  if (stall) s += fmt::format(" stall={}", *stall);
+  if (rand_reset != 0) s += fmt::format(" rr={}", rand_reset);
+  return s;
+}
+
+namespace {
+
+// "dir/*.json" expands to the sorted matching files; anything else is one path.
+std::vector<fs::path> expand(const JsonNode& node, const fs::path& base) {
+  const std::string pattern = node.as_string();
+  const fs::path p = base / pattern;
+  std::vector<fs::path> out;
+  const std::string fname = p.filename().string();
+  const auto star = fname.find('*');
+  if (star == std::string::npos) {
+    std::error_code ec;
+    if (!fs::is_regular_file(p, ec)) node.fail(fmt::format("layer file {} not found", p.string()));
+    out.push_back(p);
+    return out;
+  }
+  const std::string prefix = fname.substr(0, star), suffix = fname.substr(star + 1);
+  std::error_code ec;
+  if (!fs::is_directory(p.parent_path(), ec)) node.fail(fmt::format("directory {} not found", p.parent_path().string()));
+  for (const auto& e : fs::directory_iterator(p.parent_path())) {
+    const std::string n = e.path().filename().string();
+    if (e.is_regular_file() && n.size() >= prefix.size() + suffix.size() && n.starts_with(prefix) &&
+        n.ends_with(suffix)) {
+      out.push_back(e.path());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  if (out.empty()) node.fail(fmt::format("pattern {} matches no file", p.string()));
+  return out;
+}
+
+}  // namespace
+
+Suite load_suite(const fs::path& file) {
+  const auto doc = parse_json_file(file);
+  const JsonNode root = JsonNode::root(doc);
+  root.allow_keys({"name", "description", "layers"});
+  Suite s;
+  s.name = root.get("name") ? root.require("name").as_string() : file.stem().string();
+  const JsonNode layers = root.require("layers");
+  if (layers.size() == 0) layers.fail("a suite needs at least one layer");
+  const fs::path base = file.parent_path();
+  for (const auto& item : layers.items()) {
+    if (item.is_string()) {
+      for (auto& p : expand(item, base)) s.entries.push_back({p, {}, {}, 0});
+      continue;
+    }
+    item.allow_keys({"layer", "seeds", "stall", "rand_reset"});
+    const auto paths = expand(item.require("layer"), base);
+    std::vector<std::optional<uint64_t>> seeds{std::nullopt};
+    if (const auto sd = item.get("seeds")) {
+      seeds.clear();
+      if (sd->size() == 0) sd->fail("give at least one seed");
+      for (const auto& v : sd->items()) seeds.emplace_back(v.as_u64());
+    }
+    std::vector<int> resets{0};
+    if (const auto rr = item.get("rand_reset")) {
+      resets.clear();
+      if (rr->size() == 0) rr->fail("give at least one of 0, 1, 2");
+      for (const auto& v : rr->items()) resets.push_back(static_cast<int>(v.as_int(0, 2)));
+    }
+    std::optional<double> stall;
+    if (const auto st = item.get("stall")) stall = st->as_double(0.0, 0.95);
+    for (const auto& p : paths) {
+      for (const auto& sd : seeds) {
+        for (const int rr : resets) s.entries.push_back({p, sd, stall, rr});
+      }
+    }
+  }
+  return s;
+}
+
+std::vector<RunResult> run_suite(const Suite& suite, const RunOptions& base, unsigned jobs, Shard shard) {
+  std::vector<const SuiteEntry*> mine;
+  for (std::size_t i = 0; i < suite.entries.size(); ++i) {
+    if (i % shard.count == shard.index) mine.push_back(&suite.entries[i]);
+  }
+  std::vector<RunResult> results(mine.size());
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next++; i < mine.size(); i = next++) {
+      const SuiteEntry& e = *mine[i];
+      RunOptions o = base;
+      if (e.seed) o.seed = e.seed;
+      if (e.stall) o.stall = e.stall;
+      o.sim.rand_reset = e.rand_reset;
+      results[i] = run_layer(e.layer, o);
+      results[i].name += e.label();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned j = 1; j < std::max(1u, jobs); ++j) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  return results;
+}
+
+}  // namespace dla::harness

@@ -1,0 +1,29 @@
+// The units the harness can run, and their benchmarks.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/layer.hpp"
+
+namespace dla::harness::units {
+
+[[nodiscard]] std::vector<UnitHandler> all_handlers();
+
+struct BenchOptions {
+  uint64_t ops = 0;  // 0: the unit's default amount of work
+  uint64_t seed = 1;
+};
+
+// Runs the unit's benchmark and returns a human-readable report (also used for
+// docs/PERFORMANCE.md). Throws InputError for an unknown unit.
+[[nodiscard]] std::string run_bench(const std::string& unit, const BenchOptions& opt);
+[[nodiscard]] std::vector<std::string> bench_units();
+
+// CMAC
+[[nodiscard]] UnitHandler cmac_handler();
+[[nodiscard]] std::string bench_cmac(const BenchOptions& opt);
+// Register programs (validated here; executed by units with a CSB port).
+[[nodiscard]] UnitHandler program_handler();
+
+}  // namespace dla::harness::units

@@ -1,0 +1,137 @@
+// CMAC MAC cell array: one atomic operation per cycle, i.e. one 1x1xAtomicC data atom against
+// every cell's kernel(s), producing exact partial sums (2*bits + log2(AtomicC) wide).
+//
+// Weight port: one beat loads one cell's shadow register; `wt_last_i` closes the set. A closed
+// set waits in the shadow registers until a data beat tagged `dat_stripe_st_i` swaps it in, so
+// the next stripe's weights load while the current stripe runs. Cells not loaded in a set
+// output 0. Output index = kernel index: int8 on an int16-capable array gives two kernels per
+// cell (cell c -> kernels 2c, 2c+1), int16 one (cell c -> kernel c, upper half 0).
+module cmac_array #(
+  parameter int unsigned AtomicC      = 8,
+  parameter int unsigned NumCells     = 8,
+  parameter bit          SupportInt16 = 1'b0,
+  localparam int unsigned DataW       = SupportInt16 ? 16 : 8,
+  localparam int unsigned WordW       = AtomicC * DataW,
+  localparam int unsigned KernPerCell = SupportInt16 ? 2 : 1,
+  localparam int unsigned NumOut      = NumCells * KernPerCell,
+  localparam int unsigned PsumW       = (SupportInt16 ? 32 : 16) + $clog2(AtomicC),
+  localparam int unsigned CellW       = NumCells > 1 ? $clog2(NumCells) : 1
+) (
+  input  logic                          clk_i,
+  input  logic                          rst_ni,
+  // Static per layer.
+  input  logic                          cfg_int16_i,
+  // Weights into the shadow registers.
+  input  logic                          wt_valid_i,
+  output logic                          wt_ready_o,
+  input  logic [CellW-1:0]              wt_cell_i,
+  input  logic [WordW-1:0]              wt_data_i,
+  input  logic                          wt_last_i,
+  // Data atoms: int8 lane j in byte j, int16 lane j in halfword j.
+  input  logic                          dat_valid_i,
+  output logic                          dat_ready_o,
+  input  logic [WordW-1:0]              dat_data_i,
+  input  logic                          dat_stripe_st_i,
+  input  logic                          dat_stripe_end_i,
+  input  logic                          dat_channel_end_i,
+  // Partial sums, one per kernel, sign-extended to PsumW.
+  output logic                          out_valid_o,
+  input  logic                          out_ready_i,
+  output logic [NumOut-1:0][PsumW-1:0]  out_psum_o,
+  output logic                          out_stripe_end_o,
+  output logic                          out_channel_end_o
+);
+
+  // ---------------------------------------------------------------- weight set control
+  logic shadow_full_q, swap, wt_fire;
+  assign wt_ready_o = !shadow_full_q;
+  assign wt_fire    = wt_valid_i && wt_ready_o;
+
+  // ---------------------------------------------------------------- pipeline control
+  // Stage 1 holds the accepted atom (products are formed from it and the active weights);
+  // stage 2 holds the partial sums. A stage moves when the next one is empty or moving.
+  logic             s1_valid_q, out_valid_q;
+  logic [WordW-1:0] s1_data_q;
+  logic             s1_int16_q, s1_stripe_end_q, s1_channel_end_q;
+  logic             out_advance, s1_ready, dat_fire;
+
+  assign out_advance = !out_valid_q || out_ready_i;
+  assign s1_ready    = !s1_valid_q || out_advance;
+  // A stripe start needs a complete weight set to swap in.
+  assign dat_ready_o = s1_ready && (!dat_stripe_st_i || shadow_full_q);
+  assign dat_fire    = dat_valid_i && dat_ready_o;
+  assign swap        = dat_fire && dat_stripe_st_i;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      shadow_full_q <= 1'b0;
+      s1_valid_q    <= 1'b0;
+      out_valid_q   <= 1'b0;
+    end else begin
+      if (swap) shadow_full_q <= 1'b0;
+      else if (wt_fire && wt_last_i) shadow_full_q <= 1'b1;
+      if (s1_ready) s1_valid_q <= dat_fire;
+      if (out_advance) out_valid_q <= s1_valid_q;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (dat_fire) begin
+      s1_data_q        <= dat_data_i;
+      s1_int16_q       <= SupportInt16 && cfg_int16_i;
+      s1_stripe_end_q  <= dat_stripe_end_i;
+      s1_channel_end_q <= dat_channel_end_i;
+    end
+  end
+
+  // ---------------------------------------------------------------- cells
+  localparam int unsigned CellPsumW = SupportInt16 ? 32 + $clog2(AtomicC) : 16 + $clog2(AtomicC);
+  logic [NumCells-1:0][KernPerCell-1:0][CellPsumW-1:0] cell_psum;
+
+  for (genvar c = 0; c < NumCells; c++) begin : g_cell
+    cmac_cell #(
+      .AtomicC     (AtomicC),
+      .SupportInt16(SupportInt16)
+    ) u_cell (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .load_i     (wt_fire && (wt_cell_i == CellW'(c))),
+      .load_data_i(wt_data_i),
+      .swap_i     (swap),
+      .int16_i    (s1_int16_q),
+      .data_i     (s1_data_q),
+      .psum_o     (cell_psum[c])
+    );
+  end
+
+  // Kernel order: int8 -> kernel c*KernPerCell + kk; int16 -> kernel c.
+  logic [NumOut-1:0][PsumW-1:0] psum_d;
+  always_comb begin
+    psum_d = '0;
+    for (int unsigned c = 0; c < NumCells; c++) begin
+      if (s1_int16_q) begin
+        psum_d[c] = cell_psum[c][0];
+      end else begin
+        for (int unsigned kk = 0; kk < KernPerCell; kk++) begin
+          psum_d[c * KernPerCell + kk] = cell_psum[c][kk];
+        end
+      end
+    end
+  end
+
+  logic [NumOut-1:0][PsumW-1:0] out_psum_q;
+  logic                         out_stripe_end_q, out_channel_end_q;
+  always_ff @(posedge clk_i) begin
+    if (out_advance && s1_valid_q) begin
+      out_psum_q        <= psum_d;
+      out_stripe_end_q  <= s1_stripe_end_q;
+      out_channel_end_q <= s1_channel_end_q;
+    end
+  end
+
+  assign out_valid_o       = out_valid_q;
+  assign out_psum_o        = out_psum_q;
+  assign out_stripe_end_o  = out_stripe_end_q;
+  assign out_channel_end_o = out_channel_end_q;
+
+endmodule
