@@ -43,8 +43,10 @@ module cmac_array #(
 );
 
   // ---------------------------------------------------------------- weight set control
+  // The shadow takes a new beat in the same cycle its full set is swapped into the active
+  // registers, so a stripe as long as the weight load (one beat per cell) never waits.
   logic shadow_full_q, swap, wt_fire;
-  assign wt_ready_o = !shadow_full_q;
+  assign wt_ready_o = !shadow_full_q || swap;
   assign wt_fire    = wt_valid_i && wt_ready_o;
 
   // ---------------------------------------------------------------- pipeline control
@@ -68,8 +70,8 @@ module cmac_array #(
       s1_valid_q    <= 1'b0;
       out_valid_q   <= 1'b0;
     end else begin
-      if (swap) shadow_full_q <= 1'b0;
-      else if (wt_fire && wt_last_i) shadow_full_q <= 1'b1;
+      if (wt_fire && wt_last_i) shadow_full_q <= 1'b1;
+      else if (swap) shadow_full_q <= 1'b0;
       if (s1_ready) s1_valid_q <= dat_fire;
       if (out_advance) out_valid_q <= s1_valid_q;
     end

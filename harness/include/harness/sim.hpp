@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <algorithm>
 #include <type_traits>
 
 #include "harness/errors.hpp"
@@ -68,15 +69,17 @@ class Sim {
   }
 
   // Settle combinational logic for the inputs driven this cycle (clock low), so the driver can
-  // read ready/valid outputs before the edge.
+  // read ready/valid outputs before the edge. Inputs must not change between settle() and tick().
   void settle() {
     model_->clk_i = 0;
     model_->eval();
+    settled_ = true;
   }
 
   // Rising edge: state advances; the cycle counter moves on.
   void tick() {
-    settle();
+    if (!settled_) settle();
+    settled_ = false;
     dump(2 * cycle_);
     model_->clk_i = 1;
     model_->eval();
@@ -114,10 +117,12 @@ class Sim {
   std::optional<PendingFile> pending_;
   std::unique_ptr<VerilatedFstC> fst_;
   uint64_t cycle_ = 0;
+  bool settled_ = false;
   uint64_t last_progress_ = 0;
 };
 
-// Bit access to verilated ports of any width (CData/SData/IData/QData or VlWide<N>).
+// Bit access to verilated ports of any width (CData/SData/IData/QData or VlWide<N>); wide
+// ports are handled a 32-bit word at a time. width <= 64.
 template <class Port>
 void put_bits(Port& port, unsigned lsb, unsigned width, uint64_t value) {
   const uint64_t mask = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
@@ -125,27 +130,36 @@ void put_bits(Port& port, unsigned lsb, unsigned width, uint64_t value) {
   if constexpr (std::is_integral_v<Port>) {
     port = static_cast<Port>((static_cast<uint64_t>(port) & ~(mask << lsb)) | (value << lsb));
   } else {
-    for (unsigned i = 0; i < width; ++i) {
-      const unsigned b = lsb + i;
-      const uint32_t bit = 1u << (b % 32);
-      if ((value >> i) & 1u) port[b / 32] |= bit;
-      else port[b / 32] &= ~bit;
+    unsigned done = 0;
+    while (done < width) {
+      const unsigned b = lsb + done;
+      const unsigned off = b % 32;
+      const unsigned n = std::min(32 - off, width - done);
+      const uint32_t m = (n == 32 ? 0xffffffffu : ((1u << n) - 1u)) << off;
+      const auto chunk = static_cast<uint32_t>(value >> done) << off;
+      port[b / 32] = (port[b / 32] & ~m) | (chunk & m);
+      done += n;
     }
   }
 }
 
 template <class Port>
 uint64_t get_bits(const Port& port, unsigned lsb, unsigned width) {
+  const uint64_t mask = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
   if constexpr (std::is_integral_v<Port>) {
-    const uint64_t mask = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
     return (static_cast<uint64_t>(port) >> lsb) & mask;
   } else {
     uint64_t v = 0;
-    for (unsigned i = 0; i < width; ++i) {
-      const unsigned b = lsb + i;
-      v |= static_cast<uint64_t>((port[b / 32] >> (b % 32)) & 1u) << i;
+    unsigned done = 0;
+    while (done < width) {
+      const unsigned b = lsb + done;
+      const unsigned off = b % 32;
+      const unsigned n = std::min(32 - off, width - done);
+      const uint64_t chunk = (port[b / 32] >> off) & (n == 32 ? 0xffffffffu : ((1u << n) - 1u));
+      v |= chunk << done;
+      done += n;
     }
-    return v;
+    return v & mask;
   }
 }
 

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what dlacosim needs on Debian 12, only what is missing. Safe to run repeatedly.
+set -euo pipefail
+
+packages=(g++ make cmake ccache verilator catch2 nlohmann-json3-dev libboost-program-options-dev
+          zlib1g-dev libfmt-dev nodejs npm gtkwave)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+# Yosys 0.55 for the synthesis checks comes from npm (@yowasp/yosys), pinned by its lock file.
+bash "$(dirname "$0")/synth/install.sh"

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The tests: set up, build everything, run every test (unit, RTL cross-checks, CLI, lint and
+# synthesis) through CTest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+bash scripts/build.sh
+cd build
+ctest --output-on-failure -j "${DLA_JOBS:-$(nproc)}" --timeout 1800

@@ -1,0 +1,208 @@
+// The dlacosim command line as a user meets it: exit codes, error messages, waves, reports.
+#include <sys/wait.h>
+
+#include <array>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Cmd {
+  int exit = -1;
+  std::string out;  // stdout and stderr together
+};
+
+Cmd dlacosim(const std::string& args) {
+  const std::string cmd = std::string(DLA_BINARY_DIR) + "/harness/dlacosim " + args + " 2>&1";
+  Cmd r;
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::array<char, 4096> buf{};
+  while (const std::size_t n = fread(buf.data(), 1, buf.size(), p)) r.out.append(buf.data(), n);
+  const int status = pclose(p);
+  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+const std::string kSrc = DLA_SOURCE_DIR;
+const std::string kBad = kSrc + "/tests/data/bad_layers/";
+const std::string kCmac = kSrc + "/testvectors/layers/cmac/";
+
+}  // namespace
+
+TEST_CASE("malformed layer files exit 2 naming file, JSON pointer and rule", "[cli]") {
+  struct Case {
+    const char* file;
+    const char* where;
+    const char* rule;
+  };
+  const std::vector<Case> cases = {
+      {"01_syntax.json", "line 4, column 13", "malformed JSON"},  // column 13 ends the unexpected "precision"
+      {"02_unknown_unit.json", "/unit", "unknown unit \"cmax\""},
+      {"03_unknown_config.json", "/config", "unknown configuration \"nv_medium\""},
+      {"04_missing_precision.json", "/", "missing required field \"precision\""},
+      {"05_int16_on_small.json", "/precision", "nv_small does not support int16"},
+      {"06_kernels_range.json", "/stripes/0/kernels", "9 is out of range [1, 8]"},
+      {"07_values_count.json", "/data/values", "7 values given, the layer needs exactly 8"},
+      {"08_value_range.json", "/weights/values/3", "128 is out of range [-128, 127]"},
+      {"09_missing_file.json", "/data/file", "no_such_data.bin.gz: file not found"},
+      {"10_unknown_field.json", "/stripes/0/opz", "unknown field \"opz\""},
+      {"11_stall_range.json", "/stall", "1.5 is out of range [0, 0.95]"},
+      {"12_random_min_max.json", "/stripes/random/ops", "min 5 is greater than max 2"},
+      {"13_not_object.json", "/", "a layer file must hold a JSON object"},
+      {"14_unknown_register.json", "/steps/1/reg", "unknown register \"SDP.D_OP_ENABLED\""},
+      {"15_data_min_gt_max.json", "/data/random", "min 5 is greater than max -5"},
+  };
+  for (const auto& c : cases) {
+    for (const std::string cmd : {"run", "validate"}) {
+      const Cmd r = dlacosim(cmd + " " + kBad + c.file);
+      INFO(cmd << " " << c.file << "\n" << r.out);
+      CHECK(r.exit == 2);
+      CHECK_THAT(r.out, Catch::Contains(kBad + c.file + ": " + c.where + ": ") && Catch::Contains(c.rule));
+    }
+  }
+}
+
+TEST_CASE("missing files and bad options exit 2", "[cli]") {
+  Cmd r = dlacosim("run /nonexistent/layer.json");
+  CHECK(r.exit == 2);
+  CHECK_THAT(r.out, Catch::Contains("/nonexistent/layer.json: file not found"));
+  r = dlacosim("run " + kCmac + "small_int8_inline.json --mode fast");
+  CHECK(r.exit == 2);
+  CHECK_THAT(r.out, Catch::Contains("--mode") && Catch::Contains("not one of cross, golden, rtl"));
+  r = dlacosim("run " + kCmac + "small_int8_inline.json --stall abc");
+  CHECK(r.exit == 2);
+  r = dlacosim("frobnicate");
+  CHECK(r.exit == 2);
+  CHECK_THAT(r.out, Catch::Contains("unknown command \"frobnicate\""));
+  r = dlacosim("regress /nonexistent/suite.json");
+  CHECK(r.exit == 2);
+  r = dlacosim("bench nosuchunit");
+  CHECK(r.exit == 2);
+  CHECK_THAT(r.out, Catch::Contains("no benchmark for unit \"nosuchunit\""));
+}
+
+TEST_CASE("a flipped output bit is reported as a mismatch with its coordinates", "[cli][mutation]") {
+  // Element 37 of the psum cube (n, kernel, h, op) with 8 kernels and 24 ops... flat index
+  // ((0*8 + k)*1 + 0)*ops + op: element 37 of small_int8_random is kernel 0, op 37.
+  const Cmd r = dlacosim("run " + kCmac + "small_int8_random.json --flip-bit 37:5");
+  INFO(r.out);
+  CHECK(r.exit == 1);
+  CHECK_THAT(r.out, Catch::Contains("MISMATCH"));
+  CHECK_THAT(r.out, Catch::Contains("psum: ") && Catch::Contains(" 1 mismatches"));
+  CHECK_THAT(r.out, Catch::Contains("at (n=0, kernel=0, h=0, op=37): actual "));
+  // The two values differ by exactly 2^5.
+  const std::regex re(R"(op=37\): actual (-?\d+) expected (-?\d+))");
+  std::smatch m;
+  REQUIRE(std::regex_search(r.out, m, re));
+  CHECK(std::llabs(std::stoll(m[1]) - std::stoll(m[2])) == 32);
+  // Without the flip the same run passes.
+  CHECK(dlacosim("run " + kCmac + "small_int8_random.json").exit == 0);
+}
+
+TEST_CASE("run with a wave file writes an FST holding only the cycle window", "[cli][wave]") {
+  const fs::path fst = fs::temp_directory_path() / "dla_cli_wave.fst";
+  const fs::path vcd = fs::temp_directory_path() / "dla_cli_wave.vcd";
+  fs::remove(fst);
+  const Cmd r = dlacosim("run " + kCmac + "full_int8_random.json --wave " + fst.string() +
+                         " --wave-from 10 --wave-to 50");
+  INFO(r.out);
+  REQUIRE(r.exit == 0);
+  REQUIRE(fs::exists(fst));
+  const int rc = std::system(("fst2vcd " + fst.string() + " > " + vcd.string() + " 2>/dev/null").c_str());
+  REQUIRE(rc == 0);
+  std::ifstream in(vcd);
+  std::string line;
+  uint64_t lo = UINT64_MAX, hi = 0, stamps = 0;
+  bool has_clk = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("#", 0) == 0) {
+      const uint64_t t = std::stoull(line.substr(1));
+      lo = std::min(lo, t);
+      hi = std::max(hi, t);
+      ++stamps;
+    }
+    has_clk |= line.find("clk_i") != std::string::npos;
+  }
+  CHECK(has_clk);
+  // Two time steps per cycle: cycle 10 starts at t=20, cycle 50 ends at t=101.
+  CHECK(lo == 20);
+  CHECK(hi == 101);
+  CHECK(stamps == 82);
+  fs::remove(fst);
+  fs::remove(vcd);
+}
+
+TEST_CASE("the watchdog ends a run that makes no progress, naming unit and cycle", "[cli]") {
+  const Cmd r = dlacosim("run " + kCmac + "small_int8_random.json --stall 0.95 --watchdog 2");
+  INFO(r.out);
+  CHECK(r.exit == 3);
+  CHECK_THAT(r.out, Catch::Contains("TIMEOUT") && Catch::Contains("cmac_array (nv_small): watchdog: no progress for 2 cycles, stopped at cycle"));
+}
+
+TEST_CASE("no half-written output: a failing run leaves no report or wave file", "[cli]") {
+  const fs::path json = fs::temp_directory_path() / "dla_cli_bad.json.out";
+  const fs::path fst = fs::temp_directory_path() / "dla_cli_bad.fst";
+  fs::remove(json);
+  fs::remove(fst);
+  const Cmd r = dlacosim("run " + kCmac + "small_int8_random.json --stall 0.95 --watchdog 2 --wave " + fst.string());
+  CHECK(r.exit == 3);
+  CHECK_FALSE(fs::exists(fst));
+  for (const auto& e : fs::directory_iterator(fs::temp_directory_path())) {
+    CHECK(e.path().filename().string().find("dla_cli_bad.fst.tmp") == std::string::npos);
+  }
+  const Cmd ok = dlacosim("run " + kCmac + "small_int8_inline.json --json " + json.string());
+  CHECK(ok.exit == 0);
+  CHECK(fs::exists(json));
+  fs::remove(json);
+}
+
+TEST_CASE("regress: table, JUnit, shards, exit code", "[cli][regress]") {
+  const fs::path junit = fs::temp_directory_path() / "dla_cli_junit.xml";
+  fs::remove(junit);
+  Cmd r = dlacosim("regress " + kSrc + "/testvectors/suites/default.json -j 2 --junit " + junit.string());
+  INFO(r.out);
+  CHECK(r.exit == 0);
+  CHECK_THAT(r.out, Catch::Contains(" passed, 0 failed"));
+  REQUIRE(fs::exists(junit));
+  std::ifstream in(junit);
+  const std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK_THAT(xml, Catch::Contains("<testsuites") && Catch::Contains("failures=\"0\" errors=\"0\""));
+  fs::remove(junit);
+  // Two shards cover the suite exactly once between them.
+  const Cmd s0 = dlacosim("regress " + kSrc + "/testvectors/suites/default.json --shard 0/2");
+  const Cmd s1 = dlacosim("regress " + kSrc + "/testvectors/suites/default.json --shard 1/2");
+  const std::regex count(R"((\d+) passed, (\d+) failed)");
+  std::smatch m0, m1, mall;
+  REQUIRE(std::regex_search(s0.out, m0, count));
+  REQUIRE(std::regex_search(s1.out, m1, count));
+  REQUIRE(std::regex_search(r.out, mall, count));
+  CHECK(std::stoi(m0[1]) + std::stoi(m1[1]) == std::stoi(mall[1]));
+  CHECK(std::stoi(m0[1]) > 0);
+  CHECK(dlacosim("regress " + kSrc + "/testvectors/suites/default.json --shard 2/2").exit == 2);
+}
+
+TEST_CASE("validate accepts every bundled layer and suite", "[cli]") {
+  std::string files;
+  for (const auto& dir : {"/testvectors/layers/cmac", "/testvectors/suites"}) {
+    for (const auto& e : fs::directory_iterator(kSrc + dir)) {
+      if (e.path().extension() == ".json") files += " " + e.path().string();
+    }
+  }
+  const Cmd r = dlacosim("validate" + files);
+  INFO(r.out);
+  CHECK(r.exit == 0);
+  CHECK_THAT(r.out, !Catch::Contains("FAIL"));
+}
+
+TEST_CASE("help lists commands and exit codes", "[cli]") {
+  const Cmd r = dlacosim("--help");
+  CHECK(r.exit == 0);
+  CHECK_THAT(r.out, Catch::Contains("exit codes: 0 pass, 1 mismatch, 2 bad input, 3 timeout or internal error"));
+  CHECK_THAT(dlacosim("help run").out, Catch::Contains("--wave-from"));
+}
