@@ -3,11 +3,15 @@
 set -euo pipefail
 
 packages=(g++ make cmake ccache verilator catch2 nlohmann-json3-dev libboost-program-options-dev
-          zlib1g-dev libfmt-dev nodejs npm gtkwave)
+          zlib1g-dev libfmt-dev gtkwave)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Node.js may come from another source than Debian (a nodesource build bundles npm, and Debian's
+# npm package then conflicts with it): look for the commands, not the packages.
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
   sudo_cmd=()
