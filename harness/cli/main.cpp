@@ -2,12 +2,15 @@
 #include <fmt/format.h>
 
 #include <boost/program_options.hpp>
+#include <filesystem>
 #include <iostream>
 #include <thread>
 
 #include "harness/errors.hpp"
 #include "harness/files.hpp"
 #include "harness/layer.hpp"
+#include "harness/nvdla_cfg.hpp"
+#include "harness/program_runner.hpp"
 #include "harness/regress.hpp"
 #include "harness/report.hpp"
 #include "units/units.hpp"
@@ -23,6 +26,8 @@ usage: dlacosim <command> [options]
 
 commands:
   run LAYER        run one layer file (JSON) on the RTL and the golden model, compare
+  run TEST.cfg     replay an NVDLA trace test (.cfg) as a register program (--config, --mode)
+  import TEST.cfg  print an NVDLA trace test (.cfg) as a register-program layer (JSON)
   regress SUITE    run a suite of layers, print a summary table, write JUnit/JSON
   validate FILE..  check layer, program and suite files without running them
   bench UNIT       measure simulation speed (units: cmac)
@@ -38,6 +43,9 @@ examples:
   dlacosim regress testvectors/suites/full.json --shard 0/4
   dlacosim validate testvectors/layers/cmac/*.json
   dlacosim bench cmac
+  dlacosim run ../shared/nvdla-traces/nv_small/sdp_1x1x1_pass_through_int8/sdp_1x1x1_pass_through_int8.cfg \
+      --config nv_small --mode golden
+  dlacosim import TEST.cfg --config nv_small > test.json
 )";
 
 po::options_description run_options() {
@@ -138,11 +146,45 @@ RunOptions run_options_from(const po::variables_map& vm) {
   return o;
 }
 
+po::options_description import_options() {
+  po::options_description d("import options");
+  d.add_options()("config", po::value<std::string>()->default_value("nv_small"),
+                  "configuration whose register map the names resolve in (nv_small, nv_full)");
+  return d;
+}
+
+const dla::golden::HwConfig& cfg_config(const std::optional<std::string>& name) {
+  const std::string n = name.value_or("nv_small");
+  const auto* c = dla::golden::find_config(n);
+  if (c == nullptr) throw InputError("--config", "", "unknown configuration \"" + n + "\" (nv_small, nv_full)");
+  return *c;
+}
+
+bool is_cfg(const std::string& path) { return std::filesystem::path(path).extension() == ".cfg"; }
+
+int cmd_import(const std::vector<std::string>& args) {
+  const Parsed p = parse(args, import_options());
+  if (p.positional.size() != 1) throw InputError("import", "", "expected exactly one .cfg file");
+  const auto& config = cfg_config(p.vm["config"].as<std::string>());
+  const Program program = import_nvdla_cfg(p.positional[0], config.name);
+  std::cout << program_to_json(program, "imported from " + p.positional[0] + " by dlacosim import").dump(1) << "\n";
+  return 0;
+}
+
 int cmd_run(const std::vector<std::string>& args) {
   const Parsed p = parse(args, run_options());
   if (p.positional.size() != 1) throw InputError("run", "", "expected exactly one layer file");
   const RunOptions o = run_options_from(p.vm);
-  const RunResult r = run_layer(p.positional[0], o);
+  RunResult r;
+  if (is_cfg(p.positional[0])) {
+    // An NVDLA trace: imported (InputError on malformed input) and replayed as a program.
+    const auto& config = cfg_config(o.config);
+    const Program program = import_nvdla_cfg(p.positional[0], config.name);
+    r = run_program_in_mode(program, config, o);
+    r.layer_file = p.positional[0];
+  } else {
+    r = run_layer(p.positional[0], o);
+  }
   std::cout << format_run(r);
   if (p.vm.count("json")) write_file_atomic(p.vm["json"].as<std::string>(), to_json(r).dump(2) + "\n");
   return exit_code(r.status);
@@ -225,16 +267,18 @@ int main(int argc, char** argv) {
   try {
     if (cmd == "help" || want_help) {
       const std::string which = cmd == "help" ? (args.empty() ? "" : args[0]) : cmd;
-      if (which == "run") std::cout << "usage: dlacosim run LAYER [options]\n" << run_options();
+      if (which == "run") std::cout << "usage: dlacosim run LAYER|TEST.cfg [options]\n" << run_options();
       else if (which == "regress") std::cout << "usage: dlacosim regress SUITE [options]\n" << regress_options();
       else if (which == "bench") std::cout << "usage: dlacosim bench UNIT [options]\n" << bench_options();
       else if (which == "validate") std::cout << "usage: dlacosim validate FILE...\n";
+      else if (which == "import") std::cout << "usage: dlacosim import TEST.cfg [options]\n" << import_options();
       else std::cout << kUsage;
       return 0;
     }
     if (cmd == "run") return cmd_run(args);
     if (cmd == "regress") return cmd_regress(args);
     if (cmd == "validate") return cmd_validate(args);
+    if (cmd == "import") return cmd_import(args);
     if (cmd == "bench") return cmd_bench(args);
     std::cerr << fmt::format("dlacosim: unknown command \"{}\"\n\n{}", cmd, kUsage);
     return static_cast<int>(ExitCode::BadInput);

@@ -26,7 +26,7 @@ std::vector<DatChunk> read_dat_file(const std::filesystem::path& file) {
   static const std::regex kLine(R"(^\s*\{\s*offset\s*:\s*(0x[0-9a-fA-F]+|\d+)\s*,\s*size\s*:\s*(\d+)\s*,\s*payload\s*:\s*([^}]*)\}\s*,?\s*$)");
   std::size_t line_no = 0;
   std::size_t pos = 0;
-  bool opened = false, closed = false;
+  bool opened = false, closed = false, bare = false;
   while (pos <= text.size()) {
     const std::size_t nl = text.find('\n', pos);
     std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
@@ -37,7 +37,7 @@ std::vector<DatChunk> read_dat_file(const std::filesystem::path& file) {
     line = line.substr(first);
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
     const std::string where = fmt::format("line {}", line_no);
-    if (line == "{" && !opened) {
+    if (line == "{" && !opened && !bare) {
       opened = true;
       continue;
     }
@@ -45,7 +45,10 @@ std::vector<DatChunk> read_dat_file(const std::filesystem::path& file) {
       closed = true;
       continue;
     }
-    if (!opened || closed) throw InputError(file.string(), where, "expected the file to be wrapped in { ... }");
+    // [nvdla-traces] Older trace .dat files (e.g. sdp_8x8x32_bypass_int8_0/SDP_0_input.dat) hold
+    // the records without the wrapping { ... }: accepted when the first line is already a record.
+    if (!opened && !bare && chunks.empty() && line.front() == '{' && line.size() > 1) bare = true;
+    if ((!opened && !bare) || closed) throw InputError(file.string(), where, "expected the file to be wrapped in { ... }");
     std::smatch m;
     if (!std::regex_match(line, m, kLine)) {
       throw InputError(file.string(), where, "expected {offset:0x..., size:N, payload:0x.. 0x.. ...},");
@@ -72,7 +75,7 @@ std::vector<DatChunk> read_dat_file(const std::filesystem::path& file) {
     }
     chunks.push_back(std::move(c));
   }
-  if (!closed) throw InputError(file.string(), fmt::format("line {}", line_no), "missing the closing }");
+  if (!closed && !bare) throw InputError(file.string(), fmt::format("line {}", line_no), "missing the closing }");
   return chunks;
 }
 

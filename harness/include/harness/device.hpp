@@ -1,0 +1,47 @@
+// A device the register program runs on: a CSB register space, the GLB interrupts and a memory.
+// The golden model (GoldenDevice) and, later, the verilated RTL implement it; the program runner
+// (program_runner.hpp) only ever talks to this interface, so a program replays identically on both.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "harness/memory.hpp"
+
+namespace dla::harness {
+
+struct WaitResult {
+  bool raised = false;
+  std::string detail;  // when not raised: why (nothing armed, unit without a model, timeout, ...)
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+
+  // "golden" or "rtl"; shown in reports.
+  [[nodiscard]] virtual std::string_view kind() const = 0;
+  // Configuration name (nv_small, nv_full): decides the CSB block bases and the memory atom.
+  [[nodiscard]] virtual const std::string& config() const = 0;
+
+  // CSB access by byte address in this configuration's register space.
+  virtual void reg_write(uint32_t byte_addr, uint32_t value) = 0;
+  [[nodiscard]] virtual uint32_t reg_read(uint32_t byte_addr) = 0;
+
+  // Interrupts by name, "<UNIT>_<GROUP>" as in GLB S_INTR_STATUS (SDP_0, CDP_1, CACC_0, ...).
+  // pending: the status bit is set now (masked sources set their status bit too).
+  [[nodiscard]] virtual bool interrupt_pending(std::string_view intr) = 0;
+  // Runs the device until the status bit is set or `timeout_cycles` pass without it (the golden
+  // device is synchronous: everything that can happen has happened, so it answers at once).
+  // Does not clear the bit; the caller does that by writing it to GLB S_INTR_STATUS (W1C).
+  [[nodiscard]] virtual WaitResult wait_interrupt(std::string_view intr, uint64_t timeout_cycles) = 0;
+
+  [[nodiscard]] virtual Memory& memory() = 0;
+};
+
+// GLB S_INTR_STATUS bit of an interrupt name, or -1 for an unknown name.
+[[nodiscard]] int interrupt_bit(std::string_view intr);
+
+}  // namespace dla::harness

@@ -1,0 +1,24 @@
+// NVDLA trace-test .cfg files (nvdla/hw verif/tests/trace_tests, ../shared/nvdla-traces) turned
+// into register programs. Command coverage and decisions: docs/TRACES.md.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "harness/program.hpp"
+
+namespace dla::harness {
+
+// Imports a .cfg for configuration `config` (nv_small or nv_full): register names resolve through
+// RegDb (so the program holds registers, and their addresses follow the configuration's block
+// bases); .dat files are read relative to the .cfg. Malformed input (unknown command or register,
+// bad number, truncated line, missing or malformed .dat, ...) throws
+// InputError(cfg file, "line N", reason).
+[[nodiscard]] Program import_nvdla_cfg(const std::filesystem::path& cfg, const std::string& config);
+
+// The program as a program-layer JSON document ("unit": "program"), the format parse_program
+// reads. .dat loads are referenced by absolute path; other images are written inline as bytes.
+[[nodiscard]] nlohmann::json program_to_json(const Program& program, const std::string& description);
+
+}  // namespace dla::harness

@@ -1,0 +1,337 @@
+#include "harness/golden_device.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "golden/nvdla_regs.hpp"
+#include "golden/sdp.hpp"
+
+namespace dla::harness {
+
+namespace gregs = golden::regs;
+
+int interrupt_bit(std::string_view intr) {
+  // The GLB S_INTR_STATUS field "<UNIT>_DONE_STATUS<GROUP>" gives the bit.
+  const auto us = intr.rfind('_');
+  if (us == std::string_view::npos || us + 2 != intr.size()) return -1;
+  const char g = intr.back();
+  if (g != '0' && g != '1') return -1;
+  const RegDef* status = RegDb::nvdla().find("GLB.S_INTR_STATUS");
+  if (status == nullptr) return -1;
+  const std::string name = std::string(intr.substr(0, us)) + "_DONE_STATUS" + g;
+  const RegField* f = status->field(name);
+  return f == nullptr ? -1 : f->lsb;
+}
+
+// ---- register files -----------------------------------------------------------------------------
+
+struct GoldenDevice::BlockRegs {
+  const RegBlock* def = nullptr;
+  uint32_t base = 0;
+  bool grouped = false;
+  uint32_t op_enable_offset = 0;  // D_OP_ENABLE: first D_ register
+  std::map<uint32_t, const RegDef*> by_offset;
+  std::map<uint32_t, uint32_t> single;
+  std::array<std::map<uint32_t, uint32_t>, 2> group;
+  int producer = 0;
+  int consumer = 0;
+  std::unique_ptr<golden::LutRam> lut;  // SDP, CDP
+
+  [[nodiscard]] bool op_en(int g) const {
+    if (!grouped) return false;
+    const auto it = group[static_cast<std::size_t>(g)].find(op_enable_offset);
+    return it != group[static_cast<std::size_t>(g)].end() && (it->second & 1u) != 0;
+  }
+  [[nodiscard]] uint32_t stored(const RegDef& r, int g) const {
+    const auto& m = r.dual ? group[static_cast<std::size_t>(g)] : single;
+    const auto it = m.find(r.offset);
+    return it == m.end() ? 0 : it->second;
+  }
+  void store(const RegDef& r, int g, uint32_t v) { (r.dual ? group[static_cast<std::size_t>(g)] : single)[r.offset] = v; }
+};
+
+GoldenDevice::GoldenDevice(const golden::HwConfig& config) : config_(&config) {
+  const RegDb& db = RegDb::nvdla();
+  for (const auto& name : db.block_names()) {
+    const RegBlock* b = db.block(name);
+    const std::optional<uint32_t> base = config.name == "nv_full" ? b->base_full : std::optional<uint32_t>(b->base_small);
+    if (!base) continue;  // block absent in this configuration's map (CFGROM on nv_full)
+    auto regs = std::make_unique<BlockRegs>();
+    regs->def = b;
+    regs->base = *base;
+    for (const auto& [rname, r] : b->regs) {
+      regs->by_offset[r.offset] = &r;
+      if (rname == "D_OP_ENABLE") {
+        regs->grouped = true;
+        regs->op_enable_offset = r.offset;
+      }
+      if (r.dual) {
+        regs->group[0][r.offset] = r.reset;
+        regs->group[1][r.offset] = r.reset;
+      } else {
+        regs->single[r.offset] = r.reset;
+      }
+    }
+    if (name == "SDP" || name == "CDP") regs->lut = std::make_unique<golden::LutRam>();
+    by_base_[*base] = regs.get();
+    blocks_.emplace(name, std::move(regs));
+  }
+}
+
+GoldenDevice::~GoldenDevice() = default;
+
+GoldenDevice::BlockRegs* GoldenDevice::block_at(uint32_t byte_addr, uint32_t& offset) {
+  const auto it = by_base_.find(byte_addr & ~0xfffu);
+  if (it == by_base_.end()) return nullptr;
+  offset = byte_addr & 0xfffu;
+  return it->second;
+}
+
+GoldenDevice::BlockRegs& GoldenDevice::block_named(std::string_view name) {
+  const auto it = blocks_.find(name);
+  if (it == blocks_.end()) throw std::out_of_range(fmt::format("golden device: no block {} in {}", name, config_->name));
+  return *it->second;
+}
+
+const GoldenDevice::BlockRegs& GoldenDevice::block_named(std::string_view name) const {
+  const auto it = blocks_.find(name);
+  if (it == blocks_.end()) throw std::out_of_range(fmt::format("golden device: no block {} in {}", name, config_->name));
+  return *it->second;
+}
+
+uint32_t GoldenDevice::peek(std::string_view block, uint32_t offset, int group) const {
+  const BlockRegs& b = block_named(block);
+  const auto it = b.by_offset.find(offset);
+  if (it == b.by_offset.end()) return 0;
+  return b.stored(*it->second, group);
+}
+
+void GoldenDevice::set_hw_register(std::string_view block, uint32_t offset, int group, uint32_t value) {
+  BlockRegs& b = block_named(block);
+  const auto it = b.by_offset.find(offset);
+  if (it == b.by_offset.end()) throw std::out_of_range(fmt::format("golden device: no register at {}+{:#x}", block, offset));
+  uint32_t defined = 0;
+  for (const auto& f : it->second->fields) defined |= f.mask();
+  b.store(*it->second, group, value & defined);
+}
+
+int GoldenDevice::consumer(std::string_view block) const { return block_named(block).consumer; }
+bool GoldenDevice::armed(std::string_view block, int group) const { return block_named(block).op_en(group); }
+
+golden::LutRam& GoldenDevice::lut_ram(std::string_view block) {
+  BlockRegs& b = block_named(block);
+  if (!b.lut) throw std::out_of_range(fmt::format("golden device: block {} has no LUT", block));
+  return *b.lut;
+}
+
+void GoldenDevice::reg_write(uint32_t byte_addr, uint32_t value) {
+  uint32_t off = 0;
+  BlockRegs* b = block_at(byte_addr, off);
+  if (b == nullptr) return;  // no block decodes this address: the CSB dummy client drops it
+  const auto it = b->by_offset.find(off);
+  if (it == b->by_offset.end()) return;
+  const RegDef& r = *it->second;
+  const std::string& bname = b->def->name;
+
+  if (bname == "GLB") {
+    if (off == gregs::glb::S_INTR_STATUS::offset) {
+      intr_status_ &= ~value;  // write 1 to clear
+    } else if (off == gregs::glb::S_INTR_SET::offset) {
+      intr_status_ |= value & r.writable_mask();
+    } else if (off == gregs::glb::S_INTR_MASK::offset) {
+      intr_mask_ = value & r.writable_mask();
+    }
+    return;
+  }
+  if (r.name == "S_POINTER") {
+    b->producer = static_cast<int>(value & 1u);
+    return;
+  }
+  if (b->lut && r.name == "S_LUT_ACCESS_CFG") {
+    (void)b->lut->cfg_write(value);
+    b->store(r, 0, b->lut->cfg_read());
+    return;
+  }
+  if (b->lut && r.name == "S_LUT_ACCESS_DATA") {
+    (void)b->lut->data_write(value);
+    return;
+  }
+  const uint32_t writable = r.writable_mask();
+  if (writable == 0) return;  // read-only register
+  const int g = b->producer;
+  if (r.dual && b->op_en(g)) return;  // the group is armed: the RTL drops the write
+  b->store(r, g, (b->stored(r, g) & ~writable) | (value & writable));
+  if (r.dual && off == b->op_enable_offset && (value & 1u) != 0) try_launch();
+}
+
+uint32_t GoldenDevice::reg_read(uint32_t byte_addr) {
+  uint32_t off = 0;
+  BlockRegs* b = block_at(byte_addr, off);
+  if (b == nullptr) return 0;
+  const auto it = b->by_offset.find(off);
+  if (it == b->by_offset.end()) return 0;
+  const RegDef& r = *it->second;
+  const std::string& bname = b->def->name;
+  if (bname == "GLB") {
+    if (off == gregs::glb::S_INTR_STATUS::offset) return intr_status_;
+    if (off == gregs::glb::S_INTR_MASK::offset) return intr_mask_;
+    if (off == gregs::glb::S_INTR_SET::offset) return 0;
+    return b->stored(r, 0);
+  }
+  if (r.name == "S_POINTER") return static_cast<uint32_t>(b->producer) | (static_cast<uint32_t>(b->consumer) << 16);
+  if (r.name == "S_STATUS" && b->grouped) {
+    auto status = [&](int g) -> uint32_t { return b->op_en(g) ? (b->consumer == g ? 1u : 2u) : 0u; };
+    return status(0) | (status(1) << 16);
+  }
+  if (b->lut && r.name == "S_LUT_ACCESS_CFG") return b->lut->cfg_read();
+  if (b->lut && r.name == "S_LUT_ACCESS_DATA") return b->lut->data_read();
+  return b->stored(r, b->producer);
+}
+
+bool GoldenDevice::interrupt_pending(std::string_view intr) {
+  const int bit = interrupt_bit(intr);
+  return bit >= 0 && (intr_status_ & (1u << bit)) != 0;
+}
+
+WaitResult GoldenDevice::wait_interrupt(std::string_view intr, uint64_t) {
+  WaitResult w;
+  const int bit = interrupt_bit(intr);
+  if (bit < 0) {
+    w.detail = fmt::format("\"{}\" is not an interrupt name", intr);
+    return w;
+  }
+  if ((intr_status_ & (1u << bit)) != 0) {
+    w.raised = true;
+    return w;
+  }
+  const std::string unit(intr.substr(0, intr.size() - 2));
+  const int g = intr.back() - '0';
+  if (const auto e = unit_errors_.find(unit); e != unit_errors_.end()) {
+    w.detail = e->second;
+    return w;
+  }
+  for (const auto& u : units()) {
+    if (u.intr_unit != unit) continue;
+    if (!armed(u.core_block, g)) {
+      w.detail = fmt::format("{} group {} was never armed (D_OP_ENABLE not written with OP_EN=1), "
+                             "or its layer already completed and the interrupt was cleared",
+                             u.core_block, g);
+    } else if (consumer(u.core_block) != g) {
+      w.detail = fmt::format("{} group {} is armed but group {} (the consumer) has to run first", u.core_block, g,
+                             consumer(u.core_block));
+    } else {
+      w.detail = u.blocked(*this, g);
+    }
+    return w;
+  }
+  w.detail = fmt::format("the golden device has no model of {} in this build, so {} never completes", unit, intr);
+  return w;
+}
+
+void GoldenDevice::try_launch() {
+  bool progress = true;
+  while (progress) {
+    progress = false;
+    for (const auto& u : units()) {
+      BlockRegs& core = block_named(u.core_block);
+      const int g = core.consumer;
+      if (!core.op_en(g) || !u.blocked(*this, g).empty()) continue;
+      const std::vector<std::string> partners = u.partners(*this, g);
+      bool ok = true;
+      try {
+        u.run(*this, g);
+        unit_errors_.erase(u.intr_unit);
+      } catch (const std::exception& e) {
+        unit_errors_[u.intr_unit] = fmt::format("{} group {} did not run: {}", u.core_block, g, e.what());
+        ok = false;
+      }
+      // Done (or refused): the consumed groups are released either way, so nothing loops.
+      auto release = [](BlockRegs& b) {
+        b.group[static_cast<std::size_t>(b.consumer)][b.op_enable_offset] = 0;
+        b.consumer ^= 1;
+      };
+      release(core);
+      for (const auto& p : partners) release(block_named(p));
+      if (ok) {
+        const int bit = interrupt_bit(fmt::format("{}_{}", u.intr_unit, g));
+        if (bit >= 0) intr_status_ |= 1u << bit;
+      }
+      progress = true;
+    }
+  }
+}
+
+// ---- units ----------------------------------------------------------------------------------------
+
+namespace {
+
+namespace rs = gregs::sdp;
+
+std::string sdp_blocked(const GoldenDevice& d, int g) {
+  const uint32_t mode = d.peek("SDP", rs::D_FEATURE_MODE_CFG::offset, g);
+  if (gregs::field(mode, rs::D_FEATURE_MODE_CFG::FLYING_MODE{}) != 0) {
+    return fmt::format("SDP group {} is armed in flying mode (input from CACC), and this build has no golden "
+                       "convolution pipeline to feed it",
+                       g);
+  }
+  if (gregs::field(mode, rs::D_FEATURE_MODE_CFG::OUTPUT_DST{}) != 0) {
+    return fmt::format("SDP group {} sends its output on the fly to PDP (D_FEATURE_MODE_CFG.OUTPUT_DST=PDP), and "
+                       "this build has no golden PDP model",
+                       g);
+  }
+  const int gr = d.consumer("SDP_RDMA");
+  if (!d.armed("SDP_RDMA", gr)) {
+    return fmt::format("SDP group {} (flying mode off) is waiting for SDP_RDMA group {} to be armed "
+                       "(SDP_RDMA.D_OP_ENABLE)",
+                       g, gr);
+  }
+  return "";
+}
+
+std::vector<std::string> sdp_partners(const GoldenDevice& d, int g) {
+  const uint32_t mode = d.peek("SDP", rs::D_FEATURE_MODE_CFG::offset, g);
+  if (gregs::field(mode, rs::D_FEATURE_MODE_CFG::FLYING_MODE{}) != 0) return {};
+  return {"SDP_RDMA"};
+}
+
+void sdp_run(GoldenDevice& d, int g) {
+  const int gr = d.consumer("SDP_RDMA");
+  const golden::SdpConfig cfg =
+      golden::decode_sdp([&](uint32_t off) { return d.peek("SDP", off, g); },
+                         [&](uint32_t off) { return d.peek("SDP_RDMA", off, gr); }, d.hw().atom_bytes);
+  Memory& mem = d.memory();
+  const golden::SdpRun r = golden::run_sdp(
+      cfg, d.lut_ram("SDP").tables(), [&](uint64_t a) { return mem.read(a); },
+      [&](uint64_t a, uint8_t v) { mem.write(a, v); });
+  // Status and counters of the group that ran (cleared at layer start, so always written).
+  d.set_hw_register("SDP", rs::D_STATUS::offset, g, r.stats.unequal ? 1u : 0u);
+  d.set_hw_register("SDP", rs::D_PERF_OUT_SATURATION::offset, g, cfg.perf_sat_en ? r.stats.out_saturation : 0u);
+  const golden::LutStats lut = cfg.perf_lut_en ? r.stats.lut : golden::LutStats{};
+  d.set_hw_register("SDP", rs::D_PERF_LUT_UFLOW::offset, g, lut.uflow);
+  d.set_hw_register("SDP", rs::D_PERF_LUT_OFLOW::offset, g, lut.oflow);
+  d.set_hw_register("SDP", rs::D_PERF_LUT_HYBRID::offset, g, lut.hybrid);
+  d.set_hw_register("SDP", rs::D_PERF_LUT_LE_HIT::offset, g, lut.le_hit);
+  d.set_hw_register("SDP", rs::D_PERF_LUT_LO_HIT::offset, g, lut.lo_hit);
+  d.set_hw_register("SDP", rs::D_PERF_WDMA_WRITE_STALL::offset, g, 0);  // no back-pressure in golden
+  GoldenLayer layer;
+  layer.unit = "SDP";
+  layer.group = g;
+  layer.summary = golden::sdp_describe(cfg);
+  layer.wrote_memory = r.wrote_memory;
+  layer.out_layout = golden::sdp_output_layout(cfg);
+  layer.out_shape = golden::sdp_output_shape(cfg);
+  layer.output = r.output;
+  d.record_layer(std::move(layer));
+}
+
+}  // namespace
+
+const std::vector<GoldenDevice::Unit>& GoldenDevice::units() {
+  static const std::vector<Unit> k = {
+      {"SDP", "SDP", &sdp_blocked, &sdp_partners, &sdp_run},
+  };
+  return k;
+}
+
+}  // namespace dla::harness

@@ -1,0 +1,95 @@
+// dlacosim import / run on NVDLA trace .cfg files: malformed input exits 2 naming the file, the
+// line and the reason; a good .cfg imports to a program layer that runs like the .cfg itself.
+#include <sys/wait.h>
+
+#include <array>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Cmd {
+  int exit = -1;
+  std::string out;  // stdout and stderr together
+};
+
+Cmd dlacosim(const std::string& args, bool merge_stderr = true) {
+  const std::string cmd = std::string(DLA_BINARY_DIR) + "/harness/dlacosim " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
+  Cmd r;
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::array<char, 4096> buf{};
+  while (const std::size_t n = fread(buf.data(), 1, buf.size(), p)) r.out.append(buf.data(), n);
+  const int status = pclose(p);
+  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+const std::string kBad = std::string(DLA_SOURCE_DIR) + "/tests/data/bad_cfg/";
+
+}  // namespace
+
+TEST_CASE("malformed .cfg files exit 2 naming file, line and reason", "[cli][cfg]") {
+  struct Case {
+    const char* file;
+    const char* line;
+    const char* reason;
+  };
+  const std::vector<Case> cases = {
+      {"01_unknown_register.cfg", "line 3", "unknown register \"NVDLA_SDP.D_OP_ENABLED_0\""},
+      {"02_bad_number.cfg", "line 2", "value \"0x1g\" is not a number"},
+      {"03_missing_dat.cfg", "line 3", "no_such_input.dat: file not found"},
+      {"04_truncated_line.cfg", "line 3", "truncated command: missing ')' and ';'"},
+      {"05_unknown_command.cfg", "line 2", "unknown command \"reg_poke\""},
+      {"06_check_before_notify.cfg", "line 2", "check_crc waits for event \"sync_id_0\", which no earlier intr_notify"},
+      {"07_bad_dat.cfg", "line 1", "bad_payload.dat: line 2: \"0x2zz\" is not a byte value"},
+      {"08_value_too_wide.cfg", "line 1", "value 0x100000000 is out of range"},
+  };
+  for (const auto& c : cases) {
+    for (const std::string cmd : {"import", "run"}) {
+      const Cmd r = dlacosim(cmd + " " + kBad + c.file + " --config nv_small" + (cmd == "run" ? " --mode golden" : ""));
+      INFO(cmd << " " << c.file << "\n" << r.out);
+      CHECK(r.exit == 2);
+      CHECK_THAT(r.out, Catch::Contains(kBad + c.file + ": " + c.line + ": ") && Catch::Contains(c.reason));
+    }
+  }
+}
+
+TEST_CASE("a .cfg runs on the golden model, and its imported JSON runs the same", "[cli][cfg]") {
+  Cmd r = dlacosim("run " + kBad + "good.cfg --config nv_small --mode golden");
+  INFO(r.out);
+  CHECK(r.exit == 0);
+  CHECK_THAT(r.out, Catch::Contains("PASS good") && Catch::Contains("crc32 actual 356154db expected 356154db"));
+
+  r = dlacosim("import " + kBad + "good.cfg", false);
+  REQUIRE(r.exit == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j.at("unit") == "program");
+  CHECK(j.at("config") == "nv_small");
+  CHECK(j.at("steps").at(3) == nlohmann::json{{"op", "reg_write"}, {"reg", "SDP.S_POINTER"}, {"value", "0x0"}});
+  const fs::path json = fs::temp_directory_path() / "dla_cfg_import_good.json";
+  std::ofstream(json) << r.out;
+  r = dlacosim("run " + json.string() + " --mode golden");
+  INFO(r.out);
+  CHECK(r.exit == 0);
+  CHECK(dlacosim("validate " + json.string()).exit == 0);
+  fs::remove(json);
+}
+
+TEST_CASE("cross and rtl modes refuse a .cfg while no RTL SDP exists", "[cli][cfg]") {
+  for (const std::string mode : {"cross", "rtl"}) {
+    const Cmd r = dlacosim("run " + kBad + "good.cfg --config nv_small --mode " + mode);
+    INFO(r.out);
+    CHECK(r.exit == 2);
+    CHECK_THAT(r.out, Catch::Contains("no RTL model") && Catch::Contains("SDP") && Catch::Contains("--mode golden"));
+  }
+  const Cmd r = dlacosim("import " + kBad + "good.cfg --config nv_tiny");
+  CHECK(r.exit == 2);
+  CHECK_THAT(r.out, Catch::Contains("unknown configuration \"nv_tiny\""));
+}
