@@ -17,7 +17,8 @@ module dla_sshift_sat #(
   localparam int unsigned MaxRight = (1 << (ShW - 1)) - 1;
   // |data| plus the rounding half must not overflow: one bit above max(InW, MaxRight).
   localparam int unsigned RW = ((InW > MaxRight) ? InW : MaxRight) + 1;
-  localparam int unsigned WW = InW + LeftW;  // exact result width (InW + 1 <= WW)
+  // Exact result width: room for the widest left shift and for every quotient bit.
+  localparam int unsigned WW = (InW + LeftW > RW) ? InW + LeftW : RW;
 
   logic              neg;
   logic signed [RW-1:0] ext;
