@@ -1,9 +1,11 @@
 #include "harness/program_runner.hpp"
+#include "harness/rtl_devices.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "golden/layout.hpp"
 #include "harness/compare.hpp"
@@ -283,22 +285,29 @@ RunResult run_program(const Program& program, GoldenDevice* golden, Device* rtl,
 }
 
 RunResult run_program_in_mode(const Program& program, const golden::HwConfig& config, const RunOptions& opt) {
-  if (opt.mode != "golden") {
-    std::string blocks;
-    for (const auto& b : enabled_blocks(program)) {
-      if (!blocks.empty()) blocks += ", ";
-      blocks += b;
-    }
-    throw InputError("--mode", opt.mode,
-                     fmt::format("{} mode replays the program on the RTL, but this build has no RTL model with a CSB "
-                                 "register port for the units it enables ({}); run it with --mode golden",
-                                 opt.mode, blocks.empty() ? "none" : blocks));
-  }
-  GoldenDevice dev(config);
   ProgramRunOptions po;
   po.mode = opt.mode;
   po.max_listed = opt.max_listed;
-  return run_program(program, &dev, nullptr, po);
+  if (opt.mode == "golden") {
+    GoldenDevice dev(config);
+    return run_program(program, &dev, nullptr, po);
+  }
+  std::string why;
+  std::unique_ptr<Device> rtl = make_rtl_device(enabled_blocks(program), config, opt, why);
+  if (rtl == nullptr) {
+    throw InputError("--mode", opt.mode,
+                     fmt::format("{} mode replays the program on the RTL, but {}; run it with --mode golden",
+                                 opt.mode, why));
+  }
+  std::optional<GoldenDevice> golden;
+  if (opt.mode == "cross") golden.emplace(config);
+  RunResult r = run_program(program, golden ? &*golden : nullptr, rtl.get(), po);
+  r.cycles = rtl->cycles();
+  r.seed = opt.seed.value_or(1);
+  r.stall = opt.stall.value_or(0.0);
+  r.rand_reset = opt.sim.rand_reset;
+  if (r.status == Status::Pass) rtl->finish();
+  return r;
 }
 
 }  // namespace dla::harness

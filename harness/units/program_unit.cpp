@@ -17,7 +17,11 @@ void validate(const LayerHeader& h, const JsonNode& root) {
 RunResult run(const LayerHeader& h, const JsonNode& root, const RunOptions& opt) {
   root.allow_keys({"unit", "name", "description", "config", "seed", "stall", "steps"});
   const Program program = parse_program(root, h.name, h.config->name);
-  return run_program_in_mode(program, *h.config, opt);
+  RunOptions o = opt;  // the layer's own seed and stall unless the command line set them
+  o.seed = h.seed;
+  o.stall = h.stall;
+  o.sim.seed = h.seed;
+  return run_program_in_mode(program, *h.config, o);
 }
 
 }  // namespace

@@ -39,6 +39,11 @@ class Device {
   [[nodiscard]] virtual WaitResult wait_interrupt(std::string_view intr, uint64_t timeout_cycles) = 0;
 
   [[nodiscard]] virtual Memory& memory() = 0;
+
+  // Clock cycles simulated so far (0 for the golden model).
+  [[nodiscard]] virtual uint64_t cycles() const { return 0; }
+  // End of the run: publish waveforms and the like.
+  virtual void finish() {}
 };
 
 // GLB S_INTR_STATUS bit of an interrupt name, or -1 for an unknown name.

@@ -1,0 +1,795 @@
+// SDP with SDP_RDMA: NVDLA's single-point post-processor (nvdla-arithmetic.md §2, docs/SDP.md),
+// register level. Two CSB register blocks with ping-pong groups (dla_group_regs), MRDMA / BRDMA /
+// NRDMA / ERDMA reads through one DMA read port (one atom per request, one request in flight,
+// one cached atom per stream), BS -> BN -> EW (converters, MUL, ALU, LUT engine) -> output
+// converter, and a writer that stores whole atoms (padded lanes included) through the DMA write
+// port. Input from memory, or flying: one 32-bit beat per element on fly_* in the order the SDP
+// processes them (batch, channel atom, h, w, lane).
+//
+// One element per cycle while every operand atom it needs is cached; a miss costs a DMA round
+// trip. The layer starts when SDP's consumer group is armed and, with flying mode off,
+// SDP_RDMA's consumer group too; both groups are released at the end (docs/SDP_RTL.md).
+module sdp_core #(
+  parameter int unsigned AtomLog2 = 3,  // 8-byte memory atom (nv_small); 5 for nv_full
+  parameter logic [31:0] SdpBase  = 32'h9000,
+  parameter logic [31:0] RdmaBase = 32'h8000,
+  localparam int unsigned AtomBytes = 1 << AtomLog2,
+  localparam int unsigned AtomBits  = 8 * AtomBytes
+) (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  // CSB
+  input  logic                  csb_req_valid_i,
+  output logic                  csb_req_ready_o,
+  input  logic [31:0]           csb_req_addr_i,
+  input  logic                  csb_req_write_i,
+  input  logic [31:0]           csb_req_wdata_i,
+  output logic                  csb_rsp_valid_o,
+  output logic [31:0]           csb_rsp_rdata_o,
+  // DMA read: one atom per request, responses in order
+  output logic                  dma_rd_req_valid_o,
+  input  logic                  dma_rd_req_ready_i,
+  output logic [63:0]           dma_rd_req_addr_o,
+  input  logic                  dma_rd_rsp_valid_i,
+  output logic                  dma_rd_rsp_ready_o,
+  input  logic [AtomBits-1:0]   dma_rd_rsp_data_i,
+  // DMA write: one atom per request, byte mask
+  output logic                  dma_wr_req_valid_o,
+  input  logic                  dma_wr_req_ready_i,
+  output logic [63:0]           dma_wr_req_addr_o,
+  output logic [AtomBits-1:0]   dma_wr_req_data_o,
+  output logic [AtomBytes-1:0]  dma_wr_req_mask_o,
+  // flying input from CACC
+  input  logic                  fly_valid_i,
+  output logic                  fly_ready_o,
+  input  logic [31:0]           fly_data_i,
+  // done interrupt per register group (one-cycle pulse)
+  output logic [1:0]            intr_o
+);
+  localparam int unsigned DWSDP      = 49;  // D_OP_ENABLE (0x38) .. D_PERF_LUT_LO_HIT (0xf8)
+  localparam int unsigned DWSDP_RDMA = 35;  // D_OP_ENABLE (0x08) .. D_PERF_ERDMA_READ_STALL (0x90)
+  localparam int unsigned SdpDFirst  = 32'(nvdla_regs_pkg::SDP_D_OP_ENABLE_OFFSET);
+  localparam int unsigned RdmaDFirst = 32'(nvdla_regs_pkg::SDP_RDMA_D_OP_ENABLE_OFFSET);
+  localparam logic [DWSDP-1:0] SdpReadOnly =
+      (DWSDP'(1) << ((32'(nvdla_regs_pkg::SDP_D_STATUS_OFFSET) - 32'h38) / 4)) |
+      (DWSDP'(1) << ((32'(nvdla_regs_pkg::SDP_D_STATUS_NAN_INPUT_NUM_OFFSET) - 32'h38) / 4)) |
+      (DWSDP'(1) << ((32'(nvdla_regs_pkg::SDP_D_STATUS_INF_INPUT_NUM_OFFSET) - 32'h38) / 4)) |
+      (DWSDP'(1) << ((32'(nvdla_regs_pkg::SDP_D_STATUS_NAN_OUTPUT_NUM_OFFSET) - 32'h38) / 4)) |
+      (DWSDP'(1) << ((32'(nvdla_regs_pkg::SDP_D_PERF_WDMA_WRITE_STALL_OFFSET) - 32'h38) / 4)) |
+      (DWSDP'(1) << ((32'(nvdla_regs_pkg::SDP_D_PERF_LUT_UFLOW_OFFSET) - 32'h38) / 4)) |
+      (DWSDP'(1) << ((32'(nvdla_regs_pkg::SDP_D_PERF_LUT_OFLOW_OFFSET) - 32'h38) / 4)) |
+      (DWSDP'(1) << ((32'(nvdla_regs_pkg::SDP_D_PERF_OUT_SATURATION_OFFSET) - 32'h38) / 4)) |
+      (DWSDP'(1) << ((32'(nvdla_regs_pkg::SDP_D_PERF_LUT_HYBRID_OFFSET) - 32'h38) / 4)) |
+      (DWSDP'(1) << ((32'(nvdla_regs_pkg::SDP_D_PERF_LUT_LE_HIT_OFFSET) - 32'h38) / 4)) |
+      (DWSDP'(1) << ((32'(nvdla_regs_pkg::SDP_D_PERF_LUT_LO_HIT_OFFSET) - 32'h38) / 4));
+  localparam logic [DWSDP_RDMA-1:0] RdmaReadOnly =
+      (DWSDP_RDMA'(1) << ((32'(nvdla_regs_pkg::SDP_RDMA_D_STATUS_NAN_INPUT_NUM_OFFSET) - 32'h08) / 4)) |
+      (DWSDP_RDMA'(1) << ((32'(nvdla_regs_pkg::SDP_RDMA_D_STATUS_INF_INPUT_NUM_OFFSET) - 32'h08) / 4)) |
+      (DWSDP_RDMA'(1) << ((32'(nvdla_regs_pkg::SDP_RDMA_D_PERF_MRDMA_READ_STALL_OFFSET) - 32'h08) / 4)) |
+      (DWSDP_RDMA'(1) << ((32'(nvdla_regs_pkg::SDP_RDMA_D_PERF_BRDMA_READ_STALL_OFFSET) - 32'h08) / 4)) |
+      (DWSDP_RDMA'(1) << ((32'(nvdla_regs_pkg::SDP_RDMA_D_PERF_NRDMA_READ_STALL_OFFSET) - 32'h08) / 4)) |
+      (DWSDP_RDMA'(1) << ((32'(nvdla_regs_pkg::SDP_RDMA_D_PERF_ERDMA_READ_STALL_OFFSET) - 32'h08) / 4));
+
+  // ---------------------------------------------------------------- CSB and register blocks
+  logic [DWSDP-1:0][31:0]      sdp_d;
+  logic [DWSDP_RDMA-1:0][31:0] rdma_d;
+  logic sdp_hit, rdma_hit, sdp_armed, rdma_armed, sdp_consumer, rdma_consumer;
+  logic [31:0] sdp_rdata, rdma_rdata;
+  logic sdp_s_we, sdp_s_re, rdma_s_we, rdma_s_re;
+  logic [11:0] sdp_s_off, rdma_s_off;
+  logic [31:0] sdp_s_wdata, rdma_s_wdata, sdp_s_rdata;
+  logic layer_done, rdma_done;
+  logic [DWSDP-1:0]            sdp_hw_we;
+  logic [DWSDP-1:0][31:0]      sdp_hw_wdata;
+
+  assign csb_req_ready_o = 1'b1;
+
+  dla_group_regs #(
+    .Base     (SdpBase),
+    .DFirst   (SdpDFirst),
+    .DWords   (DWSDP),
+    .DReadOnly(SdpReadOnly)
+  ) u_sdp_regs (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .req_valid_i (csb_req_valid_i),
+    .req_addr_i  (csb_req_addr_i),
+    .req_write_i (csb_req_write_i),
+    .req_wdata_i (csb_req_wdata_i),
+    .hit_o       (sdp_hit),
+    .rdata_o     (sdp_rdata),
+    .s_we_o      (sdp_s_we),
+    .s_re_o      (sdp_s_re),
+    .s_offset_o  (sdp_s_off),
+    .s_wdata_o   (sdp_s_wdata),
+    .s_rdata_i   (sdp_s_rdata),
+    .d_consumer_o(sdp_d),
+    .consumer_o  (sdp_consumer),
+    .armed_o     (sdp_armed),
+    .done_i      (layer_done),
+    .hw_we_i     (sdp_hw_we),
+    .hw_wdata_i  (sdp_hw_wdata)
+  );
+
+  dla_group_regs #(
+    .Base     (RdmaBase),
+    .DFirst   (RdmaDFirst),
+    .DWords   (DWSDP_RDMA),
+    .DReadOnly(RdmaReadOnly)
+  ) u_rdma_regs (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .req_valid_i (csb_req_valid_i),
+    .req_addr_i  (csb_req_addr_i),
+    .req_write_i (csb_req_write_i),
+    .req_wdata_i (csb_req_wdata_i),
+    .hit_o       (rdma_hit),
+    .rdata_o     (rdma_rdata),
+    .s_we_o      (rdma_s_we),
+    .s_re_o      (rdma_s_re),
+    .s_offset_o  (rdma_s_off),
+    .s_wdata_o   (rdma_s_wdata),
+    .s_rdata_i   ('0),
+    .d_consumer_o(rdma_d),
+    .consumer_o  (rdma_consumer),
+    .armed_o     (rdma_armed),
+    .done_i      (rdma_done),
+    .hw_we_i     ('0),
+    .hw_wdata_i  ('0)
+  );
+
+  logic csb_rd_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) csb_rd_q <= 1'b0;
+    else csb_rd_q <= csb_req_valid_i && !csb_req_write_i;
+  end
+  assign csb_rsp_valid_o = csb_rd_q;
+  assign csb_rsp_rdata_o = sdp_rdata | rdma_rdata;  // a block that did not hit answers 0
+
+  // SDP S_ registers: S_LUT_ACCESS_CFG/DATA go to the LUT engine, S_LUT_CFG..LO_SLOPE_SHIFT are
+  // the engine's configuration words.
+  localparam int unsigned LutFirst = 32'(nvdla_regs_pkg::SDP_S_LUT_CFG_OFFSET);
+  logic [9:0][31:0] lut_regs_q;
+  logic lut_prog, lut_rd_q;
+  logic [31:0] lut_word_q;
+  logic [31:0] prog_rsp_rdata;
+  logic prog_rsp_valid, prog_rsp_err, prog_err, prog_ready;
+  assign lut_prog = (sdp_s_we || sdp_s_re) &&
+                    (sdp_s_off == nvdla_regs_pkg::SDP_S_LUT_ACCESS_CFG_OFFSET ||
+                     sdp_s_off == nvdla_regs_pkg::SDP_S_LUT_ACCESS_DATA_OFFSET);
+  logic [11:0] lut_idx_off;
+  logic [3:0]  lut_idx;
+  logic        lut_reg_sel;
+  assign lut_idx_off = (sdp_s_off - 12'(LutFirst)) >> 2;
+  assign lut_idx     = lut_idx_off[3:0];
+  assign lut_reg_sel = sdp_s_off >= 12'(LutFirst) && lut_idx_off < 12'd10;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      lut_regs_q <= '0;
+      lut_rd_q   <= 1'b0;
+      lut_word_q <= '0;
+    end else begin
+      if (sdp_s_we && lut_reg_sel) lut_regs_q[lut_idx] <= sdp_s_wdata;
+      lut_rd_q   <= sdp_s_re && lut_prog;
+      lut_word_q <= (sdp_s_re && lut_reg_sel) ? lut_regs_q[lut_idx] : '0;
+    end
+  end
+  assign sdp_s_rdata = lut_rd_q ? prog_rsp_rdata : lut_word_q;
+
+  // ---------------------------------------------------------------- register decode
+  // Register words: only their defined fields are read, so most words have unused bits.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [31:0] w_data_cube_width;
+  assign w_data_cube_width = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DATA_CUBE_WIDTH_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_data_cube_height;
+  assign w_data_cube_height = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DATA_CUBE_HEIGHT_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_data_cube_channel;
+  assign w_data_cube_channel = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DATA_CUBE_CHANNEL_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dst_base_addr_low;
+  assign w_dst_base_addr_low = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DST_BASE_ADDR_LOW_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dst_base_addr_high;
+  assign w_dst_base_addr_high = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DST_BASE_ADDR_HIGH_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dst_line_stride;
+  assign w_dst_line_stride = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DST_LINE_STRIDE_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dst_surface_stride;
+  assign w_dst_surface_stride = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DST_SURFACE_STRIDE_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dp_bs_cfg;
+  assign w_dp_bs_cfg = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DP_BS_CFG_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dp_bs_alu_cfg;
+  assign w_dp_bs_alu_cfg = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DP_BS_ALU_CFG_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dp_bs_alu_src_value;
+  assign w_dp_bs_alu_src_value = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DP_BS_ALU_SRC_VALUE_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dp_bs_mul_cfg;
+  assign w_dp_bs_mul_cfg = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DP_BS_MUL_CFG_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dp_bs_mul_src_value;
+  assign w_dp_bs_mul_src_value = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DP_BS_MUL_SRC_VALUE_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dp_bn_cfg;
+  assign w_dp_bn_cfg = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DP_BN_CFG_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dp_bn_alu_cfg;
+  assign w_dp_bn_alu_cfg = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DP_BN_ALU_CFG_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dp_bn_alu_src_value;
+  assign w_dp_bn_alu_src_value = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DP_BN_ALU_SRC_VALUE_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dp_bn_mul_cfg;
+  assign w_dp_bn_mul_cfg = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DP_BN_MUL_CFG_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dp_bn_mul_src_value;
+  assign w_dp_bn_mul_src_value = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DP_BN_MUL_SRC_VALUE_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dp_ew_cfg;
+  assign w_dp_ew_cfg = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DP_EW_CFG_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dp_ew_alu_cfg;
+  assign w_dp_ew_alu_cfg = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DP_EW_ALU_CFG_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dp_ew_alu_src_value;
+  assign w_dp_ew_alu_src_value = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DP_EW_ALU_SRC_VALUE_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dp_ew_alu_cvt_offset_value;
+  assign w_dp_ew_alu_cvt_offset_value = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DP_EW_ALU_CVT_OFFSET_VALUE_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dp_ew_alu_cvt_scale_value;
+  assign w_dp_ew_alu_cvt_scale_value = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DP_EW_ALU_CVT_SCALE_VALUE_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dp_ew_alu_cvt_truncate_value;
+  assign w_dp_ew_alu_cvt_truncate_value = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DP_EW_ALU_CVT_TRUNCATE_VALUE_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dp_ew_mul_cfg;
+  assign w_dp_ew_mul_cfg = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DP_EW_MUL_CFG_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dp_ew_mul_src_value;
+  assign w_dp_ew_mul_src_value = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DP_EW_MUL_SRC_VALUE_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dp_ew_mul_cvt_offset_value;
+  assign w_dp_ew_mul_cvt_offset_value = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DP_EW_MUL_CVT_OFFSET_VALUE_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dp_ew_mul_cvt_scale_value;
+  assign w_dp_ew_mul_cvt_scale_value = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DP_EW_MUL_CVT_SCALE_VALUE_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dp_ew_mul_cvt_truncate_value;
+  assign w_dp_ew_mul_cvt_truncate_value = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DP_EW_MUL_CVT_TRUNCATE_VALUE_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dp_ew_truncate_value;
+  assign w_dp_ew_truncate_value = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DP_EW_TRUNCATE_VALUE_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_feature_mode_cfg;
+  assign w_feature_mode_cfg = sdp_d[(32'(nvdla_regs_pkg::SDP_D_FEATURE_MODE_CFG_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_dst_batch_stride;
+  assign w_dst_batch_stride = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DST_BATCH_STRIDE_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_data_format;
+  assign w_data_format = sdp_d[(32'(nvdla_regs_pkg::SDP_D_DATA_FORMAT_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_cvt_offset;
+  assign w_cvt_offset = sdp_d[(32'(nvdla_regs_pkg::SDP_D_CVT_OFFSET_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_cvt_scale;
+  assign w_cvt_scale = sdp_d[(32'(nvdla_regs_pkg::SDP_D_CVT_SCALE_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_cvt_shift;
+  assign w_cvt_shift = sdp_d[(32'(nvdla_regs_pkg::SDP_D_CVT_SHIFT_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] w_perf_enable;
+  assign w_perf_enable = sdp_d[(32'(nvdla_regs_pkg::SDP_D_PERF_ENABLE_OFFSET) - SdpDFirst) / 4];
+  logic [31:0] r_src_base_addr_low;
+  assign r_src_base_addr_low = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_SRC_BASE_ADDR_LOW_OFFSET) - RdmaDFirst) / 4];
+  logic [31:0] r_src_base_addr_high;
+  assign r_src_base_addr_high = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_SRC_BASE_ADDR_HIGH_OFFSET) - RdmaDFirst) / 4];
+  logic [31:0] r_src_line_stride;
+  assign r_src_line_stride = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_SRC_LINE_STRIDE_OFFSET) - RdmaDFirst) / 4];
+  logic [31:0] r_src_surface_stride;
+  assign r_src_surface_stride = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_SRC_SURFACE_STRIDE_OFFSET) - RdmaDFirst) / 4];
+  logic [31:0] r_brdma_cfg;
+  assign r_brdma_cfg = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_BRDMA_CFG_OFFSET) - RdmaDFirst) / 4];
+  logic [31:0] r_nrdma_cfg;
+  assign r_nrdma_cfg = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_NRDMA_CFG_OFFSET) - RdmaDFirst) / 4];
+  logic [31:0] r_erdma_cfg;
+  assign r_erdma_cfg = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_ERDMA_CFG_OFFSET) - RdmaDFirst) / 4];
+  logic [31:0] r_feature_mode_cfg;
+  assign r_feature_mode_cfg = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_FEATURE_MODE_CFG_OFFSET) - RdmaDFirst) / 4];
+
+  /* verilator lint_on UNUSEDSIGNAL */
+  sdp_pkg::x_cfg_t bs_cfg, bn_cfg;
+  sdp_pkg::y_cfg_t ew_cfg;
+  sdp_pkg::c_cfg_t c_cfg;
+  always_comb begin
+    bs_cfg.bypass      = w_dp_bs_cfg[nvdla_regs_pkg::SDP_D_DP_BS_CFG_BS_BYPASS_LSB];
+    bs_cfg.alu_bypass  = w_dp_bs_cfg[nvdla_regs_pkg::SDP_D_DP_BS_CFG_BS_ALU_BYPASS_LSB];
+    bs_cfg.alu_algo    = sdp_pkg::alu_algo_e'(w_dp_bs_cfg[nvdla_regs_pkg::SDP_D_DP_BS_CFG_BS_ALU_ALGO_LSB +: nvdla_regs_pkg::SDP_D_DP_BS_CFG_BS_ALU_ALGO_WIDTH]);
+    bs_cfg.mul_bypass  = w_dp_bs_cfg[nvdla_regs_pkg::SDP_D_DP_BS_CFG_BS_MUL_BYPASS_LSB];
+    bs_cfg.mul_prelu   = w_dp_bs_cfg[nvdla_regs_pkg::SDP_D_DP_BS_CFG_BS_MUL_PRELU_LSB];
+    bs_cfg.relu_bypass = w_dp_bs_cfg[nvdla_regs_pkg::SDP_D_DP_BS_CFG_BS_RELU_BYPASS_LSB];
+    bs_cfg.alu_src_mem = w_dp_bs_alu_cfg[nvdla_regs_pkg::SDP_D_DP_BS_ALU_CFG_BS_ALU_SRC_LSB];
+    bs_cfg.alu_shift   = w_dp_bs_alu_cfg[nvdla_regs_pkg::SDP_D_DP_BS_ALU_CFG_BS_ALU_SHIFT_VALUE_LSB +: nvdla_regs_pkg::SDP_D_DP_BS_ALU_CFG_BS_ALU_SHIFT_VALUE_WIDTH];
+    bs_cfg.alu_operand = w_dp_bs_alu_src_value[nvdla_regs_pkg::SDP_D_DP_BS_ALU_SRC_VALUE_BS_ALU_OPERAND_LSB +: nvdla_regs_pkg::SDP_D_DP_BS_ALU_SRC_VALUE_BS_ALU_OPERAND_WIDTH];
+    bs_cfg.mul_src_mem = w_dp_bs_mul_cfg[nvdla_regs_pkg::SDP_D_DP_BS_MUL_CFG_BS_MUL_SRC_LSB];
+    bs_cfg.mul_shift   = 6'(w_dp_bs_mul_cfg[nvdla_regs_pkg::SDP_D_DP_BS_MUL_CFG_BS_MUL_SHIFT_VALUE_LSB +: nvdla_regs_pkg::SDP_D_DP_BS_MUL_CFG_BS_MUL_SHIFT_VALUE_WIDTH]);
+    bs_cfg.mul_operand = w_dp_bs_mul_src_value[nvdla_regs_pkg::SDP_D_DP_BS_MUL_SRC_VALUE_BS_MUL_OPERAND_LSB +: nvdla_regs_pkg::SDP_D_DP_BS_MUL_SRC_VALUE_BS_MUL_OPERAND_WIDTH];
+
+    bn_cfg.bypass      = w_dp_bn_cfg[nvdla_regs_pkg::SDP_D_DP_BN_CFG_BN_BYPASS_LSB];
+    bn_cfg.alu_bypass  = w_dp_bn_cfg[nvdla_regs_pkg::SDP_D_DP_BN_CFG_BN_ALU_BYPASS_LSB];
+    bn_cfg.alu_algo    = sdp_pkg::alu_algo_e'(w_dp_bn_cfg[nvdla_regs_pkg::SDP_D_DP_BN_CFG_BN_ALU_ALGO_LSB +: nvdla_regs_pkg::SDP_D_DP_BN_CFG_BN_ALU_ALGO_WIDTH]);
+    bn_cfg.mul_bypass  = w_dp_bn_cfg[nvdla_regs_pkg::SDP_D_DP_BN_CFG_BN_MUL_BYPASS_LSB];
+    bn_cfg.mul_prelu   = w_dp_bn_cfg[nvdla_regs_pkg::SDP_D_DP_BN_CFG_BN_MUL_PRELU_LSB];
+    bn_cfg.relu_bypass = w_dp_bn_cfg[nvdla_regs_pkg::SDP_D_DP_BN_CFG_BN_RELU_BYPASS_LSB];
+    bn_cfg.alu_src_mem = w_dp_bn_alu_cfg[nvdla_regs_pkg::SDP_D_DP_BN_ALU_CFG_BN_ALU_SRC_LSB];
+    bn_cfg.alu_shift   = w_dp_bn_alu_cfg[nvdla_regs_pkg::SDP_D_DP_BN_ALU_CFG_BN_ALU_SHIFT_VALUE_LSB +: nvdla_regs_pkg::SDP_D_DP_BN_ALU_CFG_BN_ALU_SHIFT_VALUE_WIDTH];
+    bn_cfg.alu_operand = w_dp_bn_alu_src_value[nvdla_regs_pkg::SDP_D_DP_BN_ALU_SRC_VALUE_BN_ALU_OPERAND_LSB +: nvdla_regs_pkg::SDP_D_DP_BN_ALU_SRC_VALUE_BN_ALU_OPERAND_WIDTH];
+    bn_cfg.mul_src_mem = w_dp_bn_mul_cfg[nvdla_regs_pkg::SDP_D_DP_BN_MUL_CFG_BN_MUL_SRC_LSB];
+    bn_cfg.mul_shift   = 6'(w_dp_bn_mul_cfg[nvdla_regs_pkg::SDP_D_DP_BN_MUL_CFG_BN_MUL_SHIFT_VALUE_LSB +: nvdla_regs_pkg::SDP_D_DP_BN_MUL_CFG_BN_MUL_SHIFT_VALUE_WIDTH]);
+    bn_cfg.mul_operand = w_dp_bn_mul_src_value[nvdla_regs_pkg::SDP_D_DP_BN_MUL_SRC_VALUE_BN_MUL_OPERAND_LSB +: nvdla_regs_pkg::SDP_D_DP_BN_MUL_SRC_VALUE_BN_MUL_OPERAND_WIDTH];
+
+    ew_cfg.bypass           = w_dp_ew_cfg[nvdla_regs_pkg::SDP_D_DP_EW_CFG_EW_BYPASS_LSB];
+    ew_cfg.alu_bypass       = w_dp_ew_cfg[nvdla_regs_pkg::SDP_D_DP_EW_CFG_EW_ALU_BYPASS_LSB];
+    ew_cfg.alu_algo         = sdp_pkg::alu_algo_e'(w_dp_ew_cfg[nvdla_regs_pkg::SDP_D_DP_EW_CFG_EW_ALU_ALGO_LSB +: nvdla_regs_pkg::SDP_D_DP_EW_CFG_EW_ALU_ALGO_WIDTH]);
+    ew_cfg.mul_bypass       = w_dp_ew_cfg[nvdla_regs_pkg::SDP_D_DP_EW_CFG_EW_MUL_BYPASS_LSB];
+    ew_cfg.mul_prelu        = w_dp_ew_cfg[nvdla_regs_pkg::SDP_D_DP_EW_CFG_EW_MUL_PRELU_LSB];
+    ew_cfg.lut_bypass       = w_dp_ew_cfg[nvdla_regs_pkg::SDP_D_DP_EW_CFG_EW_LUT_BYPASS_LSB];
+    ew_cfg.alu_src_mem      = w_dp_ew_alu_cfg[nvdla_regs_pkg::SDP_D_DP_EW_ALU_CFG_EW_ALU_SRC_LSB];
+    ew_cfg.alu_cvt_bypass   = w_dp_ew_alu_cfg[nvdla_regs_pkg::SDP_D_DP_EW_ALU_CFG_EW_ALU_CVT_BYPASS_LSB];
+    ew_cfg.alu_operand      = w_dp_ew_alu_src_value[nvdla_regs_pkg::SDP_D_DP_EW_ALU_SRC_VALUE_EW_ALU_OPERAND_LSB +: nvdla_regs_pkg::SDP_D_DP_EW_ALU_SRC_VALUE_EW_ALU_OPERAND_WIDTH];
+    ew_cfg.alu_cvt_offset   = w_dp_ew_alu_cvt_offset_value[nvdla_regs_pkg::SDP_D_DP_EW_ALU_CVT_OFFSET_VALUE_EW_ALU_CVT_OFFSET_LSB +: nvdla_regs_pkg::SDP_D_DP_EW_ALU_CVT_OFFSET_VALUE_EW_ALU_CVT_OFFSET_WIDTH];
+    ew_cfg.alu_cvt_scale    = w_dp_ew_alu_cvt_scale_value[nvdla_regs_pkg::SDP_D_DP_EW_ALU_CVT_SCALE_VALUE_EW_ALU_CVT_SCALE_LSB +: nvdla_regs_pkg::SDP_D_DP_EW_ALU_CVT_SCALE_VALUE_EW_ALU_CVT_SCALE_WIDTH];
+    ew_cfg.alu_cvt_truncate = w_dp_ew_alu_cvt_truncate_value[nvdla_regs_pkg::SDP_D_DP_EW_ALU_CVT_TRUNCATE_VALUE_EW_ALU_CVT_TRUNCATE_LSB +: nvdla_regs_pkg::SDP_D_DP_EW_ALU_CVT_TRUNCATE_VALUE_EW_ALU_CVT_TRUNCATE_WIDTH];
+    ew_cfg.mul_src_mem      = w_dp_ew_mul_cfg[nvdla_regs_pkg::SDP_D_DP_EW_MUL_CFG_EW_MUL_SRC_LSB];
+    ew_cfg.mul_cvt_bypass   = w_dp_ew_mul_cfg[nvdla_regs_pkg::SDP_D_DP_EW_MUL_CFG_EW_MUL_CVT_BYPASS_LSB];
+    ew_cfg.mul_operand      = w_dp_ew_mul_src_value[nvdla_regs_pkg::SDP_D_DP_EW_MUL_SRC_VALUE_EW_MUL_OPERAND_LSB +: nvdla_regs_pkg::SDP_D_DP_EW_MUL_SRC_VALUE_EW_MUL_OPERAND_WIDTH];
+    ew_cfg.mul_cvt_offset   = w_dp_ew_mul_cvt_offset_value[nvdla_regs_pkg::SDP_D_DP_EW_MUL_CVT_OFFSET_VALUE_EW_MUL_CVT_OFFSET_LSB +: nvdla_regs_pkg::SDP_D_DP_EW_MUL_CVT_OFFSET_VALUE_EW_MUL_CVT_OFFSET_WIDTH];
+    ew_cfg.mul_cvt_scale    = w_dp_ew_mul_cvt_scale_value[nvdla_regs_pkg::SDP_D_DP_EW_MUL_CVT_SCALE_VALUE_EW_MUL_CVT_SCALE_LSB +: nvdla_regs_pkg::SDP_D_DP_EW_MUL_CVT_SCALE_VALUE_EW_MUL_CVT_SCALE_WIDTH];
+    ew_cfg.mul_cvt_truncate = w_dp_ew_mul_cvt_truncate_value[nvdla_regs_pkg::SDP_D_DP_EW_MUL_CVT_TRUNCATE_VALUE_EW_MUL_CVT_TRUNCATE_LSB +: nvdla_regs_pkg::SDP_D_DP_EW_MUL_CVT_TRUNCATE_VALUE_EW_MUL_CVT_TRUNCATE_WIDTH];
+    ew_cfg.truncate         = w_dp_ew_truncate_value[nvdla_regs_pkg::SDP_D_DP_EW_TRUNCATE_VALUE_EW_TRUNCATE_LSB +: nvdla_regs_pkg::SDP_D_DP_EW_TRUNCATE_VALUE_EW_TRUNCATE_WIDTH];
+
+    c_cfg.offset    = w_cvt_offset[nvdla_regs_pkg::SDP_D_CVT_OFFSET_CVT_OFFSET_LSB +: nvdla_regs_pkg::SDP_D_CVT_OFFSET_CVT_OFFSET_WIDTH];
+    c_cfg.scale     = w_cvt_scale[nvdla_regs_pkg::SDP_D_CVT_SCALE_CVT_SCALE_LSB +: nvdla_regs_pkg::SDP_D_CVT_SCALE_CVT_SCALE_WIDTH];
+    c_cfg.shift     = w_cvt_shift[nvdla_regs_pkg::SDP_D_CVT_SHIFT_CVT_SHIFT_LSB +: nvdla_regs_pkg::SDP_D_CVT_SHIFT_CVT_SHIFT_WIDTH];
+    c_cfg.out_int16 = w_data_format[nvdla_regs_pkg::SDP_D_DATA_FORMAT_OUT_PRECISION_LSB +: nvdla_regs_pkg::SDP_D_DATA_FORMAT_OUT_PRECISION_WIDTH] == 2'd1;
+    c_cfg.eql       = !ew_cfg.bypass && !ew_cfg.alu_bypass && ew_cfg.alu_algo == sdp_pkg::AluEql;
+  end
+
+  // ---------------------------------------------------------------- layer geometry
+  typedef struct packed {
+    logic size2;    // 2-byte operand values
+    logic both;     // ALU and MUL values interleaved
+    logic per_elt;  // one value per element (else per channel)
+  } dma_cfg_t;
+  dma_cfg_t brdma, nrdma, erdma;
+  always_comb begin
+    brdma.size2   = r_brdma_cfg[nvdla_regs_pkg::SDP_RDMA_D_BRDMA_CFG_BRDMA_DATA_SIZE_LSB];
+    brdma.both    = r_brdma_cfg[nvdla_regs_pkg::SDP_RDMA_D_BRDMA_CFG_BRDMA_DATA_USE_LSB +: nvdla_regs_pkg::SDP_RDMA_D_BRDMA_CFG_BRDMA_DATA_USE_WIDTH] == 2'd2;
+    brdma.per_elt = r_brdma_cfg[nvdla_regs_pkg::SDP_RDMA_D_BRDMA_CFG_BRDMA_DATA_MODE_LSB];
+    nrdma.size2   = r_nrdma_cfg[nvdla_regs_pkg::SDP_RDMA_D_NRDMA_CFG_NRDMA_DATA_SIZE_LSB];
+    nrdma.both    = r_nrdma_cfg[nvdla_regs_pkg::SDP_RDMA_D_NRDMA_CFG_NRDMA_DATA_USE_LSB +: nvdla_regs_pkg::SDP_RDMA_D_NRDMA_CFG_NRDMA_DATA_USE_WIDTH] == 2'd2;
+    nrdma.per_elt = r_nrdma_cfg[nvdla_regs_pkg::SDP_RDMA_D_NRDMA_CFG_NRDMA_DATA_MODE_LSB];
+    erdma.size2   = r_erdma_cfg[nvdla_regs_pkg::SDP_RDMA_D_ERDMA_CFG_ERDMA_DATA_SIZE_LSB];
+    erdma.both    = r_erdma_cfg[nvdla_regs_pkg::SDP_RDMA_D_ERDMA_CFG_ERDMA_DATA_USE_LSB +: nvdla_regs_pkg::SDP_RDMA_D_ERDMA_CFG_ERDMA_DATA_USE_WIDTH] == 2'd2;
+    erdma.per_elt = r_erdma_cfg[nvdla_regs_pkg::SDP_RDMA_D_ERDMA_CFG_ERDMA_DATA_MODE_LSB];
+  end
+
+  logic [12:0] width_m1, height_m1, channel_m1;
+  logic        flying, to_pdp, in_int16, out_int16, perf_sat_en, perf_lut_en;
+  logic [4:0]  batch_m1;
+  assign width_m1    = w_data_cube_width[nvdla_regs_pkg::SDP_D_DATA_CUBE_WIDTH_WIDTH_LSB +: nvdla_regs_pkg::SDP_D_DATA_CUBE_WIDTH_WIDTH_WIDTH];
+  assign height_m1   = w_data_cube_height[nvdla_regs_pkg::SDP_D_DATA_CUBE_HEIGHT_HEIGHT_LSB +: nvdla_regs_pkg::SDP_D_DATA_CUBE_HEIGHT_HEIGHT_WIDTH];
+  assign channel_m1  = w_data_cube_channel[nvdla_regs_pkg::SDP_D_DATA_CUBE_CHANNEL_CHANNEL_LSB +: nvdla_regs_pkg::SDP_D_DATA_CUBE_CHANNEL_CHANNEL_WIDTH];
+  assign flying      = w_feature_mode_cfg[nvdla_regs_pkg::SDP_D_FEATURE_MODE_CFG_FLYING_MODE_LSB];
+  assign to_pdp      = w_feature_mode_cfg[nvdla_regs_pkg::SDP_D_FEATURE_MODE_CFG_OUTPUT_DST_LSB];
+  assign batch_m1    = flying ? w_feature_mode_cfg[nvdla_regs_pkg::SDP_D_FEATURE_MODE_CFG_BATCH_NUMBER_LSB +: nvdla_regs_pkg::SDP_D_FEATURE_MODE_CFG_BATCH_NUMBER_WIDTH] : 5'd0;
+  assign in_int16    = r_feature_mode_cfg[nvdla_regs_pkg::SDP_RDMA_D_FEATURE_MODE_CFG_IN_PRECISION_LSB +: nvdla_regs_pkg::SDP_RDMA_D_FEATURE_MODE_CFG_IN_PRECISION_WIDTH] == 2'd1;
+  assign out_int16   = c_cfg.out_int16;
+  assign perf_sat_en = w_perf_enable[nvdla_regs_pkg::SDP_D_PERF_ENABLE_PERF_SAT_EN_LSB];
+  assign perf_lut_en = w_perf_enable[nvdla_regs_pkg::SDP_D_PERF_ENABLE_PERF_LUT_EN_LSB];
+
+  // Lanes: Ca_in = atom / input bytes, Ca_out = atom / output bytes; every lane of every atom is
+  // computed (padded lanes too), over max(input lanes, output lanes) channels.
+  logic [2:0]  ca_in_log2, ca_out_log2;
+  logic [13:0] in_lanes, out_lanes, lanes;
+  logic [12:0] surfaces_m1;
+  assign ca_in_log2  = 3'(AtomLog2) - 3'(in_int16);
+  assign ca_out_log2 = 3'(AtomLog2) - 3'(out_int16);
+  assign in_lanes    = ((14'(channel_m1) >> ca_in_log2) + 14'd1) << ca_in_log2;
+  assign out_lanes   = ((14'(channel_m1) >> ca_out_log2) + 14'd1) << ca_out_log2;
+  assign lanes       = (in_lanes > out_lanes) ? in_lanes : out_lanes;
+  assign surfaces_m1 = 13'((lanes >> ca_out_log2) - 14'd1);
+
+  // Stages that read their operands from memory.
+  logic bs_alu_mem, bs_mul_mem, bn_alu_mem, bn_mul_mem, ew_alu_mem, ew_mul_mem, lut_active;
+  assign bs_alu_mem = !bs_cfg.bypass && !bs_cfg.alu_bypass && bs_cfg.alu_src_mem;
+  assign bs_mul_mem = !bs_cfg.bypass && !bs_cfg.mul_bypass && bs_cfg.mul_src_mem;
+  assign bn_alu_mem = !bn_cfg.bypass && !bn_cfg.alu_bypass && bn_cfg.alu_src_mem;
+  assign bn_mul_mem = !bn_cfg.bypass && !bn_cfg.mul_bypass && bn_cfg.mul_src_mem;
+  assign ew_alu_mem = !ew_cfg.bypass && !ew_cfg.alu_bypass && ew_cfg.alu_src_mem;
+  assign ew_mul_mem = !ew_cfg.bypass && !ew_cfg.mul_bypass && ew_cfg.mul_src_mem;
+  assign lut_active = !ew_cfg.bypass && !ew_cfg.lut_bypass;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [31:0] r_bs_base_addr_low;
+  assign r_bs_base_addr_low = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_BS_BASE_ADDR_LOW_OFFSET) - RdmaDFirst) / 4];
+  logic [31:0] r_bs_base_addr_high;
+  assign r_bs_base_addr_high = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_BS_BASE_ADDR_HIGH_OFFSET) - RdmaDFirst) / 4];
+  logic [31:0] r_bs_line_stride;
+  assign r_bs_line_stride = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_BS_LINE_STRIDE_OFFSET) - RdmaDFirst) / 4];
+  logic [31:0] r_bs_surface_stride;
+  assign r_bs_surface_stride = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_BS_SURFACE_STRIDE_OFFSET) - RdmaDFirst) / 4];
+  logic [31:0] r_bs_batch_stride;
+  assign r_bs_batch_stride = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_BS_BATCH_STRIDE_OFFSET) - RdmaDFirst) / 4];
+  logic [31:0] r_bn_base_addr_low;
+  assign r_bn_base_addr_low = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_BN_BASE_ADDR_LOW_OFFSET) - RdmaDFirst) / 4];
+  logic [31:0] r_bn_base_addr_high;
+  assign r_bn_base_addr_high = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_BN_BASE_ADDR_HIGH_OFFSET) - RdmaDFirst) / 4];
+  logic [31:0] r_bn_line_stride;
+  assign r_bn_line_stride = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_BN_LINE_STRIDE_OFFSET) - RdmaDFirst) / 4];
+  logic [31:0] r_bn_surface_stride;
+  assign r_bn_surface_stride = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_BN_SURFACE_STRIDE_OFFSET) - RdmaDFirst) / 4];
+  logic [31:0] r_bn_batch_stride;
+  assign r_bn_batch_stride = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_BN_BATCH_STRIDE_OFFSET) - RdmaDFirst) / 4];
+  logic [31:0] r_ew_base_addr_low;
+  assign r_ew_base_addr_low = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_EW_BASE_ADDR_LOW_OFFSET) - RdmaDFirst) / 4];
+  logic [31:0] r_ew_base_addr_high;
+  assign r_ew_base_addr_high = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_EW_BASE_ADDR_HIGH_OFFSET) - RdmaDFirst) / 4];
+  logic [31:0] r_ew_line_stride;
+  assign r_ew_line_stride = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_EW_LINE_STRIDE_OFFSET) - RdmaDFirst) / 4];
+  logic [31:0] r_ew_surface_stride;
+  assign r_ew_surface_stride = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_EW_SURFACE_STRIDE_OFFSET) - RdmaDFirst) / 4];
+  logic [31:0] r_ew_batch_stride;
+  assign r_ew_batch_stride = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_EW_BATCH_STRIDE_OFFSET) - RdmaDFirst) / 4];
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  // ---------------------------------------------------------------- sequencing
+  logic running_q, start, fetch_done_q, done;
+  logic [4:0]  n_q;
+  logic [12:0] s_q, h_q, w_q;
+  logic [5:0]  l_q;
+  logic [12:0] c_cur;
+  logic        last_l, last_w, last_h, last_s, last_n, fire;
+  assign start  = !running_q && sdp_armed && (flying || rdma_armed);
+  assign c_cur  = (s_q << ca_out_log2) | 13'(l_q);
+  assign last_l = 6'(l_q) == 6'((7'd1 << ca_out_log2) - 7'd1);
+  assign last_w = w_q == width_m1;
+  assign last_h = h_q == height_m1;
+  assign last_s = s_q == surfaces_m1;
+  assign last_n = n_q == batch_m1;
+
+  // ---------------------------------------------------------------- operand fetch
+  // Streams: 0 MRDMA (input), 1 BRDMA, 2 NRDMA, 3 ERDMA. Each caches the last atom it read.
+  localparam int unsigned NStreams = 4;
+  logic [NStreams-1:0]          need, hit, cv_q;
+  logic [NStreams-1:0][63:0]    elem_addr, ctag_q;
+  logic [NStreams-1:0][AtomBits-1:0] cdata_q;
+  logic [NStreams-1:0][63:0]    tag;
+  logic [NStreams-1:0][1:0]     eb_log2;  // bytes per stored element (operand: size x 2 if BOTH)
+  logic [NStreams-1:0]          size2, both;
+
+  assign need[0] = !flying && (14'(c_cur) < in_lanes);
+  assign need[1] = bs_alu_mem || bs_mul_mem;
+  assign need[2] = bn_alu_mem || bn_mul_mem;
+  assign need[3] = ew_alu_mem || ew_mul_mem;
+  assign size2   = {erdma.size2, nrdma.size2, brdma.size2, in_int16};
+  assign both    = {erdma.both, nrdma.both, brdma.both, 1'b0};
+  for (genvar k = 0; k < NStreams; k++) begin : g_eb
+    assign eb_log2[k] = 2'(size2[k]) + 2'(both[k]);
+  end
+
+  dla_cube_addr #(.AddrW(64), .IdxW(13)) u_addr_m (
+    .base_i          ({r_src_base_addr_high, r_src_base_addr_low}),
+    .line_stride_i   (r_src_line_stride),
+    .surface_stride_i(r_src_surface_stride),
+    .batch_stride_i  (32'd0),
+    .atom_log2_i     (3'(AtomLog2)),
+    .bpe_log2_i      (2'(in_int16)),
+    .n_i             (5'd0),
+    .c_i             (c_cur),
+    .h_i             (h_q),
+    .w_i             (w_q),
+    .addr_o          (elem_addr[0])
+  );
+
+  // Operand streams: per element, the input's lane grouping with eb-byte elements; per kernel,
+  // packed channels from the base (docs/SDP.md §4).
+  logic [2:0][63:0] op_base;
+  logic [2:0][31:0] op_line, op_surf, op_batch;
+  logic [2:0]       op_per_elt;
+  assign op_base    = {{r_ew_base_addr_high, r_ew_base_addr_low}, {r_bn_base_addr_high, r_bn_base_addr_low},
+                       {r_bs_base_addr_high, r_bs_base_addr_low}};
+  assign op_line    = {r_ew_line_stride, r_bn_line_stride, r_bs_line_stride};
+  assign op_surf    = {r_ew_surface_stride, r_bn_surface_stride, r_bs_surface_stride};
+  assign op_batch   = {r_ew_batch_stride, r_bn_batch_stride, r_bs_batch_stride};
+  assign op_per_elt = {erdma.per_elt, nrdma.per_elt, brdma.per_elt};
+  for (genvar k = 1; k < NStreams; k++) begin : g_op_addr
+    logic [63:0] cube_addr;
+    dla_cube_addr #(.AddrW(64), .IdxW(13)) u_addr (
+      .base_i          (op_base[k-1]),
+      .line_stride_i   (op_line[k-1]),
+      .surface_stride_i(op_surf[k-1]),
+      .batch_stride_i  (op_batch[k-1]),
+      .atom_log2_i     (ca_in_log2 + 3'(eb_log2[k])),
+      .bpe_log2_i      (eb_log2[k]),
+      .n_i             (n_q),
+      .c_i             (c_cur),
+      .h_i             (h_q),
+      .w_i             (w_q),
+      .addr_o          (cube_addr)
+    );
+    assign elem_addr[k] = op_per_elt[k-1] ? cube_addr : op_base[k-1] + (64'(c_cur) << eb_log2[k]);
+  end
+
+  for (genvar k = 0; k < NStreams; k++) begin : g_hit
+    assign tag[k] = elem_addr[k] >> AtomLog2;
+    assign hit[k] = !need[k] || (cv_q[k] && ctag_q[k] == tag[k]);
+  end
+
+  // One read in flight: the lowest-numbered missing stream asks for its atom.
+  logic       all_hit, rd_pending_q;
+  logic [1:0] miss_k, rd_k_q;
+  always_comb begin
+    miss_k = '0;
+    for (int k = NStreams - 1; k >= 0; k--) begin
+      if (!hit[k]) miss_k = 2'(k);
+    end
+  end
+  assign all_hit            = &hit;
+  assign dma_rd_req_valid_o = running_q && !fetch_done_q && !all_hit && !rd_pending_q;
+  assign dma_rd_req_addr_o  = tag[miss_k] << AtomLog2;
+  assign dma_rd_rsp_ready_o = rd_pending_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cv_q         <= '0;
+      rd_pending_q <= 1'b0;
+      rd_k_q       <= '0;
+    end else begin
+      if (start) cv_q <= '0;  // memory may have changed between layers
+      if (dma_rd_req_valid_o && dma_rd_req_ready_i) begin
+        rd_pending_q <= 1'b1;
+        rd_k_q       <= miss_k;
+        cv_q[miss_k] <= 1'b0;  // the new tag holds no data until the response lands
+      end
+      if (rd_pending_q && dma_rd_rsp_valid_i) begin
+        rd_pending_q <= 1'b0;
+        cv_q[rd_k_q] <= 1'b1;
+      end
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (dma_rd_req_valid_o && dma_rd_req_ready_i) ctag_q[miss_k] <= tag[miss_k];
+    if (rd_pending_q && dma_rd_rsp_valid_i) cdata_q[rd_k_q] <= dma_rd_rsp_data_i;
+  end
+
+  // Values of the current element from the cached atoms (little endian, sign-extended).
+  function automatic logic signed [15:0] pick(input logic [AtomBits-1:0] atom,
+                                              input logic [AtomLog2-1:0] off, input logic two);
+    logic [7:0] lo, hi;
+    lo   = atom[8*off +: 8];
+    hi   = atom[8*(AtomLog2'(off + 1'b1)) +: 8];
+    pick = two ? $signed({hi, lo}) : 16'($signed(lo));
+  endfunction
+
+  logic signed [15:0] in_val, bs_alu_v, bs_mul_v, bn_alu_v, bn_mul_v, ew_alu_v, ew_mul_v;
+  logic [3:1][63:0] mul_addr;
+  for (genvar k = 1; k < NStreams; k++) begin : g_mul_addr
+    assign mul_addr[k] = elem_addr[k] + (both[k] ? (size2[k] ? 64'd2 : 64'd1) : 64'd0);
+  end
+  assign in_val   = pick(cdata_q[0], elem_addr[0][AtomLog2-1:0], in_int16);
+  assign bs_alu_v = pick(cdata_q[1], elem_addr[1][AtomLog2-1:0], size2[1]);
+  assign bs_mul_v = pick(cdata_q[1], mul_addr[1][AtomLog2-1:0], size2[1]);
+  assign bn_alu_v = pick(cdata_q[2], elem_addr[2][AtomLog2-1:0], size2[2]);
+  assign bn_mul_v = pick(cdata_q[2], mul_addr[2][AtomLog2-1:0], size2[2]);
+  assign ew_alu_v = pick(cdata_q[3], elem_addr[3][AtomLog2-1:0], size2[3]);
+  assign ew_mul_v = pick(cdata_q[3], mul_addr[3][AtomLog2-1:0], size2[3]);
+
+  // ---------------------------------------------------------------- datapath to the LUT
+  logic signed [31:0] x_in, x1, x2, y_pre;
+  assign x_in = flying ? $signed(fly_data_i) : need[0] ? 32'(in_val) : 32'sd0;
+  sdp_x u_bs (.cfg_i(bs_cfg), .data_i(x_in), .alu_mem_i(bs_alu_v), .mul_mem_i(bs_mul_v), .data_o(x1));
+  sdp_x u_bn (.cfg_i(bn_cfg), .data_i(x1), .alu_mem_i(bn_alu_v), .mul_mem_i(bn_mul_v), .data_o(x2));
+  sdp_y u_ew (.cfg_i(ew_cfg), .data_i(x2), .alu_mem_i(ew_alu_v), .mul_mem_i(ew_mul_v), .data_o(y_pre));
+
+  // Side FIFO: what the writer needs of each element travels beside the LUT engine.
+  typedef struct packed {
+    logic signed [31:0] y;
+    logic [5:0]         lane;
+    logic               atom_last;
+    logic               write_atom;
+    logic [63:0]        atom_addr;
+  } side_t;
+  localparam int unsigned FifoDepth = 8;
+  side_t fifo_q [FifoDepth];
+  logic [3:0] fifo_cnt_q;
+  logic [2:0] fifo_rd_q, fifo_wr_q;
+  logic       fifo_full, lut_in_ready, lut_out_valid, lut_out_ready, pop;
+  side_t      side_in, side_out;
+  logic [63:0] dst_atom_addr;
+  assign fifo_full = fifo_cnt_q == 4'(FifoDepth);
+
+  dla_cube_addr #(.AddrW(64), .IdxW(13)) u_addr_dst (
+    .base_i          ({w_dst_base_addr_high, w_dst_base_addr_low}),
+    .line_stride_i   (w_dst_line_stride),
+    .surface_stride_i(w_dst_surface_stride),
+    .batch_stride_i  (w_dst_batch_stride),
+    .atom_log2_i     (3'(AtomLog2)),
+    .bpe_log2_i      (2'(out_int16)),
+    .n_i             (n_q),
+    .c_i             (s_q << ca_out_log2),
+    .h_i             (h_q),
+    .w_i             (w_q),
+    .addr_o          (dst_atom_addr)
+  );
+
+  assign fire = running_q && !fetch_done_q && all_hit && (!flying || fly_valid_i) && lut_in_ready && !fifo_full;
+  assign fly_ready_o = running_q && !fetch_done_q && flying && all_hit && lut_in_ready && !fifo_full;
+  assign side_in = '{y: y_pre, lane: l_q, atom_last: last_l,
+                     write_atom: (14'(s_q) << ca_out_log2) < out_lanes, atom_addr: dst_atom_addr};
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fifo_cnt_q <= '0;
+      fifo_rd_q  <= '0;
+      fifo_wr_q  <= '0;
+    end else begin
+      if (fire) fifo_wr_q <= fifo_wr_q + 1'b1;
+      if (pop) fifo_rd_q <= fifo_rd_q + 1'b1;
+      fifo_cnt_q <= fifo_cnt_q + 4'(fire) - 4'(pop);
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (fire) fifo_q[fifo_wr_q] <= side_in;
+  end
+  assign side_out = fifo_q[fifo_rd_q];
+
+  logic [31:0] lut_value;
+  logic [31:0] st_uflow, st_oflow, st_hybrid, st_le_hit, st_lo_hit;
+  logic lut_uflow, lut_oflow, lut_le_hit, lut_lo_hit, lut_lo_sel, lut_mask, lut_busy;
+  lut_engine #(
+    .Variant(0),
+    .Lanes  (1)
+  ) u_lut (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .lut_regs_i      (lut_regs_q),
+    .in_int8_i       (1'b0),
+    .layer_active_i  (running_q),
+    .busy_o          (lut_busy),
+    .in_valid_i      (fire),
+    .in_ready_o      (lut_in_ready),
+    .in_data_i       (y_pre),
+    .in_mask_i       (lut_active),
+    .out_valid_o     (lut_out_valid),
+    .out_ready_i     (lut_out_ready),
+    .out_value_o     (lut_value),
+    .out_uflow_o     (lut_uflow),
+    .out_oflow_o     (lut_oflow),
+    .out_le_hit_o    (lut_le_hit),
+    .out_lo_hit_o    (lut_lo_hit),
+    .out_lo_sel_o    (lut_lo_sel),
+    .out_mask_o      (lut_mask),
+    .stat_en_i       (perf_lut_en),
+    .stat_clr_i      (start),
+    .stat_uflow_o    (st_uflow),
+    .stat_oflow_o    (st_oflow),
+    .stat_hybrid_o   (st_hybrid),
+    .stat_le_hit_o   (st_le_hit),
+    .stat_lo_hit_o   (st_lo_hit),
+    .prog_valid_i    (lut_prog),
+    .prog_ready_o    (prog_ready),
+    .prog_addr_i     (sdp_s_off == nvdla_regs_pkg::SDP_S_LUT_ACCESS_DATA_OFFSET),
+    .prog_write_i    (sdp_s_we),
+    .prog_wdata_i    (sdp_s_wdata),
+    .prog_rsp_valid_o(prog_rsp_valid),
+    .prog_rsp_rdata_o(prog_rsp_rdata),
+    .prog_rsp_err_o  (prog_rsp_err),
+    .prog_err_o      (prog_err),
+    .prog_err_clr_i  (1'b0)
+  );
+
+  // ---------------------------------------------------------------- output converter and writer
+  logic signed [15:0] out_val;
+  logic               out_sat, wr_pending_q;
+  logic [AtomBytes-1:0][15:0] lanes_q;
+  logic [AtomBits-1:0] wr_data_q, atom_data;
+  logic [63:0]         wr_addr_q;
+  sdp_c u_c (.cfg_i(c_cfg), .data_i(lut_active ? $signed(lut_value) : side_out.y), .data_o(out_val), .sat_o(out_sat));
+
+  assign lut_out_ready = !wr_pending_q;
+  assign pop           = lut_out_valid && lut_out_ready;
+  always_comb begin
+    atom_data = '0;
+    for (int unsigned i = 0; i < AtomBytes; i++) begin
+      logic [15:0] v;
+      v = (6'(i) == side_out.lane) ? out_val : lanes_q[i];
+      if (out_int16) begin
+        if (i < AtomBytes / 2) atom_data[16*i +: 16] = v;
+      end else begin
+        atom_data[8*i +: 8] = v[7:0];
+      end
+    end
+  end
+
+  logic [31:0] sat_cnt_q;
+  logic        unequal_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wr_pending_q <= 1'b0;
+      sat_cnt_q    <= '0;
+      unequal_q    <= 1'b0;
+    end else begin
+      if (start) begin
+        sat_cnt_q <= '0;
+        unequal_q <= 1'b0;
+      end
+      if (pop) begin
+        if (out_sat && perf_sat_en && !c_cfg.eql && sat_cnt_q != '1) sat_cnt_q <= sat_cnt_q + 1'b1;
+        if (c_cfg.eql && out_val != '0) unequal_q <= 1'b1;
+        if (side_out.atom_last && side_out.write_atom && !c_cfg.eql && !to_pdp) wr_pending_q <= 1'b1;
+      end
+      if (wr_pending_q && dma_wr_req_ready_i) wr_pending_q <= 1'b0;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (pop) begin
+      lanes_q[side_out.lane] <= out_val;
+      if (side_out.atom_last) begin
+        wr_data_q <= atom_data;
+        wr_addr_q <= side_out.atom_addr;
+      end
+    end
+  end
+  assign dma_wr_req_valid_o = wr_pending_q;
+  assign dma_wr_req_addr_o  = wr_addr_q;
+  assign dma_wr_req_data_o  = wr_data_q;
+  assign dma_wr_req_mask_o  = '1;
+
+  // ---------------------------------------------------------------- counters, completion
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      running_q    <= 1'b0;
+      fetch_done_q <= 1'b0;
+      n_q <= '0;
+      s_q <= '0;
+      h_q <= '0;
+      w_q <= '0;
+      l_q <= '0;
+    end else begin
+      if (start) begin
+        running_q    <= 1'b1;
+        fetch_done_q <= 1'b0;
+        n_q <= '0;
+        s_q <= '0;
+        h_q <= '0;
+        w_q <= '0;
+        l_q <= '0;
+      end else if (fire) begin
+        l_q <= last_l ? '0 : l_q + 1'b1;
+        if (last_l) begin
+          w_q <= last_w ? '0 : w_q + 1'b1;
+          if (last_w) begin
+            h_q <= last_h ? '0 : h_q + 1'b1;
+            if (last_h) begin
+              s_q <= last_s ? '0 : s_q + 1'b1;
+              if (last_s) begin
+                n_q <= last_n ? '0 : n_q + 1'b1;
+                if (last_n) fetch_done_q <= 1'b1;
+              end
+            end
+          end
+        end
+      end
+      if (done) running_q <= 1'b0;
+    end
+  end
+  assign done       = running_q && fetch_done_q && fifo_cnt_q == '0 && !wr_pending_q;
+  assign layer_done = done;
+  assign rdma_done  = done && !flying;
+  assign intr_o     = done ? (sdp_consumer ? 2'b10 : 2'b01) : 2'b00;
+
+  // Status and counters land in the finished group's read-only registers.
+  localparam int unsigned IStatus = (32'(nvdla_regs_pkg::SDP_D_STATUS_OFFSET) - SdpDFirst) / 4;
+  localparam int unsigned ISat    = (32'(nvdla_regs_pkg::SDP_D_PERF_OUT_SATURATION_OFFSET) - SdpDFirst) / 4;
+  localparam int unsigned IUflow  = (32'(nvdla_regs_pkg::SDP_D_PERF_LUT_UFLOW_OFFSET) - SdpDFirst) / 4;
+  localparam int unsigned IOflow  = (32'(nvdla_regs_pkg::SDP_D_PERF_LUT_OFLOW_OFFSET) - SdpDFirst) / 4;
+  localparam int unsigned IHybrid = (32'(nvdla_regs_pkg::SDP_D_PERF_LUT_HYBRID_OFFSET) - SdpDFirst) / 4;
+  localparam int unsigned ILeHit  = (32'(nvdla_regs_pkg::SDP_D_PERF_LUT_LE_HIT_OFFSET) - SdpDFirst) / 4;
+  localparam int unsigned ILoHit  = (32'(nvdla_regs_pkg::SDP_D_PERF_LUT_LO_HIT_OFFSET) - SdpDFirst) / 4;
+  always_comb begin
+    sdp_hw_we    = '0;
+    sdp_hw_wdata = '0;
+    if (done) begin
+      sdp_hw_we[IStatus] = 1'b1;
+      sdp_hw_we[ISat]    = 1'b1;
+      sdp_hw_we[IUflow]  = 1'b1;
+      sdp_hw_we[IOflow]  = 1'b1;
+      sdp_hw_we[IHybrid] = 1'b1;
+      sdp_hw_we[ILeHit]  = 1'b1;
+      sdp_hw_we[ILoHit]  = 1'b1;
+    end
+    sdp_hw_wdata[IStatus] = {31'd0, unequal_q};
+    sdp_hw_wdata[ISat]    = sat_cnt_q;
+    sdp_hw_wdata[IUflow]  = st_uflow;
+    sdp_hw_wdata[IOflow]  = st_oflow;
+    sdp_hw_wdata[IHybrid] = st_hybrid;
+    sdp_hw_wdata[ILeHit]  = st_le_hit;
+    sdp_hw_wdata[ILoHit]  = st_lo_hit;
+  end
+
+  logic unused;
+  assign unused = ^{rdma_hit, sdp_hit, rdma_s_we, rdma_s_re, rdma_s_off, rdma_s_wdata, rdma_consumer, lut_busy,
+                    prog_ready, prog_rsp_valid, prog_rsp_err, prog_err, lut_uflow, lut_oflow, lut_le_hit,
+                    lut_lo_hit, lut_lo_sel, lut_mask, eb_log2[0]};
+endmodule
