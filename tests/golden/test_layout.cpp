@@ -247,7 +247,7 @@ TEST_CASE("direct-conv weight offsets, K10 C12 R2 S3, atomic 8/8", "[layout]") {
   CHECK(w16.offset(9, 11, 1, 2) == 1438);
 }
 
-TEST_CASE("weight offsets cover [0, total) exactly once", "[layout]") {
+TEST_CASE("weight offsets cover 0 up to total exactly once", "[layout]") {
   for (const WeightLayout& w : {WeightLayout{10, 12, 2, 3, 8, 8, 1}, WeightLayout{41, 14, 3, 5, 8, 8, 1},
                                 WeightLayout{5, 70, 1, 2, 16, 64, 2}, WeightLayout{1, 1, 1, 1, 8, 8, 1}}) {
     INFO("K=" << w.k << " C=" << w.c << " R=" << w.r << " S=" << w.s << " bpe=" << w.bpe);

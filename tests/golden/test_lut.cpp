@@ -229,7 +229,7 @@ TEST_CASE("lut: SDP linear index select edge cases and fractions", "[lut]") {
   CHECK(r.value == 1020);
 }
 
-TEST_CASE("lut: X == START is underflow; X == END of a linear table is overflow", "[lut]") {
+TEST_CASE("lut: X == START is underflow and X == END of a linear table is overflow", "[lut]") {
   const auto t = ramp_tables();
   const auto c = base_linear();
   // x = 0 = LE_START: LE underflow; LO (256) underflow -> rule 1 prio LE: LE[0] + 0 = 1000.
