@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Catch test names must not contain '[', ']' or ';': catch_discover_tests then merges the test
+# with every later one into a single CTest entry whose filter matches nothing (it "passes").
+set -euo pipefail
+bad=$(grep -rnoE 'TEST_CASE\("[^"]*[][;][^"]*"' "${1:-tests}" || true)
+if [ -n "$bad" ]; then
+  echo "test names with '[', ']' or ';' (rename them):"
+  echo "$bad"
+  exit 1
+fi
+echo "test names ok"
