@@ -1,17 +1,21 @@
 // Register file of one NVDLA block with ping-pong register groups (conv-pipeline.md §1):
 //   * S_STATUS (0x0) and S_POINTER (0x4) live here; other S_ registers are forwarded to the unit
 //     (s_*), D_ registers (offset >= DFirst, D_OP_ENABLE first) exist once per group;
+//   * D_ registers reset to DReset and store only their writable bits (DWritable; a read-only
+//     register has none, so CSB writes to it change nothing) — both from the generated
+//     nvdla_regs_pkg (<BLOCK>_D_RESET, <BLOCK>_D_WRITABLE);
 //   * CSB writes to D_ registers go to the group S_POINTER.PRODUCER selects and are dropped while
-//     that group's OP_EN is set; writes to read-only D_ registers (DReadOnly) are dropped;
+//     that group's OP_EN is set;
 //   * the datapath sees the CONSUMER group; done_i clears its OP_EN and toggles CONSUMER;
 //   * S_STATUS.STATUS_g: 0 idle, 1 running (OP_EN and consumer), 2 pending (OP_EN, not consumer).
 // CSB: every block sees every request; hit_o says it is this block's; read data follows one cycle
 // after the request (rdata_o, zero when the last request was not a read of this block).
 module dla_group_regs #(
-  parameter logic [31:0]       Base      = 32'h0,
-  parameter int unsigned       DFirst    = 8,
-  parameter int unsigned       DWords    = 1,
-  parameter logic [DWords-1:0] DReadOnly = '0
+  parameter logic [31:0]             Base      = 32'h0,
+  parameter int unsigned             DFirst    = 8,
+  parameter int unsigned             DWords    = 1,
+  parameter logic [DWords-1:0][31:0] DReset    = '0,
+  parameter logic [DWords-1:0][31:0] DWritable = '1
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -62,22 +66,22 @@ module dla_group_regs #(
   assign s_wdata_o  = req_wdata_i;
 
   logic d_we;
-  assign d_we = hit_o && req_write_i && is_d && !op_en_q[producer_q] && !DReadOnly[d_idx];
+  assign d_we = hit_o && req_write_i && is_d && !op_en_q[producer_q];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       producer_q <= 1'b0;
       consumer_q <= 1'b0;
       op_en_q    <= '0;
-      d_q[0]     <= '0;
-      d_q[1]     <= '0;
+      d_q[0]     <= DReset;
+      d_q[1]     <= DReset;
     end else begin
       if (hit_o && req_write_i && is_pointer) producer_q <= req_wdata_i[0];
       for (int unsigned i = 0; i < DWords; i++) begin
         if (hw_we_i[i]) d_q[consumer_q][i] <= hw_wdata_i[i];
       end
       if (d_we) begin
-        d_q[producer_q][d_idx] <= req_wdata_i;
+        d_q[producer_q][d_idx] <= req_wdata_i & DWritable[d_idx];
         if (d_idx == '0) op_en_q[producer_q] <= req_wdata_i[0];
       end
       if (done_i) begin

@@ -46,30 +46,10 @@ module sdp_core #(
   // done interrupt per register group (one-cycle pulse)
   output logic [1:0]            intr_o
 );
-  localparam int unsigned DWSDP      = 49;  // D_OP_ENABLE (0x38) .. D_PERF_LUT_LO_HIT (0xf8)
-  localparam int unsigned DWSDP_RDMA = 35;  // D_OP_ENABLE (0x08) .. D_PERF_ERDMA_READ_STALL (0x90)
+  localparam int unsigned DWSDP      = nvdla_regs_pkg::SDP_D_WORDS;
+  localparam int unsigned DWSDP_RDMA = nvdla_regs_pkg::SDP_RDMA_D_WORDS;
   localparam int unsigned SdpDFirst  = 32'(nvdla_regs_pkg::SDP_D_OP_ENABLE_OFFSET);
   localparam int unsigned RdmaDFirst = 32'(nvdla_regs_pkg::SDP_RDMA_D_OP_ENABLE_OFFSET);
-  localparam logic [DWSDP-1:0] SdpReadOnly =
-      (DWSDP'(1) << ((32'(nvdla_regs_pkg::SDP_D_STATUS_OFFSET) - 32'h38) / 4)) |
-      (DWSDP'(1) << ((32'(nvdla_regs_pkg::SDP_D_STATUS_NAN_INPUT_NUM_OFFSET) - 32'h38) / 4)) |
-      (DWSDP'(1) << ((32'(nvdla_regs_pkg::SDP_D_STATUS_INF_INPUT_NUM_OFFSET) - 32'h38) / 4)) |
-      (DWSDP'(1) << ((32'(nvdla_regs_pkg::SDP_D_STATUS_NAN_OUTPUT_NUM_OFFSET) - 32'h38) / 4)) |
-      (DWSDP'(1) << ((32'(nvdla_regs_pkg::SDP_D_PERF_WDMA_WRITE_STALL_OFFSET) - 32'h38) / 4)) |
-      (DWSDP'(1) << ((32'(nvdla_regs_pkg::SDP_D_PERF_LUT_UFLOW_OFFSET) - 32'h38) / 4)) |
-      (DWSDP'(1) << ((32'(nvdla_regs_pkg::SDP_D_PERF_LUT_OFLOW_OFFSET) - 32'h38) / 4)) |
-      (DWSDP'(1) << ((32'(nvdla_regs_pkg::SDP_D_PERF_OUT_SATURATION_OFFSET) - 32'h38) / 4)) |
-      (DWSDP'(1) << ((32'(nvdla_regs_pkg::SDP_D_PERF_LUT_HYBRID_OFFSET) - 32'h38) / 4)) |
-      (DWSDP'(1) << ((32'(nvdla_regs_pkg::SDP_D_PERF_LUT_LE_HIT_OFFSET) - 32'h38) / 4)) |
-      (DWSDP'(1) << ((32'(nvdla_regs_pkg::SDP_D_PERF_LUT_LO_HIT_OFFSET) - 32'h38) / 4));
-  localparam logic [DWSDP_RDMA-1:0] RdmaReadOnly =
-      (DWSDP_RDMA'(1) << ((32'(nvdla_regs_pkg::SDP_RDMA_D_STATUS_NAN_INPUT_NUM_OFFSET) - 32'h08) / 4)) |
-      (DWSDP_RDMA'(1) << ((32'(nvdla_regs_pkg::SDP_RDMA_D_STATUS_INF_INPUT_NUM_OFFSET) - 32'h08) / 4)) |
-      (DWSDP_RDMA'(1) << ((32'(nvdla_regs_pkg::SDP_RDMA_D_PERF_MRDMA_READ_STALL_OFFSET) - 32'h08) / 4)) |
-      (DWSDP_RDMA'(1) << ((32'(nvdla_regs_pkg::SDP_RDMA_D_PERF_BRDMA_READ_STALL_OFFSET) - 32'h08) / 4)) |
-      (DWSDP_RDMA'(1) << ((32'(nvdla_regs_pkg::SDP_RDMA_D_PERF_NRDMA_READ_STALL_OFFSET) - 32'h08) / 4)) |
-      (DWSDP_RDMA'(1) << ((32'(nvdla_regs_pkg::SDP_RDMA_D_PERF_ERDMA_READ_STALL_OFFSET) - 32'h08) / 4));
-
   // ---------------------------------------------------------------- CSB and register blocks
   logic [DWSDP-1:0][31:0]      sdp_d;
   logic [DWSDP_RDMA-1:0][31:0] rdma_d;
@@ -88,7 +68,8 @@ module sdp_core #(
     .Base     (SdpBase),
     .DFirst   (SdpDFirst),
     .DWords   (DWSDP),
-    .DReadOnly(SdpReadOnly)
+    .DReset   (nvdla_regs_pkg::SDP_D_RESET),
+    .DWritable(nvdla_regs_pkg::SDP_D_WRITABLE)
   ) u_sdp_regs (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
@@ -115,7 +96,8 @@ module sdp_core #(
     .Base     (RdmaBase),
     .DFirst   (RdmaDFirst),
     .DWords   (DWSDP_RDMA),
-    .DReadOnly(RdmaReadOnly)
+    .DReset   (nvdla_regs_pkg::SDP_RDMA_D_RESET),
+    .DWritable(nvdla_regs_pkg::SDP_RDMA_D_WRITABLE)
   ) u_rdma_regs (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),

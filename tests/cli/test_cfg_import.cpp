@@ -82,14 +82,20 @@ TEST_CASE("a .cfg runs on the golden model, and its imported JSON runs the same"
   fs::remove(json);
 }
 
-TEST_CASE("cross and rtl modes refuse a .cfg while no RTL SDP exists", "[cli][cfg]") {
+TEST_CASE("a .cfg runs on the RTL in cross and rtl modes, and one the RTL cannot run is refused", "[cli][cfg]") {
+  // good.cfg leaves most SDP registers at their reset values: the RTL must reset them as NVDLA does.
   for (const std::string mode : {"cross", "rtl"}) {
     const Cmd r = dlacosim("run " + kBad + "good.cfg --config nv_small --mode " + mode);
     INFO(r.out);
-    CHECK(r.exit == 2);
-    CHECK_THAT(r.out, Catch::Contains("no RTL model") && Catch::Contains("SDP") && Catch::Contains("--mode golden"));
+    CHECK(r.exit == 0);
+    CHECK_THAT(r.out, Catch::Contains("PASS good") && Catch::Contains("crc32 actual 356154db expected 356154db"));
   }
-  const Cmd r = dlacosim("import " + kBad + "good.cfg --config nv_tiny");
+  const std::string cdp = std::string(DLA_SHARED_DIR) + "/nvdla-traces/nv_small/cdp_1x1x1_lrn3_int8_0/cdp_1x1x1_lrn3_int8_0.cfg";
+  const Cmd r = dlacosim("run " + cdp + " --config nv_small --mode cross");
+  INFO(r.out);
   CHECK(r.exit == 2);
-  CHECK_THAT(r.out, Catch::Contains("unknown configuration \"nv_tiny\""));
+  CHECK_THAT(r.out, Catch::Contains("enables CDP") && Catch::Contains("--mode golden"));
+  const Cmd t = dlacosim("import " + kBad + "good.cfg --config nv_tiny");
+  CHECK(t.exit == 2);
+  CHECK_THAT(t.out, Catch::Contains("unknown configuration \"nv_tiny\""));
 }

@@ -207,6 +207,27 @@ std::string emit_sv(const std::vector<Block>& blocks) {
         param(p + "_" + f.name + "_WIDTH", "int", std::to_string(f.width), f.access);
       }
     }
+    if (b.grouped) {
+      // The D_ region as word vectors for dla_group_regs: reset values and writable bits per word
+      // (0 for offsets without a register), word 0 = D_OP_ENABLE.
+      uint32_t last = b.dual_start;
+      for (const auto& r : b.regs) last = std::max(last, r.offset);
+      const uint32_t words = (last - b.dual_start) / 4 + 1;
+      std::vector<uint32_t> reset(words, 0), writable(words, 0);
+      for (const auto& r : b.regs) {
+        if (r.offset < b.dual_start) continue;
+        reset[(r.offset - b.dual_start) / 4] = r.reset;
+        writable[(r.offset - b.dual_start) / 4] = writable_mask(r);
+      }
+      auto vec = [&](const std::vector<uint32_t>& v) {
+        std::string t = "{";
+        for (uint32_t i = words; i-- > 0;) t += sv_hex(v[i]) + (i == 0 ? "}" : ", ");
+        return t;
+      };
+      param(b.name + "_D_WORDS", "int", std::to_string(words));
+      param(b.name + "_D_RESET", "logic [" + std::to_string(words) + "-1:0][31:0]", vec(reset));
+      param(b.name + "_D_WRITABLE", "logic [" + std::to_string(words) + "-1:0][31:0]", vec(writable));
+    }
   }
   o << "\nendpackage\n/* verilator lint_on UNUSEDPARAM */\n";
   return o.str();
