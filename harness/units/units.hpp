@@ -23,6 +23,11 @@ struct BenchOptions {
 // CMAC
 [[nodiscard]] UnitHandler cmac_handler();
 [[nodiscard]] std::string bench_cmac(const BenchOptions& opt);
+// LUT engine (SDP and CDP variants; harness/units/lut.hpp has the job API)
+[[nodiscard]] UnitHandler lut_handler();
+[[nodiscard]] std::string bench_lut(const BenchOptions& opt);
+// Winograd PRA and POA (docs/WINOGRAD.md)
+[[nodiscard]] UnitHandler wino_handler();
 // Register programs (validated here; executed by units with a CSB port).
 [[nodiscard]] UnitHandler program_handler();
 
