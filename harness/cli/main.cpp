@@ -30,7 +30,7 @@ commands:
   import TEST.cfg  print an NVDLA trace test (.cfg) as a register-program layer (JSON)
   regress SUITE    run a suite of layers, print a summary table, write JUnit/JSON
   validate FILE..  check layer, program and suite files without running them
-  bench UNIT       measure simulation speed (units: cmac)
+  bench UNIT       measure simulation speed (dlacosim help bench lists the units)
   help COMMAND     options of one command
 
 exit codes: 0 pass, 1 mismatch, 2 bad input, 3 timeout or internal error
@@ -269,7 +269,11 @@ int main(int argc, char** argv) {
       const std::string which = cmd == "help" ? (args.empty() ? "" : args[0]) : cmd;
       if (which == "run") std::cout << "usage: dlacosim run LAYER|TEST.cfg [options]\n" << run_options();
       else if (which == "regress") std::cout << "usage: dlacosim regress SUITE [options]\n" << regress_options();
-      else if (which == "bench") std::cout << "usage: dlacosim bench UNIT [options]\n" << bench_options();
+      else if (which == "bench") {
+        std::string list;
+        for (const auto& u : units::bench_units()) list += (list.empty() ? "" : ", ") + u;
+        std::cout << "usage: dlacosim bench UNIT [options]\nunits: " << list << "\n" << bench_options();
+      }
       else if (which == "validate") std::cout << "usage: dlacosim validate FILE...\n";
       else if (which == "import") std::cout << "usage: dlacosim import TEST.cfg [options]\n" << import_options();
       else std::cout << kUsage;

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "golden/conv.hpp"
 #include "golden/nvdla_regs.hpp"
 #include "golden/sdp.hpp"
 
@@ -76,6 +77,12 @@ GoldenDevice::GoldenDevice(const golden::HwConfig& config) : config_(&config) {
     if (name == "SDP" || name == "CDP") regs->lut = std::make_unique<golden::LutRam>();
     by_base_[*base] = regs.get();
     blocks_.emplace(name, std::move(regs));
+  }
+  // The golden device has no CBUF to clear after reset: FLUSH_DONE is 1 from the start, so a
+  // program's poll_reg_equal(CDMA.S_CBUF_FLUSH_STATUS, 1) passes at once (conv-pipeline.md §8).
+  if (blocks_.count("CDMA") != 0) {
+    set_hw_register("CDMA", gregs::cdma::S_CBUF_FLUSH_STATUS::offset, 0,
+                    gregs::cdma::S_CBUF_FLUSH_STATUS::FLUSH_DONE::mask);
   }
 }
 
@@ -225,6 +232,28 @@ WaitResult GoldenDevice::wait_interrupt(std::string_view intr, uint64_t) {
     }
     return w;
   }
+  // Interrupts a unit raises besides its own (the convolution pipeline's SDP, CDMA_DAT, CDMA_WT).
+  for (const auto& u : units()) {
+    for (const auto& [also_unit, block] : u.also_raises) {
+      if (also_unit != unit) continue;
+      const int gc = consumer(u.core_block);
+      if (!armed(block, g)) {
+        w.detail = fmt::format("{} group {} was never armed (D_OP_ENABLE not written with OP_EN=1), "
+                               "or its layer already completed and the interrupt was cleared",
+                               block, g);
+      } else if (consumer(block) != g) {
+        w.detail = fmt::format("{} group {} is armed but group {} (the consumer) has to run first", block, g,
+                               consumer(block));
+      } else if (!armed(u.core_block, gc)) {
+        w.detail = fmt::format("{} group {} is armed, but {} completes only together with {}, and {} group {} is "
+                               "not armed",
+                               block, g, intr, u.core_block, u.core_block, gc);
+      } else {
+        w.detail = u.blocked(*this, gc);
+      }
+      return w;
+    }
+  }
   w.detail = fmt::format("the golden device has no model of {} in this build, so {} never completes", unit, intr);
   return w;
 }
@@ -238,12 +267,19 @@ void GoldenDevice::try_launch() {
       const int g = core.consumer;
       if (!core.op_en(g) || !u.blocked(*this, g).empty()) continue;
       const std::vector<std::string> partners = u.partners(*this, g);
+      std::vector<std::pair<std::string, std::string>> raises;  // {interrupt unit, interrupt name}
+      raises.emplace_back(u.intr_unit, fmt::format("{}_{}", u.intr_unit, g));
+      for (const auto& [also_unit, block] : u.also_raises) {
+        raises.emplace_back(also_unit, fmt::format("{}_{}", also_unit, consumer(block)));
+      }
       bool ok = true;
       try {
         u.run(*this, g);
-        unit_errors_.erase(u.intr_unit);
+        for (const auto& r : raises) unit_errors_.erase(r.first);
       } catch (const std::exception& e) {
-        unit_errors_[u.intr_unit] = fmt::format("{} group {} did not run: {}", u.core_block, g, e.what());
+        for (const auto& r : raises) {
+          unit_errors_[r.first] = fmt::format("{} group {} did not run: {}", u.core_block, g, e.what());
+        }
         ok = false;
       }
       // Done (or refused): the consumed groups are released either way, so nothing loops.
@@ -254,8 +290,10 @@ void GoldenDevice::try_launch() {
       release(core);
       for (const auto& p : partners) release(block_named(p));
       if (ok) {
-        const int bit = interrupt_bit(fmt::format("{}_{}", u.intr_unit, g));
-        if (bit >= 0) intr_status_ |= 1u << bit;
+        for (const auto& r : raises) {
+          const int bit = interrupt_bit(r.second);
+          if (bit >= 0) intr_status_ |= 1u << bit;
+        }
       }
       progress = true;
     }
@@ -268,12 +306,17 @@ namespace {
 
 namespace rs = gregs::sdp;
 
+std::string conv_blocked(const GoldenDevice& d, int g);
+
 std::string sdp_blocked(const GoldenDevice& d, int g) {
   const uint32_t mode = d.peek("SDP", rs::D_FEATURE_MODE_CFG::offset, g);
   if (gregs::field(mode, rs::D_FEATURE_MODE_CFG::FLYING_MODE{}) != 0) {
-    return fmt::format("SDP group {} is armed in flying mode (input from CACC), and this build has no golden "
-                       "convolution pipeline to feed it",
-                       g);
+    // The convolution pipeline's row runs this layer (its input comes from CACC).
+    const int gc = d.consumer("CACC");
+    const std::string why = d.armed("CACC", gc) ? conv_blocked(d, gc)
+                                                : fmt::format("CACC group {} is not armed (CACC.D_OP_ENABLE)", gc);
+    return fmt::format("SDP group {} is armed in flying mode: its input comes from the convolution pipeline, and {}",
+                       g, why.empty() ? std::string("the pipeline is ready") : why);
   }
   if (gregs::field(mode, rs::D_FEATURE_MODE_CFG::OUTPUT_DST{}) != 0) {
     return fmt::format("SDP group {} sends its output on the fly to PDP (D_FEATURE_MODE_CFG.OUTPUT_DST=PDP), and "
@@ -295,15 +338,25 @@ std::vector<std::string> sdp_partners(const GoldenDevice& d, int g) {
   return {"SDP_RDMA"};
 }
 
-void sdp_run(GoldenDevice& d, int g) {
+golden::SdpConfig sdp_decode(const GoldenDevice& d, int g) {
   const int gr = d.consumer("SDP_RDMA");
-  const golden::SdpConfig cfg =
-      golden::decode_sdp([&](uint32_t off) { return d.peek("SDP", off, g); },
-                         [&](uint32_t off) { return d.peek("SDP_RDMA", off, gr); }, d.hw().atom_bytes);
+  return golden::decode_sdp([&](uint32_t off) { return d.peek("SDP", off, g); },
+                            [&](uint32_t off) { return d.peek("SDP_RDMA", off, gr); }, d.hw().atom_bytes);
+}
+
+// Status and counters of the SDP group that ran, and its layer record.
+void sdp_finish(GoldenDevice& d, int g, const golden::SdpConfig& cfg, const golden::SdpRun& r);
+
+void sdp_run(GoldenDevice& d, int g) {
+  const golden::SdpConfig cfg = sdp_decode(d, g);
   Memory& mem = d.memory();
   const golden::SdpRun r = golden::run_sdp(
       cfg, d.lut_ram("SDP").tables(), [&](uint64_t a) { return mem.read(a); },
       [&](uint64_t a, uint8_t v) { mem.write(a, v); });
+  sdp_finish(d, g, cfg, r);
+}
+
+void sdp_finish(GoldenDevice& d, int g, const golden::SdpConfig& cfg, const golden::SdpRun& r) {
   // Status and counters of the group that ran (cleared at layer start, so always written).
   d.set_hw_register("SDP", rs::D_STATUS::offset, g, r.stats.unequal ? 1u : 0u);
   d.set_hw_register("SDP", rs::D_PERF_OUT_SATURATION::offset, g, cfg.perf_sat_en ? r.stats.out_saturation : 0u);
@@ -325,11 +378,130 @@ void sdp_run(GoldenDevice& d, int g) {
   d.record_layer(std::move(layer));
 }
 
+// ---- direct-convolution pipeline: CDMA -> CSC -> CMAC_A/B -> CACC -> SDP (flying) -------------------
+//
+// The row's core block is CACC; it runs when CACC's consumer group, the consumer groups of CMAC_A,
+// CMAC_B, CSC and CDMA, and SDP's consumer group in flying mode are all armed (whatever the order
+// of the D_OP_ENABLE writes; the traces go SDP, CACC, CMAC_A, CMAC_B, CSC, CDMA). SDP_RDMA joins
+// only when one of SDP's stages reads an operand from memory. docs/CONV.md §3.
+
+namespace rcacc = gregs::cacc;
+namespace rcdma = gregs::cdma;
+
+constexpr const char* kConvBlocks[] = {"CMAC_A", "CMAC_B", "CSC", "CDMA"};
+
+// True when an active SDP stage takes an operand from memory (then SDP_RDMA must run too).
+bool sdp_needs_rdma(const golden::SdpConfig& c) {
+  auto x = [](const golden::SdpXCfg& s) {
+    return !s.bypass && ((!s.alu_bypass && s.alu_src_mem) || (!s.mul_bypass && s.mul_src_mem));
+  };
+  const bool y = !c.ew.bypass && ((!c.ew.alu_bypass && c.ew.alu_src_mem) || (!c.ew.mul_bypass && c.ew.mul_src_mem));
+  return x(c.bs) || x(c.bn) || y;
+}
+
+std::string conv_blocked(const GoldenDevice& d, int g) {
+  for (const char* blk : kConvBlocks) {
+    const int gb = d.consumer(blk);
+    if (!d.armed(blk, gb)) {
+      return fmt::format("the convolution pipeline (CACC group {}) is waiting for {} group {} to be armed "
+                         "({}.D_OP_ENABLE)",
+                         g, blk, gb, blk);
+    }
+  }
+  const int gs = d.consumer("SDP");
+  if (!d.armed("SDP", gs)) {
+    return fmt::format("the convolution pipeline (CACC group {}) is waiting for SDP group {} to be armed: CACC "
+                       "delivers its results to SDP in flying mode",
+                       g, gs);
+  }
+  const uint32_t mode = d.peek("SDP", rs::D_FEATURE_MODE_CFG::offset, gs);
+  if (gregs::field(mode, rs::D_FEATURE_MODE_CFG::FLYING_MODE{}) == 0) {
+    return fmt::format("the convolution pipeline (CACC group {}) has no consumer: SDP group {} is armed with "
+                       "D_FEATURE_MODE_CFG.FLYING_MODE=0 (input from memory, not from CACC)",
+                       g, gs);
+  }
+  if (gregs::field(mode, rs::D_FEATURE_MODE_CFG::OUTPUT_DST{}) != 0) {
+    return fmt::format("SDP group {} sends the convolution's output on the fly to PDP "
+                       "(D_FEATURE_MODE_CFG.OUTPUT_DST=PDP), and this build has no golden PDP model",
+                       gs);
+  }
+  if (sdp_needs_rdma(sdp_decode(d, gs)) && !d.armed("SDP_RDMA", d.consumer("SDP_RDMA"))) {
+    return fmt::format("SDP group {} (after the convolution) reads an operand from memory and is waiting for "
+                       "SDP_RDMA group {} to be armed (SDP_RDMA.D_OP_ENABLE)",
+                       gs, d.consumer("SDP_RDMA"));
+  }
+  return "";
+}
+
+std::vector<std::string> conv_partners(const GoldenDevice& d, int) {
+  std::vector<std::string> p(std::begin(kConvBlocks), std::end(kConvBlocks));
+  p.emplace_back("SDP");
+  if (sdp_needs_rdma(sdp_decode(d, d.consumer("SDP")))) p.emplace_back("SDP_RDMA");
+  return p;
+}
+
+void conv_run(GoldenDevice& d, int g) {
+  const golden::HwConfig& hw = d.hw();
+  const int g_cdma = d.consumer("CDMA");
+  const int g_csc = d.consumer("CSC");
+  const int g_ma = d.consumer("CMAC_A");
+  const int g_mb = d.consumer("CMAC_B");
+  const int g_sdp = d.consumer("SDP");
+  golden::ConvRegReaders rr;
+  rr.cdma = [&](uint32_t off) { return d.peek("CDMA", off, g_cdma); };
+  rr.csc = [&](uint32_t off) { return d.peek("CSC", off, g_csc); };
+  rr.cmac_a = [&](uint32_t off) { return d.peek("CMAC_A", off, g_ma); };
+  rr.cmac_b = [&](uint32_t off) { return d.peek("CMAC_B", off, g_mb); };
+  rr.cacc = [&](uint32_t off) { return d.peek("CACC", off, g); };
+  const golden::ConvConfig cfg = golden::decode_conv(rr, hw);
+  const golden::SdpConfig scfg = sdp_decode(d, g_sdp);
+
+  // CACC hands SDP a W' x H' x K cube of processing-precision values; SDP must expect exactly that.
+  const auto sdp_prec = cfg.precision == golden::Precision::Int16 ? golden::SdpPrecision::Int16 : golden::SdpPrecision::Int8;
+  if (scfg.shape.w != cfg.output.w || scfg.shape.h != cfg.output.h || scfg.shape.c != cfg.output.c ||
+      scfg.shape.n != 1) {
+    throw std::invalid_argument(fmt::format(
+        "SDP D_DATA_CUBE_* ({}x{}x{}, {} batch(es)) differs from the CACC output cube {}x{}x{} (one batch)", scfg.shape.w,
+        scfg.shape.h, scfg.shape.c, scfg.shape.n, cfg.output.w, cfg.output.h, cfg.output.c));
+  }
+  if (scfg.proc_precision != sdp_prec) {
+    throw std::invalid_argument(fmt::format("SDP D_DATA_FORMAT.PROC_PRECISION differs from the convolution's {}",
+                                            golden::precision_name(cfg.precision)));
+  }
+  if (const auto u = scfg.unsupported(); !u.empty()) throw std::invalid_argument("SDP: " + u.front());
+
+  Memory& mem = d.memory();
+  const golden::ConvRun cr = golden::run_conv(cfg, hw, [&](uint64_t a) { return mem.read(a); });
+  const golden::SdpRun sr = golden::run_sdp(
+      scfg, d.lut_ram("SDP").tables(), [&](uint64_t a) { return mem.read(a); },
+      [&](uint64_t a, uint8_t v) { mem.write(a, v); }, &cr.cacc);
+
+  // Hardware-updated registers of the groups that ran.
+  d.set_hw_register("CACC", rcacc::D_OUT_SATURATION::offset, g, cr.stats.out_saturation);
+  for (const uint32_t off : {rcdma::D_NAN_INPUT_DATA_NUM::offset, rcdma::D_NAN_INPUT_WEIGHT_NUM::offset,
+                             rcdma::D_INF_INPUT_DATA_NUM::offset, rcdma::D_INF_INPUT_WEIGHT_NUM::offset,
+                             rcdma::D_PERF_DAT_READ_STALL::offset, rcdma::D_PERF_WT_READ_STALL::offset,
+                             rcdma::D_PERF_DAT_READ_LATENCY::offset, rcdma::D_PERF_WT_READ_LATENCY::offset}) {
+    d.set_hw_register("CDMA", off, g_cdma, 0);  // integer data, no back-pressure in golden
+  }
+  GoldenLayer layer;
+  layer.unit = "CACC";
+  layer.group = g;
+  layer.summary = golden::conv_describe(cfg) + fmt::format(", {} stripe(s) per kernel group, {} saturated output(s)",
+                                                           cr.stats.stripes_per_group, cr.stats.out_saturation);
+  layer.wrote_memory = false;  // CACC's output flies into SDP
+  layer.out_shape = cr.cacc.shape();
+  layer.output = cr.cacc;
+  d.record_layer(std::move(layer));
+  sdp_finish(d, g_sdp, scfg, sr);
+}
+
 }  // namespace
 
 const std::vector<GoldenDevice::Unit>& GoldenDevice::units() {
   static const std::vector<Unit> k = {
-      {"SDP", "SDP", &sdp_blocked, &sdp_partners, &sdp_run},
+      {"SDP", "SDP", &sdp_blocked, &sdp_partners, &sdp_run, {}},
+      {"CACC", "CACC", &conv_blocked, &conv_partners, &conv_run, {{"SDP", "SDP"}, {"CDMA_DAT", "CDMA"}, {"CDMA_WT", "CDMA"}}},
   };
   return k;
 }

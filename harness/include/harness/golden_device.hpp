@@ -14,7 +14,9 @@
 //     interrupt line (status bits are set regardless);
 //   * S_LUT_ACCESS_CFG / S_LUT_ACCESS_DATA of SDP and CDP program the LUT tables (golden::LutRam).
 // When a unit's layer completes, OP_EN of the groups it consumed clears, their CONSUMER pointers
-// toggle and the unit's GLB done bit for the core block's group is set.
+// toggle and the unit's GLB done bit for the core block's group is set (plus the unit's
+// also_raises bits). CDMA.S_CBUF_FLUSH_STATUS.FLUSH_DONE reads 1 from reset: the golden device has
+// no CBUF to clear, so the traces' poll_reg_equal on it passes at once (docs/CONV.md).
 #pragma once
 
 #include <array>
@@ -24,6 +26,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "golden/config.hpp"
@@ -85,6 +88,10 @@ class GoldenDevice : public Device {
     // Runs the layer (memory, hardware registers, record_layer). Throws on a configuration the
     // model cannot run; the device then reports the message instead of raising the interrupt.
     std::function<void(GoldenDevice&, int g)> run;
+    // Further done interrupts the layer raises, as {interrupt unit, block}: the interrupt's group
+    // is the block's consumer group when the layer starts (the convolution pipeline raises SDP,
+    // CDMA_DAT and CDMA_WT besides CACC). A refused layer reports its reason on these too.
+    std::vector<std::pair<std::string, std::string>> also_raises{};
   };
   [[nodiscard]] static const std::vector<Unit>& units();
 

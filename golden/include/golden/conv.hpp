@@ -1,0 +1,196 @@
+// NVDLA direct convolution (CDMA -> CBUF -> CSC -> CMAC_A/B -> CACC), integer pipelines, register
+// level and bit exact. The result is the CACC output cube of 32-bit values that flies into SDP
+// (golden/sdp.hpp, run_sdp's flying input).
+//
+// Spec: ../shared/reference/conv-pipeline.md (registers, dataflow, issue order, CACC),
+// nvdla-arithmetic.md §3 (CMAC/CACC widths) and §8 (layouts). Written from the spec text, never
+// from RTL. Decisions the spec leaves open and the register relations a compiler has to honour
+// are in docs/CONV.md. Every rounding / saturating step goes through golden/arith.hpp, every
+// address through golden/layout.hpp (FeatureLayout for the input cube, WeightLayout for weights).
+//
+// Two ways in:
+//   * decode_conv(): the raw register words of CDMA, CSC, CMAC_A, CMAC_B and CACC (one group each)
+//     -> a typed ConvConfig, with every cross-block inconsistency listed;
+//   * ConvParams + conv_config_from(): the layer a compiler starts from (W, H, C, K, R, S, pads,
+//     stride, dilation, precision, clip) -> ConvConfig, and conv_derived() gives the values the
+//     bookkeeping registers must hold (EPS, banks, ATOMICS, WEIGHT_BYTES, ...).
+// run_conv() then computes the CACC output from memory.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "golden/config.hpp"
+#include "golden/cube.hpp"
+#include "golden/layout.hpp"
+
+namespace dla::golden {
+
+// ---- configuration geometry -------------------------------------------------------------------
+
+// Convolution buffer of a configuration (nvdla-arithmetic.md §3 table): nv_small 32 banks x 512
+// entries x 8 bytes; nv_full 16 x 512 x 64 bytes.
+struct CbufGeometry {
+  int banks = 32;
+  int entries_per_bank = 512;
+  int entry_bytes = 8;
+};
+[[nodiscard]] CbufGeometry cbuf_geometry(const HwConfig& hw);
+
+// CSC stripe length limits (atomic operations per stripe): nv_small 8 .. 16, nv_full 16 .. 32.
+// The partition never changes a result (see csc_stripes); it is modelled for the issue order.
+struct StripeLimits {
+  int lower = 8;
+  int upper = 16;
+};
+[[nodiscard]] StripeLimits stripe_limits(const HwConfig& hw);
+
+// The stripe lengths CSC uses for `positions` output positions of one kernel group
+// (conv-pipeline.md §5): while left >= 2*upper: upper; else if left > upper: lower; else left.
+[[nodiscard]] std::vector<int> csc_stripes(int positions, const StripeLimits& limits);
+
+// ---- typed configuration ----------------------------------------------------------------------
+
+// CDMA input converter (D_CVT_CFG / D_CVT_OFFSET / D_CVT_SCALE), applied to every element fetched
+// from memory (not to the pad value): y = sat_in(rhaz((x - offset) * scale / 2^truncate)).
+struct ConvInputCvt {
+  bool enabled = false;
+  int32_t offset = 0;  // s16
+  int32_t scale = 0;   // s16
+  int truncate = 0;    // 6 bits
+};
+
+struct ConvConfig {
+  Precision precision = Precision::Int8;  // CDMA IN_PRECISION = PROC_PRECISION = CSC = CMAC = CACC
+  int atom_bytes = 8;                     // memory atom of the configuration
+  int atomic_c = 8;                       // channels per atomic operation (channel block)
+  int atomic_k = 8;                       // kernels per atomic operation (kernel group)
+
+  // Input cube (n = 1), as CDMA fetches it and CSC sees it, and where it lives.
+  CubeShape input{};
+  FeatureLayout in_layout{};  // base D_DAIN_ADDR_*_0, D_LINE_STRIDE, D_SURF_STRIDE, atom, bpe
+  ConvInputCvt cvt{};
+
+  // Weights: kernels x input channels x R (height) x S (width), uncompressed.
+  int kernels = 1;
+  int kernel_h = 1;  // R
+  int kernel_w = 1;  // S
+  uint64_t weight_base = 0;
+  uint64_t weight_bytes = 0;  // D_WEIGHT_BYTES: bytes CDMA fetches (>= R*S*C*K*bpe)
+
+  // Geometry (CSC): real values, not value-1.
+  int stride_x = 1, stride_y = 1;
+  int dilation_x = 1, dilation_y = 1;
+  int pad_left = 0, pad_top = 0;
+  int pad_right = 0, pad_bottom = 0;  // CDMA only; implied by the output size (checked, not used)
+  int32_t pad_value = 0;              // signed; int8 uses the low 8 bits
+
+  // Output (CSC/CACC D_DATAOUT_SIZE): n = 1, c = kernels, h = H', w = W'.
+  CubeShape output{};
+  int clip_truncate = 0;  // CACC D_CLIP_CFG.CLIP_TRUNCATE
+
+  // Problems found while decoding (inconsistent blocks, unsupported modes). Filled by
+  // decode_conv; unsupported() adds the semantic checks.
+  std::vector<std::string> decode_problems{};
+
+  [[nodiscard]] int bpe() const { return bytes_per_element(precision); }
+  [[nodiscard]] WeightLayout weight_layout() const;
+  // Channels of the CACC output cube: kernels rounded up to whole kernel groups (the lanes for
+  // kernels >= K in the last group carry 0).
+  [[nodiscard]] int output_lanes() const;
+  // Everything the model cannot run, one sentence each (empty: runnable).
+  [[nodiscard]] std::vector<std::string> unsupported() const;
+};
+
+// ---- register decoding --------------------------------------------------------------------------
+
+// Raw register value at a block-relative byte offset: D_ registers of the group being executed,
+// S_ registers (single copy) otherwise.
+using ConvRegReader = std::function<uint32_t(uint32_t offset)>;
+
+struct ConvRegReaders {
+  ConvRegReader cdma, csc, cmac_a, cmac_b, cacc;
+};
+
+// Decodes the five blocks' registers into a ConvConfig for `hw`. Field positions come from the
+// generated golden/nvdla_regs.hpp; only defined field bits are read. Cross-block inconsistencies
+// (CDMA vs CSC sizes, CSC vs CACC output, precisions, ENTRY_PER_SLICE, banks, ...) and modes the
+// model does not run (Winograd, image input, compressed weights, batches, fp16) are listed in
+// decode_problems.
+[[nodiscard]] ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw);
+
+// One line for reports: shapes, kernel, stride, dilation, pads, precision, clip.
+[[nodiscard]] std::string conv_describe(const ConvConfig& c);
+
+// ---- what a compiler starts from ----------------------------------------------------------------
+
+struct ConvParams {
+  int w = 1, h = 1, c = 1;  // input cube
+  int k = 1;                // kernels (output channels)
+  int r = 1, s = 1;         // kernel height, width
+  int pad_left = 0, pad_right = 0, pad_top = 0, pad_bottom = 0;
+  int32_t pad_value = 0;
+  int stride_x = 1, stride_y = 1;
+  int dilation_x = 1, dilation_y = 1;
+  Precision precision = Precision::Int8;
+  int clip_truncate = 0;
+  ConvInputCvt cvt{};
+};
+
+// Output size: W' = (W + PL + PR - ((S-1)*dx + 1)) / sx + 1 (H' likewise); 0 when the dilated
+// kernel does not fit.
+[[nodiscard]] int conv_out_w(const ConvParams& p);
+[[nodiscard]] int conv_out_h(const ConvParams& p);
+
+// A typed config for `p` on `hw`: input packed at in_base (FeatureLayout::packed), weights at
+// weight_base, WEIGHT_BYTES = padded_bytes().
+[[nodiscard]] ConvConfig conv_config_from(const ConvParams& p, const HwConfig& hw, uint64_t in_base,
+                                          uint64_t weight_base);
+
+// Values of the bookkeeping registers that must agree with the layer (docs/CONV.md §2).
+struct ConvDerived {
+  int entries_per_slice = 0;   // CDMA/CSC D_ENTRY_PER_SLICE (real value)
+  int data_banks_min = 0;      // smallest DATA_BANK+1 that holds the whole input (EPS*H entries)
+  int weight_banks_min = 0;    // smallest WEIGHT_BANK+1 that holds one full kernel group
+  int weight_banks_all = 0;    // WEIGHT_BANK+1 that holds all weights (needed for SKIP_WEIGHT_RLS reuse)
+  uint32_t byte_per_kernel = 0;  // CDMA D_WEIGHT_SIZE_0.BYTE_PER_KERNEL + 1 = R*S*C*bpe
+  uint64_t weight_bytes = 0;     // D_WEIGHT_BYTES = roundup(R*S*C*K*bpe, 128)
+  int atomics = 0;               // CSC D_ATOMICS + 1 = W'*H'
+  int kernel_groups = 0;         // ceil(K / atomic_k)
+  int channel_blocks = 0;        // ceil(C / atomic_c)
+  std::vector<int> stripes{};    // stripe lengths of one kernel group
+};
+[[nodiscard]] ConvDerived conv_derived(const ConvConfig& c, const HwConfig& hw);
+
+// ---- CACC arithmetic (exposed for the hand-computed tests) --------------------------------------
+
+// Width of CACC's saturating partial sums: 34 bits for int8 (RTL), 48 for int16.
+[[nodiscard]] int cacc_psum_bits(Precision p);
+// One accumulation step: sat_bits(acc + psum).
+[[nodiscard]] int64_t cacc_accumulate(int64_t acc, int64_t psum, Precision p);
+// Final conversion: sat32(rhaz(acc / 2^clip)); `saturated` reports the 32-bit clamp.
+[[nodiscard]] int64_t cacc_output(int64_t acc, int clip_truncate, bool* saturated = nullptr);
+
+// ---- one layer ---------------------------------------------------------------------------------
+
+struct ConvStats {
+  uint32_t out_saturation = 0;  // CACC D_OUT_SATURATION: outputs clamped to int32 (saturating count)
+  uint64_t atomic_ops = 0;      // CMAC atomic operations issued (per kernel group, position, block, r, s)
+  uint64_t psum_saturations = 0;  // CACC partial-sum saturations (34/48-bit); not a register
+  int stripes_per_group = 0;
+};
+
+struct ConvRun {
+  // CACC output, delivered to SDP: shape (1, output_lanes(), H', W'), 32-bit values; lanes for
+  // kernels >= K are 0.
+  Cube<int64_t> cacc{};
+  ConvStats stats{};
+};
+
+// Runs the layer: input cube and weights read through `read`. Throws std::invalid_argument
+// naming the problem when cfg.unsupported() is not empty.
+[[nodiscard]] ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& read);
+
+}  // namespace dla::golden

@@ -1,0 +1,492 @@
+#include "golden/conv.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "golden/arith.hpp"
+#include "golden/cmac.hpp"
+#include "golden/nvdla_regs.hpp"
+
+namespace dla::golden {
+
+namespace {
+
+namespace rcdma = regs::cdma;
+namespace rcsc = regs::csc;
+namespace rcmac = regs::cmac_a;  // CMAC_B has the same registers at the same offsets
+namespace rcacc = regs::cacc;
+using regs::field;
+
+constexpr int kCaccOutBits = 32;
+
+int ceil_div(int a, int b) { return (a + b - 1) / b; }
+uint64_t u64(int v) { return static_cast<uint64_t>(v); }
+
+int sint(uint32_t v) { return static_cast<int>(v); }
+
+std::string str(int v) { return std::to_string(v); }
+
+std::string precision_code_name(uint32_t code) {
+  switch (code) {
+    case 0: return "INT8";
+    case 1: return "INT16";
+    case 2: return "FP16";
+    default: return "reserved (" + std::to_string(code) + ")";
+  }
+}
+
+// Little-endian element of `bpe` bytes, sign-extended (the weight and feature element encoding).
+int64_t read_le(const ByteReader& read, uint64_t addr, int bpe) {
+  uint64_t raw = 0;
+  for (int i = 0; i < bpe; ++i) raw |= uint64_t{read(addr + u64(i))} << (8 * i);
+  return sign_extend(raw, 8 * bpe);
+}
+
+}  // namespace
+
+// ---- configuration geometry -------------------------------------------------------------------
+
+CbufGeometry cbuf_geometry(const HwConfig& hw) {
+  if (hw.name == "nv_full") return {16, 512, 64};
+  return {32, 512, 8};
+}
+
+StripeLimits stripe_limits(const HwConfig& hw) {
+  if (hw.name == "nv_full") return {16, 32};
+  return {8, 16};
+}
+
+std::vector<int> csc_stripes(int positions, const StripeLimits& limits) {
+  std::vector<int> out;
+  int left = positions;
+  while (left > 0) {
+    const int len = left >= 2 * limits.upper ? limits.upper : (left > limits.upper ? limits.lower : left);
+    out.push_back(len);
+    left -= len;
+  }
+  return out;
+}
+
+// ---- typed configuration ----------------------------------------------------------------------
+
+WeightLayout ConvConfig::weight_layout() const {
+  WeightLayout w;
+  w.k = kernels;
+  w.c = input.c;
+  w.r = kernel_h;
+  w.s = kernel_w;
+  w.atomic_k = atomic_k;
+  w.atomic_c = atomic_c;
+  w.bpe = bpe();
+  return w;
+}
+
+int ConvConfig::output_lanes() const { return ceil_div(std::max(kernels, 1), atomic_k) * atomic_k; }
+
+std::vector<std::string> ConvConfig::unsupported() const {
+  std::vector<std::string> u = decode_problems;
+  if (input.n != 1) u.push_back("batches (" + str(input.n) + ") are not modelled; the layer must have one batch");
+  if (input.c < 1 || input.h < 1 || input.w < 1) u.push_back("the input cube must have W, H, C >= 1");
+  if (kernels < 1 || kernel_h < 1 || kernel_w < 1) u.push_back("the kernel must have K, R, S >= 1");
+  if (kernel_h > 32 || kernel_w > 32) u.push_back("R and S must be <= 32 (CSC D_WEIGHT_SIZE_EXT_0)");
+  if (stride_x < 1 || stride_x > 8 || stride_y < 1 || stride_y > 8) u.push_back("strides must be 1..8");
+  if (dilation_x < 1 || dilation_x > 32 || dilation_y < 1 || dilation_y > 32) u.push_back("dilations must be 1..32");
+  if (pad_left < 0 || pad_top < 0 || pad_left > 31 || pad_top > 31) u.push_back("PAD_LEFT and PAD_TOP must be 0..31");
+  if (output.w < 1 || output.h < 1 || output.c != kernels)
+    u.push_back("the output cube must be W' x H' x K with W', H' >= 1 (got " + str(output.w) + "x" + str(output.h) + "x" +
+                str(output.c) + " for K=" + str(kernels) + ")");
+  if (clip_truncate < 0 || clip_truncate > 16)
+    u.push_back("CACC CLIP_TRUNCATE " + str(clip_truncate) +
+                " is outside 0..16 (NVDLA keeps 16 fraction bits; the C model rejects larger values)");
+  if (atomic_c < 1 || atomic_k < 1) u.push_back("atomic_c and atomic_k must be >= 1");
+  if (in_layout.bpe != bpe() || in_layout.atom_bytes != atom_bytes)
+    u.push_back("the input layout's element size / atom does not match the precision / configuration");
+  if (const std::string e = in_layout.validate(input); !e.empty()) u.push_back("input cube layout: " + e);
+  if (const std::string e = weight_layout().validate(); !e.empty()) u.push_back("weights: " + e);
+  if (kernels >= 1 && input.c >= 1 && kernel_h >= 1 && kernel_w >= 1 && weight_bytes < weight_layout().total_bytes())
+    u.push_back("D_WEIGHT_BYTES " + std::to_string(weight_bytes) + " is smaller than the " +
+                std::to_string(weight_layout().total_bytes()) + " weight bytes R*S*C*K*bpe (CSC would wait forever)");
+  if (cvt.enabled && (cvt.truncate < 0 || cvt.truncate > 63)) u.push_back("CDMA CVT_TRUNCATE must be 0..63");
+  return u;
+}
+
+// ---- register decoding --------------------------------------------------------------------------
+
+ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
+  ConvConfig c;
+  std::vector<std::string>& bad = c.decode_problems;
+  auto mismatch = [&](const std::string& what, uint32_t a, uint32_t b) {
+    if (a != b) bad.push_back(what + " differ (" + std::to_string(a) + " vs " + std::to_string(b) + ")");
+  };
+
+  // ---- modes and precisions (every block must agree)
+  const uint32_t cdma_misc = regs.cdma(rcdma::D_MISC_CFG::offset);
+  const uint32_t csc_misc = regs.csc(rcsc::D_MISC_CFG::offset);
+  const uint32_t cma_misc = regs.cmac_a(rcmac::D_MISC_CFG::offset);
+  const uint32_t cmb_misc = regs.cmac_b(rcmac::D_MISC_CFG::offset);
+  const uint32_t cacc_misc = regs.cacc(rcacc::D_MISC_CFG::offset);
+  const uint32_t modes[] = {field(cdma_misc, rcdma::D_MISC_CFG::CONV_MODE{}), field(csc_misc, rcsc::D_MISC_CFG::CONV_MODE{}),
+                            field(cma_misc, rcmac::D_MISC_CFG::CONV_MODE{}), field(cmb_misc, rcmac::D_MISC_CFG::CONV_MODE{}),
+                            field(cacc_misc, rcacc::D_MISC_CFG::CONV_MODE{})};
+  if (std::any_of(std::begin(modes), std::end(modes), [](uint32_t m) { return m != 0; }))
+    bad.push_back("D_MISC_CFG.CONV_MODE is WINOGRAD in at least one of CDMA/CSC/CMAC_A/CMAC_B/CACC; only DIRECT is modelled");
+
+  const uint32_t prec = field(cdma_misc, rcdma::D_MISC_CFG::PROC_PRECISION{});
+  const uint32_t precs[] = {field(cdma_misc, rcdma::D_MISC_CFG::IN_PRECISION{}),
+                            field(csc_misc, rcsc::D_MISC_CFG::IN_PRECISION{}),
+                            field(csc_misc, rcsc::D_MISC_CFG::PROC_PRECISION{}),
+                            field(cma_misc, rcmac::D_MISC_CFG::PROC_PRECISION{}),
+                            field(cmb_misc, rcmac::D_MISC_CFG::PROC_PRECISION{}),
+                            field(cacc_misc, rcacc::D_MISC_CFG::PROC_PRECISION{})};
+  if (std::any_of(std::begin(precs), std::end(precs), [&](uint32_t p) { return p != prec; }))
+    bad.push_back("the precisions of CDMA (IN/PROC), CSC (IN/PROC), CMAC_A, CMAC_B and CACC differ");
+  if (prec == 0) {
+    c.precision = Precision::Int8;
+  } else if (prec == 1) {
+    c.precision = Precision::Int16;
+  } else {
+    bad.push_back("precision " + precision_code_name(prec) + " is not modelled (integer pipelines only)");
+  }
+  if (!hw.supports(c.precision)) bad.push_back(std::string(precision_name(c.precision)) + " is not supported by " + hw.name);
+
+  if (field(cdma_misc, rcdma::D_MISC_CFG::DATA_REUSE{}) != 0 || field(cdma_misc, rcdma::D_MISC_CFG::WEIGHT_REUSE{}) != 0 ||
+      field(csc_misc, rcsc::D_MISC_CFG::DATA_REUSE{}) != 0 || field(csc_misc, rcsc::D_MISC_CFG::WEIGHT_REUSE{}) != 0)
+    bad.push_back("DATA_REUSE / WEIGHT_REUSE (CBUF contents kept from the previous layer) are not modelled");
+  if (field(regs.cdma(rcdma::D_DATAIN_FORMAT::offset), rcdma::D_DATAIN_FORMAT::DATAIN_FORMAT{}) != 0 ||
+      field(regs.csc(rcsc::D_DATAIN_FORMAT::offset), rcsc::D_DATAIN_FORMAT::DATAIN_FORMAT{}) != 0)
+    bad.push_back("DATAIN_FORMAT is PIXEL (image input); only FEATURE input is modelled");
+  if (field(regs.cdma(rcdma::D_WEIGHT_FORMAT::offset), rcdma::D_WEIGHT_FORMAT::WEIGHT_FORMAT{}) != 0 ||
+      field(regs.csc(rcsc::D_WEIGHT_FORMAT::offset), rcsc::D_WEIGHT_FORMAT::WEIGHT_FORMAT{}) != 0)
+    bad.push_back("compressed weights (D_WEIGHT_FORMAT) are not modelled");
+  const uint32_t batches[] = {field(regs.cdma(rcdma::D_BATCH_NUMBER::offset), rcdma::D_BATCH_NUMBER::BATCHES{}),
+                              field(regs.csc(rcsc::D_BATCH_NUMBER::offset), rcsc::D_BATCH_NUMBER::BATCHES{}),
+                              field(regs.cacc(rcacc::D_BATCH_NUMBER::offset), rcacc::D_BATCH_NUMBER::BATCHES{})};
+  if (std::any_of(std::begin(batches), std::end(batches), [](uint32_t b) { return b != 0; }))
+    bad.push_back("D_BATCH_NUMBER is not 0 in CDMA/CSC/CACC; multi-batch convolution is not modelled");
+
+  c.atom_bytes = hw.atom_bytes;
+  c.atomic_c = hw.atomic_c;
+  c.atomic_k = hw.atomic_k(c.precision);
+  const int bpe = c.bpe();
+
+  // ---- input cube: CDMA fetch, CSC view
+  const uint32_t in0 = regs.cdma(rcdma::D_DATAIN_SIZE_0::offset);
+  const uint32_t in1 = regs.cdma(rcdma::D_DATAIN_SIZE_1::offset);
+  const uint32_t in_ext = regs.cdma(rcdma::D_DATAIN_SIZE_EXT_0::offset);
+  const uint32_t csc_in0 = regs.csc(rcsc::D_DATAIN_SIZE_EXT_0::offset);
+  const uint32_t csc_in1 = regs.csc(rcsc::D_DATAIN_SIZE_EXT_1::offset);
+  const uint32_t w = field(in0, rcdma::D_DATAIN_SIZE_0::DATAIN_WIDTH{}) + 1;
+  const uint32_t h = field(in0, rcdma::D_DATAIN_SIZE_0::DATAIN_HEIGHT{}) + 1;
+  const uint32_t ch = field(in1, rcdma::D_DATAIN_SIZE_1::DATAIN_CHANNEL{}) + 1;
+  mismatch("CDMA D_DATAIN_SIZE_0.WIDTH and D_DATAIN_SIZE_EXT_0.WIDTH_EXT", w,
+           field(in_ext, rcdma::D_DATAIN_SIZE_EXT_0::DATAIN_WIDTH_EXT{}) + 1);
+  mismatch("CDMA D_DATAIN_SIZE_0.HEIGHT and D_DATAIN_SIZE_EXT_0.HEIGHT_EXT", h,
+           field(in_ext, rcdma::D_DATAIN_SIZE_EXT_0::DATAIN_HEIGHT_EXT{}) + 1);
+  mismatch("CDMA and CSC input widths", w, field(csc_in0, rcsc::D_DATAIN_SIZE_EXT_0::DATAIN_WIDTH_EXT{}) + 1);
+  mismatch("CDMA and CSC input heights", h, field(csc_in0, rcsc::D_DATAIN_SIZE_EXT_0::DATAIN_HEIGHT_EXT{}) + 1);
+  mismatch("CDMA and CSC input channels", ch, field(csc_in1, rcsc::D_DATAIN_SIZE_EXT_1::DATAIN_CHANNEL_EXT{}) + 1);
+  c.input = CubeShape{1, sint(ch), sint(h), sint(w)};
+
+  c.in_layout.base =
+      (uint64_t{field(regs.cdma(rcdma::D_DAIN_ADDR_HIGH_0::offset), rcdma::D_DAIN_ADDR_HIGH_0::DATAIN_ADDR_HIGH_0{})} << 32) |
+      field(regs.cdma(rcdma::D_DAIN_ADDR_LOW_0::offset), rcdma::D_DAIN_ADDR_LOW_0::DATAIN_ADDR_LOW_0{});
+  c.in_layout.line_stride = field(regs.cdma(rcdma::D_LINE_STRIDE::offset), rcdma::D_LINE_STRIDE::LINE_STRIDE{});
+  c.in_layout.surface_stride = field(regs.cdma(rcdma::D_SURF_STRIDE::offset), rcdma::D_SURF_STRIDE::SURF_STRIDE{});
+  c.in_layout.atom_bytes = hw.atom_bytes;
+  c.in_layout.bpe = bpe;
+
+  const uint32_t cvt_cfg = regs.cdma(rcdma::D_CVT_CFG::offset);
+  c.cvt.enabled = field(cvt_cfg, rcdma::D_CVT_CFG::CVT_EN{}) != 0;
+  c.cvt.truncate = sint(field(cvt_cfg, rcdma::D_CVT_CFG::CVT_TRUNCATE{}));
+  c.cvt.offset = static_cast<int32_t>(
+      sign_extend(field(regs.cdma(rcdma::D_CVT_OFFSET::offset), rcdma::D_CVT_OFFSET::CVT_OFFSET{}), 16));
+  c.cvt.scale = static_cast<int32_t>(
+      sign_extend(field(regs.cdma(rcdma::D_CVT_SCALE::offset), rcdma::D_CVT_SCALE::CVT_SCALE{}), 16));
+
+  // ---- weights
+  const uint32_t cdma_k = field(regs.cdma(rcdma::D_WEIGHT_SIZE_1::offset), rcdma::D_WEIGHT_SIZE_1::WEIGHT_KERNEL{}) + 1;
+  const uint32_t bpk =
+      field(regs.cdma(rcdma::D_WEIGHT_SIZE_0::offset), rcdma::D_WEIGHT_SIZE_0::BYTE_PER_KERNEL{}) + 1;
+  const uint32_t wext0 = regs.csc(rcsc::D_WEIGHT_SIZE_EXT_0::offset);
+  const uint32_t wext1 = regs.csc(rcsc::D_WEIGHT_SIZE_EXT_1::offset);
+  c.kernel_w = sint(field(wext0, rcsc::D_WEIGHT_SIZE_EXT_0::WEIGHT_WIDTH_EXT{})) + 1;
+  c.kernel_h = sint(field(wext0, rcsc::D_WEIGHT_SIZE_EXT_0::WEIGHT_HEIGHT_EXT{})) + 1;
+  const uint32_t csc_k = field(wext1, rcsc::D_WEIGHT_SIZE_EXT_1::WEIGHT_KERNEL{}) + 1;
+  mismatch("CDMA and CSC kernel counts", cdma_k, csc_k);
+  mismatch("CSC WEIGHT_CHANNEL_EXT and the input channels", field(wext1, rcsc::D_WEIGHT_SIZE_EXT_1::WEIGHT_CHANNEL_EXT{}) + 1,
+           ch);
+  c.kernels = sint(csc_k);
+  mismatch("CDMA BYTE_PER_KERNEL and R*S*C*bpe", bpk,
+           static_cast<uint32_t>(c.kernel_h * c.kernel_w) * ch * static_cast<uint32_t>(bpe));
+  c.weight_base =
+      (uint64_t{field(regs.cdma(rcdma::D_WEIGHT_ADDR_HIGH::offset), rcdma::D_WEIGHT_ADDR_HIGH::WEIGHT_ADDR_HIGH{})} << 32) |
+      field(regs.cdma(rcdma::D_WEIGHT_ADDR_LOW::offset), rcdma::D_WEIGHT_ADDR_LOW::WEIGHT_ADDR_LOW{});
+  c.weight_bytes = field(regs.cdma(rcdma::D_WEIGHT_BYTES::offset), rcdma::D_WEIGHT_BYTES::WEIGHT_BYTES{});
+  mismatch("CDMA and CSC D_WEIGHT_BYTES", static_cast<uint32_t>(c.weight_bytes),
+           field(regs.csc(rcsc::D_WEIGHT_BYTES::offset), rcsc::D_WEIGHT_BYTES::WEIGHT_BYTES{}));
+
+  // ---- geometry (CSC), cross-checked against CDMA
+  const uint32_t stride = regs.csc(rcsc::D_CONV_STRIDE_EXT::offset);
+  c.stride_x = sint(field(stride, rcsc::D_CONV_STRIDE_EXT::CONV_X_STRIDE_EXT{})) + 1;
+  c.stride_y = sint(field(stride, rcsc::D_CONV_STRIDE_EXT::CONV_Y_STRIDE_EXT{})) + 1;
+  const uint32_t cdma_stride = regs.cdma(rcdma::D_CONV_STRIDE::offset);
+  mismatch("CDMA and CSC X strides", field(cdma_stride, rcdma::D_CONV_STRIDE::CONV_X_STRIDE{}) + 1,
+           static_cast<uint32_t>(c.stride_x));
+  mismatch("CDMA and CSC Y strides", field(cdma_stride, rcdma::D_CONV_STRIDE::CONV_Y_STRIDE{}) + 1,
+           static_cast<uint32_t>(c.stride_y));
+  const uint32_t dil = regs.csc(rcsc::D_DILATION_EXT::offset);
+  c.dilation_x = sint(field(dil, rcsc::D_DILATION_EXT::X_DILATION_EXT{})) + 1;
+  c.dilation_y = sint(field(dil, rcsc::D_DILATION_EXT::Y_DILATION_EXT{})) + 1;
+  const uint32_t pad = regs.csc(rcsc::D_ZERO_PADDING::offset);
+  c.pad_left = sint(field(pad, rcsc::D_ZERO_PADDING::PAD_LEFT{}));
+  c.pad_top = sint(field(pad, rcsc::D_ZERO_PADDING::PAD_TOP{}));
+  const uint32_t cdma_pad = regs.cdma(rcdma::D_ZERO_PADDING::offset);
+  mismatch("CDMA and CSC PAD_LEFT", field(cdma_pad, rcdma::D_ZERO_PADDING::PAD_LEFT{}), static_cast<uint32_t>(c.pad_left));
+  mismatch("CDMA and CSC PAD_TOP", field(cdma_pad, rcdma::D_ZERO_PADDING::PAD_TOP{}), static_cast<uint32_t>(c.pad_top));
+  c.pad_right = sint(field(cdma_pad, rcdma::D_ZERO_PADDING::PAD_RIGHT{}));
+  c.pad_bottom = sint(field(cdma_pad, rcdma::D_ZERO_PADDING::PAD_BOTTOM{}));
+  const uint32_t pad_raw = field(regs.csc(rcsc::D_ZERO_PADDING_VALUE::offset), rcsc::D_ZERO_PADDING_VALUE::PAD_VALUE{});
+  mismatch("CDMA and CSC PAD_VALUE",
+           field(regs.cdma(rcdma::D_ZERO_PADDING_VALUE::offset), rcdma::D_ZERO_PADDING_VALUE::PAD_VALUE{}), pad_raw);
+  c.pad_value = static_cast<int32_t>(sign_extend(pad_raw, 8 * bpe));
+
+  // ---- output (CSC, CACC)
+  const uint32_t out0 = regs.csc(rcsc::D_DATAOUT_SIZE_0::offset);
+  const uint32_t out1 = regs.csc(rcsc::D_DATAOUT_SIZE_1::offset);
+  const uint32_t ow = field(out0, rcsc::D_DATAOUT_SIZE_0::DATAOUT_WIDTH{}) + 1;
+  const uint32_t oh = field(out0, rcsc::D_DATAOUT_SIZE_0::DATAOUT_HEIGHT{}) + 1;
+  const uint32_t oc = field(out1, rcsc::D_DATAOUT_SIZE_1::DATAOUT_CHANNEL{}) + 1;
+  const uint32_t cacc0 = regs.cacc(rcacc::D_DATAOUT_SIZE_0::offset);
+  mismatch("CSC and CACC output widths", ow, field(cacc0, rcacc::D_DATAOUT_SIZE_0::DATAOUT_WIDTH{}) + 1);
+  mismatch("CSC and CACC output heights", oh, field(cacc0, rcacc::D_DATAOUT_SIZE_0::DATAOUT_HEIGHT{}) + 1);
+  mismatch("CSC and CACC output channels", oc,
+           field(regs.cacc(rcacc::D_DATAOUT_SIZE_1::offset), rcacc::D_DATAOUT_SIZE_1::DATAOUT_CHANNEL{}) + 1);
+  mismatch("CSC output channels and kernels", oc, csc_k);
+  c.output = CubeShape{1, sint(oc), sint(oh), sint(ow)};
+  mismatch("CSC D_ATOMICS+1 and W'*H'", field(regs.csc(rcsc::D_ATOMICS::offset), rcsc::D_ATOMICS::ATOMICS{}) + 1, ow * oh);
+  c.clip_truncate = sint(field(regs.cacc(rcacc::D_CLIP_CFG::offset), rcacc::D_CLIP_CFG::CLIP_TRUNCATE{}));
+
+  // ---- CBUF bookkeeping: must agree, or the hardware fails or hangs
+  const ConvDerived d = conv_derived(c, hw);
+  const uint32_t eps = field(regs.cdma(rcdma::D_ENTRY_PER_SLICE::offset), rcdma::D_ENTRY_PER_SLICE::ENTRIES{}) + 1;
+  mismatch("CDMA and CSC D_ENTRY_PER_SLICE", eps,
+           field(regs.csc(rcsc::D_ENTRY_PER_SLICE::offset), rcsc::D_ENTRY_PER_SLICE::ENTRIES{}) + 1);
+  mismatch("D_ENTRY_PER_SLICE and the entries one input line needs", eps, static_cast<uint32_t>(d.entries_per_slice));
+  const uint32_t bank = regs.cdma(rcdma::D_BANK::offset);
+  mismatch("CDMA and CSC D_BANK", bank, regs.csc(rcsc::D_BANK::offset));
+  const int data_banks = sint(field(bank, rcdma::D_BANK::DATA_BANK{})) + 1;
+  const int weight_banks = sint(field(bank, rcdma::D_BANK::WEIGHT_BANK{})) + 1;
+  const CbufGeometry cb = cbuf_geometry(hw);
+  if (data_banks + weight_banks > cb.banks)
+    bad.push_back("D_BANK uses " + str(data_banks) + " data + " + str(weight_banks) + " weight banks, more than the " +
+                  str(cb.banks) + " CBUF banks");
+  if (data_banks < d.data_banks_min)
+    bad.push_back("D_BANK.DATA_BANK holds " + str(data_banks) + " banks but the whole input (EPS*H entries) needs " +
+                  str(d.data_banks_min) + "; CSC would wait forever");
+  if (weight_banks < d.weight_banks_min)
+    bad.push_back("D_BANK.WEIGHT_BANK holds " + str(weight_banks) + " banks but one kernel group needs " +
+                  str(d.weight_banks_min) + "; CSC would wait forever");
+  return c;
+}
+
+std::string conv_describe(const ConvConfig& c) {
+  auto cube = [](const CubeShape& s) { return str(s.w) + "x" + str(s.h) + "x" + str(s.c); };
+  std::string s = "direct conv " + std::string(precision_name(c.precision)) + ", input " + cube(c.input) + ", kernel " +
+                  str(c.kernel_w) + "x" + str(c.kernel_h) + "x" + str(c.input.c) + "x" + str(c.kernels) + ", output " +
+                  cube(c.output) + ", stride " + str(c.stride_x) + "x" + str(c.stride_y) + ", dilation " +
+                  str(c.dilation_x) + "x" + str(c.dilation_y) + ", pad L" + str(c.pad_left) + " R" + str(c.pad_right) +
+                  " T" + str(c.pad_top) + " B" + str(c.pad_bottom) + " value " + str(c.pad_value) + ", clip " +
+                  str(c.clip_truncate);
+  if (c.cvt.enabled)
+    s += ", input cvt offset " + str(c.cvt.offset) + " scale " + str(c.cvt.scale) + " truncate " + str(c.cvt.truncate);
+  return s;
+}
+
+// ---- what a compiler starts from ----------------------------------------------------------------
+
+int conv_out_w(const ConvParams& p) {
+  const int span = p.w + p.pad_left + p.pad_right - ((p.s - 1) * p.dilation_x + 1);
+  return span < 0 || p.stride_x < 1 ? 0 : span / p.stride_x + 1;
+}
+
+int conv_out_h(const ConvParams& p) {
+  const int span = p.h + p.pad_top + p.pad_bottom - ((p.r - 1) * p.dilation_y + 1);
+  return span < 0 || p.stride_y < 1 ? 0 : span / p.stride_y + 1;
+}
+
+ConvConfig conv_config_from(const ConvParams& p, const HwConfig& hw, uint64_t in_base, uint64_t weight_base) {
+  ConvConfig c;
+  c.precision = p.precision;
+  if (!hw.supports(p.precision))
+    c.decode_problems.push_back(std::string(precision_name(p.precision)) + " is not supported by " + hw.name);
+  c.atom_bytes = hw.atom_bytes;
+  c.atomic_c = hw.atomic_c;
+  c.atomic_k = hw.atomic_k(p.precision);
+  c.input = CubeShape{1, p.c, p.h, p.w};
+  c.in_layout = FeatureLayout::packed(c.input, hw.atom_bytes, c.bpe(), in_base);
+  c.cvt = p.cvt;
+  c.kernels = p.k;
+  c.kernel_h = p.r;
+  c.kernel_w = p.s;
+  c.weight_base = weight_base;
+  c.weight_bytes = c.weight_layout().padded_bytes();
+  c.stride_x = p.stride_x;
+  c.stride_y = p.stride_y;
+  c.dilation_x = p.dilation_x;
+  c.dilation_y = p.dilation_y;
+  c.pad_left = p.pad_left;
+  c.pad_right = p.pad_right;
+  c.pad_top = p.pad_top;
+  c.pad_bottom = p.pad_bottom;
+  c.pad_value = p.pad_value;
+  c.output = CubeShape{1, p.k, conv_out_h(p), conv_out_w(p)};
+  c.clip_truncate = p.clip_truncate;
+  return c;
+}
+
+ConvDerived conv_derived(const ConvConfig& c, const HwConfig& hw) {
+  ConvDerived d;
+  const CbufGeometry cb = cbuf_geometry(hw);
+  const int bpe = c.bpe();
+  // ENTRY_PER_SLICE: N atoms per (h, w) position, A atoms per CBUF entry; a short last group of
+  // atoms is packed so that 2 or 4 positions share an entry (conv-pipeline.md §3).
+  const int n_atoms = ceil_div(c.input.c * bpe, c.atom_bytes);
+  const int a = std::max(1, cb.entry_bytes / c.atom_bytes);
+  const int rem = n_atoms % a;
+  const int extra = rem == 0 ? 0 : (2 * rem > a ? c.input.w : (4 * rem > a ? ceil_div(c.input.w, 2) : ceil_div(c.input.w, 4)));
+  d.entries_per_slice = (n_atoms / a) * c.input.w + extra;
+  d.data_banks_min = ceil_div(d.entries_per_slice * c.input.h, cb.entries_per_bank);
+  const uint64_t bank_bytes = u64(cb.entries_per_bank) * u64(cb.entry_bytes);
+  d.byte_per_kernel = static_cast<uint32_t>(c.kernel_h * c.kernel_w * c.input.c * bpe);
+  const uint64_t group_bytes = u64(std::min(c.kernels, c.atomic_k)) * d.byte_per_kernel;
+  d.weight_banks_min = static_cast<int>((group_bytes + bank_bytes - 1) / bank_bytes);
+  d.weight_bytes = c.weight_layout().padded_bytes();
+  d.weight_banks_all = static_cast<int>((d.weight_bytes + bank_bytes - 1) / bank_bytes);
+  d.atomics = c.output.w * c.output.h;
+  d.kernel_groups = ceil_div(c.kernels, c.atomic_k);
+  d.channel_blocks = ceil_div(c.input.c, c.atomic_c);
+  d.stripes = csc_stripes(d.atomics, stripe_limits(hw));
+  return d;
+}
+
+// ---- CACC arithmetic ----------------------------------------------------------------------------
+
+int cacc_psum_bits(Precision p) { return p == Precision::Int16 ? 48 : 34; }
+
+int64_t cacc_accumulate(int64_t acc, int64_t psum, Precision p) { return sat(Wide{acc} + psum, cacc_psum_bits(p)); }
+
+int64_t cacc_output(int64_t acc, int clip_truncate, bool* saturated) {
+  return shift_right_sat(acc, 64, clip_truncate, kCaccOutBits, saturated);
+}
+
+// ---- one layer ---------------------------------------------------------------------------------
+
+ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& read) {
+  std::vector<std::string> u = cfg.unsupported();
+  if (cfg.atomic_c != hw.atomic_c || cfg.atomic_k != hw.atomic_k(cfg.precision) || cfg.atom_bytes != hw.atom_bytes)
+    u.push_back("atomic_c / atomic_k / atom of the config do not match " + hw.name);
+  if (!u.empty()) {
+    std::string msg = "convolution: cannot run this configuration: " + u.front();
+    for (std::size_t i = 1; i < u.size(); ++i) msg += "; " + u[i];
+    throw std::invalid_argument(msg);
+  }
+  const Precision prec = cfg.precision;
+  const int bpe = cfg.bpe();
+  const int in_bits = 8 * bpe;
+  const int ck = cfg.atomic_c;
+  const int kk = cfg.atomic_k;
+  const int C = cfg.input.c, H = cfg.input.h, W = cfg.input.w;
+  const int K = cfg.kernels, R = cfg.kernel_h, S = cfg.kernel_w;
+  const int OW = cfg.output.w, OH = cfg.output.h;
+
+  // CDMA: fetch the input cube (every element through the feature layout) and convert it.
+  Cube<int64_t> in = load_cube(cfg.in_layout, cfg.input, read);
+  if (cfg.cvt.enabled) {
+    for (auto& x : in.data()) {
+      const Wide v = (Wide{x} - cfg.cvt.offset) * cfg.cvt.scale;
+      x = shift_right_sat(v, 128, cfg.cvt.truncate, in_bits);
+    }
+  }
+
+  // CDMA/CSC: the weights of each (kernel group, channel block, r, s) as the MAC cells load them:
+  // weights[k][c] for the group's kernels, channels beyond C zero.
+  const WeightLayout wl = cfg.weight_layout();
+  const int groups = ceil_div(K, kk);
+  const int blocks = ceil_div(C, ck);
+  std::vector<CmacWeights> wsets(static_cast<std::size_t>(groups * blocks * R * S));
+  auto wset = [&](int g, int b, int r, int s) -> CmacWeights& {
+    return wsets[static_cast<std::size_t>(((g * blocks + b) * R + r) * S + s)];
+  };
+  for (int g = 0; g < groups; ++g) {
+    const int kpg = std::min(kk, K - g * kk);
+    for (int b = 0; b < blocks; ++b) {
+      const int cpb = std::min(ck, C - b * ck);
+      for (int r = 0; r < R; ++r) {
+        for (int s = 0; s < S; ++s) {
+          CmacWeights& ws = wset(g, b, r, s);
+          ws.assign(static_cast<std::size_t>(kpg), std::vector<int32_t>(static_cast<std::size_t>(ck), 0));
+          for (int k = 0; k < kpg; ++k)
+            for (int ci = 0; ci < cpb; ++ci)
+              ws[static_cast<std::size_t>(k)][static_cast<std::size_t>(ci)] = static_cast<int32_t>(
+                  read_le(read, cfg.weight_base + wl.offset(g * kk + k, b * ck + ci, r, s), bpe));
+        }
+      }
+    }
+  }
+
+  // CSC issue order: kernel group -> stripe -> channel block -> r -> s -> positions of the stripe.
+  // CACC accumulates every (position, kernel) over (b, r, s) in that order with saturating
+  // partial sums, then clip-truncates on the last pass.
+  ConvRun run;
+  run.cacc = Cube<int64_t>(CubeShape{1, cfg.output_lanes(), OH, OW}, 0);
+  const std::vector<int> stripes = csc_stripes(OW * OH, stripe_limits(hw));
+  run.stats.stripes_per_group = static_cast<int>(stripes.size());
+  std::vector<int32_t> atom(static_cast<std::size_t>(ck), 0);
+  for (int g = 0; g < groups; ++g) {
+    int first = 0;
+    for (const int len : stripes) {
+      std::vector<int64_t> acc(static_cast<std::size_t>(len) * static_cast<std::size_t>(kk), 0);
+      for (int b = 0; b < blocks; ++b) {
+        const int cpb = std::min(ck, C - b * ck);
+        for (int r = 0; r < R; ++r) {
+          for (int s = 0; s < S; ++s) {
+            const CmacWeights& ws = wset(g, b, r, s);
+            for (int i = 0; i < len; ++i) {
+              const int p = first + i;
+              const int hi = (p / OW) * cfg.stride_y + r * cfg.dilation_y - cfg.pad_top;
+              const int wi = (p % OW) * cfg.stride_x + s * cfg.dilation_x - cfg.pad_left;
+              const bool inside = hi >= 0 && hi < H && wi >= 0 && wi < W;
+              for (int ci = 0; ci < ck; ++ci) {
+                int64_t v = 0;
+                if (ci < cpb) v = inside ? in.at(0, b * ck + ci, hi, wi) : cfg.pad_value;
+                atom[static_cast<std::size_t>(ci)] = static_cast<int32_t>(v);
+              }
+              const std::vector<int64_t> psum = cmac_atomic_op(hw, prec, ws, atom);
+              ++run.stats.atomic_ops;
+              for (int k = 0; k < kk; ++k) {
+                int64_t& a = acc[static_cast<std::size_t>(i * kk + k)];
+                const Wide exact = Wide{a} + psum[static_cast<std::size_t>(k)];
+                a = cacc_accumulate(a, psum[static_cast<std::size_t>(k)], prec);
+                if (a != exact) ++run.stats.psum_saturations;
+              }
+            }
+          }
+        }
+      }
+      // Last pass of the stripe (channel_end): round, saturate to 32 bits, deliver.
+      for (int i = 0; i < len; ++i) {
+        const int p = first + i;
+        for (int k = 0; k < kk; ++k) {
+          bool saturated = false;
+          const int64_t y = cacc_output(acc[static_cast<std::size_t>(i * kk + k)], cfg.clip_truncate, &saturated);
+          if (saturated && run.stats.out_saturation != UINT32_MAX) ++run.stats.out_saturation;
+          run.cacc.at(0, g * kk + k, p / OW, p % OW) = y;
+        }
+      }
+      first += len;
+    }
+  }
+  return run;
+}
+
+}  // namespace dla::golden
