@@ -28,6 +28,9 @@ struct BenchOptions {
 [[nodiscard]] std::string bench_lut(const BenchOptions& opt);
 // Winograd PRA and POA (docs/WINOGRAD.md)
 [[nodiscard]] UnitHandler wino_handler();
+// SDP layers: compiled into register programs (docs/LAYER_FORMAT.md, "`sdp` layers")
+[[nodiscard]] UnitHandler sdp_handler();
+[[nodiscard]] std::string bench_sdp(const BenchOptions& opt);
 // Register programs (validated here; executed by units with a CSB port).
 [[nodiscard]] UnitHandler program_handler();
 

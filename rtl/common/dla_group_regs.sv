@@ -14,8 +14,8 @@ module dla_group_regs #(
   parameter logic [31:0]             Base      = 32'h0,
   parameter int unsigned             DFirst    = 8,
   parameter int unsigned             DWords    = 1,
-  parameter logic [DWords-1:0][31:0] DReset    = '0,
-  parameter logic [DWords-1:0][31:0] DWritable = '1
+  parameter logic [32*DWords-1:0] DReset    = '0,  // word i at [32*i +: 32]
+  parameter logic [32*DWords-1:0] DWritable = '1
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -73,7 +73,7 @@ module dla_group_regs #(
       producer_q <= 1'b0;
       consumer_q <= 1'b0;
       op_en_q    <= '0;
-      d_q[0]     <= DReset;
+      d_q[0]     <= DReset;  // the flat vector is the packed array, word 0 lowest
       d_q[1]     <= DReset;
     end else begin
       if (hit_o && req_write_i && is_pointer) producer_q <= req_wdata_i[0];
@@ -81,7 +81,7 @@ module dla_group_regs #(
         if (hw_we_i[i]) d_q[consumer_q][i] <= hw_wdata_i[i];
       end
       if (d_we) begin
-        d_q[producer_q][d_idx] <= req_wdata_i & DWritable[d_idx];
+        d_q[producer_q][d_idx] <= req_wdata_i & DWritable[32*d_idx +: 32];
         if (d_idx == '0) op_en_q[producer_q] <= req_wdata_i[0];
       end
       if (done_i) begin

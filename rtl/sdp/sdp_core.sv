@@ -577,8 +577,13 @@ module sdp_core #(
 
   assign fire = running_q && !fetch_done_q && all_hit && (!flying || fly_valid_i) && lut_in_ready && !fifo_full;
   assign fly_ready_o = running_q && !fetch_done_q && flying && all_hit && lut_in_ready && !fifo_full;
-  assign side_in = '{y: y_pre, lane: l_q, atom_last: last_l,
-                     write_atom: (14'(s_q) << ca_out_log2) < out_lanes, atom_addr: dst_atom_addr};
+  always_comb begin
+    side_in.y          = y_pre;
+    side_in.lane       = l_q;
+    side_in.atom_last  = last_l;
+    side_in.write_atom = (14'(s_q) << ca_out_log2) < out_lanes;
+    side_in.atom_addr  = dst_atom_addr;
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -225,8 +225,9 @@ std::string emit_sv(const std::vector<Block>& blocks) {
         return t;
       };
       param(b.name + "_D_WORDS", "int", std::to_string(words));
-      param(b.name + "_D_RESET", "logic [" + std::to_string(words) + "-1:0][31:0]", vec(reset));
-      param(b.name + "_D_WRITABLE", "logic [" + std::to_string(words) + "-1:0][31:0]", vec(writable));
+      // Flat vectors (word i at [32*i +: 32]): Yosys rejects multi-dimensional packed localparams.
+      param(b.name + "_D_RESET", "logic [" + std::to_string(32 * words) + "-1:0]", vec(reset));
+      param(b.name + "_D_WRITABLE", "logic [" + std::to_string(32 * words) + "-1:0]", vec(writable));
     }
   }
   o << "\nendpackage\n/* verilator lint_on UNUSEDPARAM */\n";

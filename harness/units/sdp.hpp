@@ -1,0 +1,16 @@
+// `sdp` layers (docs/LAYER_FORMAT.md, "`sdp` layers"): the layer compiler's public face, for the
+// tests and tools that want the register program itself rather than a run.
+#pragma once
+
+#include "harness/layer.hpp"
+#include "harness/program.hpp"
+
+namespace dla::harness::units {
+
+// Compiles an `sdp` layer body into the register program a driver would issue (throws
+// InputError naming file, JSON pointer and rule). With `expect_status`, the golden model runs the
+// program once so the trailing reg_reads of D_STATUS and the D_PERF counters expect its values;
+// without, they expect 0 (validation only).
+[[nodiscard]] Program compile_sdp_layer(const LayerHeader& h, const JsonNode& root, bool expect_status = true);
+
+}  // namespace dla::harness::units
