@@ -1,5 +1,9 @@
-// The verilated SDP (with SDP_RDMA) as an RTL device for register programs.
+// The RTL devices for register programs: the verilated SDP (with SDP_RDMA) alone, or the NVDLA
+// core (convolution pipeline + SDP, harness/units/nvdla_rtl.cpp) when the program enables a
+// convolution block.
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "Vsdp_nv_full.h"
 #include "Vsdp_nv_small.h"
@@ -10,20 +14,19 @@ namespace dla::harness {
 
 std::unique_ptr<Device> make_rtl_device(const std::vector<std::string>& blocks, const golden::HwConfig& cfg,
                                         const RunOptions& opt, std::string& why) {
-  for (const auto& b : blocks) {
-    if (b != "SDP" && b != "SDP_RDMA") {
-      why = fmt::format("the program enables {}, and this build's RTL has SDP and SDP_RDMA only", b);
-      return nullptr;
-    }
-  }
+  const bool sdp_only = std::all_of(blocks.begin(), blocks.end(),
+                                    [](const std::string& b) { return b == "SDP" || b == "SDP_RDMA"; });
+  if (!sdp_only) return make_nvdla_core_device(blocks, cfg, opt, why);
   RtlDeviceOptions o;
   o.sim = opt.sim;
   o.sim.seed = opt.seed.value_or(1);
   o.stall = opt.stall.value_or(0.0);
   const std::string unit = fmt::format("sdp_core ({})", cfg.name);
   const auto atom = static_cast<unsigned>(cfg.atom_bytes);
-  if (cfg.name == "nv_small") return std::make_unique<RtlDevice<Vsdp_nv_small>>(cfg, unit, "SDP", atom, o);
-  return std::make_unique<RtlDevice<Vsdp_nv_full>>(cfg, unit, "SDP", atom, o);
+  if (cfg.name == "nv_small") {
+    return std::make_unique<RtlDevice<Vsdp_nv_small>>(cfg, unit, group_intrs("SDP"), atom, o);
+  }
+  return std::make_unique<RtlDevice<Vsdp_nv_full>>(cfg, unit, group_intrs("SDP"), atom, o);
 }
 
 }  // namespace dla::harness

@@ -336,7 +336,11 @@ module sdp_core #(
   assign flying      = w_feature_mode_cfg[nvdla_regs_pkg::SDP_D_FEATURE_MODE_CFG_FLYING_MODE_LSB];
   assign to_pdp      = w_feature_mode_cfg[nvdla_regs_pkg::SDP_D_FEATURE_MODE_CFG_OUTPUT_DST_LSB];
   assign batch_m1    = flying ? w_feature_mode_cfg[nvdla_regs_pkg::SDP_D_FEATURE_MODE_CFG_BATCH_NUMBER_LSB +: nvdla_regs_pkg::SDP_D_FEATURE_MODE_CFG_BATCH_NUMBER_WIDTH] : 5'd0;
-  assign in_int16    = r_feature_mode_cfg[nvdla_regs_pkg::SDP_RDMA_D_FEATURE_MODE_CFG_IN_PRECISION_LSB +: nvdla_regs_pkg::SDP_RDMA_D_FEATURE_MODE_CFG_IN_PRECISION_WIDTH] == 2'd1;
+  // Flying mode: CACC delivers lanes at the processing precision (SDP's, not SDP_RDMA's).
+  assign in_int16    = flying ? w_data_format[nvdla_regs_pkg::SDP_D_DATA_FORMAT_PROC_PRECISION_LSB +:
+                                              nvdla_regs_pkg::SDP_D_DATA_FORMAT_PROC_PRECISION_WIDTH] == 2'd1
+                              : r_feature_mode_cfg[nvdla_regs_pkg::SDP_RDMA_D_FEATURE_MODE_CFG_IN_PRECISION_LSB +:
+                                                   nvdla_regs_pkg::SDP_RDMA_D_FEATURE_MODE_CFG_IN_PRECISION_WIDTH] == 2'd1;
   assign out_int16   = c_cfg.out_int16;
   assign perf_sat_en = w_perf_enable[nvdla_regs_pkg::SDP_D_PERF_ENABLE_PERF_SAT_EN_LSB];
   assign perf_lut_en = w_perf_enable[nvdla_regs_pkg::SDP_D_PERF_ENABLE_PERF_LUT_EN_LSB];

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <string>
@@ -100,17 +101,27 @@ class DmaServer {
   uint64_t reads_ = 0, writes_ = 0;
 };
 
-// `intr_unit` names the unit's interrupts ("SDP": intr_o[g] -> GLB SDP_DONE_STATUS<g>).
+// Which bit of the unit's intr_o raises which GLB interrupt ("SDP_0", "CACC_1", ...).
+struct IntrBit {
+  int bit = 0;
+  std::string name;
+};
+
+// The two group bits of one source: intr_o[first_bit] -> <source>_0, [first_bit + 1] -> <source>_1.
+inline std::vector<IntrBit> group_intrs(const std::string& source, int first_bit = 0) {
+  return {{first_bit, source + "_0"}, {first_bit + 1, source + "_1"}};
+}
+
 template <class Model>
 class RtlDevice : public Device {
  public:
-  RtlDevice(const golden::HwConfig& cfg, std::string unit_name, std::string intr_unit, unsigned dma_bytes,
+  // `intrs` maps the unit's intr_o bits to GLB interrupts (e.g. group_intrs("SDP")).
+  RtlDevice(const golden::HwConfig& cfg, std::string unit_name, std::vector<IntrBit> intrs, unsigned dma_bytes,
             const RtlDeviceOptions& opt)
-      : cfg_(cfg), intr_unit_(std::move(intr_unit)), sim_(opt.sim, std::move(unit_name)),
-        dma_(mem_, dma_bytes, opt) {
+      : cfg_(cfg), intrs_(std::move(intrs)), sim_(opt.sim, std::move(unit_name)), dma_(mem_, dma_bytes, opt) {
     Model& m = sim_.top();
     m.csb_req_valid_i = 0;
-    m.fly_valid_i = 0;
+    if constexpr (requires { m.fly_valid_i; }) m.fly_valid_i = 0;  // a unit with a flying input
     sim_.reset();
     const RegDb& db = RegDb::nvdla();
     glb_status_ = *db.address(cfg_.name, *db.find("GLB.S_INTR_STATUS"));
@@ -170,7 +181,7 @@ class RtlDevice : public Device {
   [[nodiscard]] WaitResult wait_interrupt(std::string_view intr, uint64_t timeout_cycles) override {
     const int bit = interrupt_bit(intr);
     if (bit < 0) return {false, fmt::format("unknown interrupt {}", intr)};
-    if (intr.substr(0, intr.size() - 2) != intr_unit_) {
+    if (std::none_of(intrs_.begin(), intrs_.end(), [&](const IntrBit& i) { return i.name == intr; })) {
       return {false, fmt::format("{} comes from a unit this RTL build does not contain", intr)};
     }
     const uint64_t until = sim_.cycle() + timeout_cycles;
@@ -196,11 +207,11 @@ class RtlDevice : public Device {
     sim_.settle();
     const bool done = sample();
     if (dma_.commit(m, sim_.cycle()) || done) sim_.progress();
-    const unsigned intr = m.intr_o;
+    const uint64_t intr = m.intr_o;
     sim_.tick();
-    for (int g = 0; g < 2; ++g) {
-      if ((intr >> g) & 1u) {
-        const int bit = interrupt_bit(fmt::format("{}_{}", intr_unit_, g));
+    for (const IntrBit& i : intrs_) {
+      if ((intr >> i.bit) & 1u) {
+        const int bit = interrupt_bit(i.name);
         if (bit >= 0) glb_status_bits_ |= 1u << bit;
         sim_.progress();
       }
@@ -228,7 +239,7 @@ class RtlDevice : public Device {
   }
 
   const golden::HwConfig& cfg_;
-  std::string intr_unit_;
+  std::vector<IntrBit> intrs_;
   Memory mem_;
   Sim<Model> sim_;
   DmaServer<Model> dma_;

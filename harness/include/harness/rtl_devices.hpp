@@ -18,4 +18,11 @@ namespace dla::harness {
                                                       const golden::HwConfig& cfg, const RunOptions& opt,
                                                       std::string& why);
 
+// The NVDLA core (convolution pipeline + SDP): the blocks it implements, and a device for a
+// program whose enabled blocks are among them (nullptr with `why` otherwise).
+[[nodiscard]] const std::vector<std::string>& nvdla_core_blocks();
+[[nodiscard]] std::unique_ptr<Device> make_nvdla_core_device(const std::vector<std::string>& blocks,
+                                                             const golden::HwConfig& cfg, const RunOptions& opt,
+                                                             std::string& why);
+
 }  // namespace dla::harness

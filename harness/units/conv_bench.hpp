@@ -1,0 +1,39 @@
+// Direct-convolution RTL throughput (docs/CONV_RTL.md "Throughput"): one layer on the verilated
+// NVDLA core (conv pipeline flying into SDP), checked byte for byte against the golden device,
+// with the cycles of its phases.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "golden/config.hpp"
+#include "golden/conv.hpp"
+
+namespace dla::harness::units {
+
+struct ConvBenchResult {
+  std::string config;
+  golden::ConvParams params;
+  uint64_t ideal_cycles = 0;     // MACs / (ATOMIC_C x ATOMIC_K): W'H' x K x C x R x S / (AC x AK)
+  uint64_t atomic_ops = 0;       // atomic operations CSC issues (groups x W'H' x blocks x R x S)
+  uint64_t cycles_layer = 0;     // last OP_EN write -> CACC_DONE (CDMA loading included)
+  uint64_t cycles_compute = 0;   // CDMA_DAT_DONE (input cube in CBUF) -> CACC_DONE
+  uint64_t cycles_to_sdp = 0;    // last OP_EN write -> SDP_DONE
+  bool outputs_equal = false;    // RTL memory output == golden device output
+  uint32_t out_saturation_rtl = 0, out_saturation_golden = 0;  // CACC D_OUT_SATURATION (group 0)
+  std::string detail;            // why not, when not
+  [[nodiscard]] double util_layer() const { return cycles_layer ? double(ideal_cycles) / double(cycles_layer) : 0; }
+  [[nodiscard]] double util_compute() const {
+    return cycles_compute ? double(ideal_cycles) / double(cycles_compute) : 0;
+  }
+};
+
+// Runs `p` (int8, or int16 on nv_full) with random data, weights and pad value from `seed` on hw's nvdla_core RTL
+// (DMA latency 4..32 cycles, `stall` back-pressure) and on the golden device.
+[[nodiscard]] ConvBenchResult measure_conv(const golden::HwConfig& hw, const golden::ConvParams& p, uint64_t seed,
+                                           double stall = 0.0, int rand_reset = 0);
+
+// The issue's reference layer: 3x3 kernels, pad 1, 32x16x32 input -> 32x16x16 output, int8.
+[[nodiscard]] golden::ConvParams conv_bench_layer();
+
+}  // namespace dla::harness::units

@@ -1,0 +1,172 @@
+// CACC for direct convolution (conv-pipeline.md §6, docs/CONV.md §1, nvdla-arithmetic.md §3):
+//   * one accumulator per (position of the stripe, kernel): the stripe's first (b, r, s) pass
+//     writes the MAC partial sums, later passes add them, saturating at 34 bits (int8) or 48
+//     bits (int16);
+//   * on the stripe's channel_end pass the finished vector of a position goes to a delivery
+//     FIFO (the MAC array is held only when that FIFO is full);
+//   * delivery to SDP in completion order (kernel group, then positions in raster order), one
+//     32-bit element per beat, lanes 0..AtomicK-1 (lanes of kernels >= K carry 0):
+//     sat32(rhaz(acc / 2^CLIP_TRUNCATE)); clamps of real kernels (k < K) are counted for
+//     D_OUT_SATURATION.
+// done_o pulses with the layer's last delivered element.
+module conv_cacc #(
+  parameter int unsigned AtomicC      = 8,
+  parameter int unsigned NumCells     = 8,
+  parameter bit          SupportInt16 = 1'b0,
+  parameter int unsigned MaxStripe    = 16,
+  parameter int unsigned FifoDepth    = 32,
+  localparam int unsigned KernPerCell = SupportInt16 ? 2 : 1,
+  localparam int unsigned NumOut      = NumCells * KernPerCell,
+  localparam int unsigned PsumW       = (SupportInt16 ? 32 : 16) + $clog2(AtomicC),
+  localparam int unsigned AccW        = SupportInt16 ? 48 : 34
+) (
+  input  logic                         clk_i,
+  input  logic                         rst_ni,
+  input  logic                         start_i,
+  input  conv_pkg::cfg_t               cfg_i,
+  // from the MAC array
+  input  logic                         in_valid_i,
+  output logic                         in_ready_o,
+  input  logic [NumOut-1:0][PsumW-1:0] in_psum_i,
+  input  logic                         in_stripe_end_i,
+  input  logic                         in_channel_end_i,
+  // flying output to SDP
+  output logic                         fly_valid_o,
+  input  logic                         fly_ready_i,
+  output logic [31:0]                  fly_data_o,
+  // layer
+  output logic                         done_o,
+  output logic [31:0]                  sat_count_o
+);
+  localparam int unsigned PosW  = $clog2(MaxStripe);
+  localparam int unsigned PtrW  = $clog2(FifoDepth);
+  localparam int unsigned LaneW = $clog2(NumOut);
+
+  logic int16;
+  assign int16 = SupportInt16 && cfg_i.int16;
+
+  // ---------------------------------------------------------------- accumulation
+  logic [NumOut-1:0][AccW-1:0] acc_q [MaxStripe];
+  logic [NumOut-1:0][AccW-1:0] sum;
+  logic [PosW-1:0] pos_q;
+  logic            first_q, in_fire, fifo_full, push;
+
+  for (genvar k = 0; k < NumOut; k++) begin : g_acc
+    logic signed [AccW:0]   add;
+    logic signed [33:0]     sat34;
+    logic                   unused_sat34;
+    assign add = first_q ? (AccW + 1)'($signed(in_psum_i[k]))
+                         : (AccW + 1)'($signed(acc_q[pos_q][k])) + (AccW + 1)'($signed(in_psum_i[k]));
+    dla_sat #(.InW(AccW + 1), .OutW(34)) u_sat34 (.data_i(add), .data_o(sat34), .sat_o(unused_sat34));
+    if (SupportInt16) begin : g_wide
+      logic signed [AccW-1:0] sat48;
+      logic                   unused_sat48;
+      dla_sat #(.InW(AccW + 1), .OutW(AccW)) u_sat48 (.data_i(add), .data_o(sat48), .sat_o(unused_sat48));
+      assign sum[k] = int16 ? sat48 : AccW'(sat34);
+    end else begin : g_narrow
+      assign sum[k] = sat34;
+    end
+  end
+
+  assign in_ready_o = !(in_channel_end_i && fifo_full);
+  assign in_fire    = in_valid_i && in_ready_o;
+  assign push       = in_fire && in_channel_end_i;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pos_q   <= '0;
+      first_q <= 1'b1;
+    end else if (start_i) begin
+      pos_q   <= '0;
+      first_q <= 1'b1;
+    end else if (in_fire) begin
+      pos_q <= in_stripe_end_i ? '0 : pos_q + 1'b1;
+      if (in_stripe_end_i) first_q <= in_channel_end_i;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (in_fire && !in_channel_end_i) acc_q[pos_q] <= sum;
+  end
+
+  // ---------------------------------------------------------------- delivery FIFO
+  logic [NumOut-1:0][AccW-1:0] fifo_q [FifoDepth];
+  logic [PtrW-1:0] wr_q, rd_q;
+  logic [PtrW:0]   cnt_q;
+  logic            pop;
+  assign fifo_full = cnt_q == (PtrW + 1)'(FifoDepth);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wr_q  <= '0;
+      rd_q  <= '0;
+      cnt_q <= '0;
+    end else begin
+      if (push) wr_q <= wr_q + 1'b1;
+      if (pop) rd_q <= rd_q + 1'b1;
+      cnt_q <= cnt_q + (PtrW + 1)'(push) - (PtrW + 1)'(pop);
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (push) fifo_q[wr_q] <= sum;
+  end
+
+  // ---------------------------------------------------------------- delivery to SDP
+  logic [4:0]       ak_log2;
+  logic [LaneW-1:0] lane_q;
+  logic [13:0]      grp_q;
+  logic [27:0]      dpos_q, positions;
+  logic [13:0]      groups;
+  logic             last_lane, last_pos, last_grp, fire, out_sat, real_k;
+  logic [31:0]      sat_q;
+  assign ak_log2   = int16 ? 5'($clog2(NumCells)) : 5'(LaneW);
+  assign groups    = 14'((15'(cfg_i.kernels) + (15'd1 << ak_log2) - 15'd1) >> ak_log2);
+  assign positions = 28'(cfg_i.out_w) * 28'(cfg_i.out_h);
+  assign last_lane = 32'(lane_q) == (32'd1 << ak_log2) - 32'd1;
+  assign last_pos  = dpos_q == positions - 28'd1;
+  assign last_grp  = grp_q == groups - 14'd1;
+  assign real_k    = ((14'(grp_q) << ak_log2) + 14'(lane_q)) < cfg_i.kernels;
+
+  dla_sshift_sat #(
+    .InW  (AccW),
+    .OutW (32),
+    .ShW  (6),
+    .LeftW(1)
+  ) u_clip (
+    .data_i (fifo_q[rd_q][lane_q]),
+    .shift_i({1'b0, cfg_i.clip_truncate}),
+    .data_o (fly_data_o),
+    .sat_o  (out_sat)
+  );
+
+  assign fly_valid_o = cnt_q != '0;
+  assign fire        = fly_valid_o && fly_ready_i;
+  assign pop         = fire && last_lane;
+  assign done_o      = pop && last_pos && last_grp;
+  // the count including the current beat: done_o comes with the layer's last element
+  logic sat_inc;
+  assign sat_inc     = fire && out_sat && real_k && sat_q != '1;
+  assign sat_count_o = sat_q + 32'(sat_inc);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      lane_q <= '0;
+      grp_q  <= '0;
+      dpos_q <= '0;
+      sat_q  <= '0;
+    end else if (start_i) begin
+      lane_q <= '0;
+      grp_q  <= '0;
+      dpos_q <= '0;
+      sat_q  <= '0;
+    end else if (fire) begin
+      lane_q <= last_lane ? '0 : lane_q + 1'b1;
+      sat_q  <= sat_count_o;
+      if (last_lane) begin
+        dpos_q <= last_pos ? '0 : dpos_q + 28'd1;
+        if (last_pos) grp_q <= last_grp ? '0 : grp_q + 14'd1;
+      end
+    end
+  end
+
+  logic unused;
+  assign unused = ^cfg_i;
+endmodule

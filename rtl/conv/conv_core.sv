@@ -1,0 +1,537 @@
+// The direct-convolution pipeline at register level: CDMA -> CBUF -> CSC -> CMAC_A/B -> CACC,
+// with a flying output stream into SDP (docs/CONV_RTL.md). Five CSB register blocks
+// (dla_group_regs each, NVDLA offsets, block bases as parameters), one DMA read port (one atom
+// per request, responses in order), the CACC output on fly_* (one 32-bit element per beat in
+// SDP's processing order: kernel group, h, w, lane; padded lanes included).
+//
+// A layer starts when the consumer groups of CDMA, CSC, CMAC_A, CMAC_B and CACC are all armed;
+// the configuration is read from their consumer groups (CSC: geometry; CDMA: addresses,
+// strides, converter, BYTE_PER_KERNEL; CACC: clip) and must stay there until the end, which
+// holds because armed groups do not take CSB writes. When CACC has delivered the last element
+// all five groups are released (OP_EN clears, CONSUMER toggles) and CACC's
+// D_OUT_SATURATION of the finished group is written.
+// Interrupts (one-cycle pulses, bit = 2*source + group): intr_o[1:0] CACC_DONE,
+// intr_o[3:2] CDMA_DAT_DONE (input cube in CBUF), intr_o[5:4] CDMA_WT_DONE (all weights fetched).
+// CDMA.S_CBUF_FLUSH_STATUS reads FLUSH_DONE = 1 from reset (CBUF needs no clearing here).
+module conv_core #(
+  parameter int unsigned AtomLog2     = 3,
+  parameter int unsigned AtomicC      = 8,
+  parameter int unsigned NumCells     = 8,
+  parameter bit          SupportInt16 = 1'b0,
+  parameter int unsigned DataRows     = 8192,  // CBUF data rows (one channel block each)
+  parameter int unsigned WtRows       = 8192,  // CBUF weight ring rows
+  parameter int unsigned StripeLower  = 8,
+  parameter int unsigned StripeUpper  = 16,
+  parameter logic [31:0] CdmaBase     = 32'h3000,
+  parameter logic [31:0] CscBase      = 32'h4000,
+  parameter logic [31:0] CmacABase    = 32'h5000,
+  parameter logic [31:0] CmacBBase    = 32'h6000,
+  parameter logic [31:0] CaccBase     = 32'h7000,
+  localparam int unsigned AtomBytes   = 1 << AtomLog2,
+  localparam int unsigned AtomBits    = 8 * AtomBytes
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  // CSB
+  input  logic                csb_req_valid_i,
+  output logic                csb_req_ready_o,
+  input  logic [31:0]         csb_req_addr_i,
+  input  logic                csb_req_write_i,
+  input  logic [31:0]         csb_req_wdata_i,
+  output logic                csb_rsp_valid_o,
+  output logic [31:0]         csb_rsp_rdata_o,
+  // DMA read: one atom per request, responses in order
+  output logic                dma_rd_req_valid_o,
+  input  logic                dma_rd_req_ready_i,
+  output logic [63:0]         dma_rd_req_addr_o,
+  input  logic                dma_rd_rsp_valid_i,
+  output logic                dma_rd_rsp_ready_o,
+  input  logic [AtomBits-1:0] dma_rd_rsp_data_i,
+  // flying output to SDP
+  output logic                fly_valid_o,
+  input  logic                fly_ready_i,
+  output logic [31:0]         fly_data_o,
+  // interrupts: [1:0] CACC, [3:2] CDMA_DAT, [5:4] CDMA_WT (bit 0 of each pair: group 0)
+  output logic [5:0]          intr_o
+);
+  localparam int unsigned DataW       = SupportInt16 ? 16 : 8;
+  localparam int unsigned WordW       = AtomicC * DataW;
+  localparam int unsigned KernPerCell = SupportInt16 ? 2 : 1;
+  localparam int unsigned NumOut      = NumCells * KernPerCell;
+  localparam int unsigned PsumW       = (SupportInt16 ? 32 : 16) + $clog2(AtomicC);
+  localparam int unsigned CellW       = NumCells > 1 ? $clog2(NumCells) : 1;
+  localparam int unsigned RowAtoms    = WordW / AtomBits;
+  localparam int unsigned LaneW       = RowAtoms > 1 ? $clog2(RowAtoms) : 1;
+  localparam int unsigned DRowW       = $clog2(DataRows);
+  localparam int unsigned WRowW       = $clog2(WtRows);
+
+  localparam int unsigned CdmaDFirst  = 32'(nvdla_regs_pkg::CDMA_D_OP_ENABLE_OFFSET);
+  localparam int unsigned CscDFirst   = 32'(nvdla_regs_pkg::CSC_D_OP_ENABLE_OFFSET);
+  localparam int unsigned CmacADFirst = 32'(nvdla_regs_pkg::CMAC_A_D_OP_ENABLE_OFFSET);
+  localparam int unsigned CmacBDFirst = 32'(nvdla_regs_pkg::CMAC_B_D_OP_ENABLE_OFFSET);
+  localparam int unsigned CaccDFirst  = 32'(nvdla_regs_pkg::CACC_D_OP_ENABLE_OFFSET);
+  localparam int unsigned DWCdma      = nvdla_regs_pkg::CDMA_D_WORDS;
+  localparam int unsigned DWCsc       = nvdla_regs_pkg::CSC_D_WORDS;
+  localparam int unsigned DWCmacA     = nvdla_regs_pkg::CMAC_A_D_WORDS;
+  localparam int unsigned DWCmacB     = nvdla_regs_pkg::CMAC_B_D_WORDS;
+  localparam int unsigned DWCacc      = nvdla_regs_pkg::CACC_D_WORDS;
+
+  // ---------------------------------------------------------------- register blocks
+  logic [DWCdma-1:0][31:0]  cdma_d;
+  logic [DWCsc-1:0][31:0]   csc_d;
+  logic [DWCmacA-1:0][31:0] cmac_a_d;
+  logic [DWCmacB-1:0][31:0] cmac_b_d;
+  logic [DWCacc-1:0][31:0]  cacc_d;
+  logic [4:0]        armed, consumer, hit;
+  logic [4:0][31:0]  rdata;
+  logic [4:0]        s_we, s_re;
+  logic [4:0][11:0]  s_off;
+  logic [4:0][31:0]  s_wdata;
+  logic [31:0]       cdma_s_rdata;
+  logic              layer_done;
+  logic [DWCacc-1:0]       cacc_hw_we;
+  logic [DWCacc-1:0][31:0] cacc_hw_wdata;
+
+  assign csb_req_ready_o = 1'b1;
+
+  dla_group_regs #(
+    .Base     (CdmaBase),
+    .DFirst   (CdmaDFirst),
+    .DWords   (DWCdma),
+    .DReset   (nvdla_regs_pkg::CDMA_D_RESET),
+    .DWritable(nvdla_regs_pkg::CDMA_D_WRITABLE)
+  ) u_cdma_regs (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .req_valid_i (csb_req_valid_i),
+    .req_addr_i  (csb_req_addr_i),
+    .req_write_i (csb_req_write_i),
+    .req_wdata_i (csb_req_wdata_i),
+    .hit_o       (hit[0]),
+    .rdata_o     (rdata[0]),
+    .s_we_o      (s_we[0]),
+    .s_re_o      (s_re[0]),
+    .s_offset_o  (s_off[0]),
+    .s_wdata_o   (s_wdata[0]),
+    .s_rdata_i   (cdma_s_rdata),
+    .d_consumer_o(cdma_d),
+    .consumer_o  (consumer[0]),
+    .armed_o     (armed[0]),
+    .done_i      (layer_done),
+    .hw_we_i     ('0),
+    .hw_wdata_i  ('0)
+  );
+
+  dla_group_regs #(
+    .Base     (CscBase),
+    .DFirst   (CscDFirst),
+    .DWords   (DWCsc),
+    .DReset   (nvdla_regs_pkg::CSC_D_RESET),
+    .DWritable(nvdla_regs_pkg::CSC_D_WRITABLE)
+  ) u_csc_regs (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .req_valid_i (csb_req_valid_i),
+    .req_addr_i  (csb_req_addr_i),
+    .req_write_i (csb_req_write_i),
+    .req_wdata_i (csb_req_wdata_i),
+    .hit_o       (hit[1]),
+    .rdata_o     (rdata[1]),
+    .s_we_o      (s_we[1]),
+    .s_re_o      (s_re[1]),
+    .s_offset_o  (s_off[1]),
+    .s_wdata_o   (s_wdata[1]),
+    .s_rdata_i   ('0),
+    .d_consumer_o(csc_d),
+    .consumer_o  (consumer[1]),
+    .armed_o     (armed[1]),
+    .done_i      (layer_done),
+    .hw_we_i     ('0),
+    .hw_wdata_i  ('0)
+  );
+
+  dla_group_regs #(
+    .Base     (CmacABase),
+    .DFirst   (CmacADFirst),
+    .DWords   (DWCmacA),
+    .DReset   (nvdla_regs_pkg::CMAC_A_D_RESET),
+    .DWritable(nvdla_regs_pkg::CMAC_A_D_WRITABLE)
+  ) u_cmac_a_regs (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .req_valid_i (csb_req_valid_i),
+    .req_addr_i  (csb_req_addr_i),
+    .req_write_i (csb_req_write_i),
+    .req_wdata_i (csb_req_wdata_i),
+    .hit_o       (hit[2]),
+    .rdata_o     (rdata[2]),
+    .s_we_o      (s_we[2]),
+    .s_re_o      (s_re[2]),
+    .s_offset_o  (s_off[2]),
+    .s_wdata_o   (s_wdata[2]),
+    .s_rdata_i   ('0),
+    .d_consumer_o(cmac_a_d),
+    .consumer_o  (consumer[2]),
+    .armed_o     (armed[2]),
+    .done_i      (layer_done),
+    .hw_we_i     ('0),
+    .hw_wdata_i  ('0)
+  );
+
+  dla_group_regs #(
+    .Base     (CmacBBase),
+    .DFirst   (CmacBDFirst),
+    .DWords   (DWCmacB),
+    .DReset   (nvdla_regs_pkg::CMAC_B_D_RESET),
+    .DWritable(nvdla_regs_pkg::CMAC_B_D_WRITABLE)
+  ) u_cmac_b_regs (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .req_valid_i (csb_req_valid_i),
+    .req_addr_i  (csb_req_addr_i),
+    .req_write_i (csb_req_write_i),
+    .req_wdata_i (csb_req_wdata_i),
+    .hit_o       (hit[3]),
+    .rdata_o     (rdata[3]),
+    .s_we_o      (s_we[3]),
+    .s_re_o      (s_re[3]),
+    .s_offset_o  (s_off[3]),
+    .s_wdata_o   (s_wdata[3]),
+    .s_rdata_i   ('0),
+    .d_consumer_o(cmac_b_d),
+    .consumer_o  (consumer[3]),
+    .armed_o     (armed[3]),
+    .done_i      (layer_done),
+    .hw_we_i     ('0),
+    .hw_wdata_i  ('0)
+  );
+
+  dla_group_regs #(
+    .Base     (CaccBase),
+    .DFirst   (CaccDFirst),
+    .DWords   (DWCacc),
+    .DReset   (nvdla_regs_pkg::CACC_D_RESET),
+    .DWritable(nvdla_regs_pkg::CACC_D_WRITABLE)
+  ) u_cacc_regs (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .req_valid_i (csb_req_valid_i),
+    .req_addr_i  (csb_req_addr_i),
+    .req_write_i (csb_req_write_i),
+    .req_wdata_i (csb_req_wdata_i),
+    .hit_o       (hit[4]),
+    .rdata_o     (rdata[4]),
+    .s_we_o      (s_we[4]),
+    .s_re_o      (s_re[4]),
+    .s_offset_o  (s_off[4]),
+    .s_wdata_o   (s_wdata[4]),
+    .s_rdata_i   ('0),
+    .d_consumer_o(cacc_d),
+    .consumer_o  (consumer[4]),
+    .armed_o     (armed[4]),
+    .done_i      (layer_done),
+    .hw_we_i     (cacc_hw_we),
+    .hw_wdata_i  (cacc_hw_wdata)
+  );
+
+  // CSB read data: a block that did not hit answers 0.
+  logic csb_rd_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) csb_rd_q <= 1'b0;
+    else csb_rd_q <= csb_req_valid_i && !csb_req_write_i;
+  end
+  assign csb_rsp_valid_o = csb_rd_q;
+  assign csb_rsp_rdata_o = rdata[0] | rdata[1] | rdata[2] | rdata[3] | rdata[4];
+
+  // CDMA's S_ registers: S_ARBITER (stored), S_CBUF_FLUSH_STATUS (FLUSH_DONE = 1).
+  logic [31:0] arbiter_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      arbiter_q    <= nvdla_regs_pkg::CDMA_S_ARBITER_RESET;
+      cdma_s_rdata <= '0;
+    end else begin
+      if (s_we[0] && s_off[0] == nvdla_regs_pkg::CDMA_S_ARBITER_OFFSET) begin
+        arbiter_q <= s_wdata[0] & nvdla_regs_pkg::CDMA_S_ARBITER_WRITABLE_MASK;
+      end
+      cdma_s_rdata <= !s_re[0] ? '0
+                    : (s_off[0] == nvdla_regs_pkg::CDMA_S_ARBITER_OFFSET) ? arbiter_q
+                    : (s_off[0] == nvdla_regs_pkg::CDMA_S_CBUF_FLUSH_STATUS_OFFSET) ? 32'd1 : '0;
+    end
+  end
+
+  // ---------------------------------------------------------------- register decode
+  // Register words: only their defined fields are read.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [31:0] cdma_misc_cfg;
+  assign cdma_misc_cfg = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_MISC_CFG_OFFSET) - CdmaDFirst) / 4];
+  logic [31:0] cdma_dain_addr_high_0;
+  assign cdma_dain_addr_high_0 = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_DAIN_ADDR_HIGH_0_OFFSET) - CdmaDFirst) / 4];
+  logic [31:0] cdma_dain_addr_low_0;
+  assign cdma_dain_addr_low_0 = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_DAIN_ADDR_LOW_0_OFFSET) - CdmaDFirst) / 4];
+  logic [31:0] cdma_line_stride;
+  assign cdma_line_stride = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_LINE_STRIDE_OFFSET) - CdmaDFirst) / 4];
+  logic [31:0] cdma_surf_stride;
+  assign cdma_surf_stride = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_SURF_STRIDE_OFFSET) - CdmaDFirst) / 4];
+  logic [31:0] cdma_weight_size_0;
+  assign cdma_weight_size_0 = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_WEIGHT_SIZE_0_OFFSET) - CdmaDFirst) / 4];
+  logic [31:0] cdma_weight_addr_high;
+  assign cdma_weight_addr_high = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_WEIGHT_ADDR_HIGH_OFFSET) - CdmaDFirst) / 4];
+  logic [31:0] cdma_weight_addr_low;
+  assign cdma_weight_addr_low = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_WEIGHT_ADDR_LOW_OFFSET) - CdmaDFirst) / 4];
+  logic [31:0] cdma_weight_bytes;
+  assign cdma_weight_bytes = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_WEIGHT_BYTES_OFFSET) - CdmaDFirst) / 4];
+  logic [31:0] cdma_cvt_cfg;
+  assign cdma_cvt_cfg = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_CVT_CFG_OFFSET) - CdmaDFirst) / 4];
+  logic [31:0] cdma_cvt_offset;
+  assign cdma_cvt_offset = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_CVT_OFFSET_OFFSET) - CdmaDFirst) / 4];
+  logic [31:0] cdma_cvt_scale;
+  assign cdma_cvt_scale = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_CVT_SCALE_OFFSET) - CdmaDFirst) / 4];
+  logic [31:0] csc_misc_cfg;
+  assign csc_misc_cfg = csc_d[(32'(nvdla_regs_pkg::CSC_D_MISC_CFG_OFFSET) - CscDFirst) / 4];
+  logic [31:0] csc_datain_size_ext_0;
+  assign csc_datain_size_ext_0 = csc_d[(32'(nvdla_regs_pkg::CSC_D_DATAIN_SIZE_EXT_0_OFFSET) - CscDFirst) / 4];
+  logic [31:0] csc_datain_size_ext_1;
+  assign csc_datain_size_ext_1 = csc_d[(32'(nvdla_regs_pkg::CSC_D_DATAIN_SIZE_EXT_1_OFFSET) - CscDFirst) / 4];
+  logic [31:0] csc_weight_size_ext_0;
+  assign csc_weight_size_ext_0 = csc_d[(32'(nvdla_regs_pkg::CSC_D_WEIGHT_SIZE_EXT_0_OFFSET) - CscDFirst) / 4];
+  logic [31:0] csc_weight_size_ext_1;
+  assign csc_weight_size_ext_1 = csc_d[(32'(nvdla_regs_pkg::CSC_D_WEIGHT_SIZE_EXT_1_OFFSET) - CscDFirst) / 4];
+  logic [31:0] csc_dataout_size_0;
+  assign csc_dataout_size_0 = csc_d[(32'(nvdla_regs_pkg::CSC_D_DATAOUT_SIZE_0_OFFSET) - CscDFirst) / 4];
+  logic [31:0] csc_conv_stride_ext;
+  assign csc_conv_stride_ext = csc_d[(32'(nvdla_regs_pkg::CSC_D_CONV_STRIDE_EXT_OFFSET) - CscDFirst) / 4];
+  logic [31:0] csc_dilation_ext;
+  assign csc_dilation_ext = csc_d[(32'(nvdla_regs_pkg::CSC_D_DILATION_EXT_OFFSET) - CscDFirst) / 4];
+  logic [31:0] csc_zero_padding;
+  assign csc_zero_padding = csc_d[(32'(nvdla_regs_pkg::CSC_D_ZERO_PADDING_OFFSET) - CscDFirst) / 4];
+  logic [31:0] csc_zero_padding_value;
+  assign csc_zero_padding_value = csc_d[(32'(nvdla_regs_pkg::CSC_D_ZERO_PADDING_VALUE_OFFSET) - CscDFirst) / 4];
+  logic [31:0] cacc_clip_cfg;
+  assign cacc_clip_cfg = cacc_d[(32'(nvdla_regs_pkg::CACC_D_CLIP_CFG_OFFSET) - CaccDFirst) / 4];
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  conv_pkg::cfg_t cfg;
+  always_comb begin
+    cfg.int16           = SupportInt16 &&
+                          csc_misc_cfg[nvdla_regs_pkg::CSC_D_MISC_CFG_PROC_PRECISION_LSB +: nvdla_regs_pkg::CSC_D_MISC_CFG_PROC_PRECISION_WIDTH] == 2'd1;
+    cfg.in_w            = 14'(csc_datain_size_ext_0[nvdla_regs_pkg::CSC_D_DATAIN_SIZE_EXT_0_DATAIN_WIDTH_EXT_LSB +: nvdla_regs_pkg::CSC_D_DATAIN_SIZE_EXT_0_DATAIN_WIDTH_EXT_WIDTH]) + 14'd1;
+    cfg.in_h            = 14'(csc_datain_size_ext_0[nvdla_regs_pkg::CSC_D_DATAIN_SIZE_EXT_0_DATAIN_HEIGHT_EXT_LSB +: nvdla_regs_pkg::CSC_D_DATAIN_SIZE_EXT_0_DATAIN_HEIGHT_EXT_WIDTH]) + 14'd1;
+    cfg.in_c            = 14'(csc_datain_size_ext_1[nvdla_regs_pkg::CSC_D_DATAIN_SIZE_EXT_1_DATAIN_CHANNEL_EXT_LSB +: nvdla_regs_pkg::CSC_D_DATAIN_SIZE_EXT_1_DATAIN_CHANNEL_EXT_WIDTH]) + 14'd1;
+    cfg.kernels         = 14'(csc_weight_size_ext_1[nvdla_regs_pkg::CSC_D_WEIGHT_SIZE_EXT_1_WEIGHT_KERNEL_LSB +: nvdla_regs_pkg::CSC_D_WEIGHT_SIZE_EXT_1_WEIGHT_KERNEL_WIDTH]) + 14'd1;
+    cfg.kern_w          = 6'(csc_weight_size_ext_0[nvdla_regs_pkg::CSC_D_WEIGHT_SIZE_EXT_0_WEIGHT_WIDTH_EXT_LSB +: nvdla_regs_pkg::CSC_D_WEIGHT_SIZE_EXT_0_WEIGHT_WIDTH_EXT_WIDTH]) + 6'd1;
+    cfg.kern_h          = 6'(csc_weight_size_ext_0[nvdla_regs_pkg::CSC_D_WEIGHT_SIZE_EXT_0_WEIGHT_HEIGHT_EXT_LSB +: nvdla_regs_pkg::CSC_D_WEIGHT_SIZE_EXT_0_WEIGHT_HEIGHT_EXT_WIDTH]) + 6'd1;
+    cfg.byte_per_kernel = 19'(cdma_weight_size_0[nvdla_regs_pkg::CDMA_D_WEIGHT_SIZE_0_BYTE_PER_KERNEL_LSB +: nvdla_regs_pkg::CDMA_D_WEIGHT_SIZE_0_BYTE_PER_KERNEL_WIDTH]) + 19'd1;
+    cfg.wt_addr         = {cdma_weight_addr_high, cdma_weight_addr_low};
+    cfg.wt_bytes        = cdma_weight_bytes;
+    cfg.out_w           = 14'(csc_dataout_size_0[nvdla_regs_pkg::CSC_D_DATAOUT_SIZE_0_DATAOUT_WIDTH_LSB +: nvdla_regs_pkg::CSC_D_DATAOUT_SIZE_0_DATAOUT_WIDTH_WIDTH]) + 14'd1;
+    cfg.out_h           = 14'(csc_dataout_size_0[nvdla_regs_pkg::CSC_D_DATAOUT_SIZE_0_DATAOUT_HEIGHT_LSB +: nvdla_regs_pkg::CSC_D_DATAOUT_SIZE_0_DATAOUT_HEIGHT_WIDTH]) + 14'd1;
+    cfg.stride_x        = 4'(csc_conv_stride_ext[nvdla_regs_pkg::CSC_D_CONV_STRIDE_EXT_CONV_X_STRIDE_EXT_LSB +: nvdla_regs_pkg::CSC_D_CONV_STRIDE_EXT_CONV_X_STRIDE_EXT_WIDTH]) + 4'd1;
+    cfg.stride_y        = 4'(csc_conv_stride_ext[nvdla_regs_pkg::CSC_D_CONV_STRIDE_EXT_CONV_Y_STRIDE_EXT_LSB +: nvdla_regs_pkg::CSC_D_CONV_STRIDE_EXT_CONV_Y_STRIDE_EXT_WIDTH]) + 4'd1;
+    cfg.dil_x           = 6'(csc_dilation_ext[nvdla_regs_pkg::CSC_D_DILATION_EXT_X_DILATION_EXT_LSB +: nvdla_regs_pkg::CSC_D_DILATION_EXT_X_DILATION_EXT_WIDTH]) + 6'd1;
+    cfg.dil_y           = 6'(csc_dilation_ext[nvdla_regs_pkg::CSC_D_DILATION_EXT_Y_DILATION_EXT_LSB +: nvdla_regs_pkg::CSC_D_DILATION_EXT_Y_DILATION_EXT_WIDTH]) + 6'd1;
+    cfg.pad_left        = csc_zero_padding[nvdla_regs_pkg::CSC_D_ZERO_PADDING_PAD_LEFT_LSB +: nvdla_regs_pkg::CSC_D_ZERO_PADDING_PAD_LEFT_WIDTH];
+    cfg.pad_top         = csc_zero_padding[nvdla_regs_pkg::CSC_D_ZERO_PADDING_PAD_TOP_LSB +: nvdla_regs_pkg::CSC_D_ZERO_PADDING_PAD_TOP_WIDTH];
+    cfg.pad_value       = csc_zero_padding_value[nvdla_regs_pkg::CSC_D_ZERO_PADDING_VALUE_PAD_VALUE_LSB +: nvdla_regs_pkg::CSC_D_ZERO_PADDING_VALUE_PAD_VALUE_WIDTH];
+    cfg.dain_addr       = {cdma_dain_addr_high_0, cdma_dain_addr_low_0};
+    cfg.line_stride     = cdma_line_stride;
+    cfg.surf_stride     = cdma_surf_stride;
+    cfg.cvt_en          = cdma_cvt_cfg[nvdla_regs_pkg::CDMA_D_CVT_CFG_CVT_EN_LSB +: nvdla_regs_pkg::CDMA_D_CVT_CFG_CVT_EN_WIDTH];
+    cfg.cvt_truncate    = cdma_cvt_cfg[nvdla_regs_pkg::CDMA_D_CVT_CFG_CVT_TRUNCATE_LSB +: nvdla_regs_pkg::CDMA_D_CVT_CFG_CVT_TRUNCATE_WIDTH];
+    cfg.cvt_offset      = cdma_cvt_offset[nvdla_regs_pkg::CDMA_D_CVT_OFFSET_CVT_OFFSET_LSB +: nvdla_regs_pkg::CDMA_D_CVT_OFFSET_CVT_OFFSET_WIDTH];
+    cfg.cvt_scale       = cdma_cvt_scale[nvdla_regs_pkg::CDMA_D_CVT_SCALE_CVT_SCALE_LSB +: nvdla_regs_pkg::CDMA_D_CVT_SCALE_CVT_SCALE_WIDTH];
+    cfg.clip_truncate   = cacc_clip_cfg[nvdla_regs_pkg::CACC_D_CLIP_CFG_CLIP_TRUNCATE_LSB +: nvdla_regs_pkg::CACC_D_CLIP_CFG_CLIP_TRUNCATE_WIDTH];
+  end
+
+  // ---------------------------------------------------------------- layer control
+  logic running_q, start;
+  assign start = !running_q && (&armed);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) running_q <= 1'b0;
+    else if (start) running_q <= 1'b1;
+    else if (layer_done) running_q <= 1'b0;
+  end
+
+  // ---------------------------------------------------------------- CDMA, CBUF, CSC
+  logic                dat_we, wt_we, dat_done, dat_done_pulse, wt_done_pulse;
+  logic [DRowW-1:0]    dat_wrow, dat_rrow;
+  logic [WRowW-1:0]    wt_wrow, wt_rrow0, wt_rrow1;
+  logic [LaneW-1:0]    dat_wlane, wt_wlane;
+  logic [AtomBits-1:0] dat_wdata, wt_wdata;
+  logic [WordW-1:0]    dat_rdata, wt_rdata0, wt_rdata1;
+  logic [31:0]         wt_written, wt_release;
+
+  conv_cdma #(
+    .AtomLog2      (AtomLog2),
+    .AtomicC       (AtomicC),
+    .SupportInt16  (SupportInt16),
+    .DataRows      (DataRows),
+    .WtRows        (WtRows),
+    .MaxOutstanding(64)
+  ) u_cdma (
+    .clk_i             (clk_i),
+    .rst_ni            (rst_ni),
+    .start_i           (start),
+    .cfg_i             (cfg),
+    .dma_rd_req_valid_o(dma_rd_req_valid_o),
+    .dma_rd_req_ready_i(dma_rd_req_ready_i),
+    .dma_rd_req_addr_o (dma_rd_req_addr_o),
+    .dma_rd_rsp_valid_i(dma_rd_rsp_valid_i),
+    .dma_rd_rsp_ready_o(dma_rd_rsp_ready_o),
+    .dma_rd_rsp_data_i (dma_rd_rsp_data_i),
+    .dat_we_o          (dat_we),
+    .dat_wrow_o        (dat_wrow),
+    .dat_wlane_o       (dat_wlane),
+    .dat_wdata_o       (dat_wdata),
+    .wt_we_o           (wt_we),
+    .wt_wrow_o         (wt_wrow),
+    .wt_wlane_o        (wt_wlane),
+    .wt_wdata_o        (wt_wdata),
+    .wt_release_i      (wt_release),
+    .dat_done_o        (dat_done),
+    .wt_written_o      (wt_written),
+    .dat_done_pulse_o  (dat_done_pulse),
+    .wt_done_pulse_o   (wt_done_pulse)
+  );
+
+  conv_cbuf #(
+    .WordW   (WordW),
+    .AtomBits(AtomBits),
+    .DataRows(DataRows),
+    .WtRows  (WtRows)
+  ) u_cbuf (
+    .clk_i      (clk_i),
+    .dat_we_i   (dat_we),
+    .dat_wrow_i (dat_wrow),
+    .dat_wlane_i(dat_wlane),
+    .dat_wdata_i(dat_wdata),
+    .wt_we_i    (wt_we),
+    .wt_wrow_i  (wt_wrow),
+    .wt_wlane_i (wt_wlane),
+    .wt_wdata_i (wt_wdata),
+    .dat_rrow_i (dat_rrow),
+    .dat_rdata_o(dat_rdata),
+    .wt_rrow0_i (wt_rrow0),
+    .wt_rdata0_o(wt_rdata0),
+    .wt_rrow1_i (wt_rrow1),
+    .wt_rdata1_o(wt_rdata1)
+  );
+
+  logic                 mac_wt_valid, mac_wt_ready, mac_wt_last;
+  logic [CellW-1:0]     mac_wt_cell;
+  logic [WordW-1:0]     mac_wt_data, mac_dat_data;
+  logic                 mac_dat_valid, mac_dat_ready, mac_stripe_st, mac_stripe_end, mac_channel_end;
+
+  conv_csc #(
+    .AtomicC     (AtomicC),
+    .NumCells    (NumCells),
+    .SupportInt16(SupportInt16),
+    .DataRows    (DataRows),
+    .WtRows      (WtRows),
+    .StripeLower (StripeLower),
+    .StripeUpper (StripeUpper)
+  ) u_csc (
+    .clk_i            (clk_i),
+    .rst_ni           (rst_ni),
+    .start_i          (start),
+    .cfg_i            (cfg),
+    .dat_done_i       (dat_done),
+    .wt_written_i     (wt_written),
+    .wt_release_o     (wt_release),
+    .dat_rrow_o       (dat_rrow),
+    .dat_rdata_i      (dat_rdata),
+    .wt_rrow0_o       (wt_rrow0),
+    .wt_rdata0_i      (wt_rdata0),
+    .wt_rrow1_o       (wt_rrow1),
+    .wt_rdata1_i      (wt_rdata1),
+    .wt_valid_o       (mac_wt_valid),
+    .wt_ready_i       (mac_wt_ready),
+    .wt_cell_o        (mac_wt_cell),
+    .wt_data_o        (mac_wt_data),
+    .wt_last_o        (mac_wt_last),
+    .dat_valid_o      (mac_dat_valid),
+    .dat_ready_i      (mac_dat_ready),
+    .dat_data_o       (mac_dat_data),
+    .dat_stripe_st_o  (mac_stripe_st),
+    .dat_stripe_end_o (mac_stripe_end),
+    .dat_channel_end_o(mac_channel_end)
+  );
+
+  // ---------------------------------------------------------------- CMAC (A and B as one array)
+  logic                         psum_valid, psum_ready, psum_stripe_end, psum_channel_end;
+  logic [NumOut-1:0][PsumW-1:0] psum;
+
+  cmac_array #(
+    .AtomicC     (AtomicC),
+    .NumCells    (NumCells),
+    .SupportInt16(SupportInt16)
+  ) u_cmac (
+    .clk_i            (clk_i),
+    .rst_ni           (rst_ni),
+    .cfg_int16_i      (cfg.int16),
+    .wt_valid_i       (mac_wt_valid),
+    .wt_ready_o       (mac_wt_ready),
+    .wt_cell_i        (mac_wt_cell),
+    .wt_data_i        (mac_wt_data),
+    .wt_last_i        (mac_wt_last),
+    .dat_valid_i      (mac_dat_valid),
+    .dat_ready_o      (mac_dat_ready),
+    .dat_data_i       (mac_dat_data),
+    .dat_stripe_st_i  (mac_stripe_st),
+    .dat_stripe_end_i (mac_stripe_end),
+    .dat_channel_end_i(mac_channel_end),
+    .out_valid_o      (psum_valid),
+    .out_ready_i      (psum_ready),
+    .out_psum_o       (psum),
+    .out_stripe_end_o (psum_stripe_end),
+    .out_channel_end_o(psum_channel_end)
+  );
+
+  // ---------------------------------------------------------------- CACC
+  logic        cacc_done;
+  logic [31:0] sat_count;
+
+  conv_cacc #(
+    .AtomicC     (AtomicC),
+    .NumCells    (NumCells),
+    .SupportInt16(SupportInt16),
+    .MaxStripe   (StripeUpper),
+    .FifoDepth   (2 * StripeUpper)
+  ) u_cacc (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .start_i         (start),
+    .cfg_i           (cfg),
+    .in_valid_i      (psum_valid),
+    .in_ready_o      (psum_ready),
+    .in_psum_i       (psum),
+    .in_stripe_end_i (psum_stripe_end),
+    .in_channel_end_i(psum_channel_end),
+    .fly_valid_o     (fly_valid_o),
+    .fly_ready_i     (fly_ready_i),
+    .fly_data_o      (fly_data_o),
+    .done_o          (cacc_done),
+    .sat_count_o     (sat_count)
+  );
+
+  assign layer_done = running_q && cacc_done;
+
+  localparam int unsigned ISat = (32'(nvdla_regs_pkg::CACC_D_OUT_SATURATION_OFFSET) - CaccDFirst) / 4;
+  always_comb begin
+    cacc_hw_we          = '0;
+    cacc_hw_wdata       = '0;
+    cacc_hw_we[ISat]    = layer_done;
+    cacc_hw_wdata[ISat] = sat_count;
+  end
+
+  // Interrupts: CACC at the end; CDMA_DAT / CDMA_WT when their fetch finishes (CDMA's group).
+  always_comb begin
+    intr_o = '0;
+    intr_o[0 + 32'(consumer[4])] = layer_done;
+    intr_o[2 + 32'(consumer[0])] = running_q && dat_done_pulse;
+    intr_o[4 + 32'(consumer[0])] = running_q && wt_done_pulse;
+  end
+
+  logic unused;
+  assign unused = ^{hit, s_we[4:1], s_re[4:1], s_off[4:1], s_wdata, consumer[3:1], arbiter_q[31:20],
+                    cmac_a_d, cmac_b_d, cdma_misc_cfg};
+endmodule

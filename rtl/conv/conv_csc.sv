@@ -1,0 +1,348 @@
+// CSC for direct convolution (conv-pipeline.md §5): two independent sequencers over the same
+// loop nest
+//     kernel group g -> stripe (16/8/rest on nv_small) -> channel block b -> r -> s
+// synchronised through the MAC array's shadow weight registers:
+//   * the weight loader sends, per (g, stripe, b, r, s), one beat per MAC cell holding the
+//     weights W[k][b-block][r][s] of its kernel(s) (channels >= C and kernels >= K zero),
+//     wt_last on the set's last beat; it waits until the group's weights are in CBUF and, when it
+//     leaves a group, releases that group's bytes of the weight ring to CDMA;
+//   * the data issuer, once the whole input is in CBUF, sends for every (b, r, s) pass the data
+//     atoms of the stripe's positions (PAD_VALUE outside the input, 0 for channels >= C), tagged
+//     stripe_st (first position: the array swaps the shadow set in), stripe_end (last position)
+//     and channel_end (every position of the stripe's last pass).
+// One atomic operation per cycle while the array accepts; the weight set of the next pass loads
+// while the current pass runs (passes of >= NumCells positions never wait).
+module conv_csc #(
+  parameter int unsigned AtomicC      = 8,
+  parameter int unsigned NumCells     = 8,
+  parameter bit          SupportInt16 = 1'b0,
+  parameter int unsigned DataRows     = 8192,
+  parameter int unsigned WtRows       = 8192,
+  parameter int unsigned StripeLower  = 8,
+  parameter int unsigned StripeUpper  = 16,
+  localparam int unsigned DataW       = SupportInt16 ? 16 : 8,
+  localparam int unsigned WordW       = AtomicC * DataW,
+  localparam int unsigned RowBytes    = WordW / 8,
+  localparam int unsigned KernPerCell = SupportInt16 ? 2 : 1,
+  localparam int unsigned NumOut      = NumCells * KernPerCell,
+  localparam int unsigned CellW       = NumCells > 1 ? $clog2(NumCells) : 1,
+  localparam int unsigned DRowW       = $clog2(DataRows),
+  localparam int unsigned WRowW       = $clog2(WtRows)
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  input  logic                start_i,
+  input  conv_pkg::cfg_t      cfg_i,
+  // CBUF state from CDMA
+  input  logic                dat_done_i,
+  input  logic [31:0]         wt_written_i,
+  output logic [31:0]         wt_release_o,
+  // CBUF reads
+  output logic [DRowW-1:0]    dat_rrow_o,
+  input  logic [WordW-1:0]    dat_rdata_i,
+  output logic [WRowW-1:0]    wt_rrow0_o,
+  input  logic [WordW-1:0]    wt_rdata0_i,
+  output logic [WRowW-1:0]    wt_rrow1_o,
+  input  logic [WordW-1:0]    wt_rdata1_i,
+  // MAC array
+  output logic                wt_valid_o,
+  input  logic                wt_ready_i,
+  output logic [CellW-1:0]    wt_cell_o,
+  output logic [WordW-1:0]    wt_data_o,
+  output logic                wt_last_o,
+  output logic                dat_valid_o,
+  input  logic                dat_ready_i,
+  output logic [WordW-1:0]    dat_data_o,
+  output logic                dat_stripe_st_o,
+  output logic                dat_stripe_end_o,
+  output logic                dat_channel_end_o
+);
+  localparam int unsigned CLog2   = $clog2(AtomicC);
+  localparam int unsigned RowLog2 = $clog2(RowBytes);
+  localparam int unsigned KLog2   = $clog2(NumOut);
+  localparam int unsigned CellLog2 = $clog2(NumCells);
+
+  // ---------------------------------------------------------------- geometry
+  logic        int16;
+  logic [13:0] blocks, groups, cpb_last, kpg_last;
+  logic [4:0]  ak_log2;
+  assign int16    = SupportInt16 && cfg_i.int16;
+  assign ak_log2  = int16 ? 5'(CellLog2) : 5'(KLog2);
+  assign blocks   = 14'((15'(cfg_i.in_c) + 15'(AtomicC - 1)) >> CLog2);
+  assign groups   = 14'((15'(cfg_i.kernels) + (15'd1 << ak_log2) - 15'd1) >> ak_log2);
+  assign cpb_last = cfg_i.in_c - ((blocks - 14'd1) << CLog2);
+  assign kpg_last = cfg_i.kernels - ((groups - 14'd1) << ak_log2);
+
+  logic [27:0] positions_q, nbw_q;
+  logic [10:0] rs_q;  // R*S
+  always_ff @(posedge clk_i) begin
+    if (start_i) begin
+      positions_q <= 28'(cfg_i.out_w) * 28'(cfg_i.out_h);
+      nbw_q       <= 28'(blocks) * 28'(cfg_i.in_w);
+      rs_q        <= 11'(cfg_i.kern_h) * 11'(cfg_i.kern_w);
+    end
+  end
+
+  // ================================================================ weight loader
+  logic        wl_act_q;
+  logic [13:0] wg_q, wb_q;
+  logic [5:0]  wr_q, ws_q;
+  logic [CellW:0] wc_q;
+  logic [27:0] wleft_q;
+  logic [31:0] wgrp_base_q, wblk_base_q, wrs_base_q, wgrp_end_q;
+
+  logic [13:0] w_kpg, w_cpb;
+  logic [CellW:0] w_cells;
+  logic        w_last_c, w_last_s, w_last_r, w_last_b, w_last_stripe, w_last_g, w_fire;
+  logic [27:0] w_len;
+  logic [31:0] w_rs_step, w_blk_step, w_cell_off, w_off;
+  logic [13:0] full_kpg, first_kpg;
+  assign full_kpg  = 14'd1 << ak_log2;
+  assign first_kpg = (cfg_i.kernels > full_kpg) ? full_kpg : cfg_i.kernels;
+  logic        kpc2;  // two int8 kernels per cell
+  assign kpc2       = KernPerCell == 2 && !int16;
+  assign w_kpg      = (wg_q == groups - 14'd1) ? kpg_last : (14'd1 << ak_log2);
+  assign w_cpb      = (wb_q == blocks - 14'd1) ? cpb_last : 14'(AtomicC);
+  assign w_cells    = kpc2 ? (CellW + 1)'((w_kpg + 14'd1) >> 1) : (CellW + 1)'(w_kpg);
+  assign w_len      = conv_pkg::stripe_len(wleft_q, 28'(StripeLower), 28'(StripeUpper));
+  assign w_last_c   = wc_q == w_cells - 1'b1;
+  assign w_last_s   = 6'(ws_q) == cfg_i.kern_w - 6'd1;
+  assign w_last_r   = 6'(wr_q) == cfg_i.kern_h - 6'd1;
+  assign w_last_b   = wb_q == blocks - 14'd1;
+  assign w_last_stripe = wleft_q == w_len;
+  assign w_last_g   = wg_q == groups - 14'd1;
+  // byte strides of the weight stream (conv-pipeline.md §2.2, bpe-byte elements)
+  assign w_rs_step  = (32'(w_cpb) * 32'(w_kpg)) << int16;
+  assign w_blk_step = ((32'(AtomicC) * 32'(rs_q) * 32'(w_kpg)) << int16);
+  assign w_cell_off = (32'(wc_q) * 32'(w_cpb) << int16) << kpc2;
+  assign w_off      = wgrp_base_q + wblk_base_q + wrs_base_q + w_cell_off;
+
+  assign wt_valid_o = wl_act_q && wt_written_i >= wgrp_end_q;
+  assign w_fire     = wt_valid_o && wt_ready_i;
+  assign wt_cell_o  = CellW'(wc_q);
+  assign wt_last_o  = w_last_c;
+  assign wt_release_o = wgrp_base_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wl_act_q    <= 1'b0;
+      wg_q        <= '0;
+      wb_q        <= '0;
+      wr_q        <= '0;
+      ws_q        <= '0;
+      wc_q        <= '0;
+      wleft_q     <= '0;
+      wgrp_base_q <= '0;
+      wblk_base_q <= '0;
+      wrs_base_q  <= '0;
+      wgrp_end_q  <= '0;
+    end else if (start_i) begin
+      wl_act_q    <= 1'b1;
+      wg_q        <= '0;
+      wb_q        <= '0;
+      wr_q        <= '0;
+      ws_q        <= '0;
+      wc_q        <= '0;
+      wleft_q     <= 28'(cfg_i.out_w) * 28'(cfg_i.out_h);
+      wgrp_base_q <= '0;
+      wblk_base_q <= '0;
+      wrs_base_q  <= '0;
+      // first group: K or a full group, whichever is smaller
+      wgrp_end_q  <= 32'(first_kpg) * 32'(cfg_i.byte_per_kernel);
+    end else if (w_fire) begin
+      wc_q <= w_last_c ? '0 : wc_q + 1'b1;
+      if (w_last_c) begin
+        ws_q       <= w_last_s ? '0 : ws_q + 6'd1;
+        wrs_base_q <= wrs_base_q + w_rs_step;
+        if (w_last_s) begin
+          wr_q <= w_last_r ? '0 : wr_q + 6'd1;
+          if (w_last_r) begin
+            wb_q        <= w_last_b ? '0 : wb_q + 14'd1;
+            wrs_base_q  <= '0;
+            wblk_base_q <= wblk_base_q + w_blk_step;
+            if (w_last_b) begin
+              wblk_base_q <= '0;
+              wleft_q     <= wleft_q - w_len;
+              if (w_last_stripe) begin
+                wleft_q     <= positions_q;
+                wg_q        <= wg_q + 14'd1;
+                wgrp_base_q <= wgrp_base_q + (32'(cfg_i.byte_per_kernel) << ak_log2);
+                if (w_last_g) begin
+                  wl_act_q <= 1'b0;
+                end else begin
+                  // next group's end: its base + its kernels * BPK
+                  wgrp_end_q <= wgrp_base_q + (32'(cfg_i.byte_per_kernel) << ak_log2)
+                              + ((wg_q + 14'd1 == groups - 14'd1) ? 32'(kpg_last) : (32'd1 << ak_log2))
+                                * 32'(cfg_i.byte_per_kernel);
+                end
+              end
+            end
+          end
+        end
+      end
+    end
+  end
+
+  // Weight bytes of one cell: a window of two consecutive ring rows from the set's offset.
+  logic [2*WordW-1:0] w_window;
+  logic [WordW-1:0]   w_lo, w_hi, w_word;
+  logic [RowBytes-1:0] w_mask_k, w_mask_16;
+  assign wt_rrow0_o = WRowW'(w_off >> RowLog2);
+  assign wt_rrow1_o = WRowW'((w_off >> RowLog2) + 32'd1);
+  assign w_window   = {wt_rdata1_i, wt_rdata0_i} >> {w_off[RowLog2-1:0], 3'b000};
+  always_comb begin
+    for (int unsigned i = 0; i < RowBytes; i++) begin
+      w_mask_k[i]  = 14'(i) < w_cpb;
+      w_mask_16[i] = 14'(i) < (w_cpb << 1);
+    end
+  end
+  always_comb begin
+    w_lo = '0;
+    w_hi = '0;
+    for (int unsigned i = 0; i < RowBytes; i++) begin
+      if (w_mask_k[i]) w_lo[8*i +: 8] = w_window[8*i +: 8];
+    end
+    w_word = w_lo;
+    if (SupportInt16) begin
+      if (int16) begin
+        for (int unsigned i = 0; i < RowBytes; i++) begin
+          w_word[8*i +: 8] = w_mask_16[i] ? w_window[8*i +: 8] : 8'd0;
+        end
+      end else begin
+        // two kernels per cell: kernel 2c in bytes [0, AtomicC), 2c+1 in [AtomicC, 2*AtomicC)
+        w_hi = w_window[WordW-1:0] >> {w_cpb, 3'b000};
+        for (int unsigned i = 0; i < RowBytes / 2; i++) begin
+          w_word[8*(i + RowBytes / 2) +: 8] =
+              (w_mask_k[i] && 14'(2 * wc_q + 1) < w_kpg) ? w_hi[8*i +: 8] : 8'd0;
+        end
+      end
+    end
+  end
+  assign wt_data_o = w_word;
+
+  // ================================================================ data issuer
+  logic        di_act_q;
+  logic [13:0] dg_q, db_q;
+  logic [5:0]  dr_q, ds_q;
+  logic [27:0] dleft_q, dlen_q, di_q;
+  logic [13:0] dp0h_q, dp0w_q, dph_q, dpw_q;
+  logic        d_last_s, d_last_r, d_last_b, d_last_i, d_last_stripe, d_last_g, d_fire, d_pw_wrap;
+  logic [27:0] d_next_left;
+  logic [13:0] d_cpb;
+  assign d_last_s      = 6'(ds_q) == cfg_i.kern_w - 6'd1;
+  assign d_last_r      = 6'(dr_q) == cfg_i.kern_h - 6'd1;
+  assign d_last_b      = db_q == blocks - 14'd1;
+  assign d_last_i      = di_q == dlen_q - 28'd1;
+  assign d_next_left   = dleft_q - dlen_q;
+  assign d_last_stripe = d_next_left == '0;
+  assign d_last_g      = dg_q == groups - 14'd1;
+  assign d_pw_wrap     = dpw_q == cfg_i.out_w - 14'd1;
+  assign d_cpb         = d_last_b ? cpb_last : 14'(AtomicC);
+
+  assign dat_valid_o       = di_act_q && dat_done_i;
+  assign d_fire            = dat_valid_o && dat_ready_i;
+  assign dat_stripe_st_o   = di_q == '0;
+  assign dat_stripe_end_o  = d_last_i;
+  assign dat_channel_end_o = d_last_b && d_last_r && d_last_s;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      di_act_q <= 1'b0;
+      dg_q     <= '0;
+      db_q     <= '0;
+      dr_q     <= '0;
+      ds_q     <= '0;
+      dleft_q  <= '0;
+      dlen_q   <= '0;
+      di_q     <= '0;
+      dp0h_q   <= '0;
+      dp0w_q   <= '0;
+      dph_q    <= '0;
+      dpw_q    <= '0;
+    end else if (start_i) begin
+      di_act_q <= 1'b1;
+      dg_q     <= '0;
+      db_q     <= '0;
+      dr_q     <= '0;
+      ds_q     <= '0;
+      dleft_q  <= 28'(cfg_i.out_w) * 28'(cfg_i.out_h);
+      dlen_q   <= conv_pkg::stripe_len(28'(cfg_i.out_w) * 28'(cfg_i.out_h), 28'(StripeLower),
+                                       28'(StripeUpper));
+      di_q     <= '0;
+      dp0h_q   <= '0;
+      dp0w_q   <= '0;
+      dph_q    <= '0;
+      dpw_q    <= '0;
+    end else if (d_fire) begin
+      di_q  <= d_last_i ? '0 : di_q + 28'd1;
+      dpw_q <= d_pw_wrap ? '0 : dpw_q + 14'd1;
+      dph_q <= d_pw_wrap ? dph_q + 14'd1 : dph_q;
+      if (d_last_i) begin
+        // back to the stripe's first position for the next (b, r, s) pass
+        dpw_q <= dp0w_q;
+        dph_q <= dp0h_q;
+        ds_q  <= d_last_s ? '0 : ds_q + 6'd1;
+        if (d_last_s) begin
+          dr_q <= d_last_r ? '0 : dr_q + 6'd1;
+          if (d_last_r) begin
+            db_q <= d_last_b ? '0 : db_q + 14'd1;
+            if (d_last_b) begin
+              // next stripe starts after this one's last position
+              dp0w_q  <= d_pw_wrap ? '0 : dpw_q + 14'd1;
+              dp0h_q  <= d_pw_wrap ? dph_q + 14'd1 : dph_q;
+              dpw_q   <= d_pw_wrap ? '0 : dpw_q + 14'd1;
+              dph_q   <= d_pw_wrap ? dph_q + 14'd1 : dph_q;
+              dleft_q <= d_next_left;
+              dlen_q  <= conv_pkg::stripe_len(d_next_left, 28'(StripeLower), 28'(StripeUpper));
+              if (d_last_stripe) begin
+                dg_q    <= dg_q + 14'd1;
+                dleft_q <= positions_q;
+                dlen_q  <= conv_pkg::stripe_len(positions_q, 28'(StripeLower), 28'(StripeUpper));
+                dp0w_q  <= '0;
+                dp0h_q  <= '0;
+                dpw_q   <= '0;
+                dph_q   <= '0;
+                if (d_last_g) di_act_q <= 1'b0;
+              end
+            end
+          end
+        end
+      end
+    end
+  end
+
+  // Input coordinates of the current (position, r, s), CBUF row, and the atom sent.
+  logic signed [19:0] hi, wi;
+  logic               in_range;
+  logic [31:0]        drow;
+  assign hi = $signed(20'(dph_q) * 20'(cfg_i.stride_y) + 20'(dr_q) * 20'(cfg_i.dil_y))
+            - $signed(20'(cfg_i.pad_top));
+  assign wi = $signed(20'(dpw_q) * 20'(cfg_i.stride_x) + 20'(ds_q) * 20'(cfg_i.dil_x))
+            - $signed(20'(cfg_i.pad_left));
+  assign in_range = hi >= 0 && hi < $signed(20'(cfg_i.in_h)) && wi >= 0 && wi < $signed(20'(cfg_i.in_w));
+  assign drow = 32'(hi) * 32'(nbw_q) + 32'(db_q) * 32'(cfg_i.in_w) + 32'(wi);
+  assign dat_rrow_o = DRowW'(drow);
+
+  logic [WordW-1:0] d_atom8;
+  always_comb begin
+    d_atom8 = '0;
+    for (int unsigned j = 0; j < AtomicC; j++) begin
+      if (14'(j) < d_cpb) d_atom8[8*j +: 8] = in_range ? dat_rdata_i[8*j +: 8] : cfg_i.pad_value[7:0];
+    end
+  end
+  if (SupportInt16) begin : g_dat16
+    logic [WordW-1:0] d_atom16;
+    always_comb begin
+      d_atom16 = '0;
+      for (int unsigned j = 0; j < AtomicC; j++) begin
+        if (14'(j) < d_cpb) d_atom16[16*j +: 16] = in_range ? dat_rdata_i[16*j +: 16] : cfg_i.pad_value;
+      end
+    end
+    assign dat_data_o = int16 ? d_atom16 : d_atom8;
+  end else begin : g_dat8
+    assign dat_data_o = d_atom8;
+  end
+
+  logic unused;
+  assign unused = ^{cfg_i, drow, nbw_q[27:20], w_hi, w_mask_16, w_window};
+endmodule

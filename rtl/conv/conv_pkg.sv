@@ -1,0 +1,52 @@
+// Direct-convolution pipeline: the layer configuration every stage reads (decoded once by
+// conv_core from the CDMA, CSC and CACC register groups, docs/CONV_RTL.md) and the CSC stripe
+// partition (conv-pipeline.md §5).
+package conv_pkg;
+
+  typedef struct packed {
+    logic        int16;        // PROC_PRECISION INT16 (nv_full only)
+    // input cube as CSC sees it (real sizes)
+    logic [13:0] in_w;
+    logic [13:0] in_h;
+    logic [13:0] in_c;
+    // weights
+    logic [13:0] kernels;      // K
+    logic [5:0]  kern_h;       // R
+    logic [5:0]  kern_w;       // S
+    logic [18:0] byte_per_kernel;
+    logic [63:0] wt_addr;
+    logic [31:0] wt_bytes;
+    // output
+    logic [13:0] out_w;
+    logic [13:0] out_h;
+    // geometry
+    logic [3:0]  stride_x;
+    logic [3:0]  stride_y;
+    logic [5:0]  dil_x;
+    logic [5:0]  dil_y;
+    logic [4:0]  pad_left;
+    logic [4:0]  pad_top;
+    logic [15:0] pad_value;
+    // input cube in memory
+    logic [63:0] dain_addr;
+    logic [31:0] line_stride;
+    logic [31:0] surf_stride;
+    // CDMA input converter
+    logic        cvt_en;
+    logic [5:0]  cvt_truncate;
+    logic [15:0] cvt_offset;
+    logic [15:0] cvt_scale;
+    // CACC
+    logic [4:0]  clip_truncate;
+  } cfg_t;
+
+  // Stripe length for `left` positions still to issue (conv-pipeline.md §5): the upper limit
+  // while at least two full stripes remain, the lower limit while more than one, then the rest.
+  function automatic logic [27:0] stripe_len(input logic [27:0] left, input logic [27:0] lower,
+                                             input logic [27:0] upper);
+    if (left >= (upper << 1)) stripe_len = upper;
+    else if (left > upper) stripe_len = lower;
+    else stripe_len = left;
+  endfunction
+
+endpackage
