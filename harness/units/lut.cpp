@@ -368,9 +368,9 @@ void read_table(const JsonNode& n, const char* name, std::array<int16_t, N>& out
 
 bool read_prio(const JsonNode& n) { return n.as_choice({"le", "lo"}) == "lo"; }
 
-golden::LutProgram build_function_tables(const LutJob& job, const JsonNode& tn) {
-  tn.allow_keys({"function", "in_scale", "out_scale", "lrn_k", "lrn_alpha", "lrn_beta", "slopes", "raw", "density",
-                 "le_function", "le_start", "le_index_offset", "le_index_select", "lo_start", "lo_index_select"});
+}  // namespace
+
+golden::LutProgram lut_program_from_function(LutVariant variant, LutPrecision precision, const JsonNode& tn) {
   golden::LutFunctionSpec fn;
   const std::string f = tn.require("function").as_choice({"sigmoid", "tanh", "exp", "lrn"});
   fn.function = f == "sigmoid" ? golden::LutFunction::Sigmoid
@@ -406,20 +406,20 @@ golden::LutProgram build_function_tables(const LutJob& job, const JsonNode& tn) 
     };
     const auto raw = range("raw");
     const auto dense = range("density");
-    spec = golden::plan_lut(job.variant, fn, raw.first, raw.second, le_exponent, dense.first, dense.second);
+    spec = golden::plan_lut(variant, fn, raw.first, raw.second, le_exponent, dense.first, dense.second);
   } else {
     spec.fn = fn;
     spec.le_linear = !le_exponent;
-    const int sb = select_bits_of(job.variant, job.precision);
+    const int sb = select_bits_of(variant, precision);
     const int64_t smin = -(int64_t{1} << (sb - 1)), smax = (int64_t{1} << (sb - 1)) - 1;
-    if (const auto n = tn.get("le_start")) spec.le_start = read_int(*n, in_min(job.variant), in_max(job.variant));
-    if (const auto n = tn.get("lo_start")) spec.lo_start = read_int(*n, in_min(job.variant), in_max(job.variant));
+    if (const auto n = tn.get("le_start")) spec.le_start = read_int(*n, in_min(variant), in_max(variant));
+    if (const auto n = tn.get("lo_start")) spec.lo_start = read_int(*n, in_min(variant), in_max(variant));
     if (const auto n = tn.get("le_index_offset")) spec.le_index_offset = static_cast<int>(read_int(*n, -128, 127));
     if (const auto n = tn.get("le_index_select")) spec.le_index_select = static_cast<int>(read_int(*n, smin, smax));
     if (const auto n = tn.get("lo_index_select")) spec.lo_index_select = static_cast<int>(read_int(*n, smin, smax));
   }
-  spec.variant = job.variant;
-  spec.precision = job.precision;
+  spec.variant = variant;
+  spec.precision = precision;
   if (const auto n = tn.get("slopes")) {
     const std::string s = n->as_choice({"auto", "flat", "tangent"});
     spec.slopes = s == "flat" ? golden::LutSlopeMode::Flat
@@ -433,11 +433,10 @@ golden::LutProgram build_function_tables(const LutJob& job, const JsonNode& tn) 
   }
 }
 
-// Applies the named S_LUT_* fields of `rn` on top of `c`.
-void apply_register_fields(const LutJob& job, const JsonNode& rn, LutConfig& c) {
-  const int sb = select_bits_of(job.variant, job.precision);
+void apply_lut_register_fields(LutVariant variant, LutPrecision precision, const JsonNode& rn, LutConfig& c) {
+  const int sb = select_bits_of(variant, precision);
   const int64_t smin = -(int64_t{1} << (sb - 1)), smax = (int64_t{1} << (sb - 1)) - 1;
-  const int64_t xmin = in_min(job.variant), xmax = in_max(job.variant);
+  const int64_t xmin = in_min(variant), xmax = in_max(variant);
   if (const auto n = rn.get("le_function")) c.le_linear = n->as_choice({"exponent", "linear"}) == "linear";
   if (const auto n = rn.get("uflow_priority")) c.uflow_prio_lo = read_prio(*n);
   if (const auto n = rn.get("oflow_priority")) c.oflow_prio_lo = read_prio(*n);
@@ -465,6 +464,8 @@ void apply_register_fields(const LutJob& job, const JsonNode& rn, LutConfig& c) 
   shift("lo_oflow_shift", c.lo_oflow_shift);
 }
 
+namespace {
+
 LutJob build_job(const LayerHeader& h, const JsonNode& root) {
   root.allow_keys({"unit", "name", "description", "config", "seed", "stall", "variant", "precision", "tables",
                    "registers", "perf_lut_en", "busy_check", "input"});
@@ -481,7 +482,9 @@ LutJob build_job(const LayerHeader& h, const JsonNode& root) {
   const JsonNode tn = root.require("tables");
   if (!tn.is_object()) tn.fail("must be an object: {\"le\": [65], \"lo\": [257]} or {\"function\": ...}");
   if (tn.get("function")) {
-    const golden::LutProgram p = build_function_tables(job, tn);
+    tn.allow_keys({"function", "in_scale", "out_scale", "lrn_k", "lrn_alpha", "lrn_beta", "slopes", "raw", "density",
+                   "le_function", "le_start", "le_index_offset", "le_index_select", "lo_start", "lo_index_select"});
+    const golden::LutProgram p = lut_program_from_function(job.variant, job.precision, tn);
     job.tables = p.tables;
     cfg = p.config;
   } else {
@@ -508,7 +511,7 @@ LutJob build_job(const LayerHeader& h, const JsonNode& root) {
                       "le_index_select", "lo_index_select", "le_start", "le_end", "lo_start", "lo_end",
                       "le_uflow_scale", "le_oflow_scale", "lo_uflow_scale", "lo_oflow_scale", "le_uflow_shift",
                       "le_oflow_shift", "lo_uflow_shift", "lo_oflow_shift"});
-      apply_register_fields(job, *rn, cfg);
+      apply_lut_register_fields(job.variant, job.precision, *rn, cfg);
     }
     job.regs = golden::encode_lut_config(job.variant, cfg);
   }

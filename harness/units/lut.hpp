@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "golden/lut.hpp"
+#include "golden/lut_builders.hpp"
 #include "harness/layer.hpp"
 #include "harness/sim.hpp"
 
@@ -26,6 +27,14 @@ struct LutJob {
   double holes = 0.0;          // probability of a masked-off lane before an element (RTL only)
   bool busy_check = false;     // try two table writes while streaming: both must be refused
 };
+
+// Tables and configuration built from a function description ({"function": "sigmoid", ...}, docs/
+// LAYER_FORMAT.md "lut layers"); the caller checks the node's keys. Shared by lut and sdp layers.
+[[nodiscard]] golden::LutProgram lut_program_from_function(golden::LutVariant variant, golden::LutPrecision precision,
+                                                           const JsonNode& tn);
+// Applies named S_LUT_* fields (le_function, priorities, selects, start/end, slopes) on top of `c`.
+void apply_lut_register_fields(golden::LutVariant variant, golden::LutPrecision precision, const JsonNode& rn,
+                               golden::LutConfig& c);
 
 // Parses a `lut` layer body (throws InputError naming file, JSON pointer and rule).
 [[nodiscard]] LutJob parse_lut_layer(const LayerHeader& h, const JsonNode& root);

@@ -25,6 +25,7 @@
 #include "harness/program.hpp"
 #include "harness/program_runner.hpp"
 #include "harness/regdb.hpp"
+#include "units/lut.hpp"
 #include "units/sdp.hpp"
 #include "units/units.hpp"
 
@@ -226,67 +227,6 @@ Dma parse_dma(const std::optional<JsonNode>& n, const SdpLayer& L, bool default_
 
 // ---- LUT (same field names as `lut` layers, SDP variant) -------------------------------------
 
-constexpr int64_t kXMin = INT32_MIN, kXMax = INT32_MAX;
-
-golden::LutProgram lut_from_function(const JsonNode& tn) {
-  golden::LutFunctionSpec fn;
-  const std::string f = tn.require("function").as_choice({"sigmoid", "tanh", "exp", "lrn"});
-  fn.function = f == "sigmoid" ? golden::LutFunction::Sigmoid
-                : f == "tanh"  ? golden::LutFunction::Tanh
-                : f == "exp"   ? golden::LutFunction::Exp
-                               : golden::LutFunction::Lrn;
-  if (const auto n = tn.get("in_scale")) fn.in_scale = n->as_double(1e-12, 1e12);
-  if (const auto n = tn.get("out_scale")) fn.out_scale = n->as_double(1e-6, 1e9);
-  for (const char* key : {"lrn_k", "lrn_alpha", "lrn_beta"}) {
-    const auto n = tn.get(key);
-    if (!n) continue;
-    if (fn.function != golden::LutFunction::Lrn) n->fail("only the lrn function takes this parameter");
-    const double v = n->as_double(-1e9, 1e9);
-    (std::string_view(key) == "lrn_k" ? fn.lrn_k : std::string_view(key) == "lrn_alpha" ? fn.lrn_alpha : fn.lrn_beta) = v;
-  }
-  const bool le_exponent =
-      tn.get("le_function") ? tn.require("le_function").as_choice({"exponent", "linear"}) == "exponent" : false;
-  const bool planned = tn.get("raw") || tn.get("density");
-  const bool placed = tn.get("le_start") || tn.get("le_index_offset") || tn.get("le_index_select") ||
-                      tn.get("lo_start") || tn.get("lo_index_select");
-  if (planned && placed) {
-    tn.fail("give either \"raw\" and \"density\" ranges or an explicit placement (le_start, le_index_offset, "
-            "le_index_select, lo_start, lo_index_select), not both");
-  }
-  golden::LutBuildSpec spec;
-  if (planned) {
-    auto range = [&](const char* key) {
-      const JsonNode r = tn.require(key);
-      if (!r.is_array() || r.size() != 2) r.fail("must be [lo, hi] in real input units (x = X * in_scale)");
-      const double a = r[0].as_double(-1e15, 1e15), b = r[1].as_double(-1e15, 1e15);
-      if (!(a < b)) r.fail(fmt::format("lo {} must be less than hi {}", a, b));
-      return std::pair<double, double>{a, b};
-    };
-    const auto raw = range("raw");
-    const auto dense = range("density");
-    spec = golden::plan_lut(LutVariant::Sdp, fn, raw.first, raw.second, le_exponent, dense.first, dense.second);
-  } else {
-    spec.fn = fn;
-    spec.le_linear = !le_exponent;
-    if (const auto n = tn.get("le_start")) spec.le_start = n->as_int(kXMin, kXMax);
-    if (const auto n = tn.get("lo_start")) spec.lo_start = n->as_int(kXMin, kXMax);
-    if (const auto n = tn.get("le_index_offset")) spec.le_index_offset = static_cast<int>(n->as_int(-128, 127));
-    if (const auto n = tn.get("le_index_select")) spec.le_index_select = static_cast<int>(n->as_int(-128, 127));
-    if (const auto n = tn.get("lo_index_select")) spec.lo_index_select = static_cast<int>(n->as_int(-128, 127));
-  }
-  spec.variant = LutVariant::Sdp;
-  if (const auto n = tn.get("slopes")) {
-    const std::string s = n->as_choice({"auto", "flat", "tangent"});
-    spec.slopes = s == "flat" ? golden::LutSlopeMode::Flat
-                  : s == "tangent" ? golden::LutSlopeMode::Tangent
-                                   : golden::LutSlopeMode::Auto;
-  }
-  try {
-    return golden::build_lut(spec);
-  } catch (const std::invalid_argument& e) {
-    tn.fail(fmt::format("the table builder refused this placement ({})", e.what()));
-  }
-}
 
 template <std::size_t N>
 void read_table(const JsonNode& n, const char* name, std::array<int16_t, N>& out) {
@@ -296,46 +236,13 @@ void read_table(const JsonNode& n, const char* name, std::array<int16_t, N>& out
   for (std::size_t i = 0; i < N; ++i) out[i] = static_cast<int16_t>(n[i].as_int(-32768, 32767));
 }
 
-void apply_lut_registers(const JsonNode& rn, LutConfig& c) {
-  rn.allow_keys({"le_function", "uflow_priority", "oflow_priority", "hybrid_priority", "le_index_offset",
-                 "le_index_select", "lo_index_select", "le_start", "le_end", "lo_start", "lo_end", "le_uflow_scale",
-                 "le_oflow_scale", "lo_uflow_scale", "lo_oflow_scale", "le_uflow_shift", "le_oflow_shift",
-                 "lo_uflow_shift", "lo_oflow_shift"});
-  auto prio = [](const JsonNode& n) { return n.as_choice({"le", "lo"}) == "lo"; };
-  if (const auto n = rn.get("le_function")) c.le_linear = n->as_choice({"exponent", "linear"}) == "linear";
-  if (const auto n = rn.get("uflow_priority")) c.uflow_prio_lo = prio(*n);
-  if (const auto n = rn.get("oflow_priority")) c.oflow_prio_lo = prio(*n);
-  if (const auto n = rn.get("hybrid_priority")) c.hybrid_prio_lo = prio(*n);
-  if (const auto n = rn.get("le_index_offset")) c.le_index_offset = static_cast<int8_t>(n->as_int(-128, 127));
-  if (const auto n = rn.get("le_index_select")) c.le_index_select = static_cast<int8_t>(n->as_int(-128, 127));
-  if (const auto n = rn.get("lo_index_select")) c.lo_index_select = static_cast<int8_t>(n->as_int(-128, 127));
-  if (const auto n = rn.get("le_start")) c.le_start = n->as_int(kXMin, kXMax);
-  if (const auto n = rn.get("le_end")) c.le_end = n->as_int(kXMin, kXMax);
-  if (const auto n = rn.get("lo_start")) c.lo_start = n->as_int(kXMin, kXMax);
-  if (const auto n = rn.get("lo_end")) c.lo_end = n->as_int(kXMin, kXMax);
-  auto scale = [&](const char* key, int16_t& s) {
-    if (const auto n = rn.get(key)) s = static_cast<int16_t>(n->as_int(-32768, 32767));
-  };
-  auto shift = [&](const char* key, int& s) {
-    if (const auto n = rn.get(key)) s = static_cast<int>(n->as_int(-16, 15));
-  };
-  scale("le_uflow_scale", c.le_uflow_scale);
-  scale("le_oflow_scale", c.le_oflow_scale);
-  scale("lo_uflow_scale", c.lo_uflow_scale);
-  scale("lo_oflow_scale", c.lo_oflow_scale);
-  shift("le_uflow_shift", c.le_uflow_shift);
-  shift("le_oflow_shift", c.le_oflow_shift);
-  shift("lo_uflow_shift", c.lo_uflow_shift);
-  shift("lo_oflow_shift", c.lo_oflow_shift);
-}
-
 void parse_lut(const JsonNode& tn, YStage& y) {
   if (!tn.is_object()) tn.fail("must be an object: {\"function\": ...} or {\"le\": [65], \"lo\": [257]}");
   if (tn.get("function")) {
     tn.allow_keys({"function", "in_scale", "out_scale", "lrn_k", "lrn_alpha", "lrn_beta", "slopes", "raw", "density",
                    "le_function", "le_start", "le_index_offset", "le_index_select", "lo_start", "lo_index_select",
                    "registers"});
-    const golden::LutProgram p = lut_from_function(tn);
+    const golden::LutProgram p = lut_program_from_function(LutVariant::Sdp, golden::LutPrecision::Int16, tn);
     y.tables = p.tables;
     y.lut_cfg = p.config;
   } else {
@@ -343,7 +250,13 @@ void parse_lut(const JsonNode& tn, YStage& y) {
     read_table(tn.require("le"), "LE", y.tables.le);
     read_table(tn.require("lo"), "LO", y.tables.lo);
   }
-  if (const auto rn = tn.get("registers")) apply_lut_registers(*rn, y.lut_cfg);
+  if (const auto rn = tn.get("registers")) {
+    rn->allow_keys({"le_function", "uflow_priority", "oflow_priority", "hybrid_priority", "le_index_offset",
+                 "le_index_select", "lo_index_select", "le_start", "le_end", "lo_start", "lo_end", "le_uflow_scale",
+                 "le_oflow_scale", "lo_uflow_scale", "lo_oflow_scale", "le_uflow_shift", "le_oflow_shift",
+                 "lo_uflow_shift", "lo_oflow_shift"});
+    apply_lut_register_fields(LutVariant::Sdp, golden::LutPrecision::Int16, *rn, y.lut_cfg);
+  }
   y.lut = true;
 }
 
