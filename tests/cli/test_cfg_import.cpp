@@ -1,7 +1,5 @@
 // dlacosim import / run on NVDLA trace .cfg files: malformed input exits 2 naming the file, the
 // line and the reason; a good .cfg imports to a program layer that runs like the .cfg itself.
-#include <sys/wait.h>
-
 #include <array>
 #include <catch2/catch.hpp>
 #include <cstdio>
@@ -10,26 +8,14 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cli_run.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Cmd {
-  int exit = -1;
-  std::string out;  // stdout and stderr together
-};
-
-Cmd dlacosim(const std::string& args, bool merge_stderr = true) {
-  const std::string cmd = std::string(DLA_BINARY_DIR) + "/harness/dlacosim " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
-  Cmd r;
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::array<char, 4096> buf{};
-  while (const std::size_t n = fread(buf.data(), 1, buf.size(), p)) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using dla::test::Cmd;
+using dla::test::dlacosim;
 
 const std::string kBad = std::string(DLA_SOURCE_DIR) + "/tests/data/bad_cfg/";
 

@@ -1,32 +1,18 @@
 // dlacosim with `sdp` layers: malformed layers exit 2 naming file, JSON pointer and rule; the
 // bundled layers validate and run in every mode; `bench sdp` runs.
-#include <sys/wait.h>
-
 #include <array>
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
 
+#include "cli_run.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Cmd {
-  int exit = -1;
-  std::string out;  // stdout and stderr together
-};
-
-Cmd dlacosim(const std::string& args) {
-  const std::string cmd = std::string(DLA_BINARY_DIR) + "/harness/dlacosim " + args + " 2>&1";
-  Cmd r;
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::array<char, 4096> buf{};
-  while (const std::size_t n = fread(buf.data(), 1, buf.size(), p)) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using dla::test::Cmd;
+using dla::test::dlacosim;
 
 const std::string kSrc = DLA_SOURCE_DIR;
 const std::string kBad = kSrc + "/tests/data/bad_layers/";
