@@ -1,6 +1,8 @@
 // `dlacosim bench conv`: direct-convolution utilization of the RTL (docs/CONV_RTL.md).
 #include "units/conv_bench.hpp"
 
+#include <chrono>
+
 #include <fmt/format.h>
 
 #include <map>
@@ -12,6 +14,7 @@
 #include "harness/regdb.hpp"
 #include "harness/rng.hpp"
 #include "harness/rtl_devices.hpp"
+#include "units/conv.hpp"
 #include "units/units.hpp"
 
 namespace dla::harness::units {
@@ -30,94 +33,13 @@ void put(Words& m, uint32_t offset, F f, int64_t v) {
   m[offset] |= regs::place(static_cast<uint32_t>(v), f);
 }
 
-// Register words of the conv blocks and of SDP (flying, every stage bypassed, unit converter),
-// from docs/CONV.md §2 and conv-pipeline.md §7.
+// Register words of the conv blocks (the `conv` layer compiler's, harness/units/conv.hpp) and of
+// SDP (flying, every stage bypassed, unit converter), from conv-pipeline.md §7.
 std::map<std::string, Words> encode(const ConvConfig& c, const HwConfig& hw, uint64_t out_base,
                                     const golden::FeatureLayout& out) {
   const int prec = c.precision == golden::Precision::Int16 ? 1 : 0;
-  namespace cd = regs::cdma;
-  namespace cs = regs::csc;
-  namespace ca = regs::cacc;
   namespace sd = regs::sdp;
-  const golden::ConvDerived d = golden::conv_derived(c, hw);
-  std::map<std::string, Words> w;
-  // precision fields always written: their reset value is INT16
-  Words& cdma = w["CDMA"];
-  put(cdma, cd::D_MISC_CFG::offset, cd::D_MISC_CFG::IN_PRECISION{}, prec);
-  put(cdma, cd::D_MISC_CFG::offset, cd::D_MISC_CFG::PROC_PRECISION{}, prec);
-  put(cdma, cd::D_DATAIN_SIZE_0::offset, cd::D_DATAIN_SIZE_0::DATAIN_WIDTH{}, c.input.w - 1);
-  put(cdma, cd::D_DATAIN_SIZE_0::offset, cd::D_DATAIN_SIZE_0::DATAIN_HEIGHT{}, c.input.h - 1);
-  put(cdma, cd::D_DATAIN_SIZE_EXT_0::offset, cd::D_DATAIN_SIZE_EXT_0::DATAIN_WIDTH_EXT{}, c.input.w - 1);
-  put(cdma, cd::D_DATAIN_SIZE_EXT_0::offset, cd::D_DATAIN_SIZE_EXT_0::DATAIN_HEIGHT_EXT{}, c.input.h - 1);
-  put(cdma, cd::D_DATAIN_SIZE_1::offset, cd::D_DATAIN_SIZE_1::DATAIN_CHANNEL{}, c.input.c - 1);
-  put(cdma, cd::D_DAIN_ADDR_HIGH_0::offset, cd::D_DAIN_ADDR_HIGH_0::DATAIN_ADDR_HIGH_0{},
-      static_cast<int64_t>(c.in_layout.base >> 32));
-  put(cdma, cd::D_DAIN_ADDR_LOW_0::offset, cd::D_DAIN_ADDR_LOW_0::DATAIN_ADDR_LOW_0{},
-      static_cast<int64_t>(c.in_layout.base & 0xffffffffu));
-  put(cdma, cd::D_DAIN_RAM_TYPE::offset, cd::D_DAIN_RAM_TYPE::DATAIN_RAM_TYPE{}, 1);
-  put(cdma, cd::D_LINE_STRIDE::offset, cd::D_LINE_STRIDE::LINE_STRIDE{}, static_cast<int64_t>(c.in_layout.line_stride));
-  put(cdma, cd::D_SURF_STRIDE::offset, cd::D_SURF_STRIDE::SURF_STRIDE{},
-      static_cast<int64_t>(c.in_layout.surface_stride));
-  put(cdma, cd::D_ENTRY_PER_SLICE::offset, cd::D_ENTRY_PER_SLICE::ENTRIES{}, d.entries_per_slice - 1);
-  put(cdma, cd::D_WEIGHT_SIZE_0::offset, cd::D_WEIGHT_SIZE_0::BYTE_PER_KERNEL{}, d.byte_per_kernel - 1);
-  put(cdma, cd::D_WEIGHT_SIZE_1::offset, cd::D_WEIGHT_SIZE_1::WEIGHT_KERNEL{}, c.kernels - 1);
-  put(cdma, cd::D_WEIGHT_RAM_TYPE::offset, cd::D_WEIGHT_RAM_TYPE::WEIGHT_RAM_TYPE{}, 1);
-  put(cdma, cd::D_WEIGHT_ADDR_HIGH::offset, cd::D_WEIGHT_ADDR_HIGH::WEIGHT_ADDR_HIGH{},
-      static_cast<int64_t>(c.weight_base >> 32));
-  put(cdma, cd::D_WEIGHT_ADDR_LOW::offset, cd::D_WEIGHT_ADDR_LOW::WEIGHT_ADDR_LOW{},
-      static_cast<int64_t>(c.weight_base & 0xffffffffu));
-  put(cdma, cd::D_WEIGHT_BYTES::offset, cd::D_WEIGHT_BYTES::WEIGHT_BYTES{}, static_cast<int64_t>(d.weight_bytes));
-  put(cdma, cd::D_CVT_CFG::offset, cd::D_CVT_CFG::CVT_EN{}, c.cvt.enabled ? 1 : 0);
-  put(cdma, cd::D_CVT_CFG::offset, cd::D_CVT_CFG::CVT_TRUNCATE{}, c.cvt.truncate);
-  put(cdma, cd::D_CVT_OFFSET::offset, cd::D_CVT_OFFSET::CVT_OFFSET{}, c.cvt.offset);
-  put(cdma, cd::D_CVT_SCALE::offset, cd::D_CVT_SCALE::CVT_SCALE{}, c.cvt.scale);
-  put(cdma, cd::D_CONV_STRIDE::offset, cd::D_CONV_STRIDE::CONV_X_STRIDE{}, c.stride_x - 1);
-  put(cdma, cd::D_CONV_STRIDE::offset, cd::D_CONV_STRIDE::CONV_Y_STRIDE{}, c.stride_y - 1);
-  put(cdma, cd::D_ZERO_PADDING::offset, cd::D_ZERO_PADDING::PAD_LEFT{}, c.pad_left);
-  put(cdma, cd::D_ZERO_PADDING::offset, cd::D_ZERO_PADDING::PAD_RIGHT{}, c.pad_right);
-  put(cdma, cd::D_ZERO_PADDING::offset, cd::D_ZERO_PADDING::PAD_TOP{}, c.pad_top);
-  put(cdma, cd::D_ZERO_PADDING::offset, cd::D_ZERO_PADDING::PAD_BOTTOM{}, c.pad_bottom);
-  put(cdma, cd::D_ZERO_PADDING_VALUE::offset, cd::D_ZERO_PADDING_VALUE::PAD_VALUE{}, c.pad_value);
-  const int data_banks = d.data_banks_min, weight_banks = d.weight_banks_min;
-  put(cdma, cd::D_BANK::offset, cd::D_BANK::DATA_BANK{}, data_banks - 1);
-  put(cdma, cd::D_BANK::offset, cd::D_BANK::WEIGHT_BANK{}, weight_banks - 1);
-
-  Words& csc = w["CSC"];
-  put(csc, cs::D_MISC_CFG::offset, cs::D_MISC_CFG::IN_PRECISION{}, prec);
-  put(csc, cs::D_MISC_CFG::offset, cs::D_MISC_CFG::PROC_PRECISION{}, prec);
-  put(csc, cs::D_DATAIN_SIZE_EXT_0::offset, cs::D_DATAIN_SIZE_EXT_0::DATAIN_WIDTH_EXT{}, c.input.w - 1);
-  put(csc, cs::D_DATAIN_SIZE_EXT_0::offset, cs::D_DATAIN_SIZE_EXT_0::DATAIN_HEIGHT_EXT{}, c.input.h - 1);
-  put(csc, cs::D_DATAIN_SIZE_EXT_1::offset, cs::D_DATAIN_SIZE_EXT_1::DATAIN_CHANNEL_EXT{}, c.input.c - 1);
-  put(csc, cs::D_ENTRY_PER_SLICE::offset, cs::D_ENTRY_PER_SLICE::ENTRIES{}, d.entries_per_slice - 1);
-  put(csc, cs::D_WEIGHT_SIZE_EXT_0::offset, cs::D_WEIGHT_SIZE_EXT_0::WEIGHT_WIDTH_EXT{}, c.kernel_w - 1);
-  put(csc, cs::D_WEIGHT_SIZE_EXT_0::offset, cs::D_WEIGHT_SIZE_EXT_0::WEIGHT_HEIGHT_EXT{}, c.kernel_h - 1);
-  put(csc, cs::D_WEIGHT_SIZE_EXT_1::offset, cs::D_WEIGHT_SIZE_EXT_1::WEIGHT_CHANNEL_EXT{}, c.input.c - 1);
-  put(csc, cs::D_WEIGHT_SIZE_EXT_1::offset, cs::D_WEIGHT_SIZE_EXT_1::WEIGHT_KERNEL{}, c.kernels - 1);
-  put(csc, cs::D_WEIGHT_BYTES::offset, cs::D_WEIGHT_BYTES::WEIGHT_BYTES{}, static_cast<int64_t>(d.weight_bytes));
-  put(csc, cs::D_DATAOUT_SIZE_0::offset, cs::D_DATAOUT_SIZE_0::DATAOUT_WIDTH{}, c.output.w - 1);
-  put(csc, cs::D_DATAOUT_SIZE_0::offset, cs::D_DATAOUT_SIZE_0::DATAOUT_HEIGHT{}, c.output.h - 1);
-  put(csc, cs::D_DATAOUT_SIZE_1::offset, cs::D_DATAOUT_SIZE_1::DATAOUT_CHANNEL{}, c.kernels - 1);
-  put(csc, cs::D_ATOMICS::offset, cs::D_ATOMICS::ATOMICS{}, d.atomics - 1);
-  put(csc, cs::D_RELEASE::offset, cs::D_RELEASE::RLS_SLICES{}, c.input.h - 1);
-  put(csc, cs::D_CONV_STRIDE_EXT::offset, cs::D_CONV_STRIDE_EXT::CONV_X_STRIDE_EXT{}, c.stride_x - 1);
-  put(csc, cs::D_CONV_STRIDE_EXT::offset, cs::D_CONV_STRIDE_EXT::CONV_Y_STRIDE_EXT{}, c.stride_y - 1);
-  put(csc, cs::D_DILATION_EXT::offset, cs::D_DILATION_EXT::X_DILATION_EXT{}, c.dilation_x - 1);
-  put(csc, cs::D_DILATION_EXT::offset, cs::D_DILATION_EXT::Y_DILATION_EXT{}, c.dilation_y - 1);
-  put(csc, cs::D_ZERO_PADDING::offset, cs::D_ZERO_PADDING::PAD_LEFT{}, c.pad_left);
-  put(csc, cs::D_ZERO_PADDING::offset, cs::D_ZERO_PADDING::PAD_TOP{}, c.pad_top);
-  put(csc, cs::D_ZERO_PADDING_VALUE::offset, cs::D_ZERO_PADDING_VALUE::PAD_VALUE{}, c.pad_value);
-  put(csc, cs::D_BANK::offset, cs::D_BANK::DATA_BANK{}, data_banks - 1);
-  put(csc, cs::D_BANK::offset, cs::D_BANK::WEIGHT_BANK{}, weight_banks - 1);
-
-  put(w["CMAC_A"], regs::cmac_a::D_MISC_CFG::offset, regs::cmac_a::D_MISC_CFG::PROC_PRECISION{}, prec);
-  put(w["CMAC_B"], regs::cmac_b::D_MISC_CFG::offset, regs::cmac_b::D_MISC_CFG::PROC_PRECISION{}, prec);
-  Words& cacc = w["CACC"];
-  put(cacc, ca::D_MISC_CFG::offset, ca::D_MISC_CFG::PROC_PRECISION{}, prec);
-  put(cacc, ca::D_DATAOUT_SIZE_0::offset, ca::D_DATAOUT_SIZE_0::DATAOUT_WIDTH{}, c.output.w - 1);
-  put(cacc, ca::D_DATAOUT_SIZE_0::offset, ca::D_DATAOUT_SIZE_0::DATAOUT_HEIGHT{}, c.output.h - 1);
-  put(cacc, ca::D_DATAOUT_SIZE_1::offset, ca::D_DATAOUT_SIZE_1::DATAOUT_CHANNEL{}, c.kernels - 1);
-  put(cacc, ca::D_CLIP_CFG::offset, ca::D_CLIP_CFG::CLIP_TRUNCATE{}, c.clip_truncate);
-
+  std::map<std::string, Words> w = conv_register_words(c, hw, conv_bank_split(c, hw), out);
   Words& sdp = w["SDP"];
   put(sdp, sd::D_FEATURE_MODE_CFG::offset, sd::D_FEATURE_MODE_CFG::FLYING_MODE{}, 1);
   put(sdp, sd::D_DATA_CUBE_WIDTH::offset, sd::D_DATA_CUBE_WIDTH::WIDTH{}, c.output.w - 1);
@@ -175,9 +97,9 @@ ConvBenchResult measure_conv(const HwConfig& hw, const ConvParams& p, uint64_t s
   const int ak = hw.atomic_k(p.precision);
   res.atomic_ops = static_cast<uint64_t>(d.kernel_groups) * static_cast<uint64_t>(d.atomics) *
                    static_cast<uint64_t>(d.channel_blocks) * static_cast<uint64_t>(c.kernel_h * c.kernel_w);
-  res.ideal_cycles = static_cast<uint64_t>(d.atomics) * static_cast<uint64_t>(c.kernels) *
-                     static_cast<uint64_t>(c.input.c) * static_cast<uint64_t>(c.kernel_h * c.kernel_w) /
-                     static_cast<uint64_t>(hw.atomic_c * ak);
+  res.macs = static_cast<uint64_t>(d.atomics) * static_cast<uint64_t>(c.kernels) *
+             static_cast<uint64_t>(c.input.c) * static_cast<uint64_t>(c.kernel_h * c.kernel_w);
+  res.ideal_cycles = res.macs / static_cast<uint64_t>(hw.atomic_c * ak);
 
   RunOptions o;
   o.seed = seed;
@@ -213,12 +135,14 @@ ConvBenchResult measure_conv(const HwConfig& hw, const ConvParams& p, uint64_t s
     if (dev == rtl.get()) t0 = rtl->cycles();
   }
   const uint64_t timeout = 50'000'000;
+  const auto wall0 = std::chrono::steady_clock::now();
   WaitResult w = rtl->wait_interrupt("CDMA_DAT_0", timeout);
   const uint64_t t_dat = rtl->cycles();
   if (w.raised) w = rtl->wait_interrupt("CACC_0", timeout);
   const uint64_t t_cacc = rtl->cycles();
   if (w.raised) w = rtl->wait_interrupt("SDP_0", timeout);
   const uint64_t t_sdp = rtl->cycles();
+  res.rtl_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   if (!w.raised) {
     res.detail = "RTL: " + w.detail;
     return res;
@@ -229,7 +153,7 @@ ConvBenchResult measure_conv(const HwConfig& hw, const ConvParams& p, uint64_t s
     return res;
   }
   res.cycles_layer = t_cacc - t0;
-  res.cycles_compute = t_cacc - t_dat;
+  res.cycles_data = t_dat - t0;
   res.cycles_to_sdp = t_sdp - t0;
   const uint64_t out_bytes = out.region_bytes(oshape);
   const auto a = rtl->memory().read(kOut, out_bytes);
@@ -261,6 +185,7 @@ std::string bench_conv(const BenchOptions& opt) {
   p.c = 64;
   p.k = 32;
   cases.push_back({golden::nv_small(), "C 64, K 32", p});
+  cases.push_back({golden::nv_full(), "int8, C 64, K 32", p});
   p.c = 128;
   p.k = 64;
   cases.push_back({golden::nv_full(), "int8, C 128, K 64", p});
@@ -275,11 +200,11 @@ std::string bench_conv(const BenchOptions& opt) {
         "conv {} {} ({}x{}x{} -> {}x{}x{}, {}x{} kernel, pad 1): ideal {} cycles (MACs / ({} x {})), "
         "{} atomic ops\n"
         "  layer (OP_EN -> CACC done, CBUF loading included): {} cycles, utilization {:.1f}%\n"
-        "  compute (input in CBUF -> CACC done):              {} cycles, utilization {:.1f}%\n"
-        "  OP_EN -> SDP done: {} cycles; output {}\n",
+        "  input cube in CBUF after {} cycles (compute overlaps the loading)\n"
+        "  OP_EN -> SDP done: {} cycles, {:.3g} s wall, {:.3g} simulated MAC/s; output {}\n",
         cs.hw.name, cs.what, cs.p.w, cs.p.h, cs.p.c, cs.p.w, cs.p.h, cs.p.k, cs.p.s, cs.p.r, r.ideal_cycles,
-        cs.hw.atomic_c, ak, r.atomic_ops, r.cycles_layer, 100.0 * r.util_layer(), r.cycles_compute,
-        100.0 * r.util_compute(), r.cycles_to_sdp,
+        cs.hw.atomic_c, ak, r.atomic_ops, r.cycles_layer, 100.0 * r.util_layer(), r.cycles_data, r.cycles_to_sdp,
+        r.rtl_seconds, r.simulated_macs_per_s(),
         r.outputs_equal ? "equals the golden device" : "DIFFERS: " + r.detail);
   }
   return out;

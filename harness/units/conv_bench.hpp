@@ -17,15 +17,15 @@ struct ConvBenchResult {
   uint64_t ideal_cycles = 0;     // MACs / (ATOMIC_C x ATOMIC_K): W'H' x K x C x R x S / (AC x AK)
   uint64_t atomic_ops = 0;       // atomic operations CSC issues (groups x W'H' x blocks x R x S)
   uint64_t cycles_layer = 0;     // last OP_EN write -> CACC_DONE (CDMA loading included)
-  uint64_t cycles_compute = 0;   // CDMA_DAT_DONE (input cube in CBUF) -> CACC_DONE
+  uint64_t cycles_data = 0;      // last OP_EN write -> CDMA_DAT_DONE (input cube in CBUF); compute overlaps it
   uint64_t cycles_to_sdp = 0;    // last OP_EN write -> SDP_DONE
   bool outputs_equal = false;    // RTL memory output == golden device output
   uint32_t out_saturation_rtl = 0, out_saturation_golden = 0;  // CACC D_OUT_SATURATION (group 0)
   std::string detail;            // why not, when not
   [[nodiscard]] double util_layer() const { return cycles_layer ? double(ideal_cycles) / double(cycles_layer) : 0; }
-  [[nodiscard]] double util_compute() const {
-    return cycles_compute ? double(ideal_cycles) / double(cycles_compute) : 0;
-  }
+  uint64_t macs = 0;              // W'H' x K x C x R x S
+  double rtl_seconds = 0;         // wall time of the simulated layer (last OP_EN write -> SDP_DONE)
+  [[nodiscard]] double simulated_macs_per_s() const { return rtl_seconds > 0 ? double(macs) / rtl_seconds : 0; }
 };
 
 // Runs `p` (int8, or int16 on nv_full) with random data, weights and pad value from `seed` on hw's nvdla_core RTL

@@ -1,5 +1,5 @@
 // The verilated NVDLA core (rtl/top/nvdla_core.sv: CDMA, CBUF, CSC, CMAC_A/B, CACC flying into
-// SDP with SDP_RDMA) as an RTL device for register programs (docs/CONV_RTL.md).
+// SDP with SDP_RDMA, and the GLB) as an RTL device for register programs (docs/CONV_RTL.md).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -13,16 +13,10 @@ namespace dla::harness {
 
 namespace {
 
-// nvdla_core's intr_o: [1:0] SDP, [3:2] CACC, [5:4] CDMA_DAT, [7:6] CDMA_WT (bit 0 of a pair:
-// register group 0).
-std::vector<IntrBit> nvdla_core_intrs() {
-  std::vector<IntrBit> out;
-  int bit = 0;
-  for (const char* src : {"SDP", "CACC", "CDMA_DAT", "CDMA_WT"}) {
-    for (auto& i : group_intrs(src, bit)) out.push_back(std::move(i));
-    bit += 2;
-  }
-  return out;
+// The units whose done pulses nvdla_core wires to its GLB.
+const std::vector<std::string>& nvdla_core_intr_units() {
+  static const std::vector<std::string> units{"SDP", "CACC", "CDMA_DAT", "CDMA_WT"};
+  return units;
 }
 
 }  // namespace
@@ -50,9 +44,9 @@ std::unique_ptr<Device> make_nvdla_core_device(const std::vector<std::string>& b
   const std::string unit = fmt::format("nvdla_core ({})", cfg.name);
   const auto atom = static_cast<unsigned>(cfg.atom_bytes);
   if (cfg.name == "nv_small") {
-    return std::make_unique<RtlDevice<Vnvdla_core_nv_small>>(cfg, unit, nvdla_core_intrs(), atom, o);
+    return std::make_unique<RtlDevice<Vnvdla_core_nv_small>>(cfg, unit, nvdla_core_intr_units(), atom, o);
   }
-  return std::make_unique<RtlDevice<Vnvdla_core_nv_full>>(cfg, unit, nvdla_core_intrs(), atom, o);
+  return std::make_unique<RtlDevice<Vnvdla_core_nv_full>>(cfg, unit, nvdla_core_intr_units(), atom, o);
 }
 
 }  // namespace dla::harness

@@ -6,13 +6,15 @@
 // traces do), wait_intr SDP_0, reg_reads of D_STATUS and the D_PERF counters (expected values from
 // a golden run of the same program) and a `check golden` over the output region. The program then
 // runs through the register-program path (run_program_in_mode: golden / cross / rtl), like an
-// NVDLA trace. Also `dlacosim bench sdp`.
+// NVDLA trace. The SDP part (output, stages, their memory images and register words) is shared
+// with `conv` layers' post-ops through units/sdp_compiler.hpp. Also `dlacosim bench sdp`.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
 #include <map>
 #include <optional>
+#include <utility>
 
 #include "golden/arith.hpp"
 #include "golden/layout.hpp"
@@ -27,9 +29,10 @@
 #include "harness/regdb.hpp"
 #include "units/lut.hpp"
 #include "units/sdp.hpp"
+#include "units/sdp_compiler.hpp"
 #include "units/units.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::units::sdp {
 
 namespace {
 
@@ -37,93 +40,11 @@ namespace rs = golden::regs::sdp;
 namespace rr = golden::regs::sdp_rdma;
 using golden::CubeShape;
 using golden::FeatureLayout;
-using golden::LutConfig;
-using golden::LutTables;
 using golden::LutVariant;
 using golden::Precision;
 using golden::regs::place;
 
-// Fixed, aligned bases of the regions the compiler allocates (each region < 256 MiB).
-constexpr uint64_t kInputBase = 0x8000'0000ull;
-constexpr uint64_t kBsBase = 0x9000'0000ull;
-constexpr uint64_t kBnBase = 0xa000'0000ull;
-constexpr uint64_t kEwBase = 0xb000'0000ull;
-constexpr uint64_t kOutputBase = 0xc000'0000ull;
-constexpr uint64_t kRegionLimit = 0x1000'0000ull;
-constexpr uint8_t kGapFill = 0xa5;     // input/operand bytes no element owns (stride gaps)
-constexpr uint8_t kOutputFill = 0x5a;  // the output region before the layer
-constexpr int64_t kMaxElements = 4'000'000;
-constexpr int kMaxDim = 8192;  // 13-bit W/H/C fields (value - 1)
-
 constexpr uint64_t u64(int v) { return static_cast<uint64_t>(v); }
-constexpr int ceil_to(int v, int m) { return (v + m - 1) / m * m; }
-
-// ------------------------------------------------------------------ parsed layer
-
-struct Operand {
-  bool used = false;  // the ALU / MUL is active
-  bool mem = false;   // from the stage's operand DMA
-  int64_t reg = 0;    // register operand
-  std::vector<int64_t> values;  // memory operand: C (per channel) or C*H*W (per element), c-major
-};
-
-struct Cvt {
-  bool bypass = true;
-  int64_t offset = 0, scale = 1, truncate = 0;
-};
-
-struct Dma {
-  bool per_element = false;
-  int data_bytes = 1;
-  FeatureLayout layout{};  // per element: lanes of the input atom, element_bytes each per w position
-};
-
-struct XStage {
-  bool enabled = false;
-  int algo = 2;  // SUM
-  int alu_shift = 0;
-  Operand alu;
-  bool prelu = false;
-  Operand mul;
-  int truncate = 0;
-  bool relu = false;
-  Dma dma;
-};
-
-struct YStage {
-  bool enabled = false;
-  int algo = 2;
-  Operand alu;
-  Cvt alu_cvt;
-  bool prelu = false;
-  Operand mul;
-  Cvt mul_cvt;
-  int truncate = 0;
-  bool lut = false;
-  LutConfig lut_cfg{};
-  LutTables tables{};
-  Dma dma;
-};
-
-struct SdpLayer {
-  const golden::HwConfig* cfg = nullptr;
-  CubeShape shape{};  // n = 1
-  Precision in_prec = Precision::Int8, out_prec = Precision::Int8;
-  std::vector<int64_t> input;  // C*H*W, c-major
-  FeatureLayout in_layout{}, out_layout{};
-  XStage bs, bn;
-  YStage ew;
-  int64_t cvt_offset = 0, cvt_scale = 1, cvt_shift = 0;
-  bool perf_dma = false, perf_lut = true, perf_sat = true, perf_nan_inf = false;
-
-  [[nodiscard]] int in_ca() const { return cfg->atom_bytes / golden::bytes_per_element(in_prec); }
-  [[nodiscard]] int out_ca() const { return cfg->atom_bytes / golden::bytes_per_element(out_prec); }
-  [[nodiscard]] int in_lanes() const { return ceil_to(shape.c, in_ca()); }
-  [[nodiscard]] int out_lanes() const { return ceil_to(shape.c, out_ca()); }
-  // Lanes the datapath computes (and reads operands for): docs/SDP.md §4.
-  [[nodiscard]] int lanes() const { return std::max(in_lanes(), out_lanes()); }
-  [[nodiscard]] bool eql() const { return ew.enabled && ew.alu.used && ew.algo == 3; }
-};
 
 // ------------------------------------------------------------------ parsing helpers
 
@@ -199,7 +120,7 @@ void resolve_operand(const JsonNode& parent, Operand& op, const Dma& dma, const 
 }
 
 // "operands": DMA mode, element size and (per element) strides of a stage's operand stream.
-Dma parse_dma(const std::optional<JsonNode>& n, const SdpLayer& L, bool default_per_element, bool both,
+Dma parse_dma(const std::optional<JsonNode>& n, const Layer& L, bool default_per_element, bool both,
               uint64_t base, const char* what) {
   Dma d;
   d.per_element = default_per_element;
@@ -262,7 +183,7 @@ void parse_lut(const JsonNode& tn, YStage& y) {
 
 // ------------------------------------------------------------------ the layer
 
-void parse_x(const JsonNode& n, SdpLayer& L, XStage& x, uint64_t base, const char* name, uint64_t seed) {
+void parse_x(const JsonNode& n, Layer& L, XStage& x, uint64_t base, const char* name, uint64_t seed) {
   n.allow_keys({"alu", "mul", "truncate", "relu", "operands"});
   x.enabled = true;
   std::optional<JsonNode> alu = n.get("alu"), mul = n.get("mul");
@@ -288,7 +209,7 @@ void parse_x(const JsonNode& n, SdpLayer& L, XStage& x, uint64_t base, const cha
   if (mul) resolve_operand(*mul, x.mul, x.dma, L.shape, seed);
 }
 
-void parse_y(const JsonNode& n, SdpLayer& L, uint64_t seed) {
+void parse_y(const JsonNode& n, Layer& L, uint64_t seed) {
   YStage& y = L.ew;
   n.allow_keys({"alu", "mul", "truncate", "lut", "operands"});
   y.enabled = true;
@@ -322,46 +243,29 @@ void parse_y(const JsonNode& n, SdpLayer& L, uint64_t seed) {
   if (mul) resolve_operand(*mul, y.mul, y.dma, L.shape, seed);
 }
 
-SdpLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
-  root.allow_keys({"unit", "name", "description", "config", "seed", "stall", "cube", "input", "output", "bs", "bn",
-                   "ew", "perf"});
-  SdpLayer L;
-  L.cfg = h.config;
-  const JsonNode cube = root.require("cube");
-  cube.allow_keys({"w", "h", "c"});
-  L.shape.n = 1;
-  L.shape.w = static_cast<int>(cube.require("w").as_int(1, kMaxDim));
-  L.shape.h = static_cast<int>(cube.require("h").as_int(1, kMaxDim));
-  L.shape.c = static_cast<int>(cube.require("c").as_int(1, kMaxDim));
-  const int64_t elems = int64_t{L.shape.w} * L.shape.h * L.shape.c;
-  if (elems > kMaxElements) {
-    cube.fail(fmt::format("{}x{}x{} = {} elements exceed the limit of {}", L.shape.w, L.shape.h, L.shape.c, elems,
-                          kMaxElements));
-  }
+}  // namespace
 
-  const JsonNode in = root.require("input");
-  in.allow_keys({"precision", "data", "line_stride", "surface_stride"});
-  L.in_prec = parse_prec(in.require("precision"), *L.cfg, "input");
-  const JsonNode out = root.require("output");
+void parse_output(const JsonNode& out, Layer& L, std::optional<Precision> default_prec) {
   out.allow_keys({"precision", "line_stride", "surface_stride", "converter"});
-  L.out_prec = parse_prec(out.require("precision"), *L.cfg, "output");
-  const int ib = golden::bytes_per_element(L.in_prec), ob = golden::bytes_per_element(L.out_prec);
-  L.in_layout = strided_layout(in, {1, L.in_lanes(), L.shape.h, L.shape.w}, L.cfg->atom_bytes, ib, kInputBase, "input");
-  L.out_layout =
-      strided_layout(out, {1, L.out_lanes(), L.shape.h, L.shape.w}, L.cfg->atom_bytes, ob, kOutputBase, "output");
-  L.input = resolve_values(in.require("data"), static_cast<std::size_t>(elems), ib,
-                           static_cast<int64_t>(golden::min_of_bits(8 * ib)),
-                           static_cast<int64_t>(golden::max_of_bits(8 * ib)), h.seed);
+  if (const auto p = out.get("precision"); p || !default_prec) {
+    L.out_prec = parse_prec(out.require("precision"), *L.cfg, "output");
+  } else {
+    L.out_prec = *default_prec;
+  }
+  L.out_layout = strided_layout(out, {1, L.out_lanes(), L.shape.h, L.shape.w}, L.cfg->atom_bytes,
+                                golden::bytes_per_element(L.out_prec), kOutputBase, "output");
   if (const auto c = out.get("converter")) {
     c->allow_keys({"offset", "scale", "shift"});
     if (const auto v = c->get("offset")) L.cvt_offset = v->as_int(INT32_MIN, INT32_MAX);
     if (const auto v = c->get("scale")) L.cvt_scale = v->as_int(-32768, 32767);
     if (const auto v = c->get("shift")) L.cvt_shift = v->as_int(0, 63);
   }
+}
 
-  if (const auto n = root.get("bs")) parse_x(*n, L, L.bs, kBsBase, "bs", h.seed);
-  if (const auto n = root.get("bn")) parse_x(*n, L, L.bn, kBnBase, "bn", h.seed);
-  if (const auto n = root.get("ew")) parse_y(*n, L, h.seed);
+void parse_stages(const JsonNode& root, Layer& L, uint64_t seed) {
+  if (const auto n = root.get("bs")) parse_x(*n, L, L.bs, kBsBase, "bs", seed);
+  if (const auto n = root.get("bn")) parse_x(*n, L, L.bn, kBnBase, "bn", seed);
+  if (const auto n = root.get("ew")) parse_y(*n, L, seed);
 
   if (const auto p = root.get("perf")) {
     p->allow_keys({"dma", "lut", "sat", "nan_inf"});
@@ -370,8 +274,9 @@ SdpLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
     if (const auto v = p->get("sat")) L.perf_sat = v->as_bool();
     if (const auto v = p->get("nan_inf")) L.perf_nan_inf = v->as_bool();
   }
-  return L;
 }
+
+namespace {
 
 // ------------------------------------------------------------------ memory images
 
@@ -388,7 +293,7 @@ golden::Cube<int64_t> padded_cube(const std::vector<int64_t>& v, const CubeShape
 }
 
 // The operand stream's bytes: one element per (channel[, h, w]); BOTH interleaves ALU then MUL.
-std::vector<uint8_t> operand_image(const SdpLayer& L, const Dma& d, const Operand& alu, const Operand& mul) {
+std::vector<uint8_t> operand_image(const Layer& L, const Dma& d, const Operand& alu, const Operand& mul) {
   const bool both = alu.mem && mul.mem;
   const CubeShape real = d.per_element ? L.shape : CubeShape{1, L.shape.c, 1, 1};
   const auto pack = [&](std::size_t i) -> int64_t {
@@ -405,73 +310,6 @@ std::vector<uint8_t> operand_image(const SdpLayer& L, const Dma& d, const Operan
 }
 
 // ------------------------------------------------------------------ registers
-
-class ProgramBuilder {
- public:
-  explicit ProgramBuilder(const LayerHeader& h) : file_(h.file.string()), db_(RegDb::nvdla()) {
-    prog_.name = h.name;
-    prog_.config = h.config->name;
-  }
-
-  const RegDef& reg(std::string_view block, std::string_view name) const {
-    const RegDef* r = db_.find(fmt::format("{}.{}", block, name));
-    if (r == nullptr) throw std::logic_error(fmt::format("sdp compiler: no register {}.{}", block, name));
-    return *r;
-  }
-  const RegDef& reg_at(std::string_view block, uint32_t offset) const {
-    const RegBlock* b = db_.block(block);
-    for (const auto& [n, r] : b->regs) {
-      if (r.offset == offset) return r;
-    }
-    throw std::logic_error(fmt::format("sdp compiler: no register at {}+{:#x}", block, offset));
-  }
-  ProgramStep& add(StepOp op, const std::string& what) {
-    ProgramStep s;
-    s.op = op;
-    s.where = fmt::format("{}: compiled step {} ({})", file_, prog_.steps.size(), what);
-    prog_.steps.push_back(std::move(s));
-    return prog_.steps.back();
-  }
-  void write(const RegDef& r, uint32_t v) {
-    ProgramStep& s = add(StepOp::RegWrite, fmt::format("reg_write {}.{}", r.block, r.name));
-    s.reg = &r;
-    s.value = v;
-  }
-  void read(const RegDef& r, uint32_t expect) {
-    ProgramStep& s = add(StepOp::RegRead, fmt::format("reg_read {}.{}", r.block, r.name));
-    s.reg = &r;
-    s.value = expect;
-  }
-  void load(uint64_t addr, std::vector<uint8_t> bytes, const char* what) {
-    ProgramStep& s = add(StepOp::MemLoad, fmt::format("mem_load {}", what));
-    s.addr = addr;
-    s.bytes = std::move(bytes);
-  }
-  void fill(uint64_t addr, uint64_t size, uint8_t v, const char* what) {
-    ProgramStep& s = add(StepOp::MemFill, fmt::format("mem_fill {}", what));
-    s.addr = addr;
-    s.size = size;
-    s.fill = v;
-  }
-  // Every writable D_ register of `block` in offset order (D_OP_ENABLE excepted), value from `vals`.
-  void write_group(std::string_view block, const std::map<uint32_t, uint32_t>& vals) {
-    std::vector<const RegDef*> regs;
-    for (const auto& [n, r] : db_.block(block)->regs) {
-      if (r.dual && r.writable_mask() != 0 && r.name != "D_OP_ENABLE") regs.push_back(&r);
-    }
-    std::sort(regs.begin(), regs.end(), [](const RegDef* a, const RegDef* b) { return a->offset < b->offset; });
-    for (const RegDef* r : regs) {
-      const auto it = vals.find(r->offset);
-      write(*r, it == vals.end() ? 0u : it->second);
-    }
-  }
-  Program& program() { return prog_; }
-
- private:
-  std::string file_;
-  const RegDb& db_;
-  Program prog_;
-};
 
 uint32_t lo32(uint64_t v) { return static_cast<uint32_t>(v & 0xffffffffu); }
 uint32_t hi32(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
@@ -508,30 +346,27 @@ uint32_t dma_cfg(const Dma& d, const Operand& alu, const Operand& mul) {
          place(b(d.per_element), rr::D_BRDMA_CFG::BRDMA_DATA_MODE{}) | place(1u, rr::D_BRDMA_CFG::BRDMA_RAM_TYPE{});
 }
 
-struct Compiled {
-  Program program;
-  uint64_t out_base = 0, out_bytes = 0;
-  uint64_t elements = 0;  // lanes computed (W x H x lanes)
+// Status and counters a layer's program reads back after SDP_g.
+constexpr std::pair<std::string_view, uint32_t> kStatusRegs[] = {
+    {"D_STATUS", rs::D_STATUS::offset},
+    {"D_PERF_OUT_SATURATION", rs::D_PERF_OUT_SATURATION::offset},
+    {"D_PERF_LUT_UFLOW", rs::D_PERF_LUT_UFLOW::offset},
+    {"D_PERF_LUT_OFLOW", rs::D_PERF_LUT_OFLOW::offset},
+    {"D_PERF_LUT_HYBRID", rs::D_PERF_LUT_HYBRID::offset},
+    {"D_PERF_LUT_LE_HIT", rs::D_PERF_LUT_LE_HIT::offset},
+    {"D_PERF_LUT_LO_HIT", rs::D_PERF_LUT_LO_HIT::offset},
 };
 
-// Builds the program. With `expect`, runs it once on the golden device and appends reg_reads of
-// D_STATUS and the D_PERF counters holding the golden values.
-Compiled compile(const LayerHeader& h, const JsonNode& root, bool expect) {
-  const SdpLayer L = parse_layer(h, root);
-  ProgramBuilder pb(h);
-  Compiled out;
-  out.out_base = L.out_layout.base;
-  out.out_bytes = L.out_layout.region_bytes({1, L.out_lanes(), L.shape.h, L.shape.w});
-  out.elements = u64(L.lanes()) * u64(L.shape.h) * u64(L.shape.w);
+}  // namespace
 
-  // Memory: input, operand streams, output pre-filled.
-  pb.load(L.in_layout.base, golden::store_cube_bytes(L.in_layout, padded_cube(L.input, L.shape, L.in_lanes()), kGapFill),
-          "input cube");
+void emit_operands_and_output(ProgramBuilder& pb, const Layer& L) {
   if (L.bs.alu.mem || L.bs.mul.mem) pb.load(L.bs.dma.layout.base, operand_image(L, L.bs.dma, L.bs.alu, L.bs.mul), "BS operands");
   if (L.bn.alu.mem || L.bn.mul.mem) pb.load(L.bn.dma.layout.base, operand_image(L, L.bn.dma, L.bn.alu, L.bn.mul), "BN operands");
   if (L.ew.alu.mem || L.ew.mul.mem) pb.load(L.ew.dma.layout.base, operand_image(L, L.ew.dma, L.ew.alu, L.ew.mul), "EW operands");
-  pb.fill(out.out_base, out.out_bytes, kOutputFill, "output region");
+  pb.fill(L.out_layout.base, L.output_bytes(), kOutputFill, "output region");
+}
 
+void emit_registers(ProgramBuilder& pb, const Layer& L) {
   // Pointers, then the LUT (S_ registers), as a driver does before the D_ group.
   pb.write(pb.reg("SDP", "S_POINTER"), 0);
   pb.write(pb.reg("SDP_RDMA", "S_POINTER"), 0);
@@ -584,7 +419,8 @@ Compiled compile(const LayerHeader& h, const JsonNode& root, bool expect) {
   s[rs::D_DP_EW_MUL_CVT_SCALE_VALUE::offset] = bits(y.mul_cvt.scale) & 0xffffu;
   s[rs::D_DP_EW_MUL_CVT_TRUNCATE_VALUE::offset] = bits(y.mul_cvt.truncate);
   s[rs::D_DP_EW_TRUNCATE_VALUE::offset] = u(y.truncate);
-  s[rs::D_FEATURE_MODE_CFG::offset] = 0;  // memory input, output to memory, one batch
+  // Output to memory, one batch; the input from memory or flying from CACC.
+  s[rs::D_FEATURE_MODE_CFG::offset] = place(b(L.flying), rs::D_FEATURE_MODE_CFG::FLYING_MODE{});
   s[rs::D_DST_DMA_CFG::offset] = place(1u, rs::D_DST_DMA_CFG::DST_RAM_TYPE{});
   s[rs::D_DST_BATCH_STRIDE::offset] = 0;
   s[rs::D_DATA_FORMAT::offset] = place(prec_code(L.in_prec), rs::D_DATA_FORMAT::PROC_PRECISION{}) |
@@ -603,10 +439,12 @@ Compiled compile(const LayerHeader& h, const JsonNode& root, bool expect) {
   r[rr::D_DATA_CUBE_WIDTH::offset] = u(L.shape.w - 1);
   r[rr::D_DATA_CUBE_HEIGHT::offset] = u(L.shape.h - 1);
   r[rr::D_DATA_CUBE_CHANNEL::offset] = u(L.shape.c - 1);
-  r[rr::D_SRC_BASE_ADDR_LOW::offset] = lo32(L.in_layout.base);
-  r[rr::D_SRC_BASE_ADDR_HIGH::offset] = hi32(L.in_layout.base);
-  r[rr::D_SRC_LINE_STRIDE::offset] = lo32(L.in_layout.line_stride);
-  r[rr::D_SRC_SURFACE_STRIDE::offset] = lo32(L.in_layout.surface_stride);
+  if (!L.flying) {
+    r[rr::D_SRC_BASE_ADDR_LOW::offset] = lo32(L.in_layout.base);
+    r[rr::D_SRC_BASE_ADDR_HIGH::offset] = hi32(L.in_layout.base);
+    r[rr::D_SRC_LINE_STRIDE::offset] = lo32(L.in_layout.line_stride);
+    r[rr::D_SRC_SURFACE_STRIDE::offset] = lo32(L.in_layout.surface_stride);
+  }
   struct Stream {
     uint32_t cfg, base_lo, base_hi, line, surf, batch;
     const Dma* dma;
@@ -634,44 +472,102 @@ Compiled compile(const LayerHeader& h, const JsonNode& root, bool expect) {
     }
     r[st.batch] = 0;
   }
-  r[rr::D_FEATURE_MODE_CFG::offset] = place(prec_code(L.in_prec), rr::D_FEATURE_MODE_CFG::IN_PRECISION{}) |
+  r[rr::D_FEATURE_MODE_CFG::offset] = place(b(L.flying), rr::D_FEATURE_MODE_CFG::FLYING_MODE{}) |
+                                      place(prec_code(L.in_prec), rr::D_FEATURE_MODE_CFG::IN_PRECISION{}) |
                                       place(prec_code(L.in_prec), rr::D_FEATURE_MODE_CFG::PROC_PRECISION{}) |
                                       place(prec_code(L.out_prec), rr::D_FEATURE_MODE_CFG::OUT_PRECISION{});
   r[rr::D_SRC_DMA_CFG::offset] = place(1u, rr::D_SRC_DMA_CFG::SRC_RAM_TYPE{});
   r[rr::D_PERF_ENABLE::offset] = place(b(L.perf_dma), rr::D_PERF_ENABLE::PERF_DMA_EN{}) |
                                  place(b(L.perf_nan_inf), rr::D_PERF_ENABLE::PERF_NAN_INF_COUNT_EN{});
   pb.write_group("SDP_RDMA", r);
+}
+
+void emit_status_reads(ProgramBuilder& pb, const GoldenDevice* dev) {
+  for (const auto& [name, off] : kStatusRegs) pb.read(pb.reg("SDP", name), dev != nullptr ? dev->peek("SDP", off, 0) : 0u);
+}
+
+}  // namespace dla::harness::units::sdp
+
+namespace dla::harness::units {
+
+namespace {
+
+using namespace sdp;  // NOLINT(google-build-using-namespace): this file is the sdp compiler
+using golden::Precision;
+
+constexpr int64_t kMaxElements = 4'000'000;
+constexpr int kMaxDim = 8192;  // 13-bit W/H/C fields (value - 1)
+
+Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
+  root.allow_keys({"unit", "name", "description", "config", "seed", "stall", "cube", "input", "output", "bs", "bn",
+                   "ew", "perf"});
+  Layer L;
+  L.cfg = h.config;
+  const JsonNode cube = root.require("cube");
+  cube.allow_keys({"w", "h", "c"});
+  L.shape.n = 1;
+  L.shape.w = static_cast<int>(cube.require("w").as_int(1, kMaxDim));
+  L.shape.h = static_cast<int>(cube.require("h").as_int(1, kMaxDim));
+  L.shape.c = static_cast<int>(cube.require("c").as_int(1, kMaxDim));
+  const int64_t elems = int64_t{L.shape.w} * L.shape.h * L.shape.c;
+  if (elems > kMaxElements) {
+    cube.fail(fmt::format("{}x{}x{} = {} elements exceed the limit of {}", L.shape.w, L.shape.h, L.shape.c, elems,
+                          kMaxElements));
+  }
+
+  const JsonNode in = root.require("input");
+  in.allow_keys({"precision", "data", "line_stride", "surface_stride"});
+  L.in_prec = parse_prec(in.require("precision"), *L.cfg, "input");
+  parse_output(root.require("output"), L);
+  const int ib = golden::bytes_per_element(L.in_prec);
+  L.in_layout = strided_layout(in, {1, L.in_lanes(), L.shape.h, L.shape.w}, L.cfg->atom_bytes, ib, kInputBase, "input");
+  L.input = resolve_values(in.require("data"), static_cast<std::size_t>(elems), ib,
+                           static_cast<int64_t>(golden::min_of_bits(8 * ib)),
+                           static_cast<int64_t>(golden::max_of_bits(8 * ib)), h.seed);
+  parse_stages(root, L, h.seed);
+  return L;
+}
+
+struct Compiled {
+  Program program;
+  uint64_t out_base = 0, out_bytes = 0;
+  uint64_t elements = 0;  // lanes computed (W x H x lanes)
+};
+
+// Builds the program. With `expect`, runs it once on the golden device and appends reg_reads of
+// D_STATUS and the D_PERF counters holding the golden values.
+Compiled compile(const LayerHeader& h, const JsonNode& root, bool expect) {
+  const Layer L = parse_layer(h, root);
+  ProgramBuilder pb(h);
+  Compiled out;
+  out.out_base = L.out_layout.base;
+  out.out_bytes = L.output_bytes();
+  out.elements = static_cast<uint64_t>(L.lanes()) * static_cast<uint64_t>(L.shape.h) * static_cast<uint64_t>(L.shape.w);
+
+  // Memory: input, operand streams, output pre-filled.
+  pb.load(L.in_layout.base,
+          golden::store_cube_bytes(L.in_layout, padded_cube(L.input, L.shape, L.in_lanes()), kGapFill), "input cube");
+  emit_operands_and_output(pb, L);
+  emit_registers(pb, L);
 
   // Launch: SDP, then SDP_RDMA (the newer NVDLA traces' order), and wait for the done interrupt.
   pb.write(pb.reg("SDP", "D_OP_ENABLE"), 1);
   pb.write(pb.reg("SDP_RDMA", "D_OP_ENABLE"), 1);
-  ProgramStep& w = pb.add(StepOp::WaitIntr, "wait_intr SDP_0");
-  w.intr = "SDP_0";
+  pb.wait_intr("SDP_0");
 
   // Status and counters: the golden model's values.
-  static constexpr std::pair<std::string_view, uint32_t> kStatusRegs[] = {
-      {"D_STATUS", rs::D_STATUS::offset},
-      {"D_PERF_OUT_SATURATION", rs::D_PERF_OUT_SATURATION::offset},
-      {"D_PERF_LUT_UFLOW", rs::D_PERF_LUT_UFLOW::offset},
-      {"D_PERF_LUT_OFLOW", rs::D_PERF_LUT_OFLOW::offset},
-      {"D_PERF_LUT_HYBRID", rs::D_PERF_LUT_HYBRID::offset},
-      {"D_PERF_LUT_LE_HIT", rs::D_PERF_LUT_LE_HIT::offset},
-      {"D_PERF_LUT_LO_HIT", rs::D_PERF_LUT_LO_HIT::offset},
-  };
-  std::map<uint32_t, uint32_t> golden_status;
+  std::optional<GoldenDevice> dev;
   if (expect) {
-    golden::HwConfig const& hw = *h.config;
-    GoldenDevice dev(hw);
+    dev.emplace(*h.config);
     ProgramRunOptions po;
     po.mode = "golden";
-    const RunResult gr = run_program(pb.program(), &dev, nullptr, po);
+    const RunResult gr = run_program(pb.program(), &*dev, nullptr, po);
     if (gr.status != Status::Pass) {
       throw std::runtime_error(fmt::format("sdp compiler: the golden model did not run the compiled layer: {}",
                                            gr.message));
     }
-    for (const auto& [name, off] : kStatusRegs) golden_status[off] = dev.peek("SDP", off, 0);
   }
-  for (const auto& [name, off] : kStatusRegs) pb.read(pb.reg("SDP", name), golden_status[off]);
+  emit_status_reads(pb, dev ? &*dev : nullptr);
 
   ProgramStep& c = pb.add(StepOp::Check, "check golden over the output region");
   c.check = CheckKind::Golden;
@@ -775,8 +671,8 @@ std::string bench_sdp(const BenchOptions& opt) {
   }
   out +=
       "cycles: from reset to the interrupt, CSB programming included (one register write per cycle). The RTL issues "
-      "one element per cycle while every operand atom it needs is cached (one atom per stream, one DMA read in "
-      "flight, latency 4-32 cycles). NVDLA: nv_small SDP 1 element/cycle; nv_full BS/BN 16, EW 4 elements/cycle.\n";
+      "up to 1 (nv_small) / 16 (nv_full) elements per cycle while every operand atom they need is cached (one "
+      "atom per stream, one DMA read in flight, latency 4-32 cycles). NVDLA: nv_small SDP 1 element/cycle; nv_full BS/BN 16, EW 4 elements/cycle.\n";
   return out;
 }
 

@@ -1,6 +1,6 @@
-// The RTL devices for register programs: the verilated SDP (with SDP_RDMA) alone, or the NVDLA
-// core (convolution pipeline + SDP, harness/units/nvdla_rtl.cpp) when the program enables a
-// convolution block.
+// The RTL devices for register programs: the verilated SDP (with SDP_RDMA) and GLB
+// (rtl/top/nvdla_sdp_top.sv), or the NVDLA core (convolution pipeline + SDP + GLB,
+// harness/units/nvdla_rtl.cpp) when the program enables a convolution block.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -21,12 +21,13 @@ std::unique_ptr<Device> make_rtl_device(const std::vector<std::string>& blocks, 
   o.sim = opt.sim;
   o.sim.seed = opt.seed.value_or(1);
   o.stall = opt.stall.value_or(0.0);
-  const std::string unit = fmt::format("sdp_core ({})", cfg.name);
+  const std::string unit = fmt::format("nvdla_sdp_top ({})", cfg.name);
+  const std::vector<std::string> intr_units{"SDP"};  // done pulses wired to the top's GLB
   const auto atom = static_cast<unsigned>(cfg.atom_bytes);
   if (cfg.name == "nv_small") {
-    return std::make_unique<RtlDevice<Vsdp_nv_small>>(cfg, unit, group_intrs("SDP"), atom, o);
+    return std::make_unique<RtlDevice<Vsdp_nv_small>>(cfg, unit, intr_units, atom, o);
   }
-  return std::make_unique<RtlDevice<Vsdp_nv_full>>(cfg, unit, group_intrs("SDP"), atom, o);
+  return std::make_unique<RtlDevice<Vsdp_nv_full>>(cfg, unit, intr_units, atom, o);
 }
 
 }  // namespace dla::harness

@@ -31,6 +31,8 @@ struct BenchOptions {
 // SDP layers: compiled into register programs (docs/LAYER_FORMAT.md, "`sdp` layers")
 [[nodiscard]] UnitHandler sdp_handler();
 [[nodiscard]] std::string bench_sdp(const BenchOptions& opt);
+// Convolution layers: compiled into register programs (docs/LAYER_FORMAT.md, "`conv` layers")
+[[nodiscard]] UnitHandler conv_handler();
 // Direct convolution on the NVDLA core RTL: utilization (harness/units/conv_bench.hpp)
 [[nodiscard]] std::string bench_conv(const BenchOptions& opt);
 // Register programs (validated here; executed by units with a CSB port).

@@ -4,8 +4,8 @@
 //     bits (int16);
 //   * on the stripe's channel_end pass the finished vector of a position goes to a delivery
 //     FIFO (the MAC array is held only when that FIFO is full);
-//   * delivery to SDP in completion order (kernel group, then positions in raster order), one
-//     32-bit element per beat, lanes 0..AtomicK-1 (lanes of kernels >= K carry 0):
+//   * delivery to SDP in completion order (kernel group, then positions in raster order), FlyLanes
+//     32-bit elements per beat, lanes 0..AtomicK-1 (lanes of kernels >= K carry 0):
 //     sat32(rhaz(acc / 2^CLIP_TRUNCATE)); clamps of real kernels (k < K) are counted for
 //     D_OUT_SATURATION.
 // done_o pulses with the layer's last delivered element.
@@ -15,6 +15,7 @@ module conv_cacc #(
   parameter bit          SupportInt16 = 1'b0,
   parameter int unsigned MaxStripe    = 16,
   parameter int unsigned FifoDepth    = 32,
+  parameter int unsigned FlyLanes     = 1,  // elements per beat to SDP (power of 2, divides AtomicK)
   localparam int unsigned KernPerCell = SupportInt16 ? 2 : 1,
   localparam int unsigned NumOut      = NumCells * KernPerCell,
   localparam int unsigned PsumW       = (SupportInt16 ? 32 : 16) + $clog2(AtomicC),
@@ -33,7 +34,7 @@ module conv_cacc #(
   // flying output to SDP
   output logic                         fly_valid_o,
   input  logic                         fly_ready_i,
-  output logic [31:0]                  fly_data_o,
+  output logic [FlyLanes-1:0][31:0]    fly_data_o,
   // layer
   output logic                         done_o,
   output logic [31:0]                  sat_count_o
@@ -110,41 +111,52 @@ module conv_cacc #(
   end
 
   // ---------------------------------------------------------------- delivery to SDP
+  localparam int unsigned IncW = $clog2(FlyLanes + 1);
   logic [4:0]       ak_log2;
   logic [LaneW-1:0] lane_q;
   logic [13:0]      grp_q;
   logic [27:0]      dpos_q, positions;
   logic [13:0]      groups;
-  logic             last_lane, last_pos, last_grp, fire, out_sat, real_k;
+  logic             last_lane, last_pos, last_grp, fire;
+  logic [FlyLanes-1:0] out_sat, real_k;
+  logic [IncW-1:0]  sat_inc;
+  logic [32:0]      sat_sum;
   logic [31:0]      sat_q;
   assign ak_log2   = int16 ? 5'($clog2(NumCells)) : 5'(LaneW);
   assign groups    = 14'((15'(cfg_i.kernels) + (15'd1 << ak_log2) - 15'd1) >> ak_log2);
   assign positions = 28'(cfg_i.out_w) * 28'(cfg_i.out_h);
-  assign last_lane = 32'(lane_q) == (32'd1 << ak_log2) - 32'd1;
+  assign last_lane = 32'(lane_q) + FlyLanes == (32'd1 << ak_log2);
   assign last_pos  = dpos_q == positions - 28'd1;
   assign last_grp  = grp_q == groups - 14'd1;
-  assign real_k    = ((14'(grp_q) << ak_log2) + 14'(lane_q)) < cfg_i.kernels;
 
-  dla_sshift_sat #(
-    .InW  (AccW),
-    .OutW (32),
-    .ShW  (6),
-    .LeftW(1)
-  ) u_clip (
-    .data_i (fifo_q[rd_q][lane_q]),
-    .shift_i({1'b0, cfg_i.clip_truncate}),
-    .data_o (fly_data_o),
-    .sat_o  (out_sat)
-  );
+  for (genvar j = 0; j < FlyLanes; j++) begin : g_clip
+    logic [LaneW-1:0] lane;
+    assign lane      = lane_q + LaneW'(j);
+    assign real_k[j] = ((14'(grp_q) << ak_log2) + 14'(lane)) < cfg_i.kernels;
+    dla_sshift_sat #(
+      .InW  (AccW),
+      .OutW (32),
+      .ShW  (6),
+      .LeftW(1)
+    ) u_clip (
+      .data_i (fifo_q[rd_q][lane]),
+      .shift_i({1'b0, cfg_i.clip_truncate}),
+      .data_o (fly_data_o[j]),
+      .sat_o  (out_sat[j])
+    );
+  end
 
   assign fly_valid_o = cnt_q != '0;
   assign fire        = fly_valid_o && fly_ready_i;
   assign pop         = fire && last_lane;
   assign done_o      = pop && last_pos && last_grp;
   // the count including the current beat: done_o comes with the layer's last element
-  logic sat_inc;
-  assign sat_inc     = fire && out_sat && real_k && sat_q != '1;
-  assign sat_count_o = sat_q + 32'(sat_inc);
+  always_comb begin
+    sat_inc = '0;
+    for (int unsigned j = 0; j < FlyLanes; j++) sat_inc += IncW'(out_sat[j] && real_k[j]);
+  end
+  assign sat_sum     = 33'(sat_q) + (fire ? 33'(sat_inc) : 33'd0);
+  assign sat_count_o = sat_sum[32] ? '1 : sat_sum[31:0];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -158,7 +170,7 @@ module conv_cacc #(
       dpos_q <= '0;
       sat_q  <= '0;
     end else if (fire) begin
-      lane_q <= last_lane ? '0 : lane_q + 1'b1;
+      lane_q <= last_lane ? '0 : lane_q + LaneW'(FlyLanes);
       sat_q  <= sat_count_o;
       if (last_lane) begin
         dpos_q <= last_pos ? '0 : dpos_q + 28'd1;

@@ -1,8 +1,8 @@
 // The direct-convolution pipeline at register level: CDMA -> CBUF -> CSC -> CMAC_A/B -> CACC,
 // with a flying output stream into SDP (docs/CONV_RTL.md). Five CSB register blocks
 // (dla_group_regs each, NVDLA offsets, block bases as parameters), one DMA read port (one atom
-// per request, responses in order), the CACC output on fly_* (one 32-bit element per beat in
-// SDP's processing order: kernel group, h, w, lane; padded lanes included).
+// per request, responses in order), the CACC output on fly_* (FlyLanes 32-bit elements per beat
+// in SDP's processing order: kernel group, h, w, lane; padded lanes included).
 //
 // A layer starts when the consumer groups of CDMA, CSC, CMAC_A, CMAC_B and CACC are all armed;
 // the configuration is read from their consumer groups (CSC: geometry; CDMA: addresses,
@@ -27,6 +27,7 @@ module conv_core #(
   parameter logic [31:0] CmacABase    = 32'h5000,
   parameter logic [31:0] CmacBBase    = 32'h6000,
   parameter logic [31:0] CaccBase     = 32'h7000,
+  parameter int unsigned FlyLanes     = 1,  // CACC elements per beat to SDP
   localparam int unsigned AtomBytes   = 1 << AtomLog2,
   localparam int unsigned AtomBits    = 8 * AtomBytes
 ) (
@@ -50,7 +51,7 @@ module conv_core #(
   // flying output to SDP
   output logic                fly_valid_o,
   input  logic                fly_ready_i,
-  output logic [31:0]         fly_data_o,
+  output logic [FlyLanes-1:0][31:0] fly_data_o,
   // interrupts: [1:0] CACC, [3:2] CDMA_DAT, [5:4] CDMA_WT (bit 0 of each pair: group 0)
   output logic [5:0]          intr_o
 );
@@ -352,7 +353,8 @@ module conv_core #(
   end
 
   // ---------------------------------------------------------------- CDMA, CBUF, CSC
-  logic                dat_we, wt_we, dat_done, dat_done_pulse, wt_done_pulse;
+  logic                dat_we, wt_we, dat_done_pulse, wt_done_pulse;
+  logic [13:0]         dat_lines;
   logic [DRowW-1:0]    dat_wrow, dat_rrow;
   logic [WRowW-1:0]    wt_wrow, wt_rrow0, wt_rrow1;
   logic [LaneW-1:0]    dat_wlane, wt_wlane;
@@ -366,7 +368,8 @@ module conv_core #(
     .SupportInt16  (SupportInt16),
     .DataRows      (DataRows),
     .WtRows        (WtRows),
-    .MaxOutstanding(64)
+    .MaxOutstanding(64),
+    .GroupKernels  (NumOut)
   ) u_cdma (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),
@@ -387,7 +390,7 @@ module conv_core #(
     .wt_wlane_o        (wt_wlane),
     .wt_wdata_o        (wt_wdata),
     .wt_release_i      (wt_release),
-    .dat_done_o        (dat_done),
+    .dat_lines_o       (dat_lines),
     .wt_written_o      (wt_written),
     .dat_done_pulse_o  (dat_done_pulse),
     .wt_done_pulse_o   (wt_done_pulse)
@@ -434,7 +437,7 @@ module conv_core #(
     .rst_ni           (rst_ni),
     .start_i          (start),
     .cfg_i            (cfg),
-    .dat_done_i       (dat_done),
+    .dat_lines_i      (dat_lines),
     .wt_written_i     (wt_written),
     .wt_release_o     (wt_release),
     .dat_rrow_o       (dat_rrow),
@@ -495,7 +498,8 @@ module conv_core #(
     .NumCells    (NumCells),
     .SupportInt16(SupportInt16),
     .MaxStripe   (StripeUpper),
-    .FifoDepth   (2 * StripeUpper)
+    .FifoDepth   (2 * StripeUpper),
+    .FlyLanes    (FlyLanes)
   ) u_cacc (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),

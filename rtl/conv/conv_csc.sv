@@ -4,10 +4,11 @@
 // synchronised through the MAC array's shadow weight registers:
 //   * the weight loader sends, per (g, stripe, b, r, s), one beat per MAC cell holding the
 //     weights W[k][b-block][r][s] of its kernel(s) (channels >= C and kernels >= K zero),
-//     wt_last on the set's last beat; it waits until the group's weights are in CBUF and, when it
+//     wt_last on the set's last beat; it waits until the set's weights are in CBUF and, when it
 //     leaves a group, releases that group's bytes of the weight ring to CDMA;
-//   * the data issuer, once the whole input is in CBUF, sends for every (b, r, s) pass the data
-//     atoms of the stripe's positions (PAD_VALUE outside the input, 0 for channels >= C), tagged
+//   * the data issuer sends for every (b, r, s) pass the data atoms of the stripe's positions
+//     (PAD_VALUE outside the input, 0 for channels >= C), each once its input line is in CBUF
+//     (dat_lines_i: CDMA delivers whole lines in order), tagged
 //     stripe_st (first position: the array swaps the shadow set in), stripe_end (last position)
 //     and channel_end (every position of the stripe's last pass).
 // One atomic operation per cycle while the array accepts; the weight set of the next pass loads
@@ -34,7 +35,7 @@ module conv_csc #(
   input  logic                start_i,
   input  conv_pkg::cfg_t      cfg_i,
   // CBUF state from CDMA
-  input  logic                dat_done_i,
+  input  logic [13:0]         dat_lines_i,   // complete input lines in CBUF
   input  logic [31:0]         wt_written_i,
   output logic [31:0]         wt_release_o,
   // CBUF reads
@@ -89,16 +90,13 @@ module conv_csc #(
   logic [5:0]  wr_q, ws_q;
   logic [CellW:0] wc_q;
   logic [27:0] wleft_q;
-  logic [31:0] wgrp_base_q, wblk_base_q, wrs_base_q, wgrp_end_q;
+  logic [31:0] wgrp_base_q, wblk_base_q, wrs_base_q;
 
   logic [13:0] w_kpg, w_cpb;
   logic [CellW:0] w_cells;
   logic        w_last_c, w_last_s, w_last_r, w_last_b, w_last_stripe, w_last_g, w_fire;
   logic [27:0] w_len;
-  logic [31:0] w_rs_step, w_blk_step, w_cell_off, w_off;
-  logic [13:0] full_kpg, first_kpg;
-  assign full_kpg  = 14'd1 << ak_log2;
-  assign first_kpg = (cfg_i.kernels > full_kpg) ? full_kpg : cfg_i.kernels;
+  logic [31:0] w_rs_step, w_blk_step, w_cell_off, w_off, w_set_end;
   logic        kpc2;  // two int8 kernels per cell
   assign kpc2       = KernPerCell == 2 && !int16;
   assign w_kpg      = (wg_q == groups - 14'd1) ? kpg_last : (14'd1 << ak_log2);
@@ -117,7 +115,10 @@ module conv_csc #(
   assign w_cell_off = (32'(wc_q) * 32'(w_cpb) << int16) << kpc2;
   assign w_off      = wgrp_base_q + wblk_base_q + wrs_base_q + w_cell_off;
 
-  assign wt_valid_o = wl_act_q && wt_written_i >= wgrp_end_q;
+  // A weight set goes as soon as its own bytes are in CBUF (the stream holds the sets in loop
+  // order), so the first stripe overlaps the fetch of the rest of its group.
+  assign w_set_end  = wgrp_base_q + wblk_base_q + wrs_base_q + w_rs_step;
+  assign wt_valid_o = wl_act_q && wt_written_i >= w_set_end;
   assign w_fire     = wt_valid_o && wt_ready_i;
   assign wt_cell_o  = CellW'(wc_q);
   assign wt_last_o  = w_last_c;
@@ -135,7 +136,6 @@ module conv_csc #(
       wgrp_base_q <= '0;
       wblk_base_q <= '0;
       wrs_base_q  <= '0;
-      wgrp_end_q  <= '0;
     end else if (start_i) begin
       wl_act_q    <= 1'b1;
       wg_q        <= '0;
@@ -147,8 +147,6 @@ module conv_csc #(
       wgrp_base_q <= '0;
       wblk_base_q <= '0;
       wrs_base_q  <= '0;
-      // first group: K or a full group, whichever is smaller
-      wgrp_end_q  <= 32'(first_kpg) * 32'(cfg_i.byte_per_kernel);
     end else if (w_fire) begin
       wc_q <= w_last_c ? '0 : wc_q + 1'b1;
       if (w_last_c) begin
@@ -167,14 +165,7 @@ module conv_csc #(
                 wleft_q     <= positions_q;
                 wg_q        <= wg_q + 14'd1;
                 wgrp_base_q <= wgrp_base_q + (32'(cfg_i.byte_per_kernel) << ak_log2);
-                if (w_last_g) begin
-                  wl_act_q <= 1'b0;
-                end else begin
-                  // next group's end: its base + its kernels * BPK
-                  wgrp_end_q <= wgrp_base_q + (32'(cfg_i.byte_per_kernel) << ak_log2)
-                              + ((wg_q + 14'd1 == groups - 14'd1) ? 32'(kpg_last) : (32'd1 << ak_log2))
-                                * 32'(cfg_i.byte_per_kernel);
-                end
+                if (w_last_g) wl_act_q <= 1'b0;
               end
             end
           end
@@ -239,7 +230,8 @@ module conv_csc #(
   assign d_pw_wrap     = dpw_q == cfg_i.out_w - 14'd1;
   assign d_cpb         = d_last_b ? cpb_last : 14'(AtomicC);
 
-  assign dat_valid_o       = di_act_q && dat_done_i;
+  // A position goes once its input line is in CBUF (padding needs none).
+  assign dat_valid_o       = di_act_q && (!in_range || hi < $signed(20'(dat_lines_i)));
   assign d_fire            = dat_valid_o && dat_ready_i;
   assign dat_stripe_st_o   = di_q == '0;
   assign dat_stripe_end_o  = d_last_i;

@@ -3,16 +3,18 @@
 // NRDMA / ERDMA reads through one DMA read port (one atom per request, one request in flight,
 // one cached atom per stream), BS -> BN -> EW (converters, MUL, ALU, LUT engine) -> output
 // converter, and a writer that stores whole atoms (padded lanes included) through the DMA write
-// port. Input from memory, or flying: one 32-bit beat per element on fly_* in the order the SDP
-// processes them (batch, channel atom, h, w, lane).
+// port. Input from memory, or flying: beats of Lanes 32-bit elements on fly_*, in the order the
+// SDP processes them (batch, channel atom, h, w, lane); beat b carries lanes Lanes*b ...
 //
-// One element per cycle while every operand atom it needs is cached; a miss costs a DMA round
-// trip. The layer starts when SDP's consumer group is armed and, with flying mode off,
-// SDP_RDMA's consumer group too; both groups are released at the end (docs/SDP_RTL.md).
+// Up to Lanes elements per cycle (consecutive lanes of one atom) while every operand atom they
+// need is cached; a miss costs a DMA round trip. The layer starts when SDP's consumer group is
+// armed and, with flying mode off, SDP_RDMA's consumer group too; both groups are released at
+// the end (docs/SDP_RTL.md).
 module sdp_core #(
   parameter int unsigned AtomLog2 = 3,  // 8-byte memory atom (nv_small); 5 for nv_full
   parameter logic [31:0] SdpBase  = 32'h9000,
   parameter logic [31:0] RdmaBase = 32'h8000,
+  parameter int unsigned Lanes    = 1,  // elements per cycle (power of 2, <= lanes of an atom)
   localparam int unsigned AtomBytes = 1 << AtomLog2,
   localparam int unsigned AtomBits  = 8 * AtomBytes
 ) (
@@ -42,7 +44,7 @@ module sdp_core #(
   // flying input from CACC
   input  logic                  fly_valid_i,
   output logic                  fly_ready_o,
-  input  logic [31:0]           fly_data_i,
+  input  logic [Lanes-1:0][31:0] fly_data_i,
   // done interrupt per register group (one-cycle pulse)
   output logic [1:0]            intr_o
 );
@@ -346,16 +348,20 @@ module sdp_core #(
   assign perf_lut_en = w_perf_enable[nvdla_regs_pkg::SDP_D_PERF_ENABLE_PERF_LUT_EN_LSB];
 
   // Lanes: Ca_in = atom / input bytes, Ca_out = atom / output bytes; every lane of every atom is
-  // computed (padded lanes too), over max(input lanes, output lanes) channels.
-  logic [2:0]  ca_in_log2, ca_out_log2;
+  // computed (padded lanes too), over max(input lanes, output lanes) channels. The channel loop
+  // runs in groups of Ca_it lanes: output atoms (Ca_out) from memory; flying, CACC's kernel
+  // groups (Ca_in lanes, the order CACC delivers), so an output atom may be written in parts
+  // (Ca_in < Ca_out, byte mask) or a group may fill several (Ca_in > Ca_out).
+  logic [2:0]  ca_in_log2, ca_out_log2, ca_it_log2;
   logic [13:0] in_lanes, out_lanes, lanes;
   logic [12:0] surfaces_m1;
   assign ca_in_log2  = 3'(AtomLog2) - 3'(in_int16);
   assign ca_out_log2 = 3'(AtomLog2) - 3'(out_int16);
+  assign ca_it_log2  = flying ? ca_in_log2 : ca_out_log2;
   assign in_lanes    = ((14'(channel_m1) >> ca_in_log2) + 14'd1) << ca_in_log2;
   assign out_lanes   = ((14'(channel_m1) >> ca_out_log2) + 14'd1) << ca_out_log2;
   assign lanes       = (in_lanes > out_lanes) ? in_lanes : out_lanes;
-  assign surfaces_m1 = 13'((lanes >> ca_out_log2) - 14'd1);
+  assign surfaces_m1 = 13'((lanes >> ca_it_log2) - 14'd1);
 
   // Stages that read their operands from memory.
   logic bs_alu_mem, bs_mul_mem, bn_alu_mem, bn_mul_mem, ew_alu_mem, ew_mul_mem, lut_active;
@@ -400,19 +406,28 @@ module sdp_core #(
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------- sequencing
+  // A step takes `cnt` consecutive lanes (channels) of one (n, s, h, w): 1..Lanes of them, never
+  // across a Lanes-aligned boundary, so a step stays inside one input atom, one output atom and,
+  // flying, one beat (Lanes divides every atom's lane count).
+  localparam int unsigned CntW = $clog2(Lanes + 1);
   logic running_q, start, fetch_done_q, done;
   logic [4:0]  n_q;
   logic [12:0] s_q, h_q, w_q;
   logic [5:0]  l_q;
   logic [12:0] c_cur;
-  logic        last_l, last_w, last_h, last_s, last_n, fire;
-  assign start  = !running_q && sdp_armed && (flying || rdma_armed);
-  assign c_cur  = (s_q << ca_out_log2) | 13'(l_q);
-  assign last_l = 6'(l_q) == 6'((7'd1 << ca_out_log2) - 7'd1);
-  assign last_w = w_q == width_m1;
-  assign last_h = h_q == height_m1;
-  assign last_s = s_q == surfaces_m1;
-  assign last_n = n_q == batch_m1;
+  logic [CntW-1:0] cnt;
+  logic [6:0]  beat_pos;  // lane of l_q inside its Lanes-aligned group
+  logic        last_l, last_w, last_h, last_s, last_n, fire, step_ok;
+  assign start    = !running_q && sdp_armed && (flying || rdma_armed);
+  assign c_cur    = (s_q << ca_it_log2) | 13'(l_q);
+  assign beat_pos = 7'(l_q) & 7'(Lanes - 1);
+  logic  fly_take;  // the step's lanes come from CACC (flying lanes past its groups are zeros)
+  assign fly_take = flying && 14'(c_cur) < in_lanes;
+  assign last_l   = 7'(l_q) + 7'(cnt) == (7'd1 << ca_it_log2);
+  assign last_w   = w_q == width_m1;
+  assign last_h   = h_q == height_m1;
+  assign last_s   = s_q == surfaces_m1;
+  assign last_n   = n_q == batch_m1;
 
   // ---------------------------------------------------------------- operand fetch
   // Streams: 0 MRDMA (input), 1 BRDMA, 2 NRDMA, 3 ERDMA. Each caches the last atom it read.
@@ -477,12 +492,38 @@ module sdp_core #(
     assign elem_addr[k] = op_per_elt[k-1] ? cube_addr : op_base[k-1] + (64'(c_cur) << eb_log2[k]);
   end
 
-  for (genvar k = 0; k < NStreams; k++) begin : g_hit
+  // Lane j of a step is channel c_cur + j: inside a Lanes-aligned group its bytes follow lane
+  // 0's in every stream (elements are size-aligned, so a value never straddles two atoms).
+  // A lane can go when every stream it needs holds its atom; a step takes the leading lanes
+  // that can.
+  logic [NStreams-1:0][Lanes-1:0][63:0] lane_addr, lane_mul_addr;
+  logic [NStreams-1:0][Lanes-1:0]       lane_hit;
+  logic [Lanes-1:0]                     lane_ok;
+  for (genvar k = 0; k < NStreams; k++) begin : g_lane_k
+    for (genvar j = 0; j < Lanes; j++) begin : g_lane_j
+      assign lane_addr[k][j]     = elem_addr[k] + (64'(j) << eb_log2[k]);
+      assign lane_mul_addr[k][j] = lane_addr[k][j] + (both[k] ? (size2[k] ? 64'd2 : 64'd1) : 64'd0);
+      assign lane_hit[k][j]      = !need[k] || (cv_q[k] && ctag_q[k] == (lane_addr[k][j] >> AtomLog2) &&
+                                                ctag_q[k] == (lane_mul_addr[k][j] >> AtomLog2));
+    end
     assign tag[k] = elem_addr[k] >> AtomLog2;
-    assign hit[k] = !need[k] || (cv_q[k] && ctag_q[k] == tag[k]);
+    assign hit[k] = lane_hit[k][0];
+  end
+  for (genvar j = 0; j < Lanes; j++) begin : g_lane_ok
+    assign lane_ok[j] = (beat_pos + 7'(j) < 7'(Lanes)) && lane_hit[0][j] && lane_hit[1][j] &&
+                        lane_hit[2][j] && lane_hit[3][j];
+  end
+  always_comb begin
+    logic stop;
+    cnt  = '0;
+    stop = 1'b0;
+    for (int unsigned j = 0; j < Lanes; j++) begin
+      if (!lane_ok[j]) stop = 1'b1;
+      if (!stop) cnt = cnt + 1'b1;
+    end
   end
 
-  // One read in flight: the lowest-numbered missing stream asks for its atom.
+  // One read in flight: the lowest-numbered stream whose lane-0 atom is missing asks for it.
   logic       all_hit, rd_pending_q;
   logic [1:0] miss_k, rd_k_q;
   always_comb begin
@@ -519,7 +560,7 @@ module sdp_core #(
     if (rd_pending_q && dma_rd_rsp_valid_i) cdata_q[rd_k_q] <= dma_rd_rsp_data_i;
   end
 
-  // Values of the current element from the cached atoms (little endian, sign-extended).
+  // Values of a lane from the cached atoms (little endian, sign-extended).
   function automatic logic signed [15:0] pick(input logic [AtomBits-1:0] atom,
                                               input logic [AtomLog2-1:0] off, input logic two);
     logic [7:0] lo, hi;
@@ -528,33 +569,39 @@ module sdp_core #(
     pick = two ? $signed({hi, lo}) : 16'($signed(lo));
   endfunction
 
-  logic signed [15:0] in_val, bs_alu_v, bs_mul_v, bn_alu_v, bn_mul_v, ew_alu_v, ew_mul_v;
-  logic [3:1][63:0] mul_addr;
-  for (genvar k = 1; k < NStreams; k++) begin : g_mul_addr
-    assign mul_addr[k] = elem_addr[k] + (both[k] ? (size2[k] ? 64'd2 : 64'd1) : 64'd0);
-  end
-  assign in_val   = pick(cdata_q[0], elem_addr[0][AtomLog2-1:0], in_int16);
-  assign bs_alu_v = pick(cdata_q[1], elem_addr[1][AtomLog2-1:0], size2[1]);
-  assign bs_mul_v = pick(cdata_q[1], mul_addr[1][AtomLog2-1:0], size2[1]);
-  assign bn_alu_v = pick(cdata_q[2], elem_addr[2][AtomLog2-1:0], size2[2]);
-  assign bn_mul_v = pick(cdata_q[2], mul_addr[2][AtomLog2-1:0], size2[2]);
-  assign ew_alu_v = pick(cdata_q[3], elem_addr[3][AtomLog2-1:0], size2[3]);
-  assign ew_mul_v = pick(cdata_q[3], mul_addr[3][AtomLog2-1:0], size2[3]);
-
   // ---------------------------------------------------------------- datapath to the LUT
-  logic signed [31:0] x_in, x1, x2, y_pre;
-  assign x_in = flying ? $signed(fly_data_i) : need[0] ? 32'(in_val) : 32'sd0;
-  sdp_x u_bs (.cfg_i(bs_cfg), .data_i(x_in), .alu_mem_i(bs_alu_v), .mul_mem_i(bs_mul_v), .data_o(x1));
-  sdp_x u_bn (.cfg_i(bn_cfg), .data_i(x1), .alu_mem_i(bn_alu_v), .mul_mem_i(bn_mul_v), .data_o(x2));
-  sdp_y u_ew (.cfg_i(ew_cfg), .data_i(x2), .alu_mem_i(ew_alu_v), .mul_mem_i(ew_mul_v), .data_o(y_pre));
+  localparam int unsigned LaneW = (Lanes > 1) ? $clog2(Lanes) : 1;
+  logic [Lanes-1:0][31:0] y_pre;
+  logic [Lanes-1:0]       step_mask;
+  for (genvar j = 0; j < Lanes; j++) begin : g_dp
+    logic signed [15:0] in_val, bs_alu_v, bs_mul_v, bn_alu_v, bn_mul_v, ew_alu_v, ew_mul_v;
+    logic signed [31:0] x_in, x1, x2, y;
+    logic [LaneW-1:0]   fly_lane;
+    assign in_val   = pick(cdata_q[0], lane_addr[0][j][AtomLog2-1:0], in_int16);
+    assign bs_alu_v = pick(cdata_q[1], lane_addr[1][j][AtomLog2-1:0], size2[1]);
+    assign bs_mul_v = pick(cdata_q[1], lane_mul_addr[1][j][AtomLog2-1:0], size2[1]);
+    assign bn_alu_v = pick(cdata_q[2], lane_addr[2][j][AtomLog2-1:0], size2[2]);
+    assign bn_mul_v = pick(cdata_q[2], lane_mul_addr[2][j][AtomLog2-1:0], size2[2]);
+    assign ew_alu_v = pick(cdata_q[3], lane_addr[3][j][AtomLog2-1:0], size2[3]);
+    assign ew_mul_v = pick(cdata_q[3], lane_mul_addr[3][j][AtomLog2-1:0], size2[3]);
+    assign fly_lane = LaneW'(beat_pos) + LaneW'(j);  // wraps only for lanes outside the step
+    assign x_in = fly_take ? $signed(fly_data_i[fly_lane]) : need[0] ? 32'(in_val) : 32'sd0;
+    sdp_x u_bs (.cfg_i(bs_cfg), .data_i(x_in), .alu_mem_i(bs_alu_v), .mul_mem_i(bs_mul_v), .data_o(x1));
+    sdp_x u_bn (.cfg_i(bn_cfg), .data_i(x1), .alu_mem_i(bn_alu_v), .mul_mem_i(bn_mul_v), .data_o(x2));
+    sdp_y u_ew (.cfg_i(ew_cfg), .data_i(x2), .alu_mem_i(ew_alu_v), .mul_mem_i(ew_mul_v), .data_o(y));
+    assign y_pre[j]     = y;
+    assign step_mask[j] = CntW'(j) < cnt;
+  end
 
-  // Side FIFO: what the writer needs of each element travels beside the LUT engine.
+  // Side FIFO: what the writer needs of each step travels beside the LUT engine.
   typedef struct packed {
-    logic signed [31:0] y;
-    logic [5:0]         lane;
-    logic               atom_last;
-    logic               write_atom;
-    logic [63:0]        atom_addr;
+    logic [Lanes-1:0][31:0] y;
+    logic [5:0]             lane;       // output-atom lane of the step's first element
+    logic [CntW-1:0]        cnt;
+    logic                   atom_last;  // the step ends an output atom or a channel group
+    logic                   write_atom;
+    logic [AtomBytes-1:0]   wr_mask;    // bytes of the atom the group writes
+    logic [63:0]            atom_addr;
   } side_t;
   localparam int unsigned FifoDepth = 8;
   side_t fifo_q [FifoDepth];
@@ -573,20 +620,36 @@ module sdp_core #(
     .atom_log2_i     (3'(AtomLog2)),
     .bpe_log2_i      (2'(out_int16)),
     .n_i             (n_q),
-    .c_i             (s_q << ca_out_log2),
+    .c_i             (c_cur & ~((13'd1 << ca_out_log2) - 13'd1)),
     .h_i             (h_q),
     .w_i             (w_q),
     .addr_o          (dst_atom_addr)
   );
 
-  assign fire = running_q && !fetch_done_q && all_hit && (!flying || fly_valid_i) && lut_in_ready && !fifo_full;
-  assign fly_ready_o = running_q && !fetch_done_q && flying && all_hit && lut_in_ready && !fifo_full;
+  // fly_ready_o does not look at fly_valid_i; a beat is taken by the step that reaches its end.
+  assign step_ok     = running_q && !fetch_done_q && all_hit && lut_in_ready && !fifo_full;
+  // Flying lanes beyond CACC's kernel groups (output atoms wider than the input's) are zeros
+  // that take no beat.
+  assign fire        = step_ok && (!fly_take || fly_valid_i);
+  assign fly_ready_o = step_ok && fly_take && (beat_pos + 7'(cnt) == 7'(Lanes));
+  logic [5:0] out_lane, grp_lo, grp_n;
+  assign out_lane = 6'(c_cur) & 6'((7'd1 << ca_out_log2) - 7'd1);
+  // lanes of the atom written by this group: all of it, or the group's part of it
+  assign grp_lo   = (ca_it_log2 >= ca_out_log2) ? 6'd0 : (6'(c_cur) & 6'((7'd1 << ca_out_log2) - 7'd1) &
+                                                           ~6'((7'd1 << ca_it_log2) - 7'd1));
+  assign grp_n    = (ca_it_log2 >= ca_out_log2) ? 6'((7'd1 << ca_out_log2)) : 6'((7'd1 << ca_it_log2));
   always_comb begin
     side_in.y          = y_pre;
-    side_in.lane       = l_q;
-    side_in.atom_last  = last_l;
-    side_in.write_atom = (14'(s_q) << ca_out_log2) < out_lanes;
+    side_in.lane       = out_lane;
+    side_in.cnt        = cnt;
+    side_in.atom_last  = last_l || 7'(out_lane) + 7'(cnt) == (7'd1 << ca_out_log2);
+    side_in.write_atom = 14'(c_cur) < out_lanes;
     side_in.atom_addr  = dst_atom_addr;
+    for (int unsigned i = 0; i < AtomBytes; i++) begin
+      logic [6:0] l;
+      l = out_int16 ? 7'(i >> 1) : 7'(i);
+      side_in.wr_mask[i] = l >= 7'(grp_lo) && l < 7'(grp_lo) + 7'(grp_n);
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -605,12 +668,13 @@ module sdp_core #(
   end
   assign side_out = fifo_q[fifo_rd_q];
 
-  logic [31:0] lut_value;
+  logic [Lanes-1:0][31:0] lut_value;
   logic [31:0] st_uflow, st_oflow, st_hybrid, st_le_hit, st_lo_hit;
-  logic lut_uflow, lut_oflow, lut_le_hit, lut_lo_hit, lut_lo_sel, lut_mask, lut_busy;
+  logic [Lanes-1:0] lut_uflow, lut_oflow, lut_le_hit, lut_lo_hit, lut_lo_sel, lut_mask;
+  logic lut_busy;
   lut_engine #(
     .Variant(0),
-    .Lanes  (1)
+    .Lanes  (Lanes)
   ) u_lut (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -621,7 +685,7 @@ module sdp_core #(
     .in_valid_i      (fire),
     .in_ready_o      (lut_in_ready),
     .in_data_i       (y_pre),
-    .in_mask_i       (lut_active),
+    .in_mask_i       (step_mask & {Lanes{lut_active}}),
     .out_valid_o     (lut_out_valid),
     .out_ready_i     (lut_out_ready),
     .out_value_o     (lut_value),
@@ -651,30 +715,56 @@ module sdp_core #(
   );
 
   // ---------------------------------------------------------------- output converter and writer
-  logic signed [15:0] out_val;
-  logic               out_sat, wr_pending_q;
-  logic [AtomBytes-1:0][15:0] lanes_q;
+  localparam int unsigned IncW = $clog2(Lanes + 1);
+  logic [Lanes-1:0][15:0] out_val;
+  logic [Lanes-1:0]       out_sat, out_mask;
+  logic [IncW-1:0]        sat_inc;
+  logic                   any_unequal, wr_pending_q;
+  logic [AtomBytes-1:0][15:0] lanes_q, lanes_d;
   logic [AtomBits-1:0] wr_data_q, atom_data;
   logic [63:0]         wr_addr_q;
-  sdp_c u_c (.cfg_i(c_cfg), .data_i(lut_active ? $signed(lut_value) : side_out.y), .data_o(out_val), .sat_o(out_sat));
+  logic [AtomBytes-1:0] wr_mask_q;
+  for (genvar j = 0; j < Lanes; j++) begin : g_c
+    logic signed [15:0] v;
+    sdp_c u_c (.cfg_i(c_cfg), .data_i(lut_active ? $signed(lut_value[j]) : $signed(side_out.y[j])),
+               .data_o(v), .sat_o(out_sat[j]));
+    assign out_val[j]  = v;
+    assign out_mask[j] = CntW'(j) < side_out.cnt;
+  end
+  always_comb begin
+    sat_inc     = '0;
+    any_unequal = 1'b0;
+    for (int unsigned j = 0; j < Lanes; j++) begin
+      if (out_mask[j]) begin
+        sat_inc += IncW'(out_sat[j]);
+        any_unequal |= out_val[j] != '0;
+      end
+    end
+  end
 
-  assign lut_out_ready = !wr_pending_q;
+  // A write leaves while the next atom's lanes arrive: a pop may replace the pending atom in
+  // the cycle the write port takes it.
+  assign lut_out_ready = !wr_pending_q || dma_wr_req_ready_i;
   assign pop           = lut_out_valid && lut_out_ready;
   always_comb begin
     atom_data = '0;
+    lanes_d   = lanes_q;
     for (int unsigned i = 0; i < AtomBytes; i++) begin
-      logic [15:0] v;
-      v = (6'(i) == side_out.lane) ? out_val : lanes_q[i];
+      logic [6:0] rel;
+      rel = 7'(i) - 7'(side_out.lane);
+      if (7'(i) >= 7'(side_out.lane) && rel < 7'(side_out.cnt)) lanes_d[i] = out_val[LaneW'(rel)];
       if (out_int16) begin
-        if (i < AtomBytes / 2) atom_data[16*i +: 16] = v;
+        if (i < AtomBytes / 2) atom_data[16*i +: 16] = lanes_d[i];
       end else begin
-        atom_data[8*i +: 8] = v[7:0];
+        atom_data[8*i +: 8] = lanes_d[i][7:0];
       end
     end
   end
 
   logic [31:0] sat_cnt_q;
+  logic [32:0] sat_sum;
   logic        unequal_q;
+  assign sat_sum = 33'(sat_cnt_q) + 33'(sat_inc);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       wr_pending_q <= 1'b0;
@@ -685,27 +775,28 @@ module sdp_core #(
         sat_cnt_q <= '0;
         unequal_q <= 1'b0;
       end
+      if (wr_pending_q && dma_wr_req_ready_i) wr_pending_q <= 1'b0;
       if (pop) begin
-        if (out_sat && perf_sat_en && !c_cfg.eql && sat_cnt_q != '1) sat_cnt_q <= sat_cnt_q + 1'b1;
-        if (c_cfg.eql && out_val != '0) unequal_q <= 1'b1;
+        if (perf_sat_en && !c_cfg.eql) sat_cnt_q <= sat_sum[32] ? '1 : sat_sum[31:0];
+        if (c_cfg.eql && any_unequal) unequal_q <= 1'b1;
         if (side_out.atom_last && side_out.write_atom && !c_cfg.eql && !to_pdp) wr_pending_q <= 1'b1;
       end
-      if (wr_pending_q && dma_wr_req_ready_i) wr_pending_q <= 1'b0;
     end
   end
   always_ff @(posedge clk_i) begin
     if (pop) begin
-      lanes_q[side_out.lane] <= out_val;
+      lanes_q <= lanes_d;
       if (side_out.atom_last) begin
         wr_data_q <= atom_data;
         wr_addr_q <= side_out.atom_addr;
+        wr_mask_q <= side_out.wr_mask;
       end
     end
   end
   assign dma_wr_req_valid_o = wr_pending_q;
   assign dma_wr_req_addr_o  = wr_addr_q;
   assign dma_wr_req_data_o  = wr_data_q;
-  assign dma_wr_req_mask_o  = '1;
+  assign dma_wr_req_mask_o  = wr_mask_q;
 
   // ---------------------------------------------------------------- counters, completion
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -727,7 +818,7 @@ module sdp_core #(
         w_q <= '0;
         l_q <= '0;
       end else if (fire) begin
-        l_q <= last_l ? '0 : l_q + 1'b1;
+        l_q <= last_l ? '0 : l_q + 6'(cnt);
         if (last_l) begin
           w_q <= last_w ? '0 : w_q + 1'b1;
           if (last_w) begin
@@ -747,7 +838,7 @@ module sdp_core #(
   end
   assign done       = running_q && fetch_done_q && fifo_cnt_q == '0 && !wr_pending_q;
   assign layer_done = done;
-  assign rdma_done  = done && !flying;
+  assign rdma_done  = done && (!flying || rdma_armed);  // flying: released if it was armed (operands)
   assign intr_o     = done ? (sdp_consumer ? 2'b10 : 2'b01) : 2'b00;
 
   // Status and counters land in the finished group's read-only registers.
@@ -782,5 +873,5 @@ module sdp_core #(
   logic unused;
   assign unused = ^{rdma_hit, sdp_hit, rdma_s_we, rdma_s_re, rdma_s_off, rdma_s_wdata, rdma_consumer, lut_busy,
                     prog_ready, prog_rsp_valid, prog_rsp_err, prog_err, lut_uflow, lut_oflow, lut_le_hit,
-                    lut_lo_hit, lut_lo_sel, lut_mask, eb_log2[0]};
+                    lut_lo_hit, lut_lo_sel, lut_mask};
 endmodule

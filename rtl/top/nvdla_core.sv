@@ -1,12 +1,13 @@
 // NVDLA core with the units that exist so far: the direct-convolution pipeline (conv_core:
 // CDMA, CBUF, CSC, CMAC_A/B, CACC) flying into SDP (sdp_core: SDP, SDP_RDMA) (docs/CONV_RTL.md).
-//   * CSB: one port fanned out to both; every block decodes its own 4 KiB window, the read data
+//   * CSB: one port fanned out to all three; every block decodes its own 4 KiB window, the read data
 //     of the blocks that did not hit is 0, so the answers are ORed;
 //   * DMA read: one port shared by SDP_RDMA and CDMA, fixed priority to SDP; the grant is held
 //     while a request waits, and a tag FIFO routes the in-order responses back;
 //   * DMA write: SDP only;
-//   * intr_o (one-cycle pulses, bit 0 of each pair = register group 0):
-//       [1:0] SDP_DONE, [3:2] CACC_DONE, [5:4] CDMA_DAT_DONE, [7:6] CDMA_WT_DONE.
+//   * GLB (nvdla_glb, also on the CSB): the units' done pulses (SDP_DONE, CACC_DONE,
+//     CDMA_DAT_DONE, CDMA_WT_DONE per register group) set S_INTR_STATUS; intr_o is GLB's level
+//     interrupt (NVDLA's dla_intr), |(S_INTR_STATUS & ~S_INTR_MASK).
 module nvdla_core #(
   parameter int unsigned AtomLog2     = 3,
   parameter int unsigned AtomicC      = 8,
@@ -23,6 +24,8 @@ module nvdla_core #(
   parameter logic [31:0] CaccBase     = 32'h7000,
   parameter logic [31:0] SdpRdmaBase  = 32'h8000,
   parameter logic [31:0] SdpBase      = 32'h9000,
+  parameter logic [31:0] GlbBase      = 32'h1000,
+  parameter int unsigned FlyLanes     = 1,  // CACC -> SDP elements per cycle (SDP throughput)
   localparam int unsigned AtomBytes   = 1 << AtomLog2,
   localparam int unsigned AtomBits    = 8 * AtomBytes
 ) (
@@ -49,8 +52,8 @@ module nvdla_core #(
   output logic [63:0]           dma_wr_req_addr_o,
   output logic [AtomBits-1:0]   dma_wr_req_data_o,
   output logic [AtomBytes-1:0]  dma_wr_req_mask_o,
-  // interrupts
-  output logic [7:0]            intr_o
+  // level interrupt (GLB)
+  output logic                  intr_o
 );
   localparam int unsigned TagDepth = 128;  // >= CDMA's 64 + SDP's 1 reads in flight
   localparam int unsigned TagW     = $clog2(TagDepth);
@@ -59,7 +62,7 @@ module nvdla_core #(
   logic        conv_csb_ready, sdp_csb_ready, conv_rsp_valid, sdp_rsp_valid;
   logic [31:0] conv_rsp_rdata, sdp_rsp_rdata;
   logic        fly_valid, fly_ready;
-  logic [31:0] fly_data;
+  logic [FlyLanes-1:0][31:0] fly_data;
   logic [5:0]  conv_intr;
   logic [1:0]  sdp_intr;
   // DMA read, per master: 0 = SDP, 1 = CDMA
@@ -79,7 +82,8 @@ module nvdla_core #(
     .CscBase     (CscBase),
     .CmacABase   (CmacABase),
     .CmacBBase   (CmacBBase),
-    .CaccBase    (CaccBase)
+    .CaccBase    (CaccBase),
+    .FlyLanes    (FlyLanes)
   ) u_conv (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),
@@ -105,7 +109,8 @@ module nvdla_core #(
   sdp_core #(
     .AtomLog2(AtomLog2),
     .SdpBase (SdpBase),
-    .RdmaBase(SdpRdmaBase)
+    .RdmaBase(SdpRdmaBase),
+    .Lanes   (FlyLanes)
   ) u_sdp (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),
@@ -134,9 +139,11 @@ module nvdla_core #(
   );
 
   // ---------------------------------------------------------------- CSB
-  assign csb_req_ready_o = conv_csb_ready && sdp_csb_ready;
-  assign csb_rsp_valid_o = conv_rsp_valid || sdp_rsp_valid;
-  assign csb_rsp_rdata_o = conv_rsp_rdata | sdp_rsp_rdata;
+  logic        glb_csb_ready, glb_rsp_valid;
+  logic [31:0] glb_rsp_rdata;
+  assign csb_req_ready_o = conv_csb_ready && sdp_csb_ready && glb_csb_ready;
+  assign csb_rsp_valid_o = conv_rsp_valid || sdp_rsp_valid || glb_rsp_valid;
+  assign csb_rsp_rdata_o = conv_rsp_rdata | sdp_rsp_rdata | glb_rsp_rdata;
 
   // ---------------------------------------------------------------- DMA read arbiter
   logic            sel, sel_q, hold_q, tag_full, req_fire, rsp_fire, head;
@@ -179,5 +186,27 @@ module nvdla_core #(
   end
 
   // ---------------------------------------------------------------- interrupts
-  assign intr_o = {conv_intr, sdp_intr};
+  // conv_intr: [1:0] CACC_DONE, [3:2] CDMA_DAT_DONE, [5:4] CDMA_WT_DONE (bit 0 of a pair: group 0)
+  nvdla_glb #(
+    .GlbBase(GlbBase)
+  ) u_glb (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .csb_req_valid_i(csb_req_valid_i),
+    .csb_req_ready_o(glb_csb_ready),
+    .csb_req_addr_i (csb_req_addr_i),
+    .csb_req_write_i(csb_req_write_i),
+    .csb_req_wdata_i(csb_req_wdata_i),
+    .csb_rsp_valid_o(glb_rsp_valid),
+    .csb_rsp_rdata_o(glb_rsp_rdata),
+    .sdp_done_i     (sdp_intr),
+    .cdp_done_i     (2'b00),
+    .pdp_done_i     (2'b00),
+    .bdma_done_i    (2'b00),
+    .rubik_done_i   (2'b00),
+    .cdma_dat_done_i(conv_intr[3:2]),
+    .cdma_wt_done_i (conv_intr[5:4]),
+    .cacc_done_i    (conv_intr[1:0]),
+    .intr_o         (intr_o)
+  );
 endmodule

@@ -148,8 +148,28 @@ TEST_CASE("conv RTL keeps the MACs busy on the reference 3x3 layer", "[rtl][conv
   INFO(r.detail);
   REQUIRE(r.outputs_equal);
   std::cout << "conv nv_small 32x16x32 -> 32x16x16, 3x3: ideal " << r.ideal_cycles << " cycles; layer "
-            << r.cycles_layer << " (" << 100.0 * r.util_layer() << "%), compute " << r.cycles_compute << " ("
-            << 100.0 * r.util_compute() << "%)\n";
-  CHECK(r.util_compute() >= 0.90);
-  CHECK(r.util_layer() >= 0.85);
+            << r.cycles_layer << " (" << 100.0 * r.util_layer() << "%)\n";
+  CHECK(r.util_layer() >= 0.90);
+}
+
+// The issue's nv_full figure: 3x3, W*H >= 256, C >= 64, K >= 32, whole layer (CBUF loading
+// included); the SDP must take 16 lanes per cycle for this to hold.
+TEST_CASE("conv RTL keeps the nv_full MACs busy on 3x3 layers", "[rtl][conv][perf]") {
+  struct Case {
+    dla::golden::Precision prec;
+    int c, k;
+  };
+  for (const Case cs : {Case{dla::golden::Precision::Int8, 128, 64}, Case{dla::golden::Precision::Int16, 64, 32}}) {
+    dla::golden::ConvParams p = units::conv_bench_layer();
+    p.c = cs.c;
+    p.k = cs.k;
+    p.precision = cs.prec;
+    const auto r = units::measure_conv(dla::golden::nv_full(), p, 1, 0.0);
+    INFO(r.detail);
+    REQUIRE(r.outputs_equal);
+    std::cout << "conv nv_full 32x16x" << cs.c << " -> 32x16x" << cs.k << ", 3x3, "
+              << (cs.prec == dla::golden::Precision::Int8 ? "int8" : "int16") << ": ideal " << r.ideal_cycles
+              << " cycles; layer " << r.cycles_layer << " (" << 100.0 * r.util_layer() << "%)\n";
+    CHECK(r.util_layer() >= 0.90);
+  }
 }

@@ -1,6 +1,6 @@
-// A verilated register-level unit as a Device: CSB master, a DMA server on the unit's memory
-// ports (seeded latency and back-pressure), and the GLB interrupt registers. Port names follow
-// docs/RTL_CONVENTIONS.md (csb_*, dma_rd_*, dma_wr_*, intr_o).
+// A verilated register-level unit as a Device: CSB master and a DMA server on the unit's memory
+// ports (seeded latency and back-pressure); interrupts come from the GLB in the unit's top. Port
+// names follow docs/RTL_CONVENTIONS.md (csb_*, dma_rd_*, dma_wr_*, intr_o).
 #pragma once
 
 #include <fmt/format.h>
@@ -101,24 +101,18 @@ class DmaServer {
   uint64_t reads_ = 0, writes_ = 0;
 };
 
-// Which bit of the unit's intr_o raises which GLB interrupt ("SDP_0", "CACC_1", ...).
-struct IntrBit {
-  int bit = 0;
-  std::string name;
-};
-
-// The two group bits of one source: intr_o[first_bit] -> <source>_0, [first_bit + 1] -> <source>_1.
-inline std::vector<IntrBit> group_intrs(const std::string& source, int first_bit = 0) {
-  return {{first_bit, source + "_0"}, {first_bit + 1, source + "_1"}};
-}
-
+// The device. The GLB (S_INTR_MASK, S_INTR_SET, S_INTR_STATUS) is RTL inside the unit's top: every
+// GLB access goes over the CSB, and interrupts are observed on the level interrupt `intr_o` and
+// in S_INTR_STATUS.
 template <class Model>
 class RtlDevice : public Device {
  public:
-  // `intrs` maps the unit's intr_o bits to GLB interrupts (e.g. group_intrs("SDP")).
-  RtlDevice(const golden::HwConfig& cfg, std::string unit_name, std::vector<IntrBit> intrs, unsigned dma_bytes,
-            const RtlDeviceOptions& opt)
-      : cfg_(cfg), intrs_(std::move(intrs)), sim_(opt.sim, std::move(unit_name)), dma_(mem_, dma_bytes, opt) {
+  // `intr_units`: the units whose done pulses reach this top's GLB ("SDP", "CACC", ...); an
+  // interrupt of any other unit can only be set by software (S_INTR_SET).
+  RtlDevice(const golden::HwConfig& cfg, std::string unit_name, std::vector<std::string> intr_units,
+            unsigned dma_bytes, const RtlDeviceOptions& opt)
+      : cfg_(cfg), intr_units_(std::move(intr_units)), sim_(opt.sim, std::move(unit_name)),
+        dma_(mem_, dma_bytes, opt) {
     Model& m = sim_.top();
     m.csb_req_valid_i = 0;
     if constexpr (requires { m.fly_valid_i; }) m.fly_valid_i = 0;  // a unit with a flying input
@@ -126,7 +120,6 @@ class RtlDevice : public Device {
     const RegDb& db = RegDb::nvdla();
     glb_status_ = *db.address(cfg_.name, *db.find("GLB.S_INTR_STATUS"));
     glb_mask_ = *db.address(cfg_.name, *db.find("GLB.S_INTR_MASK"));
-    glb_set_ = *db.address(cfg_.name, *db.find("GLB.S_INTR_SET"));
   }
   ~RtlDevice() override = default;
 
@@ -135,7 +128,6 @@ class RtlDevice : public Device {
   [[nodiscard]] Memory& memory() override { return mem_; }
 
   void reg_write(uint32_t addr, uint32_t value) override {
-    if (glb_write(addr, value)) return;
     Model& m = sim_.top();
     m.csb_req_valid_i = 1;
     m.csb_req_write_i = 1;
@@ -148,15 +140,73 @@ class RtlDevice : public Device {
     m.csb_req_valid_i = 0;
   }
 
-  [[nodiscard]] uint32_t reg_read(uint32_t addr) override {
-    if (addr == glb_status_) return glb_status_bits_;
-    if (addr == glb_mask_) return glb_mask_bits_;
+  [[nodiscard]] uint32_t reg_read(uint32_t addr) override { return csb_read(addr, true); }
+
+  [[nodiscard]] bool interrupt_pending(std::string_view intr) override {
+    const int bit = interrupt_bit(intr);
+    return bit >= 0 && ((csb_read(glb_status_, false) >> bit) & 1u) != 0;
+  }
+
+  // Done when the RTL's S_INTR_STATUS has the bit (set by the unit, or by S_INTR_SET). An unmasked
+  // source raises intr_o: wait for the line, then read the status; a masked one, or a line already
+  // held high by another source, is polled through S_INTR_STATUS (the polls are not progress for
+  // the watchdog).
+  [[nodiscard]] WaitResult wait_interrupt(std::string_view intr, uint64_t timeout_cycles) override {
+    const int bit = interrupt_bit(intr);
+    if (bit < 0) return {false, fmt::format("unknown interrupt {}", intr)};
+    const uint32_t want = 1u << bit;
+    const uint64_t until = sim_.cycle() + timeout_cycles;
+    // Only the harness writes the CSB, so the mask cannot change while we wait.
+    const bool masked = (csb_read(glb_mask_, false) & want) != 0;
+    for (bool first = true;; first = false) {
+      if ((csb_read(glb_status_, false) & want) != 0) return {true, ""};
+      if (first && !from_unit_in_build(intr)) {
+        return {false, fmt::format("{} comes from a unit this RTL build does not contain", intr)};
+      }
+      if (sim_.cycle() >= until) {
+        return {false, fmt::format("{} not raised within {} cycles (cycle {})", intr, timeout_cycles, sim_.cycle())};
+      }
+      if (masked) continue;
+      while (sim_.cycle() < until) {
+        bool high = false;
+        cycle([&] {
+          high = sim_.top().intr_o != 0;
+          return false;
+        });
+        if (high) break;
+      }
+    }
+  }
+
+  [[nodiscard]] uint64_t cycles() const override { return sim_.cycle(); }
+  void finish() override { sim_.finish(); }
+
+ private:
+  // One clock cycle with the DMA server running; `sample` reads outputs after the evaluation
+  // and says whether the caller's handshake completed (which counts as progress).
+  template <class Sample>
+  bool cycle(Sample&& sample) {
+    Model& m = sim_.top();
+    dma_.drive(m, sim_.cycle());
+    sim_.settle();
+    const bool done = sample();
+    if (dma_.commit(m, sim_.cycle()) || done) sim_.progress();
+    sim_.tick();
+    return done;
+  }
+
+  // A CSB read; `progress`: whether its handshakes count as progress for the watchdog.
+  uint32_t csb_read(uint32_t addr, bool progress) {
     Model& m = sim_.top();
     m.csb_req_valid_i = 1;
     m.csb_req_write_i = 0;
     m.csb_req_addr_i = addr;
     for (;;) {
-      const bool taken = cycle([&] { return m.csb_req_ready_o != 0; });
+      bool taken = false;
+      cycle([&] {
+        taken = m.csb_req_ready_o != 0;
+        return taken && progress;
+      });
       if (taken) break;
     }
     m.csb_req_valid_i = 0;
@@ -166,85 +216,25 @@ class RtlDevice : public Device {
       cycle([&] {
         got = m.csb_rsp_valid_o != 0;
         data = m.csb_rsp_rdata_o;
-        return got;
+        return got && progress;
       });
       if (got) break;
     }
     return data;
   }
 
-  [[nodiscard]] bool interrupt_pending(std::string_view intr) override {
-    const int bit = interrupt_bit(intr);
-    return bit >= 0 && ((glb_status_bits_ >> bit) & 1u);
-  }
-
-  [[nodiscard]] WaitResult wait_interrupt(std::string_view intr, uint64_t timeout_cycles) override {
-    const int bit = interrupt_bit(intr);
-    if (bit < 0) return {false, fmt::format("unknown interrupt {}", intr)};
-    if (std::none_of(intrs_.begin(), intrs_.end(), [&](const IntrBit& i) { return i.name == intr; })) {
-      return {false, fmt::format("{} comes from a unit this RTL build does not contain", intr)};
-    }
-    const uint64_t until = sim_.cycle() + timeout_cycles;
-    while (((glb_status_bits_ >> bit) & 1u) == 0) {
-      if (sim_.cycle() >= until) {
-        return {false, fmt::format("{} not raised within {} cycles (cycle {})", intr, timeout_cycles, sim_.cycle())};
-      }
-      cycle([] { return false; });
-    }
-    return {true, ""};
-  }
-
-  [[nodiscard]] uint64_t cycles() const override { return sim_.cycle(); }
-  void finish() override { sim_.finish(); }
-
- private:
-  // One clock cycle with the DMA server running; `sample` reads outputs after the evaluation
-  // and says whether the caller's handshake completed.
-  template <class Sample>
-  bool cycle(Sample&& sample) {
-    Model& m = sim_.top();
-    dma_.drive(m, sim_.cycle());
-    sim_.settle();
-    const bool done = sample();
-    if (dma_.commit(m, sim_.cycle()) || done) sim_.progress();
-    const uint64_t intr = m.intr_o;
-    sim_.tick();
-    for (const IntrBit& i : intrs_) {
-      if ((intr >> i.bit) & 1u) {
-        const int bit = interrupt_bit(i.name);
-        if (bit >= 0) glb_status_bits_ |= 1u << bit;
-        sim_.progress();
-      }
-    }
-    return done;
-  }
-
-  // GLB interrupt registers are modelled here (the unit raises intr_o pulses).
-  bool glb_write(uint32_t addr, uint32_t value) {
-    if (addr == glb_status_) {
-      glb_status_bits_ &= ~value;  // write 1 to clear
-      return true;
-    }
-    if (addr == glb_mask_) {
-      glb_mask_bits_ = value;
-      return true;
-    }
-    if (addr == glb_set_) {
-      glb_status_bits_ |= value;
-      return true;
-    }
-    const RegBlock* glb = RegDb::nvdla().block("GLB");
-    const uint32_t base = cfg_.name == "nv_full" ? glb->base_full.value_or(0) : glb->base_small;
-    return addr >= base && addr < base + 0x1000;  // other GLB registers: ignored
+  // "CDMA_DAT_0" -> is CDMA_DAT among the units wired to the GLB?
+  [[nodiscard]] bool from_unit_in_build(std::string_view intr) const {
+    const std::string_view unit = intr.substr(0, intr.rfind('_'));
+    return std::find(intr_units_.begin(), intr_units_.end(), unit) != intr_units_.end();
   }
 
   const golden::HwConfig& cfg_;
-  std::vector<IntrBit> intrs_;
+  std::vector<std::string> intr_units_;
   Memory mem_;
   Sim<Model> sim_;
   DmaServer<Model> dma_;
-  uint32_t glb_status_ = 0, glb_mask_ = 0, glb_set_ = 0;
-  uint32_t glb_status_bits_ = 0, glb_mask_bits_ = 0;
+  uint32_t glb_status_ = 0, glb_mask_ = 0;
 };
 
 }  // namespace dla::harness

@@ -1,0 +1,415 @@
+// `conv` layers: one direct convolution (input cube, kernels, padding, stride, dilation, precision,
+// CACC clip) with optional SDP post-ops, compiled into the register program NVDLA's driver issues
+// (docs/LAYER_FORMAT.md "`conv` layers", docs/CONV.md "Compiler"): the input cube and the weights
+// as memory images (golden/layout.hpp), the D_ groups of CDMA, CSC, CMAC_A, CMAC_B and CACC with
+// the bookkeeping values from golden::conv_derived, SDP and SDP_RDMA from the `sdp` layer compiler
+// (flying input), the CBUF flush poll, D_OP_ENABLE consumers first, the done interrupts, status
+// reads and a `check golden` over the output region. A layer that CBUF (NVDLA's bank rule, or
+// this RTL's fixed data/weight halves) cannot hold is refused: split-H tiling is not done.
+#include "units/conv.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+#include "golden/arith.hpp"
+#include "golden/nvdla_regs.hpp"
+#include "harness/errors.hpp"
+#include "harness/golden_device.hpp"
+#include "harness/program_runner.hpp"
+#include "units/program_builder.hpp"
+#include "units/sdp_compiler.hpp"
+#include "units/units.hpp"
+
+namespace dla::harness::units {
+
+namespace {
+
+namespace cd = golden::regs::cdma;
+namespace cs = golden::regs::csc;
+namespace ca = golden::regs::cacc;
+using golden::ConvConfig;
+using golden::ConvParams;
+using golden::HwConfig;
+using golden::Precision;
+using golden::regs::place;
+
+constexpr uint64_t kWeightBase = 0xd000'0000ull;  // input at sdp::kInputBase, output at sdp::kOutputBase
+constexpr int kMaxDim = 8192;                     // 13-bit size fields (value - 1)
+constexpr int64_t kMaxElements = 4'000'000;       // per value list and for the output
+constexpr int kMaxKernel = 32;                    // CSC WEIGHT_WIDTH_EXT / HEIGHT_EXT: 5 bits
+constexpr int kMaxPadLeftTop = 31;                // PAD_LEFT / PAD_TOP: 5 bits
+constexpr int kMaxPadRightBottom = 63;            // CDMA PAD_RIGHT / PAD_BOTTOM: 6 bits
+constexpr int64_t kMaxBytePerKernel = 1 << 18;    // BYTE_PER_KERNEL: 18 bits (value - 1)
+constexpr const char* kConvBlocks[] = {"CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC"};
+
+uint32_t u(int64_t v) { return static_cast<uint32_t>(v); }
+uint32_t lo32(uint64_t v) { return static_cast<uint32_t>(v & 0xffffffffu); }
+uint32_t hi32(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
+
+// This RTL's CBUF (rtl/CMakeLists.txt CONV_PARAMS_*, docs/CONV_RTL.md "CDMA and CBUF"): a fixed
+// half for data, one row per channel block of one (h, w) position, and a weight ring of the other
+// half that must hold one kernel group. Stricter than NVDLA's D_BANK split, which it does not read.
+struct RtlCbuf {
+  int data_rows = 0;
+  int weight_rows = 0;
+  int row_bytes = 0;
+};
+RtlCbuf rtl_cbuf(const HwConfig& hw) { return hw.name == "nv_full" ? RtlCbuf{2048, 2048, 128} : RtlCbuf{8192, 8192, 8}; }
+
+struct ConvLayer {
+  ConvParams p;
+  std::vector<int64_t> input;    // C x H x W, (c, h, w) order
+  std::vector<int64_t> weights;  // K x C x R x S, (k, c, r, s) order
+  sdp::Layer post;               // SDP after CACC (flying)
+};
+
+int get_int(const JsonNode& obj, std::string_view key, int min, int max, int fallback) {
+  const auto n = obj.get(key);
+  return n ? static_cast<int>(n->as_int(min, max)) : fallback;
+}
+
+// The rules on the kernel's extent along one axis (x: S, dilation x, left/right pads, W).
+void check_extent(const JsonNode& root, const char* axis, int size, int taps, int dilation, int pad_lo, int pad_hi) {
+  const bool x = axis[0] == 'x';
+  const int extent = (taps - 1) * dilation + 1;
+  const int padded = size + pad_lo + pad_hi;
+  if (extent > padded) {
+    const JsonNode at = dilation > 1 ? root.require("dilation").require(axis) : root.require("weights").require(x ? "s" : "r");
+    at.fail(fmt::format("the kernel spans {} input {} (({} - 1) x dilation {} + 1), more than the padded input's {} "
+                        "({} {} + pads {} + {})",
+                        extent, x ? "columns" : "rows", taps, dilation, padded, x ? "W" : "H", size, pad_lo, pad_hi));
+  }
+  if (pad_hi >= extent) {
+    root.require("padding").require(x ? "right" : "bottom")
+        .fail(fmt::format("{} {} must be smaller than the kernel's {} extent {} (({} - 1) x dilation {} + 1), as "
+                          "NVDLA requires: a larger pad adds outputs that see padding only",
+                          x ? "PAD_RIGHT" : "PAD_BOTTOM", pad_hi, x ? "x" : "y", extent, taps, dilation));
+  }
+}
+
+// Both CBUF rules: NVDLA's (the input and one kernel group in the banks) and this RTL's halves.
+void check_cbuf(const JsonNode& in, const JsonNode& wt, const ConvConfig& c, const HwConfig& hw) {
+  const golden::ConvDerived d = golden::conv_derived(c, hw);
+  const golden::CbufGeometry cb = golden::cbuf_geometry(hw);
+  const int kpg = std::min(c.kernels, c.atomic_k);
+  const int64_t group_bytes = int64_t{kpg} * d.byte_per_kernel;
+  if (d.data_banks_min + d.weight_banks_min > cb.banks) {
+    (d.data_banks_min >= d.weight_banks_min ? in : wt)
+        .fail(fmt::format("the layer does not fit in CBUF: the input needs {} banks (ENTRY_PER_SLICE {} x H {} "
+                          "entries, {} per bank) and one kernel group of weights {} ({} kernels x {} bytes, {} per "
+                          "bank), more than {}'s {} banks; split-H tiling is not supported",
+                          d.data_banks_min, d.entries_per_slice, c.input.h, cb.entries_per_bank, d.weight_banks_min,
+                          kpg, d.byte_per_kernel, cb.entries_per_bank * cb.entry_bytes, hw.name, cb.banks));
+  }
+  const RtlCbuf rc = rtl_cbuf(hw);
+  const int64_t rows = int64_t{d.channel_blocks} * c.input.w * c.input.h;
+  if (rows > rc.data_rows) {
+    in.fail(fmt::format("the input needs {} CBUF rows ({} channel block(s) of {} x W {} x H {}), more than the {} data "
+                        "rows ({} KiB) of this RTL's CBUF, whose data half is fixed (docs/CONV_RTL.md); split-H tiling "
+                        "is not supported",
+                        rows, d.channel_blocks, c.atomic_c, c.input.w, c.input.h, rc.data_rows,
+                        rc.data_rows * rc.row_bytes / 1024));
+  }
+  if (group_bytes > int64_t{rc.weight_rows} * rc.row_bytes) {
+    wt.fail(fmt::format("one kernel group of weights ({} kernels x {} bytes = {} bytes) does not fit in the {} KiB "
+                        "weight half of this RTL's CBUF (docs/CONV_RTL.md)",
+                        kpg, d.byte_per_kernel, group_bytes, rc.weight_rows * rc.row_bytes / 1024));
+  }
+}
+
+ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
+  root.allow_keys({"unit", "name", "description", "config", "seed", "stall", "precision", "input", "weights",
+                   "padding", "stride", "dilation", "clip", "output", "bs", "bn", "ew", "perf"});
+  const HwConfig& hw = *h.config;
+  ConvLayer L;
+  ConvParams& p = L.p;
+  if (const auto n = root.get("precision")) {
+    p.precision = *golden::parse_precision(n->as_choice({"int8", "int16"}));
+    if (!hw.supports(p.precision)) n->fail(fmt::format("{} does not support int16 convolution (int16 only on nv_full)", hw.name));
+  }
+  const int bpe = golden::bytes_per_element(p.precision);
+  const auto vmin = static_cast<int64_t>(golden::min_of_bits(8 * bpe));
+  const auto vmax = static_cast<int64_t>(golden::max_of_bits(8 * bpe));
+
+  const JsonNode in = root.require("input");
+  in.allow_keys({"w", "h", "c", "data", "converter"});
+  p.w = static_cast<int>(in.require("w").as_int(1, kMaxDim));
+  p.h = static_cast<int>(in.require("h").as_int(1, kMaxDim));
+  p.c = static_cast<int>(in.require("c").as_int(1, kMaxDim));
+  if (const auto cv = in.get("converter")) {
+    cv->allow_keys({"offset", "scale", "truncate"});
+    p.cvt.enabled = true;
+    p.cvt.offset = get_int(*cv, "offset", -32768, 32767, 0);
+    p.cvt.scale = get_int(*cv, "scale", -32768, 32767, 1);
+    p.cvt.truncate = get_int(*cv, "truncate", 0, 63, 0);
+  }
+  const JsonNode wt = root.require("weights");
+  wt.allow_keys({"k", "r", "s", "data"});
+  p.k = static_cast<int>(wt.require("k").as_int(1, kMaxDim));
+  p.r = static_cast<int>(wt.require("r").as_int(1, kMaxKernel));
+  p.s = static_cast<int>(wt.require("s").as_int(1, kMaxKernel));
+  if (const auto pad = root.get("padding")) {
+    pad->allow_keys({"left", "right", "top", "bottom", "value"});
+    p.pad_left = get_int(*pad, "left", 0, kMaxPadLeftTop, 0);
+    p.pad_right = get_int(*pad, "right", 0, kMaxPadRightBottom, 0);
+    p.pad_top = get_int(*pad, "top", 0, kMaxPadLeftTop, 0);
+    p.pad_bottom = get_int(*pad, "bottom", 0, kMaxPadRightBottom, 0);
+    p.pad_value = static_cast<int32_t>(get_int(*pad, "value", static_cast<int>(vmin), static_cast<int>(vmax), 0));
+  }
+  if (const auto st = root.get("stride")) {
+    st->allow_keys({"x", "y"});
+    p.stride_x = get_int(*st, "x", 1, 8, 1);
+    p.stride_y = get_int(*st, "y", 1, 8, 1);
+  }
+  if (const auto dl = root.get("dilation")) {
+    dl->allow_keys({"x", "y"});
+    p.dilation_x = get_int(*dl, "x", 1, 32, 1);
+    p.dilation_y = get_int(*dl, "y", 1, 32, 1);
+  }
+  p.clip_truncate = get_int(root, "clip", 0, 16, 0);
+
+  check_extent(root, "x", p.w, p.s, p.dilation_x, p.pad_left, p.pad_right);
+  check_extent(root, "y", p.h, p.r, p.dilation_y, p.pad_top, p.pad_bottom);
+  const int ow = golden::conv_out_w(p), oh = golden::conv_out_h(p);
+  if (ow > kMaxDim || oh > kMaxDim) {
+    const auto pad = root.get("padding");
+    (pad ? *pad : root).fail(fmt::format("the output is {} x {} (W' x H'); each must be at most {}", ow, oh, kMaxDim));
+  }
+  if (int64_t{ow} * oh * p.k > kMaxElements) {
+    wt.require("k").fail(fmt::format("the output W' x H' x K = {} x {} x {} exceeds the limit of {} elements", ow, oh,
+                                     p.k, kMaxElements));
+  }
+  const int64_t bpk = int64_t{p.r} * p.s * p.c * bpe;
+  if (bpk > kMaxBytePerKernel) {
+    wt.fail(fmt::format("a kernel of R x S x C = {} x {} x {} {}-byte weights is {} bytes; BYTE_PER_KERNEL holds at "
+                        "most {}",
+                        p.r, p.s, p.c, bpe, bpk, kMaxBytePerKernel));
+  }
+  if (bpk / bpe * p.k > kMaxElements) {
+    wt.fail(fmt::format("K x C x R x S = {} weights exceed the limit of {}", bpk / bpe * p.k, kMaxElements));
+  }
+  const ConvConfig cfg = golden::conv_config_from(p, hw, sdp::kInputBase, kWeightBase);
+  check_cbuf(in, wt, cfg, hw);
+
+  const auto count = [](int64_t v) { return static_cast<std::size_t>(v); };
+  L.input = resolve_values(in.require("data"), count(int64_t{p.c} * p.h * p.w), bpe, vmin, vmax, h.seed);
+  L.weights = resolve_values(wt.require("data"), count(bpk / bpe * p.k), bpe, vmin, vmax, h.seed);
+
+  sdp::Layer& s = L.post;
+  s.cfg = &hw;
+  s.shape = golden::CubeShape{1, p.k, oh, ow};
+  s.in_prec = p.precision;
+  s.flying = true;
+  if (const auto out = root.get("output")) {
+    sdp::parse_output(*out, s, p.precision);
+  } else {
+    s.out_prec = p.precision;
+    s.out_layout = golden::FeatureLayout::packed({1, s.out_lanes(), oh, ow}, hw.atom_bytes, bpe, sdp::kOutputBase);
+  }
+  sdp::parse_stages(root, s, h.seed);
+  return L;
+}
+
+// The memory images: the input cube (packed; padded lanes and gaps kGapFill, which CSC must
+// ignore) and the weights (WeightLayout; the tail up to WEIGHT_BYTES kGapFill, fetched but unused).
+std::vector<uint8_t> input_image(const ConvLayer& L, const ConvConfig& c) {
+  golden::Cube<int64_t> cube(c.input);
+  std::size_t i = 0;
+  for (int ch = 0; ch < c.input.c; ++ch)
+    for (int y = 0; y < c.input.h; ++y)
+      for (int x = 0; x < c.input.w; ++x) cube.at(0, ch, y, x) = L.input[i++];
+  return golden::store_cube_bytes(c.in_layout, cube, sdp::kGapFill);
+}
+
+std::vector<uint8_t> weight_image(const ConvLayer& L, const ConvConfig& c) {
+  const golden::WeightLayout wl = c.weight_layout();
+  golden::Cube<int64_t> w(golden::CubeShape{c.kernels, c.input.c, c.kernel_h, c.kernel_w});
+  std::size_t i = 0;
+  for (int k = 0; k < c.kernels; ++k)
+    for (int ch = 0; ch < c.input.c; ++ch)
+      for (int r = 0; r < c.kernel_h; ++r)
+        for (int s = 0; s < c.kernel_w; ++s) w.at(k, ch, r, s) = L.weights[i++];
+  std::vector<uint8_t> bytes(wl.padded_bytes(), sdp::kGapFill);
+  golden::store_weights(wl, w, 0, [&](uint64_t a, uint8_t v) { bytes[a] = v; });
+  return bytes;
+}
+
+CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect) {
+  const ConvLayer L = parse_layer(h, root);
+  const HwConfig& hw = *h.config;
+  CompiledConv out;
+  out.conv = golden::conv_config_from(L.p, hw, sdp::kInputBase, kWeightBase);
+  const ConvConfig& c = out.conv;
+  out.out_layout = L.post.out_layout;
+  out.out_shape = c.output;
+  out.out_bytes = L.post.output_bytes();
+  ProgramBuilder pb(h);
+
+  // Memory: input, weights, SDP operand streams, output pre-filled.
+  pb.load(c.in_layout.base, input_image(L, c), "input cube");
+  pb.load(c.weight_base, weight_image(L, c), "weights");
+  sdp::emit_operands_and_output(pb, L.post);
+
+  // Registers: pointers and the D_ groups of the pipeline, then SDP and SDP_RDMA.
+  for (const char* block : kConvBlocks) pb.write(pb.reg(block, "S_POINTER"), 0);
+  const BlockWords words = conv_register_words(c, hw, conv_bank_split(c, hw), L.post.out_layout);
+  for (const char* block : kConvBlocks) pb.write_group(block, words.at(block));
+  sdp::emit_registers(pb, L.post);
+
+  // Launch as the firmware does (conv-pipeline.md §8): CBUF flushed, then consumers before
+  // producers; SDP_RDMA only when an SDP stage reads operands (flying input needs no MRDMA).
+  ProgramStep& flush = pb.add(StepOp::RegRead, "reg_read CDMA.S_CBUF_FLUSH_STATUS (FLUSH_DONE)");
+  flush.reg = &pb.reg("CDMA", "S_CBUF_FLUSH_STATUS");
+  flush.value = 1;
+  flush.mask = cd::S_CBUF_FLUSH_STATUS::FLUSH_DONE::mask;
+  pb.write(pb.reg("SDP", "D_OP_ENABLE"), 1);
+  if (L.post.reads_operands()) pb.write(pb.reg("SDP_RDMA", "D_OP_ENABLE"), 1);
+  for (const char* block : {"CACC", "CMAC_A", "CMAC_B", "CSC", "CDMA"}) pb.write(pb.reg(block, "D_OP_ENABLE"), 1);
+  for (const char* intr : {"CDMA_DAT_0", "CDMA_WT_0", "CACC_0", "SDP_0"}) pb.wait_intr(intr);
+
+  // Status and counters: the golden model's values.
+  std::optional<GoldenDevice> dev;
+  if (expect) {
+    dev.emplace(hw);
+    ProgramRunOptions po;
+    po.mode = "golden";
+    const RunResult gr = run_program(pb.program(), &*dev, nullptr, po);
+    if (gr.status != Status::Pass) {
+      throw std::runtime_error(
+          fmt::format("conv compiler: the golden model did not run the compiled layer: {}", gr.message));
+    }
+  }
+  pb.read(pb.reg("CACC", "D_OUT_SATURATION"), dev ? dev->peek("CACC", ca::D_OUT_SATURATION::offset, 0) : 0u);
+  sdp::emit_status_reads(pb, dev ? &*dev : nullptr);
+
+  ProgramStep& chk = pb.add(StepOp::Check, "check golden over the output region");
+  chk.check = CheckKind::Golden;
+  chk.addr = out.out_layout.base;
+  chk.size = out.out_bytes;
+  out.program = std::move(pb.program());
+  return out;
+}
+
+void validate(const LayerHeader& h, const JsonNode& root) { (void)compile(h, root, false); }
+
+RunResult run(const LayerHeader& h, const JsonNode& root, const RunOptions& opt) {
+  const CompiledConv c = compile(h, root, true);
+  RunOptions o = opt;  // the layer's seed and stall (run_layer already applied --seed/--stall)
+  o.seed = h.seed;
+  o.stall = h.stall;
+  o.sim.seed = h.seed;
+  RunResult r = run_program_in_mode(c.program, *h.config, o);
+  r.unit = "conv";
+  return r;
+}
+
+}  // namespace
+
+ConvBanks conv_bank_split(const ConvConfig& c, const HwConfig& hw) {
+  const golden::ConvDerived d = golden::conv_derived(c, hw);
+  const int banks = golden::cbuf_geometry(hw).banks;
+  return {d.data_banks_min, std::max(d.weight_banks_min, std::min(d.weight_banks_all, banks - d.data_banks_min))};
+}
+
+BlockWords conv_register_words(const ConvConfig& c, const HwConfig& hw, const ConvBanks& banks,
+                               const golden::FeatureLayout& out) {
+  const golden::ConvDerived d = golden::conv_derived(c, hw);
+  const uint32_t prec = c.precision == Precision::Int16 ? 1u : 0u;
+  const uint32_t atom = u(c.atom_bytes);
+  BlockWords w;
+
+  // CDMA. D_MISC_CFG: DIRECT, no reuse, release everything at the end (SKIP_*_RLS 0); image-mode,
+  // mean, compressed-weight and batch registers stay 0 (D_FETCH_GRAIN 0: one line per grain).
+  auto& cdma = w["CDMA"];
+  cdma[cd::D_MISC_CFG::offset] = place(prec, cd::D_MISC_CFG::IN_PRECISION{}) | place(prec, cd::D_MISC_CFG::PROC_PRECISION{});
+  cdma[cd::D_DATAIN_SIZE_0::offset] =
+      place(u(c.input.w - 1), cd::D_DATAIN_SIZE_0::DATAIN_WIDTH{}) | place(u(c.input.h - 1), cd::D_DATAIN_SIZE_0::DATAIN_HEIGHT{});
+  cdma[cd::D_DATAIN_SIZE_1::offset] = place(u(c.input.c - 1), cd::D_DATAIN_SIZE_1::DATAIN_CHANNEL{});
+  cdma[cd::D_DATAIN_SIZE_EXT_0::offset] = place(u(c.input.w - 1), cd::D_DATAIN_SIZE_EXT_0::DATAIN_WIDTH_EXT{}) |
+                                          place(u(c.input.h - 1), cd::D_DATAIN_SIZE_EXT_0::DATAIN_HEIGHT_EXT{});
+  cdma[cd::D_DAIN_RAM_TYPE::offset] = place(1u, cd::D_DAIN_RAM_TYPE::DATAIN_RAM_TYPE{});  // MCIF
+  cdma[cd::D_DAIN_ADDR_HIGH_0::offset] = hi32(c.in_layout.base);
+  cdma[cd::D_DAIN_ADDR_LOW_0::offset] = lo32(c.in_layout.base);
+  cdma[cd::D_LINE_STRIDE::offset] = lo32(c.in_layout.line_stride);
+  cdma[cd::D_SURF_STRIDE::offset] = lo32(c.in_layout.surface_stride);
+  cdma[cd::D_DAIN_MAP::offset] =
+      place(c.in_layout.line_stride == uint64_t{atom} * u(c.input.w) ? 1u : 0u, cd::D_DAIN_MAP::LINE_PACKED{}) |
+      place(c.in_layout.surface_stride == uint64_t{atom} * u(c.input.w) * u(c.input.h) ? 1u : 0u,
+            cd::D_DAIN_MAP::SURF_PACKED{});
+  cdma[cd::D_ENTRY_PER_SLICE::offset] = place(u(d.entries_per_slice - 1), cd::D_ENTRY_PER_SLICE::ENTRIES{});
+  cdma[cd::D_WEIGHT_SIZE_0::offset] = place(d.byte_per_kernel - 1, cd::D_WEIGHT_SIZE_0::BYTE_PER_KERNEL{});
+  cdma[cd::D_WEIGHT_SIZE_1::offset] = place(u(c.kernels - 1), cd::D_WEIGHT_SIZE_1::WEIGHT_KERNEL{});
+  cdma[cd::D_WEIGHT_RAM_TYPE::offset] = place(1u, cd::D_WEIGHT_RAM_TYPE::WEIGHT_RAM_TYPE{});
+  cdma[cd::D_WEIGHT_ADDR_HIGH::offset] = hi32(c.weight_base);
+  cdma[cd::D_WEIGHT_ADDR_LOW::offset] = lo32(c.weight_base);
+  cdma[cd::D_WEIGHT_BYTES::offset] = lo32(d.weight_bytes);
+  cdma[cd::D_CVT_CFG::offset] =
+      place(c.cvt.enabled ? 1u : 0u, cd::D_CVT_CFG::CVT_EN{}) | place(u(c.cvt.truncate), cd::D_CVT_CFG::CVT_TRUNCATE{});
+  cdma[cd::D_CVT_OFFSET::offset] = place(u(c.cvt.offset), cd::D_CVT_OFFSET::CVT_OFFSET{});
+  cdma[cd::D_CVT_SCALE::offset] = place(u(c.cvt.scale), cd::D_CVT_SCALE::CVT_SCALE{});
+  cdma[cd::D_CONV_STRIDE::offset] =
+      place(u(c.stride_x - 1), cd::D_CONV_STRIDE::CONV_X_STRIDE{}) | place(u(c.stride_y - 1), cd::D_CONV_STRIDE::CONV_Y_STRIDE{});
+  cdma[cd::D_ZERO_PADDING::offset] =
+      place(u(c.pad_left), cd::D_ZERO_PADDING::PAD_LEFT{}) | place(u(c.pad_right), cd::D_ZERO_PADDING::PAD_RIGHT{}) |
+      place(u(c.pad_top), cd::D_ZERO_PADDING::PAD_TOP{}) | place(u(c.pad_bottom), cd::D_ZERO_PADDING::PAD_BOTTOM{});
+  cdma[cd::D_ZERO_PADDING_VALUE::offset] = place(u(c.pad_value), cd::D_ZERO_PADDING_VALUE::PAD_VALUE{});
+  cdma[cd::D_BANK::offset] =
+      place(u(banks.data - 1), cd::D_BANK::DATA_BANK{}) | place(u(banks.weight - 1), cd::D_BANK::WEIGHT_BANK{});
+
+  // CSC: the datapath's view (same sizes as CDMA), the output, ATOMICS, release all H slices.
+  auto& csc = w["CSC"];
+  csc[cs::D_MISC_CFG::offset] = place(prec, cs::D_MISC_CFG::IN_PRECISION{}) | place(prec, cs::D_MISC_CFG::PROC_PRECISION{});
+  csc[cs::D_DATAIN_SIZE_EXT_0::offset] = place(u(c.input.w - 1), cs::D_DATAIN_SIZE_EXT_0::DATAIN_WIDTH_EXT{}) |
+                                         place(u(c.input.h - 1), cs::D_DATAIN_SIZE_EXT_0::DATAIN_HEIGHT_EXT{});
+  csc[cs::D_DATAIN_SIZE_EXT_1::offset] = place(u(c.input.c - 1), cs::D_DATAIN_SIZE_EXT_1::DATAIN_CHANNEL_EXT{});
+  csc[cs::D_ENTRY_PER_SLICE::offset] = place(u(d.entries_per_slice - 1), cs::D_ENTRY_PER_SLICE::ENTRIES{});
+  csc[cs::D_WEIGHT_SIZE_EXT_0::offset] = place(u(c.kernel_w - 1), cs::D_WEIGHT_SIZE_EXT_0::WEIGHT_WIDTH_EXT{}) |
+                                         place(u(c.kernel_h - 1), cs::D_WEIGHT_SIZE_EXT_0::WEIGHT_HEIGHT_EXT{});
+  csc[cs::D_WEIGHT_SIZE_EXT_1::offset] = place(u(c.input.c - 1), cs::D_WEIGHT_SIZE_EXT_1::WEIGHT_CHANNEL_EXT{}) |
+                                         place(u(c.kernels - 1), cs::D_WEIGHT_SIZE_EXT_1::WEIGHT_KERNEL{});
+  csc[cs::D_WEIGHT_BYTES::offset] = lo32(d.weight_bytes);
+  csc[cs::D_DATAOUT_SIZE_0::offset] = place(u(c.output.w - 1), cs::D_DATAOUT_SIZE_0::DATAOUT_WIDTH{}) |
+                                      place(u(c.output.h - 1), cs::D_DATAOUT_SIZE_0::DATAOUT_HEIGHT{});
+  csc[cs::D_DATAOUT_SIZE_1::offset] = place(u(c.kernels - 1), cs::D_DATAOUT_SIZE_1::DATAOUT_CHANNEL{});
+  csc[cs::D_ATOMICS::offset] = place(u(d.atomics - 1), cs::D_ATOMICS::ATOMICS{});
+  csc[cs::D_RELEASE::offset] = place(u(c.input.h - 1), cs::D_RELEASE::RLS_SLICES{});
+  csc[cs::D_CONV_STRIDE_EXT::offset] = place(u(c.stride_x - 1), cs::D_CONV_STRIDE_EXT::CONV_X_STRIDE_EXT{}) |
+                                       place(u(c.stride_y - 1), cs::D_CONV_STRIDE_EXT::CONV_Y_STRIDE_EXT{});
+  csc[cs::D_DILATION_EXT::offset] = place(u(c.dilation_x - 1), cs::D_DILATION_EXT::X_DILATION_EXT{}) |
+                                    place(u(c.dilation_y - 1), cs::D_DILATION_EXT::Y_DILATION_EXT{});
+  csc[cs::D_ZERO_PADDING::offset] =
+      place(u(c.pad_left), cs::D_ZERO_PADDING::PAD_LEFT{}) | place(u(c.pad_top), cs::D_ZERO_PADDING::PAD_TOP{});
+  csc[cs::D_ZERO_PADDING_VALUE::offset] = place(u(c.pad_value), cs::D_ZERO_PADDING_VALUE::PAD_VALUE{});
+  csc[cs::D_BANK::offset] = cdma[cd::D_BANK::offset];
+  static_assert(cs::D_BANK::DATA_BANK::lsb == cd::D_BANK::DATA_BANK::lsb &&
+                cs::D_BANK::WEIGHT_BANK::lsb == cd::D_BANK::WEIGHT_BANK::lsb);
+
+  w["CMAC_A"][golden::regs::cmac_a::D_MISC_CFG::offset] = place(prec, golden::regs::cmac_a::D_MISC_CFG::PROC_PRECISION{});
+  w["CMAC_B"][golden::regs::cmac_b::D_MISC_CFG::offset] = place(prec, golden::regs::cmac_b::D_MISC_CFG::PROC_PRECISION{});
+
+  // CACC: the output as SDP writes it (firmware: low address bits, strides, packed only for 1x1).
+  auto& cacc = w["CACC"];
+  cacc[ca::D_MISC_CFG::offset] = place(prec, ca::D_MISC_CFG::PROC_PRECISION{});
+  cacc[ca::D_DATAOUT_SIZE_0::offset] = place(u(c.output.w - 1), ca::D_DATAOUT_SIZE_0::DATAOUT_WIDTH{}) |
+                                       place(u(c.output.h - 1), ca::D_DATAOUT_SIZE_0::DATAOUT_HEIGHT{});
+  cacc[ca::D_DATAOUT_SIZE_1::offset] = place(u(c.kernels - 1), ca::D_DATAOUT_SIZE_1::DATAOUT_CHANNEL{});
+  cacc[ca::D_DATAOUT_ADDR::offset] = lo32(out.base);
+  cacc[ca::D_LINE_STRIDE::offset] = place(lo32(out.line_stride), ca::D_LINE_STRIDE::LINE_STRIDE{});
+  cacc[ca::D_SURF_STRIDE::offset] = place(lo32(out.surface_stride), ca::D_SURF_STRIDE::SURF_STRIDE{});
+  const uint32_t packed_1x1 = c.output.w == 1 && c.output.h == 1 ? 1u : 0u;
+  cacc[ca::D_DATAOUT_MAP::offset] =
+      place(packed_1x1, ca::D_DATAOUT_MAP::LINE_PACKED{}) | place(packed_1x1, ca::D_DATAOUT_MAP::SURF_PACKED{});
+  cacc[ca::D_CLIP_CFG::offset] = place(u(c.clip_truncate), ca::D_CLIP_CFG::CLIP_TRUNCATE{});
+  return w;
+}
+
+UnitHandler conv_handler() { return {"conv", &validate, &run}; }
+
+CompiledConv compile_conv_layer(const LayerHeader& h, const JsonNode& root, bool expect_status) {
+  return compile(h, root, expect_status);
+}
+
+}  // namespace dla::harness::units

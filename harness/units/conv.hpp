@@ -1,0 +1,50 @@
+// `conv` layers (docs/LAYER_FORMAT.md, "`conv` layers"): one direct convolution described by what
+// it computes, compiled into the register program NVDLA's driver would issue for CDMA, CSC,
+// CMAC_A/B and CACC flying into SDP (with the `sdp` layers' post-ops). docs/CONV.md "Compiler".
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "golden/config.hpp"
+#include "golden/conv.hpp"
+#include "golden/cube.hpp"
+#include "golden/layout.hpp"
+#include "harness/layer.hpp"
+#include "harness/program.hpp"
+
+namespace dla::harness::units {
+
+// D_BANK: CBUF banks for the input (DATA_BANK + 1) and the weights (WEIGHT_BANK + 1).
+struct ConvBanks {
+  int data = 0;
+  int weight = 0;
+};
+
+// The driver's bank split: the whole input (ceil(EPS * H / entries per bank)), and all weights
+// when they fit in the rest, else the rest (at least one kernel group must fit; the caller checks).
+[[nodiscard]] ConvBanks conv_bank_split(const golden::ConvConfig& c, const golden::HwConfig& hw);
+
+// Register words of the D_ groups of CDMA, CSC, CMAC_A, CMAC_B and CACC (block -> offset -> word)
+// for `c` on `hw`, the output (as SDP will write it, for CACC's copy of the address and strides)
+// at `out`. Only the fields a direct convolution uses are set; the rest are 0.
+using BlockWords = std::map<std::string, std::map<uint32_t, uint32_t>>;
+[[nodiscard]] BlockWords conv_register_words(const golden::ConvConfig& c, const golden::HwConfig& hw,
+                                             const ConvBanks& banks, const golden::FeatureLayout& out);
+
+// A compiled `conv` layer: the program and where its output lands.
+struct CompiledConv {
+  Program program;
+  golden::ConvConfig conv;          // the convolution as compiled
+  golden::FeatureLayout out_layout;  // SDP's output (base, strides, atom, element size)
+  golden::CubeShape out_shape;       // (1, K, H', W')
+  uint64_t out_bytes = 0;            // the output region checked against golden
+};
+
+// Compiles a `conv` layer body (throws InputError naming file, JSON pointer and rule). With
+// `expect_status`, the golden model runs the program once so the trailing reg_reads of CACC and
+// SDP status / counters expect its values; without, they expect 0 (validation only).
+[[nodiscard]] CompiledConv compile_conv_layer(const LayerHeader& h, const JsonNode& root, bool expect_status = true);
+
+}  // namespace dla::harness::units
