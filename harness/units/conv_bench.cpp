@@ -58,6 +58,8 @@ std::map<std::string, Words> encode(const ConvConfig& c, const HwConfig& hw, uin
   put(sdp, sd::D_DP_BN_CFG::offset, sd::D_DP_BN_CFG::BN_BYPASS{}, 1);
   put(sdp, sd::D_DP_EW_CFG::offset, sd::D_DP_EW_CFG::EW_BYPASS{}, 1);
   put(sdp, sd::D_CVT_SCALE::offset, sd::D_CVT_SCALE::CVT_SCALE{}, 1);
+  put(sdp, sd::D_PERF_ENABLE::offset, sd::D_PERF_ENABLE::PERF_DMA_EN{}, 1);
+  put(w["CDMA"], regs::cdma::D_PERF_ENABLE::offset, regs::cdma::D_PERF_ENABLE::DMA_EN{}, 1);
   return w;
 }
 
@@ -162,6 +164,12 @@ ConvBenchResult measure_conv(const HwConfig& hw, const ConvParams& p, uint64_t s
   res.out_saturation_rtl = rtl->reg_read(sat_reg);
   res.out_saturation_golden = gold.reg_read(sat_reg);
   res.outputs_equal = a == b;
+  const uint32_t cdma = block_base(hw, "CDMA");
+  res.cdma_dat_stall = rtl->reg_read(cdma + regs::cdma::D_PERF_DAT_READ_STALL::offset);
+  res.cdma_wt_stall = rtl->reg_read(cdma + regs::cdma::D_PERF_WT_READ_STALL::offset);
+  res.cdma_dat_latency = rtl->reg_read(cdma + regs::cdma::D_PERF_DAT_READ_LATENCY::offset);
+  res.cdma_wt_latency = rtl->reg_read(cdma + regs::cdma::D_PERF_WT_READ_LATENCY::offset);
+  res.sdp_wr_stall = rtl->reg_read(block_base(hw, "SDP") + regs::sdp::D_PERF_WDMA_WRITE_STALL::offset);
   if (!res.outputs_equal) {
     std::size_t n = 0;
     for (std::size_t i = 0; i < a.size(); ++i) n += a[i] != b[i] ? 1 : 0;

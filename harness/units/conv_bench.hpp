@@ -21,6 +21,9 @@ struct ConvBenchResult {
   uint64_t cycles_to_sdp = 0;    // last OP_EN write -> SDP_DONE
   bool outputs_equal = false;    // RTL memory output == golden device output
   uint32_t out_saturation_rtl = 0, out_saturation_golden = 0;  // CACC D_OUT_SATURATION (group 0)
+  // RTL perf counters of the layer (PERF_ENABLE DMA bits set): CDMA read stall / latency cycles,
+  // SDP write stall cycles.
+  uint32_t cdma_dat_stall = 0, cdma_wt_stall = 0, cdma_dat_latency = 0, cdma_wt_latency = 0, sdp_wr_stall = 0;
   std::string detail;            // why not, when not
   [[nodiscard]] double util_layer() const { return cycles_layer ? double(ideal_cycles) / double(cycles_layer) : 0; }
   uint64_t macs = 0;              // W'H' x K x C x R x S

@@ -53,6 +53,7 @@ module conv_cdma #(
   output logic [AtomBits-1:0] wt_wdata_o,
   // to CSC
   input  logic [31:0]         wt_release_i,
+  output logic                req_dat_o,     // the request on the port is for input data
   output logic [13:0]         dat_lines_o,
   output logic [31:0]         wt_written_o,
   output logic                dat_done_pulse_o,
@@ -232,7 +233,8 @@ module conv_cdma #(
   assign wt_wlane_o  = LaneW'(so_q >> AtomLog2);
   assign wt_wdata_o  = dma_rd_rsp_data_i;
 
-  assign dat_lines_o      = sh_q;  // lines complete in CBUF (reset at start)
+  assign dat_lines_o      = sh_q;
+  assign req_dat_o        = req_ph_q == PhData0 || req_ph_q == PhData;  // lines complete in CBUF (reset at start)
   assign wt_written_o     = so_q;
   assign dat_done_pulse_o = dat_we_o && s_last_w && s_last_a && s_last_h;
   assign wt_done_pulse_o  = wt_we_o && s_last_o;

@@ -90,6 +90,8 @@ module conv_core #(
   logic [4:0][31:0]  s_wdata;
   logic [31:0]       cdma_s_rdata;
   logic              layer_done;
+  logic [DWCdma-1:0]       cdma_hw_we;
+  logic [DWCdma-1:0][31:0] cdma_hw_wdata;
   logic [DWCacc-1:0]       cacc_hw_we;
   logic [DWCacc-1:0][31:0] cacc_hw_wdata;
 
@@ -119,8 +121,8 @@ module conv_core #(
     .consumer_o  (consumer[0]),
     .armed_o     (armed[0]),
     .done_i      (layer_done),
-    .hw_we_i     ('0),
-    .hw_wdata_i  ('0)
+    .hw_we_i     (cdma_hw_we),
+    .hw_wdata_i  (cdma_hw_wdata)
   );
 
   dla_group_regs #(
@@ -355,6 +357,7 @@ module conv_core #(
   // ---------------------------------------------------------------- CDMA, CBUF, CSC
   logic                dat_we, wt_we, dat_done_pulse, wt_done_pulse;
   logic [13:0]         dat_lines;
+  logic                req_dat;
   logic [DRowW-1:0]    dat_wrow, dat_rrow;
   logic [WRowW-1:0]    wt_wrow, wt_rrow0, wt_rrow1;
   logic [LaneW-1:0]    dat_wlane, wt_wlane;
@@ -390,6 +393,7 @@ module conv_core #(
     .wt_wlane_o        (wt_wlane),
     .wt_wdata_o        (wt_wdata),
     .wt_release_i      (wt_release),
+    .req_dat_o         (req_dat),
     .dat_lines_o       (dat_lines),
     .wt_written_o      (wt_written),
     .dat_done_pulse_o  (dat_done_pulse),
@@ -525,6 +529,50 @@ module conv_core #(
     cacc_hw_wdata       = '0;
     cacc_hw_we[ISat]    = layer_done;
     cacc_hw_wdata[ISat] = sat_count;
+  end
+
+  // CDMA perf counters (D_PERF_ENABLE.DMA_EN): stall = cycles a read waits on the port; latency =
+  // the sum over reads of request-accept to response cycles (each cycle adds the reads in flight).
+  // Reads are data or weight by CDMA's phase; responses come back in order.
+  logic        perf_en, dat_req_fire, wt_req_fire;
+  logic [7:0]  dat_out_q, wt_out_q;
+  logic [3:0][31:0] perf_cnt;
+  assign perf_en      = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_PERF_ENABLE_OFFSET) - CdmaDFirst) / 4]
+                               [nvdla_regs_pkg::CDMA_D_PERF_ENABLE_DMA_EN_LSB];
+  assign dat_req_fire = dma_rd_req_valid_o && dma_rd_req_ready_i && req_dat;
+  assign wt_req_fire  = dma_rd_req_valid_o && dma_rd_req_ready_i && !req_dat;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      dat_out_q <= '0;
+      wt_out_q  <= '0;
+    end else begin
+      dat_out_q <= dat_out_q + 8'(dat_req_fire) - 8'(dat_we);
+      wt_out_q  <= wt_out_q + 8'(wt_req_fire) - 8'(wt_we);
+    end
+  end
+  dla_perf_cnt u_dat_stall (.clk_i(clk_i), .rst_ni(rst_ni), .clr_i(start), .en_i(perf_en && running_q),
+                            .inc_i(dma_rd_req_valid_o && !dma_rd_req_ready_i && req_dat), .count_o(perf_cnt[0]));
+  dla_perf_cnt u_wt_stall (.clk_i(clk_i), .rst_ni(rst_ni), .clr_i(start), .en_i(perf_en && running_q),
+                           .inc_i(dma_rd_req_valid_o && !dma_rd_req_ready_i && !req_dat), .count_o(perf_cnt[1]));
+  dla_perf_cnt #(.IncW(8)) u_dat_lat (.clk_i(clk_i), .rst_ni(rst_ni), .clr_i(start), .en_i(perf_en && running_q),
+                                      .inc_i(dat_out_q), .count_o(perf_cnt[2]));
+  dla_perf_cnt #(.IncW(8)) u_wt_lat (.clk_i(clk_i), .rst_ni(rst_ni), .clr_i(start), .en_i(perf_en && running_q),
+                                     .inc_i(wt_out_q), .count_o(perf_cnt[3]));
+  localparam int unsigned IDatStall = (32'(nvdla_regs_pkg::CDMA_D_PERF_DAT_READ_STALL_OFFSET) - CdmaDFirst) / 4;
+  localparam int unsigned IWtStall  = (32'(nvdla_regs_pkg::CDMA_D_PERF_WT_READ_STALL_OFFSET) - CdmaDFirst) / 4;
+  localparam int unsigned IDatLat   = (32'(nvdla_regs_pkg::CDMA_D_PERF_DAT_READ_LATENCY_OFFSET) - CdmaDFirst) / 4;
+  localparam int unsigned IWtLat    = (32'(nvdla_regs_pkg::CDMA_D_PERF_WT_READ_LATENCY_OFFSET) - CdmaDFirst) / 4;
+  always_comb begin
+    cdma_hw_we                = '0;
+    cdma_hw_wdata             = '0;
+    cdma_hw_we[IDatStall]     = layer_done;
+    cdma_hw_we[IWtStall]      = layer_done;
+    cdma_hw_we[IDatLat]       = layer_done;
+    cdma_hw_we[IWtLat]        = layer_done;
+    cdma_hw_wdata[IDatStall]  = perf_cnt[0];
+    cdma_hw_wdata[IWtStall]   = perf_cnt[1];
+    cdma_hw_wdata[IDatLat]    = perf_cnt[2];
+    cdma_hw_wdata[IWtLat]     = perf_cnt[3];
   end
 
   // Interrupts: CACC at the end; CDMA_DAT / CDMA_WT when their fetch finishes (CDMA's group).

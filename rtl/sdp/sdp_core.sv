@@ -63,6 +63,8 @@ module sdp_core #(
   logic layer_done, rdma_done;
   logic [DWSDP-1:0]            sdp_hw_we;
   logic [DWSDP-1:0][31:0]      sdp_hw_wdata;
+  logic [DWSDP_RDMA-1:0]       rdma_hw_we;
+  logic [DWSDP_RDMA-1:0][31:0] rdma_hw_wdata;
 
   assign csb_req_ready_o = 1'b1;
 
@@ -118,8 +120,8 @@ module sdp_core #(
     .consumer_o  (rdma_consumer),
     .armed_o     (rdma_armed),
     .done_i      (rdma_done),
-    .hw_we_i     ('0),
-    .hw_wdata_i  ('0)
+    .hw_we_i     (rdma_hw_we),
+    .hw_wdata_i  (rdma_hw_wdata)
   );
 
   logic csb_rd_q;
@@ -633,11 +635,13 @@ module sdp_core #(
   assign fire        = step_ok && (!fly_take || fly_valid_i);
   assign fly_ready_o = step_ok && fly_take && (beat_pos + 7'(cnt) == 7'(Lanes));
   logic [5:0] out_lane, grp_lo, grp_n;
-  assign out_lane = 6'(c_cur) & 6'((7'd1 << ca_out_log2) - 7'd1);
+  logic [5:0] out_n, it_n;  // lanes of an output atom, of a channel group (<= 32)
+  assign out_n    = 6'd1 << ca_out_log2;
+  assign it_n     = 6'd1 << ca_it_log2;
+  assign out_lane = c_cur[5:0] & (out_n - 6'd1);
   // lanes of the atom written by this group: all of it, or the group's part of it
-  assign grp_lo   = (ca_it_log2 >= ca_out_log2) ? 6'd0 : (6'(c_cur) & 6'((7'd1 << ca_out_log2) - 7'd1) &
-                                                           ~6'((7'd1 << ca_it_log2) - 7'd1));
-  assign grp_n    = (ca_it_log2 >= ca_out_log2) ? 6'((7'd1 << ca_out_log2)) : 6'((7'd1 << ca_it_log2));
+  assign grp_lo   = (ca_it_log2 >= ca_out_log2) ? 6'd0 : (out_lane & ~(it_n - 6'd1));
+  assign grp_n    = (ca_it_log2 >= ca_out_log2) ? out_n : it_n;
   always_comb begin
     side_in.y          = y_pre;
     side_in.lane       = out_lane;
@@ -841,6 +845,51 @@ module sdp_core #(
   assign rdma_done  = done && (!flying || rdma_armed);  // flying: released if it was armed (operands)
   assign intr_o     = done ? (sdp_consumer ? 2'b10 : 2'b01) : 2'b00;
 
+  // DMA perf counters: cycles a read of each stream (MRDMA, BRDMA, NRDMA, ERDMA; SDP_RDMA's
+  // D_PERF_ENABLE.PERF_DMA_EN) or a write (SDP's PERF_DMA_EN) waits on its port.
+  logic [3:0][31:0] rd_stall;
+  logic [31:0]      wr_stall;
+  logic             rdma_perf_en, sdp_perf_dma_en;
+  logic [31:0]      r_perf_enable;
+  assign r_perf_enable   = rdma_d[(32'(nvdla_regs_pkg::SDP_RDMA_D_PERF_ENABLE_OFFSET) - RdmaDFirst) / 4];
+  assign rdma_perf_en    = r_perf_enable[nvdla_regs_pkg::SDP_RDMA_D_PERF_ENABLE_PERF_DMA_EN_LSB];
+  assign sdp_perf_dma_en = w_perf_enable[nvdla_regs_pkg::SDP_D_PERF_ENABLE_PERF_DMA_EN_LSB];
+  for (genvar k = 0; k < NStreams; k++) begin : g_rd_stall
+    dla_perf_cnt u_cnt (
+      .clk_i  (clk_i),
+      .rst_ni (rst_ni),
+      .clr_i  (start),
+      .en_i   (rdma_perf_en && running_q),
+      .inc_i  (dma_rd_req_valid_o && !dma_rd_req_ready_i && miss_k == 2'(k)),
+      .count_o(rd_stall[k])
+    );
+  end
+  dla_perf_cnt u_wr_stall (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .clr_i  (start),
+    .en_i   (sdp_perf_dma_en && running_q),
+    .inc_i  (dma_wr_req_valid_o && !dma_wr_req_ready_i),
+    .count_o(wr_stall)
+  );
+  localparam int unsigned IWrStall = (32'(nvdla_regs_pkg::SDP_D_PERF_WDMA_WRITE_STALL_OFFSET) - SdpDFirst) / 4;
+  localparam int unsigned IMStall  = (32'(nvdla_regs_pkg::SDP_RDMA_D_PERF_MRDMA_READ_STALL_OFFSET) - RdmaDFirst) / 4;
+  localparam int unsigned IBStall  = (32'(nvdla_regs_pkg::SDP_RDMA_D_PERF_BRDMA_READ_STALL_OFFSET) - RdmaDFirst) / 4;
+  localparam int unsigned INStall  = (32'(nvdla_regs_pkg::SDP_RDMA_D_PERF_NRDMA_READ_STALL_OFFSET) - RdmaDFirst) / 4;
+  localparam int unsigned IEStall  = (32'(nvdla_regs_pkg::SDP_RDMA_D_PERF_ERDMA_READ_STALL_OFFSET) - RdmaDFirst) / 4;
+  always_comb begin
+    rdma_hw_we              = '0;
+    rdma_hw_wdata           = '0;
+    rdma_hw_we[IMStall]     = rdma_done;
+    rdma_hw_we[IBStall]     = rdma_done;
+    rdma_hw_we[INStall]     = rdma_done;
+    rdma_hw_we[IEStall]     = rdma_done;
+    rdma_hw_wdata[IMStall]  = rd_stall[0];
+    rdma_hw_wdata[IBStall]  = rd_stall[1];
+    rdma_hw_wdata[INStall]  = rd_stall[2];
+    rdma_hw_wdata[IEStall]  = rd_stall[3];
+  end
+
   // Status and counters land in the finished group's read-only registers.
   localparam int unsigned IStatus = (32'(nvdla_regs_pkg::SDP_D_STATUS_OFFSET) - SdpDFirst) / 4;
   localparam int unsigned ISat    = (32'(nvdla_regs_pkg::SDP_D_PERF_OUT_SATURATION_OFFSET) - SdpDFirst) / 4;
@@ -860,7 +909,9 @@ module sdp_core #(
       sdp_hw_we[IHybrid] = 1'b1;
       sdp_hw_we[ILeHit]  = 1'b1;
       sdp_hw_we[ILoHit]  = 1'b1;
+      sdp_hw_we[IWrStall] = 1'b1;
     end
+    sdp_hw_wdata[IWrStall] = wr_stall;
     sdp_hw_wdata[IStatus] = {31'd0, unequal_q};
     sdp_hw_wdata[ISat]    = sat_cnt_q;
     sdp_hw_wdata[IUflow]  = st_uflow;

@@ -173,3 +173,28 @@ TEST_CASE("conv RTL keeps the nv_full MACs busy on 3x3 layers", "[rtl][conv][per
     CHECK(r.util_layer() >= 0.90);
   }
 }
+
+// CDMA D_PERF_{DAT,WT}_READ_{STALL,LATENCY} and SDP D_PERF_WDMA_WRITE_STALL (PERF_ENABLE DMA bits
+// set by measure_conv). The reference layer reads 32*16*4 = 2048 input atoms and 3*3*32*16 / 8 =
+// 576 weight atoms; the DMA server answers each read after 4..32 cycles.
+TEST_CASE("conv RTL perf counters count DMA stall and latency cycles", "[rtl][conv]") {
+  const uint64_t dat_reads = 2048, wt_reads = 576;
+  const auto calm = units::measure_conv(dla::golden::nv_small(), units::conv_bench_layer(), 1, 0.0);
+  REQUIRE(calm.outputs_equal);
+  // no back-pressure and no SDP reads (flying, operands bypassed): the port never refuses
+  CHECK(calm.cdma_dat_stall == 0);
+  CHECK(calm.cdma_wt_stall == 0);
+  CHECK(calm.sdp_wr_stall == 0);
+  CHECK(calm.cdma_dat_latency >= 4 * dat_reads);
+  CHECK(calm.cdma_dat_latency <= 40 * dat_reads);
+  CHECK(calm.cdma_wt_latency >= 4 * wt_reads);
+  CHECK(calm.cdma_wt_latency <= 40 * wt_reads);
+
+  const auto busy = units::measure_conv(dla::golden::nv_small(), units::conv_bench_layer(), 1, 0.5);
+  REQUIRE(busy.outputs_equal);
+  // with ready low half the time, a few hundred of the 2624 requests must wait
+  CHECK(busy.cdma_dat_stall > 200);
+  CHECK(busy.cdma_wt_stall > 50);
+  CHECK(busy.sdp_wr_stall > 50);
+  CHECK(busy.cdma_dat_stall + busy.cdma_wt_stall < busy.cycles_to_sdp);
+}
