@@ -5,6 +5,7 @@
 
 #include "golden/arith.hpp"
 #include "golden/cmac.hpp"
+#include "golden/conv_wino.hpp"
 #include "golden/nvdla_regs.hpp"
 
 namespace dla::golden {
@@ -35,14 +36,13 @@ std::string precision_code_name(uint32_t code) {
   }
 }
 
-// Little-endian element of `bpe` bytes, sign-extended (the weight and feature element encoding).
-int64_t read_le(const ByteReader& read, uint64_t addr, int bpe) {
+}  // namespace
+
+int64_t conv_read_element(const ByteReader& read, uint64_t addr, int bpe) {
   uint64_t raw = 0;
   for (int i = 0; i < bpe; ++i) raw |= uint64_t{read(addr + u64(i))} << (8 * i);
   return sign_extend(raw, 8 * bpe);
 }
-
-}  // namespace
 
 // ---- configuration geometry -------------------------------------------------------------------
 
@@ -107,6 +107,10 @@ std::vector<std::string> ConvConfig::unsupported() const {
     u.push_back("D_WEIGHT_BYTES " + std::to_string(weight_bytes) + " is smaller than the " +
                 std::to_string(weight_layout().total_bytes()) + " weight bytes R*S*C*K*bpe (CSC would wait forever)");
   if (cvt.enabled && (cvt.truncate < 0 || cvt.truncate > 63)) u.push_back("CDMA CVT_TRUNCATE must be 0..63");
+  if (mode == ConvMode::Winograd) {
+    const std::vector<std::string> w = wino_unsupported(*this);
+    u.insert(u.end(), w.begin(), w.end());
+  }
   return u;
 }
 
@@ -128,8 +132,14 @@ ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
   const uint32_t modes[] = {field(cdma_misc, rcdma::D_MISC_CFG::CONV_MODE{}), field(csc_misc, rcsc::D_MISC_CFG::CONV_MODE{}),
                             field(cma_misc, rcmac::D_MISC_CFG::CONV_MODE{}), field(cmb_misc, rcmac::D_MISC_CFG::CONV_MODE{}),
                             field(cacc_misc, rcacc::D_MISC_CFG::CONV_MODE{})};
-  if (std::any_of(std::begin(modes), std::end(modes), [](uint32_t m) { return m != 0; }))
-    bad.push_back("D_MISC_CFG.CONV_MODE is WINOGRAD in at least one of CDMA/CSC/CMAC_A/CMAC_B/CACC; only DIRECT is modelled");
+  const bool wg = std::all_of(std::begin(modes), std::end(modes), [](uint32_t m) { return m == 1; });
+  if (wg) c.mode = ConvMode::Winograd;
+  if (!wg && std::any_of(std::begin(modes), std::end(modes), [](uint32_t m) { return m != 0; }))
+    bad.push_back("D_MISC_CFG.CONV_MODE is WINOGRAD in some but not all of CDMA/CSC/CMAC_A/CMAC_B/CACC");
+  // Relations that hold in direct mode only; decode_conv_wino checks the Winograd ones.
+  auto mismatch_dc = [&](const std::string& what, uint32_t a, uint32_t b) {
+    if (!wg) mismatch(what, a, b);
+  };
 
   const uint32_t prec = field(cdma_misc, rcdma::D_MISC_CFG::PROC_PRECISION{});
   const uint32_t precs[] = {field(cdma_misc, rcdma::D_MISC_CFG::IN_PRECISION{}),
@@ -178,13 +188,13 @@ ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
   const uint32_t w = field(in0, rcdma::D_DATAIN_SIZE_0::DATAIN_WIDTH{}) + 1;
   const uint32_t h = field(in0, rcdma::D_DATAIN_SIZE_0::DATAIN_HEIGHT{}) + 1;
   const uint32_t ch = field(in1, rcdma::D_DATAIN_SIZE_1::DATAIN_CHANNEL{}) + 1;
-  mismatch("CDMA D_DATAIN_SIZE_0.WIDTH and D_DATAIN_SIZE_EXT_0.WIDTH_EXT", w,
+  mismatch_dc("CDMA D_DATAIN_SIZE_0.WIDTH and D_DATAIN_SIZE_EXT_0.WIDTH_EXT", w,
            field(in_ext, rcdma::D_DATAIN_SIZE_EXT_0::DATAIN_WIDTH_EXT{}) + 1);
-  mismatch("CDMA D_DATAIN_SIZE_0.HEIGHT and D_DATAIN_SIZE_EXT_0.HEIGHT_EXT", h,
+  mismatch_dc("CDMA D_DATAIN_SIZE_0.HEIGHT and D_DATAIN_SIZE_EXT_0.HEIGHT_EXT", h,
            field(in_ext, rcdma::D_DATAIN_SIZE_EXT_0::DATAIN_HEIGHT_EXT{}) + 1);
-  mismatch("CDMA and CSC input widths", w, field(csc_in0, rcsc::D_DATAIN_SIZE_EXT_0::DATAIN_WIDTH_EXT{}) + 1);
-  mismatch("CDMA and CSC input heights", h, field(csc_in0, rcsc::D_DATAIN_SIZE_EXT_0::DATAIN_HEIGHT_EXT{}) + 1);
-  mismatch("CDMA and CSC input channels", ch, field(csc_in1, rcsc::D_DATAIN_SIZE_EXT_1::DATAIN_CHANNEL_EXT{}) + 1);
+  mismatch_dc("CDMA and CSC input widths", w, field(csc_in0, rcsc::D_DATAIN_SIZE_EXT_0::DATAIN_WIDTH_EXT{}) + 1);
+  mismatch_dc("CDMA and CSC input heights", h, field(csc_in0, rcsc::D_DATAIN_SIZE_EXT_0::DATAIN_HEIGHT_EXT{}) + 1);
+  mismatch_dc("CDMA and CSC input channels", ch, field(csc_in1, rcsc::D_DATAIN_SIZE_EXT_1::DATAIN_CHANNEL_EXT{}) + 1);
   c.input = CubeShape{1, sint(ch), sint(h), sint(w)};
 
   c.in_layout.base =
@@ -213,10 +223,10 @@ ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
   c.kernel_h = sint(field(wext0, rcsc::D_WEIGHT_SIZE_EXT_0::WEIGHT_HEIGHT_EXT{})) + 1;
   const uint32_t csc_k = field(wext1, rcsc::D_WEIGHT_SIZE_EXT_1::WEIGHT_KERNEL{}) + 1;
   mismatch("CDMA and CSC kernel counts", cdma_k, csc_k);
-  mismatch("CSC WEIGHT_CHANNEL_EXT and the input channels", field(wext1, rcsc::D_WEIGHT_SIZE_EXT_1::WEIGHT_CHANNEL_EXT{}) + 1,
+  mismatch_dc("CSC WEIGHT_CHANNEL_EXT and the input channels", field(wext1, rcsc::D_WEIGHT_SIZE_EXT_1::WEIGHT_CHANNEL_EXT{}) + 1,
            ch);
   c.kernels = sint(csc_k);
-  mismatch("CDMA BYTE_PER_KERNEL and R*S*C*bpe", bpk,
+  mismatch_dc("CDMA BYTE_PER_KERNEL and R*S*C*bpe", bpk,
            static_cast<uint32_t>(c.kernel_h * c.kernel_w) * ch * static_cast<uint32_t>(bpe));
   c.weight_base =
       (uint64_t{field(regs.cdma(rcdma::D_WEIGHT_ADDR_HIGH::offset), rcdma::D_WEIGHT_ADDR_HIGH::WEIGHT_ADDR_HIGH{})} << 32) |
@@ -230,9 +240,9 @@ ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
   c.stride_x = sint(field(stride, rcsc::D_CONV_STRIDE_EXT::CONV_X_STRIDE_EXT{})) + 1;
   c.stride_y = sint(field(stride, rcsc::D_CONV_STRIDE_EXT::CONV_Y_STRIDE_EXT{})) + 1;
   const uint32_t cdma_stride = regs.cdma(rcdma::D_CONV_STRIDE::offset);
-  mismatch("CDMA and CSC X strides", field(cdma_stride, rcdma::D_CONV_STRIDE::CONV_X_STRIDE{}) + 1,
+  mismatch_dc("CDMA and CSC X strides", field(cdma_stride, rcdma::D_CONV_STRIDE::CONV_X_STRIDE{}) + 1,
            static_cast<uint32_t>(c.stride_x));
-  mismatch("CDMA and CSC Y strides", field(cdma_stride, rcdma::D_CONV_STRIDE::CONV_Y_STRIDE{}) + 1,
+  mismatch_dc("CDMA and CSC Y strides", field(cdma_stride, rcdma::D_CONV_STRIDE::CONV_Y_STRIDE{}) + 1,
            static_cast<uint32_t>(c.stride_y));
   const uint32_t dil = regs.csc(rcsc::D_DILATION_EXT::offset);
   c.dilation_x = sint(field(dil, rcsc::D_DILATION_EXT::X_DILATION_EXT{})) + 1;
@@ -241,8 +251,8 @@ ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
   c.pad_left = sint(field(pad, rcsc::D_ZERO_PADDING::PAD_LEFT{}));
   c.pad_top = sint(field(pad, rcsc::D_ZERO_PADDING::PAD_TOP{}));
   const uint32_t cdma_pad = regs.cdma(rcdma::D_ZERO_PADDING::offset);
-  mismatch("CDMA and CSC PAD_LEFT", field(cdma_pad, rcdma::D_ZERO_PADDING::PAD_LEFT{}), static_cast<uint32_t>(c.pad_left));
-  mismatch("CDMA and CSC PAD_TOP", field(cdma_pad, rcdma::D_ZERO_PADDING::PAD_TOP{}), static_cast<uint32_t>(c.pad_top));
+  mismatch_dc("CDMA and CSC PAD_LEFT", field(cdma_pad, rcdma::D_ZERO_PADDING::PAD_LEFT{}), static_cast<uint32_t>(c.pad_left));
+  mismatch_dc("CDMA and CSC PAD_TOP", field(cdma_pad, rcdma::D_ZERO_PADDING::PAD_TOP{}), static_cast<uint32_t>(c.pad_top));
   c.pad_right = sint(field(cdma_pad, rcdma::D_ZERO_PADDING::PAD_RIGHT{}));
   c.pad_bottom = sint(field(cdma_pad, rcdma::D_ZERO_PADDING::PAD_BOTTOM{}));
   const uint32_t pad_raw = field(regs.csc(rcsc::D_ZERO_PADDING_VALUE::offset), rcsc::D_ZERO_PADDING_VALUE::PAD_VALUE{});
@@ -263,8 +273,10 @@ ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
            field(regs.cacc(rcacc::D_DATAOUT_SIZE_1::offset), rcacc::D_DATAOUT_SIZE_1::DATAOUT_CHANNEL{}) + 1);
   mismatch("CSC output channels and kernels", oc, csc_k);
   c.output = CubeShape{1, sint(oc), sint(oh), sint(ow)};
-  mismatch("CSC D_ATOMICS+1 and W'*H'", field(regs.csc(rcsc::D_ATOMICS::offset), rcsc::D_ATOMICS::ATOMICS{}) + 1, ow * oh);
+  mismatch_dc("CSC D_ATOMICS+1 and W'*H'", field(regs.csc(rcsc::D_ATOMICS::offset), rcsc::D_ATOMICS::ATOMICS{}) + 1, ow * oh);
   c.clip_truncate = sint(field(regs.cacc(rcacc::D_CLIP_CFG::offset), rcacc::D_CLIP_CFG::CLIP_TRUNCATE{}));
+
+  if (wg) decode_conv_wino(regs, hw, c);
 
   // ---- CBUF bookkeeping: must agree, or the hardware fails or hangs
   const ConvDerived d = conv_derived(c, hw);
@@ -291,7 +303,7 @@ ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
 
 std::string conv_describe(const ConvConfig& c) {
   auto cube = [](const CubeShape& s) { return str(s.w) + "x" + str(s.h) + "x" + str(s.c); };
-  std::string s = "direct conv " + std::string(precision_name(c.precision)) + ", input " + cube(c.input) + ", kernel " +
+  std::string s = std::string(c.mode == ConvMode::Winograd ? "winograd conv (PRA_TRUNCATE " + str(c.pra_truncate) + ") " : "direct conv ") + std::string(precision_name(c.precision)) + ", input " + cube(c.input) + ", kernel " +
                   str(c.kernel_w) + "x" + str(c.kernel_h) + "x" + str(c.input.c) + "x" + str(c.kernels) + ", output " +
                   cube(c.output) + ", stride " + str(c.stride_x) + "x" + str(c.stride_y) + ", dilation " +
                   str(c.dilation_x) + "x" + str(c.dilation_y) + ", pad L" + str(c.pad_left) + " R" + str(c.pad_right) +
@@ -345,6 +357,7 @@ ConvConfig conv_config_from(const ConvParams& p, const HwConfig& hw, uint64_t in
 }
 
 ConvDerived conv_derived(const ConvConfig& c, const HwConfig& hw) {
+  if (c.mode == ConvMode::Winograd) return conv_derived_wino(c, hw);
   ConvDerived d;
   const CbufGeometry cb = cbuf_geometry(hw);
   const int bpe = c.bpe();
@@ -381,18 +394,30 @@ int64_t cacc_output(int64_t acc, int clip_truncate, bool* saturated) {
 
 // ---- one layer ---------------------------------------------------------------------------------
 
+Cube<int64_t> conv_fetch_input(const ConvConfig& cfg, const ByteReader& read) {
+  Cube<int64_t> in = load_cube(cfg.in_layout, cfg.input, read);
+  if (cfg.cvt.enabled) {
+    for (auto& x : in.data()) {
+      const Wide v = (Wide{x} - cfg.cvt.offset) * cfg.cvt.scale;
+      x = shift_right_sat(v, 128, cfg.cvt.truncate, 8 * cfg.bpe());
+    }
+  }
+  return in;
+}
+
 ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& read) {
   std::vector<std::string> u = cfg.unsupported();
   if (cfg.atomic_c != hw.atomic_c || cfg.atomic_k != hw.atomic_k(cfg.precision) || cfg.atom_bytes != hw.atom_bytes)
     u.push_back("atomic_c / atomic_k / atom of the config do not match " + hw.name);
+  if (cfg.mode == ConvMode::Winograd && !has_winograd(hw)) u.push_back(wino_hw_refusal(hw));
   if (!u.empty()) {
     std::string msg = "convolution: cannot run this configuration: " + u.front();
     for (std::size_t i = 1; i < u.size(); ++i) msg += "; " + u[i];
     throw std::invalid_argument(msg);
   }
+  if (cfg.mode == ConvMode::Winograd) return run_conv_wino(cfg, hw, read);
   const Precision prec = cfg.precision;
   const int bpe = cfg.bpe();
-  const int in_bits = 8 * bpe;
   const int ck = cfg.atomic_c;
   const int kk = cfg.atomic_k;
   const int C = cfg.input.c, H = cfg.input.h, W = cfg.input.w;
@@ -400,13 +425,7 @@ ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& re
   const int OW = cfg.output.w, OH = cfg.output.h;
 
   // CDMA: fetch the input cube (every element through the feature layout) and convert it.
-  Cube<int64_t> in = load_cube(cfg.in_layout, cfg.input, read);
-  if (cfg.cvt.enabled) {
-    for (auto& x : in.data()) {
-      const Wide v = (Wide{x} - cfg.cvt.offset) * cfg.cvt.scale;
-      x = shift_right_sat(v, 128, cfg.cvt.truncate, in_bits);
-    }
-  }
+  const Cube<int64_t> in = conv_fetch_input(cfg, read);
 
   // CDMA/CSC: the weights of each (kernel group, channel block, r, s) as the MAC cells load them:
   // weights[k][c] for the group's kernels, channels beyond C zero.
@@ -428,7 +447,7 @@ ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& re
           for (int k = 0; k < kpg; ++k)
             for (int ci = 0; ci < cpb; ++ci)
               ws[static_cast<std::size_t>(k)][static_cast<std::size_t>(ci)] = static_cast<int32_t>(
-                  read_le(read, cfg.weight_base + wl.offset(g * kk + k, b * ck + ci, r, s), bpe));
+                  conv_read_element(read, cfg.weight_base + wl.offset(g * kk + k, b * ck + ci, r, s), bpe));
         }
       }
     }

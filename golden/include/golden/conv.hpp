@@ -62,7 +62,12 @@ struct ConvInputCvt {
   int truncate = 0;    // 6 bits
 };
 
+// D_MISC_CFG.CONV_MODE. Winograd (nv_full only) is golden/conv_wino.hpp.
+enum class ConvMode { Direct, Winograd };
+
 struct ConvConfig {
+  ConvMode mode = ConvMode::Direct;       // CONV_MODE of all five blocks
+  int pra_truncate = 0;                   // CSC D_PRA_CFG.PRA_TRUNCATE (Winograd only)
   Precision precision = Precision::Int8;  // CDMA IN_PRECISION = PROC_PRECISION = CSC = CMAC = CACC
   int atom_bytes = 8;                     // memory atom of the configuration
   int atomic_c = 8;                       // channels per atomic operation (channel block)
@@ -80,7 +85,8 @@ struct ConvConfig {
   uint64_t weight_base = 0;
   uint64_t weight_bytes = 0;  // D_WEIGHT_BYTES: bytes CDMA fetches (>= R*S*C*K*bpe)
 
-  // Geometry (CSC): real values, not value-1.
+  // Geometry (CSC): real values, not value-1. Winograd: the layer's stride and pads (CDMA's
+  // registers); CSC then sees the channel-extended cube with stride 1 and no padding.
   int stride_x = 1, stride_y = 1;
   int dilation_x = 1, dilation_y = 1;
   int pad_left = 0, pad_top = 0;
@@ -117,8 +123,9 @@ struct ConvRegReaders {
 // Decodes the five blocks' registers into a ConvConfig for `hw`. Field positions come from the
 // generated golden/nvdla_regs.hpp; only defined field bits are read. Cross-block inconsistencies
 // (CDMA vs CSC sizes, CSC vs CACC output, precisions, ENTRY_PER_SLICE, banks, ...) and modes the
-// model does not run (Winograd, image input, compressed weights, batches, fp16) are listed in
-// decode_problems.
+// model does not run (Winograd off nv_full or outside its rules, image input, compressed weights,
+// batches, fp16) are listed in decode_problems. CONV_MODE = WINOGRAD in all five blocks decodes
+// the Winograd registers (golden/conv_wino.hpp).
 [[nodiscard]] ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw);
 
 // One line for reports: shapes, kernel, stride, dilation, pads, precision, clip.
@@ -189,7 +196,12 @@ struct ConvRun {
   ConvStats stats{};
 };
 
-// Runs the layer: input cube and weights read through `read`. Throws std::invalid_argument
+// CDMA's input fetch: the input cube through cfg.in_layout, then the input converter.
+[[nodiscard]] Cube<int64_t> conv_fetch_input(const ConvConfig& cfg, const ByteReader& read);
+// One little-endian element of `bpe` bytes at addr, sign-extended (weights and features).
+[[nodiscard]] int64_t conv_read_element(const ByteReader& read, uint64_t addr, int bpe);
+
+// Runs the layer (either mode): input cube and weights read through `read`. Throws std::invalid_argument
 // naming the problem when cfg.unsupported() is not empty.
 [[nodiscard]] ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& read);
 
