@@ -424,6 +424,8 @@ module sdp_core #(
   assign c_cur    = (s_q << ca_it_log2) | 13'(l_q);
   assign beat_pos = 7'(l_q) & 7'(Lanes - 1);
   logic  fly_take;  // the step's lanes come from CACC (flying lanes past its groups are zeros)
+  logic                   fly_valid_q, fly_pop;  // flying input register slice (below)
+  logic [Lanes-1:0][31:0] fly_data_q;
   assign fly_take = flying && 14'(c_cur) < in_lanes;
   assign last_l   = 7'(l_q) + 7'(cnt) == (7'd1 << ca_it_log2);
   assign last_w   = w_q == width_m1;
@@ -587,7 +589,7 @@ module sdp_core #(
     assign ew_alu_v = pick(cdata_q[3], lane_addr[3][j][AtomLog2-1:0], size2[3]);
     assign ew_mul_v = pick(cdata_q[3], lane_mul_addr[3][j][AtomLog2-1:0], size2[3]);
     assign fly_lane = LaneW'(beat_pos) + LaneW'(j);  // wraps only for lanes outside the step
-    assign x_in = fly_take ? $signed(fly_data_i[fly_lane]) : need[0] ? 32'(in_val) : 32'sd0;
+    assign x_in = fly_take ? $signed(fly_data_q[fly_lane]) : need[0] ? 32'(in_val) : 32'sd0;
     sdp_x u_bs (.cfg_i(bs_cfg), .data_i(x_in), .alu_mem_i(bs_alu_v), .mul_mem_i(bs_mul_v), .data_o(x1));
     sdp_x u_bn (.cfg_i(bn_cfg), .data_i(x1), .alu_mem_i(bn_alu_v), .mul_mem_i(bn_mul_v), .data_o(x2));
     sdp_y u_ew (.cfg_i(ew_cfg), .data_i(x2), .alu_mem_i(ew_alu_v), .mul_mem_i(ew_mul_v), .data_o(y));
@@ -628,12 +630,23 @@ module sdp_core #(
     .addr_o          (dst_atom_addr)
   );
 
-  // fly_ready_o does not look at fly_valid_i; a beat is taken by the step that reaches its end.
+  // The flying port goes through a register slice (full rate, one cycle of latency), so the
+  // per-lane datapath does not depend on input ports: Verilator evaluates input-dependent logic
+  // on every eval, which made the 16-lane model ~10x slower to simulate. A beat is consumed by
+  // the step that reaches its end.
+  assign fly_pop     = step_ok && fly_take && fly_valid_q && (beat_pos + 7'(cnt) == 7'(Lanes));
+  assign fly_ready_o = !fly_valid_q || fly_pop;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) fly_valid_q <= 1'b0;
+    else if (fly_ready_o) fly_valid_q <= fly_valid_i;
+  end
+  always_ff @(posedge clk_i) begin
+    if (fly_ready_o && fly_valid_i) fly_data_q <= fly_data_i;
+  end
   assign step_ok     = running_q && !fetch_done_q && all_hit && lut_in_ready && !fifo_full;
   // Flying lanes beyond CACC's kernel groups (output atoms wider than the input's) are zeros
   // that take no beat.
-  assign fire        = step_ok && (!fly_take || fly_valid_i);
-  assign fly_ready_o = step_ok && fly_take && (beat_pos + 7'(cnt) == 7'(Lanes));
+  assign fire        = step_ok && (!fly_take || fly_valid_q);
   logic [5:0] out_lane, grp_lo, grp_n;
   logic [5:0] out_n, it_n;  // lanes of an output atom, of a channel group (<= 32)
   assign out_n    = 6'd1 << ca_out_log2;
