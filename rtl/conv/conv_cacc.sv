@@ -120,8 +120,6 @@ module conv_cacc #(
   logic             last_lane, last_pos, last_grp, fire;
   logic [FlyLanes-1:0] out_sat, real_k;
   logic [IncW-1:0]  sat_inc;
-  logic [32:0]      sat_sum;
-  logic [31:0]      sat_q;
   assign ak_log2   = int16 ? 5'($clog2(NumCells)) : 5'(LaneW);
   assign groups    = 14'((15'(cfg_i.kernels) + (15'd1 << ak_log2) - 15'd1) >> ak_log2);
   assign positions = 28'(cfg_i.out_w) * 28'(cfg_i.out_h);
@@ -155,23 +153,26 @@ module conv_cacc #(
     sat_inc = '0;
     for (int unsigned j = 0; j < FlyLanes; j++) sat_inc += IncW'(out_sat[j] && real_k[j]);
   end
-  assign sat_sum     = 33'(sat_q) + (fire ? 33'(sat_inc) : 33'd0);
-  assign sat_count_o = sat_sum[32] ? '1 : sat_sum[31:0];
+  dla_perf_cnt #(.IncW(IncW)) u_sat_cnt (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .clr_i  (start_i),
+    .en_i   (fire),
+    .inc_i  (sat_inc),
+    .count_o(sat_count_o)
+  );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       lane_q <= '0;
       grp_q  <= '0;
       dpos_q <= '0;
-      sat_q  <= '0;
     end else if (start_i) begin
       lane_q <= '0;
       grp_q  <= '0;
       dpos_q <= '0;
-      sat_q  <= '0;
     end else if (fire) begin
       lane_q <= last_lane ? '0 : lane_q + LaneW'(FlyLanes);
-      sat_q  <= sat_count_o;
       if (last_lane) begin
         dpos_q <= last_pos ? '0 : dpos_q + 28'd1;
         if (last_pos) grp_q <= last_grp ? '0 : grp_q + 14'd1;

@@ -778,23 +778,26 @@ module sdp_core #(
     end
   end
 
-  logic [31:0] sat_cnt_q;
-  logic [32:0] sat_sum;
+  logic [31:0] sat_cnt;
   logic        unequal_q;
-  assign sat_sum = 33'(sat_cnt_q) + 33'(sat_inc);
+  dla_perf_cnt #(.IncW(IncW)) u_sat_cnt (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .clr_i  (start),
+    .en_i   (pop && perf_sat_en && !c_cfg.eql),
+    .inc_i  (sat_inc),
+    .count_o(sat_cnt)
+  );
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       wr_pending_q <= 1'b0;
-      sat_cnt_q    <= '0;
       unequal_q    <= 1'b0;
     end else begin
       if (start) begin
-        sat_cnt_q <= '0;
         unequal_q <= 1'b0;
       end
       if (wr_pending_q && dma_wr_req_ready_i) wr_pending_q <= 1'b0;
       if (pop) begin
-        if (perf_sat_en && !c_cfg.eql) sat_cnt_q <= sat_sum[32] ? '1 : sat_sum[31:0];
         if (c_cfg.eql && any_unequal) unequal_q <= 1'b1;
         if (side_out.atom_last && side_out.write_atom && !c_cfg.eql && !to_pdp) wr_pending_q <= 1'b1;
       end
@@ -926,7 +929,7 @@ module sdp_core #(
     end
     sdp_hw_wdata[IWrStall] = wr_stall;
     sdp_hw_wdata[IStatus] = {31'd0, unequal_q};
-    sdp_hw_wdata[ISat]    = sat_cnt_q;
+    sdp_hw_wdata[ISat]    = sat_cnt;
     sdp_hw_wdata[IUflow]  = st_uflow;
     sdp_hw_wdata[IOflow]  = st_oflow;
     sdp_hw_wdata[IHybrid] = st_hybrid;
