@@ -6,10 +6,13 @@
 // the next stripe's weights load while the current stripe runs. Cells not loaded in a set
 // output 0. Output index = kernel index: int8 on an int16-capable array gives two kernels per
 // cell (cell c -> kernels 2c, 2c+1), int16 one (cell c -> kernel c, upper half 0).
+// SupportWino (AtomicC 64): out_wino_o carries, per kernel, the POA of the 16 per-position
+// 4-channel sums (Winograd F(2x2,3x3): 2x2 outputs [2*i + j]); the cells compute both.
 module cmac_array #(
   parameter int unsigned AtomicC      = 8,
   parameter int unsigned NumCells     = 8,
   parameter bit          SupportInt16 = 1'b0,
+  parameter bit          SupportWino  = 1'b0,
   localparam int unsigned DataW       = SupportInt16 ? 16 : 8,
   localparam int unsigned WordW       = AtomicC * DataW,
   localparam int unsigned KernPerCell = SupportInt16 ? 2 : 1,
@@ -38,6 +41,7 @@ module cmac_array #(
   output logic                          out_valid_o,
   input  logic                          out_ready_i,
   output logic [NumOut-1:0][PsumW-1:0]  out_psum_o,
+  output logic [NumOut-1:0][3:0][PsumW-1:0] out_wino_o,
   output logic                          out_stripe_end_o,
   output logic                          out_channel_end_o
 );
@@ -89,11 +93,13 @@ module cmac_array #(
   // ---------------------------------------------------------------- cells
   localparam int unsigned CellPsumW = SupportInt16 ? 32 + $clog2(AtomicC) : 16 + $clog2(AtomicC);
   logic [NumCells-1:0][KernPerCell-1:0][CellPsumW-1:0] cell_psum;
+  logic [NumCells-1:0][KernPerCell-1:0][3:0][CellPsumW-1:0] cell_wino;
 
   for (genvar c = 0; c < NumCells; c++) begin : g_cell
     cmac_cell #(
       .AtomicC     (AtomicC),
-      .SupportInt16(SupportInt16)
+      .SupportInt16(SupportInt16),
+      .SupportWino (SupportWino)
     ) u_cell (
       .clk_i      (clk_i),
       .rst_ni     (rst_ni),
@@ -102,20 +108,25 @@ module cmac_array #(
       .swap_i     (swap),
       .int16_i    (s1_int16_q),
       .data_i     (s1_data_q),
-      .psum_o     (cell_psum[c])
+      .psum_o     (cell_psum[c]),
+      .wino_o     (cell_wino[c])
     );
   end
 
   // Kernel order: int8 -> kernel c*KernPerCell + kk; int16 -> kernel c.
   logic [NumOut-1:0][PsumW-1:0] psum_d;
+  logic [NumOut-1:0][3:0][PsumW-1:0] wino_d;
   always_comb begin
     psum_d = '0;
+    wino_d = '0;
     for (int unsigned c = 0; c < NumCells; c++) begin
       if (s1_int16_q) begin
         psum_d[c] = cell_psum[c][0];
+        wino_d[c] = cell_wino[c][0];
       end else begin
         for (int unsigned kk = 0; kk < KernPerCell; kk++) begin
           psum_d[c * KernPerCell + kk] = cell_psum[c][kk];
+          wino_d[c * KernPerCell + kk] = cell_wino[c][kk];
         end
       end
     end
@@ -133,6 +144,17 @@ module cmac_array #(
 
   assign out_valid_o       = out_valid_q;
   assign out_psum_o        = out_psum_q;
+  if (SupportWino) begin : g_wino_out
+    logic [NumOut-1:0][3:0][PsumW-1:0] out_wino_q;
+    always_ff @(posedge clk_i) begin
+      if (out_advance && s1_valid_q) out_wino_q <= wino_d;
+    end
+    assign out_wino_o = out_wino_q;
+  end else begin : g_no_wino_out
+    logic unused_wino;
+    assign unused_wino = ^wino_d;
+    assign out_wino_o  = '0;
+  end
   assign out_stripe_end_o  = out_stripe_end_q;
   assign out_channel_end_o = out_channel_end_q;
 

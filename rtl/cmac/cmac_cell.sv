@@ -2,9 +2,13 @@
 // The shadow register loads while the current stripe runs on the active one; `swap_i` moves
 // shadow to active so stripes run back to back. With SupportInt16, each 16-bit MAC lane also
 // runs as two int8 MACs (two kernels sharing one data byte), so int8 gives two kernels per cell.
+// Sums are formed per group of 4 lanes first; Winograd (SupportWino, AtomicC 64) uses the 16
+// group sums as the per-position results M[p] (lane 4p + ch) and applies the POA to them.
 module cmac_cell #(
   parameter int unsigned AtomicC      = 8,
   parameter bit          SupportInt16 = 1'b0,
+  parameter bit          SupportWino  = 1'b0,
+  localparam int unsigned Groups      = AtomicC / 4,
   localparam int unsigned DataW       = SupportInt16 ? 16 : 8,
   localparam int unsigned WordW       = AtomicC * DataW,
   localparam int unsigned KernPerCell = SupportInt16 ? 2 : 1,
@@ -21,7 +25,9 @@ module cmac_cell #(
   // Datapath (combinational; the array registers the result).
   input  logic                               int16_i,
   input  logic [WordW-1:0]                   data_i,
-  output logic [KernPerCell-1:0][PsumW-1:0]  psum_o
+  output logic [KernPerCell-1:0][PsumW-1:0]  psum_o,
+  // Winograd: the POA of each kernel's 16 group sums, 2x2 outputs [2*i + j], sign-extended
+  output logic [KernPerCell-1:0][3:0][PsumW-1:0] wino_o
 );
 
   logic [WordW-1:0] shadow_q, active_q;
@@ -45,31 +51,46 @@ module cmac_cell #(
     end
   end
 
-  // int8 dot products: kernel kk uses weight bytes [kk*AtomicC +: AtomicC], data bytes 0..AtomicC-1.
-  logic signed [KernPerCell-1:0][Sum8W-1:0] sum8;
+  // int8 dot products: kernel kk uses weight bytes [kk*AtomicC +: AtomicC], data bytes 0..AtomicC-1;
+  // group g is lanes 4g..4g+3 (18 bits).
+  logic signed [KernPerCell-1:0][Groups-1:0][17:0] grp8;
+  logic signed [KernPerCell-1:0][Sum8W-1:0]         sum8;
   always_comb begin
     for (int unsigned kk = 0; kk < KernPerCell; kk++) begin
       logic signed [Sum8W-1:0] acc;
       acc = '0;
-      for (int unsigned j = 0; j < AtomicC; j++) begin
-        logic signed [7:0] w8, d8;
-        w8  = active_q[(kk * AtomicC + j) * 8 +: 8];
-        d8  = data_i[j * 8 +: 8];
-        acc = acc + Sum8W'(w8 * d8);
+      for (int unsigned g = 0; g < Groups; g++) begin
+        logic signed [17:0] gs;
+        gs = '0;
+        for (int unsigned j = 4 * g; j < 4 * g + 4; j++) begin
+          logic signed [7:0] w8, d8;
+          w8 = active_q[(kk * AtomicC + j) * 8 +: 8];
+          d8 = data_i[j * 8 +: 8];
+          gs = gs + 18'(w8 * d8);
+        end
+        grp8[kk][g] = gs;
+        acc = acc + Sum8W'(gs);
       end
       sum8[kk] = acc;
     end
   end
 
   if (SupportInt16) begin : g_int16
-    logic signed [Sum16W-1:0] sum16;
+    logic signed [Groups-1:0][33:0] grp16;
+    logic signed [Sum16W-1:0]       sum16;
     always_comb begin
       sum16 = '0;
-      for (int unsigned j = 0; j < AtomicC; j++) begin
-        logic signed [15:0] w16, d16;
-        w16   = active_q[j * 16 +: 16];
-        d16   = data_i[j * 16 +: 16];
-        sum16 = sum16 + Sum16W'(w16 * d16);
+      for (int unsigned g = 0; g < Groups; g++) begin
+        logic signed [33:0] gs;
+        gs = '0;
+        for (int unsigned j = 4 * g; j < 4 * g + 4; j++) begin
+          logic signed [15:0] w16, d16;
+          w16 = active_q[j * 16 +: 16];
+          d16 = data_i[j * 16 +: 16];
+          gs  = gs + 34'(w16 * d16);
+        end
+        grp16[g] = gs;
+        sum16    = sum16 + Sum16W'(gs);
       end
     end
     always_comb begin
@@ -83,10 +104,33 @@ module cmac_cell #(
         psum_o[1] = PsumW'($signed(sum8[1]));
       end
     end
+    if (SupportWino) begin : g_wino
+      logic [3:0][37:0]                  poa16;
+      logic [KernPerCell-1:0][3:0][21:0] poa8;
+      wino_poa_tile #(.InW(34)) u_poa16 (.m_i(grp16), .y_o(poa16));
+      for (genvar kk = 0; kk < KernPerCell; kk++) begin : g_poa8
+        wino_poa_tile #(.InW(18)) u_poa8 (.m_i(grp8[kk]), .y_o(poa8[kk]));
+      end
+      always_comb begin
+        wino_o = '0;
+        for (int unsigned o = 0; o < 4; o++) begin
+          if (active_loaded_q && int16_i) begin
+            wino_o[0][o] = PsumW'($signed(poa16[o]));
+          end else if (active_loaded_q) begin
+            for (int unsigned kk = 0; kk < KernPerCell; kk++) wino_o[kk][o] = PsumW'($signed(poa8[kk][o]));
+          end
+        end
+      end
+    end else begin : g_no_wino
+      logic unused_grp;
+      assign unused_grp = ^{grp8, grp16};
+      assign wino_o     = '0;
+    end
   end else begin : g_int8
     logic unused_int16;
-    assign unused_int16 = int16_i;
+    assign unused_int16 = ^{int16_i, grp8};
     always_comb psum_o[0] = active_loaded_q ? PsumW'($signed(sum8[0])) : '0;
+    assign wino_o = '0;
   end
 
 endmodule

@@ -9,6 +9,10 @@
 //     sat32(rhaz(acc / 2^CLIP_TRUNCATE)); clamps of real kernels (k < K) are counted for
 //     D_OUT_SATURATION.
 // done_o pulses with the layer's last delivered element.
+// Winograd (cfg.wino, SupportWino): an operation carries the 2x2 outputs of one tile per kernel
+// (in_wino_i[k][2*i + j]); a stripe position is a tile with four accumulators, and delivery
+// sends the tile's four positions in the order (0,0), (0,1), (1,0), (1,1) -- the order SDP's
+// WINOGRAD mode writes (2x2 tiles in tile raster order).
 module conv_cacc #(
   parameter int unsigned AtomicC      = 8,
   parameter int unsigned NumCells     = 8,
@@ -16,6 +20,8 @@ module conv_cacc #(
   parameter int unsigned MaxStripe    = 16,
   parameter int unsigned FifoDepth    = 32,
   parameter int unsigned FlyLanes     = 1,  // elements per beat to SDP (power of 2, divides AtomicK)
+  parameter bit          SupportWino  = 1'b0,
+  localparam int unsigned Subs        = SupportWino ? 4 : 1,  // accumulators per stripe position
   localparam int unsigned KernPerCell = SupportInt16 ? 2 : 1,
   localparam int unsigned NumOut      = NumCells * KernPerCell,
   localparam int unsigned PsumW       = (SupportInt16 ? 32 : 16) + $clog2(AtomicC),
@@ -29,6 +35,7 @@ module conv_cacc #(
   input  logic                         in_valid_i,
   output logic                         in_ready_o,
   input  logic [NumOut-1:0][PsumW-1:0] in_psum_i,
+  input  logic [NumOut-1:0][3:0][PsumW-1:0] in_wino_i,
   input  logic                         in_stripe_end_i,
   input  logic                         in_channel_end_i,
   // flying output to SDP
@@ -43,29 +50,34 @@ module conv_cacc #(
   localparam int unsigned PtrW  = $clog2(FifoDepth);
   localparam int unsigned LaneW = $clog2(NumOut);
 
-  logic int16;
+  logic int16, wino;
   assign int16 = SupportInt16 && cfg_i.int16;
+  assign wino  = SupportWino && cfg_i.wino;
 
   // ---------------------------------------------------------------- accumulation
-  logic [NumOut-1:0][AccW-1:0] acc_q [MaxStripe];
-  logic [NumOut-1:0][AccW-1:0] sum;
+  logic [Subs-1:0][NumOut-1:0][AccW-1:0] acc_q [MaxStripe];
+  logic [Subs-1:0][NumOut-1:0][AccW-1:0] sum;
   logic [PosW-1:0] pos_q;
   logic            first_q, in_fire, fifo_full, push;
 
-  for (genvar k = 0; k < NumOut; k++) begin : g_acc
-    logic signed [AccW:0]   add;
-    logic signed [33:0]     sat34;
-    logic                   unused_sat34;
-    assign add = first_q ? (AccW + 1)'($signed(in_psum_i[k]))
-                         : (AccW + 1)'($signed(acc_q[pos_q][k])) + (AccW + 1)'($signed(in_psum_i[k]));
-    dla_sat #(.InW(AccW + 1), .OutW(34)) u_sat34 (.data_i(add), .data_o(sat34), .sat_o(unused_sat34));
-    if (SupportInt16) begin : g_wide
-      logic signed [AccW-1:0] sat48;
-      logic                   unused_sat48;
-      dla_sat #(.InW(AccW + 1), .OutW(AccW)) u_sat48 (.data_i(add), .data_o(sat48), .sat_o(unused_sat48));
-      assign sum[k] = int16 ? sat48 : AccW'(sat34);
-    end else begin : g_narrow
-      assign sum[k] = sat34;
+  for (genvar u = 0; u < Subs; u++) begin : g_sub
+    for (genvar k = 0; k < NumOut; k++) begin : g_acc
+      logic signed [PsumW-1:0] in;
+      logic signed [AccW:0]    add;
+      logic signed [33:0]      sat34;
+      logic                    unused_sat34;
+      assign in  = wino ? in_wino_i[k][u] : in_psum_i[k];
+      assign add = first_q ? (AccW + 1)'(in)
+                           : (AccW + 1)'($signed(acc_q[pos_q][u][k])) + (AccW + 1)'(in);
+      dla_sat #(.InW(AccW + 1), .OutW(34)) u_sat34 (.data_i(add), .data_o(sat34), .sat_o(unused_sat34));
+      if (SupportInt16) begin : g_wide
+        logic signed [AccW-1:0] sat48;
+        logic                   unused_sat48;
+        dla_sat #(.InW(AccW + 1), .OutW(AccW)) u_sat48 (.data_i(add), .data_o(sat48), .sat_o(unused_sat48));
+        assign sum[u][k] = int16 ? sat48 : AccW'(sat34);
+      end else begin : g_narrow
+        assign sum[u][k] = sat34;
+      end
     end
   end
 
@@ -90,7 +102,7 @@ module conv_cacc #(
   end
 
   // ---------------------------------------------------------------- delivery FIFO
-  logic [NumOut-1:0][AccW-1:0] fifo_q [FifoDepth];
+  logic [Subs-1:0][NumOut-1:0][AccW-1:0] fifo_q [FifoDepth];
   logic [PtrW-1:0] wr_q, rd_q;
   logic [PtrW:0]   cnt_q;
   logic            pop;
@@ -114,6 +126,8 @@ module conv_cacc #(
   localparam int unsigned IncW = $clog2(FlyLanes + 1);
   logic [4:0]       ak_log2;
   logic [LaneW-1:0] lane_q;
+  logic [1:0]       sub_q;  // Winograd: position of the tile being delivered
+  logic             last_sub;
   logic [13:0]      grp_q;
   logic [27:0]      dpos_q, positions;
   logic [13:0]      groups;
@@ -126,7 +140,14 @@ module conv_cacc #(
   assign last_lane = 32'(lane_q) + FlyLanes == (32'd1 << ak_log2);
   assign last_pos  = dpos_q == positions - 28'd1;
   assign last_grp  = grp_q == groups - 14'd1;
+  assign last_sub  = !wino || sub_q == 2'd3;
 
+  logic [NumOut-1:0][AccW-1:0] head;  // the vector being delivered
+  if (SupportWino) begin : g_head_wino
+    assign head = fifo_q[rd_q][sub_q];
+  end else begin : g_head
+    assign head = fifo_q[rd_q][0];
+  end
   for (genvar j = 0; j < FlyLanes; j++) begin : g_clip
     logic [LaneW-1:0] lane;
     assign lane      = lane_q + LaneW'(j);
@@ -137,7 +158,7 @@ module conv_cacc #(
       .ShW  (6),
       .LeftW(1)
     ) u_clip (
-      .data_i (fifo_q[rd_q][lane]),
+      .data_i (head[lane]),
       .shift_i({1'b0, cfg_i.clip_truncate}),
       .data_o (fly_data_o[j]),
       .sat_o  (out_sat[j])
@@ -146,7 +167,7 @@ module conv_cacc #(
 
   assign fly_valid_o = cnt_q != '0;
   assign fire        = fly_valid_o && fly_ready_i;
-  assign pop         = fire && last_lane;
+  assign pop         = fire && last_lane && last_sub;
   assign done_o      = pop && last_pos && last_grp;
   // the count including the current beat: done_o comes with the layer's last element
   always_comb begin
@@ -165,15 +186,18 @@ module conv_cacc #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       lane_q <= '0;
+      sub_q  <= '0;
       grp_q  <= '0;
       dpos_q <= '0;
     end else if (start_i) begin
       lane_q <= '0;
+      sub_q  <= '0;
       grp_q  <= '0;
       dpos_q <= '0;
     end else if (fire) begin
       lane_q <= last_lane ? '0 : lane_q + LaneW'(FlyLanes);
       if (last_lane) begin
+        sub_q  <= last_sub ? '0 : sub_q + 2'd1;
         dpos_q <= last_pos ? '0 : dpos_q + 28'd1;
         if (last_pos) grp_q <= last_grp ? '0 : grp_q + 14'd1;
       end

@@ -2,12 +2,15 @@
 // (WordW bits = AtomicC elements at the widest precision). CDMA writes one memory atom per
 // cycle into either part (a row takes RowAtoms atoms); CSC reads one data row and two
 // consecutive weight rows per cycle (asynchronous reads). The weight part is a ring over the
-// weight byte stream (docs/CONV_RTL.md, "CBUF").
+// weight byte stream (docs/CONV_RTL.md, "CBUF"). DatRdPorts 4 (Winograd): CSC reads the four
+// rows of a 4x4 tile per cycle; they are the four parities of (row pair, column pair), i.e. four
+// interleaved banks, one read each.
 module conv_cbuf #(
   parameter int unsigned WordW    = 64,
   parameter int unsigned AtomBits = 64,
   parameter int unsigned DataRows = 8192,
   parameter int unsigned WtRows   = 8192,
+  parameter int unsigned DatRdPorts = 1,
   localparam int unsigned RowAtoms = WordW / AtomBits,
   localparam int unsigned LaneW    = RowAtoms > 1 ? $clog2(RowAtoms) : 1,
   localparam int unsigned DRowW    = $clog2(DataRows),
@@ -24,8 +27,8 @@ module conv_cbuf #(
   input  logic [LaneW-1:0]    wt_wlane_i,
   input  logic [AtomBits-1:0] wt_wdata_i,
   // CSC reads
-  input  logic [DRowW-1:0]    dat_rrow_i,
-  output logic [WordW-1:0]    dat_rdata_o,
+  input  logic [DatRdPorts-1:0][DRowW-1:0] dat_rrow_i,
+  output logic [DatRdPorts-1:0][WordW-1:0] dat_rdata_o,
   input  logic [WRowW-1:0]    wt_rrow0_i,
   output logic [WordW-1:0]    wt_rdata0_o,
   input  logic [WRowW-1:0]    wt_rrow1_i,
@@ -39,7 +42,9 @@ module conv_cbuf #(
       if (dat_we_i && (RowAtoms == 1 || dat_wlane_i == LaneW'(l))) dmem[dat_wrow_i] <= dat_wdata_i;
       if (wt_we_i && (RowAtoms == 1 || wt_wlane_i == LaneW'(l))) wmem[wt_wrow_i] <= wt_wdata_i;
     end
-    assign dat_rdata_o[l*AtomBits +: AtomBits] = dmem[dat_rrow_i];
+    for (genvar p = 0; p < DatRdPorts; p++) begin : g_rd
+      assign dat_rdata_o[p][l*AtomBits +: AtomBits] = dmem[dat_rrow_i[p]];
+    end
     assign wt_rdata0_o[l*AtomBits +: AtomBits] = wmem[wt_rrow0_i];
     assign wt_rdata1_o[l*AtomBits +: AtomBits] = wmem[wt_rrow1_i];
   end

@@ -4,10 +4,10 @@
 // MaxOutstanding reads in flight), and writes them into CBUF. That order lets CSC start after a
 // few lines and one weight set while the rest is still arriving (one read port: a data-first
 // order would idle the MACs for the whole cube).
-//   * data: for each line h, for each channel atom a, for each w (conv-pipeline.md §3); atom
-//     (h, a, w) lands in data row h*NB*W + (a / ApB)*W + w, lane a mod ApB, where NB is the
-//     number of channel blocks (AtomicC channels) and ApB the atoms per block; the input
-//     converter (D_CVT_CFG) is applied on the way in;
+//   * data: the walk of conv_cdma_walk (direct: for each line h, channel atom a, w,
+//     conv-pipeline.md §3; Winograd: the padded, channel-extended cube, PAD_VALUE written for
+//     padding without a read, channels >= C written 0); the input converter (D_CVT_CFG) is
+//     applied on the way in;
 //   * weights: D_WEIGHT_BYTES bytes read linearly from D_WEIGHT_ADDR into the weight ring; a
 //     read is issued only when its bytes do not overwrite weights CSC still needs
 //     (wt_release_i: stream offset below which CSC is done).
@@ -22,6 +22,9 @@ module conv_cdma #(
   parameter int unsigned WtRows         = 8192,
   parameter int unsigned MaxOutstanding = 64,
   parameter int unsigned GroupKernels   = 8,  // kernels per kernel group at int8 (half at int16)
+  parameter bit          SupportWino    = 1'b0,
+  parameter int unsigned StripeLower    = 8,
+  parameter int unsigned StripeUpper    = 16,
   localparam int unsigned AtomBytes = 1 << AtomLog2,
   localparam int unsigned AtomBits  = 8 * AtomBytes,
   localparam int unsigned WordW     = AtomicC * (SupportInt16 ? 16 : 8),
@@ -60,157 +63,158 @@ module conv_cdma #(
   output logic                wt_done_pulse_o
 );
   localparam int unsigned RowLog2  = $clog2(RowBytes);
-  localparam int unsigned CLog2    = $clog2(AtomicC);
   localparam logic [32:0] WtCap    = 33'(WtRows) * 33'(RowBytes);
   localparam int unsigned OutW     = $clog2(MaxOutstanding + 1);
 
-  // ---------------------------------------------------------------- geometry
-  logic [14:0] c_bytes;
-  logic [13:0] atoms;       // atoms per position (N)
-  logic [13:0] blocks;      // channel blocks (NB)
-  logic [1:0]  apb_log2;    // log2(atoms per channel block)
-  assign c_bytes  = cfg_i.int16 ? {cfg_i.in_c, 1'b0} : {1'b0, cfg_i.in_c};
-  assign atoms    = 14'((c_bytes + 15'(AtomBytes - 1)) >> AtomLog2);
-  assign blocks   = 14'((15'(cfg_i.in_c) + 15'(AtomicC - 1)) >> CLog2);
-  assign apb_log2 = 2'(CLog2 + 32'(cfg_i.int16) - AtomLog2);
-
-  logic [27:0] nbw_q;  // NB * W rows per line
-  always_ff @(posedge clk_i) begin
-    if (start_i) nbw_q <= 28'(blocks) * 28'(cfg_i.in_w);
-  end
+  logic wino;
+  assign wino = SupportWino && cfg_i.wino;
 
   // ---------------------------------------------------------------- requests
   // Phase order, the same on the request and the response side: PhData0 (first_lines input
   // lines), PhWeight0 (the first kernel group's bytes), PhData (the other lines), PhWeight (the
   // other bytes), PhDone; empty phases are skipped.
   typedef enum logic [2:0] {PhIdle, PhData0, PhWeight0, PhData, PhWeight, PhDone} phase_e;
-  logic [13:0] first_lines;  // lines of the first output row: (R-1)*dy + 1 - PAD_TOP, in [1, H]
+  // Lines CSC needs first. Direct: those of the first output row, (R-1)*dy + 1 - PAD_TOP in
+  // [1, H]. Winograd: those of the first stripe's tiles, 2*(tile rows) + 2.
+  logic [13:0] first_lines, first_lines_wino;
   logic signed [15:0] span;
   assign span        = (16'(cfg_i.kern_h) - 16'd1) * 16'(cfg_i.dil_y) + 16'sd1 - 16'(cfg_i.pad_top);
-  assign first_lines = (span < 16'sd1) ? 14'd1 : (span > $signed(16'(cfg_i.in_h))) ? cfg_i.in_h : 14'(span);
+  if (SupportWino) begin : g_first_wino
+    logic [27:0] tpr, first_tiles;
+    logic [13:0] first_rows, half_w, half_h;
+    assign half_w      = cfg_i.out_w >> 1;
+    assign half_h      = cfg_i.out_h >> 1;
+    assign tpr         = 28'(half_w);
+    assign first_tiles = conv_pkg::stripe_len(tpr * 28'(half_h), 28'(StripeLower), 28'(StripeUpper));
+    always_comb begin
+      first_rows = 14'(StripeUpper);
+      for (int k = StripeUpper; k >= 1; k--) begin
+        if (28'(k) * tpr >= first_tiles) first_rows = 14'(k);
+      end
+    end
+    assign first_lines_wino = (14'd2 * first_rows > cfg_i.out_h) ? cfg_i.out_h + 14'd2
+                                                                 : 14'd2 * first_rows + 14'd2;
+  end else begin : g_first_direct
+    assign first_lines_wino = '0;
+  end
+  assign first_lines = wino ? first_lines_wino
+                     : (span < 16'sd1) ? 14'd1 : (span > $signed(16'(cfg_i.in_h))) ? cfg_i.in_h : 14'(span);
   logic [31:0] w0_bytes;
   logic [5:0]  group_k;
   assign group_k  = (SupportInt16 && cfg_i.int16) ? 6'(GroupKernels / 2) : 6'(GroupKernels);
   assign w0_bytes = (32'(group_k) * 32'(cfg_i.byte_per_kernel) < cfg_i.wt_bytes)
                   ? 32'(group_k) * 32'(cfg_i.byte_per_kernel) : cfg_i.wt_bytes;
+
+  // The data walk of each side.
+  logic              q_step, s_step, q_done, s_done, q_line_last, s_line_last, q_pad, s_pad;
+  logic [13:0]       q_line, s_line, q_lines, s_lines, q_chan0, s_chan0;
+  logic [63:0]       q_addr, s_addr;
+  logic [DRowW-1:0]  q_row, s_row;
+  logic [LaneW-1:0]  q_lane, s_lane;
+  conv_cdma_walk #(
+    .AtomLog2(AtomLog2), .AtomicC(AtomicC), .SupportInt16(SupportInt16), .SupportWino(SupportWino),
+    .DataRows(DataRows)
+  ) u_req_walk (
+    .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start_i), .cfg_i(cfg_i), .step_i(q_step),
+    .line_o(q_line), .lines_o(q_lines), .done_o(q_done), .line_last_o(q_line_last), .pad_o(q_pad),
+    .addr_o(q_addr), .row_o(q_row), .lane_o(q_lane), .chan0_o(q_chan0)
+  );
+  conv_cdma_walk #(
+    .AtomLog2(AtomLog2), .AtomicC(AtomicC), .SupportInt16(SupportInt16), .SupportWino(SupportWino),
+    .DataRows(DataRows)
+  ) u_rsp_walk (
+    .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start_i), .cfg_i(cfg_i), .step_i(s_step),
+    .line_o(s_line), .lines_o(s_lines), .done_o(s_done), .line_last_o(s_line_last), .pad_o(s_pad),
+    .addr_o(s_addr), .row_o(s_row), .lane_o(s_lane), .chan0_o(s_chan0)
+  );
+
   phase_e      req_ph_q;
-  logic [13:0] qh_q, qa_q, qw_q;
   logic [31:0] qo_q;
   logic [OutW-1:0] out_cnt_q;
-  logic        q_last_w, q_last_a, q_last_h, q_last_o, q_last_o0, wt_room, req_fire, rsp_fire;
+  logic        q_dat, q_last_o, q_last_o0, wt_room, req_fire, rsp_fire;
 
-  assign q_last_w = qw_q == cfg_i.in_w - 14'd1;
-  assign q_last_a = qa_q == atoms - 14'd1;
-  assign q_last_h = qh_q == cfg_i.in_h - 14'd1;
+  assign q_dat    = req_ph_q == PhData0 || req_ph_q == PhData;
   assign q_last_o = qo_q + 32'(AtomBytes) >= cfg_i.wt_bytes;
   assign q_last_o0 = qo_q + 32'(AtomBytes) >= w0_bytes;
   assign wt_room  = 33'(qo_q) + 33'(AtomBytes) <= 33'(wt_release_i) + WtCap;
 
-  always_comb begin
-    dma_rd_req_addr_o = cfg_i.wt_addr + 64'(qo_q);
-    if (req_ph_q == PhData0 || req_ph_q == PhData) begin
-      dma_rd_req_addr_o = cfg_i.dain_addr + 64'(qa_q) * 64'(cfg_i.surf_stride)
-                        + 64'(qh_q) * 64'(cfg_i.line_stride) + (64'(qw_q) << AtomLog2);
-    end
-  end
+  assign dma_rd_req_addr_o  = q_dat ? q_addr : cfg_i.wt_addr + 64'(qo_q);
   assign dma_rd_req_valid_o = out_cnt_q != OutW'(MaxOutstanding) &&
-                              (req_ph_q == PhData0 || req_ph_q == PhData ||
+                              ((q_dat && !q_pad) ||
                                ((req_ph_q == PhWeight0 || req_ph_q == PhWeight) && wt_room));
   assign req_fire           = dma_rd_req_valid_o && dma_rd_req_ready_i;
-  assign dma_rd_rsp_ready_o = 1'b1;
-  assign rsp_fire           = dma_rd_rsp_valid_i;
+  // padding takes a step without a read
+  assign q_step             = q_dat && (q_pad || req_fire);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       req_ph_q  <= PhIdle;
-      qh_q      <= '0;
-      qa_q      <= '0;
-      qw_q      <= '0;
       qo_q      <= '0;
       out_cnt_q <= '0;
     end else begin
       out_cnt_q <= out_cnt_q + OutW'(req_fire) - OutW'(rsp_fire);
       if (start_i) begin
         req_ph_q <= PhData0;
-        qh_q     <= '0;
-        qa_q     <= '0;
-        qw_q     <= '0;
         qo_q     <= '0;
+      end else if (q_step) begin
+        if (q_line_last) begin
+          if (req_ph_q == PhData0 && (q_line + 14'd1 == q_lines || q_line + 14'd1 >= first_lines)) begin
+            req_ph_q <= PhWeight0;
+          end else if (q_line + 14'd1 == q_lines) begin
+            req_ph_q <= (qo_q >= cfg_i.wt_bytes) ? PhDone : PhWeight;
+          end
+        end
       end else if (req_fire) begin
-        if (req_ph_q == PhData0 || req_ph_q == PhData) begin
-          qw_q <= q_last_w ? '0 : qw_q + 14'd1;
-          if (q_last_w) begin
-            qa_q <= q_last_a ? '0 : qa_q + 14'd1;
-            if (q_last_a) begin
-              qh_q <= qh_q + 14'd1;
-              if (req_ph_q == PhData0 && (q_last_h || qh_q + 14'd1 >= first_lines)) req_ph_q <= PhWeight0;
-              else if (q_last_h) req_ph_q <= (qo_q >= cfg_i.wt_bytes) ? PhDone : PhWeight;
-            end
-          end
-        end else begin
-          qo_q <= qo_q + 32'(AtomBytes);
-          if (req_ph_q == PhWeight0 && (q_last_o0 || q_last_o)) begin
-            req_ph_q <= (qh_q < cfg_i.in_h) ? PhData : q_last_o ? PhDone : PhWeight;
-          end else if (q_last_o) begin
-            req_ph_q <= PhDone;
-          end
+        qo_q <= qo_q + 32'(AtomBytes);
+        if (req_ph_q == PhWeight0 && (q_last_o0 || q_last_o)) begin
+          req_ph_q <= !q_done ? PhData : q_last_o ? PhDone : PhWeight;
+        end else if (q_last_o) begin
+          req_ph_q <= PhDone;
         end
       end
     end
   end
 
   // ---------------------------------------------------------------- responses -> CBUF
+  // The response side walks the same sequence; at a padding step it writes PAD_VALUE and takes
+  // no response.
   phase_e      rsp_ph_q;
-  logic [13:0] sh_q, sa_q, sw_q;
   logic [31:0] so_q;
-  logic        s_last_w, s_last_a, s_last_h, s_last_o, s_last_o0;
-  assign s_last_w = sw_q == cfg_i.in_w - 14'd1;
-  assign s_last_a = sa_q == atoms - 14'd1;
-  assign s_last_h = sh_q == cfg_i.in_h - 14'd1;
-  assign s_last_o = so_q + 32'(AtomBytes) >= cfg_i.wt_bytes;
+  logic        s_dat, s_last_o, s_last_o0, s_wt_fire;
+  assign s_dat     = rsp_ph_q == PhData0 || rsp_ph_q == PhData;
+  assign s_last_o  = so_q + 32'(AtomBytes) >= cfg_i.wt_bytes;
   assign s_last_o0 = so_q + 32'(AtomBytes) >= w0_bytes;
+  assign dma_rd_rsp_ready_o = !(s_dat && s_pad);
+  assign rsp_fire  = dma_rd_rsp_valid_i && dma_rd_rsp_ready_o;
+  assign s_step    = s_dat && (s_pad || rsp_fire);
+  assign s_wt_fire = rsp_fire && (rsp_ph_q == PhWeight0 || rsp_ph_q == PhWeight);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rsp_ph_q <= PhIdle;
-      sh_q     <= '0;
-      sa_q     <= '0;
-      sw_q     <= '0;
       so_q     <= '0;
     end else begin
       if (start_i) begin
         rsp_ph_q <= PhData0;
-        sh_q     <= '0;
-        sa_q     <= '0;
-        sw_q     <= '0;
         so_q     <= '0;
-      end else if (rsp_fire) begin
-        if (rsp_ph_q == PhData0 || rsp_ph_q == PhData) begin
-          sw_q <= s_last_w ? '0 : sw_q + 14'd1;
-          if (s_last_w) begin
-            sa_q <= s_last_a ? '0 : sa_q + 14'd1;
-            if (s_last_a) begin
-              sh_q <= sh_q + 14'd1;
-              if (rsp_ph_q == PhData0 && (s_last_h || sh_q + 14'd1 >= first_lines)) rsp_ph_q <= PhWeight0;
-              else if (s_last_h) rsp_ph_q <= (so_q >= cfg_i.wt_bytes) ? PhDone : PhWeight;
-            end
+      end else if (s_step) begin
+        if (s_line_last) begin
+          if (rsp_ph_q == PhData0 && (s_line + 14'd1 == s_lines || s_line + 14'd1 >= first_lines)) begin
+            rsp_ph_q <= PhWeight0;
+          end else if (s_line + 14'd1 == s_lines) begin
+            rsp_ph_q <= (so_q >= cfg_i.wt_bytes) ? PhDone : PhWeight;
           end
-        end else if (rsp_ph_q == PhWeight0 || rsp_ph_q == PhWeight) begin
-          so_q <= so_q + 32'(AtomBytes);
-          if (rsp_ph_q == PhWeight0 && (s_last_o0 || s_last_o)) begin
-            rsp_ph_q <= (sh_q < cfg_i.in_h) ? PhData : s_last_o ? PhDone : PhWeight;
-          end else if (s_last_o) begin
-            rsp_ph_q <= PhDone;
-          end
+        end
+      end else if (s_wt_fire) begin
+        so_q <= so_q + 32'(AtomBytes);
+        if (rsp_ph_q == PhWeight0 && (s_last_o0 || s_last_o)) begin
+          rsp_ph_q <= !s_done ? PhData : s_last_o ? PhDone : PhWeight;
+        end else if (s_last_o) begin
+          rsp_ph_q <= PhDone;
         end
       end
     end
   end
-
-  logic [27:0] drow;
-  logic [13:0] sblk;
-  assign sblk = sa_q >> apb_log2;
-  assign drow = 28'(sh_q) * nbw_q + 28'(sblk) * 28'(cfg_i.in_w) + 28'(sw_q);
 
   conv_cdma_cvt #(
     .AtomBytes   (AtomBytes),
@@ -222,23 +226,43 @@ module conv_cdma #(
     .scale_i   (cfg_i.cvt_scale),
     .truncate_i(cfg_i.cvt_truncate),
     .data_i    (dma_rd_rsp_data_i),
-    .data_o    (dat_wdata_o)
+    .data_o    (cvt_data)
   );
 
-  assign dat_we_o    = rsp_fire && (rsp_ph_q == PhData0 || rsp_ph_q == PhData);
-  assign dat_wrow_o  = DRowW'(drow);
-  assign dat_wlane_o = LaneW'(sa_q & ((14'd1 << apb_log2) - 14'd1));
-  assign wt_we_o     = rsp_fire && (rsp_ph_q == PhWeight0 || rsp_ph_q == PhWeight);
+  // Winograd: channels >= C of an atom are 0 (the extension pads every phase to whole atoms),
+  // padding is PAD_VALUE on the real channels (not converted). Direct: stored as converted.
+  logic [AtomBits-1:0] cvt_data, wino_data;
+  always_comb begin
+    wino_data = '0;
+    for (int unsigned j = 0; j < AtomBytes; j++) begin
+      if (!(SupportInt16 && cfg_i.int16) && s_chan0 + 14'(j) < cfg_i.src_c) begin
+        wino_data[8*j +: 8] = s_pad ? cfg_i.src_pad_value[7:0] : cvt_data[8*j +: 8];
+      end
+    end
+    if (SupportInt16 && cfg_i.int16) begin
+      for (int unsigned j = 0; j < AtomBytes / 2; j++) begin
+        if (s_chan0 + 14'(j) < cfg_i.src_c) begin
+          wino_data[16*j +: 16] = s_pad ? cfg_i.src_pad_value : cvt_data[16*j +: 16];
+        end
+      end
+    end
+  end
+  assign dat_wdata_o = wino ? wino_data : cvt_data;
+
+  assign dat_we_o    = s_dat && (s_pad || rsp_fire);
+  assign dat_wrow_o  = s_row;
+  assign dat_wlane_o = s_lane;
+  assign wt_we_o     = s_wt_fire;
   assign wt_wrow_o   = WRowW'(so_q >> RowLog2);
   assign wt_wlane_o  = LaneW'(so_q >> AtomLog2);
   assign wt_wdata_o  = dma_rd_rsp_data_i;
 
-  assign dat_lines_o      = sh_q;
-  assign req_dat_o        = req_ph_q == PhData0 || req_ph_q == PhData;  // lines complete in CBUF (reset at start)
+  assign dat_lines_o      = s_line;  // lines complete in CBUF (reset at start)
+  assign req_dat_o        = q_dat;
   assign wt_written_o     = so_q;
-  assign dat_done_pulse_o = dat_we_o && s_last_w && s_last_a && s_last_h;
+  assign dat_done_pulse_o = dat_we_o && s_line_last && s_line + 14'd1 == s_lines;
   assign wt_done_pulse_o  = wt_we_o && s_last_o;
 
   logic unused;
-  assign unused = ^{drow, cfg_i};
+  assign unused = ^{cfg_i, s_addr, q_row, q_lane, q_chan0, s_done};
 endmodule

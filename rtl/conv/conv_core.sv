@@ -28,6 +28,7 @@ module conv_core #(
   parameter logic [31:0] CmacBBase    = 32'h6000,
   parameter logic [31:0] CaccBase     = 32'h7000,
   parameter int unsigned FlyLanes     = 1,  // CACC elements per beat to SDP
+  parameter bit          SupportWino  = 1'b0,  // Winograd F(2x2,3x3) (nv_full: AtomicC 64, int16)
   localparam int unsigned AtomBytes   = 1 << AtomLog2,
   localparam int unsigned AtomBits    = 8 * AtomBytes
 ) (
@@ -65,6 +66,7 @@ module conv_core #(
   localparam int unsigned LaneW       = RowAtoms > 1 ? $clog2(RowAtoms) : 1;
   localparam int unsigned DRowW       = $clog2(DataRows);
   localparam int unsigned WRowW       = $clog2(WtRows);
+  localparam int unsigned DatRdPorts  = SupportWino ? 4 : 1;
 
   localparam int unsigned CdmaDFirst  = 32'(nvdla_regs_pkg::CDMA_D_OP_ENABLE_OFFSET);
   localparam int unsigned CscDFirst   = 32'(nvdla_regs_pkg::CSC_D_OP_ENABLE_OFFSET);
@@ -309,6 +311,18 @@ module conv_core #(
   assign csc_zero_padding = csc_d[(32'(nvdla_regs_pkg::CSC_D_ZERO_PADDING_OFFSET) - CscDFirst) / 4];
   logic [31:0] csc_zero_padding_value;
   assign csc_zero_padding_value = csc_d[(32'(nvdla_regs_pkg::CSC_D_ZERO_PADDING_VALUE_OFFSET) - CscDFirst) / 4];
+  logic [31:0] cdma_datain_size_0;
+  assign cdma_datain_size_0 = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_DATAIN_SIZE_0_OFFSET) - CdmaDFirst) / 4];
+  logic [31:0] cdma_datain_size_1;
+  assign cdma_datain_size_1 = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_DATAIN_SIZE_1_OFFSET) - CdmaDFirst) / 4];
+  logic [31:0] cdma_conv_stride;
+  assign cdma_conv_stride = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_CONV_STRIDE_OFFSET) - CdmaDFirst) / 4];
+  logic [31:0] cdma_zero_padding;
+  assign cdma_zero_padding = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_ZERO_PADDING_OFFSET) - CdmaDFirst) / 4];
+  logic [31:0] cdma_zero_padding_value;
+  assign cdma_zero_padding_value = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_ZERO_PADDING_VALUE_OFFSET) - CdmaDFirst) / 4];
+  logic [31:0] csc_pra_cfg;
+  assign csc_pra_cfg = csc_d[(32'(nvdla_regs_pkg::CSC_D_PRA_CFG_OFFSET) - CscDFirst) / 4];
   logic [31:0] cacc_clip_cfg;
   assign cacc_clip_cfg = cacc_d[(32'(nvdla_regs_pkg::CACC_D_CLIP_CFG_OFFSET) - CaccDFirst) / 4];
   /* verilator lint_on UNUSEDSIGNAL */
@@ -343,6 +357,17 @@ module conv_core #(
     cfg.cvt_offset      = cdma_cvt_offset[nvdla_regs_pkg::CDMA_D_CVT_OFFSET_CVT_OFFSET_LSB +: nvdla_regs_pkg::CDMA_D_CVT_OFFSET_CVT_OFFSET_WIDTH];
     cfg.cvt_scale       = cdma_cvt_scale[nvdla_regs_pkg::CDMA_D_CVT_SCALE_CVT_SCALE_LSB +: nvdla_regs_pkg::CDMA_D_CVT_SCALE_CVT_SCALE_WIDTH];
     cfg.clip_truncate   = cacc_clip_cfg[nvdla_regs_pkg::CACC_D_CLIP_CFG_CLIP_TRUNCATE_LSB +: nvdla_regs_pkg::CACC_D_CLIP_CFG_CLIP_TRUNCATE_WIDTH];
+    // CSC's CONV_MODE selects the mode (the driver writes the same value into all five blocks).
+    cfg.wino            = SupportWino && csc_misc_cfg[nvdla_regs_pkg::CSC_D_MISC_CFG_CONV_MODE_LSB];
+    cfg.pra_truncate    = csc_pra_cfg[nvdla_regs_pkg::CSC_D_PRA_CFG_PRA_TRUNCATE_LSB +: nvdla_regs_pkg::CSC_D_PRA_CFG_PRA_TRUNCATE_WIDTH];
+    cfg.src_w           = 14'(cdma_datain_size_0[nvdla_regs_pkg::CDMA_D_DATAIN_SIZE_0_DATAIN_WIDTH_LSB +: nvdla_regs_pkg::CDMA_D_DATAIN_SIZE_0_DATAIN_WIDTH_WIDTH]) + 14'd1;
+    cfg.src_h           = 14'(cdma_datain_size_0[nvdla_regs_pkg::CDMA_D_DATAIN_SIZE_0_DATAIN_HEIGHT_LSB +: nvdla_regs_pkg::CDMA_D_DATAIN_SIZE_0_DATAIN_HEIGHT_WIDTH]) + 14'd1;
+    cfg.src_c           = 14'(cdma_datain_size_1[nvdla_regs_pkg::CDMA_D_DATAIN_SIZE_1_DATAIN_CHANNEL_LSB +: nvdla_regs_pkg::CDMA_D_DATAIN_SIZE_1_DATAIN_CHANNEL_WIDTH]) + 14'd1;
+    cfg.src_stride_x    = 4'(cdma_conv_stride[nvdla_regs_pkg::CDMA_D_CONV_STRIDE_CONV_X_STRIDE_LSB +: nvdla_regs_pkg::CDMA_D_CONV_STRIDE_CONV_X_STRIDE_WIDTH]) + 4'd1;
+    cfg.src_stride_y    = 4'(cdma_conv_stride[nvdla_regs_pkg::CDMA_D_CONV_STRIDE_CONV_Y_STRIDE_LSB +: nvdla_regs_pkg::CDMA_D_CONV_STRIDE_CONV_Y_STRIDE_WIDTH]) + 4'd1;
+    cfg.src_pad_left    = cdma_zero_padding[nvdla_regs_pkg::CDMA_D_ZERO_PADDING_PAD_LEFT_LSB +: nvdla_regs_pkg::CDMA_D_ZERO_PADDING_PAD_LEFT_WIDTH];
+    cfg.src_pad_top     = cdma_zero_padding[nvdla_regs_pkg::CDMA_D_ZERO_PADDING_PAD_TOP_LSB +: nvdla_regs_pkg::CDMA_D_ZERO_PADDING_PAD_TOP_WIDTH];
+    cfg.src_pad_value   = cdma_zero_padding_value[nvdla_regs_pkg::CDMA_D_ZERO_PADDING_VALUE_PAD_VALUE_LSB +: nvdla_regs_pkg::CDMA_D_ZERO_PADDING_VALUE_PAD_VALUE_WIDTH];
   end
 
   // ---------------------------------------------------------------- layer control
@@ -358,11 +383,13 @@ module conv_core #(
   logic                dat_we, wt_we, dat_done_pulse, wt_done_pulse;
   logic [13:0]         dat_lines;
   logic                req_dat;
-  logic [DRowW-1:0]    dat_wrow, dat_rrow;
+  logic [DRowW-1:0]    dat_wrow;
+  logic [DatRdPorts-1:0][DRowW-1:0] dat_rrow;
+  logic [DatRdPorts-1:0][WordW-1:0] dat_rdata;
   logic [WRowW-1:0]    wt_wrow, wt_rrow0, wt_rrow1;
   logic [LaneW-1:0]    dat_wlane, wt_wlane;
   logic [AtomBits-1:0] dat_wdata, wt_wdata;
-  logic [WordW-1:0]    dat_rdata, wt_rdata0, wt_rdata1;
+  logic [WordW-1:0]    wt_rdata0, wt_rdata1;
   logic [31:0]         wt_written, wt_release;
 
   conv_cdma #(
@@ -372,7 +399,10 @@ module conv_core #(
     .DataRows      (DataRows),
     .WtRows        (WtRows),
     .MaxOutstanding(64),
-    .GroupKernels  (NumOut)
+    .GroupKernels  (NumOut),
+    .SupportWino   (SupportWino),
+    .StripeLower   (StripeLower),
+    .StripeUpper   (StripeUpper)
   ) u_cdma (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),
@@ -404,7 +434,8 @@ module conv_core #(
     .WordW   (WordW),
     .AtomBits(AtomBits),
     .DataRows(DataRows),
-    .WtRows  (WtRows)
+    .WtRows  (WtRows),
+    .DatRdPorts(DatRdPorts)
   ) u_cbuf (
     .clk_i      (clk_i),
     .dat_we_i   (dat_we),
@@ -435,7 +466,8 @@ module conv_core #(
     .DataRows    (DataRows),
     .WtRows      (WtRows),
     .StripeLower (StripeLower),
-    .StripeUpper (StripeUpper)
+    .StripeUpper (StripeUpper),
+    .SupportWino (SupportWino)
   ) u_csc (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
@@ -466,11 +498,13 @@ module conv_core #(
   // ---------------------------------------------------------------- CMAC (A and B as one array)
   logic                         psum_valid, psum_ready, psum_stripe_end, psum_channel_end;
   logic [NumOut-1:0][PsumW-1:0] psum;
+  logic [NumOut-1:0][3:0][PsumW-1:0] psum_wino;
 
   cmac_array #(
     .AtomicC     (AtomicC),
     .NumCells    (NumCells),
-    .SupportInt16(SupportInt16)
+    .SupportInt16(SupportInt16),
+    .SupportWino (SupportWino)
   ) u_cmac (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
@@ -489,6 +523,7 @@ module conv_core #(
     .out_valid_o      (psum_valid),
     .out_ready_i      (psum_ready),
     .out_psum_o       (psum),
+    .out_wino_o       (psum_wino),
     .out_stripe_end_o (psum_stripe_end),
     .out_channel_end_o(psum_channel_end)
   );
@@ -503,7 +538,8 @@ module conv_core #(
     .SupportInt16(SupportInt16),
     .MaxStripe   (StripeUpper),
     .FifoDepth   (2 * StripeUpper),
-    .FlyLanes    (FlyLanes)
+    .FlyLanes    (FlyLanes),
+    .SupportWino (SupportWino)
   ) u_cacc (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -512,6 +548,7 @@ module conv_core #(
     .in_valid_i      (psum_valid),
     .in_ready_o      (psum_ready),
     .in_psum_i       (psum),
+    .in_wino_i       (psum_wino),
     .in_stripe_end_i (psum_stripe_end),
     .in_channel_end_i(psum_channel_end),
     .fly_valid_o     (fly_valid_o),

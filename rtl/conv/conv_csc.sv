@@ -13,6 +13,13 @@
 //     and channel_end (every position of the stripe's last pass).
 // One atomic operation per cycle while the array accepts; the weight set of the next pass loads
 // while the current pass runs (passes of >= NumCells positions never wait).
+//
+// Winograd (cfg.wino, SupportWino): the same two sequencers over
+//     kernel group g -> stripe of 2x2 output tiles -> channel group q (4 extended channels)
+// with one "position" per tile and R = S = 1: a weight set is one (g, q): per cell the
+// pre-transformed 16 positions x 4 channels of its kernel(s), 64 contiguous elements per kernel
+// in the stream; a data beat is the tile's 4x4 x 4-channel input (four CBUF rows, see
+// conv_cdma_walk) through the PRA (wino_pra_tile per channel, PRA_TRUNCATE), lane 4*p + ch.
 module conv_csc #(
   parameter int unsigned AtomicC      = 8,
   parameter int unsigned NumCells     = 8,
@@ -21,6 +28,8 @@ module conv_csc #(
   parameter int unsigned WtRows       = 8192,
   parameter int unsigned StripeLower  = 8,
   parameter int unsigned StripeUpper  = 16,
+  parameter bit          SupportWino  = 1'b0,
+  localparam int unsigned DatRdPorts  = SupportWino ? 4 : 1,
   localparam int unsigned DataW       = SupportInt16 ? 16 : 8,
   localparam int unsigned WordW       = AtomicC * DataW,
   localparam int unsigned RowBytes    = WordW / 8,
@@ -39,8 +48,8 @@ module conv_csc #(
   input  logic [31:0]         wt_written_i,
   output logic [31:0]         wt_release_o,
   // CBUF reads
-  output logic [DRowW-1:0]    dat_rrow_o,
-  input  logic [WordW-1:0]    dat_rdata_i,
+  output logic [DatRdPorts-1:0][DRowW-1:0] dat_rrow_o,
+  input  logic [DatRdPorts-1:0][WordW-1:0] dat_rdata_i,
   output logic [WRowW-1:0]    wt_rrow0_o,
   input  logic [WordW-1:0]    wt_rdata0_i,
   output logic [WRowW-1:0]    wt_rrow1_o,
@@ -64,23 +73,34 @@ module conv_csc #(
   localparam int unsigned CellLog2 = $clog2(NumCells);
 
   // ---------------------------------------------------------------- geometry
-  logic        int16;
-  logic [13:0] blocks, groups, cpb_last, kpg_last;
+  // Winograd runs the direct loops with one position per 2x2 output tile, channel groups of 4
+  // as blocks and a 1x1 kernel.
+  logic        int16, wino;
+  logic [13:0] blocks, groups, cpb_last, kpg_last, e_out_w, e_out_h;
+  logic [5:0]  e_kern_w, e_kern_h;
+  logic [27:0] npos;
   logic [4:0]  ak_log2;
   assign int16    = SupportInt16 && cfg_i.int16;
+  assign wino     = SupportWino && cfg_i.wino;
   assign ak_log2  = int16 ? 5'(CellLog2) : 5'(KLog2);
-  assign blocks   = 14'((15'(cfg_i.in_c) + 15'(AtomicC - 1)) >> CLog2);
+  assign blocks   = wino ? 14'((15'(cfg_i.in_c) + 15'd3) >> 2)
+                         : 14'((15'(cfg_i.in_c) + 15'(AtomicC - 1)) >> CLog2);
   assign groups   = 14'((15'(cfg_i.kernels) + (15'd1 << ak_log2) - 15'd1) >> ak_log2);
-  assign cpb_last = cfg_i.in_c - ((blocks - 14'd1) << CLog2);
+  assign cpb_last = wino ? 14'(AtomicC) : cfg_i.in_c - ((blocks - 14'd1) << CLog2);
   assign kpg_last = cfg_i.kernels - ((groups - 14'd1) << ak_log2);
+  assign e_out_w  = wino ? cfg_i.out_w >> 1 : cfg_i.out_w;
+  assign e_kern_w = wino ? 6'd1 : cfg_i.kern_w;
+  assign e_kern_h = wino ? 6'd1 : cfg_i.kern_h;
+  assign e_out_h  = wino ? cfg_i.out_h >> 1 : cfg_i.out_h;
+  assign npos     = 28'(e_out_w) * 28'(e_out_h);
 
   logic [27:0] positions_q, nbw_q;
   logic [10:0] rs_q;  // R*S
   always_ff @(posedge clk_i) begin
     if (start_i) begin
-      positions_q <= 28'(cfg_i.out_w) * 28'(cfg_i.out_h);
+      positions_q <= npos;
       nbw_q       <= 28'(blocks) * 28'(cfg_i.in_w);
-      rs_q        <= 11'(cfg_i.kern_h) * 11'(cfg_i.kern_w);
+      rs_q        <= 11'(e_kern_h) * 11'(e_kern_w);
     end
   end
 
@@ -104,8 +124,8 @@ module conv_csc #(
   assign w_cells    = kpc2 ? (CellW + 1)'((w_kpg + 14'd1) >> 1) : (CellW + 1)'(w_kpg);
   assign w_len      = conv_pkg::stripe_len(wleft_q, 28'(StripeLower), 28'(StripeUpper));
   assign w_last_c   = wc_q == w_cells - 1'b1;
-  assign w_last_s   = 6'(ws_q) == cfg_i.kern_w - 6'd1;
-  assign w_last_r   = 6'(wr_q) == cfg_i.kern_h - 6'd1;
+  assign w_last_s   = 6'(ws_q) == e_kern_w - 6'd1;
+  assign w_last_r   = 6'(wr_q) == e_kern_h - 6'd1;
   assign w_last_b   = wb_q == blocks - 14'd1;
   assign w_last_stripe = wleft_q == w_len;
   assign w_last_g   = wg_q == groups - 14'd1;
@@ -143,7 +163,7 @@ module conv_csc #(
       wr_q        <= '0;
       ws_q        <= '0;
       wc_q        <= '0;
-      wleft_q     <= 28'(cfg_i.out_w) * 28'(cfg_i.out_h);
+      wleft_q     <= npos;
       wgrp_base_q <= '0;
       wblk_base_q <= '0;
       wrs_base_q  <= '0;
@@ -220,18 +240,22 @@ module conv_csc #(
   logic        d_last_s, d_last_r, d_last_b, d_last_i, d_last_stripe, d_last_g, d_fire, d_pw_wrap;
   logic [27:0] d_next_left;
   logic [13:0] d_cpb;
-  assign d_last_s      = 6'(ds_q) == cfg_i.kern_w - 6'd1;
-  assign d_last_r      = 6'(dr_q) == cfg_i.kern_h - 6'd1;
+  assign d_last_s      = 6'(ds_q) == e_kern_w - 6'd1;
+  assign d_last_r      = 6'(dr_q) == e_kern_h - 6'd1;
   assign d_last_b      = db_q == blocks - 14'd1;
   assign d_last_i      = di_q == dlen_q - 28'd1;
   assign d_next_left   = dleft_q - dlen_q;
   assign d_last_stripe = d_next_left == '0;
   assign d_last_g      = dg_q == groups - 14'd1;
-  assign d_pw_wrap     = dpw_q == cfg_i.out_w - 14'd1;
+  assign d_pw_wrap     = dpw_q == e_out_w - 14'd1;
   assign d_cpb         = d_last_b ? cpb_last : 14'(AtomicC);
 
-  // A position goes once its input line is in CBUF (padding needs none).
-  assign dat_valid_o       = di_act_q && (!in_range || hi < $signed(20'(dat_lines_i)));
+  // A position goes once its input line is in CBUF (padding needs none); a Winograd tile once
+  // its four extended lines are.
+  logic d_lines_ok;
+  assign d_lines_ok        = wino ? 15'(dph_q) * 15'd2 + 15'd3 < 15'(dat_lines_i)
+                                  : (!in_range || hi < $signed(20'(dat_lines_i)));
+  assign dat_valid_o       = di_act_q && d_lines_ok;
   assign d_fire            = dat_valid_o && dat_ready_i;
   assign dat_stripe_st_o   = di_q == '0;
   assign dat_stripe_end_o  = d_last_i;
@@ -257,9 +281,8 @@ module conv_csc #(
       db_q     <= '0;
       dr_q     <= '0;
       ds_q     <= '0;
-      dleft_q  <= 28'(cfg_i.out_w) * 28'(cfg_i.out_h);
-      dlen_q   <= conv_pkg::stripe_len(28'(cfg_i.out_w) * 28'(cfg_i.out_h), 28'(StripeLower),
-                                       28'(StripeUpper));
+      dleft_q  <= npos;
+      dlen_q   <= conv_pkg::stripe_len(npos, 28'(StripeLower), 28'(StripeUpper));
       di_q     <= '0;
       dp0h_q   <= '0;
       dp0w_q   <= '0;
@@ -313,13 +336,13 @@ module conv_csc #(
             - $signed(20'(cfg_i.pad_left));
   assign in_range = hi >= 0 && hi < $signed(20'(cfg_i.in_h)) && wi >= 0 && wi < $signed(20'(cfg_i.in_w));
   assign drow = 32'(hi) * 32'(nbw_q) + 32'(db_q) * 32'(cfg_i.in_w) + 32'(wi);
-  assign dat_rrow_o = DRowW'(drow);
+  assign dat_rrow_o[0] = wino ? wino_rrow[0] : DRowW'(drow);
 
-  logic [WordW-1:0] d_atom8;
+  logic [WordW-1:0] d_atom8, direct_data;
   always_comb begin
     d_atom8 = '0;
     for (int unsigned j = 0; j < AtomicC; j++) begin
-      if (14'(j) < d_cpb) d_atom8[8*j +: 8] = in_range ? dat_rdata_i[8*j +: 8] : cfg_i.pad_value[7:0];
+      if (14'(j) < d_cpb) d_atom8[8*j +: 8] = in_range ? dat_rdata_i[0][8*j +: 8] : cfg_i.pad_value[7:0];
     end
   end
   if (SupportInt16) begin : g_dat16
@@ -327,12 +350,84 @@ module conv_csc #(
     always_comb begin
       d_atom16 = '0;
       for (int unsigned j = 0; j < AtomicC; j++) begin
-        if (14'(j) < d_cpb) d_atom16[16*j +: 16] = in_range ? dat_rdata_i[16*j +: 16] : cfg_i.pad_value;
+        if (14'(j) < d_cpb) d_atom16[16*j +: 16] = in_range ? dat_rdata_i[0][16*j +: 16] : cfg_i.pad_value;
       end
     end
-    assign dat_data_o = int16 ? d_atom16 : d_atom8;
+    assign direct_data = int16 ? d_atom16 : d_atom8;
   end else begin : g_dat8
-    assign dat_data_o = d_atom8;
+    assign direct_data = d_atom8;
+  end
+  assign dat_data_o = wino ? wino_data : direct_data;
+
+  // ---------------------------------------------------------------- Winograd data
+  // Tile (ty, tx) = (dph, dpw) covers extended rows/columns 2ty..2ty+3 / 2tx..2tx+3: the CBUF
+  // rows of the 2x2-position blocks (ty+dy, tx+dx), port 2*dy + dx, lane 2*(i mod 2) + j mod 2
+  // for tile element (i, j). Channel group q = db is 4 channels at element offset 4q mod RowCh
+  // of block cb = 4q / RowCh (RowCh = 32 int8 / 16 int16 channels per lane).
+  logic [DatRdPorts-1:0][DRowW-1:0] wino_rrow;
+  logic [WordW-1:0]                 wino_data;
+  if (SupportWino) begin : g_wino
+    localparam int unsigned LaneBits = WordW / 4;
+    logic [27:0] blk_q, ncbwb_q;
+    logic [13:0] cb, co, ncb;
+    logic [2:0]  rowch_log2;
+    assign rowch_log2 = 3'($clog2(LaneBits / 8)) - 3'(int16);
+    assign ncb   = (cfg_i.in_c + (14'd1 << rowch_log2) - 14'd1) >> rowch_log2;
+    assign cb    = (db_q << 2) >> rowch_log2;
+    assign co    = (db_q << 2) & ((14'd1 << rowch_log2) - 14'd1);
+    always_ff @(posedge clk_i) begin
+      if (start_i) begin
+        blk_q   <= 28'(e_out_w) + 28'd1;
+        ncbwb_q <= 28'(ncb) * (28'(e_out_w) + 28'd1);
+      end
+    end
+    for (genvar pt = 0; pt < 4; pt++) begin : g_rrow
+      assign wino_rrow[pt] = DRowW'((28'(dph_q) + 28'(pt / 2)) * ncbwb_q + 28'(cb) * blk_q
+                                    + 28'(dpw_q) + 28'(pt % 2));
+    end
+    for (genvar pt = 1; pt < 4; pt++) begin : g_rport
+      assign dat_rrow_o[pt] = wino_rrow[pt];
+    end
+
+    // Per port and lane: the lane shifted down to the group's first channel.
+    logic [3:0][3:0][LaneBits-1:0] lane_sh;
+    for (genvar pt = 0; pt < 4; pt++) begin : g_port
+      for (genvar l = 0; l < 4; l++) begin : g_lane
+        assign lane_sh[pt][l] = dat_rdata_i[pt][l*LaneBits +: LaneBits] >> (int16 ? {co, 4'd0} : {1'b0, co, 3'd0});
+      end
+    end
+    logic [3:0][15:0][15:0] tiles, pra;
+    always_comb begin
+      for (int unsigned ch = 0; ch < 4; ch++) begin
+        for (int unsigned p = 0; p < 16; p++) begin
+          logic [LaneBits-1:0] ln;
+          ln = lane_sh[2 * (p / 8) + (p % 4) / 2][2 * ((p / 4) % 2) + p % 2];
+          if (15'(db_q) * 15'd4 + 15'(ch) >= 15'(cfg_i.in_c)) tiles[ch][p] = '0;
+          else if (int16) tiles[ch][p] = ln[16*ch +: 16];
+          else tiles[ch][p] = 16'($signed(ln[8*ch +: 8]));
+        end
+      end
+    end
+    for (genvar ch = 0; ch < 4; ch++) begin : g_pra
+      wino_pra_tile u_pra (
+        .tile_i    (tiles[ch]),
+        .int16_i   (int16),
+        .truncate_i(cfg_i.pra_truncate),
+        .tile_o    (pra[ch])
+      );
+    end
+    always_comb begin
+      wino_data = '0;
+      for (int unsigned p = 0; p < 16; p++) begin
+        for (int unsigned ch = 0; ch < 4; ch++) begin
+          if (int16) wino_data[16*(4*p + ch) +: 16] = pra[ch][p];
+          else wino_data[8*(4*p + ch) +: 8] = pra[ch][p][7:0];
+        end
+      end
+    end
+  end else begin : g_no_wino
+    assign wino_rrow = '0;
+    assign wino_data = '0;
   end
 
   logic unused;

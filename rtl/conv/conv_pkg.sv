@@ -38,6 +38,18 @@ package conv_pkg;
     logic [15:0] cvt_scale;
     // CACC
     logic [4:0]  clip_truncate;
+    // Winograd (CONV_MODE = WINOGRAD, nv_full): CSC's in_* above are the padded, channel-extended
+    // cube; CDMA fetches the cube below and pads / extends it itself (docs/CONV_RTL.md)
+    logic        wino;
+    logic [1:0]  pra_truncate;  // CSC D_PRA_CFG
+    logic [13:0] src_w;         // CDMA D_DATAIN_SIZE_0/1: the cube in memory
+    logic [13:0] src_h;
+    logic [13:0] src_c;
+    logic [3:0]  src_stride_x;  // CDMA D_CONV_STRIDE (1 or 2: channel extension)
+    logic [3:0]  src_stride_y;
+    logic [4:0]  src_pad_left;  // CDMA D_ZERO_PADDING / _VALUE
+    logic [4:0]  src_pad_top;
+    logic [15:0] src_pad_value;
   } cfg_t;
 
   // Stripe length for `left` positions still to issue (conv-pipeline.md §5): the upper limit

@@ -332,12 +332,15 @@ module sdp_core #(
   end
 
   logic [12:0] width_m1, height_m1, channel_m1;
-  logic        flying, to_pdp, in_int16, out_int16, perf_sat_en, perf_lut_en;
+  logic        flying, wg_order, to_pdp, in_int16, out_int16, perf_sat_en, perf_lut_en;
   logic [4:0]  batch_m1;
   assign width_m1    = w_data_cube_width[nvdla_regs_pkg::SDP_D_DATA_CUBE_WIDTH_WIDTH_LSB +: nvdla_regs_pkg::SDP_D_DATA_CUBE_WIDTH_WIDTH_WIDTH];
   assign height_m1   = w_data_cube_height[nvdla_regs_pkg::SDP_D_DATA_CUBE_HEIGHT_HEIGHT_LSB +: nvdla_regs_pkg::SDP_D_DATA_CUBE_HEIGHT_HEIGHT_WIDTH];
   assign channel_m1  = w_data_cube_channel[nvdla_regs_pkg::SDP_D_DATA_CUBE_CHANNEL_CHANNEL_LSB +: nvdla_regs_pkg::SDP_D_DATA_CUBE_CHANNEL_CHANNEL_WIDTH];
   assign flying      = w_feature_mode_cfg[nvdla_regs_pkg::SDP_D_FEATURE_MODE_CFG_FLYING_MODE_LSB];
+  // WINOGRAD (flying only): CACC delivers 2x2 output tiles, tile raster order, inside a tile
+  // (0,0), (0,1), (1,0), (1,1); positions are walked in that order.
+  assign wg_order    = flying && w_feature_mode_cfg[nvdla_regs_pkg::SDP_D_FEATURE_MODE_CFG_WINOGRAD_LSB];
   assign to_pdp      = w_feature_mode_cfg[nvdla_regs_pkg::SDP_D_FEATURE_MODE_CFG_OUTPUT_DST_LSB];
   assign batch_m1    = flying ? w_feature_mode_cfg[nvdla_regs_pkg::SDP_D_FEATURE_MODE_CFG_BATCH_NUMBER_LSB +: nvdla_regs_pkg::SDP_D_FEATURE_MODE_CFG_BATCH_NUMBER_WIDTH] : 5'd0;
   // Flying mode: CACC delivers lanes at the processing precision (SDP's, not SDP_RDMA's).
@@ -839,7 +842,21 @@ module sdp_core #(
         l_q <= '0;
       end else if (fire) begin
         l_q <= last_l ? '0 : l_q + 6'(cnt);
-        if (last_l) begin
+        if (last_l && wg_order && !(last_w && last_h)) begin
+          // next position of the 2x2 tile, then the next tile (w, h even)
+          if (!w_q[0]) begin
+            w_q <= w_q + 1'b1;
+          end else if (!h_q[0]) begin
+            w_q <= w_q - 1'b1;
+            h_q <= h_q + 1'b1;
+          end else if (last_w) begin
+            w_q <= '0;
+            h_q <= h_q + 1'b1;
+          end else begin
+            w_q <= w_q + 1'b1;
+            h_q <= h_q - 1'b1;
+          end
+        end else if (last_l) begin
           w_q <= last_w ? '0 : w_q + 1'b1;
           if (last_w) begin
             h_q <= last_h ? '0 : h_q + 1'b1;

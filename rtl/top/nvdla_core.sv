@@ -26,6 +26,7 @@ module nvdla_core #(
   parameter logic [31:0] SdpBase      = 32'h9000,
   parameter logic [31:0] GlbBase      = 32'h1000,
   parameter int unsigned FlyLanes     = 1,  // CACC -> SDP elements per cycle (SDP throughput)
+  parameter bit          SupportWino  = 1'b0,  // Winograd convolution (nv_full)
   localparam int unsigned AtomBytes   = 1 << AtomLog2,
   localparam int unsigned AtomBits    = 8 * AtomBytes
 ) (
@@ -83,7 +84,8 @@ module nvdla_core #(
     .CmacABase   (CmacABase),
     .CmacBBase   (CmacBBase),
     .CaccBase    (CaccBase),
-    .FlyLanes    (FlyLanes)
+    .FlyLanes    (FlyLanes),
+    .SupportWino (SupportWino)
   ) u_conv (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),
