@@ -106,6 +106,9 @@ struct SdpConfig {
   // D_FEATURE_MODE_CFG (SDP)
   bool flying = false;
   bool output_to_pdp = false;
+  // WINOGRAD (flying only): WDMA writes the cube in 2x2 tiles (docs/SDP.md, "Winograd write
+  // order"); the values are those of the same cube without it. SDP_RDMA's own WINOGRAD bit is
+  // ignored (operands are read per channel or at each element's own (h, w) in either order).
   bool winograd = false;
   bool nan_to_zero = false;
   // precisions: input read by MRDMA (SDP_RDMA IN_PRECISION), processing, output (SDP D_DATA_FORMAT)
