@@ -367,7 +367,7 @@ TEST_CASE("SDP layer: per-element operands from memory, per-kernel operands, BOT
   CHECK_THROWS_WITH(run_sdp(k, LutTables{}, rd, wr), Catch::Contains("NRDMA is disabled"));
 }
 
-TEST_CASE("SDP layer: WINOGRAD (flying) writes the same cube; its refusals", "[sdp][wino]") {
+TEST_CASE("SDP layer: WINOGRAD (flying) writes the same cube, and its refusals", "[sdp][wino]") {
   // A flying 2x2x8 int8 cube (nv_small atom): input value 10*c + 2*h + w, BS adds 1 per lane.
   SdpConfig c = small_layer(8);
   c.shape = {1, 8, 2, 2};
