@@ -227,6 +227,16 @@ SdpConfig decode_sdp(const SdpRegReader& sdp, const SdpRegReader& rdma, int atom
   return c;
 }
 
+std::vector<std::string> sdp_winograd_refusals(bool eql, SdpPrecision in, SdpPrecision out) {
+  std::vector<std::string> r;
+  if (eql) r.emplace_back("the EW ALU's EQL is not available with D_FEATURE_MODE_CFG.WINOGRAD (NVDLA: no EQL in Winograd mode)");
+  if (in == SdpPrecision::Int8 && out == SdpPrecision::Int16) {
+    r.emplace_back("int8 input -> int16 output is not available with D_FEATURE_MODE_CFG.WINOGRAD (NVDLA: no int8 -> "
+                   "int16 conversion in Winograd mode)");
+  }
+  return r;
+}
+
 std::vector<std::string> SdpConfig::unsupported() const {
   std::vector<std::string> out;
   auto int_only = [&](const char* what, SdpPrecision p) {
@@ -245,11 +255,7 @@ std::vector<std::string> SdpConfig::unsupported() const {
       out.push_back("D_FEATURE_MODE_CFG.WINOGRAD needs an even cube width and height (2x2 output tiles); got " +
                     std::to_string(shape.w) + "x" + std::to_string(shape.h) + " (W x H)");
     }
-    if (eql_mode()) out.emplace_back("the EW ALU's EQL is not available with D_FEATURE_MODE_CFG.WINOGRAD (NVDLA: no EQL in Winograd mode)");
-    if (in_precision == SdpPrecision::Int8 && out_precision == SdpPrecision::Int16) {
-      out.emplace_back("int8 input -> int16 output is not available with D_FEATURE_MODE_CFG.WINOGRAD (NVDLA: no int8 -> "
-                       "int16 conversion in Winograd mode)");
-    }
+    for (std::string& e : sdp_winograd_refusals(eql_mode(), in_precision, out_precision)) out.push_back(std::move(e));
   }
   if (!flying && !(rdma_shape.w == shape.w && rdma_shape.h == shape.h && rdma_shape.c == shape.c)) {
     out.push_back("the SDP_RDMA cube " + std::to_string(rdma_shape.w) + "x" + std::to_string(rdma_shape.h) + "x" +

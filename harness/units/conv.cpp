@@ -16,8 +16,9 @@
 
 #include "golden/arith.hpp"
 #include "golden/conv_wino.hpp"
-#include "golden/wino.hpp"
 #include "golden/nvdla_regs.hpp"
+#include "golden/sdp.hpp"
+#include "golden/wino.hpp"
 #include "harness/errors.hpp"
 #include "harness/golden_device.hpp"
 #include "harness/program_runner.hpp"
@@ -288,11 +289,12 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   }
   sdp::parse_stages(root, s, h.seed);
   if (wino) {
-    // NVDLA's SDP has neither EQL nor int8 -> int16 in Winograd mode (golden::SdpConfig::unsupported).
-    if (s.eql()) root.require("ew").require("alu").require("algo").fail("EQL is not available in Winograd mode (NVDLA)");
-    if (s.in_prec == Precision::Int8 && s.out_prec == Precision::Int16) {
-      root.require("output").require("precision").fail("int8 -> int16 output is not available in Winograd mode (NVDLA)");
-    }
+    // NVDLA's SDP has neither EQL nor int8 -> int16 in Winograd mode.
+    const auto sp = [](Precision q) { return q == Precision::Int16 ? golden::SdpPrecision::Int16 : golden::SdpPrecision::Int8; };
+    if (const auto e = golden::sdp_winograd_refusals(s.eql(), sp(s.in_prec), sp(s.in_prec)); !e.empty())
+      root.require("ew").require("alu").require("algo").fail(e.front());
+    if (const auto e = golden::sdp_winograd_refusals(false, sp(s.in_prec), sp(s.out_prec)); !e.empty())
+      root.require("output").require("precision").fail(e.front());
   }
   return L;
 }

@@ -138,6 +138,11 @@ struct SdpConfig {
   [[nodiscard]] std::vector<std::string> unsupported() const;
 };
 
+// What NVDLA's SDP does not have in Winograd mode (D_FEATURE_MODE_CFG.WINOGRAD): the EW ALU's EQL
+// and int8 input -> int16 output. The reasons a set-up is refused, one sentence each (empty:
+// allowed); SdpConfig::unsupported() and the `conv` layer compiler use them.
+[[nodiscard]] std::vector<std::string> sdp_winograd_refusals(bool eql, SdpPrecision in, SdpPrecision out);
+
 // Raw register value at a block-relative byte offset. For D_ registers it is the value of the
 // group being executed; S_ registers have one copy.
 using SdpRegReader = std::function<uint32_t(uint32_t offset)>;
