@@ -47,12 +47,17 @@ WinoGeometry wino_geometry(const ConvConfig& c) {
   const int sx = std::max(c.stride_x, 1), sy = std::max(c.stride_y, 1);
   g.w_ext = (c.input.w + c.pad_left + c.pad_right) / sx;
   g.h_ext = (c.input.h + c.pad_top + c.pad_bottom) / sy;
-  g.c_ext = c.input.c * sx * sy;
+  g.phases = sx * sy;
+  const int bpe = c.bpe();
+  g.c_pad = ceil_div(c.input.c * bpe, c.atom_bytes) * c.atom_bytes / bpe;
+  g.c_ext = (g.phases - 1) * g.c_pad + c.input.c;
   g.channel_groups = ceil_div(g.c_ext, kGroupChannels);
   return g;
 }
 
-int wino_ext_channel(const ConvConfig& cfg, int c, int py, int px) { return (py * cfg.stride_x + px) * cfg.input.c + c; }
+int wino_ext_channel(const ConvConfig& cfg, int c, int py, int px) {
+  return (py * cfg.stride_x + px) * wino_geometry(cfg).c_pad + c;
+}
 
 // ---- weight layout ------------------------------------------------------------------------------
 
@@ -81,29 +86,41 @@ WinoWeightLayout wino_weight_layout(const ConvConfig& c) {
 
 // ---- checks and decoding ------------------------------------------------------------------------
 
-std::vector<std::string> wino_unsupported(const ConvConfig& c) {
-  std::vector<std::string> u;
+std::vector<WinoProblem> wino_problems(const ConvConfig& c) {
+  std::vector<WinoProblem> u;
+  const auto bad = [&](WinoSubject s, std::string text) { u.push_back({s, std::move(text)}); };
   if (c.kernel_h != 3 || c.kernel_w != 3)
-    u.push_back("Winograd F(2x2,3x3) needs a 3x3 kernel (got " + dims(c.kernel_w, c.kernel_h) + ")");
+    bad(WinoSubject::Kernel, "Winograd F(2x2,3x3) needs a 3x3 kernel (got " + dims(c.kernel_w, c.kernel_h) + ")");
   if (c.stride_x < 1 || c.stride_x > 2 || c.stride_y < 1 || c.stride_y > 2)
-    u.push_back("Winograd strides must be 1 or 2 (2 through CDMA's channel extension); got " + dims(c.stride_x, c.stride_y));
-  if (c.dilation_x != 1 || c.dilation_y != 1) u.push_back("Winograd has no dilation (got " + dims(c.dilation_x, c.dilation_y) + ")");
-  if (c.pra_truncate < 0 || c.pra_truncate > 3) u.push_back("CSC PRA_TRUNCATE " + str(c.pra_truncate) + " is outside 0..3");
+    bad(WinoSubject::Stride,
+        "Winograd strides must be 1 or 2 (2 through CDMA's channel extension); got " + dims(c.stride_x, c.stride_y));
+  if (c.dilation_x != 1 || c.dilation_y != 1)
+    bad(WinoSubject::Dilation, "Winograd has no dilation (got " + dims(c.dilation_x, c.dilation_y) + ")");
+  if (c.pra_truncate < 0 || c.pra_truncate > 3)
+    bad(WinoSubject::PraTruncate, "CSC PRA_TRUNCATE " + str(c.pra_truncate) + " is outside 0..3");
   if (c.output.w % 4 != 0 || c.output.h % 4 != 0)
-    u.push_back("Winograd needs output width and height multiples of 4 (NVDLA's rule); got " + dims(c.output.w, c.output.h));
+    bad(WinoSubject::OutputSize,
+        "Winograd needs output width and height multiples of 4 (NVDLA's rule); got " + dims(c.output.w, c.output.h));
   if (c.stride_x >= 1 && c.stride_y >= 1 &&
       ((c.input.w + c.pad_left + c.pad_right) % c.stride_x != 0 || (c.input.h + c.pad_top + c.pad_bottom) % c.stride_y != 0))
-    u.push_back("Winograd needs W+PL+PR and H+PT+PB to be multiples of the stride (the extended cube (W+PL+PR)/sx "
-                "would drop the last column the kernel reaches); one more PAD_RIGHT / PAD_BOTTOM keeps the output");
+    bad(WinoSubject::OutputSize,
+        "Winograd needs W+PL+PR and H+PT+PB to be multiples of the stride (the extended cube (W+PL+PR)/sx "
+        "would drop the last column the kernel reaches); one more PAD_RIGHT / PAD_BOTTOM keeps the output");
   const int ow = layer_out(c.input.w, c.pad_left, c.pad_right, c.stride_x);
   const int oh = layer_out(c.input.h, c.pad_top, c.pad_bottom, c.stride_y);
   if (c.output.w != ow || c.output.h != oh)
-    u.push_back("Winograd output " + dims(c.output.w, c.output.h) + " is not the layer's (W+PL+PR-3)/sx+1 x (H+PT+PB-3)/sy+1 = " +
-                dims(ow, oh));
+    bad(WinoSubject::OutputSize, "Winograd output " + dims(c.output.w, c.output.h) +
+                                     " is not the layer's (W+PL+PR-3)/sx+1 x (H+PT+PB-3)/sy+1 = " + dims(ow, oh));
   const uint64_t need = wino_weight_layout(c).total_bytes();
   if (c.weight_bytes < need)
-    u.push_back("D_WEIGHT_BYTES " + std::to_string(c.weight_bytes) + " is smaller than the " + std::to_string(need) +
-                " bytes of the pre-transformed weights (16 * 4 * ceil(C_ext/4) * K * bpe)");
+    bad(WinoSubject::Other, "D_WEIGHT_BYTES " + std::to_string(c.weight_bytes) + " is smaller than the " +
+                                std::to_string(need) + " bytes of the pre-transformed weights (16 * 4 * ceil(C_ext/4) * K * bpe)");
+  return u;
+}
+
+std::vector<std::string> wino_unsupported(const ConvConfig& c) {
+  std::vector<std::string> u;
+  for (WinoProblem& p : wino_problems(c)) u.push_back(std::move(p.text));
   return u;
 }
 
@@ -188,17 +205,17 @@ ConvRun run_conv_wino(const ConvConfig& cfg, const HwConfig& hw, const ByteReade
   const WinoWeightLayout wl = wino_weight_layout(cfg);
 
   // CDMA: fetch and convert the input, then pad and channel-extend it. Extended channel
-  // (py*sx + px)*C + c at (ye, xe) is padded-input element (c, ye*sy + py, xe*sx + px). Outside
-  // the extended cube (only reached at stride 2, by taps whose weights are 0) the pad value;
-  // channels of the last group beyond C_ext are 0, like direct mode's channels beyond C.
+  // (py*sx + px)*c_pad + c at (ye, xe) is padded-input element (c, ye*sy + py, xe*sx + px).
+  // Channels beyond C_ext and a phase's channels c >= C are 0 (like direct mode's channels beyond
+  // C); positions past the extended cube (only reached at stride 2, by taps whose weights are 0)
+  // fall outside the input and so are padding.
   const Cube<int64_t> in = conv_fetch_input(cfg, read);
   auto ext = [&](int ce, int ye, int xe) -> int64_t {
-    if (ce >= g.c_ext) return 0;
-    if (ye >= g.h_ext || xe >= g.w_ext) return cfg.pad_value;
-    const int phase = ce / C;
+    const int phase = ce / g.c_pad, c = ce % g.c_pad;
+    if (ce >= g.c_ext || c >= C) return 0;
     const int hi = ye * sy + phase / sx - cfg.pad_top;
     const int wi = xe * sx + phase % sx - cfg.pad_left;
-    return hi >= 0 && hi < H && wi >= 0 && wi < W ? in.at(0, ce % C, hi, wi) : cfg.pad_value;
+    return hi >= 0 && hi < H && wi >= 0 && wi < W ? in.at(0, c, hi, wi) : cfg.pad_value;
   };
 
   // CDMA/CSC: each kernel's operand of each channel group, in the MAC cell's lane order.
@@ -266,8 +283,8 @@ ConvRun run_conv_wino(const ConvConfig& cfg, const HwConfig& hw, const ByteReade
 WinoLayer wino_compile(const ConvParams& p, const Cube<int64_t>& weights, WinoScheme scheme, int pra_truncate,
                        const HwConfig& hw, uint64_t in_base, uint64_t weight_base) {
   WinoLayer L;
-  std::vector<std::string>& bad = L.problems;
-  if (!has_winograd(hw)) bad.push_back(wino_hw_refusal(hw));
+  std::vector<WinoProblem>& bad = L.problems;
+  if (!has_winograd(hw)) bad.push_back({WinoSubject::Hardware, wino_hw_refusal(hw)});
   ConvConfig& cfg = L.cfg;
   // An odd padded size at stride 2: one more right/bottom pad, which leaves the output as it is
   // but keeps the last input column inside the extended cube (wino_unsupported).
@@ -281,37 +298,56 @@ WinoLayer wino_compile(const ConvParams& p, const Cube<int64_t>& weights, WinoSc
   // takes the difference back so the output has the direct layer's scale.
   cfg.clip_truncate = scheme == WinoScheme::Exact ? p.clip_truncate + wino_exact_clip_adjust(pra_truncate)
                                                   : p.clip_truncate - pra_truncate;
-  if (cfg.clip_truncate < 0)
-    bad.push_back("the truncating scheme needs CLIP_TRUNCATE >= PRA_TRUNCATE (" + str(p.clip_truncate) + " < " +
-                  str(pra_truncate) + ")");
+  // (Judged only for a valid PRA_TRUNCATE; wino_problems names an invalid one.)
+  const bool pra_valid = pra_truncate >= 0 && pra_truncate <= 3;
+  if (pra_valid && cfg.clip_truncate < 0) {
+    bad.push_back({WinoSubject::Clip, scheme == WinoScheme::Exact
+                                          ? "the exact scheme writes CLIP_TRUNCATE = clip + 2 - PRA_TRUNCATE = " +
+                                                str(cfg.clip_truncate) + ", below 0"
+                                          : "the truncating scheme needs CLIP_TRUNCATE >= PRA_TRUNCATE (" +
+                                                str(p.clip_truncate) + " < " + str(pra_truncate) + ")"});
+  }
+  if (pra_valid && cfg.clip_truncate > 16) {
+    bad.push_back({WinoSubject::Clip, "the exact scheme writes CLIP_TRUNCATE = clip + 2 - PRA_TRUNCATE = " +
+                                          str(cfg.clip_truncate) + ", above CACC's 16"});
+  }
   const WinoWeightLayout wl = wino_weight_layout(cfg);
   cfg.weight_bytes = wl.padded_bytes();
   if (weights.shape() != CubeShape{p.k, p.c, p.r, p.s})
-    bad.push_back("the weights must be a K x C x R x S cube (n = kernel, c, h = r, w = s)");
-  const std::vector<std::string> u = cfg.unsupported();
-  bad.insert(bad.end(), u.begin(), u.end());
+    bad.push_back({WinoSubject::Weights, "the weights must be a K x C x R x S cube (n = kernel, c, h = r, w = s)"});
+  // The mode-independent rules (the clip is judged above), then the Winograd ones.
+  ConvConfig direct = cfg;
+  direct.mode = ConvMode::Direct;
+  direct.clip_truncate = std::clamp(cfg.clip_truncate, 0, 16);
+  direct.weight_bytes = std::max(direct.weight_bytes, direct.weight_layout().total_bytes());
+  for (std::string& e : direct.unsupported()) bad.push_back({WinoSubject::Other, std::move(e)});
+  for (WinoProblem& e : wino_problems(cfg)) bad.push_back(std::move(e));
   if (!bad.empty()) return L;
 
-  // Channel-extend each kernel (3x3 over C*sx*sy channels, taps beyond the kernel 0),
-  // transform, and store.
+  // Channel-extend each kernel (3x3 over the C channels of each stride phase, taps beyond the
+  // kernel 0), transform, and store. The extended channels of no input channel (a phase's
+  // c >= C) keep weight 0.
   const int bits = bits_per_element(p.precision);
   const WinoGeometry g = wino_geometry(cfg);
   L.weights.assign(static_cast<std::size_t>(cfg.weight_bytes), 0);
   for (int k = 0; k < p.k; ++k) {
-    for (int ce = 0; ce < g.c_ext; ++ce) {
-      const int c = ce % p.c, phase = ce / p.c;
+    for (int pc = 0; pc < g.phases * p.c; ++pc) {
+      const int c = pc % p.c, py = pc / p.c / p.stride_x, px = pc / p.c % p.stride_x;
+      const int ce = wino_ext_channel(cfg, c, py, px);
       WinoKernel gk{};
       for (int re = 0; re < 3; ++re) {
         for (int se = 0; se < 3; ++se) {
-          const int r = re * p.stride_y + phase / p.stride_x, s = se * p.stride_x + phase % p.stride_x;
+          const int r = re * p.stride_y + py, s = se * p.stride_x + px;
           gk[static_cast<std::size_t>(re * 3 + se)] = r < 3 && s < 3 ? weights.at(k, c, r, s) : 0;
         }
       }
       const WinoTile uk = scheme == WinoScheme::Exact ? wino_weights_exact(gk) : wino_weights_nvdla(gk, p.precision);
       if (!wino_weights_fit(uk, bits)) {
-        bad.push_back("kernel " + str(k) + " channel " + str(c) + ": the exact weights 4U do not fit " +
-                      std::string(precision_name(p.precision)) +
-                      " (int8 layers need |g| <= 14, int16 |g| <= 3640; or run int8 data at int16)");
+        bad.push_back({WinoSubject::Weights, "kernel " + str(k) + " channel " + str(c) +
+                                                 ": the exact weights 4U do not fit " +
+                                                 std::string(precision_name(p.precision)) +
+                                                 " (int8 layers need |g| <= 14, int16 |g| <= 3640; or run int8 "
+                                                 "data at int16)"});
         L.weights.clear();
         return L;
       }
@@ -348,6 +384,7 @@ WinoLayer wino_compile(const ConvParams& p, const Cube<int64_t>& weights, WinoSc
       {"CSC", "D_ZERO_PADDING", "PAD_TOP", 0},
       {"CSC", "D_PRA_CFG", "PRA_TRUNCATE", static_cast<uint32_t>(pra_truncate)},
       {"CSC", "D_ATOMICS", "ATOMICS", m1(L.derived.atomics)},
+      {"CSC", "D_RELEASE", "RLS_SLICES", m1(g.h_ext)},
       {"CACC", "D_CLIP_CFG", "CLIP_TRUNCATE", static_cast<uint32_t>(cfg.clip_truncate)},
       {"SDP", "D_FEATURE_MODE_CFG", "WINOGRAD", 1},
   });

@@ -227,6 +227,16 @@ SdpConfig decode_sdp(const SdpRegReader& sdp, const SdpRegReader& rdma, int atom
   return c;
 }
 
+std::vector<std::string> sdp_winograd_refusals(bool eql, SdpPrecision in, SdpPrecision out) {
+  std::vector<std::string> r;
+  if (eql) r.emplace_back("the EW ALU's EQL is not available with D_FEATURE_MODE_CFG.WINOGRAD (NVDLA: no EQL in Winograd mode)");
+  if (in == SdpPrecision::Int8 && out == SdpPrecision::Int16) {
+    r.emplace_back("int8 input -> int16 output is not available with D_FEATURE_MODE_CFG.WINOGRAD (NVDLA: no int8 -> "
+                   "int16 conversion in Winograd mode)");
+  }
+  return r;
+}
+
 std::vector<std::string> SdpConfig::unsupported() const {
   std::vector<std::string> out;
   auto int_only = [&](const char* what, SdpPrecision p) {
@@ -237,7 +247,16 @@ std::vector<std::string> SdpConfig::unsupported() const {
   int_only("D_DATA_FORMAT.PROC_PRECISION", proc_precision);
   int_only("D_DATA_FORMAT.OUT_PRECISION", out_precision);
   if (!flying) int_only("SDP_RDMA D_FEATURE_MODE_CFG.IN_PRECISION", in_precision);
-  if (winograd) out.emplace_back("D_FEATURE_MODE_CFG.WINOGRAD is set (winograd output ordering is not modelled)");
+  // WINOGRAD changes only the order WDMA writes the cube (2x2 tiles from CACC, docs/SDP.md
+  // "Winograd write order"), not a value; NVDLA has neither EQL nor int8 -> int16 in that mode.
+  if (winograd) {
+    if (!flying) out.emplace_back("D_FEATURE_MODE_CFG.WINOGRAD needs FLYING_MODE on (the 2x2 tile order comes from CACC)");
+    if (shape.w % 2 != 0 || shape.h % 2 != 0) {
+      out.push_back("D_FEATURE_MODE_CFG.WINOGRAD needs an even cube width and height (2x2 output tiles); got " +
+                    std::to_string(shape.w) + "x" + std::to_string(shape.h) + " (W x H)");
+    }
+    for (std::string& e : sdp_winograd_refusals(eql_mode(), in_precision, out_precision)) out.push_back(std::move(e));
+  }
   if (!flying && !(rdma_shape.w == shape.w && rdma_shape.h == shape.h && rdma_shape.c == shape.c)) {
     out.push_back("the SDP_RDMA cube " + std::to_string(rdma_shape.w) + "x" + std::to_string(rdma_shape.h) + "x" +
                   std::to_string(rdma_shape.c) + " differs from the SDP cube " + std::to_string(shape.w) + "x" +
@@ -294,6 +313,7 @@ std::string sdp_describe(const SdpConfig& c) {
   out += ", CVT offset " + std::to_string(c.cvt.offset) + " scale " + std::to_string(c.cvt.scale) + " shift " +
          std::to_string(c.cvt.shift);
   if (c.eql_mode()) out += ", EQL mode (no write-back)";
+  if (c.winograd) out += ", Winograd write order";
   if (c.output_to_pdp) out += ", output to PDP";
   return out;
 }

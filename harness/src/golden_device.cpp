@@ -468,6 +468,13 @@ void conv_run(GoldenDevice& d, int g) {
     throw std::invalid_argument(fmt::format("SDP D_DATA_FORMAT.PROC_PRECISION differs from the convolution's {}",
                                             golden::precision_name(cfg.precision)));
   }
+  // A Winograd CACC delivers 2x2 tiles, which SDP's WDMA writes in that order only with WINOGRAD set
+  // (docs/WINOGRAD.md); a mismatch would scatter the output.
+  if (scfg.winograd != (cfg.mode == golden::ConvMode::Winograd)) {
+    throw std::invalid_argument(fmt::format("SDP D_FEATURE_MODE_CFG.WINOGRAD is {} but the convolution's CONV_MODE is {}",
+                                            scfg.winograd ? 1 : 0,
+                                            cfg.mode == golden::ConvMode::Winograd ? "WINOGRAD" : "DIRECT"));
+  }
   if (const auto u = scfg.unsupported(); !u.empty()) throw std::invalid_argument("SDP: " + u.front());
 
   Memory& mem = d.memory();

@@ -1,5 +1,5 @@
-// `conv` layers: one direct convolution (input cube, kernels, padding, stride, dilation, precision,
-// CACC clip) with optional SDP post-ops, compiled into the register program NVDLA's driver issues
+// `conv` layers: one convolution (input cube, kernels, padding, stride, dilation, precision, CACC
+// clip; direct, or Winograd through golden::wino_compile) with optional SDP post-ops, compiled into the register program NVDLA's driver issues
 // (docs/LAYER_FORMAT.md "`conv` layers", docs/CONV.md "Compiler"): the input cube and the weights
 // as memory images (golden/layout.hpp), the D_ groups of CDMA, CSC, CMAC_A, CMAC_B and CACC with
 // the bookkeeping values from golden::conv_derived, SDP and SDP_RDMA from the `sdp` layer compiler
@@ -15,10 +15,14 @@
 #include <vector>
 
 #include "golden/arith.hpp"
+#include "golden/conv_wino.hpp"
 #include "golden/nvdla_regs.hpp"
+#include "golden/sdp.hpp"
+#include "golden/wino.hpp"
 #include "harness/errors.hpp"
 #include "harness/golden_device.hpp"
 #include "harness/program_runner.hpp"
+#include "harness/regdb.hpp"
 #include "units/program_builder.hpp"
 #include "units/sdp_compiler.hpp"
 #include "units/units.hpp"
@@ -64,6 +68,7 @@ struct ConvLayer {
   std::vector<int64_t> input;    // C x H x W, (c, h, w) order
   std::vector<int64_t> weights;  // K x C x R x S, (k, c, r, s) order
   sdp::Layer post;               // SDP after CACC (flying)
+  std::optional<golden::WinoLayer> wino;  // "mode": "winograd": the compiled Winograd layer
 };
 
 int get_int(const JsonNode& obj, std::string_view key, int min, int max, int fallback) {
@@ -91,41 +96,94 @@ void check_extent(const JsonNode& root, const char* axis, int size, int taps, in
 }
 
 // Both CBUF rules: NVDLA's (the input and one kernel group in the banks) and this RTL's halves.
+// Winograd: CBUF holds the channel-extended cube (golden::wino_geometry), and this RTL stores it as
+// rows of 2x2 positions x one memory atom of channels (docs/WINOGRAD.md "conv layers").
 void check_cbuf(const JsonNode& in, const JsonNode& wt, const ConvConfig& c, const HwConfig& hw) {
+  const bool wino = c.mode == golden::ConvMode::Winograd;
   const golden::ConvDerived d = golden::conv_derived(c, hw);
   const golden::CbufGeometry cb = golden::cbuf_geometry(hw);
   const int kpg = std::min(c.kernels, c.atomic_k);
   const int64_t group_bytes = int64_t{kpg} * d.byte_per_kernel;
+  const int slices = wino ? golden::wino_geometry(c).h_ext : c.input.h;
   if (d.data_banks_min + d.weight_banks_min > cb.banks) {
     (d.data_banks_min >= d.weight_banks_min ? in : wt)
-        .fail(fmt::format("the layer does not fit in CBUF: the input needs {} banks (ENTRY_PER_SLICE {} x H {} "
+        .fail(fmt::format("the layer does not fit in CBUF: the {}input needs {} banks (ENTRY_PER_SLICE {} x H{} {} "
                           "entries, {} per bank) and one kernel group of weights {} ({} kernels x {} bytes, {} per "
                           "bank), more than {}'s {} banks; split-H tiling is not supported",
-                          d.data_banks_min, d.entries_per_slice, c.input.h, cb.entries_per_bank, d.weight_banks_min,
-                          kpg, d.byte_per_kernel, cb.entries_per_bank * cb.entry_bytes, hw.name, cb.banks));
+                          wino ? "channel-extended " : "", d.data_banks_min, d.entries_per_slice, wino ? "_ext" : "",
+                          slices, cb.entries_per_bank, d.weight_banks_min, kpg, d.byte_per_kernel,
+                          cb.entries_per_bank * cb.entry_bytes, hw.name, cb.banks));
   }
   const RtlCbuf rc = rtl_cbuf(hw);
-  const int64_t rows = int64_t{d.channel_blocks} * c.input.w * c.input.h;
-  if (rows > rc.data_rows) {
-    in.fail(fmt::format("the input needs {} CBUF rows ({} channel block(s) of {} x W {} x H {}), more than the {} data "
-                        "rows ({} KiB) of this RTL's CBUF, whose data half is fixed (docs/CONV_RTL.md); split-H tiling "
-                        "is not supported",
-                        rows, d.channel_blocks, c.atomic_c, c.input.w, c.input.h, rc.data_rows,
-                        rc.data_rows * rc.row_bytes / 1024));
+  if (wino) {
+    const golden::WinoGeometry g = golden::wino_geometry(c);
+    const int ncb = g.phases * g.c_pad * c.bpe() / c.atom_bytes;  // phases x ceil(C * bpe / atom)
+    const int64_t rows = int64_t{c.output.h / 2 + 1} * ncb * (c.output.w / 2 + 1);
+    if (rows > rc.data_rows) {
+      in.fail(fmt::format("the Winograd input needs {} CBUF rows ((H'/2 + 1) {} x {} channel block(s) of {} x "
+                          "(W'/2 + 1) {} rows of 2x2 positions), more than the {} data rows ({} KiB) of this RTL's "
+                          "CBUF, whose data half is fixed (docs/WINOGRAD.md); split-H tiling is not supported",
+                          rows, c.output.h / 2 + 1, ncb, c.atom_bytes / c.bpe(), c.output.w / 2 + 1, rc.data_rows,
+                          rc.data_rows * rc.row_bytes / 1024));
+    }
+  } else {
+    const int64_t rows = int64_t{d.channel_blocks} * c.input.w * c.input.h;
+    if (rows > rc.data_rows) {
+      in.fail(fmt::format("the input needs {} CBUF rows ({} channel block(s) of {} x W {} x H {}), more than the {} "
+                          "data rows ({} KiB) of this RTL's CBUF, whose data half is fixed (docs/CONV_RTL.md); "
+                          "split-H tiling is not supported",
+                          rows, d.channel_blocks, c.atomic_c, c.input.w, c.input.h, rc.data_rows,
+                          rc.data_rows * rc.row_bytes / 1024));
+    }
   }
   if (group_bytes > int64_t{rc.weight_rows} * rc.row_bytes) {
-    wt.fail(fmt::format("one kernel group of weights ({} kernels x {} bytes = {} bytes) does not fit in the {} KiB "
+    wt.fail(fmt::format("one kernel group of {}weights ({} kernels x {} bytes = {} bytes) does not fit in the {} KiB "
                         "weight half of this RTL's CBUF (docs/CONV_RTL.md)",
-                        kpg, d.byte_per_kernel, group_bytes, rc.weight_rows * rc.row_bytes / 1024));
+                        wino ? "pre-transformed Winograd " : "", kpg, d.byte_per_kernel, group_bytes,
+                        rc.weight_rows * rc.row_bytes / 1024));
   }
 }
 
+// The field a Winograd problem is about (golden::WinoSubject), for the error's JSON pointer.
+JsonNode wino_subject_node(const JsonNode& root, golden::WinoSubject s) {
+  using golden::WinoSubject;
+  const auto field = [&](std::string_view key) { return root.get(key).value_or(root.require("mode")); };
+  switch (s) {
+    case WinoSubject::Kernel: return root.require("weights");
+    case WinoSubject::Weights: return root.require("weights").require("data");
+    case WinoSubject::Stride: return field("stride");
+    case WinoSubject::Dilation: return field("dilation");
+    case WinoSubject::PraTruncate: return field("pra_truncate");
+    case WinoSubject::OutputSize: return root.require("input");
+    case WinoSubject::Clip: return field("clip");
+    default: return root.require("mode");  // Hardware, Other
+  }
+}
+
+// K x C x R x S weight values as a cube (n = kernel, c, h = r, w = s).
+golden::Cube<int64_t> weight_cube(const ConvParams& p, const std::vector<int64_t>& values) {
+  golden::Cube<int64_t> w(golden::CubeShape{p.k, p.c, p.r, p.s});
+  std::copy(values.begin(), values.end(), w.data().begin());
+  return w;
+}
+
 ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
-  root.allow_keys({"unit", "name", "description", "config", "seed", "stall", "precision", "input", "weights",
-                   "padding", "stride", "dilation", "clip", "output", "bs", "bn", "ew", "perf"});
+  root.allow_keys({"unit", "name", "description", "config", "seed", "stall", "mode", "wino_scheme", "pra_truncate",
+                   "precision", "input", "weights", "padding", "stride", "dilation", "clip", "output", "bs", "bn", "ew",
+                   "perf"});
   const HwConfig& hw = *h.config;
   ConvLayer L;
   ConvParams& p = L.p;
+  const auto mode = root.get("mode");
+  const bool wino = mode && mode->as_choice({"direct", "winograd"}) == "winograd";
+  golden::WinoScheme scheme = golden::WinoScheme::Exact;
+  int pra_truncate = 0;
+  for (const char* key : {"wino_scheme", "pra_truncate"}) {
+    if (const auto n = root.get(key); n && !wino) n->fail("only with \"mode\": \"winograd\"");
+  }
+  if (const auto n = root.get("wino_scheme"))
+    scheme = n->as_choice({"exact", "nvdla"}) == "exact" ? golden::WinoScheme::Exact : golden::WinoScheme::Nvdla;
+  if (const auto n = root.get("pra_truncate")) pra_truncate = static_cast<int>(n->as_int(0, golden::kWinoMaxPraTruncate));
   if (const auto n = root.get("precision")) {
     p.precision = *golden::parse_precision(n->as_choice({"int8", "int16"}));
     if (!hw.supports(p.precision)) n->fail(fmt::format("{} does not support int16 convolution (int16 only on nv_full)", hw.name));
@@ -191,18 +249,38 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   if (bpk / bpe * p.k > kMaxElements) {
     wt.fail(fmt::format("K x C x R x S = {} weights exceed the limit of {}", bpk / bpe * p.k, kMaxElements));
   }
-  const ConvConfig cfg = golden::conv_config_from(p, hw, sdp::kInputBase, kWeightBase);
-  check_cbuf(in, wt, cfg, hw);
+  ConvConfig cfg = golden::conv_config_from(p, hw, sdp::kInputBase, kWeightBase);
+  if (wino) {
+    cfg.mode = golden::ConvMode::Winograd;
+    const uint64_t wbpk = golden::wino_weight_layout(cfg).kernel_bytes();
+    if (wbpk > uint64_t{kMaxBytePerKernel}) {
+      wt.fail(fmt::format("a kernel's pre-transformed Winograd weights (16 x 4 x ceil(C_ext {} / 4) x {} bytes) are {} "
+                          "bytes; BYTE_PER_KERNEL holds at most {}",
+                          golden::wino_geometry(cfg).c_ext, bpe, wbpk, kMaxBytePerKernel));
+    }
+  } else {
+    check_cbuf(in, wt, cfg, hw);
+  }
 
   const auto count = [](int64_t v) { return static_cast<std::size_t>(v); };
   L.input = resolve_values(in.require("data"), count(int64_t{p.c} * p.h * p.w), bpe, vmin, vmax, h.seed);
   L.weights = resolve_values(wt.require("data"), count(bpk / bpe * p.k), bpe, vmin, vmax, h.seed);
+  if (wino) {
+    // golden::wino_compile judges the layer (its first problem is the error) and pre-transforms
+    // the weights; CBUF then holds the channel-extended cube.
+    golden::WinoLayer wl = golden::wino_compile(p, weight_cube(p, L.weights), scheme, pra_truncate, hw,
+                                                sdp::kInputBase, kWeightBase);
+    if (!wl.problems.empty()) wino_subject_node(root, wl.problems.front().subject).fail(wl.problems.front().text);
+    check_cbuf(in, wt, wl.cfg, hw);
+    L.wino = std::move(wl);
+  }
 
   sdp::Layer& s = L.post;
   s.cfg = &hw;
   s.shape = golden::CubeShape{1, p.k, oh, ow};
   s.in_prec = p.precision;
   s.flying = true;
+  s.winograd = wino;
   if (const auto out = root.get("output")) {
     sdp::parse_output(*out, s, p.precision);
   } else {
@@ -210,6 +288,14 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
     s.out_layout = golden::FeatureLayout::packed({1, s.out_lanes(), oh, ow}, hw.atom_bytes, bpe, sdp::kOutputBase);
   }
   sdp::parse_stages(root, s, h.seed);
+  if (wino) {
+    // NVDLA's SDP has neither EQL nor int8 -> int16 in Winograd mode.
+    const auto sp = [](Precision q) { return q == Precision::Int16 ? golden::SdpPrecision::Int16 : golden::SdpPrecision::Int8; };
+    if (const auto e = golden::sdp_winograd_refusals(s.eql(), sp(s.in_prec), sp(s.in_prec)); !e.empty())
+      root.require("ew").require("alu").require("algo").fail(e.front());
+    if (const auto e = golden::sdp_winograd_refusals(false, sp(s.in_prec), sp(s.out_prec)); !e.empty())
+      root.require("output").require("precision").fail(e.front());
+  }
   return L;
 }
 
@@ -224,16 +310,12 @@ std::vector<uint8_t> input_image(const ConvLayer& L, const ConvConfig& c) {
   return golden::store_cube_bytes(c.in_layout, cube, sdp::kGapFill);
 }
 
+// Winograd: golden::wino_compile's pre-transformed image (zero-padded channels and kernels).
 std::vector<uint8_t> weight_image(const ConvLayer& L, const ConvConfig& c) {
+  if (L.wino) return L.wino->weights;
   const golden::WeightLayout wl = c.weight_layout();
-  golden::Cube<int64_t> w(golden::CubeShape{c.kernels, c.input.c, c.kernel_h, c.kernel_w});
-  std::size_t i = 0;
-  for (int k = 0; k < c.kernels; ++k)
-    for (int ch = 0; ch < c.input.c; ++ch)
-      for (int r = 0; r < c.kernel_h; ++r)
-        for (int s = 0; s < c.kernel_w; ++s) w.at(k, ch, r, s) = L.weights[i++];
   std::vector<uint8_t> bytes(wl.padded_bytes(), sdp::kGapFill);
-  golden::store_weights(wl, w, 0, [&](uint64_t a, uint8_t v) { bytes[a] = v; });
+  golden::store_weights(wl, weight_cube(L.p, L.weights), 0, [&](uint64_t a, uint8_t v) { bytes[a] = v; });
   return bytes;
 }
 
@@ -241,7 +323,7 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect) {
   const ConvLayer L = parse_layer(h, root);
   const HwConfig& hw = *h.config;
   CompiledConv out;
-  out.conv = golden::conv_config_from(L.p, hw, sdp::kInputBase, kWeightBase);
+  out.conv = L.wino ? L.wino->cfg : golden::conv_config_from(L.p, hw, sdp::kInputBase, kWeightBase);
   const ConvConfig& c = out.conv;
   out.out_layout = L.post.out_layout;
   out.out_shape = c.output;
@@ -255,7 +337,8 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect) {
 
   // Registers: pointers and the D_ groups of the pipeline, then SDP and SDP_RDMA.
   for (const char* block : kConvBlocks) pb.write(pb.reg(block, "S_POINTER"), 0);
-  const BlockWords words = conv_register_words(c, hw, conv_bank_split(c, hw), L.post.out_layout);
+  BlockWords words = conv_register_words(c, hw, conv_bank_split(c, hw), L.post.out_layout);
+  if (L.wino) apply_wino_regs(words, L.wino->regs);  // SDP's WINOGRAD bit comes with L.post
   for (const char* block : kConvBlocks) pb.write_group(block, words.at(block));
   sdp::emit_registers(pb, L.post);
 
@@ -404,6 +487,18 @@ BlockWords conv_register_words(const ConvConfig& c, const HwConfig& hw, const Co
       place(packed_1x1, ca::D_DATAOUT_MAP::LINE_PACKED{}) | place(packed_1x1, ca::D_DATAOUT_MAP::SURF_PACKED{});
   cacc[ca::D_CLIP_CFG::offset] = place(u(c.clip_truncate), ca::D_CLIP_CFG::CLIP_TRUNCATE{});
   return w;
+}
+
+void apply_wino_regs(BlockWords& w, const std::vector<golden::WinoRegWrite>& regs) {
+  const RegDb& db = RegDb::nvdla();
+  for (const golden::WinoRegWrite& r : regs) {
+    const std::string name = fmt::format("{}.{}", r.block, r.reg);
+    const RegDef* def = db.find(name);
+    const RegField* f = def != nullptr ? def->field(r.field) : nullptr;
+    if (f == nullptr) throw std::logic_error(fmt::format("apply_wino_regs: no register field {}.{}", name, r.field));
+    uint32_t& word = w[std::string(r.block)][def->offset];
+    word = (word & ~f->mask()) | ((r.value << f->lsb) & f->mask());
+  }
 }
 
 UnitHandler conv_handler() { return {"conv", &validate, &run}; }

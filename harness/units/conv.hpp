@@ -1,14 +1,17 @@
-// `conv` layers (docs/LAYER_FORMAT.md, "`conv` layers"): one direct convolution described by what
-// it computes, compiled into the register program NVDLA's driver would issue for CDMA, CSC,
-// CMAC_A/B and CACC flying into SDP (with the `sdp` layers' post-ops). docs/CONV.md "Compiler".
+// `conv` layers (docs/LAYER_FORMAT.md, "`conv` layers"): one convolution (direct, or Winograd on
+// nv_full) described by what it computes, compiled into the register program NVDLA's driver would
+// issue for CDMA, CSC, CMAC_A/B and CACC flying into SDP (with the `sdp` layers' post-ops).
+// docs/CONV.md "Compiler", docs/WINOGRAD.md.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "golden/config.hpp"
 #include "golden/conv.hpp"
+#include "golden/conv_wino.hpp"
 #include "golden/cube.hpp"
 #include "golden/layout.hpp"
 #include "harness/layer.hpp"
@@ -33,10 +36,15 @@ using BlockWords = std::map<std::string, std::map<uint32_t, uint32_t>>;
 [[nodiscard]] BlockWords conv_register_words(const golden::ConvConfig& c, const golden::HwConfig& hw,
                                              const ConvBanks& banks, const golden::FeatureLayout& out);
 
+// Winograd mode: overwrites the fields golden::wino_compile lists (block, register, field, value
+// as written) in `w`, creating the word of a block not yet in `w` (e.g. SDP's
+// D_FEATURE_MODE_CFG.WINOGRAD) from 0. docs/WINOGRAD.md "conv layers in Winograd mode".
+void apply_wino_regs(BlockWords& w, const std::vector<golden::WinoRegWrite>& regs);
+
 // A compiled `conv` layer: the program and where its output lands.
 struct CompiledConv {
   Program program;
-  golden::ConvConfig conv;          // the convolution as compiled
+  golden::ConvConfig conv;          // the convolution as compiled (mode Winograd for "mode": "winograd")
   golden::FeatureLayout out_layout;  // SDP's output (base, strides, atom, element size)
   golden::CubeShape out_shape;       // (1, K, H', W')
   uint64_t out_bytes = 0;            // the output region checked against golden

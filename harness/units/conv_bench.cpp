@@ -1,4 +1,5 @@
-// `dlacosim bench conv`: direct-convolution utilization of the RTL (docs/CONV_RTL.md).
+// `dlacosim bench conv`: convolution utilization of the RTL, direct (docs/CONV_RTL.md) and
+// Winograd against direct on nv_full (docs/WINOGRAD.md "Bench").
 #include "units/conv_bench.hpp"
 
 #include <chrono>
@@ -6,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <optional>
 #include <span>
 
 #include "golden/nvdla_regs.hpp"
@@ -84,24 +86,61 @@ ConvParams conv_bench_layer() {
   return p;
 }
 
-ConvBenchResult measure_conv(const HwConfig& hw, const ConvParams& p, uint64_t seed, double stall, int rand_reset) {
+golden::ConvParams conv_bench_wino_layer() {
+  ConvParams p = conv_bench_layer();
+  p.c = 128;
+  p.k = 64;
+  p.precision = golden::Precision::Int16;
+  p.clip_truncate = 12;
+  return p;
+}
+
+ConvBenchMode conv_bench_wino_mode(bool winograd, bool rtl) {
+  ConvBenchMode m;
+  m.mode = winograd ? golden::ConvMode::Winograd : golden::ConvMode::Direct;
+  m.data_max = 2000;
+  m.weight_max = 1000;
+  m.rtl = rtl;
+  return m;
+}
+
+ConvBenchResult measure_conv(const HwConfig& hw, const ConvParams& p, uint64_t seed, double stall, int rand_reset,
+                             const ConvBenchMode& m) {
   constexpr uint64_t kIn = 0x100000, kWt = 0x400000, kOut = 0x800000;
   ConvBenchResult res;
   res.config = hw.name;
   res.params = p;
-  ConvConfig c = golden::conv_config_from(p, hw, kIn, kWt);
+  res.mode = m.mode;
+  const bool wino = m.mode == golden::ConvMode::Winograd;
+  const bool values = m.data_max > 0;  // logical values (else random bytes)
+  if (wino && (!values || m.weight_max <= 0)) {
+    throw std::invalid_argument("conv bench: Winograd needs data_max and weight_max (values its scheme can carry)");
+  }
   Rng rng = Rng::derive(seed, "conv.bench");
   const bool i16 = p.precision == golden::Precision::Int16;
-  c.pad_value = static_cast<int32_t>(i16 ? rng.range(-32768, 32767) : rng.range(-128, 127));
+  ConvParams q = p;
+  q.pad_value = static_cast<int32_t>(values ? rng.range(-m.data_max - 1, m.data_max)
+                                            : (i16 ? rng.range(-32768, 32767) : rng.range(-128, 127)));
+  golden::Cube<int64_t> x(golden::CubeShape{1, p.c, p.h, p.w}), wt(golden::CubeShape{p.k, p.c, p.r, p.s});
+  if (values) {
+    for (auto& v : x.data()) v = rng.range(-m.data_max - 1, m.data_max);
+    for (auto& v : wt.data()) v = rng.range(-m.weight_max, m.weight_max);
+  }
+  std::optional<golden::WinoLayer> wl;
+  if (wino) {
+    wl = golden::wino_compile(q, wt, m.scheme, m.pra_truncate, hw, kIn, kWt);
+    if (!wl->problems.empty()) throw std::invalid_argument("conv bench: " + wl->problems.front().text);
+  }
+  const ConvConfig c = wino ? wl->cfg : golden::conv_config_from(q, hw, kIn, kWt);
   const golden::ConvDerived d = golden::conv_derived(c, hw);
   const golden::CubeShape oshape{1, c.kernels, c.output.h, c.output.w};
   const golden::FeatureLayout out = golden::FeatureLayout::packed(oshape, hw.atom_bytes, i16 ? 2 : 1, kOut);
   const int ak = hw.atomic_k(p.precision);
-  res.atomic_ops = static_cast<uint64_t>(d.kernel_groups) * static_cast<uint64_t>(d.atomics) *
-                   static_cast<uint64_t>(d.channel_blocks) * static_cast<uint64_t>(c.kernel_h * c.kernel_w);
-  res.macs = static_cast<uint64_t>(d.atomics) * static_cast<uint64_t>(c.kernels) *
+  res.macs = static_cast<uint64_t>(c.output.w * c.output.h) * static_cast<uint64_t>(c.kernels) *
              static_cast<uint64_t>(c.input.c) * static_cast<uint64_t>(c.kernel_h * c.kernel_w);
-  res.ideal_cycles = res.macs / static_cast<uint64_t>(hw.atomic_c * ak);
+  res.atomic_ops = static_cast<uint64_t>(d.kernel_groups) * static_cast<uint64_t>(d.atomics) *
+                   static_cast<uint64_t>(d.channel_blocks) * static_cast<uint64_t>(wino ? 1 : c.kernel_h * c.kernel_w);
+  res.ideal_cycles = wino ? res.atomic_ops : res.macs / static_cast<uint64_t>(hw.atomic_c * ak);
 
   RunOptions o;
   o.seed = seed;
@@ -110,18 +149,35 @@ ConvBenchResult measure_conv(const HwConfig& hw, const ConvParams& p, uint64_t s
   o.sim.rand_reset = rand_reset;
   o.sim.watchdog = 200000;
   std::string why;
-  std::unique_ptr<Device> rtl = make_nvdla_core_device({"CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC", "SDP"}, hw, o, why);
-  if (!rtl) throw std::logic_error("conv bench: " + why);
+  std::unique_ptr<Device> rtl;
+  if (m.rtl) {
+    rtl = make_nvdla_core_device({"CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC", "SDP"}, hw, o, why);
+    if (!rtl) throw std::logic_error("conv bench: " + why);
+  }
   GoldenDevice gold(hw);
-  Device* devs[] = {rtl.get(), &gold};
+  std::vector<Device*> devs = {&gold};
+  if (rtl) devs.insert(devs.begin(), rtl.get());
 
+  // Memory: the input cube and the weights (random bytes, or the values in their layouts; the
+  // pre-transformed image in Winograd mode).
   const uint64_t in_bytes = c.in_layout.region_bytes(c.input);
   std::vector<uint8_t> bytes(in_bytes + d.weight_bytes);
   for (auto& b : bytes) b = static_cast<uint8_t>(rng.next());
+  if (values) {
+    const auto img = golden::store_cube_bytes(c.in_layout, x, 0);
+    std::copy(img.begin(), img.end(), bytes.begin());
+  }
+  if (wino) {
+    std::copy(wl->weights.begin(), wl->weights.end(), bytes.begin() + static_cast<std::ptrdiff_t>(in_bytes));
+  } else if (values) {
+    golden::store_weights(c.weight_layout(), wt, 0, [&](uint64_t a, uint8_t v) { bytes[in_bytes + a] = v; });
+  }
+  std::map<std::string, Words> program = encode(c, hw, kOut, out);
+  if (wino) apply_wino_regs(program, wl->regs);
   for (Device* dev : devs) {
     dev->memory().write(kIn, std::span(bytes.data(), in_bytes));
     dev->memory().write(kWt, std::span(bytes.data() + in_bytes, d.weight_bytes));
-    for (const auto& [block, words] : encode(c, hw, kOut, out)) {
+    for (const auto& [block, words] : program) {
       const uint32_t base = block_base(hw, block);
       for (const auto& [off, v] : words) dev->reg_write(base + off, v);
     }
@@ -137,6 +193,13 @@ ConvBenchResult measure_conv(const HwConfig& hw, const ConvParams& p, uint64_t s
     if (dev == rtl.get()) t0 = rtl->cycles();
   }
   const uint64_t timeout = 50'000'000;
+  const uint64_t out_bytes = out.region_bytes(oshape);
+  if (!rtl) {
+    const WaitResult g = gold.wait_interrupt("SDP_0", timeout);
+    if (!g.raised) res.detail = "golden: " + g.detail;
+    res.golden_output = gold.memory().read(kOut, out_bytes);
+    return res;
+  }
   const auto wall0 = std::chrono::steady_clock::now();
   WaitResult w = rtl->wait_interrupt("CDMA_DAT_0", timeout);
   const uint64_t t_dat = rtl->cycles();
@@ -157,9 +220,9 @@ ConvBenchResult measure_conv(const HwConfig& hw, const ConvParams& p, uint64_t s
   res.cycles_layer = t_cacc - t0;
   res.cycles_data = t_dat - t0;
   res.cycles_to_sdp = t_sdp - t0;
-  const uint64_t out_bytes = out.region_bytes(oshape);
   const auto a = rtl->memory().read(kOut, out_bytes);
   const auto b = gold.memory().read(kOut, out_bytes);
+  res.golden_output = b;
   const uint32_t sat_reg = block_base(hw, "CACC") + regs::cacc::D_OUT_SATURATION::offset;
   res.out_saturation_rtl = rtl->reg_read(sat_reg);
   res.out_saturation_golden = gold.reg_read(sat_reg);
@@ -215,7 +278,33 @@ std::string bench_conv(const BenchOptions& opt) {
         r.rtl_seconds, r.simulated_macs_per_s(),
         r.outputs_equal ? "equals the golden device" : "DIFFERS: " + r.detail);
   }
+  // Winograd against direct on nv_full: the same 3x3 pad-1 layer and values.
+  const ConvWinoComparison wc = measure_conv_wino(opt.seed);
+  const golden::ConvParams& wp = wc.direct.params;
+  out += fmt::format("conv nv_full Winograd comparison ({}x{}x{} -> {}x{}x{}, 3x3 pad 1, int16, exact scheme, "
+                     "PRA_TRUNCATE 0, the same values):\n",
+                     wp.w, wp.h, wp.c, wp.w, wp.h, wp.k);
+  for (const ConvBenchResult* r : {&wc.direct, &wc.wino}) {
+    const bool w = r->mode == golden::ConvMode::Winograd;
+    out += fmt::format("  {}: ideal {} cycles ({}), {} cycles, utilization {:.1f}%; output {}\n",
+                       w ? "winograd" : "direct  ", r->ideal_cycles,
+                       w ? "kernel groups x W'H'/4 x ceil(C_ext/4) atomic ops" : "W'H'KCRS / (64 x 16)",
+                       r->cycles_layer, 100.0 * r->util_layer(),
+                       r->outputs_equal ? "equals the golden device" : "DIFFERS: " + r->detail);
+  }
+  out += fmt::format("  direct / winograd cycles: {:.2f} (ideal {:.2f}); golden outputs of both modes {}\n",
+                     wc.speedup(),
+                     wc.wino.ideal_cycles ? double(wc.direct.ideal_cycles) / double(wc.wino.ideal_cycles) : 0.0,
+                     wc.direct.golden_output == wc.wino.golden_output ? "equal" : "DIFFER");
   return out;
+}
+
+ConvWinoComparison measure_conv_wino(uint64_t seed, bool rtl) {
+  const golden::ConvParams p = conv_bench_wino_layer();
+  ConvWinoComparison c;
+  c.direct = measure_conv(golden::nv_full(), p, seed, 0.0, 0, conv_bench_wino_mode(false, rtl));
+  c.wino = measure_conv(golden::nv_full(), p, seed, 0.0, 0, conv_bench_wino_mode(true, rtl));
+  return c;
 }
 
 }  // namespace dla::harness::units

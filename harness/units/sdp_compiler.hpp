@@ -81,6 +81,7 @@ struct Layer {
   golden::CubeShape shape{};  // n = 1
   golden::Precision in_prec = golden::Precision::Int8, out_prec = golden::Precision::Int8;
   bool flying = false;
+  bool winograd = false;       // flying from a Winograd convolution: D_FEATURE_MODE_CFG.WINOGRAD (2x2 tile order)
   std::vector<int64_t> input;  // memory input only: C*H*W, c-major
   golden::FeatureLayout in_layout{}, out_layout{};
   XStage bs, bn;

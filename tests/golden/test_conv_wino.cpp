@@ -78,7 +78,10 @@ WgWords encode_wg(const ConvParams& p, int pra_truncate, int clip, uint64_t weig
   const int prec = p.precision == Precision::Int16 ? 1 : 0;
   const int bpe = prec + 1;
   const int w_ext = (p.w + p.pad_left + p.pad_right) / p.stride_x, h_ext = (p.h + p.pad_top + p.pad_bottom) / p.stride_y;
-  const int c_ext = p.c * p.stride_x * p.stride_y;
+  // Extended channels: each stride phase starts on a whole 32-byte atom (C_pad channels); the
+  // last phase holds C.
+  const int c_pad = (p.c * bpe + 31) / 32 * 32 / bpe;
+  const int c_ext = (p.stride_x * p.stride_y - 1) * c_pad + p.c;
   const int ow = (p.w + p.pad_left + p.pad_right - 3) / p.stride_x + 1;
   const int oh = (p.h + p.pad_top + p.pad_bottom - 3) / p.stride_y + 1;
   // EPS of the extended cube on nv_full: 32-byte atoms, two per 64-byte entry; an odd last
@@ -239,7 +242,7 @@ TEST_CASE("winograd exact scheme at PRA_TRUNCATE 0 equals an int64 direct convol
                   << precision_name(p.precision));
     p = L.p;  // with the drawn pad value
     const WinoLayer wl = wino_compile(p, L.wt, WinoScheme::Exact, 0, hw, kInBase, kWtBase);
-    for (const auto& e : wl.problems) FAIL_CHECK(e);
+    for (const auto& e : wl.problems) FAIL_CHECK(e.text);
     REQUIRE(wl.problems.empty());
     Mem mem;
     load(mem, L, wl, rng);
@@ -357,15 +360,35 @@ TEST_CASE("winograd weight layout, register values and derived bookkeeping by ha
   // (1 * 8 + 1) * 64 + 7 * 4 + 1 = 605.
   CHECK(wl.offset(33, 5, 7) == 4096 + 605);
   CHECK(wl.total_bytes() == 40 * 128);
-  // Stride 2, pads 1/0/1/0, C = 6: C_ext 24, W_ext = (10 + 1) / 2 = 5.
+  // Stride 2, pads 1/0/1/0, C = 6 int8 on nv_full's 32-byte atom: each phase starts on a whole
+  // atom, C_pad 32, C_ext = 3 * 32 + 6 = 102; W_ext = (10 + 1) / 2 = 5.
+  c.atom_bytes = 32;
   c.stride_x = c.stride_y = 2;
   c.pad_left = c.pad_top = 1;
   const WinoGeometry g = wino_geometry(c);
   CHECK(g.w_ext == 5);
   CHECK(g.h_ext == 5);
-  CHECK(g.c_ext == 24);
-  CHECK(g.channel_groups == 6);
-  CHECK(wino_ext_channel(c, 2, 1, 0) == 14);  // phase (1, 0) of channel 2: 2 * 6 + 2
+  CHECK(g.phases == 4);
+  CHECK(g.c_pad == 32);
+  CHECK(g.c_ext == 102);
+  CHECK(g.channel_groups == 26);
+  CHECK(wino_ext_channel(c, 2, 1, 0) == 66);  // phase (1, 0) of channel 2: 2 * 32 + 2
+  CHECK(wino_ext_channel(c, 5, 1, 1) == 101);  // the last real channel
+  // Stride 2x1 (2 phases), C = 40 int8: 2 atoms per phase, C_pad 64, C_ext 104.
+  c.stride_y = 1;
+  c.input.c = 40;
+  CHECK(wino_geometry(c).c_pad == 64);
+  CHECK(wino_geometry(c).c_ext == 104);
+  CHECK(wino_ext_channel(c, 39, 0, 1) == 103);
+  // int16: 16 channels per atom; C = 40 -> C_pad 48.
+  c.precision = Precision::Int16;
+  CHECK(wino_geometry(c).c_pad == 48);
+  CHECK(wino_geometry(c).c_ext == 88);
+  // Stride 1: C_ext = C, whatever the atom.
+  c.stride_x = 1;
+  CHECK(wino_geometry(c).c_ext == 40);
+  c.input.c = 6;
+  c.precision = Precision::Int8;
   // int16: 16 kernels per group, 2 bytes per element.
   c.precision = Precision::Int16;
   c.atomic_k = 16;
@@ -413,7 +436,7 @@ TEST_CASE("winograd refusals name the reason", "[conv][wino]") {
   auto problems = [&](const ConvParams& q, const HwConfig& h, WinoScheme scheme = WinoScheme::Exact, int t = 0) {
     std::string all;
     for (const auto& e : wino_compile(q, Cube<int64_t>(CubeShape{q.k, q.c, q.r, q.s}, 1), scheme, t, h, 0, 0).problems)
-      all += e + "\n";
+      all += e.text + "\n";
     return all;
   };
   CHECK(problems(p, hw).empty());
@@ -441,9 +464,44 @@ TEST_CASE("winograd refusals name the reason", "[conv][wino]") {
     Cube<int64_t> big(CubeShape{2, 3, 3, 3}, 15);  // 9 * 15 = 135 > 127
     const WinoLayer L = wino_compile(q, big, WinoScheme::Exact, 0, hw, 0, 0);
     REQUIRE(L.problems.size() == 1);
-    CHECK_THAT(L.problems[0], Catch::Contains("the exact weights 4U do not fit int8"));
+    CHECK_THAT(L.problems[0].text, Catch::Contains("the exact weights 4U do not fit int8"));
   }
   CHECK_THAT(problems(p, hw, WinoScheme::Nvdla, 2), Catch::Contains("needs CLIP_TRUNCATE >= PRA_TRUNCATE"));
+  q = p;
+  q.clip_truncate = 15;  // + 2 = 17
+  CHECK_THAT(problems(q, hw), Catch::Contains("CLIP_TRUNCATE = clip + 2 - PRA_TRUNCATE = 17, above CACC's 16"));
+
+  // Each problem names its subject (a layer compiler points at the field behind it).
+  auto first_subject = [&](const ConvParams& r, const HwConfig& h, WinoScheme scheme = WinoScheme::Exact, int t = 0) {
+    const auto u = wino_compile(r, Cube<int64_t>(CubeShape{r.k, r.c, r.r, r.s}, 1), scheme, t, h, 0, 0).problems;
+    REQUIRE_FALSE(u.empty());
+    return u.front().subject;
+  };
+  CHECK(first_subject(p, nv_small()) == WinoSubject::Hardware);
+  CHECK(first_subject(p, hw, WinoScheme::Nvdla, 2) == WinoSubject::Clip);
+  CHECK(first_subject(q, hw) == WinoSubject::Clip);
+  CHECK(first_subject(p, hw, WinoScheme::Exact, 4) == WinoSubject::PraTruncate);
+  q = p;
+  q.r = q.s = 5;
+  q.w = q.h = 8;
+  CHECK(first_subject(q, hw) == WinoSubject::Kernel);
+  q = p;
+  q.w = 7;
+  CHECK(first_subject(q, hw) == WinoSubject::OutputSize);
+  q = p;
+  q.stride_x = 3;
+  CHECK(first_subject(q, hw) == WinoSubject::Stride);
+  q = p;
+  q.w = q.h = 8;
+  q.dilation_x = 2;
+  CHECK(first_subject(q, hw) == WinoSubject::Dilation);
+  {
+    q = p;
+    q.precision = Precision::Int8;
+    const WinoLayer L = wino_compile(q, Cube<int64_t>(CubeShape{2, 3, 3, 3}, 15), WinoScheme::Exact, 0, hw, 0, 0);
+    REQUIRE(L.problems.size() == 1);
+    CHECK(L.problems[0].subject == WinoSubject::Weights);
+  }
   {
     ConvParams s2 = p;  // 7 + 0 + 0 is odd at stride 2: wino_compile adds PAD_RIGHT 1
     s2.w = s2.h = 9;
@@ -484,4 +542,44 @@ TEST_CASE("winograd refusals name the reason", "[conv][wino]") {
              Catch::Contains("CDMA DATAIN_WIDTH_EXT+1"));
   CHECK_THAT(decoded([](WgWords& w) { w.csc[regs::csc::D_WEIGHT_SIZE_EXT_0::offset] = 0x40004; }, hw),
              Catch::Contains("needs a 3x3 kernel (got 5x5)"));
+}
+
+TEST_CASE("winograd stride 2: each phase's channels start on a whole atom, padding channels carry 0", "[conv][wino]") {
+  // C = 6 int8 at stride 2x2 on nv_full: C_pad 32, phases at extended channels 0, 32, 64, 96,
+  // C_ext = 102; all weights 1, exact scheme (U' = (2G) g (2G)^T).
+  const HwConfig& hw = nv_full();
+  ConvParams p;
+  p.w = p.h = 10;
+  p.c = 6;
+  p.k = 3;
+  p.r = p.s = 3;
+  p.stride_x = p.stride_y = 2;
+  const WinoLayer L = wino_compile(p, Cube<int64_t>(CubeShape{3, 6, 3, 3}, 1), WinoScheme::Exact, 0, hw, 0, 0);
+  REQUIRE(L.problems.empty());
+  REQUIRE(wino_geometry(L.cfg).c_ext == 102);
+  const WinoWeightLayout wl = wino_weight_layout(L.cfg);
+  auto u = [&](int k, int e, int pos) { return static_cast<int8_t>(L.weights.at(wl.offset(k, e, pos))); };
+  // Phase (0, 0): taps (2re, 2se) -> g_ext = [[1,1,0],[1,1,0],[0,0,0]]; 2G g = rows (2,2,0),
+  // (2,2,0), 0, 0; times (2G)^T: (4,4,0,0), (4,4,0,0), 0, 0.
+  const int phase00[16] = {4, 4, 0, 0, 4, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  // Phase (1, 1): only tap (0, 0) = g[1][1]; 2G g = rows (2,0,0), (1,0,0), (1,0,0), 0; times
+  // (2G)^T: (4,2,2,0), (2,1,1,0), (2,1,1,0), 0.
+  const int phase11[16] = {4, 2, 2, 0, 2, 1, 1, 0, 2, 1, 1, 0, 0, 0, 0, 0};
+  // Phase (0, 1): taps (2re, 2se + 1): g_ext = [[1,0,0],[1,0,0],[0,0,0]]; 2G g = rows (2,0,0),
+  // (2,0,0), 0, 0; times (2G)^T: (4,2,2,0), (4,2,2,0), 0, 0.
+  const int phase01[16] = {4, 2, 2, 0, 4, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  // Phase (1, 0): taps (2re + 1, 2se): g_ext = [[1,1,0],[0,0,0],[0,0,0]]; 2G g = rows (2,2,0),
+  // (1,1,0), (1,1,0), 0; times (2G)^T: (4,4,0,0), (2,2,0,0), (2,2,0,0), 0.
+  const int phase10[16] = {4, 4, 0, 0, 2, 2, 0, 0, 2, 2, 0, 0, 0, 0, 0, 0};
+  const int* phases[4] = {phase00, phase01, phase10, phase11};
+  for (int k = 0; k < 3; ++k) {
+    for (int e = 0; e < 104; ++e) {  // 26 channel groups of 4: up to 104
+      const int phase = e / 32, c = e % 32;
+      for (int pos = 0; pos < 16; ++pos) {
+        INFO("kernel " << k << " extended channel " << e << " position " << pos);
+        CHECK(u(k, e, pos) == (e < 102 && c < 6 ? phases[phase][pos] : 0));
+      }
+    }
+  }
+  CHECK(wino_ext_channel(L.cfg, 5, 1, 1) == 101);
 }

@@ -367,6 +367,72 @@ TEST_CASE("SDP layer: per-element operands from memory, per-kernel operands, BOT
   CHECK_THROWS_WITH(run_sdp(k, LutTables{}, rd, wr), Catch::Contains("NRDMA is disabled"));
 }
 
+TEST_CASE("SDP layer: WINOGRAD (flying) writes the same cube, and its refusals", "[sdp][wino]") {
+  // A flying 2x2x8 int8 cube (nv_small atom): input value 10*c + 2*h + w, BS adds 1 per lane.
+  SdpConfig c = small_layer(8);
+  c.shape = {1, 8, 2, 2};
+  c.flying = true;
+  c.dst_line_stride = 16;
+  c.dst_surface_stride = 32;
+  c.bs = x_active();
+  c.bs.alu_bypass = false;
+  c.bs.alu_algo = SdpAluAlgo::Sum;
+  c.bs.alu_operand = 1;
+  Cube<int64_t> cacc(CubeShape{1, 8, 2, 2});
+  for (int ch = 0; ch < 8; ++ch)
+    for (int h = 0; h < 2; ++h)
+      for (int w = 0; w < 2; ++w) cacc.at(0, ch, h, w) = 10 * ch + 2 * h + w;
+  auto run = [&](const SdpConfig& cfg) {
+    std::map<uint64_t, uint8_t> mem;
+    (void)run_sdp(cfg, LutTables{}, [](uint64_t) { return uint8_t{0}; }, [&](uint64_t a, uint8_t v) { mem[a] = v; },
+                  &cacc);
+    return mem;
+  };
+  const auto plain = run(c);
+  // Element (c, h, w) at 0x2000 + h * 16 + w * 8 + c: value 10c + 2h + w + 1.
+  CHECK(plain.at(0x2000 + 16 + 8 + 5) == 54);
+  c.winograd = true;
+  CHECK(c.unsupported().empty());
+  CHECK(run(c) == plain);
+
+  auto refused = [](SdpConfig cfg) {
+    std::string all;
+    for (const auto& e : cfg.unsupported()) all += e + "\n";
+    return all;
+  };
+  SdpConfig m = c;
+  m.flying = false;
+  CHECK_THAT(refused(m), Catch::Contains("WINOGRAD needs FLYING_MODE on"));
+  m = c;
+  m.shape.w = 3;
+  CHECK_THAT(refused(m), Catch::Contains("WINOGRAD needs an even cube width and height (2x2 output tiles); got 3x2"));
+  m = c;
+  m.ew = y_active();
+  m.ew.alu_bypass = false;
+  m.ew.alu_algo = SdpAluAlgo::Eql;
+  CHECK_THAT(refused(m), Catch::Contains("EQL is not available with D_FEATURE_MODE_CFG.WINOGRAD"));
+  m = c;
+  m.out_precision = SdpPrecision::Int16;
+  CHECK_THAT(refused(m), Catch::Contains("int8 input -> int16 output is not available"));
+  m.in_precision = m.proc_precision = SdpPrecision::Int16;
+  CHECK(refused(m).empty());  // int16 -> int16 is fine
+
+  // SDP_RDMA's own WINOGRAD bit is ignored: decoding it changes nothing.
+  namespace rs = regs::sdp;
+  namespace rr = regs::sdp_rdma;
+  const std::map<uint32_t, uint32_t> sdp{{rs::D_FEATURE_MODE_CFG::offset, 0x5},  // flying, WINOGRAD
+                                         {rs::D_DATA_CUBE_WIDTH::offset, 1},
+                                         {rs::D_DATA_CUBE_HEIGHT::offset, 1}};
+  for (const uint32_t rdma_mode : {0u, 2u}) {
+    const std::map<uint32_t, uint32_t> rdma{{rr::D_FEATURE_MODE_CFG::offset, rdma_mode}};
+    const SdpConfig d = decode_sdp([&](uint32_t o) { return sdp.count(o) ? sdp.at(o) : 0u; },
+                                   [&](uint32_t o) { return rdma.count(o) ? rdma.at(o) : 0u; }, 8);
+    CHECK(d.winograd);
+    CHECK(d.flying);
+    CHECK(d.unsupported().empty());
+  }
+}
+
 TEST_CASE("SDP register decode uses the defined fields only", "[sdp]") {
   namespace rs = regs::sdp;
   namespace rr = regs::sdp_rdma;

@@ -28,13 +28,16 @@ namespace dla::golden {
 // What CSC sees after CDMA's channel extension (real values, not value-1).
 struct WinoGeometry {
   int w_ext = 0, h_ext = 0;  // D_DATAIN_SIZE_EXT_0: (W + PL + PR) / sx, (H + PT + PB) / sy
-  int c_ext = 0;             // CSC D_DATAIN_SIZE_EXT_1, WEIGHT_CHANNEL_EXT: C * sx * sy
+  int phases = 1;            // sx * sy
+  int c_pad = 0;             // C rounded up to whole memory atoms: ceil(C * bpe / atom) * atom / bpe
+  int c_ext = 0;             // CSC D_DATAIN_SIZE_EXT_1, WEIGHT_CHANNEL_EXT: (phases - 1) * c_pad + C
   int channel_groups = 0;    // ceil(c_ext / 4): Winograd atomic operations per output tile
 };
 [[nodiscard]] WinoGeometry wino_geometry(const ConvConfig& c);
 
 // Channel of the extended cube that carries input channel c at stride phase (py, px):
-// phase-major, (py * sx + px) * C + c.
+// phase-major, each phase starting on a whole memory atom, (py * sx + px) * c_pad + c. Extended
+// channels whose phase-local channel (e % c_pad) is >= C hold 0 (data and weights).
 [[nodiscard]] int wino_ext_channel(const ConvConfig& cfg, int c, int py, int px);
 
 // Pre-transformed weights in memory. Byte order, outermost first: kernel group (atomic_k
@@ -57,8 +60,27 @@ struct WinoWeightLayout {
 };
 [[nodiscard]] WinoWeightLayout wino_weight_layout(const ConvConfig& c);
 
+// What a Winograd problem is about, so that a layer compiler can point at the field behind it.
+enum class WinoSubject {
+  Hardware,     // the configuration has no Winograd
+  Kernel,       // R x S
+  Stride,
+  Dilation,
+  PraTruncate,
+  OutputSize,   // W', H' (from the input size, pads and stride)
+  Weights,      // weight values (the exact scheme's 4U must fit) or the weight cube's shape
+  Clip,         // CLIP_TRUNCATE after the scheme's compensation
+  Other,        // anything else (register relations, layouts, ...)
+};
+struct WinoProblem {
+  WinoSubject subject = WinoSubject::Other;
+  std::string text;
+};
+
 // Everything the Winograd model cannot run (hardware-independent part; run_conv adds
-// wino_hw_refusal), one sentence each. Called by ConvConfig::unsupported().
+// wino_hw_refusal), one sentence each, with its subject.
+[[nodiscard]] std::vector<WinoProblem> wino_problems(const ConvConfig& c);
+// The texts of wino_problems(c). Called by ConvConfig::unsupported().
 [[nodiscard]] std::vector<std::string> wino_unsupported(const ConvConfig& c);
 
 // decode_conv's Winograd part: reads CDMA's extended sizes, stride and pads, CSC's PRA_TRUNCATE,
@@ -93,7 +115,7 @@ struct WinoLayer {
   ConvDerived derived{};             // EPS, banks, BYTE_PER_KERNEL, WEIGHT_BYTES, ATOMICS
   std::vector<uint8_t> weights{};    // the image at cfg.weight_base, derived.weight_bytes long
   std::vector<WinoRegWrite> regs{};  // every field whose rule differs from direct mode
-  std::vector<std::string> problems{};  // empty: the layer can run (then everything above is set)
+  std::vector<WinoProblem> problems{};  // empty: the layer can run (then everything above is set)
 };
 
 // From the layer (ConvParams with R = S = 3, stride 1 or 2; p.clip_truncate is the CLIP_TRUNCATE

@@ -106,6 +106,9 @@ struct SdpConfig {
   // D_FEATURE_MODE_CFG (SDP)
   bool flying = false;
   bool output_to_pdp = false;
+  // WINOGRAD (flying only): WDMA writes the cube in 2x2 tiles (docs/SDP.md, "Winograd write
+  // order"); the values are those of the same cube without it. SDP_RDMA's own WINOGRAD bit is
+  // ignored (operands are read per channel or at each element's own (h, w) in either order).
   bool winograd = false;
   bool nan_to_zero = false;
   // precisions: input read by MRDMA (SDP_RDMA IN_PRECISION), processing, output (SDP D_DATA_FORMAT)
@@ -134,6 +137,11 @@ struct SdpConfig {
   // Everything in this config the model cannot run, one sentence each (empty: runnable).
   [[nodiscard]] std::vector<std::string> unsupported() const;
 };
+
+// What NVDLA's SDP does not have in Winograd mode (D_FEATURE_MODE_CFG.WINOGRAD): the EW ALU's EQL
+// and int8 input -> int16 output. The reasons a set-up is refused, one sentence each (empty:
+// allowed); SdpConfig::unsupported() and the `conv` layer compiler use them.
+[[nodiscard]] std::vector<std::string> sdp_winograd_refusals(bool eql, SdpPrecision in, SdpPrecision out);
 
 // Raw register value at a block-relative byte offset. For D_ registers it is the value of the
 // group being executed; S_ registers have one copy.
