@@ -61,7 +61,7 @@ struct ConvBenchResult {
 // The reference layer: 3x3 kernels, pad 1, 32x16x32 input -> 32x16x16 output, int8.
 [[nodiscard]] golden::ConvParams conv_bench_layer();
 
-// The Winograd comparison layer (nv_full): 3x3 pad 1, 32x16x128 -> 32x16x64, int16, CLIP 12.
+// The Winograd comparison layer (nv_full): 3x3 pad 1, 32x32x64 -> 32x32x128, int16, CLIP 12.
 [[nodiscard]] golden::ConvParams conv_bench_wino_layer();
 // Its mode: exact scheme at PRA_TRUNCATE 0, values small enough for the exact scheme (data
 // +-2000, weights +-1000), the same in both modes. `winograd` false: the direct run.
@@ -75,6 +75,7 @@ struct ConvWinoComparison {
     return wino.cycles_layer ? double(direct.cycles_layer) / double(wino.cycles_layer) : 0;
   }
 };
-[[nodiscard]] ConvWinoComparison measure_conv_wino(uint64_t seed, bool rtl = true);
+[[nodiscard]] ConvWinoComparison measure_conv_wino(uint64_t seed, bool rtl = true,
+                                                   const golden::ConvParams& p = conv_bench_wino_layer());
 
 }  // namespace dla::harness::units

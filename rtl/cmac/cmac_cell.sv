@@ -53,8 +53,9 @@ module cmac_cell #(
 
   // int8 dot products: kernel kk uses weight bytes [kk*AtomicC +: AtomicC], data bytes 0..AtomicC-1;
   // group g is lanes 4g..4g+3 (18 bits).
-  logic signed [KernPerCell-1:0][Groups-1:0][17:0] grp8;
-  logic signed [KernPerCell-1:0][Sum8W-1:0]         sum8;
+  logic [KernPerCell-1:0][Groups-1:0][17:0] grp8;   // signed values
+  logic [Groups-1:0][33:0]                  grp16;  // int16 group sums (SupportInt16), signed values
+  logic signed [KernPerCell-1:0][Sum8W-1:0] sum8;
   always_comb begin
     for (int unsigned kk = 0; kk < KernPerCell; kk++) begin
       logic signed [Sum8W-1:0] acc;
@@ -76,8 +77,7 @@ module cmac_cell #(
   end
 
   if (SupportInt16) begin : g_int16
-    logic signed [Groups-1:0][33:0] grp16;
-    logic signed [Sum16W-1:0]       sum16;
+    logic signed [Sum16W-1:0] sum16;
     always_comb begin
       sum16 = '0;
       for (int unsigned g = 0; g < Groups; g++) begin
@@ -128,7 +128,8 @@ module cmac_cell #(
     end
   end else begin : g_int8
     logic unused_int16;
-    assign unused_int16 = ^{int16_i, grp8};
+    assign unused_int16 = ^{int16_i, grp8, grp16};
+    assign grp16        = '0;
     always_comb psum_o[0] = active_loaded_q ? PsumW'($signed(sum8[0])) : '0;
     assign wino_o = '0;
   end

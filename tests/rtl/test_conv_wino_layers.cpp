@@ -318,12 +318,12 @@ TEST_CASE("the bench's winograd comparison: same values, the same golden output 
   CHECK(c.wino.detail.empty());
   CHECK(c.direct.mode == dla::golden::ConvMode::Direct);
   CHECK(c.wino.mode == dla::golden::ConvMode::Winograd);
-  // 32x16x128 -> 32x16x64, int16, 3x3: direct W'H'KCRS / (64 x 16) = 512 * 64 * 128 * 9 / 1024;
-  // Winograd 4 kernel groups x 128 tiles x ceil(128 / 4) channel groups.
-  CHECK(c.direct.ideal_cycles == 36864);
-  CHECK(c.wino.ideal_cycles == 16384);
-  CHECK(c.wino.atomic_ops == 16384);
-  REQUIRE(c.direct.golden_output.size() == 32u * 16u * 64u * 2u);
+  // 32x32x64 -> 32x32x128, int16, 3x3: direct W'H'KCRS / (64 x 16) = 1024 * 128 * 64 * 9 / 1024;
+  // Winograd 8 kernel groups x 256 tiles x ceil(64 / 4) channel groups.
+  CHECK(c.direct.ideal_cycles == 73728);
+  CHECK(c.wino.ideal_cycles == 32768);
+  CHECK(c.wino.atomic_ops == 32768);
+  REQUIRE(c.direct.golden_output.size() == 32u * 32u * 128u * 2u);
   CHECK(c.direct.golden_output == c.wino.golden_output);
   const std::set<uint8_t> distinct(c.wino.golden_output.begin(), c.wino.golden_output.end());
   CHECK(distinct.size() > 200);
@@ -335,5 +335,6 @@ TEST_CASE("the bench's winograd comparison runs on the RTL and equals golden", "
   CHECK(c.direct.outputs_equal);
   CHECK(c.wino.outputs_equal);
   CHECK(c.wino.cycles_layer > 0);
-  CHECK(c.speedup() > 1.0);
+  // Simulated cycles (deterministic): the issue's bar, 2.0x fewer cycles than direct (ideal 2.25x).
+  CHECK(c.speedup() >= 2.0);
 }
