@@ -4,10 +4,9 @@
 // MaxOutstanding reads in flight), and writes them into CBUF. That order lets CSC start after a
 // few lines and one weight set while the rest is still arriving (one read port: a data-first
 // order would idle the MACs for the whole cube).
-//   * data: the walk of conv_cdma_walk (direct: for each line h, channel atom a, w,
-//     conv-pipeline.md §3; Winograd: the padded, channel-extended cube, PAD_VALUE written for
-//     padding without a read, channels >= C written 0); the input converter (D_CVT_CFG) is
-//     applied on the way in;
+//   * data: the walk of conv_cdma_walk (for each line h, channel atom a, w, conv-pipeline.md §3;
+//     Winograd: placed into the channel-extended cube, padding left to CSC); the input converter
+//     (D_CVT_CFG) is applied on the way in;
 //   * weights: D_WEIGHT_BYTES bytes read linearly from D_WEIGHT_ADDR into the weight ring; a
 //     read is issued only when its bytes do not overwrite weights CSC still needs
 //     (wt_release_i: stream offset below which CSC is done).
@@ -75,7 +74,8 @@ module conv_cdma #(
   // other bytes), PhDone; empty phases are skipped.
   typedef enum logic [2:0] {PhIdle, PhData0, PhWeight0, PhData, PhWeight, PhDone} phase_e;
   // Lines CSC needs first. Direct: those of the first output row, (R-1)*dy + 1 - PAD_TOP in
-  // [1, H]. Winograd: those of the first stripe's tiles, 2*(tile rows) + 2.
+  // [1, H]. Winograd: those of the first stripe's tiles, 2*(tile rows) + 2 extended lines, i.e.
+  // that times the stride minus PAD_TOP input lines, in [1, H].
   logic [13:0] first_lines, first_lines_wino;
   logic signed [15:0] span;
   assign span        = (16'(cfg_i.kern_h) - 16'd1) * 16'(cfg_i.dil_y) + 16'sd1 - 16'(cfg_i.pad_top);
@@ -92,8 +92,12 @@ module conv_cdma #(
         if (28'(k) * tpr >= first_tiles) first_rows = 14'(k);
       end
     end
-    assign first_lines_wino = (14'd2 * first_rows > cfg_i.out_h) ? cfg_i.out_h + 14'd2
-                                                                 : 14'd2 * first_rows + 14'd2;
+    logic signed [16:0] first_src;
+    logic [16:0]        first_ext;  // extended lines of the first stripe
+    assign first_ext = 17'd2 * 17'(first_rows) + 17'd2;
+    assign first_src = $signed(first_ext << (cfg_i.src_stride_y == 4'd2)) - $signed(17'(cfg_i.src_pad_top));
+    assign first_lines_wino = (first_src < 17'sd1) ? 14'd1
+                            : (first_src > $signed(17'(cfg_i.src_h))) ? cfg_i.src_h : 14'(first_src);
   end else begin : g_first_direct
     assign first_lines_wino = '0;
   end
@@ -106,8 +110,8 @@ module conv_cdma #(
                   ? 32'(group_k) * 32'(cfg_i.byte_per_kernel) : cfg_i.wt_bytes;
 
   // The data walk of each side.
-  logic              q_step, s_step, q_done, s_done, q_line_last, s_line_last, q_pad, s_pad;
-  logic [13:0]       q_line, s_line, q_lines, s_lines, q_chan0, s_chan0;
+  logic              q_step, s_step, q_done, s_done, q_line_last, s_line_last, q_skip, s_skip;
+  logic [13:0]       q_line, s_line, q_lines, s_lines;
   logic [63:0]       q_addr, s_addr;
   logic [DRowW-1:0]  q_row, s_row;
   logic [LaneW-1:0]  q_lane, s_lane;
@@ -116,16 +120,16 @@ module conv_cdma #(
     .DataRows(DataRows)
   ) u_req_walk (
     .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start_i), .cfg_i(cfg_i), .step_i(q_step),
-    .line_o(q_line), .lines_o(q_lines), .done_o(q_done), .line_last_o(q_line_last), .pad_o(q_pad),
-    .addr_o(q_addr), .row_o(q_row), .lane_o(q_lane), .chan0_o(q_chan0)
+    .line_o(q_line), .lines_o(q_lines), .done_o(q_done), .line_last_o(q_line_last), .skip_o(q_skip),
+    .addr_o(q_addr), .row_o(q_row), .lane_o(q_lane)
   );
   conv_cdma_walk #(
     .AtomLog2(AtomLog2), .AtomicC(AtomicC), .SupportInt16(SupportInt16), .SupportWino(SupportWino),
     .DataRows(DataRows)
   ) u_rsp_walk (
     .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start_i), .cfg_i(cfg_i), .step_i(s_step),
-    .line_o(s_line), .lines_o(s_lines), .done_o(s_done), .line_last_o(s_line_last), .pad_o(s_pad),
-    .addr_o(s_addr), .row_o(s_row), .lane_o(s_lane), .chan0_o(s_chan0)
+    .line_o(s_line), .lines_o(s_lines), .done_o(s_done), .line_last_o(s_line_last), .skip_o(s_skip),
+    .addr_o(s_addr), .row_o(s_row), .lane_o(s_lane)
   );
 
   phase_e      req_ph_q;
@@ -140,11 +144,11 @@ module conv_cdma #(
 
   assign dma_rd_req_addr_o  = q_dat ? q_addr : cfg_i.wt_addr + 64'(qo_q);
   assign dma_rd_req_valid_o = out_cnt_q != OutW'(MaxOutstanding) &&
-                              ((q_dat && !q_pad) ||
+                              ((q_dat && !q_skip) ||
                                ((req_ph_q == PhWeight0 || req_ph_q == PhWeight) && wt_room));
   assign req_fire           = dma_rd_req_valid_o && dma_rd_req_ready_i;
-  // padding takes a step without a read
-  assign q_step             = q_dat && (q_pad || req_fire);
+  // a skipped atom takes a step without a read
+  assign q_step             = q_dat && (q_skip || req_fire);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -176,17 +180,16 @@ module conv_cdma #(
   end
 
   // ---------------------------------------------------------------- responses -> CBUF
-  // The response side walks the same sequence; at a padding step it writes PAD_VALUE and takes
-  // no response.
+  // The response side walks the same sequence; a skipped atom takes no response.
   phase_e      rsp_ph_q;
   logic [31:0] so_q;
   logic        s_dat, s_last_o, s_last_o0, s_wt_fire;
   assign s_dat     = rsp_ph_q == PhData0 || rsp_ph_q == PhData;
   assign s_last_o  = so_q + 32'(AtomBytes) >= cfg_i.wt_bytes;
   assign s_last_o0 = so_q + 32'(AtomBytes) >= w0_bytes;
-  assign dma_rd_rsp_ready_o = !(s_dat && s_pad);
+  assign dma_rd_rsp_ready_o = !(s_dat && s_skip);
   assign rsp_fire  = dma_rd_rsp_valid_i && dma_rd_rsp_ready_o;
-  assign s_step    = s_dat && (s_pad || rsp_fire);
+  assign s_step    = s_dat && (s_skip || rsp_fire);
   assign s_wt_fire = rsp_fire && (rsp_ph_q == PhWeight0 || rsp_ph_q == PhWeight);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -226,30 +229,11 @@ module conv_cdma #(
     .scale_i   (cfg_i.cvt_scale),
     .truncate_i(cfg_i.cvt_truncate),
     .data_i    (dma_rd_rsp_data_i),
-    .data_o    (cvt_data)
+    .data_o    (dat_wdata_o)
   );
 
-  // Winograd: channels >= C of an atom are 0 (the extension pads every phase to whole atoms),
-  // padding is PAD_VALUE on the real channels (not converted). Direct: stored as converted.
-  logic [AtomBits-1:0] cvt_data, wino_data;
-  always_comb begin
-    wino_data = '0;
-    for (int unsigned j = 0; j < AtomBytes; j++) begin
-      if (!(SupportInt16 && cfg_i.int16) && s_chan0 + 14'(j) < cfg_i.src_c) begin
-        wino_data[8*j +: 8] = s_pad ? cfg_i.src_pad_value[7:0] : cvt_data[8*j +: 8];
-      end
-    end
-    if (SupportInt16 && cfg_i.int16) begin
-      for (int unsigned j = 0; j < AtomBytes / 2; j++) begin
-        if (s_chan0 + 14'(j) < cfg_i.src_c) begin
-          wino_data[16*j +: 16] = s_pad ? cfg_i.src_pad_value : cvt_data[16*j +: 16];
-        end
-      end
-    end
-  end
-  assign dat_wdata_o = wino ? wino_data : cvt_data;
 
-  assign dat_we_o    = s_dat && (s_pad || rsp_fire);
+  assign dat_we_o    = s_dat && rsp_fire;
   assign dat_wrow_o  = s_row;
   assign dat_wlane_o = s_lane;
   assign wt_we_o     = s_wt_fire;
@@ -257,12 +241,17 @@ module conv_cdma #(
   assign wt_wlane_o  = LaneW'(so_q >> AtomLog2);
   assign wt_wdata_o  = dma_rd_rsp_data_i;
 
-  assign dat_lines_o      = s_line;  // lines complete in CBUF (reset at start)
+  // Lines complete in CBUF (reset at start). Winograd: extended lines, whose input lines
+  // (ye*sy + py - PAD_TOP, all phases) have all arrived; padding lines need none.
+  logic [14:0] ext_lines;
+  assign ext_lines   = (15'(s_line) + 15'(cfg_i.src_pad_top)) >> (cfg_i.src_stride_y == 4'd2);
+  assign dat_lines_o = !wino ? s_line
+                     : (s_done || ext_lines >= 15'(cfg_i.out_h) + 15'd2) ? cfg_i.out_h + 14'd2 : 14'(ext_lines);
   assign req_dat_o        = q_dat;
   assign wt_written_o     = so_q;
-  assign dat_done_pulse_o = dat_we_o && s_line_last && s_line + 14'd1 == s_lines;
+  assign dat_done_pulse_o = s_step && s_line_last && s_line + 14'd1 == s_lines;
   assign wt_done_pulse_o  = wt_we_o && s_last_o;
 
   logic unused;
-  assign unused = ^{cfg_i, s_addr, q_row, q_lane, q_chan0, s_done};
+  assign unused = ^{cfg_i, s_addr, q_row, q_lane};
 endmodule

@@ -1,18 +1,18 @@
 // CDMA's walk over the input feature fetch, one memory atom per step (conv_cdma instantiates it
 // twice: the request side and the response side follow the same sequence, so responses, which
-// come back in order, need no tags). Loop order: line -> py -> px -> channel atom a -> x.
-//   * direct mode: the cube as CSC sees it (in_w x in_h x in_c), one phase, never padding; atom
-//     (h, a, w) goes to data row h*NB*W + (a / ApB)*W + w, lane a mod ApB (NB channel blocks of
-//     AtomicC, ApB atoms per block);
-//   * Winograd (cfg.wino): the padded, channel-extended cube CSC's tiles read, (W'+2) x (H'+2)
-//     positions: extended position (ye, xe), phase (py, px) of the CDMA stride (1 or 2 each way),
-//     source position (ye*sy + py - PAD_TOP, xe*sx + px - PAD_LEFT) of the cube in memory;
-//     outside it the step is padding (pad_o: no read, CDMA writes PAD_VALUE). Extended channel
-//     block cb = (py*sx + px)*N + a (N atoms per source position: channels padded to whole atoms,
-//     so every atom lands whole); rows hold 2x2 positions of one block:
-//     row (ye/2)*NCB*WB + cb*WB + xe/2, lane 2*(ye mod 2) + xe mod 2, with NCB = sx*sy*N and
-//     WB = (W'+2)/2. CSC reads a 4x4 tile at even (ye, xe) as four rows, one per lane parity
-//     (docs/CONV_RTL.md, "Winograd").
+// come back in order, need no tags). Loop order: line h -> channel atom a -> w over the cube in
+// memory (conv-pipeline.md §3).
+//   * direct mode: the cube as CSC sees it (in_w x in_h x in_c); atom (h, a, w) goes to data row
+//     h*NB*W + (a / ApB)*W + w, lane a mod ApB (NB channel blocks of AtomicC, ApB atoms per
+//     block);
+//   * Winograd (cfg.wino): the cube CDMA's D_DATAIN_SIZE_0/1 describe, placed into the padded,
+//     channel-extended cube CSC's tiles read: (h + PAD_TOP, w + PAD_LEFT) = (ye*sy + py,
+//     xe*sx + px) with the CDMA stride (sx, sy in {1, 2}) and phase (py, px); extended channel
+//     block cb = (py*sx + px)*N + a (N atoms per position: every phase holds whole atoms, so an
+//     atom lands whole). Rows hold 2x2 positions of one block: row (ye/2)*NCB*WB + cb*WB + xe/2,
+//     lane 2*(ye mod 2) + xe mod 2, with NCB = sx*sy*N and WB = W'/2 + 1. Padding is not stored
+//     (CSC substitutes it); an atom beyond the extended cube the tiles read (stride 2: a last
+//     column or row no output uses) is skipped (skip_o: no read, no write).
 module conv_cdma_walk #(
   parameter int unsigned AtomLog2     = 3,
   parameter int unsigned AtomicC      = 8,
@@ -34,40 +34,37 @@ module conv_cdma_walk #(
   output logic [13:0]        lines_o,      // lines of the walk
   output logic               done_o,       // every atom walked
   output logic               line_last_o,  // the current atom is its line's last
-  output logic               pad_o,        // the current atom is padding (Winograd only)
+  output logic               skip_o,       // Winograd: the current atom is not needed
   output logic [63:0]        addr_o,       // memory address of the current atom
   output logic [DRowW-1:0]   row_o,        // CBUF data row and lane of the current atom
-  output logic [LaneW-1:0]   lane_o,
-  output logic [13:0]        chan0_o       // source channel of the atom's first element
+  output logic [LaneW-1:0]   lane_o
 );
   localparam int unsigned CLog2 = $clog2(AtomicC);
 
-  logic        wino, int16;
-  logic [13:0] width, chans, atoms, blocks;
+  logic        wino, int16, sx2, sy2;
+  logic [13:0] width, chans, atoms, blocks, wb;
   logic [1:0]  apb_log2;
   logic [14:0] c_bytes;
-  logic [3:0]  sx, sy;
   assign wino     = SupportWino && cfg_i.wino;
   assign int16    = SupportInt16 && cfg_i.int16;
-  assign lines_o  = wino ? cfg_i.out_h + 14'd2 : cfg_i.in_h;
-  assign width    = wino ? cfg_i.out_w + 14'd2 : cfg_i.in_w;
+  assign lines_o  = wino ? cfg_i.src_h : cfg_i.in_h;
+  assign width    = wino ? cfg_i.src_w : cfg_i.in_w;
   assign chans    = wino ? cfg_i.src_c : cfg_i.in_c;
-  assign sx       = wino ? cfg_i.src_stride_x : 4'd1;
-  assign sy       = wino ? cfg_i.src_stride_y : 4'd1;
+  assign sx2      = cfg_i.src_stride_x == 4'd2;
+  assign sy2      = cfg_i.src_stride_y == 4'd2;
   assign c_bytes  = int16 ? {chans, 1'b0} : {1'b0, chans};
   assign atoms    = 14'((c_bytes + 15'(AtomBytes - 1)) >> AtomLog2);
   assign blocks   = 14'((15'(cfg_i.in_c) + 15'(AtomicC - 1)) >> CLog2);
   assign apb_log2 = 2'(CLog2 + 32'(int16) - AtomLog2);
+  assign wb       = (cfg_i.out_w >> 1) + 14'd1;
 
   // Row strides (per line / line pair, per channel block), fixed for the layer.
   logic [27:0] line_rows_q, blk_rows_q;
-  logic [13:0] wb;  // Winograd: 2x2 blocks per line pair
-  assign wb = (width + 14'd1) >> 1;
   always_ff @(posedge clk_i) begin
     if (start_i) begin
       if (wino) begin
         blk_rows_q  <= 28'(wb);
-        line_rows_q <= 28'(sx) * 28'(sy) * 28'(atoms) * 28'(wb);
+        line_rows_q <= (28'(atoms) << (32'(sx2) + 32'(sy2))) * 28'(wb);
       end else begin
         blk_rows_q  <= 28'(cfg_i.in_w);
         line_rows_q <= 28'(blocks) * 28'(cfg_i.in_w);
@@ -76,66 +73,55 @@ module conv_cdma_walk #(
   end
 
   logic [13:0] ln_q, a_q, x_q;
-  logic [3:0]  py_q, px_q;
-  logic        last_x, last_a, last_px, last_py;
+  logic        last_x, last_a;
   assign last_x      = x_q == width - 14'd1;
   assign last_a      = a_q == atoms - 14'd1;
-  assign last_px     = px_q == sx - 4'd1;
-  assign last_py     = py_q == sy - 4'd1;
-  assign line_last_o = last_x && last_a && last_px && last_py;
+  assign line_last_o = last_x && last_a;
   assign done_o      = ln_q == lines_o;
   assign line_o      = ln_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ln_q <= '0;
-      py_q <= '0;
-      px_q <= '0;
       a_q  <= '0;
       x_q  <= '0;
     end else if (start_i) begin
       ln_q <= '0;
-      py_q <= '0;
-      px_q <= '0;
       a_q  <= '0;
       x_q  <= '0;
     end else if (step_i) begin
       x_q <= last_x ? '0 : x_q + 14'd1;
       if (last_x) begin
         a_q <= last_a ? '0 : a_q + 14'd1;
-        if (last_a) begin
-          px_q <= last_px ? '0 : px_q + 4'd1;
-          if (last_px) begin
-            py_q <= last_py ? '0 : py_q + 4'd1;
-            if (last_py) ln_q <= ln_q + 14'd1;  // stops at lines_o: done
-          end
-        end
+        if (last_a) ln_q <= ln_q + 14'd1;  // stops at lines_o: done
       end
     end
   end
 
-  // Source position (Winograd: padding and the stride's phase; direct: the position itself).
-  logic signed [19:0] hs, ws;
-  assign hs = wino ? $signed(20'(ln_q) * 20'(sy) + 20'(py_q)) - $signed(20'(cfg_i.src_pad_top))
-                   : $signed(20'(ln_q));
-  assign ws = wino ? $signed(20'(x_q) * 20'(sx) + 20'(px_q)) - $signed(20'(cfg_i.src_pad_left))
-                   : $signed(20'(x_q));
-  assign pad_o = wino && (hs < 0 || hs >= $signed(20'(cfg_i.src_h)) || ws < 0 ||
-                          ws >= $signed(20'(cfg_i.src_w)));
   assign addr_o = cfg_i.dain_addr + 64'(a_q) * 64'(cfg_i.surf_stride)
-                + 64'(hs) * 64'(cfg_i.line_stride) + (64'(ws) << AtomLog2);
-  assign chan0_o = a_q << (AtomLog2 - 32'(int16));
+                + 64'(ln_q) * 64'(cfg_i.line_stride) + (64'(x_q) << AtomLog2);
+
+  // Winograd: position in the padded cube, then extended position and phase.
+  logic [14:0] yp, xp;
+  logic [13:0] ye, xe, ye_half, xe_half, a_blk;
+  logic        py, px;
+  assign yp      = 15'(ln_q) + 15'(cfg_i.src_pad_top);
+  assign xp      = 15'(x_q) + 15'(cfg_i.src_pad_left);
+  assign ye      = 14'(yp >> sy2);
+  assign xe      = 14'(xp >> sx2);
+  assign py      = sy2 && yp[0];
+  assign px      = sx2 && xp[0];
+  assign ye_half = ye >> 1;
+  assign xe_half = xe >> 1;
+  assign a_blk   = a_q >> apb_log2;
+  assign skip_o  = wino && (15'(ye) >= 15'(cfg_i.out_h) + 15'd2 || 15'(xe) >= 15'(cfg_i.out_w) + 15'd2);
 
   logic [27:0] row, cb;
-  logic [13:0] ln_half, x_half, a_blk;
-  assign ln_half = ln_q >> 1;
-  assign x_half  = x_q >> 1;
-  assign a_blk   = a_q >> apb_log2;
   always_comb begin
     if (wino) begin
-      cb     = (28'(py_q) * 28'(sx) + 28'(px_q)) * 28'(atoms) + 28'(a_q);
-      row    = 28'(ln_half) * line_rows_q + cb * blk_rows_q + 28'(x_half);
-      lane_o = LaneW'({ln_q[0], x_q[0]});
+      cb     = ((28'(py) << sx2) + 28'(px)) * 28'(atoms) + 28'(a_q);
+      row    = 28'(ye_half) * line_rows_q + cb * blk_rows_q + 28'(xe_half);
+      lane_o = LaneW'({ye[0], xe[0]});
     end else begin
       cb     = 28'(a_blk);
       row    = 28'(ln_q) * line_rows_q + cb * blk_rows_q + 28'(x_q);

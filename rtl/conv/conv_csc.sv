@@ -19,7 +19,8 @@
 // with one "position" per tile and R = S = 1: a weight set is one (g, q): per cell the
 // pre-transformed 16 positions x 4 channels of its kernel(s), 64 contiguous elements per kernel
 // in the stream; a data beat is the tile's 4x4 x 4-channel input (four CBUF rows, see
-// conv_cdma_walk) through the PRA (wino_pra_tile per channel, PRA_TRUNCATE), lane 4*p + ch.
+// conv_cdma_walk; PAD_VALUE outside the input, CDMA's padding) through the PRA (wino_pra_tile
+// per channel, PRA_TRUNCATE), lane 4*p + ch.
 module conv_csc #(
   parameter int unsigned AtomicC      = 8,
   parameter int unsigned NumCells     = 8,
@@ -396,13 +397,51 @@ module conv_csc #(
         assign lane_sh[pt][l] = dat_rdata_i[pt][l*LaneBits +: LaneBits] >> (int16 ? {co, 4'd0} : {1'b0, co, 3'd0});
       end
     end
+    // Padding is not in CBUF: a tile element outside the input cube takes PAD_VALUE (on the real
+    // channels). Group q's 4 channels lie in one phase (phases are whole atoms, multiples of 4
+    // channels): phase = 4q / C_pad, phase-local channel cl = 4q - phase*C_pad, channel ch real
+    // when cl + ch < C; element (i, j) is input (2ty+i)*sy + py - PAD_TOP, (2tx+j)*sx + px - PAD_LEFT.
+    logic [13:0] c_pad, e0, cl;
+    logic [1:0]  phase;
+    logic        sx2, sy2, py, px;
+    assign c_pad = (cfg_i.src_c + (14'd1 << rowch_log2) - 14'd1) & ~((14'd1 << rowch_log2) - 14'd1);
+    assign e0    = db_q << 2;
+    always_comb begin
+      phase = 2'd0;
+      cl    = e0;
+      for (int unsigned ph = 1; ph < 4; ph++) begin
+        if (16'(e0) >= 16'(ph) * 16'(c_pad)) begin
+          phase = 2'(ph);
+          cl    = 14'(16'(e0) - 16'(ph) * 16'(c_pad));
+        end
+      end
+    end
+    assign sx2 = cfg_i.src_stride_x == 4'd2;
+    assign sy2 = cfg_i.src_stride_y == 4'd2;
+    assign px  = sx2 && phase[0];
+    assign py  = sx2 ? phase[1] : phase[0];
+    logic [3:0] row_in, col_in;
+    for (genvar i = 0; i < 4; i++) begin : g_in
+      logic signed [17:0] hs, ws;
+      logic [17:0]        ye, xe;  // extended row / column of tile element i
+      assign ye = (18'(dph_q) << 1) + 18'(i);
+      assign xe = (18'(dpw_q) << 1) + 18'(i);
+      assign hs = $signed((ye << sy2) + 18'(py)) - $signed(18'(cfg_i.src_pad_top));
+      assign ws = $signed((xe << sx2) + 18'(px)) - $signed(18'(cfg_i.src_pad_left));
+      assign row_in[i] = hs >= 0 && hs < $signed(18'(cfg_i.src_h));
+      assign col_in[i] = ws >= 0 && ws < $signed(18'(cfg_i.src_w));
+    end
+    logic [15:0] pad16;
+    assign pad16 = int16 ? cfg_i.src_pad_value : 16'($signed(cfg_i.src_pad_value[7:0]));
+
     logic [3:0][15:0][15:0] tiles, pra;
     always_comb begin
       for (int unsigned ch = 0; ch < 4; ch++) begin
         for (int unsigned p = 0; p < 16; p++) begin
           logic [LaneBits-1:0] ln;
           ln = lane_sh[2 * (p / 8) + (p % 4) / 2][2 * ((p / 4) % 2) + p % 2];
-          if (15'(db_q) * 15'd4 + 15'(ch) >= 15'(cfg_i.in_c)) tiles[ch][p] = '0;
+          if (15'(cl) + 15'(ch) >= 15'(cfg_i.src_c)) tiles[ch][p] = '0;
+          else if (!row_in[p / 4] || !col_in[p % 4]) tiles[ch][p] = pad16;
           else if (int16) tiles[ch][p] = ln[16*ch +: 16];
           else tiles[ch][p] = 16'($signed(ln[8*ch +: 8]));
         end
