@@ -144,15 +144,16 @@ module cmac_array #(
 
   assign out_valid_o       = out_valid_q;
   assign out_psum_o        = out_psum_q;
+  logic [NumOut-1:0][3:0][PsumW-1:0] out_wino_q;  // outside the generate block (Yosys 0.55)
   if (SupportWino) begin : g_wino_out
-    logic [NumOut-1:0][3:0][PsumW-1:0] out_wino_q;
     always_ff @(posedge clk_i) begin
       if (out_advance && s1_valid_q) out_wino_q <= wino_d;
     end
     assign out_wino_o = out_wino_q;
   end else begin : g_no_wino_out
     logic unused_wino;
-    assign unused_wino = ^wino_d;
+    assign out_wino_q  = '0;
+    assign unused_wino = ^{wino_d, out_wino_q};
     assign out_wino_o  = '0;
   end
   assign out_stripe_end_o  = out_stripe_end_q;

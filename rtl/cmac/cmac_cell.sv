@@ -55,6 +55,9 @@ module cmac_cell #(
   // group g is lanes 4g..4g+3 (18 bits).
   logic [KernPerCell-1:0][Groups-1:0][17:0] grp8;   // signed values
   logic [Groups-1:0][33:0]                  grp16;  // int16 group sums (SupportInt16), signed values
+  // Winograd POA outputs (multi-dimensional signals stay outside generate blocks: Yosys 0.55)
+  logic [3:0][37:0]                  poa16;
+  logic [KernPerCell-1:0][3:0][21:0] poa8;
   logic signed [KernPerCell-1:0][Sum8W-1:0] sum8;
   always_comb begin
     for (int unsigned kk = 0; kk < KernPerCell; kk++) begin
@@ -105,8 +108,6 @@ module cmac_cell #(
       end
     end
     if (SupportWino) begin : g_wino
-      logic [3:0][37:0]                  poa16;
-      logic [KernPerCell-1:0][3:0][21:0] poa8;
       wino_poa_tile #(.InW(34)) u_poa16 (.m_i(grp16), .y_o(poa16));
       for (genvar kk = 0; kk < KernPerCell; kk++) begin : g_poa8
         wino_poa_tile #(.InW(18)) u_poa8 (.m_i(grp8[kk]), .y_o(poa8[kk]));
@@ -123,13 +124,17 @@ module cmac_cell #(
       end
     end else begin : g_no_wino
       logic unused_grp;
-      assign unused_grp = ^{grp8, grp16};
+      assign poa16      = '0;
+      assign poa8       = '0;
+      assign unused_grp = ^{grp8, grp16, poa16, poa8};
       assign wino_o     = '0;
     end
   end else begin : g_int8
     logic unused_int16;
-    assign unused_int16 = ^{int16_i, grp8, grp16};
+    assign unused_int16 = ^{int16_i, grp8, grp16, poa16, poa8};
     assign grp16        = '0;
+    assign poa16        = '0;
+    assign poa8         = '0;
     always_comb psum_o[0] = active_loaded_q ? PsumW'($signed(sum8[0])) : '0;
     assign wino_o = '0;
   end

@@ -365,10 +365,14 @@ module conv_csc #(
   // rows of the 2x2-position blocks (ty+dy, tx+dx), port 2*dy + dx, lane 2*(i mod 2) + j mod 2
   // for tile element (i, j). Channel group q = db is 4 channels at element offset 4q mod RowCh
   // of block cb = 4q / RowCh (RowCh = 32 int8 / 16 int16 channels per lane).
+  // (Multi-dimensional signals live outside the generate block: Yosys 0.55 cannot index them
+  // inside one.)
+  localparam int unsigned LaneBits = WordW / 4;
   logic [DatRdPorts-1:0][DRowW-1:0] wino_rrow;
   logic [WordW-1:0]                 wino_data;
+  logic [3:0][3:0][LaneBits-1:0]    lane_sh;      // per port and lane, shifted to the group
+  logic [3:0][15:0][15:0]           tiles, pra;   // per channel: 4x4 input tile, transformed
   if (SupportWino) begin : g_wino
-    localparam int unsigned LaneBits = WordW / 4;
     logic [27:0] blk_q, ncbwb_q;
     logic [13:0] cb, co, ncb;
     logic [2:0]  rowch_log2;
@@ -391,7 +395,6 @@ module conv_csc #(
     end
 
     // Per port and lane: the lane shifted down to the group's first channel.
-    logic [3:0][3:0][LaneBits-1:0] lane_sh;
     for (genvar pt = 0; pt < 4; pt++) begin : g_port
       for (genvar l = 0; l < 4; l++) begin : g_lane
         assign lane_sh[pt][l] = dat_rdata_i[pt][l*LaneBits +: LaneBits] >> (int16 ? {co, 4'd0} : {1'b0, co, 3'd0});
@@ -434,7 +437,6 @@ module conv_csc #(
     logic [15:0] pad16;
     assign pad16 = int16 ? cfg_i.src_pad_value : 16'($signed(cfg_i.src_pad_value[7:0]));
 
-    logic [3:0][15:0][15:0] tiles, pra;
     always_comb begin
       for (int unsigned ch = 0; ch < 4; ch++) begin
         for (int unsigned p = 0; p < 16; p++) begin
@@ -467,6 +469,11 @@ module conv_csc #(
   end else begin : g_no_wino
     assign wino_rrow = '0;
     assign wino_data = '0;
+    assign lane_sh   = '0;
+    assign tiles     = '0;
+    assign pra       = '0;
+    logic unused_wino;
+    assign unused_wino = ^{lane_sh, tiles, pra};
   end
 
   logic unused;
