@@ -26,6 +26,7 @@
 #include "harness/program_runner.hpp"
 #include "harness/regdb.hpp"
 #include "harness/rtl_devices.hpp"
+#include "cross_stress.hpp"
 #include "units/conv.hpp"
 
 namespace conv_ref {
@@ -421,17 +422,7 @@ inline void check_layer(const fs::path& f, uint64_t seed, const RunOptions* rtl_
 // Each layer in cross mode (golden and RTL) at 3 back-pressure seeds x rand-reset 0/1/2.
 inline void run_rtl(const std::vector<fs::path>& files) {
   for (const auto& f : files) {
-    for (const uint64_t seed : {11u, 22u, 33u}) {
-      for (const int rr : {0, 1, 2}) {
-        RunOptions o;
-        o.mode = "cross";
-        o.seed = seed;
-        o.stall = 0.3;
-        o.sim.rand_reset = rr;
-        o.sim.watchdog = 200000;
-        check_layer(f, seed, &o);
-      }
-    }
+    for (RunOptions o : cross_stress::options()) check_layer(f, *o.seed, &o);
   }
 }
 

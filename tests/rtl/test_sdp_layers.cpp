@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <set>
 
+#include "cross_stress.hpp"
 #include "golden/config.hpp"
 #include "harness/golden_device.hpp"
 #include "harness/program_runner.hpp"
@@ -40,25 +41,17 @@ void run_cross(const std::string& prefix, std::size_t min_layers) {
   REQUIRE(files.size() >= min_layers);
   for (const auto& f : files) {
     if (kKnownRtlFailures.count(f.stem().string()) != 0) continue;
-    for (const uint64_t seed : {11u, 22u, 33u}) {
-      for (const int rr : {0, 1, 2}) {
-        RunOptions o;
-        o.mode = "cross";
-        o.seed = seed;
-        o.stall = 0.3;
-        o.sim.rand_reset = rr;
-        o.sim.watchdog = 200000;
-        const RunResult r = run_layer(f, o);
-        INFO(f.filename().string() << " seed " << seed << " rand-reset " << rr << "\n" << format_run(r));
-        REQUIRE(r.status == Status::Pass);
-        CHECK(r.cycles > 0);
-        // The output region was compared byte by byte against the golden model.
-        const auto mem = std::find_if(r.compares.begin(), r.compares.end(),
-                                      [](const CompareResult& c) { return c.region.rfind("golden memory", 0) == 0; });
-        REQUIRE(mem != r.compares.end());
-        CHECK(mem->elements > 0);
-        CHECK(mem->mismatches == 0);
-      }
+    for (const RunOptions& o : cross_stress::options()) {
+      const RunResult r = run_layer(f, o);
+      INFO(f.filename().string() << " seed " << *o.seed << " rand-reset " << o.sim.rand_reset << "\n" << format_run(r));
+      REQUIRE(r.status == Status::Pass);
+      CHECK(r.cycles > 0);
+      // The output region was compared byte by byte against the golden model.
+      const auto mem = std::find_if(r.compares.begin(), r.compares.end(),
+                                    [](const CompareResult& c) { return c.region.rfind("golden memory", 0) == 0; });
+      REQUIRE(mem != r.compares.end());
+      CHECK(mem->elements > 0);
+      CHECK(mem->mismatches == 0);
     }
   }
 }

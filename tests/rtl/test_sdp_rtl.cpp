@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
+#include "cross_stress.hpp"
 #include "golden/config.hpp"
 #include "harness/nvdla_cfg.hpp"
 #include "harness/program_runner.hpp"
@@ -33,21 +34,12 @@ void run_all(const std::string& dir, const dla::golden::HwConfig& hw, std::size_
   for (const auto& cfg : sdp_traces(dir)) {
     if (needs_pdp(cfg)) continue;
     const Program p = import_nvdla_cfg(cfg, hw.name);
-    for (const uint64_t seed : {11u, 22u, 33u}) {
-      for (const int rr : {0, 1, 2}) {
-        RunOptions o;
-        o.mode = "cross";
-        o.seed = seed;
-        o.stall = 0.3;
-        o.sim.seed = seed;
-        o.sim.rand_reset = rr;
-        o.sim.watchdog = 200000;
-        const RunResult r = run_program_in_mode(p, hw, o);
-        INFO(cfg.filename().string() << " seed " << seed << " rand-reset " << rr << "\n" << format_run(r));
-        REQUIRE(r.status == Status::Pass);
-        REQUIRE_FALSE(r.compares.empty());
-        CHECK(r.cycles > 0);
-      }
+    for (const RunOptions& o : cross_stress::options()) {
+      const RunResult r = run_program_in_mode(p, hw, o);
+      INFO(cfg.filename().string() << " seed " << *o.seed << " rand-reset " << o.sim.rand_reset << "\n" << format_run(r));
+      REQUIRE(r.status == Status::Pass);
+      REQUIRE_FALSE(r.compares.empty());
+      CHECK(r.cycles > 0);
     }
     ++ran;
   }
