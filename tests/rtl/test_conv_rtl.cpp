@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "cross_stress.hpp"
 #include "golden/config.hpp"
 #include "harness/nvdla_cfg.hpp"
 #include "harness/program_runner.hpp"
@@ -28,24 +29,14 @@ std::vector<fs::path> dc_traces(const std::string& dir) {
   return out;
 }
 
-void run_trace(const fs::path& cfg, const dla::golden::HwConfig& hw, const std::vector<uint64_t>& seeds,
-               const std::vector<int>& rand_resets) {
+void run_trace(const fs::path& cfg, const dla::golden::HwConfig& hw) {
   const Program p = import_nvdla_cfg(cfg, hw.name);
-  for (const uint64_t seed : seeds) {
-    for (const int rr : rand_resets) {
-      RunOptions o;
-      o.mode = "cross";
-      o.seed = seed;
-      o.stall = 0.3;
-      o.sim.seed = seed;
-      o.sim.rand_reset = rr;
-      o.sim.watchdog = 200000;
-      const RunResult r = run_program_in_mode(p, hw, o);
-      INFO(cfg.filename().string() << " seed " << seed << " rand-reset " << rr << "\n" << format_run(r));
-      REQUIRE(r.status == Status::Pass);
-      REQUIRE_FALSE(r.compares.empty());
-      CHECK(r.compares.back().crc_actual == r.compares.back().crc_expected);
-    }
+  for (const RunOptions& o : cross_stress::options()) {
+    const RunResult r = run_program_in_mode(p, hw, o);
+    INFO(cfg.filename().string() << " seed " << *o.seed << " rand-reset " << o.sim.rand_reset << "\n" << format_run(r));
+    REQUIRE(r.status == Status::Pass);
+    REQUIRE_FALSE(r.compares.empty());
+    CHECK(r.compares.back().crc_actual == r.compares.back().crc_expected);
   }
 }
 
@@ -58,7 +49,7 @@ TEST_CASE("conv RTL reproduces NVIDIA's CRC on every nv_small dc trace", "[rtl][
   REQUIRE(traces.size() == 7);
   for (const auto& cfg : traces) {
     DYNAMIC_SECTION(cfg.stem().string()) {
-      run_trace(cfg, dla::golden::nv_small(), {11, 22, 33}, {0, 1, 2});
+      run_trace(cfg, dla::golden::nv_small());
     }
   }
 }
@@ -66,7 +57,7 @@ TEST_CASE("conv RTL reproduces NVIDIA's CRC on every nv_small dc trace", "[rtl][
 TEST_CASE("conv RTL reproduces NVIDIA's CRC on the nv_large dc trace as nv_full", "[rtl][conv][traces]") {
   const auto traces = dc_traces("nv_large");
   REQUIRE(traces.size() == 1);
-  run_trace(traces.front(), dla::golden::nv_full(), {11, 22, 33}, {0, 1, 2});
+  run_trace(traces.front(), dla::golden::nv_full());
 }
 
 namespace {
