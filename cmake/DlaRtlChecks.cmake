@@ -2,7 +2,7 @@
 #
 #   dla_rtl_checks(NAME name TOP module SOURCES file.sv ...
 #                  [PARAMS Name=Value ...] [DEFINES NAME[=VAL] ...] [INCLUDE_DIRS dir ...]
-#                  [LINT_ARGS arg ...] [NO_LINT] [NO_SYNTH] [FLATTEN])
+#                  [LINT_ARGS arg ...] [NO_LINT] [NO_SYNTH] [SYNTH_FULL_ONLY] [FLATTEN])
 #
 # registers, for one unit top in one configuration:
 #   lint:<name>   verilator --lint-only -Wall --top-module <module> -G<Name=Value>... <files>
@@ -12,7 +12,11 @@
 #                 (Yosys 0.55 via @yowasp/yosys; fails on a Yosys error or an inferred latch;
 #                 label `synth`, TIMEOUT 1200 s; writes ${CMAKE_BINARY_DIR}/synth/<name>.json
 #                 with {top, params, cells, latches, ok, ...} and the full Yosys log <name>.log;
-#                 FLATTEN adds synth -flatten)
+#                 FLATTEN adds synth -flatten; SYNTH_FULL_ONLY adds the label `synth_full`:
+#                 a further configuration of modules that another synth check already covers,
+#                 left out of the CI run (`ctest -LE synth_full`) and run by `ctest -L synth`;
+#                 CI runs `elab:<name>` for it instead (synth.mjs --elaborate: Yosys' front end,
+#                 hierarchy and latch check, no mapping; label `elab`))
 # Relative SOURCES / INCLUDE_DIRS are taken from the calling CMakeLists' directory; give the
 # SystemVerilog packages first (both tools read the files in order). NAME must be unique.
 # `node scripts/synth/report.mjs <build dir>` (or the `synth_report` target) turns the JSON
@@ -72,7 +76,7 @@ function(_dla_rtl_synth_setup)
 endfunction()
 
 function(dla_rtl_checks)
-  cmake_parse_arguments(PARSE_ARGV 0 A "NO_LINT;NO_SYNTH;FLATTEN" "NAME;TOP"
+  cmake_parse_arguments(PARSE_ARGV 0 A "NO_LINT;NO_SYNTH;SYNTH_FULL_ONLY;FLATTEN" "NAME;TOP"
                         "SOURCES;PARAMS;DEFINES;INCLUDE_DIRS;LINT_ARGS")
   if(A_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "dla_rtl_checks: unexpected arguments: ${A_UNPARSED_ARGUMENTS}")
@@ -156,7 +160,18 @@ function(dla_rtl_checks)
                      --log "${CMAKE_BINARY_DIR}/synth/${A_NAME}.log")
     add_test(NAME "synth:${A_NAME}"
              COMMAND "${DLA_NODE_EXECUTABLE}" "${_DLA_SYNTH_DIR}/synth.mjs" ${args} ${srcs})
+    if(A_SYNTH_FULL_ONLY)
+      # What CI keeps of a full-only configuration: Yosys' front end, hierarchy and latch check.
+      list(TRANSFORM args REPLACE "/synth/${A_NAME}\\.(json|log)$" "/synth/elab-${A_NAME}.\\1")
+      add_test(NAME "elab:${A_NAME}"
+               COMMAND "${DLA_NODE_EXECUTABLE}" "${_DLA_SYNTH_DIR}/synth.mjs" --elaborate ${args} ${srcs})
+      set_tests_properties("elab:${A_NAME}" PROPERTIES LABELS elab TIMEOUT ${DLA_RTL_SYNTH_TIMEOUT})
+    endif()
+    set(labels synth)
+    if(A_SYNTH_FULL_ONLY)
+      list(APPEND labels synth_full)
+    endif()
     set_tests_properties("synth:${A_NAME}" PROPERTIES
-      LABELS synth TIMEOUT ${DLA_RTL_SYNTH_TIMEOUT})
+      LABELS "${labels}" TIMEOUT ${DLA_RTL_SYNTH_TIMEOUT})
   endif()
 endfunction()

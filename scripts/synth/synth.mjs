@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 
 const USAGE = `usage: node scripts/synth/synth.mjs --top MODULE [--param Name=Value ...]
          [--define NAME[=VAL] ...] [--incdir DIR ...] [--json OUT.json] [--log OUT.log]
-         [--flatten] [--verbose] file.sv ...`;
+         [--flatten] [--elaborate] [--verbose] file.sv ...`;
 
 const EXIT_OK = 0;
 const EXIT_FAIL = 1;
@@ -40,7 +40,7 @@ function usageError(msg) {
 // ---------------------------------------------------------------------------------------------
 function parseArgs(argv) {
   const opt = { top: null, params: [], defines: [], incdirs: [], json: null, log: null,
-                flatten: false, verbose: false, files: [] };
+                flatten: false, elaborate: false, verbose: false, files: [] };
   const takesValue = new Set(['--top', '--param', '--define', '--incdir', '--json', '--log']);
   for (let i = 0; i < argv.length; i++) {
     let a = argv[i];
@@ -74,6 +74,7 @@ function parseArgs(argv) {
       case '--json': opt.json = val; break;
       case '--log': opt.log = val; break;
       case '--flatten': opt.flatten = true; break;
+      case '--elaborate': opt.elaborate = true; break;
       case '--verbose': case '-v': opt.verbose = true; break;
       default:
         if (a.startsWith('-')) usageError(`unknown option '${a}'`);
@@ -243,7 +244,9 @@ async function main() {
     // the cell count (Yosys defines SYNTHESIS, so `ifndef SYNTHESIS code is skipped anyway).
     'chformal -remove',
     'delete t:$print',
-    `synth -top ${opt.top}${opt.flatten ? ' -flatten' : ''}`,
+    // --elaborate stops after proc: the Yosys front end, the hierarchy and latch detection (both
+    // happen in proc), in seconds instead of minutes; the cell count is then of coarse cells.
+    ...(opt.elaborate ? [] : [`synth -top ${opt.top}${opt.flatten ? ' -flatten' : ''}`]),
     `tee -q -o /${OUT_DIR}/stat.json stat -json`,
     'stat',
   ].join('\n') + '\n';
@@ -307,6 +310,7 @@ async function main() {
       sources: opt.files,
       defines: opt.defines,
       flatten: opt.flatten,
+      elaborate_only: opt.elaborate,
       yosys: yosys.version,
       seconds: Math.round(seconds * 10) / 10,
     };
