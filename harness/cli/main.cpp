@@ -48,6 +48,13 @@ examples:
   dlacosim import TEST.cfg --config nv_small > test.json
 )";
 
+// The memory model of RTL devices' DMA ports (docs/CLI.md "Memory model options").
+void add_mem_options(po::options_description& d) {
+  d.add_options()
+    ("mem-latency", po::value<std::string>(), "DMA read latency MIN:MAX cycles, uniform and seeded, 1 <= MIN <= MAX <= 4096 (default 4:32)")
+    ("mem-bandwidth", po::value<std::string>(), "DMA bandwidth in bytes per cycle shared by reads and writes, 0.001..65536, fractions allowed (default unlimited)");
+}
+
 po::options_description run_options() {
   po::options_description d("run options");
   d.add_options()
@@ -65,6 +72,7 @@ po::options_description run_options() {
     ("dump-dir", po::value<std::string>(), "on mismatch, write gzip dumps of actual and expected cubes here")
     ("max-listed", po::value<std::size_t>()->default_value(10), "mismatches listed per compared region")
     ("flip-bit", po::value<std::string>(), "self-test: flip bit B of output element E of the RTL (E:B)");
+  add_mem_options(d);
   return d;
 }
 
@@ -78,6 +86,7 @@ po::options_description regress_options() {
     ("mode", po::value<std::string>()->default_value("cross"), "cross, golden or rtl")
     ("watchdog", po::value<uint64_t>()->default_value(20000), "cycles without progress before a run is ended")
     ("dump-dir", po::value<std::string>(), "on mismatch, write gzip dumps here");
+  add_mem_options(d);
   return d;
 }
 
@@ -85,7 +94,9 @@ po::options_description bench_options() {
   po::options_description d("bench options");
   d.add_options()
     ("ops", po::value<uint64_t>()->default_value(0), "atomic operations per measurement (0: default)")
-    ("seed", po::value<uint64_t>()->default_value(1), "data seed");
+    ("seed", po::value<uint64_t>()->default_value(1), "data seed")
+    ("json", po::bool_switch(), "print one JSON array of the cases on stdout instead of the tables");
+  add_mem_options(d);
   return d;
 }
 
@@ -110,6 +121,39 @@ void check_mode(const std::string& mode) {
   if (mode != "cross" && mode != "golden" && mode != "rtl") {
     throw InputError("--mode", "", "\"" + mode + "\" is not one of cross, golden, rtl");
   }
+}
+
+MemOptions mem_options_from(const po::variables_map& vm) {
+  MemOptions m;
+  if (vm.count("mem-latency")) {
+    const std::string s = vm["mem-latency"].as<std::string>();
+    const auto colon = s.find(':');
+    const auto lo = colon == std::string::npos ? std::nullopt : parse_u64_text(s.substr(0, colon));
+    const auto hi = colon == std::string::npos ? std::nullopt : parse_u64_text(s.substr(colon + 1));
+    if (!lo || !hi || *lo < 1 || *lo > *hi || *hi > static_cast<uint64_t>(MemOptions::kLatencyLimit)) {
+      throw InputError("--mem-latency", s,
+                       fmt::format("expected MIN:MAX cycles with 1 <= MIN <= MAX <= {}", MemOptions::kLatencyLimit));
+    }
+    m.latency_min = static_cast<int>(*lo);
+    m.latency_max = static_cast<int>(*hi);
+  }
+  if (vm.count("mem-bandwidth")) {
+    const std::string s = vm["mem-bandwidth"].as<std::string>();
+    double b = 0;
+    std::size_t used = 0;
+    try {
+      b = std::stod(s, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != s.size() || !(b >= MemOptions::kBandwidthMin && b <= MemOptions::kBandwidthMax)) {
+      throw InputError("--mem-bandwidth", s,
+                       fmt::format("expected bytes per cycle, a number in [{:g}, {:g}]", MemOptions::kBandwidthMin,
+                                   MemOptions::kBandwidthMax));
+    }
+    m.bandwidth = b;
+  }
+  return m;
 }
 
 RunOptions run_options_from(const po::variables_map& vm) {
@@ -143,6 +187,7 @@ RunOptions run_options_from(const po::variables_map& vm) {
     if (!e || !b || *b > 62) throw InputError("--flip-bit", s, "expected ELEMENT:BIT with BIT in 0..62");
     o.flip = FlipBit{static_cast<std::size_t>(*e), static_cast<int>(*b)};
   }
+  o.mem = mem_options_from(vm);
   return o;
 }
 
@@ -198,6 +243,7 @@ int cmd_regress(const std::vector<std::string>& args) {
   check_mode(o.mode);
   o.sim.watchdog = p.vm["watchdog"].as<uint64_t>();
   if (p.vm.count("dump-dir")) o.dump_dir = p.vm["dump-dir"].as<std::string>();
+  o.mem = mem_options_from(p.vm);
   Shard shard;
   if (p.vm.count("shard")) {
     const std::string s = p.vm["shard"].as<std::string>();
@@ -249,7 +295,14 @@ int cmd_bench(const std::vector<std::string>& args) {
   units::BenchOptions o;
   o.ops = p.vm["ops"].as<uint64_t>();
   o.seed = p.vm["seed"].as<uint64_t>();
-  std::cout << units::run_bench(p.positional[0], o);
+  o.mem = mem_options_from(p.vm);
+  o.mem_given = p.vm.count("mem-latency") + p.vm.count("mem-bandwidth") != 0;
+  const std::vector<units::BenchCase> cases = units::run_bench(p.positional[0], o);
+  if (p.vm["json"].as<bool>()) {
+    std::cout << units::bench_json(cases).dump(1) << "\n";
+  } else {
+    std::cout << units::format_bench(p.positional[0], cases);
+  }
   return 0;
 }
 

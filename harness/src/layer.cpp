@@ -78,6 +78,7 @@ RunResult run_layer(const std::filesystem::path& file, const RunOptions& opt) {
     r.message = unit_result.message;
     r.cycles = unit_result.cycles;
     r.work = unit_result.work;
+    r.dma = unit_result.dma;
     r.compares = unit_result.compares;
   } catch (const InputError& e) {
     r.status = Status::BadInput;

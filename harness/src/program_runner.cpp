@@ -303,6 +303,7 @@ RunResult run_program_in_mode(const Program& program, const golden::HwConfig& co
   if (opt.mode == "cross") golden.emplace(config);
   RunResult r = run_program(program, golden ? &*golden : nullptr, rtl.get(), po);
   r.cycles = rtl->cycles();
+  r.dma = rtl->dma_traffic();
   r.seed = opt.seed.value_or(1);
   r.stall = opt.stall.value_or(0.0);
   r.rand_reset = opt.sim.rand_reset;

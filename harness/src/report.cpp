@@ -46,10 +46,25 @@ int exit_code(const std::vector<RunResult>& results) {
   return exit_code(worst);
 }
 
+std::string format_dma(const DmaTraffic& d, uint64_t cycles) {
+  return fmt::format("dma: {} B read, {} B written, {:.4f} B/cycle over {} cycles (latency {}:{}, bandwidth {})",
+                     d.bytes_read, d.bytes_written, d.bytes_per_cycle(cycles), cycles, d.mem.latency_min,
+                     d.mem.latency_max, d.mem.unlimited() ? "unlimited" : fmt::format("{:g} B/cycle", d.mem.bandwidth));
+}
+
+nlohmann::json dma_json(const DmaTraffic& d, uint64_t cycles) {
+  return {{"bytes_read", d.bytes_read},
+          {"bytes_written", d.bytes_written},
+          {"bytes_per_cycle", d.bytes_per_cycle(cycles)},
+          {"mem_latency", {d.mem.latency_min, d.mem.latency_max}},
+          {"mem_bandwidth", d.mem.unlimited() ? nlohmann::json(nullptr) : nlohmann::json(d.mem.bandwidth)}};
+}
+
 std::string format_run(const RunResult& r) {
   std::string s = fmt::format("{} {} [{} {} {}] seed={} stall={:.2f} rand-reset={} cycles={} ({:.2f}s)\n",
                               status_name(r.status), r.name, r.unit, r.config, r.mode, r.seed, r.stall,
                               r.rand_reset, r.cycles, r.seconds);
+  if (r.dma) s += "  " + format_dma(*r.dma, r.cycles) + "\n";
   if (!r.message.empty()) s += "  " + r.message + "\n";
   for (const auto& c : r.compares) {
     s += fmt::format("  {}: {} elements, {} mismatches, crc32 actual {:08x} expected {:08x}{}\n", c.region,
@@ -91,6 +106,7 @@ nlohmann::json to_json(const RunResult& r) {
                    {"stall", r.stall},           {"rand_reset", r.rand_reset},
                    {"status", status_name(r.status)}, {"message", r.message}, {"cycles", r.cycles},
                    {"work", r.work},             {"seconds", r.seconds}};
+  if (r.dma) j["dma"] = dma_json(*r.dma, r.cycles);
   auto& cs = j["compares"] = nlohmann::json::array();
   for (const auto& c : r.compares) {
     nlohmann::json jc{{"region", c.region},

@@ -388,15 +388,15 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
-std::string bench_cmac(const BenchOptions& opt) {
-  std::string out = fmt::format("{:<9} {:<6} {:>9} {:>8} {:>12} {:>12} {:>12} {:>10} {:>12}\n", "config", "prec",
-                                "ops", "cycles", "sim ops/s", "sim MAC/s", "bare cyc/s", "overhead", "golden MAC/s");
+std::vector<BenchCase> bench_cmac(const BenchOptions& opt) {
+  std::vector<BenchCase> cases;
   for (const auto* cfg : {&golden::nv_small(), &golden::nv_full()}) {
     for (const Precision p : {Precision::Int8, Precision::Int16}) {
       if (!cfg->supports(p)) continue;
       const uint64_t ops = opt.ops != 0 ? opt.ops : (cfg->name == "nv_small" ? 400'000 : 40'000);
       const auto stripes = bench_stripes(*cfg, p, ops, opt.seed);
-      const double macs = static_cast<double>(ops) * cfg->atomic_c * cfg->atomic_k(p);
+      const uint64_t macs_per_op = static_cast<uint64_t>(cfg->atomic_c) * static_cast<uint64_t>(cfg->atomic_k(p));
+      const double macs = static_cast<double>(ops * macs_per_op);
 
       auto t0 = std::chrono::steady_clock::now();
       SimOptions so;
@@ -415,10 +415,36 @@ std::string bench_cmac(const BenchOptions& opt) {
         throw std::runtime_error(fmt::format("bench cmac {} {}: RTL and golden disagree", cfg->name,
                                              golden::precision_name(p)));
       }
-      out += fmt::format("{:<9} {:<6} {:>9} {:>8} {:>12.4g} {:>12.4g} {:>12.4g} {:>9.1f}% {:>12.4g}\n", cfg->name,
-                         golden::precision_name(p), ops, rr.cycles, static_cast<double>(ops) / sim_s, macs / sim_s,
-                         bare, 100.0 * (bare / harness_cps - 1.0), macs / gold_s);
+      BenchCase c;
+      c.unit = "cmac";
+      c.config = cfg->name;
+      c.name = std::string(golden::precision_name(p));
+      c.element = "MAC";
+      c.cycles = rr.cycles;
+      c.elements = ops * macs_per_op;
+      // The MAC array is fed from CBUF, not memory: its rate is ATOMIC_C x ATOMIC_K.
+      c.nvdla_elements_per_cycle = static_cast<double>(macs_per_op);
+      c.utilization = rr.cycles != 0 ? static_cast<double>(ops) / static_cast<double>(rr.cycles) : 0.0;
+      c.wall_s = sim_s;
+      c.extra = {{"ops", ops},
+                 {"sim_ops_per_s", static_cast<double>(ops) / sim_s},
+                 {"sim_macs_per_s", macs / sim_s},
+                 {"bare_cycles_per_s", bare},
+                 {"harness_overhead", bare / harness_cps - 1.0},
+                 {"golden_macs_per_s", macs / gold_s}};
+      cases.push_back(std::move(c));
     }
+  }
+  return cases;
+}
+
+std::string format_bench_cmac(const std::vector<BenchCase>& cases) {
+  std::string out = fmt::format("{:<9} {:<6} {:>9} {:>8} {:>12} {:>12} {:>12} {:>10} {:>12}\n", "config", "prec",
+                                "ops", "cycles", "sim ops/s", "sim MAC/s", "bare cyc/s", "overhead", "golden MAC/s");
+  for (const BenchCase& c : cases) {
+    out += fmt::format("{:<9} {:<6} {:>9} {:>8} {:>12.4g} {:>12.4g} {:>12.4g} {:>9.1f}% {:>12.4g}\n", c.config, c.name,
+                       c.extra.at("ops").get<uint64_t>(), c.cycles, c.num("sim_ops_per_s"), c.num("sim_macs_per_s"),
+                       c.num("bare_cycles_per_s"), 100.0 * c.num("harness_overhead"), c.num("golden_macs_per_s"));
   }
   out += "sim ops/s: atomic operations per wall second through the harness (no stalls);\n"
          "bare cyc/s: the same model clocked in a plain eval loop in this process;\n"

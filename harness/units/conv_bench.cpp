@@ -149,6 +149,7 @@ ConvBenchResult measure_conv(const HwConfig& hw, const ConvParams& p, uint64_t s
   o.sim.seed = seed;
   o.sim.rand_reset = rand_reset;
   o.sim.watchdog = 200000;
+  o.mem = m.mem;
   std::string why;
   std::unique_ptr<Device> rtl;
   if (m.rtl) {
@@ -162,6 +163,7 @@ ConvBenchResult measure_conv(const HwConfig& hw, const ConvParams& p, uint64_t s
   // Memory: the input cube and the weights (random bytes, or the values in their layouts; the
   // pre-transformed image in Winograd mode).
   const uint64_t in_bytes = c.in_layout.region_bytes(c.input);
+  res.layer_bytes = in_bytes + d.weight_bytes + out.region_bytes(oshape);
   std::vector<uint8_t> bytes(in_bytes + d.weight_bytes);
   for (auto& b : bytes) b = static_cast<uint8_t>(rng.next());
   if (values) {
@@ -234,6 +236,7 @@ ConvBenchResult measure_conv(const HwConfig& hw, const ConvParams& p, uint64_t s
   res.cdma_dat_latency = rtl->reg_read(cdma + regs::cdma::D_PERF_DAT_READ_LATENCY::offset);
   res.cdma_wt_latency = rtl->reg_read(cdma + regs::cdma::D_PERF_WT_READ_LATENCY::offset);
   res.sdp_wr_stall = rtl->reg_read(block_base(hw, "SDP") + regs::sdp::D_PERF_WDMA_WRITE_STALL::offset);
+  res.dma = rtl->dma_traffic();
   if (!res.outputs_equal) {
     std::size_t n = 0;
     for (std::size_t i = 0; i < a.size(); ++i) n += a[i] != b[i] ? 1 : 0;
@@ -243,41 +246,73 @@ ConvBenchResult measure_conv(const HwConfig& hw, const ConvParams& p, uint64_t s
   return res;
 }
 
-std::string bench_conv(const BenchOptions& opt) {
-  std::string out;
+namespace {
+
+// One bench case from a measured layer. `macs`: the direct-equivalent MACs (Winograd's own count
+// is of transformed operands).
+BenchCase conv_case(const golden::HwConfig& hw, std::string name, const ConvBenchResult& r, uint64_t macs,
+                    const MemOptions& mem) {
+  BenchCase c;
+  c.unit = "conv";
+  c.config = hw.name;
+  c.name = std::move(name);
+  c.element = "MAC";
+  c.cycles = r.cycles_layer;
+  c.elements = macs;
+  // NVDLA: direct ATOMIC_C x ATOMIC_K MACs per cycle; Winograd one atomic operation per cycle,
+  // i.e. macs / ideal cycles; both capped by the interface for the layer's bytes.
+  const bool wino = r.mode == golden::ConvMode::Winograd;
+  const double throughput = wino ? static_cast<double>(macs) / static_cast<double>(r.ideal_cycles)
+                                 : static_cast<double>(hw.atomic_c * hw.atomic_k(r.params.precision));
+  c.nvdla_elements_per_cycle = nvdla_rate(throughput, nvdla_interface_bytes(hw, mem), macs, r.layer_bytes);
+  c.utilization = r.util_layer();
+  c.wall_s = r.rtl_seconds;
+  c.mem = mem;
+  c.dma = r.dma;
+  c.status = r.outputs_equal ? "PASS" : "MISMATCH: " + r.detail;
+  const golden::ConvParams& p = r.params;
+  c.extra = {{"layer", fmt::format("{}x{}x{} -> {}x{}x{}, {}x{} kernel, pad 1, {}", p.w, p.h, p.c, p.w, p.h, p.k, p.s,
+                                   p.r, golden::precision_name(p.precision))},
+             {"mode", wino ? "winograd" : "direct"},
+             {"mac_units", hw.atomic_c * hw.atomic_k(p.precision)},
+             {"ideal_cycles", r.ideal_cycles},
+             {"atomic_ops", r.atomic_ops},
+             {"cycles_data", r.cycles_data},
+             {"cycles_to_sdp", r.cycles_to_sdp},
+             {"layer_bytes", r.layer_bytes},
+             {"simulated_macs_per_s", r.simulated_macs_per_s()}};
+  return c;
+}
+
+}  // namespace
+
+std::vector<BenchCase> bench_conv(const BenchOptions& opt) {
   struct Case {
     const golden::HwConfig& hw;
     const char* what;
     golden::ConvParams p;
   };
-  std::vector<Case> cases;
+  std::vector<Case> layers;
   const golden::ConvParams ref = conv_bench_layer();
-  cases.push_back({golden::nv_small(), "issue reference layer", ref});
+  layers.push_back({golden::nv_small(), "issue reference layer", ref});
   golden::ConvParams p = ref;
   p.c = 64;
   p.k = 32;
-  cases.push_back({golden::nv_small(), "C 64, K 32", p});
-  cases.push_back({golden::nv_full(), "int8, C 64, K 32", p});
+  layers.push_back({golden::nv_small(), "C 64, K 32", p});
+  layers.push_back({golden::nv_full(), "int8, C 64, K 32", p});
   p.c = 128;
   p.k = 64;
-  cases.push_back({golden::nv_full(), "int8, C 128, K 64", p});
+  layers.push_back({golden::nv_full(), "int8, C 128, K 64", p});
   p.c = 64;
   p.k = 32;
   p.precision = golden::Precision::Int16;
-  cases.push_back({golden::nv_full(), "int16, C 64, K 32", p});
-  for (const Case& cs : cases) {
-    const ConvBenchResult r = measure_conv(cs.hw, cs.p, opt.seed, 0.0);
-    const int ak = cs.hw.atomic_k(cs.p.precision);
-    out += fmt::format(
-        "conv {} {} ({}x{}x{} -> {}x{}x{}, {}x{} kernel, pad 1): ideal {} cycles (MACs / ({} x {})), "
-        "{} atomic ops\n"
-        "  layer (OP_EN -> CACC done, CBUF loading included): {} cycles, utilization {:.1f}%\n"
-        "  input cube in CBUF after {} cycles (compute overlaps the loading)\n"
-        "  OP_EN -> SDP done: {} cycles, {:.3g} s wall, {:.3g} simulated MAC/s; output {}\n",
-        cs.hw.name, cs.what, cs.p.w, cs.p.h, cs.p.c, cs.p.w, cs.p.h, cs.p.k, cs.p.s, cs.p.r, r.ideal_cycles,
-        cs.hw.atomic_c, ak, r.atomic_ops, r.cycles_layer, 100.0 * r.util_layer(), r.cycles_data, r.cycles_to_sdp,
-        r.rtl_seconds, r.simulated_macs_per_s(),
-        r.outputs_equal ? "equals the golden device" : "DIFFERS: " + r.detail);
+  layers.push_back({golden::nv_full(), "int16, C 64, K 32", p});
+  std::vector<BenchCase> cases;
+  ConvBenchMode mode;
+  mode.mem = opt.mem;
+  for (const Case& cs : layers) {
+    const ConvBenchResult r = measure_conv(cs.hw, cs.p, opt.seed, 0.0, 0, mode);
+    cases.push_back(conv_case(cs.hw, cs.what, r, r.macs, opt.mem));
   }
   // Winograd against direct on nv_full: the same 3x3 pad-1 layer and values. The second layer has
   // fewer kernel groups to amortise the first group's fetch (docs/CONV_RTL.md, "Winograd").
@@ -286,31 +321,74 @@ std::string bench_conv(const BenchOptions& opt) {
   second.c = 128;
   second.k = 64;
   for (const golden::ConvParams& layer : {conv_bench_wino_layer(), second}) {
-    const ConvWinoComparison wc = measure_conv_wino(opt.seed, true, layer);
-    const golden::ConvParams& wp = wc.direct.params;
-    out += fmt::format("conv nv_full Winograd comparison ({}x{}x{} -> {}x{}x{}, 3x3 pad 1, int16, exact scheme, "
-                       "PRA_TRUNCATE 0, the same values):\n",
-                       wp.w, wp.h, wp.c, wp.w, wp.h, wp.k);
+    const ConvWinoComparison wc = measure_conv_wino(opt.seed, true, layer, opt.mem);
+    const std::string name = fmt::format("winograd comparison {}x{}x{} -> {}", layer.w, layer.h, layer.c, layer.k);
     for (const ConvBenchResult* r : {&wc.direct, &wc.wino}) {
-      const bool w = r->mode == golden::ConvMode::Winograd;
-      out += fmt::format("  {}: ideal {} cycles ({}), {} cycles, utilization {:.1f}%, input in CBUF after {}; output {}\n",
-                         w ? "winograd" : "direct  ", r->ideal_cycles,
-                         w ? "kernel groups x W'H'/4 x ceil(C_ext/4) atomic ops" : "W'H'KCRS / (64 x 16)",
-                         r->cycles_layer, 100.0 * r->util_layer(), r->cycles_data,
-                         r->outputs_equal ? "equals the golden device" : "DIFFERS: " + r->detail);
+      BenchCase c = conv_case(golden::nv_full(), name + (r == &wc.wino ? ", winograd" : ", direct"), *r,
+                              wc.direct.macs, opt.mem);
+      c.winograd_speedup = wc.speedup();
+      c.extra["ideal_speedup"] =
+          wc.wino.ideal_cycles ? double(wc.direct.ideal_cycles) / double(wc.wino.ideal_cycles) : 0.0;
+      c.extra["golden_outputs_equal"] = wc.direct.golden_output == wc.wino.golden_output;
+      cases.push_back(std::move(c));
     }
-    out += fmt::format("  direct / winograd cycles: {:.2f} (ideal {:.2f}); golden outputs of both modes {}\n",
-                       wc.speedup(),
-                       wc.wino.ideal_cycles ? double(wc.direct.ideal_cycles) / double(wc.wino.ideal_cycles) : 0.0,
-                       wc.direct.golden_output == wc.wino.golden_output ? "equal" : "DIFFER");
+  }
+  return cases;
+}
+
+std::string format_bench_conv(const std::vector<BenchCase>& cases) {
+  std::string out;
+  auto status = [](const BenchCase& c) {
+    return c.status == "PASS" ? std::string("equals the golden device") : "DIFFERS: " + c.status;
+  };
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const BenchCase& c = cases[i];
+    if (c.winograd_speedup) {
+      // A comparison: the direct case, then the Winograd one.
+      if (i + 1 >= cases.size()) break;
+      const BenchCase& w = cases[i + 1];
+      out += fmt::format("conv {} {} (int16, exact scheme, PRA_TRUNCATE 0, the same values):\n", c.config,
+                         c.name.substr(0, c.name.rfind(',')));
+      for (const BenchCase* r : {&c, &w}) {
+        const bool wino = r->extra.at("mode") == "winograd";
+        out += fmt::format("  {}: ideal {} cycles ({}), {} cycles, utilization {:.1f}%, input in CBUF after {}; "
+                           "output {}\n",
+                           wino ? "winograd" : "direct  ", r->extra.at("ideal_cycles").get<uint64_t>(),
+                           wino ? "kernel groups x W'H'/4 x ceil(C_ext/4) atomic ops" : "W'H'KCRS / (64 x 16)",
+                           r->cycles, 100.0 * r->utilization.value_or(0),
+                           r->extra.at("cycles_data").get<uint64_t>(), status(*r));
+      }
+      out += fmt::format("  direct / winograd cycles: {:.2f} (ideal {:.2f}); golden outputs of both modes {}\n",
+                         *c.winograd_speedup, c.num("ideal_speedup"),
+                         c.extra.at("golden_outputs_equal").get<bool>() ? "equal" : "DIFFER");
+      ++i;
+      continue;
+    }
+    out += fmt::format(
+        "conv {} {} ({}): ideal {} cycles (MACs / {}), {} atomic ops\n"
+        "  layer (OP_EN -> CACC done, CBUF loading included): {} cycles, utilization {:.1f}%\n"
+        "  input cube in CBUF after {} cycles (compute overlaps the loading)\n"
+        "  OP_EN -> SDP done: {} cycles, {:.3g} s wall, {:.3g} simulated MAC/s; output {}\n",
+        c.config, c.name, c.extra.at("layer").get<std::string>(), c.extra.at("ideal_cycles").get<uint64_t>(),
+        c.extra.at("mac_units").get<int>(), c.extra.at("atomic_ops").get<uint64_t>(), c.cycles,
+        100.0 * c.utilization.value_or(0), c.extra.at("cycles_data").get<uint64_t>(),
+        c.extra.at("cycles_to_sdp").get<uint64_t>(), c.wall_s, c.num("simulated_macs_per_s"), status(c));
+  }
+  for (const BenchCase& c : cases) {
+    if (c.dma) {
+      out += fmt::format("  {} {}, OP_EN -> SDP done: {}\n", c.config, c.name,
+                         format_dma(*c.dma, c.extra.at("cycles_to_sdp").get<uint64_t>()));
+    }
   }
   return out;
 }
 
-ConvWinoComparison measure_conv_wino(uint64_t seed, bool rtl, const golden::ConvParams& p) {
+ConvWinoComparison measure_conv_wino(uint64_t seed, bool rtl, const golden::ConvParams& p, const MemOptions& mem) {
   ConvWinoComparison c;
-  c.direct = measure_conv(golden::nv_full(), p, seed, 0.0, 0, conv_bench_wino_mode(false, rtl));
-  c.wino = measure_conv(golden::nv_full(), p, seed, 0.0, 0, conv_bench_wino_mode(true, rtl));
+  ConvBenchMode direct = conv_bench_wino_mode(false, rtl), wino = conv_bench_wino_mode(true, rtl);
+  direct.mem = wino.mem = mem;
+  c.direct = measure_conv(golden::nv_full(), p, seed, 0.0, 0, direct);
+  c.wino = measure_conv(golden::nv_full(), p, seed, 0.0, 0, wino);
   return c;
 }
 

@@ -4,12 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "golden/config.hpp"
 #include "golden/conv.hpp"
 #include "golden/conv_wino.hpp"
+#include "harness/mem_model.hpp"
 
 namespace dla::harness::units {
 
@@ -23,6 +25,7 @@ struct ConvBenchMode {
   int data_max = 0;
   int weight_max = 0;
   bool rtl = true;  // false: the golden device only (no cycles; the API for golden-side tests)
+  MemOptions mem;   // the RTL's DMA read latency and bandwidth
 };
 
 struct ConvBenchResult {
@@ -49,10 +52,12 @@ struct ConvBenchResult {
   uint64_t macs = 0;              // W'H' x K x C x R x S
   double rtl_seconds = 0;         // wall time of the simulated layer (last OP_EN write -> SDP_DONE)
   [[nodiscard]] double simulated_macs_per_s() const { return rtl_seconds > 0 ? double(macs) / rtl_seconds : 0; }
+  uint64_t layer_bytes = 0;       // input region + weights + output region: what the layer must move
+  std::optional<DmaTraffic> dma;  // what the RTL's DMA ports moved (whole run)
 };
 
 // Runs `p` (int8, or int16 on nv_full) with random data, weights and pad value from `seed` on hw's nvdla_core RTL
-// (DMA latency 4..32 cycles, `stall` back-pressure) and on the golden device, in `mode` (Winograd:
+// (DMA latency and bandwidth from mode.mem, `stall` back-pressure) and on the golden device, in `mode` (Winograd:
 // through golden::wino_compile, the `conv` layer compiler's register words). Throws
 // std::invalid_argument naming the problem when the layer cannot run in that mode.
 [[nodiscard]] ConvBenchResult measure_conv(const golden::HwConfig& hw, const golden::ConvParams& p, uint64_t seed,
@@ -76,6 +81,7 @@ struct ConvWinoComparison {
   }
 };
 [[nodiscard]] ConvWinoComparison measure_conv_wino(uint64_t seed, bool rtl = true,
-                                                   const golden::ConvParams& p = conv_bench_wino_layer());
+                                                   const golden::ConvParams& p = conv_bench_wino_layer(),
+                                                   const MemOptions& mem = {});
 
 }  // namespace dla::harness::units

@@ -731,10 +731,8 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
-std::string bench_lut(const BenchOptions& opt) {
-  std::string out = fmt::format("{:<8} {:>9} {:>9} {:>13} {:>12} {:>15} {:>9} {:>15}\n", "variant", "lookups",
-                                "cycles", "sim lookup/s", "bare cyc/s", "bare lookup/s", "overhead",
-                                "golden lookup/s");
+std::vector<BenchCase> bench_lut(const BenchOptions& opt) {
+  std::vector<BenchCase> cases;
   for (const LutVariant v : {LutVariant::Sdp, LutVariant::Cdp}) {
     const uint64_t n = opt.ops != 0 ? opt.ops : 1'000'000;
     const LutJob job = bench_job(v, n, opt.seed);
@@ -763,9 +761,32 @@ std::string bench_lut(const BenchOptions& opt) {
     if (g.elements != rr.elements || !(g.stats == rr.stats) || !(st == g.stats) || sink == 0x5a5a5a5a5a5a) {
       throw std::runtime_error(fmt::format("bench lut {}: RTL and golden disagree", variant_name(v)));
     }
-    out += fmt::format("{:<8} {:>9} {:>9} {:>13.4g} {:>12.4g} {:>15.4g} {:>8.1f}% {:>15.4g}\n", variant_name(v), n,
-                       rr.cycles, static_cast<double>(n) / sim_s, bare, bare * kLutLanes,
-                       100.0 * (bare / harness_cps - 1.0), static_cast<double>(n) / gold_s);
+    BenchCase c;
+    c.unit = "lut";
+    c.config = "-";  // the LUT engine is built once per variant, not per configuration
+    c.name = std::string(variant_name(v));
+    c.element = "lookup";
+    c.cycles = rr.cycles;
+    c.elements = n;
+    c.wall_s = sim_s;
+    c.extra = {{"sim_lookups_per_s", static_cast<double>(n) / sim_s},
+               {"bare_cycles_per_s", bare},
+               {"bare_lookups_per_s", bare * kLutLanes},
+               {"harness_overhead", bare / harness_cps - 1.0},
+               {"golden_lookups_per_s", static_cast<double>(n) / gold_s}};
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::string format_bench_lut(const std::vector<BenchCase>& cases) {
+  std::string out = fmt::format("{:<8} {:>9} {:>9} {:>13} {:>12} {:>15} {:>9} {:>15}\n", "variant", "lookups",
+                                "cycles", "sim lookup/s", "bare cyc/s", "bare lookup/s", "overhead",
+                                "golden lookup/s");
+  for (const BenchCase& c : cases) {
+    out += fmt::format("{:<8} {:>9} {:>9} {:>13.4g} {:>12.4g} {:>15.4g} {:>8.1f}% {:>15.4g}\n", c.name, c.elements,
+                       c.cycles, c.num("sim_lookups_per_s"), c.num("bare_cycles_per_s"), c.num("bare_lookups_per_s"),
+                       100.0 * c.num("harness_overhead"), c.num("golden_lookups_per_s"));
   }
   out += fmt::format(
       "sim lookup/s: lookups per wall second through the harness ({} lanes per beat, no stalls; includes\n"

@@ -41,6 +41,7 @@ std::unique_ptr<Device> make_nvdla_core_device(const std::vector<std::string>& b
   o.sim = opt.sim;
   o.sim.seed = opt.seed.value_or(1);
   o.stall = opt.stall.value_or(0.0);
+  o.mem = opt.mem;
   const std::string unit = fmt::format("nvdla_core ({})", cfg.name);
   const auto atom = static_cast<unsigned>(cfg.atom_bytes);
   if (cfg.name == "nv_small") {

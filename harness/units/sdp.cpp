@@ -605,15 +605,13 @@ Program compile_sdp_layer(const LayerHeader& h, const JsonNode& root, bool expec
 
 // ------------------------------------------------------------------ benchmark
 
-std::string bench_sdp(const BenchOptions& opt) {
+std::vector<BenchCase> bench_sdp(const BenchOptions& opt) {
   // 32x32x64 int8 with BS, BN and EW active. "mem": BS per-channel ALU + MUL (interleaved), BN
   // per-element ALU + MUL (interleaved), EW per-element SUM, all from memory; "reg": the same
   // stages with register operands (the datapath's own rate). `--ops N` scales W to N elements.
   int w = 32;
   if (opt.ops != 0) w = static_cast<int>(std::clamp<uint64_t>(opt.ops / (32 * 64), 1, 1024));
-  std::string out = fmt::format("{:<9} {:<9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>17} {:>11} {:>13} {:>8}\n", "config",
-                                "operands", "cube", "elements", "reg wr", "cycles", "elem/cyc", "NVDLA elem/cyc",
-                                "sim elem/s", "golden elem/s", "status");
+  std::vector<BenchCase> cases;
   for (const auto* cfg : {&golden::nv_small(), &golden::nv_full()}) {
     for (const bool mem : {true, false}) {
       const std::string stages =
@@ -641,6 +639,13 @@ std::string bench_sdp(const BenchOptions& opt) {
       const auto elements = static_cast<double>(c.elements);
       const auto reg_writes = std::count_if(c.program.steps.begin(), c.program.steps.end(),
                                             [](const ProgramStep& st) { return st.op == StepOp::RegWrite; });
+      // The bytes the layer must move: every region the program loads (input cube, operand
+      // streams: read) or fills (the output region: written).
+      uint64_t layer_bytes = 0;
+      for (const ProgramStep& st : c.program.steps) {
+        if (st.op == StepOp::MemLoad) layer_bytes += st.bytes.size();
+        if (st.op == StepOp::MemFill) layer_bytes += st.size;
+      }
 
       // Golden: the whole program (memory images, registers, the layer) on the golden device.
       const auto g0 = std::chrono::steady_clock::now();
@@ -661,20 +666,56 @@ std::string bench_sdp(const BenchOptions& opt) {
       ro.seed = opt.seed;
       ro.stall = 0.0;
       ro.sim.seed = opt.seed;
+      ro.mem = opt.mem;
       const auto t0 = std::chrono::steady_clock::now();
       const RunResult rr = run_compiled(c, h, ro);
       const double rsec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      out += fmt::format("{:<9} {:<9} {:>10} {:>9} {:>9} {:>9} {:>9.3f} {:>17} {:>11.3g} {:>13.3g} {:>8}\n",
-                         cfg->name, mem ? "memory" : "registers", fmt::format("{}x32x64", w), c.elements, reg_writes,
-                         rr.cycles, rr.cycles != 0 ? elements / static_cast<double>(rr.cycles) : 0.0,
-                         cfg->name == "nv_small" ? "1" : "4 (EW; BS/BN 16)", elements / rsec, golden_eps,
-                         status_name(rr.status));
+
+      BenchCase b;
+      b.unit = "sdp";
+      b.config = cfg->name;
+      b.name = mem ? "memory operands" : "register operands";
+      b.element = "element";
+      b.cycles = rr.cycles;
+      b.elements = c.elements;
+      // NVDLA: nv_small 1 element/cycle; nv_full BS/BN 16, EW 4 (EW is active in both cases).
+      const double throughput = cfg->name == "nv_small" ? 1.0 : 4.0;
+      b.nvdla_elements_per_cycle =
+          nvdla_rate(throughput, nvdla_interface_bytes(*cfg, opt.mem), c.elements, layer_bytes);
+      b.wall_s = rsec;
+      b.mem = opt.mem;
+      b.dma = rr.dma;
+      b.status = std::string(status_name(rr.status));
+      b.extra = {{"cube", fmt::format("{}x32x64", w)},
+                 {"reg_writes", reg_writes},
+                 {"layer_bytes", layer_bytes},
+                 {"sim_elements_per_s", elements / rsec},
+                 {"golden_elements_per_s", golden_eps}};
+      cases.push_back(std::move(b));
     }
   }
+  return cases;
+}
+
+std::string format_bench_sdp(const std::vector<BenchCase>& cases) {
+  std::string out = fmt::format("{:<9} {:<9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>14} {:>11} {:>13} {:>8}\n", "config",
+                                "operands", "cube", "elements", "reg wr", "cycles", "elem/cyc", "NVDLA elem/cyc",
+                                "sim elem/s", "golden elem/s", "status");
+  std::string dma;
+  for (const BenchCase& c : cases) {
+    out += fmt::format("{:<9} {:<9} {:>10} {:>9} {:>9} {:>9} {:>9.3f} {:>14.3g} {:>11.3g} {:>13.3g} {:>8}\n",
+                       c.config, c.name.substr(0, c.name.find(' ')), c.extra.at("cube").get<std::string>(),
+                       c.elements, c.extra.at("reg_writes").get<int64_t>(), c.cycles, c.elements_per_cycle(),
+                       c.nvdla_elements_per_cycle.value_or(0), c.num("sim_elements_per_s"),
+                       c.num("golden_elements_per_s"), c.status);
+    if (c.dma) dma += fmt::format("  {} {}: {}\n", c.config, c.name, format_dma(*c.dma, c.cycles));
+  }
+  out += dma;
   out +=
       "cycles: from reset to the interrupt, CSB programming included (one register write per cycle). The RTL issues "
       "up to 1 (nv_small) / 16 (nv_full) elements per cycle while every operand atom they need is cached (one "
-      "atom per stream, one DMA read in flight, latency 4-32 cycles). NVDLA: nv_small SDP 1 element/cycle; nv_full BS/BN 16, EW 4 elements/cycle.\n";
+      "atom per stream, one DMA read in flight). NVDLA: nv_small SDP 1 element/cycle; nv_full BS/BN 16, EW 4 "
+      "elements/cycle; capped by its 8 / 64 B/cycle interface (and --mem-bandwidth) for the layer's bytes.\n";
   return out;
 }
 

@@ -21,6 +21,7 @@ std::unique_ptr<Device> make_rtl_device(const std::vector<std::string>& blocks, 
   o.sim = opt.sim;
   o.sim.seed = opt.seed.value_or(1);
   o.stall = opt.stall.value_or(0.0);
+  o.mem = opt.mem;
   const std::string unit = fmt::format("nvdla_sdp_top ({})", cfg.name);
   const std::vector<std::string> intr_units{"SDP"};  // done pulses wired to the top's GLB
   const auto atom = static_cast<unsigned>(cfg.atom_bytes);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "harness/errors.hpp"
 
 namespace dla::harness::units {
@@ -10,14 +12,73 @@ std::vector<UnitHandler> all_handlers() { return {cmac_handler(), lut_handler(),
 
 std::vector<std::string> bench_units() { return {"cmac", "lut", "sdp", "conv"}; }
 
-std::string run_bench(const std::string& unit, const BenchOptions& opt) {
+namespace {
+
+std::string unit_list() {
+  std::string list;
+  for (const auto& u : bench_units()) list += (list.empty() ? "" : ", ") + u;
+  return list;
+}
+
+nlohmann::json opt_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+
+}  // namespace
+
+std::vector<BenchCase> run_bench(const std::string& unit, const BenchOptions& opt) {
+  if ((unit == "cmac" || unit == "lut") && opt.mem_given) {
+    throw InputError("--mem-latency/--mem-bandwidth", "",
+                     fmt::format("bench {} streams data straight into the unit, which has no memory port; the memory "
+                                 "options apply to sdp and conv",
+                                 unit));
+  }
   if (unit == "cmac") return bench_cmac(opt);
   if (unit == "lut") return bench_lut(opt);
   if (unit == "sdp") return bench_sdp(opt);
   if (unit == "conv") return bench_conv(opt);
-  std::string list;
-  for (const auto& u : bench_units()) list += (list.empty() ? "" : ", ") + u;
-  throw InputError("bench", unit, fmt::format("no benchmark for unit \"{}\" (known: {})", unit, list));
+  throw InputError("bench", unit, fmt::format("no benchmark for unit \"{}\" (known: {})", unit, unit_list()));
+}
+
+std::string format_bench(const std::string& unit, const std::vector<BenchCase>& cases) {
+  if (unit == "cmac") return format_bench_cmac(cases);
+  if (unit == "lut") return format_bench_lut(cases);
+  if (unit == "sdp") return format_bench_sdp(cases);
+  if (unit == "conv") return format_bench_conv(cases);
+  throw InputError("bench", unit, fmt::format("no benchmark for unit \"{}\" (known: {})", unit, unit_list()));
+}
+
+nlohmann::json bench_json(const std::vector<BenchCase>& cases) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const BenchCase& c : cases) {
+    nlohmann::json j{{"unit", c.unit},
+                     {"config", c.config},
+                     {"case", c.name},
+                     {"element", c.element},
+                     {"cycles", c.cycles},
+                     {"elements", c.elements},
+                     {"elements_per_cycle", c.elements_per_cycle()},
+                     {"nvdla_elements_per_cycle", opt_json(c.nvdla_elements_per_cycle)},
+                     {"utilization", opt_json(c.utilization)},
+                     {"wall_s", c.wall_s},
+                     {"status", c.status}};
+    if (c.winograd_speedup) j["winograd_speedup"] = *c.winograd_speedup;
+    j["mem_latency"] = c.mem ? nlohmann::json{c.mem->latency_min, c.mem->latency_max} : nlohmann::json(nullptr);
+    j["mem_bandwidth"] = c.mem && !c.mem->unlimited() ? nlohmann::json(c.mem->bandwidth) : nlohmann::json(nullptr);
+    j["dma_bytes_read"] = c.dma ? nlohmann::json(c.dma->bytes_read) : nlohmann::json(nullptr);
+    j["dma_bytes_written"] = c.dma ? nlohmann::json(c.dma->bytes_written) : nlohmann::json(nullptr);
+    for (const auto& [k, v] : c.extra.items()) j[k] = v;
+    a.push_back(std::move(j));
+  }
+  return a;
+}
+
+double nvdla_interface_bytes(const golden::HwConfig& hw, const MemOptions& mem) {
+  const double design = hw.name == "nv_small" ? 8.0 : 64.0;  // 64-bit / 512-bit DMA interface
+  return mem.unlimited() ? design : std::min(design, mem.bandwidth);
+}
+
+double nvdla_rate(double throughput, double interface_bytes, uint64_t elements, uint64_t bytes) {
+  if (bytes == 0) return throughput;
+  return std::min(throughput, interface_bytes * static_cast<double>(elements) / static_cast<double>(bytes));
 }
 
 }  // namespace dla::harness::units

@@ -1,10 +1,13 @@
 // The units the harness can run, and their benchmarks.
 #pragma once
 
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "harness/layer.hpp"
+#include "harness/mem_model.hpp"
 
 namespace dla::harness::units {
 
@@ -13,28 +16,63 @@ namespace dla::harness::units {
 struct BenchOptions {
   uint64_t ops = 0;  // 0: the unit's default amount of work
   uint64_t seed = 1;
+  MemOptions mem;          // the DMA memory model of units with a memory port (sdp, conv)
+  bool mem_given = false;  // --mem-latency or --mem-bandwidth was given (refused by units without DMA)
 };
 
-// Runs the unit's benchmark and returns a human-readable report (also used for
-// docs/PERFORMANCE.md). Throws InputError for an unknown unit.
-[[nodiscard]] std::string run_bench(const std::string& unit, const BenchOptions& opt);
+// One measured case of a bench: the figures the text tables and the JSON both print
+// (docs/PERFORMANCE.md says what each unit's element and NVDLA rate are).
+struct BenchCase {
+  std::string unit, config, name;
+  std::string element;  // what is counted: "MAC", "lookup", "element"
+  uint64_t cycles = 0;
+  uint64_t elements = 0;
+  std::optional<double> nvdla_elements_per_cycle;  // NVDLA's rate on this case, null where not meaningful
+  std::optional<double> utilization;               // MAC units: ideal cycles / cycles
+  std::optional<double> winograd_speedup;          // Winograd comparison cases: direct / Winograd cycles
+  double wall_s = 0;                               // wall time of the simulated part
+  std::optional<MemOptions> mem;                   // units with a DMA port
+  std::optional<DmaTraffic> dma;                   // where an RTL device with a DMA server ran
+  std::string status = "PASS";                     // or what went wrong
+  nlohmann::json extra = nlohmann::json::object();  // unit-specific figures (the text tables use them)
+  [[nodiscard]] double elements_per_cycle() const {
+    return cycles != 0 ? static_cast<double>(elements) / static_cast<double>(cycles) : 0.0;
+  }
+  [[nodiscard]] double num(const char* key) const { return extra.at(key).get<double>(); }
+};
+
+// Runs the unit's benchmark (also used for docs/PERFORMANCE.md). Throws InputError for an
+// unknown unit, or memory options given to a unit without a memory port.
+[[nodiscard]] std::vector<BenchCase> run_bench(const std::string& unit, const BenchOptions& opt);
+// The unit's human-readable tables, and the JSON array (one object per case).
+[[nodiscard]] std::string format_bench(const std::string& unit, const std::vector<BenchCase>& cases);
+[[nodiscard]] nlohmann::json bench_json(const std::vector<BenchCase>& cases);
 [[nodiscard]] std::vector<std::string> bench_units();
+// NVDLA's memory interface in bytes per cycle (nv_small 64-bit, nv_full 512-bit), capped by a
+// --mem-bandwidth limit; and the rate min(throughput, interface x elements / bytes) a case of
+// `elements` moving `bytes` reaches on it.
+[[nodiscard]] double nvdla_interface_bytes(const golden::HwConfig& hw, const MemOptions& mem);
+[[nodiscard]] double nvdla_rate(double throughput, double interface_bytes, uint64_t elements, uint64_t bytes);
 
 // CMAC
 [[nodiscard]] UnitHandler cmac_handler();
-[[nodiscard]] std::string bench_cmac(const BenchOptions& opt);
+[[nodiscard]] std::vector<BenchCase> bench_cmac(const BenchOptions& opt);
+[[nodiscard]] std::string format_bench_cmac(const std::vector<BenchCase>& cases);
 // LUT engine (SDP and CDP variants; harness/units/lut.hpp has the job API)
 [[nodiscard]] UnitHandler lut_handler();
-[[nodiscard]] std::string bench_lut(const BenchOptions& opt);
+[[nodiscard]] std::vector<BenchCase> bench_lut(const BenchOptions& opt);
+[[nodiscard]] std::string format_bench_lut(const std::vector<BenchCase>& cases);
 // Winograd PRA and POA (docs/WINOGRAD.md)
 [[nodiscard]] UnitHandler wino_handler();
 // SDP layers: compiled into register programs (docs/LAYER_FORMAT.md, "`sdp` layers")
 [[nodiscard]] UnitHandler sdp_handler();
-[[nodiscard]] std::string bench_sdp(const BenchOptions& opt);
+[[nodiscard]] std::vector<BenchCase> bench_sdp(const BenchOptions& opt);
+[[nodiscard]] std::string format_bench_sdp(const std::vector<BenchCase>& cases);
 // Convolution layers: compiled into register programs (docs/LAYER_FORMAT.md, "`conv` layers")
 [[nodiscard]] UnitHandler conv_handler();
 // Direct convolution on the NVDLA core RTL: utilization (harness/units/conv_bench.hpp)
-[[nodiscard]] std::string bench_conv(const BenchOptions& opt);
+[[nodiscard]] std::vector<BenchCase> bench_conv(const BenchOptions& opt);
+[[nodiscard]] std::string format_bench_conv(const std::vector<BenchCase>& cases);
 // Register programs (validated here; executed by units with a CSB port).
 [[nodiscard]] UnitHandler program_handler();
 

@@ -5,9 +5,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "harness/mem_model.hpp"
 #include "harness/memory.hpp"
 
 namespace dla::harness {
@@ -42,6 +44,8 @@ class Device {
 
   // Clock cycles simulated so far (0 for the golden model).
   [[nodiscard]] virtual uint64_t cycles() const { return 0; }
+  // What the DMA ports moved so far, for a device with a DMA server (none for the golden model).
+  [[nodiscard]] virtual std::optional<DmaTraffic> dma_traffic() const { return std::nullopt; }
   // End of the run: publish waveforms and the like.
   virtual void finish() {}
 };

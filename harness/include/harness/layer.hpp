@@ -11,6 +11,7 @@
 
 #include "golden/config.hpp"
 #include "harness/json_reader.hpp"
+#include "harness/mem_model.hpp"
 #include "harness/report.hpp"
 #include "harness/sim.hpp"
 
@@ -38,6 +39,7 @@ struct RunOptions {
   std::optional<double> stall;
   std::optional<std::string> config;  // overrides the layer's configuration
   SimOptions sim;                     // seed and rand_reset are filled in per run
+  MemOptions mem;                     // DMA read latency and bandwidth of RTL devices
   std::filesystem::path dump_dir;
   std::size_t max_listed = 10;
   std::optional<FlipBit> flip;

@@ -3,11 +3,13 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "harness/compare.hpp"
 #include "harness/errors.hpp"
+#include "harness/mem_model.hpp"
 
 namespace dla::harness {
 
@@ -29,6 +31,7 @@ struct RunResult {
   std::string message;  // why it did not pass, or a note
   uint64_t cycles = 0;  // RTL cycles simulated
   uint64_t work = 0;    // unit-specific amount of work (atomic ops, elements, ...)
+  std::optional<DmaTraffic> dma;  // when an RTL device with a DMA server ran
   std::vector<CompareResult> compares;
   double seconds = 0;
 };
@@ -36,6 +39,9 @@ struct RunResult {
 // Exit code of a set of runs: the worst of them (bad input > timeout > mismatch > pass).
 [[nodiscard]] int exit_code(const std::vector<RunResult>& results);
 
+// One line (no newline) and a JSON object of a run's DMA traffic over `cycles`.
+[[nodiscard]] std::string format_dma(const DmaTraffic& d, uint64_t cycles);
+[[nodiscard]] nlohmann::json dma_json(const DmaTraffic& d, uint64_t cycles);
 [[nodiscard]] std::string format_run(const RunResult& r);
 [[nodiscard]] std::string format_table(const std::vector<RunResult>& results);
 [[nodiscard]] nlohmann::json to_json(const RunResult& r);

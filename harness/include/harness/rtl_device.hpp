@@ -1,6 +1,6 @@
 // A verilated register-level unit as a Device: CSB master and a DMA server on the unit's memory
-// ports (seeded latency and back-pressure); interrupts come from the GLB in the unit's top. Port
-// names follow docs/RTL_CONVENTIONS.md (csb_*, dma_rd_*, dma_wr_*, intr_o).
+// ports (seeded latency, optional bandwidth limit, back-pressure); interrupts come from the GLB in
+// the unit's top. Port names follow docs/RTL_CONVENTIONS.md (csb_*, dma_rd_*, dma_wr_*, intr_o).
 #pragma once
 
 #include <fmt/format.h>
@@ -13,6 +13,7 @@
 
 #include "golden/config.hpp"
 #include "harness/device.hpp"
+#include "harness/mem_model.hpp"
 #include "harness/regdb.hpp"
 #include "harness/rng.hpp"
 #include "harness/sim.hpp"
@@ -22,26 +23,33 @@ namespace dla::harness {
 struct RtlDeviceOptions {
   SimOptions sim;
   double stall = 0.0;      // back-pressure probability on every DMA handshake
-  int latency_min = 4;     // DMA read latency range in cycles
-  int latency_max = 32;
+  MemOptions mem;          // read latency range and bandwidth
 };
 
-// Serves one unit's DMA read and write ports from a Memory, one atom (`bytes`) per beat.
+// Serves one unit's DMA read and write ports from a Memory, one atom (`bytes`) per beat. Reads are
+// answered in order, each `latency` cycles (uniform in [latency_min, latency_max], seeded) after
+// its request at the earliest. With a bandwidth of B bytes/cycle, a token bucket gains B each
+// cycle (capacity max(B, one beat), empty at reset); a read response is presented, and a write
+// request accepted (ready), only while the bucket holds a whole beat, which the beat then takes.
+// Read responses are served first. So the bytes moved never exceed B x cycles. Tokens are kept
+// in 1/65536 byte: B is rounded down to that grain.
 template <class Model>
 class DmaServer {
  public:
   DmaServer(Memory& mem, unsigned bytes, const RtlDeviceOptions& opt)
-      : mem_(mem), bytes_(bytes), lat_(Rng::derive(opt.sim.seed, "dma.latency")),
-        lat_min_(opt.latency_min), lat_max_(opt.latency_max),
+      : mem_(mem), bytes_(bytes), lat_(Rng::derive(opt.sim.seed, "dma.latency")), mem_opt_(opt.mem),
+        rate_(opt.mem.unlimited() ? 0 : static_cast<uint64_t>(opt.mem.bandwidth * kTokenOne)),
+        beat_(uint64_t{bytes} * kTokenOne), cap_(std::max(rate_, beat_)),
         rd_req_(opt.sim.seed, "dma.rd_req", opt.stall), rd_rsp_(opt.sim.seed, "dma.rd_rsp", opt.stall),
         wr_req_(opt.sim.seed, "dma.wr_req", opt.stall) {}
 
   // Before the clock-low evaluation: this cycle's inputs to the unit.
   void drive(Model& m, uint64_t cycle) {
+    if (rate_ != 0) tokens_ = std::min(cap_, tokens_ + rate_);
     m.dma_rd_req_ready_i = !rd_req_.stall();
-    m.dma_wr_req_ready_i = !wr_req_.stall();
-    if (!rsp_on_ && !pending_.empty() && pending_.front().ready <= cycle && !rd_rsp_.stall()) {
+    if (!rsp_on_ && !pending_.empty() && pending_.front().ready <= cycle && has_beat() && !rd_rsp_.stall()) {
       rsp_on_ = true;
+      take_beat();
       for (unsigned i = 0; i < bytes_; i += 8) {
         uint64_t word = 0;
         for (unsigned b = 0; b < 8 && i + b < bytes_; ++b) word |= uint64_t{pending_.front().data[i + b]} << (8 * b);
@@ -49,6 +57,8 @@ class DmaServer {
       }
     }
     m.dma_rd_rsp_valid_i = rsp_on_;
+    wr_ok_ = !wr_req_.stall() && has_beat();
+    m.dma_wr_req_ready_i = wr_ok_;
   }
 
   // After the evaluation, before the edge: apply this cycle's handshakes. True if any moved.
@@ -56,7 +66,8 @@ class DmaServer {
     bool moved = false;
     if (m.dma_rd_req_valid_o && m.dma_rd_req_ready_i) {
       const uint64_t addr = m.dma_rd_req_addr_o;
-      const uint64_t ready = std::max(last_ready_, cycle + static_cast<uint64_t>(lat_.range(lat_min_, lat_max_)));
+      const uint64_t ready =
+          std::max(last_ready_, cycle + static_cast<uint64_t>(lat_.range(mem_opt_.latency_min, mem_opt_.latency_max)));
       last_ready_ = ready;
       pending_.push_back({ready, mem_.read(addr, bytes_)});
       ++reads_;
@@ -65,9 +76,11 @@ class DmaServer {
     if (rsp_on_ && m.dma_rd_rsp_ready_o) {
       pending_.pop_front();
       rsp_on_ = false;
+      ++responses_;
       moved = true;
     }
-    if (m.dma_wr_req_valid_o && m.dma_wr_req_ready_i) {
+    if (m.dma_wr_req_valid_o && wr_ok_) {
+      take_beat();
       const uint64_t addr = m.dma_wr_req_addr_o;
       for (unsigned i = 0; i < bytes_; i += 8) {
         const unsigned n = std::min(8u, bytes_ - i);
@@ -84,8 +97,15 @@ class DmaServer {
   }
   [[nodiscard]] uint64_t reads() const { return reads_; }
   [[nodiscard]] uint64_t writes() const { return writes_; }
+  [[nodiscard]] DmaTraffic traffic() const { return {mem_opt_, responses_ * bytes_, writes_ * bytes_}; }
 
  private:
+  static constexpr uint64_t kTokenOne = 65536;  // tokens per byte
+  [[nodiscard]] bool has_beat() const { return rate_ == 0 || tokens_ >= beat_; }
+  void take_beat() {
+    if (rate_ != 0) tokens_ -= beat_;
+  }
+
   struct Pending {
     uint64_t ready;
     std::vector<uint8_t> data;
@@ -93,12 +113,15 @@ class DmaServer {
   Memory& mem_;
   unsigned bytes_;
   Rng lat_;
-  int lat_min_, lat_max_;
+  MemOptions mem_opt_;
+  uint64_t rate_, beat_, cap_;  // in tokens; rate_ 0: unlimited
+  uint64_t tokens_ = 0;
+  bool wr_ok_ = false;          // write ready driven this cycle
   StallInjector rd_req_, rd_rsp_, wr_req_;
   std::deque<Pending> pending_;
   bool rsp_on_ = false;
   uint64_t last_ready_ = 0;
-  uint64_t reads_ = 0, writes_ = 0;
+  uint64_t reads_ = 0, writes_ = 0, responses_ = 0;
 };
 
 // The device. The GLB (S_INTR_MASK, S_INTR_SET, S_INTR_STATUS) is RTL inside the unit's top: every
@@ -179,6 +202,7 @@ class RtlDevice : public Device {
   }
 
   [[nodiscard]] uint64_t cycles() const override { return sim_.cycle(); }
+  [[nodiscard]] std::optional<DmaTraffic> dma_traffic() const override { return dma_.traffic(); }
   void finish() override { sim_.finish(); }
 
  private:
