@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 #include <zlib.h>
 
+#include <algorithm>
+#include <map>
 #include <sstream>
+#include <tuple>
 
 #include "harness/files.hpp"
 
@@ -24,6 +27,16 @@ uint32_t cube_crc32(const Cube<int64_t>& cube, int element_bytes) {
   return static_cast<uint32_t>(::crc32(::crc32(0L, Z_NULL, 0), bytes.data(), static_cast<uInt>(bytes.size())));
 }
 
+MismatchMap mismatch_grid(const CubeShape& shape) {
+  MismatchMap m;
+  const auto ceil_div = [](int a, int b) { return (a + b - 1) / b; };
+  m.cell_h = std::max(1, ceil_div(shape.h, MismatchMap::kMaxGrid));
+  m.cell_w = std::max(1, ceil_div(shape.w, MismatchMap::kMaxGrid));
+  m.rows = ceil_div(shape.h, m.cell_h);
+  m.cols = ceil_div(shape.w, m.cell_w);
+  return m;
+}
+
 CompareResult compare_cubes(std::string region, const Cube<int64_t>& actual, const Cube<int64_t>& expected,
                             const CompareOptions& opt) {
   CompareResult r;
@@ -34,10 +47,21 @@ CompareResult compare_cubes(std::string region, const Cube<int64_t>& actual, con
   r.crc_expected = cube_crc32(expected, opt.element_bytes);
   r.shape_ok = actual.shape() == expected.shape();
   if (r.shape_ok) {
+    r.map = mismatch_grid(r.shape);
+    std::map<std::tuple<int, int, int>, uint64_t> cells;  // (c, row, col) -> mismatches
     for (std::size_t i = 0; i < expected.size(); ++i) {
       if (actual[i] == expected[i]) continue;
       ++r.mismatches;
-      if (r.first.size() < opt.max_listed) r.first.push_back({expected.coord(i), actual[i], expected[i]});
+      const CubeCoord k = expected.coord(i);
+      if (r.first.size() < opt.max_listed) r.first.push_back({k, actual[i], expected[i]});
+      ++cells[{k.c, k.h / r.map.cell_h, k.w / r.map.cell_w}];
+    }
+    for (const auto& [key, count] : cells) {
+      if (r.map.cells.size() == MismatchMap::kMaxCells) {
+        ++r.map.cells_dropped;
+        continue;
+      }
+      r.map.cells.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), count});
     }
   } else {
     r.mismatches = expected.size();
