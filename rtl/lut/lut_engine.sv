@@ -94,37 +94,23 @@ module lut_engine #(
   );
 
   // ---------------------------------------------------------------- pipeline control
-  // Stage k (1..4) holds a beat when valid_q[k-1]; it can take a new one when empty or when the
-  // next stage (or the consumer, for stage 4) takes its beat.
-  // (Separate scalars for the ready chain: one vector would be a self-dependent signal.)
-  logic [3:0] valid_q, valid_d, ready, ld;
-  logic       ready1, ready2, ready3, ready4;
+  // Stage k (1..4) holds a beat when valid_q[k-1]; it takes one (ld[k-1]) when empty or when
+  // the next stage (or the consumer, for stage 4) takes its beat.
+  logic [3:0] valid_q, ld;
 
-  assign ready4 = !valid_q[3] || out_ready_i;
-  assign ready3 = !valid_q[2] || ready4;
-  assign ready2 = !valid_q[1] || ready3;
-  assign ready1 = !valid_q[0] || ready2;
-  assign ready  = {ready4, ready3, ready2, ready1};
+  dla_pipe_ctrl #(
+    .Stages(4)
+  ) u_pipe (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (in_valid_i),
+    .in_ready_o (in_ready_o),
+    .out_valid_o(out_valid_o),
+    .out_ready_i(out_ready_i),
+    .ld_o       (ld),
+    .valid_o    (valid_q)
+  );
 
-  always_comb begin
-    ld[0]      = ready[0] && in_valid_i;
-    valid_d[0] = ready[0] ? in_valid_i : valid_q[0];
-    for (int k = 1; k < 4; k++) begin
-      ld[k]      = ready[k] && valid_q[k-1];
-      valid_d[k] = ready[k] ? valid_q[k-1] : valid_q[k];
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      valid_q <= '0;
-    end else begin
-      valid_q <= valid_d;
-    end
-  end
-
-  assign in_ready_o  = ready[0];
-  assign out_valid_o = valid_q[3];
   assign busy_o      = layer_active_i || in_valid_i || (valid_q != '0);
 
   // ---------------------------------------------------------------- tables
