@@ -611,13 +611,10 @@ module sdp_core #(
     logic [63:0]            atom_addr;
   } side_t;
   localparam int unsigned FifoDepth = 8;
-  side_t fifo_q [FifoDepth];
-  logic [3:0] fifo_cnt_q;
-  logic [2:0] fifo_rd_q, fifo_wr_q;
-  logic       fifo_full, lut_in_ready, lut_out_valid, lut_out_ready, pop;
+  logic [3:0] fifo_level;
+  logic       fifo_ready, fifo_valid, lut_in_ready, lut_out_valid, lut_out_ready, pop;
   side_t      side_in, side_out;
   logic [63:0] dst_atom_addr;
-  assign fifo_full = fifo_cnt_q == 4'(FifoDepth);
 
   dla_cube_addr #(.AddrW(64), .IdxW(13)) u_addr_dst (
     .base_i          ({w_dst_base_addr_high, w_dst_base_addr_low}),
@@ -637,16 +634,24 @@ module sdp_core #(
   // per-lane datapath does not depend on input ports: Verilator evaluates input-dependent logic
   // on every eval, which made the 16-lane model ~10x slower to simulate. A beat is consumed by
   // the step that reaches its end.
-  assign fly_pop     = step_ok && fly_take && fly_valid_q && (beat_pos + 7'(cnt) == 7'(Lanes));
-  assign fly_ready_o = !fly_valid_q || fly_pop;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) fly_valid_q <= 1'b0;
-    else if (fly_ready_o) fly_valid_q <= fly_valid_i;
-  end
+  logic fly_ld, fly_held;
+  assign fly_pop = step_ok && fly_take && fly_valid_q && (beat_pos + 7'(cnt) == 7'(Lanes));
+  dla_pipe_ctrl #(
+    .Stages(1)
+  ) u_fly_reg (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (fly_valid_i),
+    .in_ready_o (fly_ready_o),
+    .out_valid_o(fly_valid_q),
+    .out_ready_i(fly_pop),
+    .ld_o       (fly_ld),
+    .valid_o    (fly_held)
+  );
   always_ff @(posedge clk_i) begin
-    if (fly_ready_o && fly_valid_i) fly_data_q <= fly_data_i;
+    if (fly_ld) fly_data_q <= fly_data_i;
   end
-  assign step_ok     = running_q && !fetch_done_q && all_hit && lut_in_ready && !fifo_full;
+  assign step_ok     = running_q && !fetch_done_q && all_hit && lut_in_ready && fifo_ready;
   // Flying lanes beyond CACC's kernel groups (output atoms wider than the input's) are zeros
   // that take no beat.
   assign fire        = step_ok && (!fly_take || fly_valid_q);
@@ -672,21 +677,21 @@ module sdp_core #(
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      fifo_cnt_q <= '0;
-      fifo_rd_q  <= '0;
-      fifo_wr_q  <= '0;
-    end else begin
-      if (fire) fifo_wr_q <= fifo_wr_q + 1'b1;
-      if (pop) fifo_rd_q <= fifo_rd_q + 1'b1;
-      fifo_cnt_q <= fifo_cnt_q + 4'(fire) - 4'(pop);
-    end
-  end
-  always_ff @(posedge clk_i) begin
-    if (fire) fifo_q[fifo_wr_q] <= side_in;
-  end
-  assign side_out = fifo_q[fifo_rd_q];
+  // A step enters the FIFO when it fires (step_ok waits for room) and leaves with its LUT result.
+  dla_fifo #(
+    .Depth(FifoDepth),
+    .Width($bits(side_in))  // Yosys 0.55 takes $bits of a signal, not of a type
+  ) u_side_fifo (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (fire),
+    .in_ready_o (fifo_ready),
+    .in_data_i  (side_in),
+    .out_valid_o(fifo_valid),
+    .out_ready_i(pop),
+    .out_data_o (side_out),
+    .level_o    (fifo_level)
+  );
 
   logic [Lanes-1:0][31:0] lut_value;
   logic [31:0] st_uflow, st_oflow, st_hybrid, st_le_hit, st_lo_hit;
@@ -873,7 +878,7 @@ module sdp_core #(
       if (done) running_q <= 1'b0;
     end
   end
-  assign done       = running_q && fetch_done_q && fifo_cnt_q == '0 && !wr_pending_q;
+  assign done       = running_q && fetch_done_q && fifo_level == '0 && !wr_pending_q;
   assign layer_done = done;
   assign rdma_done  = done && (!flying || rdma_armed);  // flying: released if it was armed (operands)
   assign intr_o     = done ? (sdp_consumer ? 2'b10 : 2'b01) : 2'b00;
@@ -957,5 +962,5 @@ module sdp_core #(
   logic unused;
   assign unused = ^{rdma_hit, sdp_hit, rdma_s_we, rdma_s_re, rdma_s_off, rdma_s_wdata, rdma_consumer, lut_busy,
                     prog_ready, prog_rsp_valid, prog_rsp_err, prog_err, lut_uflow, lut_oflow, lut_le_hit,
-                    lut_lo_hit, lut_lo_sel, lut_mask};
+                    lut_lo_hit, lut_lo_sel, lut_mask, fifo_valid, fly_held};
 endmodule

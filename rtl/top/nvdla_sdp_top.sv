@@ -1,7 +1,7 @@
 // SDP-only NVDLA top: sdp_core (SDP, SDP_RDMA) and the GLB interrupt block (nvdla_glb) on one
 // CSB port; the verilated model of the SDP-only builds (Vsdp_nv_small, Vsdp_nv_full).
 //   * CSB: both blocks see every request and decode their own 4 KiB window; the one that did not
-//     hit answers 0, so the read data are ORed;
+//     hit answers 0, so the read data are ORed (dla_csb_merge);
 //   * DMA and the flying input: sdp_core's ports, passed through;
 //   * intr_o: GLB's level interrupt (NVDLA's dla_intr), |(S_INTR_STATUS & ~S_INTR_MASK).
 module nvdla_sdp_top #(
@@ -102,7 +102,14 @@ module nvdla_sdp_top #(
     .intr_o         (intr_o)
   );
 
-  assign csb_req_ready_o = sdp_csb_ready && glb_csb_ready;
-  assign csb_rsp_valid_o = sdp_rsp_valid || glb_rsp_valid;
-  assign csb_rsp_rdata_o = sdp_rsp_rdata | glb_rsp_rdata;
+  dla_csb_merge #(
+    .N(2)
+  ) u_csb (
+    .req_ready_i({glb_csb_ready, sdp_csb_ready}),
+    .req_ready_o(csb_req_ready_o),
+    .rsp_valid_i({glb_rsp_valid, sdp_rsp_valid}),
+    .rsp_rdata_i({glb_rsp_rdata, sdp_rsp_rdata}),
+    .rsp_valid_o(csb_rsp_valid_o),
+    .rsp_rdata_o(csb_rsp_rdata_o)
+  );
 endmodule
