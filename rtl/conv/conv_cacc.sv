@@ -47,7 +47,6 @@ module conv_cacc #(
   output logic [31:0]                  sat_count_o
 );
   localparam int unsigned PosW  = $clog2(MaxStripe);
-  localparam int unsigned PtrW  = $clog2(FifoDepth);
   localparam int unsigned LaneW = $clog2(NumOut);
 
   logic int16, wino;
@@ -58,7 +57,7 @@ module conv_cacc #(
   logic [Subs-1:0][NumOut-1:0][AccW-1:0] acc_q [MaxStripe];
   logic [Subs-1:0][NumOut-1:0][AccW-1:0] sum;
   logic [PosW-1:0] pos_q;
-  logic            first_q, in_fire, fifo_full, push;
+  logic            first_q, in_fire, fifo_full;
 
   for (genvar u = 0; u < Subs; u++) begin : g_sub
     for (genvar k = 0; k < NumOut; k++) begin : g_acc
@@ -83,7 +82,6 @@ module conv_cacc #(
 
   assign in_ready_o = !(in_channel_end_i && fifo_full);
   assign in_fire    = in_valid_i && in_ready_o;
-  assign push       = in_fire && in_channel_end_i;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -102,25 +100,24 @@ module conv_cacc #(
   end
 
   // ---------------------------------------------------------------- delivery FIFO
-  logic [Subs-1:0][NumOut-1:0][AccW-1:0] fifo_q [FifoDepth];
-  logic [PtrW-1:0] wr_q, rd_q;
-  logic [PtrW:0]   cnt_q;
-  logic            pop;
-  assign fifo_full = cnt_q == (PtrW + 1)'(FifoDepth);
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      wr_q  <= '0;
-      rd_q  <= '0;
-      cnt_q <= '0;
-    end else begin
-      if (push) wr_q <= wr_q + 1'b1;
-      if (pop) rd_q <= rd_q + 1'b1;
-      cnt_q <= cnt_q + (PtrW + 1)'(push) - (PtrW + 1)'(pop);
-    end
-  end
-  always_ff @(posedge clk_i) begin
-    if (push) fifo_q[wr_q] <= sum;
-  end
+  logic [Subs-1:0][NumOut-1:0][AccW-1:0] fifo_head;  // the oldest finished vector (all subs)
+  logic            fifo_ready, pop;
+  logic [$clog2(FifoDepth + 1)-1:0] fifo_level;
+  assign fifo_full = !fifo_ready;
+  dla_fifo #(
+    .Depth(FifoDepth),
+    .Width(Subs * NumOut * AccW)
+  ) u_fifo (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (in_valid_i && in_channel_end_i),
+    .in_ready_o (fifo_ready),
+    .in_data_i  (sum),
+    .out_valid_o(fly_valid_o),
+    .out_ready_i(pop),
+    .out_data_o (fifo_head),
+    .level_o    (fifo_level)
+  );
 
   // ---------------------------------------------------------------- delivery to SDP
   localparam int unsigned IncW = $clog2(FlyLanes + 1);
@@ -144,9 +141,9 @@ module conv_cacc #(
 
   logic [NumOut-1:0][AccW-1:0] head;  // the vector being delivered
   if (SupportWino) begin : g_head_wino
-    assign head = fifo_q[rd_q][sub_q];
+    assign head = fifo_head[sub_q];
   end else begin : g_head
-    assign head = fifo_q[rd_q][0];
+    assign head = fifo_head[0];
   end
   for (genvar j = 0; j < FlyLanes; j++) begin : g_clip
     logic [LaneW-1:0] lane;
@@ -165,7 +162,6 @@ module conv_cacc #(
     );
   end
 
-  assign fly_valid_o = cnt_q != '0;
   assign fire        = fly_valid_o && fly_ready_i;
   assign pop         = fire && last_lane && last_sub;
   assign done_o      = pop && last_pos && last_grp;
@@ -205,5 +201,5 @@ module conv_cacc #(
   end
 
   logic unused;
-  assign unused = ^cfg_i;
+  assign unused = ^{cfg_i, fifo_level};
 endmodule

@@ -1,9 +1,9 @@
 // NVDLA core with the units that exist so far: the direct-convolution pipeline (conv_core:
 // CDMA, CBUF, CSC, CMAC_A/B, CACC) flying into SDP (sdp_core: SDP, SDP_RDMA) (docs/CONV_RTL.md).
 //   * CSB: one port fanned out to all three; every block decodes its own 4 KiB window, the read data
-//     of the blocks that did not hit is 0, so the answers are ORed;
-//   * DMA read: one port shared by SDP_RDMA and CDMA, fixed priority to SDP; the grant is held
-//     while a request waits, and a tag FIFO routes the in-order responses back;
+//     of the blocks that did not hit is 0, so the answers are ORed (dla_csb_merge);
+//   * DMA read: one port shared by SDP_RDMA and CDMA, round robin (dla_rr_arb); the grant is
+//     held while a request waits, and a tag FIFO (dla_fifo) routes the in-order responses back;
 //   * DMA write: SDP only;
 //   * GLB (nvdla_glb, also on the CSB): the units' done pulses (SDP_DONE, CACC_DONE,
 //     CDMA_DAT_DONE, CDMA_WT_DONE per register group) set S_INTR_STATUS; intr_o is GLB's level
@@ -57,7 +57,6 @@ module nvdla_core #(
   output logic                  intr_o
 );
   localparam int unsigned TagDepth = 128;  // >= CDMA's 64 + SDP's 1 reads in flight
-  localparam int unsigned TagW     = $clog2(TagDepth);
 
   // ---------------------------------------------------------------- units
   logic        conv_csb_ready, sdp_csb_ready, conv_rsp_valid, sdp_rsp_valid;
@@ -143,49 +142,60 @@ module nvdla_core #(
   // ---------------------------------------------------------------- CSB
   logic        glb_csb_ready, glb_rsp_valid;
   logic [31:0] glb_rsp_rdata;
-  assign csb_req_ready_o = conv_csb_ready && sdp_csb_ready && glb_csb_ready;
-  assign csb_rsp_valid_o = conv_rsp_valid || sdp_rsp_valid || glb_rsp_valid;
-  assign csb_rsp_rdata_o = conv_rsp_rdata | sdp_rsp_rdata | glb_rsp_rdata;
+  dla_csb_merge #(
+    .N(3)
+  ) u_csb (
+    .req_ready_i({glb_csb_ready, sdp_csb_ready, conv_csb_ready}),
+    .req_ready_o(csb_req_ready_o),
+    .rsp_valid_i({glb_rsp_valid, sdp_rsp_valid, conv_rsp_valid}),
+    .rsp_rdata_i({glb_rsp_rdata, sdp_rsp_rdata, conv_rsp_rdata}),
+    .rsp_valid_o(csb_rsp_valid_o),
+    .rsp_rdata_o(csb_rsp_rdata_o)
+  );
 
   // ---------------------------------------------------------------- DMA read arbiter
-  logic            sel, sel_q, hold_q, tag_full, req_fire, rsp_fire, head;
-  logic [TagW:0]   tag_cnt_q;
-  logic [TagW-1:0] tag_wr_q, tag_rd_q;
-  logic            tags_q [TagDepth];
+  // Round robin between the masters (a stalled grant is held); a request goes only while the
+  // tag FIFO has room, and the tag at its head routes the next (in-order) response.
+  logic            arb_valid, arb_ready, tag_ready, tag_valid, head;
+  logic [63:0]     arb_addr;
+  logic            arb_idx;
+  logic [7:0]      tag_level;
 
-  assign tag_full = tag_cnt_q == (TagW + 1)'(TagDepth);
-  // fixed priority to SDP, but a request that is waiting keeps the grant
-  assign sel                = hold_q ? sel_q : !m_req_valid[0];
-  assign dma_rd_req_valid_o = !tag_full && m_req_valid[sel];
-  assign dma_rd_req_addr_o  = m_req_addr[sel];
-  assign req_fire           = dma_rd_req_valid_o && dma_rd_req_ready_i;
-  assign m_req_ready[0]     = !tag_full && dma_rd_req_ready_i && !sel;
-  assign m_req_ready[1]     = !tag_full && dma_rd_req_ready_i && sel;
+  dla_rr_arb #(
+    .N    (2),
+    .Width(64)
+  ) u_rd_arb (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (m_req_valid),
+    .in_ready_o (m_req_ready),
+    .in_data_i  (m_req_addr),
+    .out_valid_o(arb_valid),
+    .out_ready_i(arb_ready),
+    .out_data_o (arb_addr),
+    .out_idx_o  (arb_idx)
+  );
+  assign dma_rd_req_valid_o = arb_valid && tag_ready;
+  assign dma_rd_req_addr_o  = arb_addr;
+  assign arb_ready          = dma_rd_req_ready_i && tag_ready;
 
-  assign head               = tags_q[tag_rd_q];
-  assign m_rsp_valid[0]     = dma_rd_rsp_valid_i && tag_cnt_q != '0 && !head;
-  assign m_rsp_valid[1]     = dma_rd_rsp_valid_i && tag_cnt_q != '0 && head;
-  assign dma_rd_rsp_ready_o = tag_cnt_q != '0 && m_rsp_ready[head];
-  assign rsp_fire           = dma_rd_rsp_valid_i && dma_rd_rsp_ready_o;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      sel_q     <= 1'b0;
-      hold_q    <= 1'b0;
-      tag_cnt_q <= '0;
-      tag_wr_q  <= '0;
-      tag_rd_q  <= '0;
-    end else begin
-      sel_q  <= sel;
-      hold_q <= dma_rd_req_valid_o && !dma_rd_req_ready_i;
-      if (req_fire) tag_wr_q <= tag_wr_q + 1'b1;
-      if (rsp_fire) tag_rd_q <= tag_rd_q + 1'b1;
-      tag_cnt_q <= tag_cnt_q + (TagW + 1)'(req_fire) - (TagW + 1)'(rsp_fire);
-    end
-  end
-  always_ff @(posedge clk_i) begin
-    if (req_fire) tags_q[tag_wr_q] <= sel;
-  end
+  dla_fifo #(
+    .Depth(TagDepth),
+    .Width(1)
+  ) u_tags (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (dma_rd_req_valid_o && dma_rd_req_ready_i),
+    .in_ready_o (tag_ready),
+    .in_data_i  (arb_idx),
+    .out_valid_o(tag_valid),
+    .out_ready_i(dma_rd_rsp_valid_i && m_rsp_ready[head]),
+    .out_data_o (head),
+    .level_o    (tag_level)
+  );
+  assign m_rsp_valid[0]     = dma_rd_rsp_valid_i && tag_valid && !head;
+  assign m_rsp_valid[1]     = dma_rd_rsp_valid_i && tag_valid && head;
+  assign dma_rd_rsp_ready_o = tag_valid && m_rsp_ready[head];
 
   // ---------------------------------------------------------------- interrupts
   // conv_intr: [1:0] CACC_DONE, [3:2] CDMA_DAT_DONE, [5:4] CDMA_WT_DONE (bit 0 of a pair: group 0)
@@ -211,4 +221,7 @@ module nvdla_core #(
     .cacc_done_i    (conv_intr[1:0]),
     .intr_o         (intr_o)
   );
+
+  logic unused;
+  assign unused = ^tag_level;
 endmodule
