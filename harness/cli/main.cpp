@@ -8,6 +8,7 @@
 
 #include "harness/errors.hpp"
 #include "harness/files.hpp"
+#include "harness/html_report.hpp"
 #include "harness/layer.hpp"
 #include "harness/nvdla_cfg.hpp"
 #include "harness/program_runner.hpp"
@@ -82,6 +83,7 @@ po::options_description regress_options() {
     ("jobs,j", po::value<unsigned>()->default_value(std::max(1u, std::thread::hardware_concurrency())), "parallel runs")
     ("junit", po::value<std::string>(), "write a JUnit XML report to this file")
     ("json", po::value<std::string>(), "write all results as JSON to this file")
+    ("html", po::value<std::string>(), "write a self-contained HTML report to this file")
     ("shard", po::value<std::string>(), "run only shard I of N (0-based), written I/N")
     ("mode", po::value<std::string>()->default_value("cross"), "cross, golden or rtl")
     ("watchdog", po::value<uint64_t>()->default_value(20000), "cycles without progress before a run is ended")
@@ -264,6 +266,12 @@ int cmd_regress(const std::vector<std::string>& args) {
   std::cout << format_table(results);
   if (p.vm.count("junit")) write_file_atomic(p.vm["junit"].as<std::string>(), junit_xml(suite.name, results));
   if (p.vm.count("json")) write_file_atomic(p.vm["json"].as<std::string>(), to_json(results).dump(2) + "\n");
+  if (p.vm.count("html")) {
+    write_file_atomic(p.vm["html"].as<std::string>(),
+                      html_report(results, {"dlacosim regress: " + suite.name,
+                                            fmt::format("dlacosim regress {} --mode {} --shard {}/{}",
+                                                        p.positional[0], o.mode, shard.index, shard.count)}));
+  }
   return exit_code(results);
 }
 

@@ -122,6 +122,14 @@ nlohmann::json to_json(const RunResult& r) {
                        {"actual", m.actual},
                        {"expected", m.expected}});
     }
+    if (!c.map.empty()) {
+      nlohmann::json cells = nlohmann::json::array();
+      for (const auto& k : c.map.cells) cells.push_back({k.c, k.row, k.col, k.count});
+      jc["mismatch_map"] = {{"cell", {c.map.cell_h, c.map.cell_w}},
+                            {"grid", {c.map.rows, c.map.cols}},
+                            {"cells", std::move(cells)},
+                            {"cells_dropped", c.map.cells_dropped}};
+    }
     cs.push_back(std::move(jc));
   }
   return j;
@@ -133,7 +141,6 @@ nlohmann::json to_json(const std::vector<RunResult>& results) {
   return j;
 }
 
-namespace {
 std::string xml_escape(std::string_view in) {
   std::string out;
   for (const char c : in) {
@@ -148,7 +155,6 @@ std::string xml_escape(std::string_view in) {
   }
   return out;
 }
-}  // namespace
 
 std::string junit_xml(const std::string& suite, const std::vector<RunResult>& results) {
   std::size_t failures = 0, errors = 0;

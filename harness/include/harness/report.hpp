@@ -47,5 +47,7 @@ struct RunResult {
 [[nodiscard]] nlohmann::json to_json(const RunResult& r);
 [[nodiscard]] nlohmann::json to_json(const std::vector<RunResult>& results);
 [[nodiscard]] std::string junit_xml(const std::string& suite, const std::vector<RunResult>& results);
+// Text with & < > " ' escaped for XML and HTML (element content and quoted attribute values).
+[[nodiscard]] std::string xml_escape(std::string_view in);
 
 }  // namespace dla::harness

@@ -1,0 +1,32 @@
+// A self-contained HTML report of run results (`regress --html`, `report --html`): one file with
+// inline CSS, inline SVG and a few lines of inline script, nothing fetched from anywhere.
+// It shows the summary, a sortable table of the runs, every failure (first mismatches with
+// coordinates, a heatmap per channel of where the mismatches are, the command that reproduces
+// it) and, per unit, charts of cycles and of work per cycle. docs/CLI.md "HTML reports".
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/report.hpp"
+
+namespace dla::harness {
+
+struct HtmlReportOptions {
+  std::string title = "dlacosim results";
+  std::string source;  // what produced the results, e.g. "regress testvectors/suites/smoke.json"
+};
+
+[[nodiscard]] std::string html_report(const std::vector<RunResult>& results, const HtmlReportOptions& opt);
+
+// `dlacosim run LAYER --config C --mode M --seed S --stall P --rand-reset R` (and the memory model
+// when the run recorded one), the layer file quoted for a POSIX shell when it needs quoting.
+[[nodiscard]] std::string reproduce_command(const RunResult& r);
+
+// What a unit's `work` counts, per cycle: "ops/cycle" (cmac: MAC atomic operations, so it is the
+// MAC array's utilization), "tiles/cycle" (wino), "elements/cycle" (lut inputs; sdp and conv
+// output elements), "work/cycle" for anything else.
+[[nodiscard]] std::string_view rate_unit(std::string_view unit);
+
+}  // namespace dla::harness
