@@ -1,0 +1,146 @@
+// HTML reports (`regress --html`, `report --html`) and the compare engine's mismatch map they draw.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <string>
+
+#include "cli_run.hpp"
+#include "harness/compare.hpp"
+#include "harness/html_report.hpp"
+#include "harness/report.hpp"
+
+namespace fs = std::filesystem;
+using dla::test::dlacosim;
+using namespace dla::harness;
+
+namespace {
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  REQUIRE(in.good());
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
+}
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+// Self-contained: nothing fetched (no src attribute at all), every link an anchor in the page.
+void check_self_contained(const std::string& html) {
+  CHECK_FALSE(has(html, "http://"));
+  CHECK_FALSE(has(html, "https://"));
+  CHECK_FALSE(std::regex_search(html, std::regex(R"(\ssrc\s*=)", std::regex::icase)));
+  CHECK_FALSE(has(html, "<link"));
+  CHECK_FALSE(has(html, "@import"));
+  CHECK_FALSE(has(html, "url("));
+  const std::regex href(R"(href\s*=\s*"([^"]*)\")");
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), href); it != std::sregex_iterator(); ++it) {
+    INFO((*it)[1].str());
+    CHECK((*it)[1].str().rfind('#', 0) == 0);
+  }
+}
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("mismatch map: a grid of at most 32x32 cells per channel, counts by hand", "[compare][html]") {
+  // h = 40 -> cells of ceil(40/32) = 2 rows, 20 of them; w = 70 -> ceil(70/32) = 3 columns, 24 of them.
+  Cube<int64_t> e({2, 2, 40, 70});
+  Cube<int64_t> a = e;
+  a.at(0, 1, 5, 69) = 1;  // cell (c=1, row 5/2=2, col 69/3=23)
+  a.at(0, 0, 0, 0) = 1;   // cell (0, 0, 0)
+  a.at(0, 0, 1, 2) = 1;   // cell (0, 1/2=0, 2/3=0): the same cell
+  a.at(1, 0, 1, 1) = 1;   // n=1, cell (0, 0, 0) again: counts are summed over n
+  const auto r = compare_cubes("out", a, e, CompareOptions{});
+  CHECK(r.mismatches == 4);
+  CHECK(r.map.cell_h == 2);
+  CHECK(r.map.cell_w == 3);
+  CHECK(r.map.rows == 20);
+  CHECK(r.map.cols == 24);
+  CHECK(r.map.cells == std::vector<MismatchCell>{{0, 0, 0, 3}, {1, 2, 23, 1}});
+  CHECK(r.map.cells_dropped == 0);
+
+  // Small planes are mapped element by element.
+  const MismatchMap small = mismatch_grid({1, 1, 3, 32});
+  CHECK(small.cell_h == 1);
+  CHECK(small.cell_w == 1);
+  CHECK(small.rows == 3);
+  CHECK(small.cols == 32);
+  const MismatchMap wide = mismatch_grid({1, 1, 1, 462});  // ceil(462/32) = 15; ceil(462/15) = 31
+  CHECK(wide.cell_w == 15);
+  CHECK(wide.cols == 31);
+
+  // A pass has an empty map; so has a shape difference (nothing compared element by element).
+  CHECK(compare_cubes("out", e, e, CompareOptions{}).map.empty());
+  CHECK(compare_cubes("out", Cube<int64_t>({1, 1, 1, 1}), e, CompareOptions{}).map.empty());
+}
+
+TEST_CASE("mismatch map: at most kMaxCells cells, the rest counted as dropped", "[compare][html]") {
+  // 3 channels of 32x32 all wrong: 3072 non-empty cells; channels 0 and 1 fill the 2048 kept.
+  const Cube<int64_t> e({1, 3, 32, 32}, 0);
+  const Cube<int64_t> a({1, 3, 32, 32}, 7);
+  const auto r = compare_cubes("out", a, e, CompareOptions{});
+  REQUIRE(r.map.cells.size() == 2048);
+  CHECK(r.map.cells.front() == MismatchCell{0, 0, 0, 1});
+  CHECK(r.map.cells.back() == MismatchCell{1, 31, 31, 1});
+  CHECK(r.map.cells_dropped == 1024);
+}
+
+TEST_CASE("regress --html: one row per smoke suite run, no failures, self-contained", "[cli][html]") {
+  const fs::path dir = fresh_dir("dlacosim_html_smoke");
+  const std::string suite = std::string(DLA_SOURCE_DIR) + "/testvectors/suites/smoke.json";
+  const auto run = dlacosim("regress " + suite + " -j 2 --json " + (dir / "smoke.json").string() + " --html " +
+                            (dir / "smoke.html").string());
+  INFO(run.out);
+  REQUIRE(run.exit == 0);
+  const std::string html = read_text(dir / "smoke.html");
+  // The suite lists 5 layers, one per unit.
+  CHECK(count(html, "<tr class=\"run") == 5);
+  CHECK(count(html, "<tr class=\"run failed") == 0);
+  for (const char* name : {"small_int8_random", "sdp_sigmoid_linear", "pra_int8_t0", "small_relu", "small_1x1"}) {
+    INFO(name);
+    CHECK(std::regex_search(html, std::regex(std::string("<tr class=\"run\" id=\"run-\\d\">.*<td>") + name + "</td>")));
+  }
+  CHECK(has(html, "<tr><th>runs</th><td class=\"num\">5</td></tr>"));
+  CHECK(has(html, "<tr><th>passed</th><td class=\"num\">5</td></tr>"));
+  CHECK(has(html, "All runs passed."));
+  CHECK_FALSE(has(html, "class=\"heatmap\""));
+  // Per unit: a cycles chart and a rate chart for each of the 5 units.
+  CHECK(count(html, "<svg class=\"chart cycles\"") == 5);
+  CHECK(count(html, "<svg class=\"chart rate\"") == 5);
+  CHECK(has(html, "cmac: ops/cycle per run"));
+  check_self_contained(html);
+
+}
+
+TEST_CASE("reproduce command quotes the layer file for the shell and names the memory model", "[html]") {
+  RunResult r;
+  r.layer_file = "dir with space/it's.json";
+  r.config = "nv_full";
+  r.mode = "rtl";
+  r.seed = 9;
+  r.stall = 0.5;
+  r.rand_reset = 1;
+  CHECK(reproduce_command(r) ==
+        "dlacosim run 'dir with space/it'\\''s.json' --config nv_full --mode rtl --seed 9 --stall 0.5 --rand-reset 1");
+  DmaTraffic d;
+  d.mem.latency_min = 2;
+  d.mem.latency_max = 7;
+  d.mem.bandwidth = 1.5;
+  r.dma = d;
+  r.layer_file = "a.json";
+  CHECK(reproduce_command(r) == "dlacosim run a.json --config nv_full --mode rtl --seed 9 --stall 0.5 --rand-reset 1 "
+                                "--mem-latency 2:7 --mem-bandwidth 1.5");
+}
