@@ -12,6 +12,7 @@
 #include "harness/layer.hpp"
 #include "harness/nvdla_cfg.hpp"
 #include "harness/program_runner.hpp"
+#include "harness/random_layers.hpp"
 #include "harness/regress.hpp"
 #include "harness/report.hpp"
 #include "units/units.hpp"
@@ -32,6 +33,7 @@ commands:
   regress SUITE    run a suite of layers, print a summary table, write JUnit/JSON
   validate FILE..  check layer, program and suite files without running them
   bench UNIT       measure simulation speed (dlacosim help bench lists the units)
+  random UNIT      random-layer campaign: N random legal layers of UNIT (conv, sdp), RTL vs golden
   help COMMAND     options of one command
 
 exit codes: 0 pass, 1 mismatch, 2 bad input, 3 timeout or internal error
@@ -314,6 +316,62 @@ int cmd_bench(const std::vector<std::string>& args) {
   return 0;
 }
 
+po::options_description random_options() {
+  po::options_description d("random options");
+  d.add_options()
+    ("count", po::value<uint64_t>()->default_value(10), "layers to generate and run")
+    ("seed", po::value<uint64_t>()->default_value(1), "campaign seed: layer i is a function of (unit, seed, config, i)")
+    ("jobs,j", po::value<unsigned>()->default_value(std::max(1u, std::thread::hardware_concurrency())), "parallel runs")
+    ("config", po::value<std::string>(), "only this configuration (default: layers alternate over every configuration)")
+    ("out", po::value<std::string>(), "write each failing layer (JSON) and summary.json to this directory")
+    ("all", po::bool_switch(), "with --out: write every generated layer, not only the failing ones")
+    ("watchdog", po::value<uint64_t>()->default_value(20000), "cycles without progress before a run is ended")
+    ("quiet", po::bool_switch(), "no line per finished layer, only failures and the summary");
+  return d;
+}
+
+// dlacosim random UNIT: docs/RANDOM.md.
+int cmd_random(const std::vector<std::string>& args) {
+  const Parsed p = parse(args, random_options());
+  const std::vector<std::string> known = random_units();
+  std::string units;
+  for (const auto& u : known) units += (units.empty() ? "" : ", ") + u;
+  if (p.positional.size() != 1) throw InputError("random", "", "expected exactly one unit (" + units + ")");
+  RandomOptions o;
+  o.unit = p.positional[0];
+  if (std::find(known.begin(), known.end(), o.unit) == known.end()) {
+    throw InputError("random", o.unit, "no random-layer generator for this unit (" + units + ")");
+  }
+  o.count = p.vm["count"].as<uint64_t>();
+  if (o.count == 0 || o.count > 1000000) throw InputError("--count", "", "must be in [1, 1000000]");
+  o.seed = p.vm["seed"].as<uint64_t>();
+  o.jobs = p.vm["jobs"].as<unsigned>();
+  if (o.jobs == 0) throw InputError("--jobs", "", "must be at least 1");
+  o.watchdog = p.vm["watchdog"].as<uint64_t>();
+  if (o.watchdog == 0) throw InputError("--watchdog", "", "must be at least 1 cycle");
+  if (p.vm.count("config")) {
+    o.configs.push_back(&cfg_config(p.vm["config"].as<std::string>()));
+  } else {
+    for (const auto& n : dla::golden::config_names()) o.configs.push_back(dla::golden::find_config(n));
+  }
+  if (p.vm.count("out")) o.out_dir = p.vm["out"].as<std::string>();
+  o.save_all = p.vm["all"].as<bool>();
+  if (o.save_all && o.out_dir.empty()) throw InputError("--all", "", "needs --out DIR");
+  const bool quiet = p.vm["quiet"].as<bool>();
+  uint64_t done = 0;
+  o.on_done = [&](const RandomRun& r) {
+    ++done;
+    if (quiet && r.status == RandomStatus::Pass) return;
+    std::cout << fmt::format("[{}/{}] {:<8} {} ({:.2f} s, {} cycles){}\n", done, o.count, random_status_name(r.status),
+                             r.layer.name, r.seconds, r.cross.cycles,
+                             r.status == RandomStatus::Pass ? "" : ": " + r.message.substr(0, r.message.find('\n')))
+              << std::flush;
+  };
+  const RandomCampaign c = run_random_campaign(o);
+  std::cout << format_random_summary(c);
+  return random_exit_code(c);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -335,6 +393,7 @@ int main(int argc, char** argv) {
         for (const auto& u : units::bench_units()) list += (list.empty() ? "" : ", ") + u;
         std::cout << "usage: dlacosim bench UNIT [options]\nunits: " << list << "\n" << bench_options();
       }
+      else if (which == "random") std::cout << "usage: dlacosim random UNIT [options]   (units: conv, sdp; docs/RANDOM.md)\n" << random_options();
       else if (which == "validate") std::cout << "usage: dlacosim validate FILE...\n";
       else if (which == "import") std::cout << "usage: dlacosim import TEST.cfg [options]\n" << import_options();
       else std::cout << kUsage;
@@ -345,6 +404,7 @@ int main(int argc, char** argv) {
     if (cmd == "validate") return cmd_validate(args);
     if (cmd == "import") return cmd_import(args);
     if (cmd == "bench") return cmd_bench(args);
+    if (cmd == "random") return cmd_random(args);
     std::cerr << fmt::format("dlacosim: unknown command \"{}\"\n\n{}", cmd, kUsage);
     return static_cast<int>(ExitCode::BadInput);
   } catch (const InputError& e) {

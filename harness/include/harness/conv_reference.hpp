@@ -1,0 +1,108 @@
+// An int64 reference for `conv` layers, independent of the golden model: the layer read from its
+// JSON (docs/LAYER_FORMAT.md, "`conv` layers"), its expected output computed with plain integer
+// loops -- the convolution (padding, pad value, stride, dilation, CDMA input converter), CACC's
+// clip (round half away from zero, 32-bit saturation) and the SDP post-ops (X stages BS / BN, the
+// EW stage without LUT or EQL, the output converter) as ../shared/reference/nvdla-arithmetic.md
+// §2-3 state them. Nothing from golden/ and nothing of the layer compiler is used for expected
+// values; input, weight and operand values are the JSON's "values", or the harness's value
+// generator (resolve_values) for "random" / "file", so they are the values the layer runs with.
+// A Winograd layer ("mode": "winograd") computes the same convolution and is judged the same way.
+// Used by `dlacosim random` (docs/RANDOM.md) and by the RTL tests (tests/rtl/conv_reference.hpp).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "harness/json_reader.hpp"
+#include "harness/memory.hpp"
+
+namespace dla::harness::conv_ref {
+
+// Saturates v to a signed `bits`-bit integer.
+[[nodiscard]] int64_t clamp_bits(int64_t v, int bits);
+// v / 2^s rounded half away from zero (s >= 0; v / 2^s for s >= 63 is 0). Throws std::range_error
+// for |v| >= 2^62, which no legal layer reaches.
+[[nodiscard]] int64_t rhaz(int64_t v, int s);
+
+// One SDP operand: a register value, or values per kernel / per element from memory.
+struct Operand {
+  bool used = false, mem = false, per_element = false;
+  int64_t reg = 0;
+  std::vector<int64_t> mem_values;
+  bool cvt = false;  // EW input converter
+  int64_t cvt_offset = 0, cvt_scale = 1;
+  int cvt_truncate = 0;
+  [[nodiscard]] int64_t at(int k, int y, int x, int oh, int ow) const {
+    if (!mem) return reg;
+    return mem_values[static_cast<std::size_t>(per_element ? (int64_t{k} * oh + y) * ow + x : k)];
+  }
+};
+
+struct Stage {
+  bool on = false;
+  std::string alu_algo = "sum";
+  int alu_shift = 0, truncate = 0;
+  Operand alu, mul;
+  bool prelu = false, relu = false;
+};
+
+struct Layer {
+  std::string name, config;
+  bool wino = false;  // "mode": "winograd" (the same convolution)
+  std::string wino_scheme = "exact";
+  int pra_truncate = 0;
+  int W = 0, H = 0, C = 0, K = 0, R = 0, S = 0;
+  int pl = 0, pr = 0, pt = 0, pb = 0, sx = 1, sy = 1, dx = 1, dy = 1, clip = 0;
+  int64_t pad_value = 0;
+  bool int16 = false;
+  bool cvt = false;
+  int64_t cvt_offset = 0, cvt_scale = 1;
+  int cvt_truncate = 0;
+  std::vector<int64_t> in, wt;  // (c, h, w) and (k, c, r, s)
+  bool out16 = false;
+  int64_t out_offset = 0, out_scale = 1;
+  int out_shift = 0;
+  uint64_t out_line = 0, out_surf = 0;  // 0: packed
+  Stage bs, bn, ew;
+  bool ew_lut = false, ew_eql = false;  // what this reference does not compute (see applicable())
+  [[nodiscard]] int ow() const { return (W + pl + pr - ((S - 1) * dx + 1)) / sx + 1; }
+  [[nodiscard]] int oh() const { return (H + pt + pb - ((R - 1) * dy + 1)) / sy + 1; }
+  // Memory atom in bytes: NVDLA's table (nv_small 8; nv_large and nv_full 32), kept here so the
+  // reference does not borrow golden's configuration description.
+  [[nodiscard]] int atom() const { return config == "nv_small" ? 8 : 32; }
+  [[nodiscard]] bool post_ops() const { return bs.on || bn.on || ew.on; }
+};
+
+// Reads a `conv` layer document (already accepted by the layer compiler) at run seed `seed`.
+// `config` overrides the document's configuration when not empty.
+[[nodiscard]] Layer read_layer(const JsonNode& root, const std::string& name, uint64_t seed,
+                               const std::string& config = "");
+[[nodiscard]] Layer read_layer(const std::filesystem::path& file, uint64_t seed);
+
+struct Expected {
+  std::vector<int64_t> cacc;  // K x H' x W', the 32-bit values CACC hands to SDP
+  std::vector<int64_t> out;   // K x H' x W', SDP's output elements
+  uint32_t cacc_saturated = 0;
+  int64_t abs_sum_max = 0;   // largest sum of |products| of one output (bounds every partial sum)
+  int64_t relu_clamped = 0;  // values a ReLU turned into 0
+};
+
+// The expected CACC and SDP outputs (an EW LUT or EQL is ignored: see not_applicable).
+[[nodiscard]] Expected reference(const Layer& L);
+
+// Why the reference cannot judge the layer ("" when it can): an EW LUT or EQL (not modelled
+// here), or a partial sum that may reach CACC's saturating width (34 bits int8, 48 int16), where
+// the result depends on the accumulation order. `e` is reference(L).
+[[nodiscard]] std::string not_applicable(const Layer& L, const Expected& e);
+
+// SDP's output elements (real kernels only, K x H' x W') read from a memory holding the output at
+// `base`, with the feature layout of nvdla-arithmetic.md §8:
+// base + (k / Ca) * surface + y * line + x * atom + (k mod Ca) * bpe.
+[[nodiscard]] std::vector<int64_t> read_output(const Memory& m, uint64_t base, const Layer& L);
+
+// "" when equal; else "N of M outputs differ; first (k, h, w) = (k, y, x): got G, expected E".
+[[nodiscard]] std::string diff(const std::vector<int64_t>& got, const std::vector<int64_t>& want, const Layer& L);
+
+}  // namespace dla::harness::conv_ref

@@ -1,0 +1,92 @@
+// Random-layer campaigns (`dlacosim random UNIT`, docs/RANDOM.md): generators of random legal
+// layers per unit (conv, sdp), each a complete JSON layer document that `dlacosim run` reproduces,
+// and the campaign runner: every layer in cross mode (RTL against golden) with its own stall and
+// randomized reset, `conv` outputs also against the independent int64 reference
+// (harness/conv_reference.hpp), in parallel threads, with a summary and the failing layers.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "golden/config.hpp"
+#include "harness/mem_model.hpp"
+#include "harness/report.hpp"
+
+namespace dla::harness {
+
+// One generated layer: the document (ordered as a person writes it) and how it runs.
+struct RandomLayer {
+  std::string unit, name;
+  const golden::HwConfig* config = nullptr;
+  uint64_t index = 0;    // position in the campaign
+  uint64_t seed = 0;     // the layer's "seed" (values, stalls, reset values)
+  double stall = 0;      // the layer's "stall"
+  int rand_reset = 0;    // --rand-reset of the run (not a layer field: part of the command line)
+  MemOptions mem;        // --mem-latency / --mem-bandwidth of the run (command line too)
+  uint64_t watchdog = 0; // the quiet cycles this layer may legitimately need (0: the default)
+  int resized = 0;       // times the generator shrank the layer until CBUF held it
+  std::string features;  // short description of what is special (shown for failures)
+  nlohmann::ordered_json doc;
+};
+
+// Units that have a generator ("conv", "sdp").
+[[nodiscard]] std::vector<std::string> random_units();
+
+// Layer `index` of a campaign of `unit` with seed `seed` on `config`: a pure function of these
+// four, so a layer is the same whatever the count, the job count or the other configurations.
+// Throws InputError for a unit without a generator.
+[[nodiscard]] RandomLayer generate_random_layer(const std::string& unit, const golden::HwConfig& config,
+                                                uint64_t seed, uint64_t index);
+
+// What became of one layer.
+enum class RandomStatus { Pass, Mismatch, Timeout, Error, Refused };
+[[nodiscard]] std::string_view random_status_name(RandomStatus s);
+
+struct RandomRun {
+  RandomLayer layer;
+  RandomStatus status = RandomStatus::Pass;
+  RunResult cross;        // the cross-mode run (RTL against golden)
+  std::string reference;  // int64 reference verdict: "" (not run), "agrees", "n/a: why", or who differs
+  std::string message;    // why it did not pass
+  std::filesystem::path file;  // where the failing layer was written (with --out)
+  uint64_t watchdog = 20000;   // the run's watchdog: the campaign's, or the layer's when larger
+  double seconds = 0;
+  [[nodiscard]] std::string command() const;  // the `dlacosim run` line that reproduces it
+};
+
+struct RandomOptions {
+  std::string unit;
+  uint64_t count = 10;
+  uint64_t seed = 1;
+  unsigned jobs = 1;
+  std::vector<const golden::HwConfig*> configs;  // layer i runs on configs[i % size]
+  std::filesystem::path out_dir;                 // failing layers and summary.json; empty: none
+  bool save_all = false;                         // write every layer to out_dir, not only failing ones
+  uint64_t watchdog = 20000;
+  std::function<void(const RandomRun&)> on_done;  // called (serialized) after each layer
+};
+
+// Runs one layer: compile, cross mode, the reference (conv). Never throws.
+[[nodiscard]] RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog);
+
+struct RandomCampaign {
+  RandomOptions options;
+  std::vector<RandomRun> runs;  // in index order
+  double seconds = 0;
+};
+
+// Generates and runs the campaign with options.jobs threads; writes each failing layer to
+// out_dir (atomically, as it fails) and out_dir/summary.json at the end.
+[[nodiscard]] RandomCampaign run_random_campaign(const RandomOptions& options);
+
+[[nodiscard]] std::string format_random_summary(const RandomCampaign& c);
+[[nodiscard]] nlohmann::json random_summary_json(const RandomCampaign& c);
+// 0 all pass; 3 any timeout, internal error or refused layer (a generator bug); else 1 any mismatch.
+[[nodiscard]] int random_exit_code(const RandomCampaign& c);
+
+}  // namespace dla::harness

@@ -1,0 +1,1180 @@
+// Random-layer campaigns (docs/RANDOM.md): the conv and sdp generators and the campaign runner.
+//
+// A generator draws a layer from the whole legal parameter space of its unit with a Rng derived
+// from (campaign seed, unit, configuration, index), renders it as the JSON document a user would
+// write (values as "random" ranges, which the layer's own seed expands), and asks the unit's layer
+// compiler whether it accepts it. CBUF refusals shrink the layer (Split-H does not exist, so the
+// whole input must fit) and are counted; any other refusal is a generator bug, reported as status
+// REFUSED. The runner compiles each layer, runs it in cross mode (golden and RTL, every output
+// byte and status register compared) and judges `conv` outputs of both devices against the int64
+// reference (harness/conv_reference.hpp).
+#include "harness/random_layers.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
+
+#include "golden/conv.hpp"
+#include "harness/conv_reference.hpp"
+#include "harness/errors.hpp"
+#include "harness/files.hpp"
+#include "harness/golden_device.hpp"
+#include "harness/json_reader.hpp"
+#include "harness/layer.hpp"
+#include "harness/program_runner.hpp"
+#include "harness/regdb.hpp"
+#include "harness/rng.hpp"
+#include "harness/rtl_devices.hpp"
+#include "units/conv.hpp"
+#include "units/sdp.hpp"
+
+namespace dla::harness {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+using golden::HwConfig;
+
+// ---- drawing helpers -------------------------------------------------------------------------------
+
+struct Draw {
+  Rng rng;
+  int64_t range(int64_t lo, int64_t hi) { return rng.range(lo, hi); }
+  int i(int lo, int hi) { return static_cast<int>(rng.range(lo, hi)); }
+  bool chance(double p) { return rng.chance(p); }
+  double unit() { return static_cast<double>(rng.next() >> 11) * 0x1.0p-53; }
+  // Log-uniform in [lo, hi]: small values as likely per octave as large ones.
+  int log_i(int lo, int hi) {
+    const double v = std::exp(std::log(static_cast<double>(lo)) +
+                               unit() * (std::log(static_cast<double>(hi) + 1.0) - std::log(static_cast<double>(lo))));
+    return std::clamp(static_cast<int>(v), lo, hi);
+  }
+  template <class T>
+  T pick(std::initializer_list<T> v) {
+    return *(v.begin() + rng.range(0, static_cast<int64_t>(v.size()) - 1));
+  }
+};
+
+// log2 of the standard deviation of a uniform integer range [lo, hi] (at least 0).
+double lg_sd(int64_t lo, int64_t hi) {
+  const double sd = std::sqrt((std::pow(static_cast<double>(hi - lo + 1), 2) - 1.0) / 12.0 +
+                              std::pow((static_cast<double>(lo) + static_cast<double>(hi)) / 2.0, 2));
+  return std::log2(std::max(1.0, sd));
+}
+
+int iround(double v) { return static_cast<int>(std::lround(v)); }
+
+// A value range inside [vmin, vmax]: half the time the full range, else a random sub-range
+// around zero (sometimes one-sided).
+std::pair<int64_t, int64_t> value_range(Draw& d, int64_t vmin, int64_t vmax) {
+  if (d.chance(0.5)) return {vmin, vmax};
+  const int bits = static_cast<int>(std::log2(static_cast<double>(vmax) + 1.0));
+  const int64_t a = int64_t{1} << d.i(1, bits);
+  int64_t lo = -a, hi = a - 1;
+  if (d.chance(0.15)) lo = 0;
+  if (d.chance(0.1)) hi = 0;
+  return {std::max(lo, vmin), std::min(hi, vmax)};
+}
+
+ojson random_values(int64_t lo, int64_t hi, int64_t vmin, int64_t vmax) {
+  ojson r = ojson::object();
+  if (lo != vmin) r["min"] = lo;
+  if (hi != vmax) r["max"] = hi;
+  return ojson{{"random", r}};
+}
+
+// ---- SDP post-op stages (shared by conv and sdp) ----------------------------------------------------
+
+// Adds random BS / BN / EW stages to `doc` for an SDP input of magnitude 2^m (log2 of the
+// standard deviation); returns the magnitude after them. `lut_ok` / `eql_ok`: what this layer
+// may use.
+struct PostOps {
+  bool lut = false, eql = false;
+};
+
+double x_stage(Draw& d, ojson& st, double m, std::string& feat, const char* name) {
+  const bool mem_op = d.chance(0.6);
+  const bool alu = d.chance(0.75), mul = !alu || d.chance(0.5);
+  const bool int16_ops = d.chance(0.6);
+  const int64_t opmax = int16_ops ? 32767 : 127;
+  bool any_mem = false;
+  if (alu) {
+    ojson a = ojson::object();
+    a["algo"] = d.pick<std::string>({"sum", "sum", "max", "min"});
+    const int shift = d.chance(0.2) ? d.i(1, d.chance(0.1) ? 40 : 6) : 0;
+    if (shift != 0) a["shift"] = shift;
+    const int64_t mag = std::clamp<int64_t>(static_cast<int64_t>(std::exp2(std::max(0.0, m - shift + 1))), 1, opmax);
+    if (mem_op) {
+      a["operand"] = random_values(-mag, mag, -opmax - 1, opmax);
+      any_mem = true;
+    } else {
+      a["operand"] = d.range(-std::min<int64_t>(mag, 32767), std::min<int64_t>(mag, 32767));
+    }
+    st["alu"] = a;
+    feat += fmt::format(" {}.alu", name);
+  }
+  int trunc = 0;
+  if (mul) {
+    ojson u = ojson::object();
+    const int64_t mag = int64_t{1} << d.i(0, int16_ops ? 14 : 6);
+    const bool mul_mem = mem_op ? d.chance(0.7) : d.chance(0.3);
+    if (mul_mem) {
+      u["operand"] = random_values(d.chance(0.3) ? 0 : -mag, mag, -opmax - 1, opmax);
+      any_mem = true;
+    } else {
+      u["operand"] = d.range(-std::min<int64_t>(mag, 32767), std::min<int64_t>(mag, 32767));
+    }
+    if (d.chance(0.2)) u["prelu"] = true;
+    st["mul"] = u;
+    trunc = std::clamp(iround(std::log2(static_cast<double>(mag))) + d.i(-1, 2), 0, 63);
+    m += std::log2(static_cast<double>(mag)) - trunc;
+    feat += fmt::format(" {}.mul", name);
+  } else if (d.chance(0.2)) {
+    trunc = d.i(1, 4);
+    m -= trunc;
+  }
+  if (trunc != 0) st["truncate"] = trunc;
+  if (d.chance(0.35)) {
+    st["relu"] = true;
+    feat += " relu";
+  }
+  if (any_mem) {
+    ojson o = ojson::object();
+    if (d.chance(0.3)) o["per"] = "element";
+    if (int16_ops) o["precision"] = "int16";
+    st["operands"] = o;
+  }
+  return m;
+}
+
+// BS with probability p_bs, then BN with p_bn, into `doc`; returns the magnitude after them.
+double x_stages(Draw& d, ojson& doc, double m, std::string& feat, double p_bs, double p_bn) {
+  for (const auto& [name, p] : {std::pair{"bs", p_bs}, std::pair{"bn", p_bn}}) {
+    if (!d.chance(p)) continue;
+    ojson st = ojson::object();
+    m = x_stage(d, st, m, feat, name);
+    doc[name] = st;
+  }
+  return m;
+}
+
+double y_stage(Draw& d, ojson& st, double m, const PostOps& ok, std::string& feat, bool& lut, bool& eql) {
+  const bool int16_ops = d.chance(0.5);
+  const int64_t opmax = int16_ops ? 32767 : 127;
+  const int kind = d.i(0, 9);  // 0-4 ALU (eltwise sum / max / min), 5-7 MUL (product), 8 both, 9 LUT
+  if (ok.eql && d.chance(0.1)) {
+    eql = true;
+    return m;  // the caller builds the EQL operand
+  }
+  bool any_mem = false;
+  if (kind <= 4 || kind == 8) {
+    ojson a = ojson::object();
+    a["algo"] = d.pick<std::string>({"sum", "sum", "max", "min"});
+    if (d.chance(0.85)) {
+      a["operand"] = random_values(-opmax - 1, opmax, -opmax - 1, opmax);
+      any_mem = true;
+      if (d.chance(0.3)) {
+        const int sc = d.i(-64, 64);
+        a["converter"] = ojson{{"offset", d.i(-100, 100)}, {"scale", sc == 0 ? 1 : sc}, {"truncate", d.i(0, 6)}};
+      }
+    } else {
+      a["operand"] = d.range(-100000, 100000);
+    }
+    st["alu"] = a;
+    feat += " ew.alu";
+  }
+  int trunc = 0;
+  if (kind >= 5 && kind <= 8) {
+    ojson u = ojson::object();
+    const int64_t mag = int64_t{1} << d.i(0, int16_ops ? 14 : 6);
+    if (d.chance(0.8)) {
+      u["operand"] = random_values(-mag, mag, -opmax - 1, opmax);
+      any_mem = true;
+      if (d.chance(0.3)) u["converter"] = ojson{{"offset", d.i(-20, 20)}, {"scale", d.i(1, 8)}, {"truncate", d.i(0, 3)}};
+    } else {
+      u["operand"] = d.range(-mag, mag);
+    }
+    if (d.chance(0.2)) u["prelu"] = true;
+    st["mul"] = u;
+    trunc = std::clamp(iround(std::log2(static_cast<double>(mag))) + d.i(-1, 2), 0, 1023);
+    m += std::log2(static_cast<double>(mag)) - trunc;
+    feat += " ew.mul";
+  }
+  if (trunc != 0) st["truncate"] = trunc;
+  if (kind == 9 && ok.lut) {
+    // A function table over the magnitude the EW stage sees; the output is 16-bit scaled.
+    const double span = std::exp2(std::clamp(m, 0.0, 24.0));
+    ojson t = ojson::object();
+    t["function"] = d.pick<std::string>({"sigmoid", "tanh"});
+    t["in_scale"] = 4.0 / span;
+    t["le_function"] = d.pick<std::string>({"linear", "exponent"});
+    t["raw"] = ojson::array({-8, 8});
+    t["density"] = ojson::array({-2, 2});
+    st["lut"] = t;
+    lut = true;
+    feat += " ew.lut";
+    m = 14;
+  } else if (kind == 9) {
+    ojson a = ojson::object();
+    a["algo"] = "sum";
+    a["operand"] = d.range(-1000, 1000);
+    st["alu"] = a;
+    feat += " ew.alu";
+  }
+  if (any_mem) {
+    ojson o = ojson::object();
+    if (d.chance(0.15)) o["per"] = "channel";
+    if (int16_ops) o["precision"] = "int16";
+    if (!o.empty()) st["operands"] = o;
+  }
+  return m;
+}
+
+// Output precision and converter for an SDP output of magnitude 2^m: the converter brings it a
+// few bits below the precision's range, sometimes above it (saturation). Returns whether the
+// output gets explicit strides (the caller sets them: they depend on the final shape).
+bool output_block(Draw& d, ojson& doc, bool out16, double m, bool force_prec) {
+  ojson out = ojson::object();
+  if (force_prec || d.chance(0.8)) out["precision"] = out16 ? "int16" : "int8";
+  const bool strided = d.chance(0.12);
+  const double target = (out16 ? 12.0 : 5.0) + (d.chance(0.1) ? d.i(2, 6) : d.i(-2, 1));
+  if (m > target + 0.5 || d.chance(0.3)) {
+    const int scale = d.chance(0.3) ? d.i(-300, 300) : d.pick<int>({1, 1, 3, -1, 7, 100});
+    const int sc = scale == 0 ? 1 : scale;
+    const int shift = std::clamp(iround(m + std::log2(std::abs(sc)) - target), 0, 63);
+    ojson cv = ojson::object();
+    const int64_t off = int64_t{1} << std::clamp(iround(m), 0, 30);
+    if (d.chance(0.5)) cv["offset"] = d.range(-off, off);
+    cv["scale"] = sc;
+    cv["shift"] = shift;
+    out["converter"] = cv;
+  }
+  doc["output"] = out;
+  return strided;
+}
+
+// Output strides with gaps for a W x H output.
+void output_strides(ojson& out, int atom, int w, int h, int gap_line, int gap_surf) {
+  const int64_t line = int64_t{atom} * (w + gap_line);
+  out["line_stride"] = line;
+  out["surface_stride"] = line * h + int64_t{atom} * gap_surf;
+}
+
+// ---- conv ------------------------------------------------------------------------------------------
+
+struct ConvShape {
+  bool wino = false, int16 = false;
+  int w = 1, h = 1, c = 1, k = 1, r = 1, s = 1;
+  int pl = 0, pr = 0, pt = 0, pb = 0, sx = 1, sy = 1, dx = 1, dy = 1;
+  int ow4 = 0, oh4 = 0;  // Winograd: the output size (multiples of 4) the input is derived from
+  [[nodiscard]] int ext_x() const { return (s - 1) * dx + 1; }
+  [[nodiscard]] int ext_y() const { return (r - 1) * dy + 1; }
+  [[nodiscard]] int min_w() const { return std::max(1, ext_x() - pl - pr); }
+  [[nodiscard]] int min_h() const { return std::max(1, ext_y() - pt - pb); }
+  void wino_input(int extra_x, int extra_y) {
+    w = (ow4 - 1) * sx + 3 - pl - pr + extra_x;
+    h = (oh4 - 1) * sy + 3 - pt - pb + extra_y;
+  }
+};
+
+// A pad for one side: 0, within the kernel's extent, or (rarely) up to the register's limit.
+// Right / bottom stay below the extent (NVDLA's rule).
+int draw_pad(Draw& d, int extent, bool hi_side) {
+  const int lim = hi_side ? std::min(63, extent - 1) : 31;
+  if (lim <= 0 || d.chance(0.4)) return 0;
+  if (d.chance(0.15)) return d.i(0, lim);
+  return d.i(0, std::min(lim, std::max(1, extent - 1)));
+}
+
+int draw_kernel(Draw& d) {
+  const int r = d.i(0, 99);
+  if (r < 30) return 1;
+  if (r < 40) return 2;
+  if (r < 70) return 3;
+  if (r < 85) return d.i(4, 5);
+  if (r < 96) return d.i(6, 11);
+  return d.i(12, 32);
+}
+
+int draw_stride(Draw& d) {
+  const int r = d.i(0, 99);
+  return r < 55 ? 1 : r < 80 ? 2 : d.i(3, 8);
+}
+
+int draw_dilation(Draw& d) {
+  const int r = d.i(0, 99);
+  return r < 80 ? 1 : r < 95 ? d.i(2, 3) : d.i(4, 32);
+}
+
+ConvShape draw_direct_shape(Draw& d, const HwConfig& hw, bool int16, std::string& feat) {
+  ConvShape s;
+  s.int16 = int16;
+  const golden::Precision p = int16 ? golden::Precision::Int16 : golden::Precision::Int8;
+  const int ac = hw.atomic_c, ak = hw.atomic_k(p);
+  // This RTL's CBUF halves (docs/CONV_RTL.md): rows of one channel block (ATOMIC_C elements of
+  // the widest precision), half of NVDLA's CBUF each for data and weights. Only for aiming the
+  // sizes: the layer compiler decides what fits.
+  const golden::CbufGeometry cb = golden::cbuf_geometry(hw);
+  const int64_t half_bytes = int64_t{cb.banks} * cb.entries_per_bank * cb.entry_bytes / 2;
+  const int data_rows = static_cast<int>(half_bytes / (int64_t{hw.atomic_c} * (hw.int16 ? 2 : 1)));
+  const int size = d.i(0, 99);
+  s.r = draw_kernel(d);
+  s.s = d.chance(0.6) ? s.r : draw_kernel(d);
+  s.sx = draw_stride(d);
+  s.sy = d.chance(0.6) ? s.sx : draw_stride(d);
+  s.dx = draw_dilation(d);
+  s.dy = d.chance(0.6) ? s.dx : draw_dilation(d);
+  int w = 1, h = 1;
+  if (size < 55) {  // small
+    w = d.log_i(1, 14);
+    h = d.log_i(1, 14);
+    s.c = d.chance(0.7) ? d.i(1, 2 * ac + 3) : d.log_i(1, 4 * ac);
+    s.k = d.chance(0.7) ? d.i(1, 2 * ak + 3) : d.log_i(1, 4 * ak);
+    feat += " small";
+  } else if (size < 82) {  // medium
+    w = d.log_i(1, 64);
+    h = d.log_i(1, 64);
+    s.c = d.log_i(1, 4 * ac);
+    s.k = d.log_i(1, 4 * ak);
+    feat += " medium";
+  } else {  // large: one of the limits
+    s.c = d.i(1, ac);
+    s.k = d.i(1, ak + 3);
+    switch (d.i(0, 7)) {
+      case 6: {  // more weights than the weight half holds: the ring wraps (one group still fits)
+        s.r = s.s = d.pick<int>({1, 3, 3, 5});
+        s.dx = s.dy = 1;
+        s.c = d.log_i(ac, 8 * ac);
+        const int bpe = int16 ? 2 : 1;
+        const int64_t bpk = int64_t{s.r} * s.s * s.c * bpe;
+        s.k = static_cast<int>(std::clamp<int64_t>(half_bytes / bpk * d.i(12, 40) / 10, 1, 4000));
+        w = d.i(s.s, s.s + 6);
+        h = d.i(s.r, s.r + 6);
+        feat += " weight-ring";
+        break;
+      }
+      case 7:  // many kernel groups and channel blocks
+        s.c = d.log_i(2 * ac, 8 * ac);
+        s.k = d.log_i(2 * ak, 8 * ak);
+        w = d.i(3, 16);
+        h = d.i(3, 16);
+        feat += " groups-blocks";
+        break;
+      case 0:  // a long line
+        w = d.log_i(200, 8192);
+        h = d.i(1, 3);
+        s.dy = 1;
+        feat += " large-W";
+        break;
+      case 1:  // a tall column
+        h = d.log_i(200, 8192);
+        w = d.i(1, 3);
+        s.dx = 1;
+        feat += " large-H";
+        break;
+      case 2: {  // the data half of CBUF nearly full
+        s.c = d.log_i(1, 3 * ac);
+        const int rows = data_rows / ((s.c + ac - 1) / ac);
+        w = d.log_i(4, std::min(512, rows));
+        h = std::max(1, rows / w);
+        feat += " cbuf-data";
+        break;
+      }
+      case 3:  // many channels (the weight half)
+        s.c = d.log_i(4 * ac, 8192);
+        s.r = d.i(1, 3);
+        s.s = d.i(1, 3);
+        s.dx = s.dy = 1;
+        w = d.i(1, 6);
+        h = d.i(1, 6);
+        s.k = d.i(1, 2 * ak);
+        feat += " large-C";
+        break;
+      case 4:  // a big kernel
+        s.r = d.i(8, 32);
+        s.s = d.i(8, 32);
+        s.dx = s.dy = 1;
+        w = d.i(s.s, s.s + 20);
+        h = d.i(s.r, s.r + 20);
+        feat += " large-kernel";
+        break;
+      default:  // many kernels
+        s.k = d.log_i(4 * ak, 600);
+        w = d.i(1, 12);
+        h = d.i(1, 12);
+        feat += " large-K";
+        break;
+    }
+  }
+  // The padded input must hold the dilated kernel, and the whole input must fit CBUF's data half:
+  // keep the extents' product within half the data rows (dilation first, then the kernel).
+  while (s.ext_x() * s.ext_y() > data_rows / 2) {
+    if (s.dx > 1 || s.dy > 1) {
+      (s.ext_x() >= s.ext_y() && s.dx > 1 ? s.dx : s.dy > 1 ? s.dy : s.dx)--;
+    } else {
+      (s.s >= s.r ? s.s : s.r)--;
+    }
+  }
+  s.pl = draw_pad(d, s.ext_x(), false);
+  s.pr = draw_pad(d, s.ext_x(), true);
+  s.pt = draw_pad(d, s.ext_y(), false);
+  s.pb = draw_pad(d, s.ext_y(), true);
+  s.w = std::max(w, s.min_w());
+  s.h = std::max(h, s.min_h());
+  if (s.w > 8192 || s.h > 8192) {  // a huge dilated kernel: give it up
+    s.dx = s.dy = 1;
+    s.w = std::clamp(s.w, s.min_w(), 8192);
+    s.h = std::clamp(s.h, s.min_h(), 8192);
+  }
+  return s;
+}
+
+ConvShape draw_wino_shape(Draw& d, bool int16, std::string& feat) {
+  ConvShape s;
+  s.wino = true;
+  s.int16 = int16;
+  s.r = s.s = 3;
+  s.sx = d.chance(0.5) ? 1 : 2;
+  s.sy = d.chance(0.6) ? s.sx : 3 - s.sx;
+  s.pl = d.i(0, 1);
+  s.pr = d.i(0, 1);
+  s.pt = d.i(0, 1);
+  s.pb = d.i(0, 1);
+  const int size = d.i(0, 99);
+  if (size < 75) {
+    s.ow4 = 4 * d.i(1, 4);
+    s.oh4 = 4 * d.i(1, 4);
+    s.c = d.chance(0.7) ? d.i(1, 70) : d.log_i(1, 200);
+    s.k = d.chance(0.7) ? d.i(1, 40) : d.log_i(1, 100);
+  } else {
+    s.ow4 = 4 * d.log_i(1, 16);
+    s.oh4 = 4 * d.log_i(1, 16);
+    s.c = d.log_i(1, 128);
+    s.k = d.log_i(1, 64);
+    feat += " medium";
+  }
+  s.wino_input(s.sx == 2 ? d.i(0, 1) : 0, s.sy == 2 ? d.i(0, 1) : 0);
+  return s;
+}
+
+ojson render_conv(const ConvShape& s, const ojson& rest) {
+  ojson doc = ojson::object();
+  for (const char* key : {"unit", "config", "name", "description", "seed", "stall"}) {
+    if (rest.contains(key)) doc[key] = rest[key];
+  }
+  if (s.wino) doc["mode"] = "winograd";
+  for (const char* key : {"wino_scheme", "pra_truncate"}) {
+    if (rest.contains(key)) doc[key] = rest[key];
+  }
+  if (s.int16) doc["precision"] = "int16";
+  ojson in = rest["input"];
+  in["w"] = s.w;
+  in["h"] = s.h;
+  in["c"] = s.c;
+  ojson in_ordered{{"w", s.w}, {"h", s.h}, {"c", s.c}};
+  for (const auto& [k, v] : in.items()) {
+    if (k != "w" && k != "h" && k != "c") in_ordered[k] = v;
+  }
+  doc["input"] = in_ordered;
+  ojson wt{{"k", s.k}, {"r", s.r}, {"s", s.s}};
+  wt["data"] = rest["weights"]["data"];
+  doc["weights"] = wt;
+  ojson pad = rest.contains("padding") ? rest["padding"] : ojson::object();
+  if (s.pl != 0) pad["left"] = s.pl;
+  if (s.pr != 0) pad["right"] = s.pr;
+  if (s.pt != 0) pad["top"] = s.pt;
+  if (s.pb != 0) pad["bottom"] = s.pb;
+  if (!pad.empty()) doc["padding"] = pad;
+  if (s.sx != 1 || s.sy != 1) doc["stride"] = ojson{{"x", s.sx}, {"y", s.sy}};
+  if (s.dx != 1 || s.dy != 1) doc["dilation"] = ojson{{"x", s.dx}, {"y", s.dy}};
+  for (const char* key : {"clip", "output", "bs", "bn", "ew", "perf"}) {
+    if (rest.contains(key)) doc[key] = rest[key];
+  }
+  return doc;
+}
+
+// Tries the layer compiler on `doc` (no golden run): "" when accepted, else the error; `cbuf`
+// tells whether the refusal is about CBUF capacity (which the generator answers by shrinking).
+std::string try_compile(const std::string& unit, const RandomLayer& L, const ojson& doc, bool& cbuf,
+                        std::string& where) {
+  cbuf = false;
+  try {
+    const auto jd = parse_json_text(L.name + ".json", doc.dump());
+    LayerHeader h;
+    h.file = jd->file;
+    h.unit = unit;
+    h.name = L.name;
+    h.config = L.config;
+    h.seed = L.seed;
+    h.stall = L.stall;
+    if (unit == "conv") {
+      (void)units::compile_conv_layer(h, JsonNode::root(jd), false);
+    } else {
+      (void)units::compile_sdp_layer(h, JsonNode::root(jd), false);
+    }
+    return "";
+  } catch (const InputError& e) {
+    cbuf = e.rule().find("CBUF") != std::string::npos;
+    where = e.where();
+    return e.what();
+  }
+}
+
+// The compiler's limits that are not about CBUF (docs/LAYER_FORMAT.md): BYTE_PER_KERNEL
+// (R x S x C x bytes <= 2^18), K x C x R x S <= 4000000, W' x H' x K <= 4000000.
+void legalize(ConvShape& s, const HwConfig& hw) {
+  (void)hw;
+  const int bpe = s.int16 ? 2 : 1;
+  if (!s.wino) s.c = std::max(1, std::min<int>(s.c, (1 << 18) / (s.r * s.s * bpe)));
+  s.k = std::max(1, static_cast<int>(std::min<int64_t>(s.k, 4'000'000 / (int64_t{s.c} * s.r * s.s))));
+  const int64_t ow = (s.w + s.pl + s.pr - s.ext_x()) / s.sx + 1, oh = (s.h + s.pt + s.pb - s.ext_y()) / s.sy + 1;
+  s.k = std::max(1, static_cast<int>(std::min<int64_t>(s.k, 4'000'000 / (ow * oh))));
+}
+
+// Atomic operations of a direct layer: W' x H' x R x S x channel blocks x kernel groups
+// (Winograd: a quarter of the positions, 4 operations per tile position, the extended channels).
+constexpr int64_t kMaxAtomicOps = 3'000'000;
+int64_t conv_atomic_ops(const ConvShape& s, const HwConfig& hw) {
+  const golden::Precision p = s.int16 ? golden::Precision::Int16 : golden::Precision::Int8;
+  const int64_t ow = (s.w + s.pl + s.pr - s.ext_x()) / s.sx + 1, oh = (s.h + s.pt + s.pb - s.ext_y()) / s.sy + 1;
+  const int64_t groups = (s.k + hw.atomic_k(p) - 1) / hw.atomic_k(p);
+  const int64_t c = int64_t{s.c} * (s.wino ? s.sx * s.sy : 1);
+  const int64_t blocks = (c + hw.atomic_c - 1) / hw.atomic_c;
+  return s.wino ? ow * oh / 4 * 4 * blocks * groups : ow * oh * s.r * s.s * blocks * groups;
+}
+
+void shrink_conv(ConvShape& s, const std::string& where, Draw& d) {
+  if (where.rfind("/weights", 0) == 0) {
+    if (s.c > 1) {
+      s.c = std::max(1, s.c * 3 / 4);
+    } else if (s.k > 1) {
+      s.k = std::max(1, s.k * 3 / 4);
+    }
+    return;
+  }
+  if (s.wino) {
+    if (s.ow4 == 4 && s.oh4 == 4) {
+      s.c = std::max(1, s.c * 3 / 4);
+    } else if (s.ow4 >= s.oh4) {
+      s.ow4 -= 4;
+    } else {
+      s.oh4 -= 4;
+    }
+    s.wino_input(0, 0);
+    return;
+  }
+  const bool can_w = s.w > s.min_w(), can_h = s.h > s.min_h();
+  if (!can_w && !can_h) {
+    if (s.c > 1) {
+      s.c = std::max(1, s.c * 3 / 4);
+    } else if (s.dx > 1 || s.dy > 1) {
+      (s.dx >= s.dy ? s.dx : s.dy)--;
+    } else {
+      (s.s >= s.r ? s.s : s.r) = std::max(1, (s.s >= s.r ? s.s : s.r) - 1);
+    }
+    return;
+  }
+  const bool take_w = can_w && (!can_h || s.w * (d.chance(0.5) ? 1 : 2) >= s.h);
+  if (take_w) {
+    s.w = std::max(s.min_w(), s.w - std::max(1, s.w / 8));
+  } else {
+    s.h = std::max(s.min_h(), s.h - std::max(1, s.h / 8));
+  }
+}
+
+RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
+  std::string feat;
+  const bool int16 = hw.int16 && d.chance(0.3);
+  const bool wino = hw.name == "nv_full" && d.chance(0.15);
+  ConvShape s = wino ? draw_wino_shape(d, int16, feat) : draw_direct_shape(d, hw, int16, feat);
+  const int64_t vmax = int16 ? 32767 : 127, vmin = -vmax - 1;
+  feat = fmt::format("{}{}{}", wino ? "winograd" : "direct", int16 ? " int16" : " int8", feat);
+
+  // Values: Winograd's exact scheme needs small data and weights (docs/WINOGRAD.md).
+  // 40 % of Winograd layers leave the exact case: NVDLA's truncating weight scheme, PRA_TRUNCATE
+  // 1..3, data the PRA clamps. The int64 reference does not judge those (the result is not the
+  // direct convolution); cross mode does.
+  std::pair<int64_t, int64_t> dr, wr;
+  std::string scheme = "exact";
+  int pra = 0;
+  if (wino && d.chance(0.4)) {
+    scheme = d.chance(0.5) ? "nvdla" : "exact";
+    pra = d.i(0, 3);
+    const int64_t wmax = scheme == "nvdla" ? (int16 ? 14000 : 56) : (int16 ? 3640 : 14);
+    dr = value_range(d, vmin, vmax);
+    wr = {-d.range(1, wmax), d.range(0, wmax)};
+    feat += fmt::format(" {}-scheme pra{}", scheme, pra);
+  } else if (wino) {
+    const int64_t dmax = int16 ? (d.chance(0.5) ? 8191 : 127) : 31, wmax = int16 ? (d.chance(0.5) ? 3640 : 127) : 14;
+    dr = {-dmax, dmax};
+    wr = {-wmax, wmax};
+  } else {
+    dr = value_range(d, vmin, vmax);
+    wr = value_range(d, vmin, vmax);
+  }
+  ojson rest = ojson::object();
+  rest["unit"] = "conv";
+  rest["config"] = hw.name;
+  rest["name"] = L.name;
+  rest["seed"] = L.seed;
+  rest["stall"] = L.stall;
+  if (scheme != "exact") rest["wino_scheme"] = scheme;
+  if (pra != 0) rest["pra_truncate"] = pra;
+  ojson in = ojson::object();
+  in["data"] = random_values(dr.first, dr.second, vmin, vmax);
+  double lg_d = lg_sd(dr.first, dr.second);
+  if (!wino && d.chance(0.15)) {
+    const int scale = d.chance(0.2) ? d.i(-64, 64) : d.i(1, 64);
+    const int sc = scale == 0 ? 1 : scale;
+    const int trunc = std::clamp(iround(std::log2(std::abs(sc))) + d.i(-1, 2), 0, 63);
+    in["converter"] = ojson{{"offset", d.i(-20, 20)}, {"scale", sc}, {"truncate", trunc}};
+    lg_d = std::min(lg_d + std::log2(std::abs(sc)) - trunc, int16 ? 14.0 : 6.0);
+    feat += " cvt";
+  }
+  rest["input"] = in;
+  rest["weights"]["data"] = random_values(wr.first, wr.second, vmin, vmax);
+  if (d.chance(0.5) && (s.pl + s.pr + s.pt + s.pb) > 0) {
+    rest["padding"]["value"] = wino ? d.range(dr.first, dr.second) : d.range(vmin, vmax);
+    feat += " pad-value";
+  }
+
+  // Clip: CACC's output a little below the SDP target, sometimes far above (saturation) or far
+  // below (clip 0 on small values).
+  const double taps = std::max(1.0, static_cast<double>(s.c) * s.r * s.s);
+  const double m_acc = 0.5 * std::log2(taps) + lg_d + lg_sd(wr.first, wr.second);
+  // Winograd: the exact scheme writes clip + 2 - PRA_TRUNCATE (0..16), NVDLA's clip - PRA_TRUNCATE.
+  const int clip_min = !wino ? 0 : scheme == "exact" ? std::max(0, pra - 2) : pra;
+  const int clip_max = !wino ? 16 : scheme == "exact" ? std::min(16, 14 + pra) : 16;
+  const double want = d.chance(0.1) ? d.i(-6, 0) : d.i(4, 14);
+  const int clip = std::clamp(iround(m_acc - want), clip_min, clip_max);
+  if (clip != 0) rest["clip"] = clip;
+  double m = m_acc - clip;
+
+  // SDP post-ops.
+  bool lut = false, eql = false;
+  if (d.chance(0.45)) {
+    std::string pf;
+    m = x_stages(d, rest, m, pf, 0.6, 0.4);
+    if (d.chance(0.35)) {
+      ojson st = ojson::object();
+      m = y_stage(d, st, m, PostOps{!wino, false}, pf, lut, eql);
+      if (!st.empty()) rest["ew"] = st;
+    }
+    feat += pf;
+  }
+  bool out16 = int16;
+  if (hw.int16 && d.chance(0.2)) out16 = !int16;
+  if (wino && !int16) out16 = false;  // no int8 -> int16 in Winograd mode
+  const bool strided_out = output_block(d, rest, out16, m, out16 != int16);
+  if (rest["output"].contains("precision") && out16 != int16) feat += out16 ? " out-int16" : " out-int8";
+  if (d.chance(0.1)) rest["perf"] = ojson{{"dma", d.chance(0.5)}, {"lut", d.chance(0.5)}, {"sat", d.chance(0.5)}};
+
+  const int gap_line = d.i(0, 3), gap_surf = d.i(0, 5);
+  for (int attempt = 0;; ++attempt) {
+    ojson r = rest;
+    legalize(s, hw);
+    // A cost cap: at most kMaxAtomicOps atomic operations (one per cycle), so every layer ends
+    // well within the runner's 10M-cycle wait for an interrupt and a campaign stays cheap; the
+    // kernels go first, then the input.
+    while (conv_atomic_ops(s, hw) > kMaxAtomicOps && attempt < 200) {
+      if (s.k > 1) {
+        s.k = std::max(1, s.k / 2);
+      } else {
+        shrink_conv(s, "/input", d);
+        legalize(s, hw);
+      }
+      ++attempt;
+    }
+    if (strided_out) {
+      output_strides(r["output"], hw.atom_bytes, (s.w + s.pl + s.pr - s.ext_x()) / s.sx + 1,
+                     (s.h + s.pt + s.pb - s.ext_y()) / s.sy + 1, gap_line, gap_surf);
+    }
+    L.doc = render_conv(s, r);
+    bool cbuf = false;
+    std::string where;
+    const std::string err = try_compile("conv", L, L.doc, cbuf, where);
+    if (err.empty() || !cbuf || attempt >= 200) break;
+    shrink_conv(s, where, d);
+    ++L.resized;
+  }
+  // The harness's watchdog counts cycles without a handshake on any port. Once the input and the
+  // weights are in CBUF, a stripe computes stripe x R x S x channel blocks atomic operations
+  // (Winograd: tiles x 4 x channel blocks of the extended cube) before CACC hands anything to SDP:
+  // a long quiet time that is not a hang. Give such layers 4x that.
+  {
+    const int upper = hw.name == "nv_small" ? 16 : 32;
+    const int blocks = (s.c * (s.wino ? s.sx * s.sy : 1) + hw.atomic_c - 1) / hw.atomic_c;
+    const int64_t quiet = int64_t{upper} * (s.wino ? 4 : int64_t{s.r} * s.s) * blocks;
+    if (4 * quiet > 20000) L.watchdog = static_cast<uint64_t>(4 * quiet);
+  }
+  if (strided_out) feat += " out-strided";
+  if (s.sx != 1 || s.sy != 1) feat += fmt::format(" stride {}x{}", s.sx, s.sy);
+  if (s.dx != 1 || s.dy != 1) feat += fmt::format(" dilation {}x{}", s.dx, s.dy);
+  L.features = fmt::format("{} {}x{}x{} k{} {}x{}", feat, s.w, s.h, s.c, s.k, s.r, s.s);
+  return L;
+}
+
+// ---- sdp -------------------------------------------------------------------------------------------
+
+RandomLayer gen_sdp(const HwConfig& hw, RandomLayer L, Draw& d) {
+  std::string feat;
+  const bool in16 = hw.int16 && d.chance(0.3);
+  bool out16 = in16;
+  if (hw.int16 && d.chance(0.25)) out16 = !in16;
+  const int atom = hw.atom_bytes;
+  int w = 1, h = 1, c = 1;
+  const int size = d.i(0, 99);
+  if (size < 70) {
+    w = d.log_i(1, 16);
+    h = d.log_i(1, 12);
+    c = d.chance(0.7) ? d.i(1, 3 * atom) : d.log_i(1, 8 * atom);
+    feat = "small";
+  } else if (size < 93) {
+    w = d.log_i(1, 48);
+    h = d.log_i(1, 48);
+    c = d.log_i(1, 4 * atom);
+    feat = "medium";
+  } else {
+    switch (d.i(0, 2)) {
+      case 0: w = d.log_i(256, 8192); h = d.i(1, 2); c = d.i(1, atom); feat = "large-W"; break;
+      case 1: h = d.log_i(256, 8192); w = d.i(1, 2); c = d.i(1, atom); feat = "large-H"; break;
+      default: c = d.log_i(256, 8192); w = d.i(1, 3); h = d.i(1, 3); feat = "large-C"; break;
+    }
+  }
+  const int64_t vmax = in16 ? 32767 : 127, vmin = -vmax - 1;
+  const auto dr = value_range(d, vmin, vmax);
+  ojson doc = ojson::object();
+  doc["unit"] = "sdp";
+  doc["config"] = hw.name;
+  doc["name"] = L.name;
+  doc["seed"] = L.seed;
+  doc["stall"] = L.stall;
+  doc["cube"] = ojson{{"w", w}, {"h", h}, {"c", c}};
+  ojson in = ojson::object();
+  in["precision"] = in16 ? "int16" : "int8";
+  const bool eql_candidate = int64_t{w} * h * c <= 512 && d.chance(0.08);
+  std::vector<int64_t> values;
+  if (eql_candidate) {
+    for (int64_t i = 0; i < int64_t{w} * h * c; ++i) values.push_back(d.range(dr.first, dr.second));
+    in["data"] = ojson{{"values", values}};
+  } else {
+    in["data"] = random_values(dr.first, dr.second, vmin, vmax);
+  }
+  if (d.chance(0.15)) {
+    const int64_t line = int64_t{atom} * (w + d.i(0, 3));
+    in["line_stride"] = line;
+    in["surface_stride"] = line * h + int64_t{atom} * d.i(0, 4);
+    feat += " in-strided";
+  }
+  doc["input"] = in;
+  double m = lg_sd(dr.first, dr.second);
+  bool lut = false, eql = false;
+  ojson stages = ojson::object();
+  m = x_stages(d, stages, m, feat, 0.7, 0.5);
+  if (d.chance(0.6) || eql_candidate) {
+    ojson st = ojson::object();
+    m = y_stage(d, st, m, PostOps{true, eql_candidate}, feat, lut, eql);
+    if (eql) {
+      // EQL compares the stage's input with a second cube: the input itself (with BS / BN
+      // bypassed), changed in one element half the time.
+      stages.erase("bs");
+      stages.erase("bn");
+      std::vector<int64_t> other = values;
+      if (d.chance(0.5)) {
+        auto& v = other[static_cast<std::size_t>(d.range(0, static_cast<int64_t>(other.size()) - 1))];
+        v = v == dr.second ? v - 1 : v + 1;
+      }
+      st = ojson{{"alu", ojson{{"algo", "eql"}, {"operand", ojson{{"values", other}}}}}};
+      if (in16) st["operands"] = ojson{{"precision", "int16"}};
+      feat += " ew.eql";
+    }
+    if (!st.empty()) stages["ew"] = st;
+  }
+  // Per-element operand streams with gaps in their layout (their atom: the input's channels per
+  // atom x the stream's bytes per channel, doubled when ALU and MUL share it).
+  for (auto it = stages.begin(); it != stages.end(); ++it) {
+    const std::string name = it.key();
+    ojson& st = it.value();
+    if (!st.contains("operands") || eql || !d.chance(0.25)) continue;
+    ojson& o = st["operands"];
+    const bool per_element = o.value("per", std::string(name == "ew" ? "element" : "channel")) == "element";
+    const bool alu_mem = st.contains("alu") && st["alu"]["operand"].is_object();
+    const bool mul_mem = st.contains("mul") && st["mul"]["operand"].is_object();
+    if (!per_element || !(alu_mem || mul_mem)) continue;
+    const int eb = (o.value("precision", std::string("int8")) == "int16" ? 2 : 1) * (alu_mem && mul_mem ? 2 : 1);
+    const int op_atom = atom / (in16 ? 2 : 1) * eb;
+    output_strides(o, op_atom, w, h, d.i(0, 2), d.i(0, 3));
+    feat += fmt::format(" {}-strided", name);
+  }
+  ojson tmp = ojson::object();
+  if (output_block(d, tmp, out16, m, true)) output_strides(tmp["output"], atom, w, h, d.i(0, 3), d.i(0, 5));
+  doc["output"] = tmp["output"];
+  for (const auto& [k, v] : stages.items()) doc[k] = v;
+  if (d.chance(0.15)) doc["perf"] = ojson{{"dma", d.chance(0.5)}, {"lut", d.chance(0.7)}, {"sat", d.chance(0.7)}};
+  L.doc = doc;
+  L.features = fmt::format("{} {}x{}x{}{}{}", feat, w, h, c, in16 ? " in-int16" : " in-int8", out16 ? " out-int16" : " out-int8");
+  return L;
+}
+
+struct Generator {
+  const char* unit;
+  RandomLayer (*generate)(const HwConfig&, RandomLayer, Draw&);
+};
+constexpr Generator kGenerators[] = {{"conv", &gen_conv}, {"sdp", &gen_sdp}};
+
+RandomStatus from_status(Status s, const std::string& message) {
+  switch (s) {
+    case Status::Pass: return RandomStatus::Pass;
+    case Status::Mismatch: return RandomStatus::Mismatch;
+    case Status::Timeout: return RandomStatus::Timeout;
+    case Status::BadInput: return RandomStatus::Refused;
+    default: return message.find("watchdog") != std::string::npos ? RandomStatus::Timeout : RandomStatus::Error;
+  }
+}
+
+uint32_t cacc_saturation(Device& dev, const std::string& config) {
+  const RegDb& db = RegDb::nvdla();
+  return dev.reg_read(*db.address(config, *db.find("CACC.D_OUT_SATURATION")));
+}
+
+}  // namespace
+
+std::vector<std::string> random_units() {
+  std::vector<std::string> out;
+  for (const Generator& g : kGenerators) out.emplace_back(g.unit);
+  return out;
+}
+
+std::string_view random_status_name(RandomStatus s) {
+  switch (s) {
+    case RandomStatus::Pass: return "PASS";
+    case RandomStatus::Mismatch: return "MISMATCH";
+    case RandomStatus::Timeout: return "TIMEOUT";
+    case RandomStatus::Error: return "ERROR";
+    case RandomStatus::Refused: return "REFUSED";
+  }
+  return "?";
+}
+
+RandomLayer generate_random_layer(const std::string& unit, const HwConfig& config, uint64_t seed, uint64_t index) {
+  const Generator* g = nullptr;
+  std::string list;
+  for (const Generator& x : kGenerators) {
+    if (unit == x.unit) g = &x;
+    list += (list.empty() ? "" : ", ") + std::string(x.unit);
+  }
+  if (g == nullptr) throw InputError("random", "UNIT", fmt::format("no random-layer generator for \"{}\" (units: {})", unit, list));
+  Draw d{Rng::derive(seed, fmt::format("random/{}/{}/{}", unit, config.name, index))};
+  RandomLayer L;
+  L.unit = unit;
+  L.config = &config;
+  L.index = index;
+  L.seed = d.rng.next() >> 33;  // below 2^31: readable, and any JSON reader keeps it exact
+  L.stall = d.chance(0.25) ? 0.0 : static_cast<double>(d.i(5, 50)) / 100.0;
+  L.rand_reset = d.i(0, 2);
+  // The memory: 30 % other read latencies (up to a few hundred cycles), 20 % a bandwidth limit.
+  if (d.chance(0.3)) {
+    L.mem.latency_min = d.log_i(1, 64);
+    L.mem.latency_max = L.mem.latency_min + d.log_i(1, 400);
+  }
+  if (d.chance(0.2)) L.mem.bandwidth = static_cast<double>(d.log_i(1, 256)) / 8.0;
+  L.name = fmt::format("random_{}_{}_s{}_{:05}", unit, config.name, seed, index);
+  RandomLayer out = g->generate(config, std::move(L), d);
+  const MemOptions def;
+  if (out.mem.latency_min != def.latency_min || out.mem.latency_max != def.latency_max)
+    out.features += fmt::format(" latency {}:{}", out.mem.latency_min, out.mem.latency_max);
+  if (!out.mem.unlimited()) out.features += fmt::format(" bandwidth {}", out.mem.bandwidth);
+  return out;
+}
+
+std::string RandomRun::command() const {
+  const std::string path = file.empty() ? layer.name + ".json" : file.string();
+  std::string cmd = fmt::format("dlacosim run {} --rand-reset {}", path, layer.rand_reset);
+  const MemOptions def;
+  if (layer.mem.latency_min != def.latency_min || layer.mem.latency_max != def.latency_max)
+    cmd += fmt::format(" --mem-latency {}:{}", layer.mem.latency_min, layer.mem.latency_max);
+  if (!layer.mem.unlimited()) cmd += fmt::format(" --mem-bandwidth {}", layer.mem.bandwidth);
+  if (watchdog > 20000) cmd += fmt::format(" --watchdog {}", watchdog);
+  return cmd;
+}
+
+RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
+  const auto t0 = std::chrono::steady_clock::now();
+  RandomRun out;
+  out.layer = layer;
+  const auto done = [&] {
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+  };
+  try {
+    const auto jd = parse_json_text(layer.name + ".json", layer.doc.dump(1));
+    const JsonNode root = JsonNode::root(jd);
+    LayerHeader h;
+    h.file = jd->file;
+    h.unit = layer.unit;
+    h.name = layer.name;
+    h.config = layer.config;
+    h.seed = layer.seed;
+    h.stall = layer.stall;
+    Program program;
+    std::optional<units::CompiledConv> conv;
+    try {
+      if (layer.unit == "conv") {
+        conv = units::compile_conv_layer(h, root, true);
+        program = conv->program;
+      } else {
+        program = units::compile_sdp_layer(h, root, true);
+      }
+    } catch (const InputError& e) {
+      out.status = RandomStatus::Refused;
+      out.message = fmt::format("the layer compiler refused the generated layer (a generator bug): {}", e.what());
+      return done();
+    }
+    RunOptions o;
+    o.mode = "cross";
+    o.seed = layer.seed;
+    o.stall = layer.stall;
+    o.sim.seed = layer.seed;
+    o.sim.rand_reset = layer.rand_reset;
+    o.sim.watchdog = std::max(watchdog, layer.watchdog);
+    o.mem = layer.mem;
+    out.watchdog = o.sim.watchdog;
+    std::string why;
+    std::unique_ptr<Device> rtl = make_rtl_device(enabled_blocks(program), *layer.config, o, why);
+    if (rtl == nullptr) {
+      out.status = RandomStatus::Error;
+      out.message = "no RTL device: " + why;
+      return done();
+    }
+    GoldenDevice gold(*layer.config);
+    ProgramRunOptions po;
+    po.mode = "cross";
+    RunResult r = run_program(program, &gold, rtl.get(), po);
+    r.name = layer.name;
+    r.unit = layer.unit;
+    r.cycles = rtl->cycles();
+    r.seed = layer.seed;
+    r.stall = layer.stall;
+    r.rand_reset = layer.rand_reset;
+    out.status = from_status(r.status, r.message);
+    if (out.status != RandomStatus::Pass) out.message = r.message;
+    out.cross = r;
+    if (conv && (out.status == RandomStatus::Pass || out.status == RandomStatus::Mismatch)) {
+      const conv_ref::Layer R = conv_ref::read_layer(root, layer.name, layer.seed);
+      const conv_ref::Expected e = conv_ref::reference(R);
+      const std::string na = conv_ref::not_applicable(R, e);
+      if (!na.empty()) {
+        out.reference = "n/a: " + na;
+      } else {
+        std::string g = conv_ref::diff(conv_ref::read_output(gold.memory(), conv->out_layout.base, R), e.out, R);
+        std::string t = conv_ref::diff(conv_ref::read_output(rtl->memory(), conv->out_layout.base, R), e.out, R);
+        const uint32_t gs = cacc_saturation(gold, layer.config->name), ts = cacc_saturation(*rtl, layer.config->name);
+        if (g.empty() && gs != e.cacc_saturated)
+          g = fmt::format("CACC D_OUT_SATURATION {}, expected {}", gs, e.cacc_saturated);
+        if (t.empty() && ts != e.cacc_saturated)
+          t = fmt::format("CACC D_OUT_SATURATION {}, expected {}", ts, e.cacc_saturated);
+        if (g.empty() && t.empty()) {
+          out.reference = "agrees";
+        } else {
+          out.reference = g.empty() ? "golden agrees with the reference"
+                                    : "golden differs from the reference: " + g;
+          out.reference += t.empty() ? "; RTL agrees with the reference" : "; RTL differs from the reference: " + t;
+          out.status = RandomStatus::Mismatch;
+          if (out.message.empty()) out.message = "RTL and golden agree but differ from the int64 reference";
+        }
+      }
+    }
+    if (out.status == RandomStatus::Pass) rtl->finish();
+  } catch (const InputError& e) {
+    out.status = RandomStatus::Refused;
+    out.message = e.what();
+  } catch (const SimTimeout& e) {
+    out.status = RandomStatus::Timeout;
+    out.message = e.what();
+  } catch (const std::exception& e) {
+    out.status = RandomStatus::Error;
+    out.message = std::string("internal error: ") + e.what();
+  }
+  return done();
+}
+
+RandomCampaign run_random_campaign(const RandomOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  RandomCampaign c;
+  c.options = options;
+  c.runs.resize(options.count);
+  if (!options.out_dir.empty()) std::filesystem::create_directories(options.out_dir);
+  std::atomic<uint64_t> next{0};
+  std::mutex mu;
+  auto worker = [&] {
+    for (uint64_t i = next++; i < options.count; i = next++) {
+      const HwConfig& cfg = *options.configs[i % options.configs.size()];
+      RandomRun run;
+      try {
+        run = run_random_layer(generate_random_layer(options.unit, cfg, options.seed, i), options.watchdog);
+      } catch (const std::exception& e) {
+        run.layer.name = fmt::format("random_{}_{}_s{}_{:05}", options.unit, cfg.name, options.seed, i);
+        run.layer.config = &cfg;
+        run.layer.index = i;
+        run.status = RandomStatus::Error;
+        run.message = std::string("generator: ") + e.what();
+      }
+      if ((run.status != RandomStatus::Pass || options.save_all) && !options.out_dir.empty() && !run.layer.doc.empty()) {
+        ojson doc = run.layer.doc;
+        run.file = options.out_dir / (run.layer.name + ".json");
+        doc["description"] = fmt::format("dlacosim random {} --seed {} layer {} ({}): {}{}. Reproduce: {}",
+                                         options.unit, options.seed, i, run.layer.features,
+                                         random_status_name(run.status),
+                                         run.reference.empty() ? "" : "; int64 reference: " + run.reference,
+                                         run.command());
+        // "description" after "name": rebuild in reading order.
+        ojson ordered = ojson::object();
+        for (const auto& [k, v] : doc.items()) {
+          if (k == "description") continue;
+          ordered[k] = v;
+          if (k == "name") ordered["description"] = doc["description"];
+        }
+        write_file_atomic(run.file, ordered.dump(2) + "\n");
+      }
+      std::lock_guard<std::mutex> lock(mu);
+      c.runs[i] = std::move(run);
+      if (options.on_done) options.on_done(c.runs[i]);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned j = 1; j < std::max(1u, options.jobs); ++j) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!options.out_dir.empty()) write_file_atomic(options.out_dir / "summary.json", random_summary_json(c).dump(2) + "\n");
+  return c;
+}
+
+namespace {
+
+constexpr RandomStatus kStatuses[] = {RandomStatus::Pass, RandomStatus::Mismatch, RandomStatus::Timeout,
+                                      RandomStatus::Error, RandomStatus::Refused};
+
+}  // namespace
+
+std::string format_random_summary(const RandomCampaign& c) {
+  std::string s;
+  const auto& o = c.options;
+  std::map<std::string, std::map<RandomStatus, int>> per_config;
+  int ref_agrees = 0, ref_na = 0, resized = 0;
+  double cpu = 0;
+  uint64_t cycles = 0;
+  for (const RandomRun& r : c.runs) {
+    per_config[r.layer.config != nullptr ? r.layer.config->name : "?"][r.status]++;
+    ref_agrees += r.reference == "agrees";
+    ref_na += r.reference.rfind("n/a", 0) == 0;
+    resized += r.layer.resized > 0;
+    cpu += r.seconds;
+    cycles += r.cross.cycles;
+  }
+  for (const RandomRun& r : c.runs) {
+    if (r.status == RandomStatus::Pass) continue;
+    s += fmt::format("{} {} ({}; seed {}, stall {}, rand-reset {}; {})\n  {}\n", random_status_name(r.status),
+                     r.layer.name, r.layer.config != nullptr ? r.layer.config->name : "?", r.layer.seed, r.layer.stall,
+                     r.layer.rand_reset, r.layer.features, r.message);
+    if (!r.reference.empty()) s += fmt::format("  int64 reference: {}\n", r.reference);
+    s += fmt::format("  reproduce: {}\n", r.command());
+  }
+  s += fmt::format("random {} --seed {} --count {} -j {}: {} layers in {:.1f} s ({:.1f} s of runs, {} RTL cycles)\n",
+                   o.unit, o.seed, o.count, o.jobs, c.runs.size(), c.seconds, cpu, cycles);
+  s += fmt::format("{:<10}", "config");
+  for (const RandomStatus st : kStatuses) s += fmt::format(" {:>9}", random_status_name(st));
+  s += "\n";
+  std::map<RandomStatus, int> total;
+  for (const auto& [cfg, counts] : per_config) {
+    s += fmt::format("{:<10}", cfg);
+    for (const RandomStatus st : kStatuses) {
+      const auto it = counts.find(st);
+      const int n = it == counts.end() ? 0 : it->second;
+      total[st] += n;
+      s += fmt::format(" {:>9}", n);
+    }
+    s += "\n";
+  }
+  s += fmt::format("{:<10}", "total");
+  for (const RandomStatus st : kStatuses) s += fmt::format(" {:>9}", total[st]);
+  s += "\n";
+  if (o.unit == "conv") {
+    s += fmt::format("int64 reference: agrees on {} layers, not applicable on {} (EW LUT, EQL, inexact Winograd)\n",
+                     ref_agrees, ref_na);
+  }
+  s += fmt::format("layers shrunk to fit CBUF: {}\n", resized);
+  std::string seeds;
+  for (const RandomRun& r : c.runs) {
+    if (r.status != RandomStatus::Pass) seeds += fmt::format("{}{}", seeds.empty() ? "" : " ", r.layer.index);
+  }
+  s += fmt::format("failing layers (index): {}\n", seeds.empty() ? "none" : seeds);
+  if (!o.out_dir.empty()) {
+    s += fmt::format("{} layers and summary.json in {}\n", o.save_all ? "all" : "failing", o.out_dir.string());
+  }
+  return s;
+}
+
+nlohmann::json random_summary_json(const RandomCampaign& c) {
+  nlohmann::json j;
+  const auto& o = c.options;
+  j["unit"] = o.unit;
+  j["seed"] = o.seed;
+  j["count"] = o.count;
+  j["jobs"] = o.jobs;
+  j["watchdog"] = o.watchdog;
+  for (const auto* cfg : o.configs) j["configs"].push_back(cfg->name);
+  j["seconds"] = c.seconds;
+  nlohmann::json counts = nlohmann::json::object(), per_config = nlohmann::json::object();
+  for (const RandomStatus st : kStatuses) counts[std::string(random_status_name(st))] = 0;
+  int agrees = 0, na = 0;
+  for (const RandomRun& r : c.runs) {
+    const std::string st(random_status_name(r.status));
+    counts[st] = counts[st].get<int>() + 1;
+    const std::string cfg = r.layer.config != nullptr ? r.layer.config->name : "?";
+    if (!per_config.contains(cfg)) per_config[cfg] = nlohmann::json::object();
+    per_config[cfg][st] = per_config[cfg].value(st, 0) + 1;
+    agrees += r.reference == "agrees";
+    na += r.reference.rfind("n/a", 0) == 0;
+  }
+  j["counts"] = counts;
+  j["per_config"] = per_config;
+  if (o.unit == "conv") j["reference"] = {{"agrees", agrees}, {"not_applicable", na}};
+  j["failures"] = nlohmann::json::array();
+  for (const RandomRun& r : c.runs) {
+    if (r.status == RandomStatus::Pass) continue;
+    nlohmann::json f;
+    f["index"] = r.layer.index;
+    f["name"] = r.layer.name;
+    f["config"] = r.layer.config != nullptr ? r.layer.config->name : "";
+    f["status"] = std::string(random_status_name(r.status));
+    f["layer_seed"] = r.layer.seed;
+    f["stall"] = r.layer.stall;
+    f["rand_reset"] = r.layer.rand_reset;
+    f["features"] = r.layer.features;
+    f["message"] = r.message;
+    f["reference"] = r.reference;
+    f["file"] = r.file.string();
+    f["command"] = r.command();
+    j["failures"].push_back(f);
+  }
+  return j;
+}
+
+int random_exit_code(const RandomCampaign& c) {
+  bool mismatch = false, broken = false;
+  for (const RandomRun& r : c.runs) {
+    mismatch |= r.status == RandomStatus::Mismatch;
+    broken |= r.status == RandomStatus::Timeout || r.status == RandomStatus::Error || r.status == RandomStatus::Refused;
+  }
+  return broken ? static_cast<int>(ExitCode::Timeout) : mismatch ? static_cast<int>(ExitCode::Mismatch) : 0;
+}
+
+}  // namespace dla::harness

@@ -1,0 +1,165 @@
+// dlacosim random (docs/RANDOM.md): bad options exit 2 naming the option; a small fixed-seed
+// campaign per unit runs, prints its summary, writes every layer (--all) as a JSON layer that
+// validates and that `dlacosim run` reproduces with the same verdict; the same seed gives the same
+// layers whatever -j; a fixed-seed CI campaign of each unit and configuration passes.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli_run.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using dla::test::Cmd;
+using dla::test::dlacosim;
+
+const fs::path kTmp = fs::path(DLA_BINARY_DIR) / "test_tmp" / "random_cli";
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<fs::path> layers_in(const fs::path& dir) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() == ".json" && e.path().filename() != "summary.json") out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("dlacosim random: bad options exit 2 naming the option", "[cli][random]") {
+  struct Case {
+    const char* args;
+    const char* says;
+  };
+  const std::vector<Case> cases = {
+      {"random", "expected exactly one unit (conv, sdp)"},
+      {"random conv sdp", "expected exactly one unit"},
+      {"random cmac", "random: cmac: no random-layer generator for this unit (conv, sdp)"},
+      {"random conv --count 0", "--count: must be in [1, 1000000]"},
+      {"random conv --jobs 0", "--jobs: must be at least 1"},
+      {"random conv -j 0", "--jobs: must be at least 1"},
+      {"random conv --config nv_tiny", "--config: unknown configuration \"nv_tiny\""},
+      {"random conv --watchdog 0", "--watchdog: must be at least 1 cycle"},
+      {"random conv --all", "--all: needs --out DIR"},
+      {"random conv --count x", "random"},
+      {"random conv --bogus 1", "bogus"},
+  };
+  for (const auto& c : cases) {
+    const Cmd r = dlacosim(c.args);
+    INFO(c.args << "\n" << r.out);
+    CHECK(r.exit == 2);
+    CHECK_THAT(r.out, Catch::Contains(c.says));
+  }
+  const Cmd h = dlacosim("help random");
+  CHECK(h.exit == 0);
+  CHECK_THAT(h.out, Catch::Contains("--count") && Catch::Contains("--seed") && Catch::Contains("--out"));
+}
+
+TEST_CASE("dlacosim random: a small campaign writes layers that dlacosim run reproduces", "[cli][random]") {
+  for (const char* unit : {"conv", "sdp"}) {
+    const fs::path dir = kTmp / unit;
+    fs::remove_all(dir);
+    const Cmd r = dlacosim(std::string("random ") + unit + " --count 5 --seed 2 --config nv_small -j 2 --all --out " +
+                           dir.string());
+    INFO(unit << "\n" << r.out);
+    REQUIRE(r.exit == 0);
+    CHECK_THAT(r.out, Catch::Contains(std::string("random ") + unit + " --seed 2 --count 5 -j 2: 5 layers"));
+    CHECK_THAT(r.out, Catch::Matches(R"([\s\S]*\nnv_small +5 +0 +0 +0 +0\n[\s\S]*)"));
+    CHECK_THAT(r.out, Catch::Contains("failing layers (index): none"));
+    if (std::string(unit) == "conv") CHECK_THAT(r.out, Catch::Contains("int64 reference: agrees on"));
+
+    const nlohmann::json summary = nlohmann::json::parse(slurp(dir / "summary.json"));
+    CHECK(summary["unit"] == unit);
+    CHECK(summary["count"] == 5);
+    CHECK(summary["counts"]["PASS"] == 5);
+    CHECK(summary["failures"].empty());
+
+    const auto files = layers_in(dir);
+    REQUIRE(files.size() == 5);
+    std::string all;
+    for (const auto& f : files) {
+      all += ' ';
+      all += f.string();
+    }
+    const Cmd v = dlacosim("validate" + all);
+    INFO(v.out);
+    CHECK(v.exit == 0);
+    // Each layer carries its seed and stall; the command in its description adds --rand-reset.
+    for (const auto& f : {files.front(), files.back()}) {
+      const nlohmann::json doc = nlohmann::json::parse(slurp(f));
+      CHECK(doc["unit"] == unit);
+      CHECK(doc.contains("seed"));
+      CHECK(doc.contains("stall"));
+      const std::string desc = doc["description"];
+      const auto at = desc.find("Reproduce: dlacosim run ");
+      REQUIRE(at != std::string::npos);
+      const Cmd run = dlacosim(desc.substr(at + std::string("Reproduce: dlacosim ").size()));
+      INFO(run.out);
+      CHECK(run.exit == 0);
+    }
+  }
+}
+
+TEST_CASE("dlacosim random: the same seed gives the same layers whatever -j", "[cli][random]") {
+  const fs::path a = kTmp / "same_a", b = kTmp / "same_b";
+  fs::remove_all(a);
+  fs::remove_all(b);
+  const Cmd ra = dlacosim("random conv --count 4 --seed 11 -j 1 --all --quiet --out " + a.string());
+  const Cmd rb = dlacosim("random conv --count 4 --seed 11 -j 2 --all --quiet --out " + b.string());
+  INFO(ra.out << rb.out);
+  const auto fa = layers_in(a), fb = layers_in(b);
+  REQUIRE(fa.size() == 4);
+  REQUIRE(fb.size() == 4);
+  std::vector<std::string> configs;
+  for (std::size_t i = 0; i < fa.size(); ++i) {
+    CHECK(fa[i].filename() == fb[i].filename());
+    nlohmann::json da = nlohmann::json::parse(slurp(fa[i])), db = nlohmann::json::parse(slurp(fb[i]));
+    configs.push_back(da["config"]);
+    da.erase("description");  // holds the output directory
+    db.erase("description");
+    CHECK(da == db);
+  }
+  // Without --config the layers alternate over the configurations.
+  CHECK(configs[0] != configs[1]);
+  // Another seed gives other layers.
+  const fs::path c = kTmp / "other";
+  fs::remove_all(c);
+  (void)dlacosim("random conv --count 1 --seed 12 --all --quiet --out " + c.string());
+  const auto fc = layers_in(c);
+  REQUIRE(fc.size() == 1);
+  nlohmann::json d0 = nlohmann::json::parse(slurp(fa[0])), d1 = nlohmann::json::parse(slurp(fc[0]));
+  CHECK(d0["seed"] != d1["seed"]);
+}
+
+// The fixed-seed CI campaign: a reduced count per unit and configuration (docs/RANDOM.md,
+// "Campaigns", for its size and time). It fails while an RTL bug the campaigns found is open.
+TEST_CASE("dlacosim random: the fixed-seed CI campaign passes", "[cli][random][campaign]") {
+  struct Campaign {
+    const char* unit;
+    const char* config;
+    int count;
+  };
+  for (const Campaign& c : {Campaign{"conv", "nv_small", 60}, Campaign{"conv", "nv_full", 40},
+                            Campaign{"sdp", "nv_small", 40}, Campaign{"sdp", "nv_full", 40}}) {
+    const fs::path dir = kTmp / (std::string("ci_") + c.unit + "_" + c.config);
+    fs::remove_all(dir);
+    const Cmd r = dlacosim(std::string("random ") + c.unit + " --count " + std::to_string(c.count) +
+                           " --seed 2026 -j 2 --quiet --config " + c.config + " --out " + dir.string());
+    INFO(r.out);
+    CHECK(r.exit == 0);
+    CHECK_THAT(r.out, Catch::Contains("failing layers (index): none"));
+  }
+}
