@@ -78,25 +78,30 @@ module wino_pra #(
   end
 
   // ---------------------------------------------------------------- output register
-  logic             out_valid_q;
   logic [WordW-1:0] out_data_q;
 
-  assign in_ready_o = !out_valid_q || out_ready_i;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      out_valid_q <= 1'b0;
-    end else if (in_ready_o) begin
-      out_valid_q <= in_valid_i;
-    end
-  end
+  logic out_ld, out_held;  // out_held = out_valid_o
+  dla_pipe_ctrl #(
+    .Stages(1)
+  ) u_pipe (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (in_valid_i),
+    .in_ready_o (in_ready_o),
+    .out_valid_o(out_valid_o),
+    .out_ready_i(out_ready_i),
+    .ld_o       (out_ld),
+    .valid_o    (out_held)
+  );
 
   always_ff @(posedge clk_i) begin
-    if (in_valid_i && in_ready_o) begin
+    if (out_ld) begin
       out_data_q <= result;
     end
   end
 
-  assign out_valid_o = out_valid_q;
   assign out_data_o  = out_data_q;
+
+  logic unused_held;
+  assign unused_held = out_held;
 endmodule
