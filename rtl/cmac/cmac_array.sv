@@ -56,28 +56,37 @@ module cmac_array #(
   // ---------------------------------------------------------------- pipeline control
   // Stage 1 holds the accepted atom (products are formed from it and the active weights);
   // stage 2 holds the partial sums. A stage moves when the next one is empty or moving.
-  logic             s1_valid_q, out_valid_q;
+  logic [1:0]       pipe_ld, pipe_valid;
   logic [WordW-1:0] s1_data_q;
   logic             s1_int16_q, s1_stripe_end_q, s1_channel_end_q;
-  logic             out_advance, s1_ready, dat_fire;
+  logic             s1_ready, dat_ok, dat_fire;
 
-  assign out_advance = !out_valid_q || out_ready_i;
-  assign s1_ready    = !s1_valid_q || out_advance;
   // A stripe start needs a complete weight set to swap in.
-  assign dat_ready_o = s1_ready && (!dat_stripe_st_i || shadow_full_q);
-  assign dat_fire    = dat_valid_i && dat_ready_o;
+  assign dat_ok = !dat_stripe_st_i || shadow_full_q;
+  dla_pipe_ctrl #(
+    .Stages(2)
+  ) u_pipe (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (dat_valid_i && dat_ok),
+    .in_ready_o (s1_ready),
+    .out_valid_o(out_valid_o),
+    .out_ready_i(out_ready_i),
+    .ld_o       (pipe_ld),
+    .valid_o    (pipe_valid)
+  );
+  assign dat_ready_o = s1_ready && dat_ok;
+  assign dat_fire    = pipe_ld[0];
+  logic unused_pipe;
+  assign unused_pipe = ^pipe_valid;
   assign swap        = dat_fire && dat_stripe_st_i;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       shadow_full_q <= 1'b0;
-      s1_valid_q    <= 1'b0;
-      out_valid_q   <= 1'b0;
     end else begin
       if (wt_fire && wt_last_i) shadow_full_q <= 1'b1;
       else if (swap) shadow_full_q <= 1'b0;
-      if (s1_ready) s1_valid_q <= dat_fire;
-      if (out_advance) out_valid_q <= s1_valid_q;
     end
   end
 
@@ -135,19 +144,18 @@ module cmac_array #(
   logic [NumOut-1:0][PsumW-1:0] out_psum_q;
   logic                         out_stripe_end_q, out_channel_end_q;
   always_ff @(posedge clk_i) begin
-    if (out_advance && s1_valid_q) begin
+    if (pipe_ld[1]) begin
       out_psum_q        <= psum_d;
       out_stripe_end_q  <= s1_stripe_end_q;
       out_channel_end_q <= s1_channel_end_q;
     end
   end
 
-  assign out_valid_o       = out_valid_q;
   assign out_psum_o        = out_psum_q;
   logic [NumOut-1:0][3:0][PsumW-1:0] out_wino_q;  // outside the generate block (Yosys 0.55)
   if (SupportWino) begin : g_wino_out
     always_ff @(posedge clk_i) begin
-      if (out_advance && s1_valid_q) out_wino_q <= wino_d;
+      if (pipe_ld[1]) out_wino_q <= wino_d;
     end
     assign out_wino_o = out_wino_q;
   end else begin : g_no_wino_out
