@@ -36,7 +36,7 @@ int layer_out(int size, int pad_a, int pad_b, int stride) {
 
 }  // namespace
 
-bool has_winograd(const HwConfig& hw) { return hw.name == "nv_full"; }
+bool has_winograd(const HwConfig& hw) { return hw.winograd; }
 
 std::string wino_hw_refusal(const HwConfig& hw) {
   return "Winograd (D_MISC_CFG.CONV_MODE = WINOGRAD) needs nv_full; " + hw.name + " is built with WINOGRAD_DISABLE";

@@ -9,6 +9,7 @@
 #include "harness/errors.hpp"
 #include "harness/files.hpp"
 #include "harness/html_report.hpp"
+#include "harness/json_reader.hpp"
 #include "harness/layer.hpp"
 #include "harness/nvdla_cfg.hpp"
 #include "harness/program_runner.hpp"
@@ -28,27 +29,31 @@ usage: dlacosim <command> [options]
 
 commands:
   run LAYER        run one layer file (JSON) on the RTL and the golden model, compare
-  run TEST.cfg     replay an NVDLA trace test (.cfg) as a register program (--config, --mode)
-  import TEST.cfg  print an NVDLA trace test (.cfg) as a register-program layer (JSON)
+  run TEST.cfg     replay an NVDLA trace test (.cfg, or NVDLA v1's input.txn) as a register
+                   program (--config, --mode)
+  import TEST.cfg  print an NVDLA trace test (.cfg or .txn) as a register-program layer (JSON)
   regress SUITE    run a suite of layers, print a summary table, write JUnit/JSON
   validate FILE..  check layer, program and suite files without running them
   bench UNIT       measure simulation speed (dlacosim help bench lists the units)
   random UNIT      random-layer campaign: N random legal layers of UNIT (conv, sdp), RTL vs golden
+  merge RESULTS..  merge the --json results of regress shards into one result and report
+  report RESULTS.. write a self-contained HTML report of --json results (--html OUT)
   help COMMAND     options of one command
 
 exit codes: 0 pass, 1 mismatch, 2 bad input, 3 timeout or internal error
 
-examples:
+examples (from the repository root; each runs as written):
   dlacosim run testvectors/layers/cmac/small_int8_random.json
   dlacosim run testvectors/layers/cmac/full_int16_random.json --seed 7 --stall 0.3 --rand-reset 2
-  dlacosim run LAYER.json --wave /tmp/w.fst --wave-from 10 --wave-to 50
-  dlacosim regress testvectors/suites/default.json -j 2 --junit results.xml
-  dlacosim regress testvectors/suites/full.json --shard 0/4
+  dlacosim run testvectors/layers/sdp/small_relu.json --wave /tmp/dlacosim-w.fst --wave-from 10 --wave-to 50
+  dlacosim regress testvectors/suites/smoke.json -j 2 --junit /tmp/dlacosim-results.xml
+  dlacosim regress testvectors/suites/smoke.json --shard 0/4
   dlacosim validate testvectors/layers/cmac/*.json
-  dlacosim bench cmac
+  dlacosim bench cmac --ops 20000
   dlacosim run ../shared/nvdla-traces/nv_small/sdp_1x1x1_pass_through_int8/sdp_1x1x1_pass_through_int8.cfg \
       --config nv_small --mode golden
-  dlacosim import TEST.cfg --config nv_small > test.json
+  dlacosim import ../shared/nvdla-traces/nv_small/sdp_1x1x8_pass_through_int8_0/sdp_1x1x8_pass_through_int8_0.cfg \
+      --config nv_small > /tmp/dlacosim-test.json
 )";
 
 // The memory model of RTL devices' DMA ports (docs/CLI.md "Memory model options").
@@ -64,7 +69,7 @@ po::options_description run_options() {
     ("mode", po::value<std::string>()->default_value("cross"), "cross (RTL vs golden), golden or rtl")
     ("seed", po::value<uint64_t>(), "run seed (overrides the layer's); every random choice derives from it")
     ("stall", po::value<double>(), "back-pressure probability on every valid/ready port, 0..0.95")
-    ("config", po::value<std::string>(), "override the layer's configuration (nv_small, nv_full)")
+    ("config", po::value<std::string>(), "override the layer's configuration (nv_small, nv_large, nv_full)")
     ("rand-reset", po::value<int>()->default_value(0), "initial register values: 0 zero, 1 ones, 2 random (+verilator+rand+reset+N)")
     ("wave", po::value<std::string>(), "write an FST waveform to this file")
     ("wave-from", po::value<uint64_t>()->default_value(0), "first cycle dumped")
@@ -198,24 +203,33 @@ RunOptions run_options_from(const po::variables_map& vm) {
 po::options_description import_options() {
   po::options_description d("import options");
   d.add_options()("config", po::value<std::string>()->default_value("nv_small"),
-                  "configuration whose register map the names resolve in (nv_small, nv_full)");
+                  "configuration whose register map the names resolve in (nv_small, nv_large, nv_full)");
   return d;
 }
 
 const dla::golden::HwConfig& cfg_config(const std::optional<std::string>& name) {
   const std::string n = name.value_or("nv_small");
   const auto* c = dla::golden::find_config(n);
-  if (c == nullptr) throw InputError("--config", "", "unknown configuration \"" + n + "\" (nv_small, nv_full)");
+  if (c == nullptr) throw InputError("--config", "", "unknown configuration \"" + n + "\" (nv_small, nv_large, nv_full)");
   return *c;
 }
 
-bool is_cfg(const std::string& path) { return std::filesystem::path(path).extension() == ".cfg"; }
+// An NVDLA trace: a trace test (.cfg) or an NVDLA v1 trace-player test (.txn).
+bool is_trace(const std::string& path) {
+  const auto ext = std::filesystem::path(path).extension();
+  return ext == ".cfg" || ext == ".txn";
+}
+
+Program import_trace(const std::string& path, const std::string& config) {
+  return std::filesystem::path(path).extension() == ".txn" ? import_nvdla_txn(path, config)
+                                                           : import_nvdla_cfg(path, config);
+}
 
 int cmd_import(const std::vector<std::string>& args) {
   const Parsed p = parse(args, import_options());
   if (p.positional.size() != 1) throw InputError("import", "", "expected exactly one .cfg file");
   const auto& config = cfg_config(p.vm["config"].as<std::string>());
-  const Program program = import_nvdla_cfg(p.positional[0], config.name);
+  const Program program = import_trace(p.positional[0], config.name);
   std::cout << program_to_json(program, "imported from " + p.positional[0] + " by dlacosim import").dump(1) << "\n";
   return 0;
 }
@@ -225,10 +239,10 @@ int cmd_run(const std::vector<std::string>& args) {
   if (p.positional.size() != 1) throw InputError("run", "", "expected exactly one layer file");
   const RunOptions o = run_options_from(p.vm);
   RunResult r;
-  if (is_cfg(p.positional[0])) {
+  if (is_trace(p.positional[0])) {
     // An NVDLA trace: imported (InputError on malformed input) and replayed as a program.
     const auto& config = cfg_config(o.config);
-    const Program program = import_nvdla_cfg(p.positional[0], config.name);
+    const Program program = import_trace(p.positional[0], config.name);
     r = run_program_in_mode(program, config, o);
     r.layer_file = p.positional[0];
   } else {
@@ -316,6 +330,36 @@ int cmd_bench(const std::vector<std::string>& args) {
   return 0;
 }
 
+po::options_description merge_options() {
+  po::options_description d("merge options");
+  d.add_options()
+    ("json", po::value<std::string>(), "write the merged results as JSON to this file")
+    ("junit", po::value<std::string>(), "write a JUnit XML report of the merged results to this file")
+    ("name", po::value<std::string>()->default_value("merged"), "suite name in the reports");
+  return d;
+}
+
+// Shards of one suite (each `regress SUITE --shard I/N --json F`) back into one run, in suite order.
+int cmd_merge(const std::vector<std::string>& args) {
+  const Parsed p = parse(args, merge_options());
+  if (p.positional.empty()) throw InputError("merge", "", "expected the --json result files of the shards");
+  std::vector<ShardResults> shards;
+  for (const auto& f : p.positional) {
+    const auto doc = parse_json_file(f);
+    shards.push_back({f, results_from_json(JsonNode::root(doc))});
+  }
+  const auto results = merge_shards(shards);
+  const std::string name = p.vm["name"].as<std::string>();
+  for (const auto& r : results) {
+    if (r.status != Status::Pass) std::cout << format_run(r);
+  }
+  std::cout << fmt::format("suite {} (merged from {} result files)\n", name, shards.size());
+  std::cout << format_table(results);
+  if (p.vm.count("junit")) write_file_atomic(p.vm["junit"].as<std::string>(), junit_xml(name, results));
+  if (p.vm.count("json")) write_file_atomic(p.vm["json"].as<std::string>(), to_json(results).dump(2) + "\n");
+  return exit_code(results);
+}
+
 po::options_description random_options() {
   po::options_description d("random options");
   d.add_options()
@@ -372,6 +416,35 @@ int cmd_random(const std::vector<std::string>& args) {
   return random_exit_code(c);
 }
 
+po::options_description report_options() {
+  po::options_description d("report options");
+  d.add_options()
+    ("html", po::value<std::string>(), "write the self-contained HTML report to this file (required)")
+    ("title", po::value<std::string>()->default_value("dlacosim results"), "the report's title");
+  return d;
+}
+
+// Results written by `run --json` / `regress --json` / `merge --json`, in the order given, as HTML.
+// Exit 0 when the report is written, whatever the runs' status (the report shows it).
+int cmd_report(const std::vector<std::string>& args) {
+  const Parsed p = parse(args, report_options());
+  if (p.positional.empty()) throw InputError("report", "", "expected at least one --json result file");
+  if (!p.vm.count("html")) throw InputError("--html", "", "required: the HTML file to write");
+  std::vector<RunResult> results;
+  std::string sources;
+  for (const auto& f : p.positional) {
+    const auto more = results_from_json(JsonNode::root(parse_json_file(f)));
+    results.insert(results.end(), more.begin(), more.end());
+    sources += " " + f;
+  }
+  const std::string out = p.vm["html"].as<std::string>();
+  write_file_atomic(out, html_report(results, {p.vm["title"].as<std::string>(), "dlacosim report" + sources}));
+  const auto passed = std::count_if(results.begin(), results.end(), [](const RunResult& r) { return r.status == Status::Pass; });
+  std::cout << fmt::format("wrote {}: {} runs, {} passed, {} failed\n", out, results.size(), passed,
+                           static_cast<long>(results.size()) - passed);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -396,7 +469,13 @@ int main(int argc, char** argv) {
       else if (which == "random") std::cout << "usage: dlacosim random UNIT [options]   (units: conv, sdp; docs/RANDOM.md)\n" << random_options();
       else if (which == "validate") std::cout << "usage: dlacosim validate FILE...\n";
       else if (which == "import") std::cout << "usage: dlacosim import TEST.cfg [options]\n" << import_options();
-      else std::cout << kUsage;
+      else if (which == "merge") std::cout << "usage: dlacosim merge RESULTS.json... [options]\n" << merge_options();
+      else if (which == "report") std::cout << "usage: dlacosim report RESULTS.json... --html OUT [options]\n" << report_options();
+      else if (which.empty()) std::cout << kUsage;
+      else {
+        std::cerr << fmt::format("dlacosim: help: unknown command \"{}\"\n\n{}", which, kUsage);
+        return static_cast<int>(ExitCode::BadInput);
+      }
       return 0;
     }
     if (cmd == "run") return cmd_run(args);
@@ -405,6 +484,8 @@ int main(int argc, char** argv) {
     if (cmd == "import") return cmd_import(args);
     if (cmd == "bench") return cmd_bench(args);
     if (cmd == "random") return cmd_random(args);
+    if (cmd == "merge") return cmd_merge(args);
+    if (cmd == "report") return cmd_report(args);
     std::cerr << fmt::format("dlacosim: unknown command \"{}\"\n\n{}", cmd, kUsage);
     return static_cast<int>(ExitCode::BadInput);
   } catch (const InputError& e) {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <stdexcept>
 
 #include "golden/conv.hpp"
@@ -37,6 +39,7 @@ struct GoldenDevice::BlockRegs {
   std::array<std::map<uint32_t, uint32_t>, 2> group;
   int producer = 0;
   int consumer = 0;
+  bool running = false;  // the consumer group has launched; its done event is still queued
   std::unique_ptr<golden::LutRam> lut;  // SDP, CDP
 
   [[nodiscard]] bool op_en(int g) const {
@@ -50,13 +53,19 @@ struct GoldenDevice::BlockRegs {
     return it == m.end() ? 0 : it->second;
   }
   void store(const RegDef& r, int g, uint32_t v) { (r.dual ? group[static_cast<std::size_t>(g)] : single)[r.offset] = v; }
+  // The layer of the consumer group is over: OP_EN clears, the other group is next.
+  void release_consumer() {
+    group[static_cast<std::size_t>(consumer)][op_enable_offset] = 0;
+    consumer ^= 1;
+    running = false;
+  }
 };
 
 GoldenDevice::GoldenDevice(const golden::HwConfig& config) : config_(&config) {
   const RegDb& db = RegDb::nvdla();
   for (const auto& name : db.block_names()) {
     const RegBlock* b = db.block(name);
-    const std::optional<uint32_t> base = config.name == "nv_full" ? b->base_full : std::optional<uint32_t>(b->base_small);
+    const std::optional<uint32_t> base = config.nvdlav1_map ? b->base_full : std::optional<uint32_t>(b->base_small);
     if (!base) continue;  // block absent in this configuration's map (CFGROM on nv_full)
     auto regs = std::make_unique<BlockRegs>();
     regs->def = b;
@@ -208,6 +217,8 @@ WaitResult GoldenDevice::wait_interrupt(std::string_view intr, uint64_t) {
     w.detail = fmt::format("\"{}\" is not an interrupt name", intr);
     return w;
   }
+  while ((intr_status_ & (1u << bit)) == 0 && release_next_done()) {
+  }
   if ((intr_status_ & (1u << bit)) != 0) {
     w.raised = true;
     return w;
@@ -258,6 +269,38 @@ WaitResult GoldenDevice::wait_interrupt(std::string_view intr, uint64_t) {
   return w;
 }
 
+WaitResult GoldenDevice::wait_any_interrupt(uint64_t) {
+  // The interrupt line: any status bit the mask lets through.
+  while ((intr_status_ & ~intr_mask_) == 0 && release_next_done()) {
+  }
+  if ((intr_status_ & ~intr_mask_) != 0) return {true, ""};
+  if (!unit_errors_.empty()) return {false, unit_errors_.begin()->second};
+  return {false, "no interrupt is pending and no layer is running (nothing armed can run, or every done "
+                 "interrupt is masked)"};
+}
+
+bool GoldenDevice::release_next_done() {
+  if (done_queue_.empty()) return false;
+  const DoneEvent e = std::move(done_queue_.front());
+  done_queue_.pop_front();
+  if (e.bit >= 0) intr_status_ |= 1u << e.bit;
+  for (const auto& name : e.release_blocks) block_named(name).release_consumer();
+  if (!e.release_blocks.empty()) try_launch();
+  return true;
+}
+
+namespace {
+
+// Order in which a layer's done interrupts reach the GLB on the hardware: the loads end before
+// the accumulation, the accumulation before the post-processing has written the last atom.
+int pipeline_rank(std::string_view intr_unit) {
+  static constexpr std::array<std::string_view, 4> kOrder{"CDMA_DAT", "CDMA_WT", "CACC", "SDP"};
+  const auto it = std::find(kOrder.begin(), kOrder.end(), intr_unit);
+  return static_cast<int>(it - kOrder.begin());
+}
+
+}  // namespace
+
 void GoldenDevice::try_launch() {
   bool progress = true;
   while (progress) {
@@ -265,8 +308,9 @@ void GoldenDevice::try_launch() {
     for (const auto& u : units()) {
       BlockRegs& core = block_named(u.core_block);
       const int g = core.consumer;
-      if (!core.op_en(g) || !u.blocked(*this, g).empty()) continue;
+      if (core.running || !core.op_en(g) || !u.blocked(*this, g).empty()) continue;
       const std::vector<std::string> partners = u.partners(*this, g);
+      if (std::any_of(partners.begin(), partners.end(), [&](const auto& p) { return block_named(p).running; })) continue;
       std::vector<std::pair<std::string, std::string>> raises;  // {interrupt unit, interrupt name}
       raises.emplace_back(u.intr_unit, fmt::format("{}_{}", u.intr_unit, g));
       for (const auto& [also_unit, block] : u.also_raises) {
@@ -282,18 +326,18 @@ void GoldenDevice::try_launch() {
         }
         ok = false;
       }
-      // Done (or refused): the consumed groups are released either way, so nothing loops.
-      auto release = [](BlockRegs& b) {
-        b.group[static_cast<std::size_t>(b.consumer)][b.op_enable_offset] = 0;
-        b.consumer ^= 1;
-      };
-      release(core);
-      for (const auto& p : partners) release(block_named(p));
+      // Done (or refused): the consumed groups are released either way, so nothing loops; a
+      // refused layer's groups at once, a layer that ran with its last done event.
+      std::vector<std::string> consumed{u.core_block};
+      consumed.insert(consumed.end(), partners.begin(), partners.end());
+      for (const auto& b : consumed) block_named(b).running = true;
       if (ok) {
-        for (const auto& r : raises) {
-          const int bit = interrupt_bit(r.second);
-          if (bit >= 0) intr_status_ |= 1u << bit;
-        }
+        std::stable_sort(raises.begin(), raises.end(),
+                         [](const auto& a, const auto& b) { return pipeline_rank(a.first) < pipeline_rank(b.first); });
+        for (const auto& r : raises) done_queue_.push_back({interrupt_bit(r.second), {}});
+        done_queue_.back().release_blocks = std::move(consumed);
+      } else {
+        for (const auto& b : consumed) block_named(b).release_consumer();
       }
       progress = true;
     }

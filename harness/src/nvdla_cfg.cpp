@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <regex>
 
@@ -87,16 +88,11 @@ struct Parser {
   }
 
   std::vector<uint8_t> load_dat(const std::filesystem::path& p) const {
-    std::vector<uint8_t> out;
     try {
-      for (const auto& c : read_dat_file(p)) {
-        if (out.size() < c.offset + c.bytes.size()) out.resize(c.offset + c.bytes.size(), 0);
-        std::copy(c.bytes.begin(), c.bytes.end(), out.begin() + static_cast<std::ptrdiff_t>(c.offset));
-      }
+      return read_dat_image(p);
     } catch (const InputError& e) {
       fail(fmt::format("cannot load {}", e.what()));
     }
-    return out;
   }
 
   const RegDef* reg(const std::string& name) const {
@@ -152,11 +148,14 @@ struct Parser {
     } else if (cmd == "intr_notify") {
       if (a.size() == 1) fail("intr_notify without an interrupt name (intr_notify(UNIT_GROUP, sync_id)) is not supported");
       arity(cmd, a, 2);
-      if (!valid_interrupt_name(a[0])) {
+      // NVDLA's trace generator also writes the names in lower case (cdma_dat_0).
+      std::string name = a[0];
+      std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::toupper(c); });
+      if (!valid_interrupt_name(name)) {
         fail(fmt::format("\"{}\" is not an interrupt name (UNIT_GROUP, e.g. SDP_0, CDP_1, CACC_0)", a[0]));
       }
       ProgramStep st = make(StepOp::WaitIntr);
-      st.intr = a[0];
+      st.intr = name;
       const auto [it, fresh] = events.emplace(a[1], static_cast<uint32_t>(events.size()));
       (void)fresh;
       st.sync_id = it->second;
@@ -266,6 +265,9 @@ nlohmann::json program_to_json(const Program& program, const std::string& descri
         break;
       case StepOp::WaitIntr:
         j = {{"op", "wait_intr"}, {"intr", st.intr}, {"id", st.sync_id}};
+        break;
+      case StepOp::WaitAny:
+        j = {{"op", "wait_any"}};
         break;
       case StepOp::Check:
         if (st.check == CheckKind::Crc32) {

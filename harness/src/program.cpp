@@ -20,8 +20,68 @@ bool valid_interrupt_name(const std::string& name) {
   return false;
 }
 
+namespace {
+
+// NVDLA v1 trace-player images: optional header lines (`Key = value`, `dumped memory,...`,
+// `memory type:...`, `=====`, `dump done`), then lines of space-separated `0xNN` bytes in address
+// order from the load (or dump) address.
+std::vector<DatChunk> read_txn_dat(const std::filesystem::path& file, const std::string& text) {
+  DatChunk c;
+  std::size_t line_no = 0, pos = 0;
+  while (pos < text.size()) {
+    const std::size_t nl = text.find('\n', pos);
+    const std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+    pos = nl == std::string::npos ? text.size() : nl + 1;
+    ++line_no;
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos) continue;
+    const std::string_view l = std::string_view(line).substr(first);
+    if (l.starts_with("#")) continue;  // `# dumped @ ...`, `#2D data dump, uncompressed`
+    const bool header = l.find('=') != std::string_view::npos || l.starts_with("dumped memory") ||
+                        l.starts_with("memory type") || l.starts_with("dump done");
+    if (header) {
+      if (!c.bytes.empty() && !l.starts_with("=") && !l.starts_with("dump done")) {
+        throw InputError(file.string(), fmt::format("line {}", line_no), "a header line after the data");
+      }
+      continue;
+    }
+    std::size_t p = 0;
+    while (p < l.size()) {
+      while (p < l.size() && (l[p] == ' ' || l[p] == '\t' || l[p] == '\r')) ++p;
+      if (p >= l.size()) break;
+      std::size_t e = p;
+      while (e < l.size() && l[e] != ' ' && l[e] != '\t' && l[e] != '\r') ++e;
+      const std::string tok(l.substr(p, e - p));
+      const auto b = tok.starts_with("0x") ? parse_u64_text(tok) : std::nullopt;
+      if (!b || *b > 0xff) {
+        throw InputError(file.string(), fmt::format("line {}", line_no),
+                         fmt::format("\"{}\" is not a byte value 0xNN", tok));
+      }
+      c.bytes.push_back(static_cast<uint8_t>(*b));
+      p = e;
+    }
+  }
+  if (c.bytes.empty()) throw InputError(file.string(), "", "the image holds no bytes");
+  return {std::move(c)};
+}
+
+}  // namespace
+
+std::vector<uint8_t> read_dat_image(const std::filesystem::path& file) {
+  std::vector<uint8_t> out;
+  for (const auto& c : read_dat_file(file)) {
+    if (out.size() < c.offset + c.bytes.size()) out.resize(c.offset + c.bytes.size(), 0);
+    std::copy(c.bytes.begin(), c.bytes.end(), out.begin() + static_cast<std::ptrdiff_t>(c.offset));
+  }
+  return out;
+}
+
 std::vector<DatChunk> read_dat_file(const std::filesystem::path& file) {
   const std::string text = read_text_file(file);
+  // Two vendor formats: trace-test images start with `{` (records), trace-player images do not.
+  if (const auto f = text.find_first_not_of(" \t\r\n"); f == std::string::npos || text[f] != '{') {
+    return read_txn_dat(file, text);
+  }
   std::vector<DatChunk> chunks;
   static const std::regex kLine(R"(^\s*\{\s*offset\s*:\s*(0x[0-9a-fA-F]+|\d+)\s*,\s*size\s*:\s*(\d+)\s*,\s*payload\s*:\s*([^}]*)\}\s*,?\s*$)");
   std::size_t line_no = 0;
@@ -84,14 +144,7 @@ namespace {
 std::vector<uint8_t> load_image(const JsonNode& f) {
   const std::filesystem::path p = f.file().parent_path() / f.as_string();
   try {
-    if (p.extension() == ".dat") {
-      std::vector<uint8_t> out;
-      for (const auto& c : read_dat_file(p)) {
-        if (out.size() < c.offset + c.bytes.size()) out.resize(c.offset + c.bytes.size(), 0);
-        std::copy(c.bytes.begin(), c.bytes.end(), out.begin() + static_cast<std::ptrdiff_t>(c.offset));
-      }
-      return out;
-    }
+    if (p.extension() == ".dat") return read_dat_image(p);
     return read_gzip_file(p);
   } catch (const InputError& e) {
     f.fail(e.what());
@@ -102,7 +155,7 @@ ProgramStep parse_step(const JsonNode& s, const std::string& config) {
   ProgramStep st;
   st.where = fmt::format("{}: {}", s.file().string(), s.where());
   const std::string op =
-      s.require("op").as_choice({"mem_load", "mem_fill", "reg_write", "reg_read", "wait_intr", "check"});
+      s.require("op").as_choice({"mem_load", "mem_fill", "reg_write", "reg_read", "wait_intr", "wait_any", "check"});
   auto reg_of = [&](const JsonNode& n) {
     const std::string name = n.as_string();
     const RegDef* r = RegDb::nvdla().find(name);
@@ -138,6 +191,9 @@ ProgramStep parse_step(const JsonNode& s, const std::string& config) {
       st.value = static_cast<uint32_t>(s.require("expect").as_u64(0xffffffffu));
       if (const auto m = s.get("mask")) st.mask = static_cast<uint32_t>(m->as_u64(0xffffffffu));
     }
+  } else if (op == "wait_any") {
+    s.allow_keys({"op"});
+    st.op = StepOp::WaitAny;
   } else if (op == "wait_intr") {
     s.allow_keys({"op", "intr", "id"});
     st.op = StepOp::WaitIntr;

@@ -2,6 +2,7 @@
 #include "harness/rtl_devices.hpp"
 
 #include <fmt/format.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <chrono>
@@ -25,6 +26,8 @@ CompareResult compare_bytes(std::string region, const std::vector<uint8_t>& actu
   c.shape = {1, 1, 1, static_cast<int>(std::min<std::size_t>(actual.size(), 0x7fffffff))};
   c.elements = actual.size();
   c.shape_ok = actual.size() == expected.size();
+  c.crc_actual = static_cast<uint32_t>(::crc32(0L, actual.data(), static_cast<uInt>(actual.size())));
+  c.crc_expected = static_cast<uint32_t>(::crc32(0L, expected.data(), static_cast<uInt>(expected.size())));
   for (std::size_t i = 0; i < std::min(actual.size(), expected.size()); ++i) {
     if (actual[i] == expected[i]) continue;
     ++c.mismatches;
@@ -172,6 +175,17 @@ struct Runner {
         }
         return true;
       }
+      case StepOp::WaitAny:
+        // NVDLA v1's trace player `wait`: the line, no acknowledge (the program clears the status).
+        for (auto* d : devices()) {
+          const WaitResult w = d->wait_any_interrupt(opt.wait_timeout);
+          if (!w.raised) {
+            fail(Status::Timeout, fmt::format("{}: wait (step {}): the {} device raised no interrupt: {}", st.where, i,
+                                              d->kind(), w.detail));
+            return false;
+          }
+        }
+        return true;
       case StepOp::Check:
         return check(st);
     }
@@ -237,7 +251,13 @@ struct Runner {
 
   void run() {
     for (std::size_t i = 0; i < program.steps.size(); ++i) {
-      if (!step(i, program.steps[i])) break;
+      try {
+        if (!step(i, program.steps[i])) break;
+      } catch (const InputError& e) {
+        // A device refused the program (e.g. an RTL that cannot hold the layer): bad input for it.
+        fail(Status::BadInput, fmt::format("{}: {}", program.steps[i].where, e.what()));
+        break;
+      }
     }
     if (golden != nullptr) {
       for (const auto& l : golden->layers()) {

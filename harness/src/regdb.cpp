@@ -4,6 +4,8 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 
+#include "golden/config.hpp"
+
 namespace dla::harness {
 
 // Generated from regs/nvdla-registers.json (see harness/CMakeLists.txt).
@@ -76,10 +78,20 @@ const RegDef* RegDb::find(std::string_view qualified) const {
   return nullptr;
 }
 
+namespace {
+
+// Whether a configuration decodes the CSB with nvdlav1's block bases (else master's).
+bool nvdlav1_map(std::string_view config) {
+  const golden::HwConfig* c = golden::find_config(config);
+  return c != nullptr && c->nvdlav1_map;
+}
+
+}  // namespace
+
 std::optional<uint32_t> RegDb::address(std::string_view config, const RegDef& reg) const {
   const RegBlock* b = block(reg.block);
   if (b == nullptr) return std::nullopt;
-  if (config == "nv_full") {
+  if (nvdlav1_map(config)) {
     if (!b->base_full) return std::nullopt;
     return *b->base_full + reg.offset;
   }
@@ -88,7 +100,7 @@ std::optional<uint32_t> RegDb::address(std::string_view config, const RegDef& re
 
 const RegDef* RegDb::at_address(std::string_view config, uint32_t addr) const {
   for (const auto& [name, b] : blocks_) {
-    const std::optional<uint32_t> base = config == "nv_full" ? b.base_full : std::optional<uint32_t>(b.base_small);
+    const std::optional<uint32_t> base = nvdlav1_map(config) ? b.base_full : std::optional<uint32_t>(b.base_small);
     if (!base || addr < *base || addr >= *base + 0x1000) continue;
     for (const auto& [rname, r] : b.regs) {
       if (r.offset == addr - *base) return &r;

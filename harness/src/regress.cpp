@@ -92,21 +92,22 @@ Suite load_suite(const fs::path& file) {
 }
 
 std::vector<RunResult> run_suite(const Suite& suite, const RunOptions& base, unsigned jobs, Shard shard) {
-  std::vector<const SuiteEntry*> mine;
+  std::vector<std::size_t> mine;  // suite indexes of this shard's entries
   for (std::size_t i = 0; i < suite.entries.size(); ++i) {
-    if (i % shard.count == shard.index) mine.push_back(&suite.entries[i]);
+    if (i % shard.count == shard.index) mine.push_back(i);
   }
   std::vector<RunResult> results(mine.size());
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (std::size_t i = next++; i < mine.size(); i = next++) {
-      const SuiteEntry& e = *mine[i];
+      const SuiteEntry& e = suite.entries[mine[i]];
       RunOptions o = base;
       if (e.seed) o.seed = e.seed;
       if (e.stall) o.stall = e.stall;
       o.sim.rand_reset = e.rand_reset;
       results[i] = run_layer(e.layer, o);
       results[i].name += e.label();
+      results[i].suite_index = mine[i];
     }
   };
   std::vector<std::thread> pool;

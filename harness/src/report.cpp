@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <map>
+#include <tuple>
 
 namespace dla::harness {
 
@@ -106,6 +109,7 @@ nlohmann::json to_json(const RunResult& r) {
                    {"stall", r.stall},           {"rand_reset", r.rand_reset},
                    {"status", status_name(r.status)}, {"message", r.message}, {"cycles", r.cycles},
                    {"work", r.work},             {"seconds", r.seconds}};
+  if (r.suite_index) j["suite_index"] = *r.suite_index;
   if (r.dma) j["dma"] = dma_json(*r.dma, r.cycles);
   auto& cs = j["compares"] = nlohmann::json::array();
   for (const auto& c : r.compares) {
@@ -114,6 +118,7 @@ nlohmann::json to_json(const RunResult& r) {
                       {"shape", {c.shape.n, c.shape.c, c.shape.h, c.shape.w}},
                       {"elements", c.elements},
                       {"mismatches", c.mismatches},
+                      {"shape_ok", c.shape_ok},
                       {"crc32_actual", fmt::format("{:08x}", c.crc_actual)},
                       {"crc32_expected", fmt::format("{:08x}", c.crc_expected)}};
     auto& first = jc["first_mismatches"] = nlohmann::json::array();
@@ -185,6 +190,155 @@ std::string junit_xml(const std::string& suite, const std::vector<RunResult>& re
   }
   s += "  </testsuite>\n</testsuites>\n";
   return s;
+}
+
+namespace {
+
+Status status_from_name(const JsonNode& n) {
+  const std::string s = n.as_choice({"PASS", "MISMATCH", "BAD-INPUT", "TIMEOUT", "ERROR"});
+  for (const Status st : {Status::Pass, Status::Mismatch, Status::BadInput, Status::Timeout, Status::Error}) {
+    if (status_name(st) == s) return st;
+  }
+  n.fail("unknown status");
+}
+
+uint32_t crc_from_hex(const JsonNode& n) {
+  const std::string s = n.as_string();
+  const auto v = parse_u64_text("0x" + s);
+  if (s.size() != 8 || !v) n.fail("expected 8 hexadecimal digits");
+  return static_cast<uint32_t>(*v);
+}
+
+std::array<int64_t, 4> four(const JsonNode& n) {
+  if (!n.is_array() || n.size() != 4) n.fail("expected an array of 4 integers");
+  return {n[0].as_int(INT64_MIN, INT64_MAX), n[1].as_int(INT64_MIN, INT64_MAX), n[2].as_int(INT64_MIN, INT64_MAX),
+          n[3].as_int(INT64_MIN, INT64_MAX)};
+}
+
+// compare.hpp's MismatchMap: the grid must be the one mismatch_grid gives the shape, the cells
+// non-empty, inside it and in strictly ascending (c, row, col) order.
+MismatchMap mismatch_map_from_json(const JsonNode& n, const CubeShape& shape) {
+  n.allow_keys({"cell", "grid", "cells", "cells_dropped"});
+  MismatchMap m = mismatch_grid(shape);
+  const JsonNode cell = n.require("cell"), grid = n.require("grid");
+  if (!cell.is_array() || cell.size() != 2 || cell[0].as_int(1, INT32_MAX) != m.cell_h ||
+      cell[1].as_int(1, INT32_MAX) != m.cell_w) {
+    cell.fail(fmt::format("expected [{}, {}]: the cell size of shape {}x{} (h x w)", m.cell_h, m.cell_w, shape.h,
+                          shape.w));
+  }
+  if (!grid.is_array() || grid.size() != 2 || grid[0].as_int(0, INT32_MAX) != m.rows ||
+      grid[1].as_int(0, INT32_MAX) != m.cols) {
+    grid.fail(fmt::format("expected [{}, {}]: the grid of shape {}x{} (h x w)", m.rows, m.cols, shape.h, shape.w));
+  }
+  const JsonNode cells = n.require("cells");
+  if (!cells.is_array() || cells.size() > MismatchMap::kMaxCells) {
+    cells.fail(fmt::format("expected an array of at most {} cells", MismatchMap::kMaxCells));
+  }
+  for (const auto& jk : cells.items()) {
+    if (!jk.is_array() || jk.size() != 4) jk.fail("expected [c, row, col, count]");
+    MismatchCell k{static_cast<int>(jk[0].as_int(0, shape.c - 1)), static_cast<int>(jk[1].as_int(0, m.rows - 1)),
+                   static_cast<int>(jk[2].as_int(0, m.cols - 1)), jk[3].as_u64()};
+    if (k.count == 0) jk[3].fail("a listed cell has at least one mismatch");
+    if (!m.cells.empty() && std::tie(m.cells.back().c, m.cells.back().row, m.cells.back().col) >=
+                                std::tie(k.c, k.row, k.col)) {
+      jk.fail("cells must be in strictly ascending (c, row, col) order");
+    }
+    m.cells.push_back(k);
+  }
+  m.cells_dropped = static_cast<std::size_t>(n.require("cells_dropped").as_u64());
+  return m;
+}
+
+RunResult run_result_from_json(const JsonNode& n) {
+  if (!n.is_object()) n.fail("expected a run result object");
+  n.allow_keys({"layer_file", "name", "unit", "config", "mode", "seed", "stall", "rand_reset", "status", "message",
+                "cycles", "work", "seconds", "dma", "compares", "suite_index"});
+  RunResult r;
+  r.layer_file = n.require("layer_file").as_string();
+  r.name = n.require("name").as_string();
+  r.unit = n.require("unit").as_string();
+  r.config = n.require("config").as_string();
+  r.mode = n.require("mode").as_choice({"cross", "golden", "rtl"});
+  r.seed = n.require("seed").as_u64();
+  r.stall = n.require("stall").as_double(0.0, 0.95);
+  r.rand_reset = static_cast<int>(n.require("rand_reset").as_int(0, 2));
+  r.status = status_from_name(n.require("status"));
+  r.message = n.require("message").as_string();
+  r.cycles = n.require("cycles").as_u64();
+  r.work = n.require("work").as_u64();
+  r.seconds = n.require("seconds").as_double(0.0, 1e12);
+  if (const auto si = n.get("suite_index")) r.suite_index = static_cast<std::size_t>(si->as_u64());
+  if (const auto d = n.get("dma")) {
+    d->allow_keys({"bytes_read", "bytes_written", "bytes_per_cycle", "mem_latency", "mem_bandwidth"});
+    DmaTraffic t;
+    t.bytes_read = d->require("bytes_read").as_u64();
+    t.bytes_written = d->require("bytes_written").as_u64();
+    const JsonNode lat = d->require("mem_latency");
+    if (!lat.is_array() || lat.size() != 2) lat.fail("expected [min, max]");
+    t.mem.latency_min = static_cast<int>(lat[0].as_int(1, MemOptions::kLatencyLimit));
+    t.mem.latency_max = static_cast<int>(lat[1].as_int(t.mem.latency_min, MemOptions::kLatencyLimit));
+    const JsonNode bw = d->require("mem_bandwidth");
+    t.mem.bandwidth = bw.raw().is_null() ? 0.0 : bw.as_double(MemOptions::kBandwidthMin, MemOptions::kBandwidthMax);
+    r.dma = t;
+  }
+  for (const auto& jc : n.require("compares").items()) {
+    jc.allow_keys({"region", "axes", "shape", "shape_ok", "elements", "mismatches", "crc32_actual",
+                   "crc32_expected", "first_mismatches", "mismatch_map"});
+    CompareResult c;
+    c.region = jc.require("region").as_string();
+    c.axes = jc.require("axes").as_string();
+    const auto sh = four(jc.require("shape"));
+    c.shape = {static_cast<int>(sh[0]), static_cast<int>(sh[1]), static_cast<int>(sh[2]), static_cast<int>(sh[3])};
+    c.elements = static_cast<std::size_t>(jc.require("elements").as_u64());
+    c.mismatches = static_cast<std::size_t>(jc.require("mismatches").as_u64());
+    if (const auto ok = jc.get("shape_ok")) c.shape_ok = ok->as_bool();
+    c.crc_actual = crc_from_hex(jc.require("crc32_actual"));
+    c.crc_expected = crc_from_hex(jc.require("crc32_expected"));
+    for (const auto& jm : jc.require("first_mismatches").items()) {
+      jm.allow_keys({"coord", "actual", "expected"});
+      Mismatch m;
+      const auto co = four(jm.require("coord"));
+      m.coord = {static_cast<int>(co[0]), static_cast<int>(co[1]), static_cast<int>(co[2]), static_cast<int>(co[3])};
+      m.actual = jm.require("actual").as_int(INT64_MIN, INT64_MAX);
+      m.expected = jm.require("expected").as_int(INT64_MIN, INT64_MAX);
+      c.first.push_back(m);
+    }
+    if (const auto jm = jc.get("mismatch_map")) c.map = mismatch_map_from_json(*jm, c.shape);
+    r.compares.push_back(std::move(c));
+  }
+  return r;
+}
+
+}  // namespace
+
+std::vector<RunResult> results_from_json(const JsonNode& node) {
+  std::vector<RunResult> out;
+  if (node.is_array()) {
+    for (const auto& item : node.items()) out.push_back(run_result_from_json(item));
+  } else {
+    out.push_back(run_result_from_json(node));
+  }
+  return out;
+}
+
+std::vector<RunResult> merge_shards(const std::vector<ShardResults>& shards) {
+  std::map<std::size_t, std::pair<RunResult, const std::filesystem::path*>> by_index;
+  for (const auto& sh : shards) {
+    for (const auto& r : sh.results) {
+      if (!r.suite_index) {
+        throw InputError(sh.file.string(), "", fmt::format("result \"{}\" has no suite_index (write shards with "
+                                                           "`dlacosim regress --json`)", r.name));
+      }
+      const auto [it, fresh] = by_index.try_emplace(*r.suite_index, r, &sh.file);
+      if (!fresh) {
+        throw InputError(sh.file.string(), "", fmt::format("suite entry {} (\"{}\") is also in {}: shards overlap",
+                                                           *r.suite_index, r.name, it->second.second->string()));
+      }
+    }
+  }
+  std::vector<RunResult> out;
+  for (auto& [i, v] : by_index) out.push_back(std::move(v.first));
+  return out;
 }
 
 }  // namespace dla::harness

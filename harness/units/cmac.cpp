@@ -5,6 +5,7 @@
 #include <deque>
 
 #include "Vcmac_nv_full.h"
+#include "Vcmac_nv_large.h"
 #include "Vcmac_nv_small.h"
 #include "golden/arith.hpp"
 #include "golden/cmac.hpp"
@@ -250,7 +251,9 @@ RtlRun drive_cmac(const HwConfig& cfg, Precision p, const std::vector<CmacStripe
 RtlRun run_rtl(const HwConfig& cfg, Precision p, const std::vector<CmacStripe>& stripes, const SimOptions& sopt,
                double stall, uint64_t seed) {
   if (cfg.name == "nv_small") return drive_cmac<Vcmac_nv_small>(cfg, p, stripes, sopt, stall, seed);
-  return drive_cmac<Vcmac_nv_full>(cfg, p, stripes, sopt, stall, seed);
+  if (cfg.name == "nv_large") return drive_cmac<Vcmac_nv_large>(cfg, p, stripes, sopt, stall, seed);
+  if (cfg.name == "nv_full") return drive_cmac<Vcmac_nv_full>(cfg, p, stripes, sopt, stall, seed);
+  throw InputError("--config", "", fmt::format("no CMAC RTL build for configuration {}", cfg.name));
 }
 
 // ------------------------------------------------------------------ compare

@@ -5,7 +5,7 @@
 // the bookkeeping values from golden::conv_derived, SDP and SDP_RDMA from the `sdp` layer compiler
 // (flying input), the CBUF flush poll, D_OP_ENABLE consumers first, the done interrupts, status
 // reads and a `check golden` over the output region. A layer that CBUF (NVDLA's bank rule, or
-// this RTL's fixed data/weight halves) cannot hold is refused: split-H tiling is not done.
+// this RTL's fixed data/weight halves) cannot hold is split into bands of output rows (Split-H).
 #include "units/conv.hpp"
 
 #include <fmt/format.h>
@@ -53,15 +53,12 @@ uint32_t u(int64_t v) { return static_cast<uint32_t>(v); }
 uint32_t lo32(uint64_t v) { return static_cast<uint32_t>(v & 0xffffffffu); }
 uint32_t hi32(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
 
-// This RTL's CBUF (rtl/CMakeLists.txt CONV_PARAMS_*, docs/CONV_RTL.md "CDMA and CBUF"): a fixed
-// half for data, one row per channel block of one (h, w) position, and a weight ring of the other
-// half that must hold one kernel group. Stricter than NVDLA's D_BANK split, which it does not read.
-struct RtlCbuf {
-  int data_rows = 0;
-  int weight_rows = 0;
-  int row_bytes = 0;
+
+// Split-H: output rows [o0, o1) of the layer, run as one hardware layer.
+struct Band {
+  int o0 = 0;
+  int o1 = 0;
 };
-RtlCbuf rtl_cbuf(const HwConfig& hw) { return hw.name == "nv_full" ? RtlCbuf{2048, 2048, 128} : RtlCbuf{8192, 8192, 8}; }
 
 struct ConvLayer {
   ConvParams p;
@@ -69,7 +66,69 @@ struct ConvLayer {
   std::vector<int64_t> weights;  // K x C x R x S, (k, c, r, s) order
   sdp::Layer post;               // SDP after CACC (flying)
   std::optional<golden::WinoLayer> wino;  // "mode": "winograd": the compiled Winograd layer
+  std::vector<Band> bands;       // one for a layer CBUF holds whole
 };
+
+// The hardware layer of band `b` of a direct convolution (NVDLA's compiler's Split-H): the input
+// rows the band's outputs read (an overlap of extent - stride rows with the next band), the pads
+// that fall inside the band (top only in the first band, bottom only in the last), the input base
+// moved to the band's first row. The output rows and bases are moved by the caller.
+ConvConfig band_config(const ConvConfig& c, const Band& b) {
+  ConvConfig s = c;
+  const int extent = (c.kernel_h - 1) * c.dilation_y + 1;
+  const int first = b.o0 * c.stride_y - c.pad_top;  // first input row read (< 0: padding)
+  const int last = (b.o1 - 1) * c.stride_y - c.pad_top + extent - 1;
+  const int in0 = std::max(0, first);
+  const int in1 = std::min(c.input.h - 1, last);
+  s.input.h = in1 - in0 + 1;
+  s.pad_top = in0 - first;
+  s.pad_bottom = last - in1;
+  s.in_layout.base = c.in_layout.base + static_cast<uint64_t>(in0) * c.in_layout.line_stride;
+  s.output.h = b.o1 - b.o0;
+  return s;
+}
+
+// Both CBUF rules hold: NVDLA's banks and this RTL's halves.
+bool cbuf_holds(const ConvConfig& c, const HwConfig& hw) {
+  const golden::ConvDerived d = golden::conv_derived(c, hw);
+  return d.data_banks_min + d.weight_banks_min <= golden::cbuf_geometry(hw).banks &&
+         rtl_cbuf_problem(c, hw).reason.empty();
+}
+
+// Bands of as many output rows as CBUF holds (every band checked); empty when not even one
+// output row's input fits.
+std::vector<Band> split_h(const ConvConfig& c, const HwConfig& hw) {
+  const int oh = c.output.h;
+  if (cbuf_holds(c, hw)) return {{0, oh}};
+  auto all_fit = [&](int rows) {
+    for (int o0 = 0; o0 < oh; o0 += rows) {
+      if (!cbuf_holds(band_config(c, {o0, std::min(oh, o0 + rows)}), hw)) return false;
+    }
+    return true;
+  };
+  // The rows a band reads grow with its height: the largest height whose bands all fit.
+  int lo = 0, hi = oh - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (all_fit(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  std::vector<Band> out;
+  if (lo == 0) return out;
+  for (int o0 = 0; o0 < oh; o0 += lo) out.push_back({o0, std::min(oh, o0 + lo)});
+  return out;
+}
+
+// SDP of band `b`: its output rows, and the per-element operand rows, from the band's first row.
+sdp::Layer band_post(const sdp::Layer& post, const Band& b) {
+  sdp::Layer s = post;
+  s.shape.h = b.o1 - b.o0;
+  s.out_layout.base += static_cast<uint64_t>(b.o0) * post.out_layout.line_stride;
+  for (sdp::Dma* d : {&s.bs.dma, &s.bn.dma, &s.ew.dma}) {
+    if (d->per_element) d->layout.base += static_cast<uint64_t>(b.o0) * d->layout.line_stride;
+  }
+  return s;
+}
 
 int get_int(const JsonNode& obj, std::string_view key, int min, int max, int fallback) {
   const auto n = obj.get(key);
@@ -98,50 +157,23 @@ void check_extent(const JsonNode& root, const char* axis, int size, int taps, in
 // Both CBUF rules: NVDLA's (the input and one kernel group in the banks) and this RTL's halves.
 // Winograd: CBUF holds the channel-extended cube (golden::wino_geometry), and this RTL stores it as
 // rows of 2x2 positions x one memory atom of channels (docs/WINOGRAD.md "conv layers").
-void check_cbuf(const JsonNode& in, const JsonNode& wt, const ConvConfig& c, const HwConfig& hw) {
+// `why` ends the message (what was tried).
+void check_cbuf(const JsonNode& in, const JsonNode& wt, const ConvConfig& c, const HwConfig& hw, std::string_view why) {
   const bool wino = c.mode == golden::ConvMode::Winograd;
   const golden::ConvDerived d = golden::conv_derived(c, hw);
   const golden::CbufGeometry cb = golden::cbuf_geometry(hw);
   const int kpg = std::min(c.kernels, c.atomic_k);
-  const int64_t group_bytes = int64_t{kpg} * d.byte_per_kernel;
   const int slices = wino ? golden::wino_geometry(c).h_ext : c.input.h;
   if (d.data_banks_min + d.weight_banks_min > cb.banks) {
     (d.data_banks_min >= d.weight_banks_min ? in : wt)
         .fail(fmt::format("the layer does not fit in CBUF: the {}input needs {} banks (ENTRY_PER_SLICE {} x H{} {} "
                           "entries, {} per bank) and one kernel group of weights {} ({} kernels x {} bytes, {} per "
-                          "bank), more than {}'s {} banks; split-H tiling is not supported",
+                          "bank), more than {}'s {} banks{}",
                           wino ? "channel-extended " : "", d.data_banks_min, d.entries_per_slice, wino ? "_ext" : "",
                           slices, cb.entries_per_bank, d.weight_banks_min, kpg, d.byte_per_kernel,
-                          cb.entries_per_bank * cb.entry_bytes, hw.name, cb.banks));
+                          cb.entries_per_bank * cb.entry_bytes, hw.name, cb.banks, why));
   }
-  const RtlCbuf rc = rtl_cbuf(hw);
-  if (wino) {
-    const golden::WinoGeometry g = golden::wino_geometry(c);
-    const int ncb = g.phases * g.c_pad * c.bpe() / c.atom_bytes;  // phases x ceil(C * bpe / atom)
-    const int64_t rows = int64_t{c.output.h / 2 + 1} * ncb * (c.output.w / 2 + 1);
-    if (rows > rc.data_rows) {
-      in.fail(fmt::format("the Winograd input needs {} CBUF rows ((H'/2 + 1) {} x {} channel block(s) of {} x "
-                          "(W'/2 + 1) {} rows of 2x2 positions), more than the {} data rows ({} KiB) of this RTL's "
-                          "CBUF, whose data half is fixed (docs/WINOGRAD.md); split-H tiling is not supported",
-                          rows, c.output.h / 2 + 1, ncb, c.atom_bytes / c.bpe(), c.output.w / 2 + 1, rc.data_rows,
-                          rc.data_rows * rc.row_bytes / 1024));
-    }
-  } else {
-    const int64_t rows = int64_t{d.channel_blocks} * c.input.w * c.input.h;
-    if (rows > rc.data_rows) {
-      in.fail(fmt::format("the input needs {} CBUF rows ({} channel block(s) of {} x W {} x H {}), more than the {} "
-                          "data rows ({} KiB) of this RTL's CBUF, whose data half is fixed (docs/CONV_RTL.md); "
-                          "split-H tiling is not supported",
-                          rows, d.channel_blocks, c.atomic_c, c.input.w, c.input.h, rc.data_rows,
-                          rc.data_rows * rc.row_bytes / 1024));
-    }
-  }
-  if (group_bytes > int64_t{rc.weight_rows} * rc.row_bytes) {
-    wt.fail(fmt::format("one kernel group of {}weights ({} kernels x {} bytes = {} bytes) does not fit in the {} KiB "
-                        "weight half of this RTL's CBUF (docs/CONV_RTL.md)",
-                        wino ? "pre-transformed Winograd " : "", kpg, d.byte_per_kernel, group_bytes,
-                        rc.weight_rows * rc.row_bytes / 1024));
-  }
+  if (const RtlCbufProblem p = rtl_cbuf_problem(c, hw); !p.reason.empty()) (p.weights ? wt : in).fail(p.reason + std::string(why));
 }
 
 // The field a Winograd problem is about (golden::WinoSubject), for the error's JSON pointer.
@@ -259,7 +291,14 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
                           golden::wino_geometry(cfg).c_ext, bpe, wbpk, kMaxBytePerKernel));
     }
   } else {
-    check_cbuf(in, wt, cfg, hw);
+    // Split-H when CBUF cannot hold the whole input; a kernel group that does not fit, or an input
+    // of which not even one output row's band fits, is refused.
+    if (const RtlCbufProblem wp = rtl_cbuf_problem(cfg, hw); wp.weights) wt.fail(wp.reason);
+    L.bands = split_h(cfg, hw);
+    if (L.bands.empty()) {
+      check_cbuf(in, wt, band_config(cfg, {0, 1}), hw, " even for one output row (Split-H)");
+      in.fail("CBUF cannot hold the input band of one output row (Split-H)");
+    }
   }
 
   const auto count = [](int64_t v) { return static_cast<std::size_t>(v); };
@@ -271,8 +310,9 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
     golden::WinoLayer wl = golden::wino_compile(p, weight_cube(p, L.weights), scheme, pra_truncate, hw,
                                                 sdp::kInputBase, kWeightBase);
     if (!wl.problems.empty()) wino_subject_node(root, wl.problems.front().subject).fail(wl.problems.front().text);
-    check_cbuf(in, wt, wl.cfg, hw);
+    check_cbuf(in, wt, wl.cfg, hw, "; Split-H is not done for Winograd layers");
     L.wino = std::move(wl);
+    L.bands = {{0, oh}};
   }
 
   sdp::Layer& s = L.post;
@@ -335,25 +375,34 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect) {
   pb.load(c.weight_base, weight_image(L, c), "weights");
   sdp::emit_operands_and_output(pb, L.post);
 
-  // Registers: pointers and the D_ groups of the pipeline, then SDP and SDP_RDMA.
-  for (const char* block : kConvBlocks) pb.write(pb.reg(block, "S_POINTER"), 0);
-  BlockWords words = conv_register_words(c, hw, conv_bank_split(c, hw), L.post.out_layout);
-  if (L.wino) apply_wino_regs(words, L.wino->regs);  // SDP's WINOGRAD bit comes with L.post
-  for (const char* block : kConvBlocks) pb.write_group(block, words.at(block));
-  sdp::emit_registers(pb, L.post);
+  // One hardware layer per Split-H band (one band when CBUF holds the layer), the bands in
+  // alternate register groups (a finished layer hands the consumer pointer to the other group),
+  // each programmed after the previous one finished (docs/CONV.md "Split-H").
+  for (std::size_t bi = 0; bi < L.bands.size(); ++bi) {
+    const Band& b = L.bands[bi];
+    const int g = static_cast<int>(bi % 2);
+    const ConvConfig cb = L.bands.size() == 1 ? c : band_config(c, b);
+    const sdp::Layer post = band_post(L.post, b);
+    // Registers: pointers (PRODUCER = g) and the D_ groups of the pipeline, then SDP and SDP_RDMA.
+    for (const char* block : kConvBlocks) pb.write(pb.reg(block, "S_POINTER"), static_cast<uint32_t>(g));
+    BlockWords words = conv_register_words(cb, hw, conv_bank_split(cb, hw), post.out_layout);
+    if (L.wino) apply_wino_regs(words, L.wino->regs);  // SDP's WINOGRAD bit comes with L.post
+    for (const char* block : kConvBlocks) pb.write_group(block, words.at(block));
+    sdp::emit_registers(pb, post, g);
 
-  // Launch as the firmware does (conv-pipeline.md §8): CBUF flushed, then consumers before
-  // producers; SDP_RDMA only when an SDP stage reads operands (flying input needs no MRDMA).
-  ProgramStep& flush = pb.add(StepOp::RegRead, "reg_read CDMA.S_CBUF_FLUSH_STATUS (FLUSH_DONE)");
-  flush.reg = &pb.reg("CDMA", "S_CBUF_FLUSH_STATUS");
-  flush.value = 1;
-  flush.mask = cd::S_CBUF_FLUSH_STATUS::FLUSH_DONE::mask;
-  pb.write(pb.reg("SDP", "D_OP_ENABLE"), 1);
-  if (L.post.reads_operands()) pb.write(pb.reg("SDP_RDMA", "D_OP_ENABLE"), 1);
-  for (const char* block : {"CACC", "CMAC_A", "CMAC_B", "CSC", "CDMA"}) pb.write(pb.reg(block, "D_OP_ENABLE"), 1);
-  for (const char* intr : {"CDMA_DAT_0", "CDMA_WT_0", "CACC_0", "SDP_0"}) pb.wait_intr(intr);
+    // Launch as the firmware does (conv-pipeline.md §8): CBUF flushed, then consumers before
+    // producers; SDP_RDMA only when an SDP stage reads operands (flying input needs no MRDMA).
+    ProgramStep& flush = pb.add(StepOp::RegRead, "reg_read CDMA.S_CBUF_FLUSH_STATUS (FLUSH_DONE)");
+    flush.reg = &pb.reg("CDMA", "S_CBUF_FLUSH_STATUS");
+    flush.value = 1;
+    flush.mask = cd::S_CBUF_FLUSH_STATUS::FLUSH_DONE::mask;
+    pb.write(pb.reg("SDP", "D_OP_ENABLE"), 1);
+    if (post.reads_operands()) pb.write(pb.reg("SDP_RDMA", "D_OP_ENABLE"), 1);
+    for (const char* block : {"CACC", "CMAC_A", "CMAC_B", "CSC", "CDMA"}) pb.write(pb.reg(block, "D_OP_ENABLE"), 1);
+    for (const char* unit : {"CDMA_DAT", "CDMA_WT", "CACC", "SDP"}) pb.wait_intr(fmt::format("{}_{}", unit, g));
+  }
 
-  // Status and counters: the golden model's values.
+  // Status and counters (of the last band): the golden model's values.
   std::optional<GoldenDevice> dev;
   if (expect) {
     dev.emplace(hw);
@@ -365,8 +414,10 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect) {
           fmt::format("conv compiler: the golden model did not run the compiled layer: {}", gr.message));
     }
   }
-  pb.read(pb.reg("CACC", "D_OUT_SATURATION"), dev ? dev->peek("CACC", ca::D_OUT_SATURATION::offset, 0) : 0u);
-  sdp::emit_status_reads(pb, dev ? &*dev : nullptr);
+  // CSB reads of D_ registers go to the group the pointers produce into: the last band's.
+  const int last = static_cast<int>((L.bands.size() - 1) % 2);
+  pb.read(pb.reg("CACC", "D_OUT_SATURATION"), dev ? dev->peek("CACC", ca::D_OUT_SATURATION::offset, last) : 0u);
+  sdp::emit_status_reads(pb, dev ? &*dev : nullptr, last);
 
   ProgramStep& chk = pb.add(StepOp::Check, "check golden over the output region");
   chk.check = CheckKind::Golden;
@@ -390,6 +441,49 @@ RunResult run(const LayerHeader& h, const JsonNode& root, const RunOptions& opt)
 }
 
 }  // namespace
+
+// Rows of one channel block (ATOMIC_C elements of the widest precision); each half is half of
+// NVDLA's CBUF bytes (nv_small 8192 x 8 B, nv_large 4096 x 64 B, nv_full 2048 x 128 B).
+RtlCbuf rtl_cbuf(const HwConfig& hw) {
+  const int row_bytes = hw.atomic_c * (hw.int16 ? 2 : 1);
+  const int half_rows = hw.cbuf_banks * hw.cbuf_entries * hw.cbuf_entry_bytes / 2 / row_bytes;
+  return {half_rows, half_rows, row_bytes};
+}
+
+RtlCbufProblem rtl_cbuf_problem(const ConvConfig& c, const HwConfig& hw) {
+  const golden::ConvDerived d = golden::conv_derived(c, hw);
+  const RtlCbuf rc = rtl_cbuf(hw);
+  if (c.mode == golden::ConvMode::Winograd) {
+    const golden::WinoGeometry g = golden::wino_geometry(c);
+    const int ncb = g.phases * g.c_pad * c.bpe() / c.atom_bytes;  // phases x ceil(C * bpe / atom)
+    const int64_t rows = int64_t{c.output.h / 2 + 1} * ncb * (c.output.w / 2 + 1);
+    if (rows > rc.data_rows) {
+      return {false, fmt::format("the Winograd input needs {} CBUF rows ((H'/2 + 1) {} x {} channel block(s) of {} "
+                                 "x (W'/2 + 1) {} rows of 2x2 positions), more than the {} data rows ({} KiB) of this "
+                                 "RTL's CBUF, whose data half is fixed (docs/WINOGRAD.md)",
+                                 rows, c.output.h / 2 + 1, ncb, c.atom_bytes / c.bpe(), c.output.w / 2 + 1,
+                                 rc.data_rows, rc.data_rows * rc.row_bytes / 1024)};
+    }
+  } else {
+    const int64_t rows = int64_t{d.channel_blocks} * c.input.w * c.input.h;
+    if (rows > rc.data_rows) {
+      return {false, fmt::format("the input needs {} CBUF rows ({} channel block(s) of {} x W {} x H {}), more than "
+                                 "the {} data rows ({} KiB) of this RTL's CBUF, whose data half is fixed "
+                                 "(docs/CONV_RTL.md)",
+                                 rows, d.channel_blocks, c.atomic_c, c.input.w, c.input.h, rc.data_rows,
+                                 rc.data_rows * rc.row_bytes / 1024)};
+    }
+  }
+  const int kpg = std::min(c.kernels, c.atomic_k);
+  const int64_t group_bytes = int64_t{kpg} * d.byte_per_kernel;
+  if (group_bytes > int64_t{rc.weight_rows} * rc.row_bytes) {
+    return {true, fmt::format("one kernel group of {}weights ({} kernels x {} bytes = {} bytes) does not fit in the "
+                              "{} KiB weight half of this RTL's CBUF (docs/CONV_RTL.md)",
+                              c.mode == golden::ConvMode::Winograd ? "pre-transformed Winograd " : "", kpg,
+                              d.byte_per_kernel, group_bytes, rc.weight_rows * rc.row_bytes / 1024)};
+  }
+  return {};
+}
 
 ConvBanks conv_bank_split(const ConvConfig& c, const HwConfig& hw) {
   const golden::ConvDerived d = golden::conv_derived(c, hw);

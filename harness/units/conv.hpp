@@ -19,6 +19,24 @@
 
 namespace dla::harness::units {
 
+// This RTL's CBUF (rtl/CMakeLists.txt CONV_PARAMS_*, docs/CONV_RTL.md "CDMA and CBUF"): a fixed
+// half for data, one row per channel block of one (h, w) position, and a weight ring of the other
+// half that must hold one kernel group. Stricter than NVDLA's D_BANK split, which it does not read.
+struct RtlCbuf {
+  int data_rows = 0;
+  int weight_rows = 0;
+  int row_bytes = 0;
+};
+[[nodiscard]] RtlCbuf rtl_cbuf(const golden::HwConfig& hw);
+
+// Why this RTL cannot hold the convolution `c` (empty reason: it can): the one rule the `conv`
+// compiler refuses layers by and the RTL device refuses register programs by.
+struct RtlCbufProblem {
+  bool weights = false;  // about the weights (else the input)
+  std::string reason;
+};
+[[nodiscard]] RtlCbufProblem rtl_cbuf_problem(const golden::ConvConfig& c, const golden::HwConfig& hw);
+
 // D_BANK: CBUF banks for the input (DATA_BANK + 1) and the weights (WEIGHT_BANK + 1).
 struct ConvBanks {
   int data = 0;

@@ -68,7 +68,7 @@ std::map<std::string, Words> encode(const ConvConfig& c, const HwConfig& hw, uin
 uint32_t block_base(const HwConfig& hw, const std::string& block) {
   const RegBlock* b = RegDb::nvdla().block(block);
   if (b == nullptr) throw std::logic_error("conv bench: no block " + block);
-  return hw.name == "nv_full" ? b->base_full.value_or(0) : b->base_small;
+  return hw.nvdlav1_map ? b->base_full.value_or(0) : b->base_small;
 }
 
 }  // namespace

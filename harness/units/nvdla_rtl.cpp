@@ -3,11 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <map>
 
 #include "Vnvdla_core_nv_full.h"
+#include "Vnvdla_core_nv_large.h"
 #include "Vnvdla_core_nv_small.h"
+#include "harness/errors.hpp"
 #include "harness/rtl_device.hpp"
 #include "harness/rtl_devices.hpp"
+#include "units/conv.hpp"
 
 namespace dla::harness {
 
@@ -17,6 +22,82 @@ namespace {
 const std::vector<std::string>& nvdla_core_intr_units() {
   static const std::vector<std::string> units{"SDP", "CACC", "CDMA_DAT", "CDMA_WT"};
   return units;
+}
+
+// Mirrors the CSB writes to the convolution blocks (S_POINTER.PRODUCER and both D_ groups) and,
+// when CDMA is enabled, decodes the group about to run (golden::decode_conv, registers never
+// written at their reset values) and refuses it if this RTL's CBUF halves cannot hold it
+// (units::rtl_cbuf_problem, the rule the conv compiler refuses layers by): the RTL would
+// otherwise compute wrong values silently. Only the guard reads the mirror; the RTL decodes its
+// own registers.
+class ConvCapacityGuard {
+ public:
+  explicit ConvCapacityGuard(const golden::HwConfig& hw) : hw_(&hw) {
+    const RegDb& db = RegDb::nvdla();
+    for (const char* name : {"CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC"}) {
+      const RegBlock* b = db.block(name);
+      Block blk;
+      blk.name = name;
+      blk.base = *db.address(hw.name, b->regs.begin()->second) - b->regs.begin()->second.offset;
+      blk.def = b;
+      blocks_.push_back(std::move(blk));
+    }
+  }
+
+  void operator()(uint32_t addr, uint32_t value) {
+    for (auto& b : blocks_) {
+      if (addr < b.base || addr >= b.base + 0x1000) continue;
+      const RegDef* r = RegDb::nvdla().at_address(hw_->name, addr);
+      if (r == nullptr) return;
+      if (r->name == "S_POINTER") b.producer = static_cast<int>(value & 1u);
+      if (r->dual) b.group[static_cast<std::size_t>(b.producer)][r->offset] = value;
+      if (b.name == "CDMA" && r->name == "D_OP_ENABLE" && (value & 1u) != 0) check(b.producer);
+      return;
+    }
+  }
+
+ private:
+  struct Block {
+    std::string name;
+    uint32_t base = 0;
+    const RegBlock* def = nullptr;
+    int producer = 0;
+    std::array<std::map<uint32_t, uint32_t>, 2> group;
+  };
+
+  void check(int g) const {
+    auto reader = [this, g](const Block& b) {
+      return [&b, g](uint32_t offset) -> uint32_t {
+        const auto& m = b.group[static_cast<std::size_t>(g)];
+        if (const auto it = m.find(offset); it != m.end()) return it->second;
+        for (const auto& [n, r] : b.def->regs) {
+          if (r.offset == offset) return r.reset;
+        }
+        return 0;
+      };
+    };
+    golden::ConvRegReaders rr{reader(blocks_[0]), reader(blocks_[1]), reader(blocks_[2]), reader(blocks_[3]),
+                              reader(blocks_[4])};
+    const golden::ConvConfig c = golden::decode_conv(rr, *hw_);
+    if (!c.decode_problems.empty()) return;  // not a layer the golden model runs either; it reports why
+    if (const units::RtlCbufProblem p = units::rtl_cbuf_problem(c, *hw_); !p.reason.empty()) {
+      throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
+                       fmt::format("this RTL refuses the layer: {} (NVDLA's D_BANK split is not honoured by this "
+                                   "RTL; docs/CONV_RTL.md)",
+                                   p.reason));
+    }
+  }
+
+  const golden::HwConfig* hw_;
+  std::vector<Block> blocks_;
+};
+
+template <class Model>
+std::unique_ptr<Device> guarded(const golden::HwConfig& cfg, const std::string& unit, unsigned atom,
+                                const RtlDeviceOptions& o) {
+  auto dev = std::make_unique<RtlDevice<Model>>(cfg, unit, nvdla_core_intr_units(), atom, o);
+  dev->set_write_guard(ConvCapacityGuard(cfg));
+  return dev;
 }
 
 }  // namespace
@@ -44,10 +125,10 @@ std::unique_ptr<Device> make_nvdla_core_device(const std::vector<std::string>& b
   o.mem = opt.mem;
   const std::string unit = fmt::format("nvdla_core ({})", cfg.name);
   const auto atom = static_cast<unsigned>(cfg.atom_bytes);
-  if (cfg.name == "nv_small") {
-    return std::make_unique<RtlDevice<Vnvdla_core_nv_small>>(cfg, unit, nvdla_core_intr_units(), atom, o);
-  }
-  return std::make_unique<RtlDevice<Vnvdla_core_nv_full>>(cfg, unit, nvdla_core_intr_units(), atom, o);
+  if (cfg.name == "nv_small") return guarded<Vnvdla_core_nv_small>(cfg, unit, atom, o);
+  if (cfg.name == "nv_large") return guarded<Vnvdla_core_nv_large>(cfg, unit, atom, o);
+  if (cfg.name == "nv_full") return guarded<Vnvdla_core_nv_full>(cfg, unit, atom, o);
+  throw InputError("--config", "", fmt::format("no nvdla_core RTL build for configuration {}", cfg.name));
 }
 
 }  // namespace dla::harness

@@ -366,10 +366,11 @@ void emit_operands_and_output(ProgramBuilder& pb, const Layer& L) {
   pb.fill(L.out_layout.base, L.output_bytes(), kOutputFill, "output region");
 }
 
-void emit_registers(ProgramBuilder& pb, const Layer& L) {
-  // Pointers, then the LUT (S_ registers), as a driver does before the D_ group.
-  pb.write(pb.reg("SDP", "S_POINTER"), 0);
-  pb.write(pb.reg("SDP_RDMA", "S_POINTER"), 0);
+void emit_registers(ProgramBuilder& pb, const Layer& L, int group) {
+  // Pointers (PRODUCER: the group the D_ words go to), then the LUT (S_ registers), as a driver
+  // does before the D_ group.
+  pb.write(pb.reg("SDP", "S_POINTER"), static_cast<uint32_t>(group));
+  pb.write(pb.reg("SDP_RDMA", "S_POINTER"), static_cast<uint32_t>(group));
   if (L.ew.enabled && L.ew.lut) {
     for (const auto& [off, val] : golden::lut_register_writes(LutVariant::Sdp, L.ew.lut_cfg, L.ew.tables)) {
       pb.write(pb.reg_at("SDP", off), val);
@@ -484,8 +485,10 @@ void emit_registers(ProgramBuilder& pb, const Layer& L) {
   pb.write_group("SDP_RDMA", r);
 }
 
-void emit_status_reads(ProgramBuilder& pb, const GoldenDevice* dev) {
-  for (const auto& [name, off] : kStatusRegs) pb.read(pb.reg("SDP", name), dev != nullptr ? dev->peek("SDP", off, 0) : 0u);
+void emit_status_reads(ProgramBuilder& pb, const GoldenDevice* dev, int group) {
+  for (const auto& [name, off] : kStatusRegs) {
+    pb.read(pb.reg("SDP", name), dev != nullptr ? dev->peek("SDP", off, group) : 0u);
+  }
 }
 
 }  // namespace dla::harness::units::sdp
@@ -679,7 +682,7 @@ std::vector<BenchCase> bench_sdp(const BenchOptions& opt) {
       b.cycles = rr.cycles;
       b.elements = c.elements;
       // NVDLA: nv_small 1 element/cycle; nv_full BS/BN 16, EW 4 (EW is active in both cases).
-      const double throughput = cfg->name == "nv_small" ? 1.0 : 4.0;
+      const double throughput = cfg->sdp_ew_lanes;
       b.nvdla_elements_per_cycle =
           nvdla_rate(throughput, nvdla_interface_bytes(*cfg, opt.mem), c.elements, layer_bytes);
       b.wall_s = rsec;

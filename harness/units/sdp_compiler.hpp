@@ -119,10 +119,11 @@ void emit_operands_and_output(ProgramBuilder& pb, const Layer& L);
 
 // S_POINTER of SDP and SDP_RDMA, the LUT (S_LUT_* words and tables) when EW uses it, then every
 // writable D_ register of SDP and of SDP_RDMA (flying or memory input as L says).
-void emit_registers(ProgramBuilder& pb, const Layer& L);
+void emit_registers(ProgramBuilder& pb, const Layer& L, int group = 0);
 
 // reg_reads of SDP.D_STATUS and its D_PERF counters, expecting the values `dev` holds after
 // running the program (0 without a device: validation only).
-void emit_status_reads(ProgramBuilder& pb, const GoldenDevice* dev);
+// Reads of SDP's status and counters in `group` (the S_POINTER.PRODUCER the program left).
+void emit_status_reads(ProgramBuilder& pb, const GoldenDevice* dev, int group = 0);
 
 }  // namespace dla::harness::units::sdp

@@ -6,7 +6,9 @@
 #include <algorithm>
 
 #include "Vsdp_nv_full.h"
+#include "Vsdp_nv_large.h"
 #include "Vsdp_nv_small.h"
+#include "harness/errors.hpp"
 #include "harness/rtl_device.hpp"
 #include "harness/rtl_devices.hpp"
 
@@ -25,10 +27,10 @@ std::unique_ptr<Device> make_rtl_device(const std::vector<std::string>& blocks, 
   const std::string unit = fmt::format("nvdla_sdp_top ({})", cfg.name);
   const std::vector<std::string> intr_units{"SDP"};  // done pulses wired to the top's GLB
   const auto atom = static_cast<unsigned>(cfg.atom_bytes);
-  if (cfg.name == "nv_small") {
-    return std::make_unique<RtlDevice<Vsdp_nv_small>>(cfg, unit, intr_units, atom, o);
-  }
-  return std::make_unique<RtlDevice<Vsdp_nv_full>>(cfg, unit, intr_units, atom, o);
+  if (cfg.name == "nv_small") return std::make_unique<RtlDevice<Vsdp_nv_small>>(cfg, unit, intr_units, atom, o);
+  if (cfg.name == "nv_large") return std::make_unique<RtlDevice<Vsdp_nv_large>>(cfg, unit, intr_units, atom, o);
+  if (cfg.name == "nv_full") return std::make_unique<RtlDevice<Vsdp_nv_full>>(cfg, unit, intr_units, atom, o);
+  throw InputError("--config", "", fmt::format("no SDP RTL build for configuration {}", cfg.name));
 }
 
 }  // namespace dla::harness

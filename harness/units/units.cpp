@@ -72,7 +72,7 @@ nlohmann::json bench_json(const std::vector<BenchCase>& cases) {
 }
 
 double nvdla_interface_bytes(const golden::HwConfig& hw, const MemOptions& mem) {
-  const double design = hw.name == "nv_small" ? 8.0 : 64.0;  // 64-bit / 512-bit DMA interface
+  const double design = hw.dma_bits / 8.0;  // the memory interface: 64-bit nv_small ... 512-bit nv_full
   return mem.unlimited() ? design : std::min(design, mem.bandwidth);
 }
 

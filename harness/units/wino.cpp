@@ -59,9 +59,9 @@ WinoJob build_job(const LayerHeader& h, const JsonNode& root) {
                      "sums"});
   }
   job.cfg = h.config;
-  if (job.cfg->name != "nv_full") {
+  if (!job.cfg->winograd) {
     root.require("config").fail(fmt::format(
-        "the Winograd units exist only in nv_full ({} is built with WINOGRAD_DISABLE, as every nv_small-family "
+        "the Winograd units exist only in nv_full ({} is built with WINOGRAD_DISABLE, as every master "
         "configuration)",
         job.cfg->name));
   }

@@ -428,17 +428,30 @@ TEST_CASE("register relations: EPS, banks, ATOMICS, WEIGHT_BYTES, stripes", "[co
   CHECK(d.data_banks_min == 3);    // 144 * 8 = 1152 entries
   CHECK(d.weight_banks_min == 4);  // 8 * 1728 = 13824 bytes of 4096-byte banks
   CHECK(d.stripes == std::vector<int>{6});
-  // nv_large dc_8x16x128_3x3x128x32 on nv_full: 4 atoms per position, 2 per 64-byte entry: EPS 16.
+  // nv_large dc_8x16x128_3x3x128x32 (the trace programs 0xf): 4 atoms per position, 2 per 64-byte
+  // entry: EPS 16.
   p = params(8, 16, 128, 32, 3, 3);
   p.pad_left = p.pad_top = 1;
   p.pad_bottom = 2;
-  d = conv_derived(conv_config_from(p, nv_full(), 0, 0), nv_full());
+  d = conv_derived(conv_config_from(p, nv_large(), 0, 0), nv_large());
   CHECK(d.entries_per_slice == 16);
   CHECK(d.weight_bytes == 0x9000);
   CHECK(d.atomics == 7 * 17);
+  // The same layer on nv_full's 128-byte entries: 4 atoms per entry, one entry per position.
+  CHECK(conv_derived(conv_config_from(p, nv_full(), 0, 0), nv_full()).entries_per_slice == 8);
   // Odd atom counts on 2-atom entries share entries: C = 96 -> 3 atoms -> 1 * W + ceil(W/2).
   p = params(7, 2, 96, 8, 1, 1);
-  CHECK(conv_derived(conv_config_from(p, nv_full(), 0, 0), nv_full()).entries_per_slice == 7 + 4);
+  CHECK(conv_derived(conv_config_from(p, nv_large(), 0, 0), nv_large()).entries_per_slice == 7 + 4);
+  // On 4-atom entries 3 atoms are more than half an entry: one entry per position.
+  CHECK(conv_derived(conv_config_from(p, nv_full(), 0, 0), nv_full()).entries_per_slice == 7);
+  // NVDLA v1's conv_8x8_fc_int16 (programs 3 = EPS 4): 32 int16 channels = 2 atoms = half a
+  // 128-byte entry, two positions per entry: ceil(8 / 2).
+  p = params(8, 8, 32, 16, 8, 8);
+  p.precision = Precision::Int16;
+  CHECK(conv_derived(conv_config_from(p, nv_full(), 0, 0), nv_full()).entries_per_slice == 4);
+  // One atom of four: a quarter entry, four positions per entry: ceil(7 / 4).
+  p = params(7, 2, 32, 8, 1, 1);
+  CHECK(conv_derived(conv_config_from(p, nv_full(), 0, 0), nv_full()).entries_per_slice == 2);
   // nv_small: EPS = ceil(C/8) * W; dc_24x44x14: 48.
   p = params(24, 44, 14, 41, 3, 5);
   CHECK(conv_derived(conv_config_from(p, nv_small(), 0, 0), nv_small()).entries_per_slice == 48);

@@ -84,10 +84,12 @@ WgWords encode_wg(const ConvParams& p, int pra_truncate, int clip, uint64_t weig
   const int c_ext = (p.stride_x * p.stride_y - 1) * c_pad + p.c;
   const int ow = (p.w + p.pad_left + p.pad_right - 3) / p.stride_x + 1;
   const int oh = (p.h + p.pad_top + p.pad_bottom - 3) / p.stride_y + 1;
-  // EPS of the extended cube on nv_full: 32-byte atoms, two per 64-byte entry; an odd last
-  // atom shares an entry with the next position's (docs/CONV.md §2).
+  // EPS of the extended cube on nv_full: 32-byte atoms, four per 128-byte entry; a last group of
+  // 3 atoms takes an entry per position, of 2 shares an entry between 2 positions, of 1 between 4
+  // (conv-pipeline.md §3).
   const int atoms = (c_ext * bpe + 31) / 32;
-  const int eps = atoms / 2 * w_ext + (atoms % 2 == 1 ? (w_ext + 1) / 2 : 0);
+  const int rest = atoms % 4;
+  const int eps = atoms / 4 * w_ext + (rest == 3 ? w_ext : rest == 2 ? (w_ext + 1) / 2 : rest == 1 ? (w_ext + 3) / 4 : 0);
   const FeatureLayout in = FeatureLayout::packed(CubeShape{1, p.c, p.h, p.w}, 32, bpe, kInBase);
   WgWords w;
   put(w.cdma, cd::D_MISC_CFG::offset, cd::D_MISC_CFG::CONV_MODE{}, 1);
@@ -421,8 +423,9 @@ TEST_CASE("winograd weight layout, register values and derived bookkeeping by ha
   CHECK(r.at("CACC.D_CLIP_CFG.CLIP_TRUNCATE") == 4);  // 3 + 2 - 1
   CHECK(r.at("CSC.D_ZERO_PADDING.PAD_LEFT") == 0);
   CHECK(r.at("SDP.D_FEATURE_MODE_CFG.WINOGRAD") == 1);
-  // EPS of the 18-wide extended cube: 20 int16 channels = 40 bytes = 2 atoms = 1 entry per position.
-  CHECK(r.at("CSC.D_ENTRY_PER_SLICE.ENTRIES") == 17);
+  // EPS of the 18-wide extended cube: 20 int16 channels = 40 bytes = 2 atoms = half a 128-byte
+  // entry, two positions per entry: 9 entries.
+  CHECK(r.at("CSC.D_ENTRY_PER_SLICE.ENTRIES") == 8);
   CHECK(L.weights.size() == 12800);
 }
 

@@ -262,10 +262,13 @@ TEST_CASE("winograd conv layers compile to the winograd register program", "[con
     CHECK(written(p, "CACC", "D_DATAOUT_SIZE_0", r::cacc::D_DATAOUT_SIZE_0::DATAOUT_HEIGHT{}) + 1 == uint32_t(L.oh()));
     const int clip = L.wino_scheme == "exact" ? L.clip + 2 - L.pra_truncate : L.clip - L.pra_truncate;
     CHECK(written(p, "CACC", "D_CLIP_CFG", r::cacc::D_CLIP_CFG::CLIP_TRUNCATE{}) == uint32_t(clip));
-    // EPS of the extended cube: 32-byte atoms of C_ext channels, two per 64-byte entry; an odd
-    // last atom shares an entry with the next position's (docs/CONV.md §2).
+    // EPS of the extended cube: 32-byte atoms of C_ext channels, four per 128-byte entry; a last
+    // group of 3 atoms takes an entry per position, of 2 one per 2 positions, of 1 one per 4
+    // (conv-pipeline.md §3).
     const int atoms = ceil_div(c_ext * bpe, 32);
-    const int eps = atoms / 2 * w_ext + (atoms % 2 == 1 ? ceil_div(w_ext, 2) : 0);
+    const int rest = atoms % 4;
+    const int eps = atoms / 4 * w_ext +
+                    (rest == 3 ? w_ext : rest == 2 ? ceil_div(w_ext, 2) : rest == 1 ? ceil_div(w_ext, 4) : 0);
     CHECK(written(p, "CSC", "D_ENTRY_PER_SLICE", r::csc::D_ENTRY_PER_SLICE::ENTRIES{}) + 1 == uint32_t(eps));
     CHECK(written(p, "CDMA", "D_ENTRY_PER_SLICE", r::cdma::D_ENTRY_PER_SLICE::ENTRIES{}) + 1 == uint32_t(eps));
     const uint32_t data_banks = written(p, "CDMA", "D_BANK", r::cdma::D_BANK::DATA_BANK{}) + 1;

@@ -15,6 +15,8 @@ enum class Precision { Int8, Int16 };
 [[nodiscard]] std::string_view precision_name(Precision p);
 [[nodiscard]] std::optional<Precision> parse_precision(std::string_view name);
 
+// Everything that differs between NVDLA's builds, in one place: code asks these fields, never
+// the configuration's name (table in ../shared/DESIGN.md; docs/ARCHITECTURE.md "Configurations").
 struct HwConfig {
   std::string name;
   int atomic_c = 0;         // channels per atomic operation
@@ -22,6 +24,15 @@ struct HwConfig {
   bool int16 = false;       // int16 support; each int16 MAC then also runs as two int8 MACs
   int atom_bytes = 0;       // memory atom
   int dma_bits = 0;         // memory interface width
+  int cbuf_banks = 0;       // CBUF: banks x entries per bank x bytes per entry
+  int cbuf_entries = 0;
+  int cbuf_entry_bytes = 0;
+  int stripe_lower = 0;     // CSC stripe partition (conv-pipeline.md §5): lower / upper stripe length
+  int stripe_upper = 0;
+  bool winograd = false;    // Winograd convolution (nvdlav1 only)
+  bool nvdlav1_map = false; // CSB block bases: nvdlav1's map (nv_full), else master's
+  int sdp_lanes = 1;        // SDP BS/BN elements per cycle (SDP_BS_THROUGHPUT)
+  int sdp_ew_lanes = 1;     // SDP EW elements per cycle (SDP_EW_THROUGHPUT; 1 where NVDLA has none)
 
   // Kernels per atomic operation (ATOMIC_K): cells, times two for int8 on an int16 array.
   [[nodiscard]] int atomic_k(Precision p) const {
@@ -33,6 +44,7 @@ struct HwConfig {
 };
 
 [[nodiscard]] const HwConfig& nv_small();
+[[nodiscard]] const HwConfig& nv_large();
 [[nodiscard]] const HwConfig& nv_full();
 [[nodiscard]] const HwConfig* find_config(std::string_view name);
 [[nodiscard]] std::vector<std::string> config_names();

@@ -30,8 +30,8 @@ namespace dla::golden {
 
 // ---- configuration geometry -------------------------------------------------------------------
 
-// Convolution buffer of a configuration (nvdla-arithmetic.md §3 table): nv_small 32 banks x 512
-// entries x 8 bytes; nv_full 16 x 512 x 64 bytes.
+// Convolution buffer of a configuration (HwConfig): nv_small 32 banks x 512 entries x 8 bytes,
+// nv_large 16 x 512 x 64, nv_full 16 x 256 x 128.
 struct CbufGeometry {
   int banks = 32;
   int entries_per_bank = 512;
@@ -39,7 +39,8 @@ struct CbufGeometry {
 };
 [[nodiscard]] CbufGeometry cbuf_geometry(const HwConfig& hw);
 
-// CSC stripe length limits (atomic operations per stripe): nv_small 8 .. 16, nv_full 16 .. 32.
+// CSC stripe length limits (atomic operations per stripe; HwConfig): nv_small 8 .. 16, nv_large
+// 32 .. 64, nv_full 16 .. 32.
 // The partition never changes a result (see csc_stripes); it is modelled for the issue order.
 struct StripeLimits {
   int lower = 8;

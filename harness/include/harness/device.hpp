@@ -39,6 +39,9 @@ class Device {
   // device is synchronous: everything that can happen has happened, so it answers at once).
   // Does not clear the bit; the caller does that by writing it to GLB S_INTR_STATUS (W1C).
   [[nodiscard]] virtual WaitResult wait_interrupt(std::string_view intr, uint64_t timeout_cycles) = 0;
+  // Runs the device until the interrupt line is high (some status bit not masked), as NVDLA v1's
+  // trace player's `wait` does; clears nothing.
+  [[nodiscard]] virtual WaitResult wait_any_interrupt(uint64_t timeout_cycles) = 0;
 
   [[nodiscard]] virtual Memory& memory() = 0;
 

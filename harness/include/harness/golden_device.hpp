@@ -15,12 +15,21 @@
 //   * S_LUT_ACCESS_CFG / S_LUT_ACCESS_DATA of SDP and CDP program the LUT tables (golden::LutRam).
 // When a unit's layer completes, OP_EN of the groups it consumed clears, their CONSUMER pointers
 // toggle and the unit's GLB done bit for the core block's group is set (plus the unit's
-// also_raises bits). CDMA.S_CBUF_FLUSH_STATUS.FLUSH_DONE reads 1 from reset: the golden device has
+// also_raises bits).
+// Time: the golden device computes a layer when it is launched (memory is written at once), but
+// what software can observe of its progress — done bits in S_INTR_STATUS, OP_EN clearing,
+// CONSUMER toggling, S_STATUS — happens only when the program waits for an interrupt: each
+// launch queues its done events in pipeline order (CDMA_DAT, CDMA_WT, CACC, SDP, others), the
+// last one releasing the consumed groups, and a wait releases events up to the one it waits for
+// (wait_any: up to the first unmasked one). So a read right after D_OP_ENABLE sees the layer
+// running, and a clear of every status bit after the first of a conv layer's four interrupts
+// leaves the next three to come, as on the hardware (docs/TRACES.md, "Time on the golden device"). CDMA.S_CBUF_FLUSH_STATUS.FLUSH_DONE reads 1 from reset: the golden device has
 // no CBUF to clear, so the traces' poll_reg_equal on it passes at once (docs/CONV.md).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -61,6 +70,7 @@ class GoldenDevice : public Device {
   [[nodiscard]] uint32_t reg_read(uint32_t byte_addr) override;
   [[nodiscard]] bool interrupt_pending(std::string_view intr) override;
   [[nodiscard]] WaitResult wait_interrupt(std::string_view intr, uint64_t timeout_cycles) override;
+  [[nodiscard]] WaitResult wait_any_interrupt(uint64_t timeout_cycles) override;
   [[nodiscard]] Memory& memory() override { return memory_; }
 
   [[nodiscard]] const golden::HwConfig& hw() const { return *config_; }
@@ -101,6 +111,14 @@ class GoldenDevice : public Device {
   BlockRegs& block_named(std::string_view name);
   [[nodiscard]] const BlockRegs& block_named(std::string_view name) const;
   void try_launch();
+  // Releases the oldest queued done event; false when none is queued.
+  bool release_next_done();
+
+  struct DoneEvent {
+    int bit = -1;                             // GLB S_INTR_STATUS bit set by the event
+    std::vector<std::string> release_blocks;  // blocks whose consumer group the event releases
+  };
+  std::deque<DoneEvent> done_queue_;
 
   const golden::HwConfig* config_;
   Memory memory_;

@@ -17,6 +17,12 @@ namespace dla::harness {
 // InputError(cfg file, "line N", reason).
 [[nodiscard]] Program import_nvdla_cfg(const std::filesystem::path& cfg, const std::string& config);
 
+// Imports an NVDLA v1 trace-player test (input.txn: load_mem, write_reg 0xffffWWWW, read_reg with
+// mask, wait, dump_mem; ../shared/nvdla-traces/README.md) for `config`. Registers resolve by
+// address in the configuration's map; `wait` becomes a wait_any step (the interrupt line), and
+// dump_mem a file check. Malformed input throws InputError(txn file, "line N", reason).
+[[nodiscard]] Program import_nvdla_txn(const std::filesystem::path& txn, const std::string& config);
+
 // The program as a program-layer JSON document ("unit": "program"), the format parse_program
 // reads. .dat loads are referenced by absolute path; other images are written inline as bytes.
 [[nodiscard]] nlohmann::json program_to_json(const Program& program, const std::string& description);

@@ -13,7 +13,7 @@
 
 namespace dla::harness {
 
-enum class StepOp { MemLoad, MemFill, RegWrite, RegRead, WaitIntr, Check };
+enum class StepOp { MemLoad, MemFill, RegWrite, RegRead, WaitIntr, WaitAny, Check };
 enum class CheckKind { Golden, Crc32, File };
 
 struct ProgramStep {
@@ -52,6 +52,8 @@ struct DatChunk {
   std::vector<uint8_t> bytes;
 };
 [[nodiscard]] std::vector<DatChunk> read_dat_file(const std::filesystem::path& file);
+// The same image as bytes from its load address (gaps between records are 0).
+[[nodiscard]] std::vector<uint8_t> read_dat_image(const std::filesystem::path& file);
 
 // Interrupt names accepted by wait_intr: <UNIT>_<GROUP> as in GLB S_INTR_STATUS.
 [[nodiscard]] bool valid_interrupt_name(const std::string& name);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "harness/compare.hpp"
 #include "harness/errors.hpp"
+#include "harness/json_reader.hpp"
 #include "harness/mem_model.hpp"
 
 namespace dla::harness {
@@ -34,6 +36,7 @@ struct RunResult {
   std::optional<DmaTraffic> dma;  // when an RTL device with a DMA server ran
   std::vector<CompareResult> compares;
   double seconds = 0;
+  std::optional<std::size_t> suite_index;  // the entry's index in its suite (regress), for merging shards
 };
 
 // Exit code of a set of runs: the worst of them (bad input > timeout > mismatch > pass).
@@ -49,5 +52,17 @@ struct RunResult {
 [[nodiscard]] std::string junit_xml(const std::string& suite, const std::vector<RunResult>& results);
 // Text with & < > " ' escaped for XML and HTML (element content and quoted attribute values).
 [[nodiscard]] std::string xml_escape(std::string_view in);
+
+// The inverse of to_json: reads results written by `run --json` / `regress --json` (an object or
+// an array of them); throws InputError naming the file, the JSON pointer and the rule.
+[[nodiscard]] std::vector<RunResult> results_from_json(const JsonNode& node);
+
+// Shards' results as one run in suite order: every result must carry its suite_index, and no
+// index may appear twice (InputError otherwise, naming both files).
+struct ShardResults {
+  std::filesystem::path file;
+  std::vector<RunResult> results;
+};
+[[nodiscard]] std::vector<RunResult> merge_shards(const std::vector<ShardResults>& shards);
 
 }  // namespace dla::harness

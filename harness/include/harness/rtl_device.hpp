@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -150,7 +151,13 @@ class RtlDevice : public Device {
   [[nodiscard]] const std::string& config() const override { return cfg_.name; }
   [[nodiscard]] Memory& memory() override { return mem_; }
 
+  // Sees every CSB write before the RTL does and may refuse it (InputError): what this RTL
+  // instance cannot hold or do is refused with a reason instead of computed wrong.
+  using WriteGuard = std::function<void(uint32_t addr, uint32_t value)>;
+  void set_write_guard(WriteGuard guard) { guard_ = std::move(guard); }
+
   void reg_write(uint32_t addr, uint32_t value) override {
+    if (guard_) guard_(addr, value);
     Model& m = sim_.top();
     m.csb_req_valid_i = 1;
     m.csb_req_write_i = 1;
@@ -197,6 +204,22 @@ class RtlDevice : public Device {
           return false;
         });
         if (high) break;
+      }
+    }
+  }
+
+  [[nodiscard]] WaitResult wait_any_interrupt(uint64_t timeout_cycles) override {
+    const uint64_t until = sim_.cycle() + timeout_cycles;
+    for (;;) {
+      bool high = false;
+      cycle([&] {
+        high = sim_.top().intr_o != 0;
+        return false;
+      });
+      if (high) return {true, ""};
+      if (sim_.cycle() >= until) {
+        return {false, fmt::format("the interrupt line stayed low for {} cycles (cycle {})", timeout_cycles,
+                                   sim_.cycle())};
       }
     }
   }
@@ -259,6 +282,7 @@ class RtlDevice : public Device {
   Sim<Model> sim_;
   DmaServer<Model> dma_;
   uint32_t glb_status_ = 0, glb_mask_ = 0;
+  WriteGuard guard_;
 };
 
 }  // namespace dla::harness
