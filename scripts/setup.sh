@@ -2,8 +2,9 @@
 # Installs what dlacosim needs on Debian 12, only what is missing. Safe to run repeatedly.
 set -euo pipefail
 
+# chromium: CTest cli:html-report-in-browser renders an HTML report in it (headless).
 packages=(g++ make cmake ccache verilator catch2 nlohmann-json3-dev libboost-program-options-dev
-          zlib1g-dev libfmt-dev gtkwave)
+          zlib1g-dev libfmt-dev gtkwave chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

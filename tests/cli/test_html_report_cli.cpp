@@ -46,6 +46,16 @@ void check_self_contained(const std::string& html) {
   }
 }
 
+// `dlacosim report JSON --html HTML EXTRA`, required to exit 0; the HTML it wrote.
+std::string report_html(const fs::path& json, const fs::path& html, const std::string& extra,
+                        const std::string& summary) {
+  const auto rep = dlacosim("report " + json.string() + " --html " + html.string() + extra);
+  INFO(rep.out);
+  REQUIRE(rep.exit == 0);
+  CHECK(has(rep.out, summary));
+  return read_text(html);
+}
+
 fs::path fresh_dir(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / name;
   fs::remove_all(dir);
@@ -123,6 +133,79 @@ TEST_CASE("regress --html: one row per smoke suite run, no failures, self-contai
   CHECK(has(html, "cmac: ops/cycle per run"));
   check_self_contained(html);
 
+  // `report` of the regress JSON shows the same rows.
+  const std::string again =
+      report_html(dir / "smoke.json", dir / "again.html", " --title smoke-again", "5 runs, 5 passed, 0 failed");
+  CHECK(count(again, "<tr class=\"run") == 5);
+  CHECK(has(again, "<title>smoke-again</title>"));
+  check_self_contained(again);
+}
+
+TEST_CASE("report --html of a run forced to fail: coordinates, heatmap, reproduce command", "[cli][html]") {
+  const fs::path dir = fresh_dir("dlacosim_html_flip");
+  const std::string layer = std::string(DLA_SOURCE_DIR) + "/testvectors/layers/cmac/small_int8_random.json";
+  // With its own seed (11) the layer's psum cube is (n=1, kernel=8, h=1, op=462) on nv_small (3696
+  // elements; another seed draws other stripes): element
+  // 3*462 + 100 = 1486 is kernel 3, op 100. Flipping bit 5 makes actual xor expected 0x20. The
+  // map's cells are ceil(462/32) = 15 ops wide, so op 100 is in the square of ops 90..104.
+  const auto run = dlacosim("run " + layer + " --stall 0.25 --rand-reset 2 --flip-bit 1486:5 --json " +
+                            (dir / "flip.json").string());
+  INFO(run.out);
+  REQUIRE(run.exit == 1);
+  const std::string html = report_html(dir / "flip.json", dir / "flip.html", "", "1 runs, 0 passed, 1 failed");
+  CHECK(count(html, "<tr class=\"run failed\" id=\"run-0\">") == 1);
+  CHECK(has(html, "<a href=\"#fail-0\">small_int8_random</a>"));
+  CHECK(has(html, "<section class=\"failure\" id=\"fail-0\">"));
+  CHECK(has(html, "psum: 1 of 3696 elements differ"));
+  CHECK(has(html, "<td>(n=0, kernel=3, h=0, op=100)</td>"));
+  CHECK(has(html, "<td class=\"num\">0x20</td>"));
+  CHECK(count(html, "<svg class=\"heatmap\"") == 1);
+  CHECK(has(html, "<svg class=\"heatmap\" id=\"map-0-0-c3\" data-region=\"psum\""));
+  CHECK(count(html, "<rect class=\"cell\"") == 1);
+  CHECK(has(html, "<title>kernel=3 h=0 op=90..104: 1 mismatch</title>"));
+  // The exact command, with what the run used (the layer's seed, the stall and rand-reset given above).
+  CHECK(has(html, "<pre class=\"repro\">dlacosim run " + layer +
+                      " --config nv_small --mode cross --seed 11 --stall 0.25 --rand-reset 2</pre>"));
+  check_self_contained(html);
+
+  // The command in the report runs as written (without the self-test flip it passes).
+  const auto again = dlacosim("run " + layer + " --config nv_small --mode cross --seed 11 --stall 0.25 --rand-reset 2");
+  INFO(again.out);
+  CHECK(again.exit == 0);
+  CHECK(has(again.out, "seed=11 stall=0.25 rand-reset=2"));
+}
+
+TEST_CASE("report: missing --html, missing files and malformed mismatch maps are bad input", "[cli][html]") {
+  const fs::path dir = fresh_dir("dlacosim_html_bad");
+  const std::string layer = std::string(DLA_SOURCE_DIR) + "/testvectors/layers/cmac/small_int8_random.json";
+  const std::string flip = (dir / "flip.json").string();
+  REQUIRE(dlacosim("run " + layer + " --flip-bit 1486:5 --json " + flip).exit == 1);
+
+  const auto no_html = dlacosim("report " + flip);
+  CHECK(no_html.exit == 2);
+  CHECK(has(no_html.out, "--html"));
+  const auto no_files = dlacosim("report --html " + (dir / "x.html").string());
+  CHECK(no_files.exit == 2);
+  const auto absent = dlacosim("report " + (dir / "absent.json").string() + " --html " + (dir / "x.html").string());
+  CHECK(absent.exit == 2);
+  CHECK(has(absent.out, "absent.json"));
+
+  // A cell outside the grid (31 columns of 15 ops), then cells out of order.
+  auto j = nlohmann::json::parse(read_text(flip));
+  REQUIRE(j.at("compares").at(0).at("mismatch_map").at("cells") == nlohmann::json::parse("[[3, 0, 6, 1]]"));
+  j["compares"][0]["mismatch_map"]["cells"] = nlohmann::json::parse("[[3, 0, 31, 1]]");
+  std::ofstream(dir / "outside.json") << j.dump();
+  const auto outside = dlacosim("report " + (dir / "outside.json").string() + " --html " + (dir / "x.html").string());
+  CHECK(outside.exit == 2);
+  CHECK(has(outside.out, "outside.json"));
+  CHECK(has(outside.out, "/compares/0/mismatch_map/cells/0/2"));
+  j["compares"][0]["mismatch_map"]["cells"] = nlohmann::json::parse("[[3, 0, 6, 1], [3, 0, 5, 1]]");
+  std::ofstream(dir / "order.json") << j.dump();
+  const auto order = dlacosim("report " + (dir / "order.json").string() + " --html " + (dir / "x.html").string());
+  CHECK(order.exit == 2);
+  CHECK(has(order.out, "/compares/0/mismatch_map/cells/1"));
+  CHECK(has(order.out, "ascending"));
+  CHECK_FALSE(fs::exists(dir / "x.html"));
 }
 
 TEST_CASE("reproduce command quotes the layer file for the shell and names the memory model", "[html]") {
