@@ -12,7 +12,10 @@
 //     (wt_release_i: stream offset below which CSC is done).
 // dat_lines_o (complete input lines in CBUF) / wt_written_o tell CSC what has arrived; the
 // *_pulse_o outputs mark the end of the data and of the weight fetch (CDMA_DAT / CDMA_WT
-// interrupts).
+// interrupts); fetch_done_o holds from the layer's last response (data and weights) to the next
+// start. The fetch can outlast the convolution: weight bytes past the last kernel up to
+// WEIGHT_BYTES and input lines no output uses are read but not needed, so they may come back
+// after CACC's last element.
 module conv_cdma #(
   parameter int unsigned AtomLog2       = 3,
   parameter int unsigned AtomicC        = 8,
@@ -59,7 +62,8 @@ module conv_cdma #(
   output logic [13:0]         dat_lines_o,
   output logic [31:0]         wt_written_o,
   output logic                dat_done_pulse_o,
-  output logic                wt_done_pulse_o
+  output logic                wt_done_pulse_o,
+  output logic                fetch_done_o
 );
   localparam int unsigned RowLog2  = $clog2(RowBytes);
   localparam logic [32:0] WtCap    = 33'(WtRows) * 33'(RowBytes);
@@ -251,6 +255,7 @@ module conv_cdma #(
   assign wt_written_o     = so_q;
   assign dat_done_pulse_o = s_step && s_line_last && s_line + 14'd1 == s_lines;
   assign wt_done_pulse_o  = wt_we_o && s_last_o;
+  assign fetch_done_o     = rsp_ph_q == PhDone;
 
   logic unused;
   assign unused = ^{cfg_i, s_addr, q_row, q_lane};

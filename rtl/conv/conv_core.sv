@@ -9,7 +9,10 @@
 // strides, converter, BYTE_PER_KERNEL; CACC: clip) and must stay there until the end, which
 // holds because armed groups do not take CSB writes. When CACC has delivered the last element
 // all five groups are released (OP_EN clears, CONSUMER toggles) and CACC's
-// D_OUT_SATURATION of the finished group is written.
+// D_OUT_SATURATION of the finished group is written -- but not before CDMA's last read has come
+// back: the fetch can outlast the convolution (weight bytes past the last kernel up to
+// WEIGHT_BYTES, input lines no output uses), and a response arriving after the release would
+// miss its interrupt (gated by the running layer) or land in the next layer's CBUF.
 // Interrupts (one-cycle pulses, bit = 2*source + group): intr_o[1:0] CACC_DONE,
 // intr_o[3:2] CDMA_DAT_DONE (input cube in CBUF), intr_o[5:4] CDMA_WT_DONE (all weights fetched).
 // CDMA.S_CBUF_FLUSH_STATUS reads FLUSH_DONE = 1 from reset (CBUF needs no clearing here).
@@ -380,7 +383,7 @@ module conv_core #(
   end
 
   // ---------------------------------------------------------------- CDMA, CBUF, CSC
-  logic                dat_we, wt_we, dat_done_pulse, wt_done_pulse;
+  logic                dat_we, wt_we, dat_done_pulse, wt_done_pulse, fetch_done;
   logic [13:0]         dat_lines;
   logic                req_dat;
   logic [DRowW-1:0]    dat_wrow;
@@ -427,7 +430,8 @@ module conv_core #(
     .dat_lines_o       (dat_lines),
     .wt_written_o      (wt_written),
     .dat_done_pulse_o  (dat_done_pulse),
-    .wt_done_pulse_o   (wt_done_pulse)
+    .wt_done_pulse_o   (wt_done_pulse),
+    .fetch_done_o      (fetch_done)
   );
 
   conv_cbuf #(
@@ -558,7 +562,15 @@ module conv_core #(
     .sat_count_o     (sat_count)
   );
 
-  assign layer_done = running_q && cacc_done;
+  // The layer ends when CACC has delivered its last element (cacc_done pulses; cacc_fin_q keeps
+  // it) and CDMA's fetch is complete (every read answered), whichever comes last.
+  logic cacc_fin_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) cacc_fin_q <= 1'b0;
+    else if (start || layer_done) cacc_fin_q <= 1'b0;
+    else if (cacc_done) cacc_fin_q <= 1'b1;
+  end
+  assign layer_done = running_q && (cacc_done || cacc_fin_q) && fetch_done;
 
   localparam int unsigned ISat = (32'(nvdla_regs_pkg::CACC_D_OUT_SATURATION_OFFSET) - CaccDFirst) / 4;
   always_comb begin
