@@ -1009,28 +1009,32 @@ RandomCampaign run_random_campaign(const RandomOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   RandomCampaign c;
   c.options = options;
-  c.runs.resize(options.count);
-  if (!options.out_dir.empty()) std::filesystem::create_directories(options.out_dir);
+  if (c.options.configs.empty()) {
+    for (const auto& n : golden::config_names()) c.options.configs.push_back(golden::find_config(n));
+  }
+  const RandomOptions& opt = c.options;
+  c.runs.resize(opt.count);
+  if (!opt.out_dir.empty()) std::filesystem::create_directories(opt.out_dir);
   std::atomic<uint64_t> next{0};
   std::mutex mu;
   auto worker = [&] {
-    for (uint64_t i = next++; i < options.count; i = next++) {
-      const HwConfig& cfg = *options.configs[i % options.configs.size()];
+    for (uint64_t i = next++; i < opt.count; i = next++) {
+      const HwConfig& cfg = *opt.configs[i % opt.configs.size()];
       RandomRun run;
       try {
-        run = run_random_layer(generate_random_layer(options.unit, cfg, options.seed, i), options.watchdog);
+        run = run_random_layer(generate_random_layer(opt.unit, cfg, opt.seed, i), opt.watchdog);
       } catch (const std::exception& e) {
-        run.layer.name = fmt::format("random_{}_{}_s{}_{:05}", options.unit, cfg.name, options.seed, i);
+        run.layer.name = fmt::format("random_{}_{}_s{}_{:05}", opt.unit, cfg.name, opt.seed, i);
         run.layer.config = &cfg;
         run.layer.index = i;
         run.status = RandomStatus::Error;
         run.message = std::string("generator: ") + e.what();
       }
-      if ((run.status != RandomStatus::Pass || options.save_all) && !options.out_dir.empty() && !run.layer.doc.empty()) {
+      if ((run.status != RandomStatus::Pass || opt.save_all) && !opt.out_dir.empty() && !run.layer.doc.empty()) {
         ojson doc = run.layer.doc;
-        run.file = options.out_dir / (run.layer.name + ".json");
+        run.file = opt.out_dir / (run.layer.name + ".json");
         doc["description"] = fmt::format("dlacosim random {} --seed {} layer {} ({}): {}{}. Reproduce: {}",
-                                         options.unit, options.seed, i, run.layer.features,
+                                         opt.unit, opt.seed, i, run.layer.features,
                                          random_status_name(run.status),
                                          run.reference.empty() ? "" : "; int64 reference: " + run.reference,
                                          run.command());
@@ -1045,15 +1049,15 @@ RandomCampaign run_random_campaign(const RandomOptions& options) {
       }
       std::lock_guard<std::mutex> lock(mu);
       c.runs[i] = std::move(run);
-      if (options.on_done) options.on_done(c.runs[i]);
+      if (opt.on_done) opt.on_done(c.runs[i]);
     }
   };
   std::vector<std::thread> pool;
-  for (unsigned j = 1; j < std::max(1u, options.jobs); ++j) pool.emplace_back(worker);
+  for (unsigned j = 1; j < std::max(1u, opt.jobs); ++j) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
   c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (!options.out_dir.empty()) write_file_atomic(options.out_dir / "summary.json", random_summary_json(c).dump(2) + "\n");
+  if (!opt.out_dir.empty()) write_file_atomic(opt.out_dir / "summary.json", random_summary_json(c).dump(2) + "\n");
   return c;
 }
 
