@@ -248,6 +248,7 @@ int cmd_run(const std::vector<std::string>& args) {
   } else {
     r = run_layer(p.positional[0], o);
   }
+  if (!o.sim.wave.empty() && std::filesystem::exists(o.sim.wave)) r.wave = std::filesystem::absolute(o.sim.wave).string();
   std::cout << format_run(r);
   if (p.vm.count("json")) write_file_atomic(p.vm["json"].as<std::string>(), to_json(r).dump(2) + "\n");
   return exit_code(r.status);

@@ -172,6 +172,10 @@ std::string failure_section(const RunResult& r, std::size_t i) {
   if (!r.message.empty()) s += fmt::format("<pre class=\"message\">{}</pre>\n", esc(r.message));
   s += fmt::format("<p>Reproduce (from the directory the results were produced in):</p>\n<pre class=\"repro\">{}</pre>\n",
                    esc(reproduce_command(r)));
+  if (!r.wave.empty()) {
+    s += fmt::format("<p>Waveform: <a class=\"wave\" href=\"file://{0}\">{0}</a> (<code>gtkwave {1}</code>)</p>\n",
+                     esc(r.wave), esc(shell_quote(r.wave)));
+  }
   if (r.dma) s += fmt::format("<p class=\"note\">{}</p>\n", esc(format_dma(*r.dma, r.cycles)));
   for (std::size_t ci = 0; ci < r.compares.size(); ++ci) {
     const CompareResult& c = r.compares[ci];

@@ -110,6 +110,7 @@ nlohmann::json to_json(const RunResult& r) {
                    {"status", status_name(r.status)}, {"message", r.message}, {"cycles", r.cycles},
                    {"work", r.work},             {"seconds", r.seconds}};
   if (r.suite_index) j["suite_index"] = *r.suite_index;
+  if (!r.wave.empty()) j["wave"] = r.wave;
   if (r.dma) j["dma"] = dma_json(*r.dma, r.cycles);
   auto& cs = j["compares"] = nlohmann::json::array();
   for (const auto& c : r.compares) {
@@ -252,7 +253,7 @@ MismatchMap mismatch_map_from_json(const JsonNode& n, const CubeShape& shape) {
 RunResult run_result_from_json(const JsonNode& n) {
   if (!n.is_object()) n.fail("expected a run result object");
   n.allow_keys({"layer_file", "name", "unit", "config", "mode", "seed", "stall", "rand_reset", "status", "message",
-                "cycles", "work", "seconds", "dma", "compares", "suite_index"});
+                "cycles", "work", "seconds", "dma", "compares", "suite_index", "wave"});
   RunResult r;
   r.layer_file = n.require("layer_file").as_string();
   r.name = n.require("name").as_string();
@@ -268,6 +269,7 @@ RunResult run_result_from_json(const JsonNode& n) {
   r.work = n.require("work").as_u64();
   r.seconds = n.require("seconds").as_double(0.0, 1e12);
   if (const auto si = n.get("suite_index")) r.suite_index = static_cast<std::size_t>(si->as_u64());
+  if (const auto w = n.get("wave")) r.wave = w->as_string();
   if (const auto d = n.get("dma")) {
     d->allow_keys({"bytes_read", "bytes_written", "bytes_per_cycle", "mem_latency", "mem_bandwidth"});
     DmaTraffic t;

@@ -31,7 +31,8 @@ std::size_t count(const std::string& text, const std::string& what) {
 
 bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
-// Self-contained: nothing fetched (no src attribute at all), every link an anchor in the page.
+// Self-contained: nothing fetched (no src attribute at all), every link an anchor in the page or
+// a local file (a run's waveform).
 void check_self_contained(const std::string& html) {
   CHECK_FALSE(has(html, "http://"));
   CHECK_FALSE(has(html, "https://"));
@@ -42,7 +43,7 @@ void check_self_contained(const std::string& html) {
   const std::regex href(R"(href\s*=\s*"([^"]*)\")");
   for (auto it = std::sregex_iterator(html.begin(), html.end(), href); it != std::sregex_iterator(); ++it) {
     INFO((*it)[1].str());
-    CHECK((*it)[1].str().rfind('#', 0) == 0);
+    CHECK(((*it)[1].str().rfind('#', 0) == 0 || (*it)[1].str().rfind("file:///", 0) == 0));
   }
 }
 
@@ -148,8 +149,8 @@ TEST_CASE("report --html of a run forced to fail: coordinates, heatmap, reproduc
   // elements; another seed draws other stripes): element
   // 3*462 + 100 = 1486 is kernel 3, op 100. Flipping bit 5 makes actual xor expected 0x20. The
   // map's cells are ceil(462/32) = 15 ops wide, so op 100 is in the square of ops 90..104.
-  const auto run = dlacosim("run " + layer + " --stall 0.25 --rand-reset 2 --flip-bit 1486:5 --json " +
-                            (dir / "flip.json").string());
+  const auto run = dlacosim("run " + layer + " --stall 0.25 --rand-reset 2 --flip-bit 1486:5 --wave " +
+                            (dir / "flip.fst").string() + " --json " + (dir / "flip.json").string());
   INFO(run.out);
   REQUIRE(run.exit == 1);
   const std::string html = report_html(dir / "flip.json", dir / "flip.html", "", "1 runs, 0 passed, 1 failed");
@@ -166,6 +167,9 @@ TEST_CASE("report --html of a run forced to fail: coordinates, heatmap, reproduc
   // The exact command, with what the run used (the layer's seed, the stall and rand-reset given above).
   CHECK(has(html, "<pre class=\"repro\">dlacosim run " + layer +
                       " --config nv_small --mode cross --seed 11 --stall 0.25 --rand-reset 2</pre>"));
+  // The waveform the run wrote, linked.
+  REQUIRE(fs::exists(dir / "flip.fst"));
+  CHECK(has(html, "<a class=\"wave\" href=\"file://" + (dir / "flip.fst").string() + "\">"));
   check_self_contained(html);
 
   // The command in the report runs as written (without the self-test flip it passes).

@@ -36,6 +36,7 @@ struct RunResult {
   std::optional<DmaTraffic> dma;  // when an RTL device with a DMA server ran
   std::vector<CompareResult> compares;
   double seconds = 0;
+  std::string wave;  // the FST waveform the run wrote (`run --wave`, absolute path); empty: none
   std::optional<std::size_t> suite_index;  // the entry's index in its suite (regress), for merging shards
 };
 
