@@ -30,7 +30,7 @@ for ex in "${examples[@]}"; do
   fi
 done
 
-for c in run regress validate bench import merge; do
+for c in run regress validate bench import merge report random; do
   "$bin" help "$c" >/dev/null 2>&1 || { echo "FAIL: dlacosim help $c exits $?"; fail=1; }
 done
 "$bin" help >/dev/null 2>&1 || { echo "FAIL: dlacosim help exits $?"; fail=1; }

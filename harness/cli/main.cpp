@@ -47,7 +47,11 @@ examples (from the repository root; each runs as written):
   dlacosim run testvectors/layers/cmac/full_int16_random.json --seed 7 --stall 0.3 --rand-reset 2
   dlacosim run testvectors/layers/sdp/small_relu.json --wave /tmp/dlacosim-w.fst --wave-from 10 --wave-to 50
   dlacosim regress testvectors/suites/smoke.json -j 2 --junit /tmp/dlacosim-results.xml
-  dlacosim regress testvectors/suites/smoke.json --shard 0/4
+  dlacosim regress testvectors/suites/smoke.json --shard 0/2 --json /tmp/dlacosim-s0.json
+  dlacosim regress testvectors/suites/smoke.json --shard 1/2 --json /tmp/dlacosim-s1.json
+  dlacosim merge /tmp/dlacosim-s0.json /tmp/dlacosim-s1.json --json /tmp/dlacosim-all.json
+  dlacosim report /tmp/dlacosim-all.json --html /tmp/dlacosim-all.html
+  dlacosim random conv --count 5 --seed 7 --config nv_small
   dlacosim validate testvectors/layers/cmac/*.json
   dlacosim bench cmac --ops 20000
   dlacosim run ../shared/nvdla-traces/nv_small/sdp_1x1x1_pass_through_int8/sdp_1x1x1_pass_through_int8.cfg \

@@ -592,7 +592,7 @@ void shrink_conv(ConvShape& s, const std::string& where, Draw& d) {
 RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
   std::string feat;
   const bool int16 = hw.int16 && d.chance(0.3);
-  const bool wino = hw.name == "nv_full" && d.chance(0.15);
+  const bool wino = hw.winograd && d.chance(0.15);
   ConvShape s = wino ? draw_wino_shape(d, int16, feat) : draw_direct_shape(d, hw, int16, feat);
   const int64_t vmax = int16 ? 32767 : 127, vmin = -vmax - 1;
   feat = fmt::format("{}{}{}", wino ? "winograd" : "direct", int16 ? " int16" : " int8", feat);
@@ -709,7 +709,7 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
   // (Winograd: tiles x 4 x channel blocks of the extended cube) before CACC hands anything to SDP:
   // a long quiet time that is not a hang. Give such layers 4x that.
   {
-    const int upper = hw.name == "nv_small" ? 16 : 32;
+    const int upper = hw.stripe_upper;
     const int blocks = (s.c * (s.wino ? s.sx * s.sy : 1) + hw.atomic_c - 1) / hw.atomic_c;
     const int64_t quiet = int64_t{upper} * (s.wino ? 4 : int64_t{s.r} * s.s) * blocks;
     if (4 * quiet > 20000) L.watchdog = static_cast<uint64_t>(4 * quiet);

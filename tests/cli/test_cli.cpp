@@ -1,6 +1,7 @@
 // The dlacosim command line as a user meets it: exit codes, error messages, waves, reports.
 #include <array>
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -131,17 +132,23 @@ TEST_CASE("the watchdog ends a run that makes no progress, naming unit and cycle
   CHECK_THAT(r.out, Catch::Contains("TIMEOUT") && Catch::Contains("cmac_array (nv_small): watchdog: no progress for 2 cycles, stopped at cycle"));
 }
 
-TEST_CASE("no half-written output: a failing run leaves no report or wave file", "[cli]") {
+TEST_CASE("no half-written output: a run stopped by the watchdog leaves a complete wave file, no temporary", "[cli]") {
   const fs::path json = fs::temp_directory_path() / "dla_cli_bad.json.out";
   const fs::path fst = fs::temp_directory_path() / "dla_cli_bad.fst";
   fs::remove(json);
   fs::remove(fst);
   const Cmd r = dlacosim("run " + kCmac + "small_int8_random.json --stall 0.95 --watchdog 2 --wave " + fst.string());
   CHECK(r.exit == 3);
-  CHECK_FALSE(fs::exists(fst));
+  // The failing run is the one a user wants to look at: its waves are published, closed.
+  REQUIRE(fs::exists(fst));
+  CHECK(fs::file_size(fst) > 0);
+  if (std::system("command -v fst2vcd >/dev/null 2>&1") == 0) {
+    CHECK(std::system(("fst2vcd " + fst.string() + " 2>/dev/null | grep -q '^\\$enddefinitions'").c_str()) == 0);
+  }
   for (const auto& e : fs::directory_iterator(fs::temp_directory_path())) {
     CHECK(e.path().filename().string().find("dla_cli_bad.fst.tmp") == std::string::npos);
   }
+  fs::remove(fst);
   const Cmd ok = dlacosim("run " + kCmac + "small_int8_inline.json --json " + json.string());
   CHECK(ok.exit == 0);
   CHECK(fs::exists(json));

@@ -47,8 +47,13 @@ class Sim {
       fst_->open(pending_->temp().c_str());
     }
   }
+  // A run that stops early (watchdog, mismatch, refusal) still publishes its waves, closed and
+  // complete up to the cycle it stopped at: those are the runs a user opens a waveform for.
   ~Sim() {
-    if (fst_) fst_->close();
+    try {
+      finish();
+    } catch (...) {  // a destructor must not throw; the temporary file is then removed
+    }
     if (model_) model_->final();
   }
   Sim(const Sim&) = delete;
@@ -96,7 +101,8 @@ class Sim {
 
   void progress() { last_progress_ = cycle_; }
 
-  // Closes the wave file and moves it into place (only a finished run publishes its waves).
+  // Closes the wave file and moves it into place (never a partly written file: the FST is closed
+  // before the rename).
   void finish() {
     if (fst_) {
       fst_->close();
