@@ -45,6 +45,13 @@ TEST_CASE("every nv_full conv layer equals the int64 reference on golden and RTL
   run_rtl(files);
 }
 
+TEST_CASE("every nv_large conv layer equals the int64 reference on golden and RTL under stalls and random reset",
+          "[rtl][conv][conv_layers]") {
+  const auto files = layer_files("large_");
+  REQUIRE(files.size() >= 2);
+  run_rtl(files);
+}
+
 TEST_CASE("the conv layers cover the intended shapes and are strong tests", "[conv][conv_layers]") {
   std::set<std::string> seen;
   for (const auto& f : layer_files()) {
@@ -87,7 +94,7 @@ TEST_CASE("the conv layers cover the intended shapes and are strong tests", "[co
       CHECK(e.cacc_saturated > 0);
     }
   }
-  for (const char* want : {"nv_small", "nv_full", "1x1", "3x3 pad 1", "5x5 stride 2", "dilation 2", "dilation 3",
+  for (const char* want : {"nv_small", "nv_large", "nv_full", "1x1", "3x3 pad 1", "5x5 stride 2", "dilation 2", "dilation 3",
                            "nv_small C and K not multiples of the atomics", "nv_full C and K not multiples of the atomics",
                            "fewer positions than one stripe", "fully connected", "int16", "asymmetric padding",
                            "SDP post-ops", "bias per kernel", "relu", "output precision differs", "input converter",
@@ -107,12 +114,13 @@ TEST_CASE("conv layers compile to a driver's program: bookkeeping registers, ena
     const Program p = units::compile_conv_layer(l.header, l.root(), false).program;
     const bool small = L.config == "nv_small";
     const int bpe = L.int16 ? 2 : 1;
-    // conv-pipeline.md §3-4: EPS (N atoms per position, A atoms per entry: nv_small 1, nv_full's
-    // 128-byte entries 4; a last group of more than half an entry takes one entry per position,
+    // conv-pipeline.md §3-4: EPS (N atoms per position, A atoms per entry: nv_small 1, nv_large's
+    // 64-byte entries 2, nv_full's 128-byte entries 4; a last group of more than half an entry takes one entry per position,
     // of half an entry one per 2 positions, of a quarter one per 4), BYTE_PER_KERNEL,
     // WEIGHT_BYTES rounded up to 128, ATOMICS, RELEASE, output size, banks.
     const int n_atoms = ceil_div(L.C * bpe, L.atom());
-    const int a = small ? 1 : 4, rem = n_atoms % a;
+    const bool large = L.config == "nv_large";
+    const int a = small ? 1 : (large ? 2 : 4), rem = n_atoms % a;
     const int eps = n_atoms / a * L.W +
                     (rem == 0 ? 0 : (2 * rem > a ? L.W : (2 * rem == a ? ceil_div(L.W, 2) : ceil_div(L.W, 4))));
     CHECK(written(p, "CDMA", "D_ENTRY_PER_SLICE", r::cdma::D_ENTRY_PER_SLICE::ENTRIES{}) + 1 == uint32_t(eps));
@@ -158,8 +166,10 @@ TEST_CASE("conv layers compile to a driver's program: bookkeeping registers, ena
     CHECK(written(p, "CDMA", "D_FETCH_GRAIN", r::cdma::D_FETCH_GRAIN::GRAINS{}) == 0);
     const uint32_t data_banks = written(p, "CDMA", "D_BANK", r::cdma::D_BANK::DATA_BANK{}) + 1;
     const uint32_t weight_banks = written(p, "CDMA", "D_BANK", r::cdma::D_BANK::WEIGHT_BANK{}) + 1;
+    // Banks: nv_small 512 x 8 B, nv_large 512 x 64 B, nv_full 256 x 128 B.
+    const uint32_t bank_entries = small || large ? 512 : 256;
     const int bank_bytes = small ? 512 * 8 : 512 * 64;
-    CHECK(data_banks * 512 >= uint32_t(eps * L.H));
+    CHECK(data_banks * bank_entries >= uint32_t(eps * L.H));
     CHECK(int64_t{weight_banks} * bank_bytes >= int64_t{std::min(L.K, small ? 8 : (L.int16 ? 16 : 32))} * L.R * L.S * L.C * bpe);
     CHECK(data_banks + weight_banks <= (small ? 32u : 16u));
     CHECK(written(p, "SDP", "D_FEATURE_MODE_CFG", r::sdp::D_FEATURE_MODE_CFG::FLYING_MODE{}) == 1);
