@@ -2,8 +2,8 @@
 # Renders an HTML report (`dlacosim report`) in headless Chromium and checks what a person sees:
 # the DOM after the page's script ran has one row per run, sorted by cycles when the URL says
 # #sort=cycles, and the failing run's heatmap; a 1280x2000 screenshot is kept as an artifact.
-# Chromium is Debian's package (scripts/setup.sh installs it); without it the test is skipped
-# (exit 77).
+# Chromium is Debian's package, which scripts/setup.sh installs: without it the test fails (a
+# skip would let a broken set-up pass unseen).
 # usage: check_html_report_browser.sh DLACOSIM_BINARY SOURCE_DIR ARTIFACT_DIR
 set -uo pipefail
 bin=$1
@@ -11,8 +11,8 @@ src=$2
 art=$3
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then
-  echo "SKIP: no chromium (scripts/setup.sh installs Debian's package)"
-  exit 77
+  echo "FAIL: no chromium on PATH (scripts/setup.sh installs Debian's package chromium)"
+  exit 1
 fi
 mkdir -p "$art"
 art=$(cd "$art" && pwd)  # absolute, for file:// URLs
