@@ -6,6 +6,8 @@
 #include <iostream>
 #include <thread>
 
+#include <unistd.h>
+
 #include "harness/errors.hpp"
 #include "harness/files.hpp"
 #include "harness/html_report.hpp"
@@ -98,7 +100,8 @@ po::options_description regress_options() {
     ("shard", po::value<std::string>(), "run only shard I of N (0-based), written I/N")
     ("mode", po::value<std::string>()->default_value("cross"), "cross, golden or rtl")
     ("watchdog", po::value<uint64_t>()->default_value(20000), "cycles without progress before a run is ended")
-    ("dump-dir", po::value<std::string>(), "on mismatch, write gzip dumps here");
+    ("dump-dir", po::value<std::string>(), "on mismatch, write gzip dumps here")
+    ("no-progress", po::bool_switch(), "no progress on stderr (a status line on a terminal, else a line per run)");
   add_mem_options(d);
   return d;
 }
@@ -279,7 +282,12 @@ int cmd_regress(const std::vector<std::string>& args) {
   const unsigned jobs = p.vm["jobs"].as<unsigned>();
   if (jobs == 0) throw InputError("--jobs", "", "must be at least 1");
   const Suite suite = load_suite(p.positional[0]);
-  const auto results = run_suite(suite, o, jobs, shard);
+  std::optional<Progress> progress;
+  if (!p.vm["no-progress"].as<bool>()) progress.emplace(stderr, isatty(fileno(stderr)) != 0);
+  const auto results = run_suite(suite, o, jobs, shard, [&](const RunResult& r, std::size_t done, std::size_t total) {
+    if (progress) progress->update(r, done, total);
+  });
+  if (progress) progress->finish();
   for (const auto& r : results) {
     if (r.status != Status::Pass) std::cout << format_run(r);
   }

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
 #include <thread>
 
 #include "harness/json_reader.hpp"
@@ -91,13 +94,16 @@ Suite load_suite(const fs::path& file) {
   return s;
 }
 
-std::vector<RunResult> run_suite(const Suite& suite, const RunOptions& base, unsigned jobs, Shard shard) {
+std::vector<RunResult> run_suite(const Suite& suite, const RunOptions& base, unsigned jobs, Shard shard,
+                                 const RunDone& on_done) {
   std::vector<std::size_t> mine;  // suite indexes of this shard's entries
   for (std::size_t i = 0; i < suite.entries.size(); ++i) {
     if (i % shard.count == shard.index) mine.push_back(i);
   }
   std::vector<RunResult> results(mine.size());
   std::atomic<std::size_t> next{0};
+  std::mutex done_mutex;
+  std::size_t done = 0;
   auto worker = [&] {
     for (std::size_t i = next++; i < mine.size(); i = next++) {
       const SuiteEntry& e = suite.entries[mine[i]];
@@ -108,6 +114,10 @@ std::vector<RunResult> run_suite(const Suite& suite, const RunOptions& base, uns
       results[i] = run_layer(e.layer, o);
       results[i].name += e.label();
       results[i].suite_index = mine[i];
+      if (on_done) {
+        const std::lock_guard lock(done_mutex);
+        on_done(results[i], ++done, mine.size());
+      }
     }
   };
   std::vector<std::thread> pool;
@@ -115,6 +125,45 @@ std::vector<RunResult> run_suite(const Suite& suite, const RunOptions& base, uns
   worker();
   for (auto& t : pool) t.join();
   return results;
+}
+
+namespace {
+
+double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::string clock_text(double s) {
+  const auto t = static_cast<uint64_t>(s + 0.5);
+  return t >= 3600 ? fmt::format("{}:{:02}:{:02}", t / 3600, t / 60 % 60, t % 60)
+                   : fmt::format("{}:{:02}", t / 60, t % 60);
+}
+
+}  // namespace
+
+Progress::Progress(std::FILE* out, bool terminal) : out_(out), terminal_(terminal), start_(now_seconds()) {}
+
+void Progress::update(const RunResult& r, std::size_t done, std::size_t total) {
+  (r.status == Status::Pass ? passed_ : failed_) += 1;
+  const double elapsed = now_seconds() - start_;
+  if (!terminal_) {
+    fmt::print(out_, "[{}/{}] {} {} ({:.2f} s)\n", done, total, status_name(r.status), r.name, r.seconds);
+    std::fflush(out_);
+    return;
+  }
+  const double eta = done == 0 ? 0 : elapsed / static_cast<double>(done) * static_cast<double>(total - done);
+  // \r and erase-to-end-of-line keep one status line.
+  fmt::print(out_, "\r\x1b[K[{}/{}] pass {} fail {}  elapsed {}  ETA {}  {}", done, total, passed_, failed_,
+             clock_text(elapsed), clock_text(eta), r.name.substr(0, 40));
+  std::fflush(out_);
+  drawn_ = true;
+}
+
+void Progress::finish() {
+  if (terminal_ && drawn_) {
+    fmt::print(out_, "\r\x1b[K");
+    std::fflush(out_);
+  }
 }
 
 }  // namespace dla::harness

@@ -178,6 +178,32 @@ TEST_CASE("regress: table, JUnit, shards, exit code", "[cli][regress]") {
   CHECK(std::stoi(m0[1]) + std::stoi(m1[1]) == std::stoi(mall[1]));
   CHECK(std::stoi(m0[1]) > 0);
   CHECK(dlacosim("regress " + kSrc + "/testvectors/suites/default.json --shard 2/2").exit == 2);
+  // Not on a terminal: one progress line per run on stderr, numbered 1..N.
+  const std::regex line(R"(\[(\d+)/(\d+)\] PASS )");
+  int lines = 0;
+  for (auto it = std::sregex_iterator(s0.out.begin(), s0.out.end(), line); it != std::sregex_iterator(); ++it) {
+    ++lines;
+    CHECK((*it)[2] == m0[1].str());
+  }
+  CHECK(lines == std::stoi(m0[1]));
+  CHECK_THAT(dlacosim("regress " + kSrc + "/testvectors/suites/default.json --shard 0/2 --no-progress").out,
+             !Catch::Contains("] PASS "));
+}
+
+TEST_CASE("regress shows a live status line on a terminal", "[cli][regress]") {
+  if (std::system("command -v script >/dev/null 2>&1") != 0) FAIL("script (util-linux) is needed to give regress a terminal");
+  const fs::path out = fs::temp_directory_path() / "dla_cli_progress_tty.txt";
+  const std::string cmd = "script -qec '" + std::string(DLA_BINARY_DIR) + "/harness/dlacosim regress " + kSrc +
+                          "/testvectors/suites/smoke.json -j 2 >/dev/null' " + out.string() + " >/dev/null 2>&1";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  std::ifstream in(out);
+  const std::string tty((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  INFO(tty);
+  // The line is rewritten in place (carriage return, erase line) with counts, elapsed time and ETA.
+  CHECK_THAT(tty, Catch::Contains("\r\x1b[K[1/") && Catch::Contains(" pass ") && Catch::Contains(" fail 0") &&
+                      Catch::Contains("ETA "));
+  CHECK_THAT(tty, !Catch::Contains("] PASS "));
+  fs::remove(out);
 }
 
 TEST_CASE("validate accepts every bundled layer and suite", "[cli]") {
