@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <thread>
@@ -244,7 +245,19 @@ int cmd_import(const std::vector<std::string>& args) {
 int cmd_run(const std::vector<std::string>& args) {
   const Parsed p = parse(args, run_options());
   if (p.positional.size() != 1) throw InputError("run", "", "expected exactly one layer file");
-  const RunOptions o = run_options_from(p.vm);
+  RunOptions o = run_options_from(p.vm);
+  // On a terminal a long run shows its cycles and simulation rate, on one line erased at the end.
+  const bool terminal = isatty(fileno(stderr)) != 0;
+  const auto started = std::chrono::steady_clock::now();
+  bool drawn = false;
+  if (terminal) {
+    o.sim.heartbeat = [&](const std::string& unit, uint64_t cycle) {
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      fmt::print(stderr, "\r\x1b[K{}: cycle {}, {:.0f} cycles/s", unit, cycle, static_cast<double>(cycle) / s);
+      std::fflush(stderr);
+      drawn = true;
+    };
+  }
   RunResult r;
   if (is_trace(p.positional[0])) {
     // An NVDLA trace: imported (InputError on malformed input) and replayed as a program.
@@ -255,6 +268,7 @@ int cmd_run(const std::vector<std::string>& args) {
   } else {
     r = run_layer(p.positional[0], o);
   }
+  if (drawn) fmt::print(stderr, "\r\x1b[K");
   if (!o.sim.wave.empty() && std::filesystem::exists(o.sim.wave)) r.wave = std::filesystem::absolute(o.sim.wave).string();
   std::cout << format_run(r);
   if (p.vm.count("json")) write_file_atomic(p.vm["json"].as<std::string>(), to_json(r).dump(2) + "\n");

@@ -206,6 +206,24 @@ TEST_CASE("regress shows a live status line on a terminal", "[cli][regress]") {
   fs::remove(out);
 }
 
+TEST_CASE("a long run shows its cycles and rate on a terminal, nothing when piped", "[cli][run]") {
+  const std::string trace = std::string(DLA_SHARED_DIR) +
+                            "/nvdla-traces/nv_small/dc_24x44x14_5x3x14x41_int8_0/dc_24x44x14_5x3x14x41_int8_0.cfg";
+  const std::string run = std::string(DLA_BINARY_DIR) + "/harness/dlacosim run " + trace + " --config nv_small --mode rtl";
+  const fs::path out = fs::temp_directory_path() / "dla_cli_run_tty.txt";
+  REQUIRE(std::system(("script -qec '" + run + " >/dev/null' " + out.string() + " >/dev/null 2>&1").c_str()) == 0);
+  std::ifstream in(out);
+  const std::string tty((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  INFO(tty);
+  // About 211000 cycles: the line is drawn at 65536, 131072 and 196608 cycles, then erased.
+  CHECK_THAT(tty, Catch::Contains("\r\x1b[Knvdla_core (nv_small): cycle 65536, ") &&
+                      Catch::Contains("cycle 196608, ") && Catch::Contains(" cycles/s"));
+  fs::remove(out);
+  const Cmd piped = dlacosim("run " + trace + " --config nv_small --mode rtl");
+  CHECK(piped.exit == 0);
+  CHECK_THAT(piped.out, !Catch::Contains("cycles/s"));
+}
+
 TEST_CASE("validate accepts every bundled layer and suite", "[cli]") {
   std::string files;
   for (const auto& dir : {"/testvectors/layers/cmac", "/testvectors/suites"}) {

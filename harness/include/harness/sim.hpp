@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -28,6 +29,8 @@ struct SimOptions {
   int wave_depth = 99;
   uint64_t watchdog = 20000;  // cycles without progress before the run is ended
   uint64_t max_cycles = std::numeric_limits<uint64_t>::max();
+  // Called every 65536 cycles (`run` draws cycles and rate on a terminal with it).
+  std::function<void(const std::string& unit, uint64_t cycle)> heartbeat;
 };
 
 template <class Model>
@@ -90,6 +93,7 @@ class Sim {
     model_->eval();
     dump(2 * cycle_ + 1);
     ++cycle_;
+    if ((cycle_ & 0xffff) == 0 && opt_.heartbeat) opt_.heartbeat(unit_, cycle_);
     if (cycle_ - last_progress_ > opt_.watchdog) {
       throw SimTimeout(unit_ + ": watchdog: no progress for " + std::to_string(opt_.watchdog) +
                        " cycles, stopped at cycle " + std::to_string(cycle_));
