@@ -21,7 +21,7 @@ const HwConfig& nv_small() {
   static const HwConfig k{.name = "nv_small", .atomic_c = 8, .mac_cells = 8, .int16 = false, .atom_bytes = 8,
                           .dma_bits = 64, .cbuf_banks = 32, .cbuf_entries = 512, .cbuf_entry_bytes = 8,
                           .stripe_lower = 8, .stripe_upper = 16, .winograd = false, .nvdlav1_map = false,
-                          .sdp_lanes = 1, .sdp_ew_lanes = 1};
+                          .sdp_lanes = 1, .sdp_ew_lanes = 1, .pdp_throughput = 1};
   return k;
 }
 
@@ -31,7 +31,7 @@ const HwConfig& nv_large() {
   static const HwConfig k{.name = "nv_large", .atomic_c = 64, .mac_cells = 32, .int16 = false, .atom_bytes = 32,
                           .dma_bits = 256, .cbuf_banks = 16, .cbuf_entries = 512, .cbuf_entry_bytes = 64,
                           .stripe_lower = 32, .stripe_upper = 64, .winograd = false, .nvdlav1_map = false,
-                          .sdp_lanes = 16, .sdp_ew_lanes = 4};
+                          .sdp_lanes = 16, .sdp_ew_lanes = 4, .pdp_throughput = 8};
   return k;
 }
 
@@ -42,7 +42,7 @@ const HwConfig& nv_full() {
   static const HwConfig k{.name = "nv_full", .atomic_c = 64, .mac_cells = 16, .int16 = true, .atom_bytes = 32,
                           .dma_bits = 512, .cbuf_banks = 16, .cbuf_entries = 256, .cbuf_entry_bytes = 128,
                           .stripe_lower = 16, .stripe_upper = 32, .winograd = true, .nvdlav1_map = true,
-                          .sdp_lanes = 16, .sdp_ew_lanes = 4};
+                          .sdp_lanes = 16, .sdp_ew_lanes = 4, .pdp_throughput = 8};
   return k;
 }
 

@@ -8,6 +8,7 @@
 
 #include "golden/conv.hpp"
 #include "golden/nvdla_regs.hpp"
+#include "golden/pdp.hpp"
 #include "golden/sdp.hpp"
 
 namespace dla::harness {
@@ -294,7 +295,7 @@ namespace {
 // Order in which a layer's done interrupts reach the GLB on the hardware: the loads end before
 // the accumulation, the accumulation before the post-processing has written the last atom.
 int pipeline_rank(std::string_view intr_unit) {
-  static constexpr std::array<std::string_view, 4> kOrder{"CDMA_DAT", "CDMA_WT", "CACC", "SDP"};
+  static constexpr std::array<std::string_view, 5> kOrder{"CDMA_DAT", "CDMA_WT", "CACC", "SDP", "PDP"};
   const auto it = std::find(kOrder.begin(), kOrder.end(), intr_unit);
   return static_cast<int>(it - kOrder.begin());
 }
@@ -313,7 +314,12 @@ void GoldenDevice::try_launch() {
       if (std::any_of(partners.begin(), partners.end(), [&](const auto& p) { return block_named(p).running; })) continue;
       std::vector<std::pair<std::string, std::string>> raises;  // {interrupt unit, interrupt name}
       raises.emplace_back(u.intr_unit, fmt::format("{}_{}", u.intr_unit, g));
-      for (const auto& [also_unit, block] : u.also_raises) {
+      auto also = u.also_raises;
+      if (u.raises_if) {
+        const auto more = u.raises_if(*this, g);
+        also.insert(also.end(), more.begin(), more.end());
+      }
+      for (const auto& [also_unit, block] : also) {
         raises.emplace_back(also_unit, fmt::format("{}_{}", also_unit, consumer(block)));
       }
       bool ok = true;
@@ -352,6 +358,123 @@ namespace rs = gregs::sdp;
 
 std::string conv_blocked(const GoldenDevice& d, int g);
 
+// ---- PDP: from memory through PDP_RDMA, or on the fly from SDP (docs/PDP.md) ----------------------
+
+namespace rp = gregs::pdp;
+namespace rpr = gregs::pdp_rdma;
+
+bool sdp_output_to_pdp(const GoldenDevice& d, int gs) {
+  return gregs::field(d.peek("SDP", rs::D_FEATURE_MODE_CFG::offset, gs), rs::D_FEATURE_MODE_CFG::OUTPUT_DST{}) != 0;
+}
+
+bool pdp_on_flying(const GoldenDevice& d, int gp) {
+  return gregs::field(d.peek("PDP", rp::D_OPERATION_MODE_CFG::offset, gp), rp::D_OPERATION_MODE_CFG::FLYING_MODE{}) == 0;
+}
+
+// Empty when SDP group gs (OUTPUT_DST = PDP) finds PDP ready to take its output.
+std::string pdp_flying_blocked(const GoldenDevice& d, int gs) {
+  const int gp = d.consumer("PDP");
+  if (!d.armed("PDP", gp)) {
+    return fmt::format("SDP group {} sends its output on the fly to PDP (D_FEATURE_MODE_CFG.OUTPUT_DST=PDP) and is "
+                       "waiting for PDP group {} to be armed (PDP.D_OP_ENABLE)",
+                       gs, gp);
+  }
+  if (!pdp_on_flying(d, gp)) {
+    return fmt::format("SDP group {} sends its output on the fly to PDP, but PDP group {} is armed with "
+                       "D_OPERATION_MODE_CFG.FLYING_MODE=OFF_FLYING (input from memory)",
+                       gs, gp);
+  }
+  return "";
+}
+
+std::vector<std::pair<std::string, std::string>> pdp_raised_by_sdp(const GoldenDevice& d, int gs) {
+  if (!sdp_output_to_pdp(d, gs)) return {};
+  return {{"PDP", "PDP"}};
+}
+
+golden::PdpConfig pdp_decode(const GoldenDevice& d, int g) {
+  const int gr = d.consumer("PDP_RDMA");
+  return golden::decode_pdp([&](uint32_t off) { return d.peek("PDP", off, g); },
+                            [&](uint32_t off) { return d.peek("PDP_RDMA", off, gr); }, d.hw().atom_bytes);
+}
+
+void pdp_finish(GoldenDevice& d, int g, const golden::PdpConfig& cfg, const golden::PdpRun& r) {
+  // Integer data: no NaN or Inf; no back-pressure in golden.
+  for (const uint32_t off : {rp::D_INF_INPUT_NUM::offset, rp::D_NAN_INPUT_NUM::offset, rp::D_NAN_OUTPUT_NUM::offset,
+                             rp::D_PERF_WRITE_STALL::offset}) {
+    d.set_hw_register("PDP", off, g, 0);
+  }
+  if (cfg.off_flying) d.set_hw_register("PDP_RDMA", rpr::D_PERF_READ_STALL::offset, d.consumer("PDP_RDMA"), 0);
+  GoldenLayer layer;
+  layer.unit = "PDP";
+  layer.group = g;
+  layer.summary = golden::pdp_describe(cfg);
+  layer.wrote_memory = true;
+  layer.out_layout = golden::pdp_output_layout(cfg);
+  layer.out_shape = golden::pdp_output_shape(cfg);
+  layer.output = r.output;
+  d.record_layer(std::move(layer));
+}
+
+// PDP's layer on SDP's output (SDP group gs wrote nothing to memory).
+void pdp_run_flying(GoldenDevice& d, int gs, const golden::SdpConfig& scfg, const golden::Cube<int64_t>& sdp_out) {
+  const int gp = d.consumer("PDP");
+  const golden::PdpConfig cfg = pdp_decode(d, gp);
+  const bool sdp_int16 = scfg.out_precision == golden::SdpPrecision::Int16;
+  const bool pdp_int16 = cfg.precision == golden::PdpPrecision::Int16;
+  if (scfg.out_precision != golden::SdpPrecision::Int8 && !sdp_int16) {
+    throw std::invalid_argument("SDP D_DATA_FORMAT.OUT_PRECISION must be int8 or int16 when its output goes to PDP");
+  }
+  if (sdp_int16 != pdp_int16 && cfg.precision != golden::PdpPrecision::Fp16) {
+    throw std::invalid_argument(fmt::format("PDP group {} D_DATA_FORMAT ({}) differs from SDP group {}'s output precision",
+                                            gp, pdp_int16 ? "int16" : "int8", gs));
+  }
+  Memory& mem = d.memory();
+  const golden::PdpRun r = golden::run_pdp(
+      cfg, d.hw(), [&](uint64_t a) { return mem.read(a); }, [&](uint64_t a, uint8_t v) { mem.write(a, v); }, &sdp_out);
+  pdp_finish(d, gp, cfg, r);
+}
+
+std::string sdp_blocked(const GoldenDevice& d, int g);
+
+std::string pdp_blocked(const GoldenDevice& d, int g) {
+  if (pdp_on_flying(d, g)) {
+    const int gs = d.consumer("SDP");
+    std::string why;
+    if (!d.armed("SDP", gs)) {
+      why = fmt::format("SDP group {} is not armed (SDP.D_OP_ENABLE)", gs);
+    } else if (!sdp_output_to_pdp(d, gs)) {
+      why = fmt::format("SDP group {} writes to memory (D_FEATURE_MODE_CFG.OUTPUT_DST=MEM)", gs);
+    } else {
+      why = sdp_blocked(d, gs);
+      if (why.empty()) why = fmt::format("SDP group {} is ready", gs);
+    }
+    return fmt::format("PDP group {} takes its input on the fly from SDP (D_OPERATION_MODE_CFG.FLYING_MODE=ON_FLYING) "
+                       "and runs with SDP's layer: {}",
+                       g, why);
+  }
+  const int gr = d.consumer("PDP_RDMA");
+  if (!d.armed("PDP_RDMA", gr)) {
+    return fmt::format("PDP group {} (FLYING_MODE=OFF_FLYING) is waiting for PDP_RDMA group {} to be armed "
+                       "(PDP_RDMA.D_OP_ENABLE)",
+                       g, gr);
+  }
+  return "";
+}
+
+std::vector<std::string> pdp_partners(const GoldenDevice& d, int g) {
+  if (pdp_on_flying(d, g)) return {};
+  return {"PDP_RDMA"};
+}
+
+void pdp_run(GoldenDevice& d, int g) {
+  const golden::PdpConfig cfg = pdp_decode(d, g);
+  Memory& mem = d.memory();
+  const golden::PdpRun r = golden::run_pdp(
+      cfg, d.hw(), [&](uint64_t a) { return mem.read(a); }, [&](uint64_t a, uint8_t v) { mem.write(a, v); });
+  pdp_finish(d, g, cfg, r);
+}
+
 std::string sdp_blocked(const GoldenDevice& d, int g) {
   const uint32_t mode = d.peek("SDP", rs::D_FEATURE_MODE_CFG::offset, g);
   if (gregs::field(mode, rs::D_FEATURE_MODE_CFG::FLYING_MODE{}) != 0) {
@@ -363,9 +486,7 @@ std::string sdp_blocked(const GoldenDevice& d, int g) {
                        g, why.empty() ? std::string("the pipeline is ready") : why);
   }
   if (gregs::field(mode, rs::D_FEATURE_MODE_CFG::OUTPUT_DST{}) != 0) {
-    return fmt::format("SDP group {} sends its output on the fly to PDP (D_FEATURE_MODE_CFG.OUTPUT_DST=PDP), and "
-                       "this build has no golden PDP model",
-                       g);
+    if (std::string why = pdp_flying_blocked(d, g); !why.empty()) return why;
   }
   const int gr = d.consumer("SDP_RDMA");
   if (!d.armed("SDP_RDMA", gr)) {
@@ -379,7 +500,9 @@ std::string sdp_blocked(const GoldenDevice& d, int g) {
 std::vector<std::string> sdp_partners(const GoldenDevice& d, int g) {
   const uint32_t mode = d.peek("SDP", rs::D_FEATURE_MODE_CFG::offset, g);
   if (gregs::field(mode, rs::D_FEATURE_MODE_CFG::FLYING_MODE{}) != 0) return {};
-  return {"SDP_RDMA"};
+  std::vector<std::string> p{"SDP_RDMA"};
+  if (sdp_output_to_pdp(d, g)) p.emplace_back("PDP");
+  return p;
 }
 
 golden::SdpConfig sdp_decode(const GoldenDevice& d, int g) {
@@ -397,6 +520,7 @@ void sdp_run(GoldenDevice& d, int g) {
   const golden::SdpRun r = golden::run_sdp(
       cfg, d.lut_ram("SDP").tables(), [&](uint64_t a) { return mem.read(a); },
       [&](uint64_t a, uint8_t v) { mem.write(a, v); });
+  if (cfg.output_to_pdp) pdp_run_flying(d, g, cfg, r.output);
   sdp_finish(d, g, cfg, r);
 }
 
@@ -465,9 +589,7 @@ std::string conv_blocked(const GoldenDevice& d, int g) {
                        g, gs);
   }
   if (gregs::field(mode, rs::D_FEATURE_MODE_CFG::OUTPUT_DST{}) != 0) {
-    return fmt::format("SDP group {} sends the convolution's output on the fly to PDP "
-                       "(D_FEATURE_MODE_CFG.OUTPUT_DST=PDP), and this build has no golden PDP model",
-                       gs);
+    if (std::string why = pdp_flying_blocked(d, gs); !why.empty()) return why;
   }
   if (sdp_needs_rdma(sdp_decode(d, gs)) && !d.armed("SDP_RDMA", d.consumer("SDP_RDMA"))) {
     return fmt::format("SDP group {} (after the convolution) reads an operand from memory and is waiting for "
@@ -481,6 +603,7 @@ std::vector<std::string> conv_partners(const GoldenDevice& d, int) {
   std::vector<std::string> p(std::begin(kConvBlocks), std::end(kConvBlocks));
   p.emplace_back("SDP");
   if (sdp_needs_rdma(sdp_decode(d, d.consumer("SDP")))) p.emplace_back("SDP_RDMA");
+  if (sdp_output_to_pdp(d, d.consumer("SDP"))) p.emplace_back("PDP");
   return p;
 }
 
@@ -544,6 +667,7 @@ void conv_run(GoldenDevice& d, int g) {
   layer.out_shape = cr.cacc.shape();
   layer.output = cr.cacc;
   d.record_layer(std::move(layer));
+  if (scfg.output_to_pdp) pdp_run_flying(d, g_sdp, scfg, sr.output);
   sdp_finish(d, g_sdp, scfg, sr);
 }
 
@@ -551,8 +675,10 @@ void conv_run(GoldenDevice& d, int g) {
 
 const std::vector<GoldenDevice::Unit>& GoldenDevice::units() {
   static const std::vector<Unit> k = {
-      {"SDP", "SDP", &sdp_blocked, &sdp_partners, &sdp_run, {}},
-      {"CACC", "CACC", &conv_blocked, &conv_partners, &conv_run, {{"SDP", "SDP"}, {"CDMA_DAT", "CDMA"}, {"CDMA_WT", "CDMA"}}},
+      {"SDP", "SDP", &sdp_blocked, &sdp_partners, &sdp_run, {}, &pdp_raised_by_sdp},
+      {"CACC", "CACC", &conv_blocked, &conv_partners, &conv_run, {{"SDP", "SDP"}, {"CDMA_DAT", "CDMA"}, {"CDMA_WT", "CDMA"}},
+       [](const GoldenDevice& d, int) { return pdp_raised_by_sdp(d, d.consumer("SDP")); }},
+      {"PDP", "PDP", &pdp_blocked, &pdp_partners, &pdp_run, {}},
   };
   return k;
 }

@@ -40,9 +40,6 @@ RunResult run_golden(const fs::path& cfg, const dla::golden::HwConfig& hw) {
   return run_program_in_mode(p, hw, o);
 }
 
-// Traces that cannot pass on the golden model alone, and why (docs/SDP.md, trace table).
-bool needs_pdp(const fs::path& cfg) { return cfg.stem().string().rfind("sdp_pdp_", 0) == 0; }
-
 }  // namespace
 
 TEST_CASE("nv_small SDP traces reproduce NVDLA's CRCs on the golden model", "[traces][sdp]") {
@@ -53,16 +50,11 @@ TEST_CASE("nv_small SDP traces reproduce NVDLA's CRCs on the golden model", "[tr
     DYNAMIC_SECTION(cfg.stem().string()) {
       const RunResult r = run_golden(cfg, dla::golden::nv_small());
       INFO(r.message);
-      if (needs_pdp(cfg)) {
-        // SDP hands its output to PDP on the fly (OUTPUT_DST = PDP); PDP has no golden model yet.
-        CHECK(r.status == Status::Timeout);
-        CHECK_THAT(r.message, Catch::Contains("OUTPUT_DST=PDP"));
-      } else {
-        CHECK(r.status == Status::Pass);
-        REQUIRE_FALSE(r.compares.empty());
-        CHECK(r.compares.back().crc_actual == r.compares.back().crc_expected);
-        ++passed;
-      }
+      // sdp_pdp_*: SDP hands its output on the fly to PDP (OUTPUT_DST = PDP); the CRC is PDP's.
+      CHECK(r.status == Status::Pass);
+      REQUIRE_FALSE(r.compares.empty());
+      CHECK(r.compares.back().crc_actual == r.compares.back().crc_expected);
+      ++passed;
     }
   }
   (void)passed;
@@ -173,7 +165,8 @@ TEST_CASE("golden device register groups, read-only registers and interrupts", "
   CHECK_FALSE(w.raised);
   CHECK_THAT(w.detail, Catch::Contains("consumer"));
   CHECK_THAT(dev.wait_interrupt("SDP_0", 100).detail, Catch::Contains("never armed"));
-  CHECK_THAT(dev.wait_interrupt("PDP_0", 100).detail, Catch::Contains("no model of PDP"));
+  CHECK_THAT(dev.wait_interrupt("PDP_0", 100).detail, Catch::Contains("PDP group 0 was never armed"));
+  CHECK_THAT(dev.wait_interrupt("CDP_0", 100).detail, Catch::Contains("no model of CDP"));
   // GLB: S_INTR_SET sets, S_INTR_STATUS is write-1-to-clear.
   dev.reg_write(addr("GLB.S_INTR_SET"), 1u << 4);
   CHECK(dev.interrupt_pending("PDP_0"));

@@ -33,6 +33,15 @@ struct HwConfig {
   bool nvdlav1_map = false; // CSB block bases: nvdlav1's map (nv_full), else master's
   int sdp_lanes = 1;        // SDP BS/BN elements per cycle (SDP_BS_THROUGHPUT)
   int sdp_ew_lanes = 1;     // SDP EW elements per cycle (SDP_EW_THROUGHPUT; 1 where NVDLA has none)
+  int pdp_throughput = 1;   // PDP elements per cycle (PDP_THROUGHPUT)
+  // PDP line buffer: int8 partial sums it holds (7 KB of 14-bit sums; int16 holds half as many).
+  // One output column of one split needs one sum per channel of an atom (docs/PDP.md).
+  int pdp_line_buffer_elements = 4096;
+
+  // Widest output line (per split) PDP's line buffer holds for precision p.
+  [[nodiscard]] int pdp_max_out_width(Precision p) const {
+    return pdp_line_buffer_elements / bytes_per_element(p) / (atom_bytes / bytes_per_element(p));
+  }
 
   // Kernels per atomic operation (ATOMIC_K): cells, times two for int8 on an int16 array.
   [[nodiscard]] int atomic_k(Precision p) const {

@@ -102,6 +102,9 @@ class GoldenDevice : public Device {
     // is the block's consumer group when the layer starts (the convolution pipeline raises SDP,
     // CDMA_DAT and CDMA_WT besides CACC). A refused layer reports its reason on these too.
     std::vector<std::pair<std::string, std::string>> also_raises{};
+    // Done interrupts that depend on the layer's registers, same form as also_raises (SDP and the
+    // convolution pipeline raise PDP's when SDP's output goes on the fly to PDP). May be empty.
+    std::function<std::vector<std::pair<std::string, std::string>>(const GoldenDevice&, int g)> raises_if{};
   };
   [[nodiscard]] static const std::vector<Unit>& units();
 
