@@ -112,7 +112,8 @@ po::options_description bench_options() {
   d.add_options()
     ("ops", po::value<uint64_t>()->default_value(0), "atomic operations per measurement (0: default)")
     ("seed", po::value<uint64_t>()->default_value(1), "data seed")
-    ("json", po::bool_switch(), "print one JSON array of the cases on stdout instead of the tables");
+    ("json", po::bool_switch(), "print one JSON array of the cases on stdout instead of the tables")
+    ("html", po::value<std::string>(), "also write a self-contained HTML page of the cases to this file");
   add_mem_options(d);
   return d;
 }
@@ -349,6 +350,14 @@ int cmd_bench(const std::vector<std::string>& args) {
   o.mem = mem_options_from(p.vm);
   o.mem_given = p.vm.count("mem-latency") + p.vm.count("mem-bandwidth") != 0;
   const std::vector<units::BenchCase> cases = units::run_bench(p.positional[0], o);
+  if (p.vm.count("html")) {
+    std::string source = "dlacosim bench " + p.positional[0];
+    for (const char* k : {"mem-latency", "mem-bandwidth"}) {
+      if (p.vm.count(k)) source += fmt::format(" --{} {}", k, p.vm[k].as<std::string>());
+    }
+    write_file_atomic(p.vm["html"].as<std::string>(),
+                      html_bench_report(units::bench_json(cases), {"dlacosim bench " + p.positional[0], source}));
+  }
   if (p.vm["json"].as<bool>()) {
     std::cout << units::bench_json(cases).dump(1) << "\n";
   } else {
@@ -459,6 +468,29 @@ int cmd_report(const std::vector<std::string>& args) {
   if (!p.vm.count("html")) throw InputError("--html", "", "required: the HTML file to write");
   std::vector<RunResult> results;
   std::string sources;
+  // `bench --json` output (an array of cases, each with a "case" and "elements_per_cycle") makes a
+  // benchmark page; run results make the run report. One kind per report.
+  const auto is_bench = [](const JsonNode& root) {
+    return root.is_array() && root.size() > 0 && root[0].is_object() && root[0].get("case") &&
+           root[0].get("elements_per_cycle");
+  };
+  if (is_bench(JsonNode::root(parse_json_file(p.positional[0])))) {
+    nlohmann::json cases = nlohmann::json::array();
+    for (const auto& f : p.positional) {
+      const JsonNode root = JsonNode::root(parse_json_file(f));
+      if (!is_bench(root)) root.fail("expected `dlacosim bench --json` output like the first file (one report holds one kind)");
+      for (const JsonNode& c : root.items()) {
+        for (const char* k : {"unit", "config", "case"}) (void)c.require(k).as_string();
+        for (const char* k : {"cycles", "elements", "elements_per_cycle"}) (void)c.require(k).as_double(0, 1e300);
+        cases.push_back(c.raw());
+      }
+      sources += " " + f;
+    }
+    const std::string out = p.vm["html"].as<std::string>();
+    write_file_atomic(out, html_bench_report(cases, {p.vm["title"].as<std::string>(), "dlacosim report" + sources}));
+    std::cout << fmt::format("wrote {}: {} benchmark cases\n", out, cases.size());
+    return 0;
+  }
   for (const auto& f : p.positional) {
     const auto more = results_from_json(JsonNode::root(parse_json_file(f)));
     results.insert(results.end(), more.begin(), more.end());

@@ -263,7 +263,96 @@ std::string unit_charts(const std::vector<RunResult>& results) {
   return s;
 }
 
+// Measured rate per case as a bar, NVDLA's rate as a red tick on the same scale.
+std::string rate_chart(const std::string& caption, const std::vector<std::pair<std::string, double>>& measured,
+                       const std::vector<std::optional<double>>& nvdla) {
+  double max = 0;
+  for (std::size_t i = 0; i < measured.size(); ++i) max = std::max({max, measured[i].second, nvdla[i].value_or(0)});
+  const int label_w = 300, bar_w = 360, row = 18, top = 20;
+  const int width = label_w + bar_w + 180, height = top + row * static_cast<int>(measured.size()) + 18;
+  std::string s = fmt::format("<svg class=\"chart rate\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\">"
+                              "<title>{}</title>\n<text x=\"0\" y=\"13\" font-size=\"12\" font-weight=\"bold\">{}"
+                              "</text>\n",
+                              width, height, width, height, esc(caption), esc(caption));
+  const auto x_of = [&](double v) { return max > 0 ? static_cast<int>(v / max * bar_w + 0.5) : 0; };
+  for (std::size_t i = 0; i < measured.size(); ++i) {
+    const int y = top + row * static_cast<int>(i);
+    const int w = x_of(measured[i].second);
+    std::string value = fmt::format("{:.4g}", measured[i].second);
+    if (nvdla[i]) value += fmt::format(" of {:.4g} ({:.0f} %)", *nvdla[i], measured[i].second / *nvdla[i] * 100);
+    s += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"end\">{}</text>"
+                     "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#4a7ab5\"><title>{}: {}</title></rect>",
+                     label_w - 6, y + 12, esc(measured[i].first), label_w, y + 2, w, row - 4, esc(measured[i].first),
+                     value);
+    if (nvdla[i]) {
+      s += fmt::format("<rect class=\"nvdla\" x=\"{}\" y=\"{}\" width=\"3\" height=\"{}\" fill=\"#cf222e\">"
+                       "<title>NVDLA: {:.4g}</title></rect>",
+                       label_w + x_of(*nvdla[i]) - 1, y, row, *nvdla[i]);
+    }
+    s += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"11\">{}</text>\n", label_w + bar_w + 6, y + 12, value);
+  }
+  s += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"10\" fill=\"#cf222e\">red tick: NVDLA's rate on the case"
+                   "</text>\n</svg>\n",
+                   label_w, height - 4);
+  return s;
+}
+
+std::string num_cell(const nlohmann::json& v, const char* format) {
+  if (!v.is_number()) return "<td class=\"num\" data-v=\"-1\">-</td>";
+  const double d = v.get<double>();
+  return fmt::format("<td class=\"num\" data-v=\"{}\">{}</td>", d, fmt::format(fmt::runtime(format), d));
+}
+
 }  // namespace
+
+std::string html_bench_report(const nlohmann::json& cases, const HtmlReportOptions& opt) {
+  std::string s = fmt::format("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n"
+                              "<style>{}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
+                              esc(opt.title), kStyle, esc(opt.title));
+  if (!opt.source.empty()) s += fmt::format("<p class=\"note\">Results of <code>{}</code>.</p>\n", esc(opt.source));
+  s += "<p class=\"note\">Cycles are simulated RTL clock cycles. NVDLA's rate is the smaller of the engine's throughput "
+       "and what the memory interface allows for the bytes the case moves per element (docs/PERFORMANCE.md); "
+       "utilization is MACs / (cycles x MACs per cycle). Click a column head to sort.</p>\n";
+  s += "<h2 id=\"cases\">Cases</h2>\n<table class=\"sortable cases\"><thead><tr>";
+  for (const char* col : {"unit", "config", "case", "status", "cycles", "elements", "elements/cycle", "NVDLA",
+                          "of NVDLA", "utilization", "Winograd speed-up", "wall s"}) {
+    s += fmt::format("<th>{}</th>", col);
+  }
+  s += "</tr></thead>\n<tbody>\n";
+  std::map<std::pair<std::string, std::string>, std::vector<const nlohmann::json*>> groups;
+  for (const auto& c : cases) {
+    const auto str = [&](const char* k) { return c.contains(k) && c[k].is_string() ? c[k].get<std::string>() : ""; };
+    groups[{str("unit"), str("config")}].push_back(&c);
+    const nlohmann::json nvdla = c.value("nvdla_elements_per_cycle", nlohmann::json());
+    const nlohmann::json epc = c.value("elements_per_cycle", nlohmann::json());
+    const nlohmann::json share = nvdla.is_number() && epc.is_number() && nvdla.get<double>() > 0
+                                     ? nlohmann::json(epc.get<double>() / nvdla.get<double>() * 100)
+                                     : nlohmann::json();
+    const std::string status = str("status");
+    s += fmt::format("<tr class=\"case{}\"><td>{}</td><td>{}</td><td>{}</td><td><span class=\"{}\">{}</span></td>",
+                     status == "PASS" ? "" : " failed", esc(str("unit")), esc(str("config")), esc(str("case")),
+                     status == "PASS" ? "PASS" : "MISMATCH", esc(status));
+    s += num_cell(c.value("cycles", nlohmann::json()), "{:.0f}") + num_cell(c.value("elements", nlohmann::json()), "{:.0f}") +
+         num_cell(epc, "{:.4f}") + num_cell(nvdla, "{:.4g}") + num_cell(share, "{:.1f} %") +
+         num_cell(c.value("utilization", nlohmann::json()), "{:.4f}") +
+         num_cell(c.value("winograd_speedup", nlohmann::json()), "{:.3f}") +
+         num_cell(c.value("wall_s", nlohmann::json()), "{:.2f}") + "</tr>\n";
+  }
+  s += "</tbody></table>\n<h2 id=\"charts\">Rate against NVDLA's</h2>\n";
+  for (const auto& [key, group] : groups) {
+    std::vector<std::pair<std::string, double>> measured;
+    std::vector<std::optional<double>> nvdla;
+    for (const nlohmann::json* c : group) {
+      measured.emplace_back(c->value("case", std::string()), c->value("elements_per_cycle", 0.0));
+      const auto n = c->value("nvdla_elements_per_cycle", nlohmann::json());
+      nvdla.push_back(n.is_number() ? std::optional<double>(n.get<double>()) : std::nullopt);
+    }
+    s += fmt::format("<h3>{} {}</h3>\n", esc(key.first), esc(key.second));
+    s += rate_chart(fmt::format("{} {}: elements per cycle", key.first, key.second), measured, nvdla);
+  }
+  s += fmt::format("<script>{}</script>\n</body>\n</html>\n", kScript);
+  return s;
+}
 
 std::string_view rate_unit(std::string_view unit) {
   if (unit == "cmac") return "ops/cycle";

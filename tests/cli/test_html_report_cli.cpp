@@ -232,3 +232,45 @@ TEST_CASE("reproduce command quotes the layer file for the shell and names the m
   CHECK(reproduce_command(r) == "dlacosim run a.json --config nv_full --mode rtl --seed 9 --stall 0.5 --rand-reset 1 "
                                 "--mem-latency 2:7 --mem-bandwidth 1.5");
 }
+
+TEST_CASE("bench --html and report of bench --json: one row and one bar per case, NVDLA's rate marked",
+          "[cli][html][bench]") {
+  const fs::path dir = fs::temp_directory_path() / "dlacosim_html_bench";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const auto run = dlacosim("bench sdp --json --html " + (dir / "bench.html").string(), false);
+  REQUIRE(run.exit == 0);
+  const auto cases = nlohmann::json::parse(run.out);
+  REQUIRE(cases.is_array());
+  REQUIRE(cases.size() >= 2);
+  std::size_t with_nvdla = 0;
+  for (const auto& c : cases) with_nvdla += c["nvdla_elements_per_cycle"].is_number() ? 1 : 0;
+  REQUIRE(with_nvdla >= 1);  // sdp's cases have NVDLA's rate
+  const std::string html = read_text(dir / "bench.html");
+  check_self_contained(html);
+  CHECK(count(html, "<tr class=\"case") == cases.size());
+  CHECK(count(html, "<rect x=") == cases.size());                // one bar per case
+  CHECK(count(html, "<rect class=\"nvdla\"") == with_nvdla);     // a tick where NVDLA's rate is known
+  for (const auto& c : cases) CHECK(has(html, "<td>" + c["case"].get<std::string>() + "</td>"));
+  // The same page from the JSON afterwards.
+  {
+    std::ofstream(dir / "bench.json") << run.out;
+  }
+  const auto rep = dlacosim("report " + (dir / "bench.json").string() + " --html " + (dir / "again.html").string());
+  INFO(rep.out);
+  REQUIRE(rep.exit == 0);
+  CHECK(has(rep.out, std::to_string(cases.size()) + " benchmark cases"));
+  CHECK(count(read_text(dir / "again.html"), "<tr class=\"case") == cases.size());
+  // A case without its cycles is bad input naming the JSON pointer.
+  auto broken = cases;
+  broken[1].erase("cycles");
+  {
+    std::ofstream(dir / "broken.json") << broken.dump();
+  }
+  const auto bad = dlacosim("report " + (dir / "broken.json").string() + " --html " + (dir / "bad.html").string());
+  CHECK(bad.exit == 2);
+  CHECK(has(bad.out, "/1"));
+  CHECK(has(bad.out, "cycles"));
+  CHECK_FALSE(fs::exists(dir / "bad.html"));
+  fs::remove_all(dir);
+}

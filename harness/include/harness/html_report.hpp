@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/report.hpp"
 
 namespace dla::harness {
@@ -19,6 +21,12 @@ struct HtmlReportOptions {
 };
 
 [[nodiscard]] std::string html_report(const std::vector<RunResult>& results, const HtmlReportOptions& opt);
+
+// A self-contained HTML page of benchmark results: `cases` is the array `dlacosim bench UNIT --json`
+// prints (unit, config, case, cycles, elements, elements_per_cycle, nvdla_elements_per_cycle,
+// utilization, wall_s, status, ...). A sortable table of the cases and, per unit and
+// configuration, a chart of elements/cycle with NVDLA's rate marked on each bar.
+[[nodiscard]] std::string html_bench_report(const nlohmann::json& cases, const HtmlReportOptions& opt);
 
 // `dlacosim run LAYER --config C --mode M --seed S --stall P --rand-reset R` (and the memory model
 // when the run recorded one), the layer file quoted for a POSIX shell when it needs quoting.
