@@ -102,6 +102,9 @@ std::unique_ptr<Device> guarded(const golden::HwConfig& cfg, const std::string& 
 
 }  // namespace
 
+// PDP with PDP_RDMA (harness/units/pdp_rtl.cpp).
+std::unique_ptr<Device> make_pdp_rtl_device(const golden::HwConfig& cfg, const RunOptions& opt);
+
 const std::vector<std::string>& nvdla_core_blocks() {
   static const std::vector<std::string> blocks{"CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC", "SDP", "SDP_RDMA"};
   return blocks;
@@ -109,6 +112,10 @@ const std::vector<std::string>& nvdla_core_blocks() {
 
 std::unique_ptr<Device> make_nvdla_core_device(const std::vector<std::string>& blocks, const golden::HwConfig& cfg,
                                                const RunOptions& opt, std::string& why) {
+  if (!blocks.empty() && std::all_of(blocks.begin(), blocks.end(),
+                                     [](const std::string& b) { return b == "PDP" || b == "PDP_RDMA"; })) {
+    return make_pdp_rtl_device(cfg, opt);
+  }
   const auto& have = nvdla_core_blocks();
   for (const auto& b : blocks) {
     if (std::find(have.begin(), have.end(), b) == have.end()) {

@@ -1,0 +1,170 @@
+// The verilated PDP (rtl/top/nvdla_pdp_top.sv: PDP, PDP_RDMA and the GLB) as an RTL device for
+// register programs whose enabled blocks are PDP and PDP_RDMA (docs/PDP_RTL.md).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <map>
+
+#include "Vpdp_nv_full.h"
+#include "Vpdp_nv_large.h"
+#include "Vpdp_nv_small.h"
+#include "harness/errors.hpp"
+#include "harness/rtl_device.hpp"
+#include "harness/rtl_devices.hpp"
+
+namespace dla::harness {
+
+namespace {
+
+// Mirrors the CSB writes to PDP and PDP_RDMA (S_POINTER.PRODUCER, both D_ groups) and checks a
+// group when it is launched (PDP's OP_EN, and PDP_RDMA's when off-flying, in either order): the
+// RTL refuses what it would not compute as NVDLA does (rules in docs/PDP_RTL.md) instead of
+// computing wrong values silently. The RTL decodes its own registers.
+class PdpGuard {
+ public:
+  explicit PdpGuard(const golden::HwConfig& hw) : hw_(&hw) {
+    const RegDb& db = RegDb::nvdla();
+    for (const char* name : {"PDP", "PDP_RDMA"}) {
+      const RegBlock* b = db.block(name);
+      Block blk;
+      blk.name = name;
+      blk.base = *db.address(hw.name, b->regs.begin()->second) - b->regs.begin()->second.offset;
+      blocks_.push_back(std::move(blk));
+    }
+  }
+
+  void operator()(uint32_t addr, uint32_t value) {
+    for (std::size_t i = 0; i < blocks_.size(); ++i) {
+      Block& b = blocks_[i];
+      if (addr < b.base || addr >= b.base + 0x1000) continue;
+      const uint32_t off = addr - b.base;
+      if (off == 0x4) b.producer = static_cast<int>(value & 1u);
+      const auto g = static_cast<std::size_t>(b.producer);
+      if (off >= 0x8 && !b.armed[g]) b.group[g][off] = value;
+      if (off == 0x8 && (value & 1u) != 0 && !b.armed[g]) {
+        b.armed[g] = true;
+        launched(g);
+      }
+      return;
+    }
+  }
+
+ private:
+  struct Block {
+    std::string name;
+    uint32_t base = 0;
+    int producer = 0;
+    std::array<bool, 2> armed{};
+    std::array<std::map<uint32_t, uint32_t>, 2> group;
+    [[nodiscard]] uint32_t reg(std::size_t g, uint32_t off) const {
+      const auto it = group[g].find(off);
+      return it == group[g].end() ? 0u : it->second;
+    }
+  };
+
+  void launched(std::size_t g) {
+    Block& p = blocks_[0];
+    Block& r = blocks_[1];
+    if (!p.armed[g]) return;
+    const bool off_flying = ((p.reg(g, 0x24) >> 4) & 1u) != 0;
+    if (off_flying && !r.armed[g]) return;
+    p.armed[g] = false;
+    r.armed[g] = false;
+    const std::string where = fmt::format("group {}", g);
+    const auto refuse = [&](const std::string& reg, const std::string& rule) {
+      throw InputError(reg, where, fmt::format("this RTL (nvdla_pdp_top) refuses the layer: {}", rule));
+    };
+    if (!off_flying) {
+      refuse("PDP.D_OPERATION_MODE_CFG.FLYING_MODE",
+             "on-the-fly input (from SDP) is not wired to the PDP-only top; only OFF_FLYING (PDP_RDMA) runs here");
+    }
+    const uint32_t fmt_p = p.reg(g, 0x84) & 3u;
+    if (fmt_p > 1) refuse("PDP.D_DATA_FORMAT", "only INT8 and INT16 data (fp16 is not implemented)");
+    const auto m1 = [](uint32_t v, int lsb, int bits) { return static_cast<int>((v >> lsb) & ((1u << bits) - 1u)) + 1; };
+    const int w = m1(p.reg(g, 0x0c), 0, 13), h = m1(p.reg(g, 0x10), 0, 13), c = m1(p.reg(g, 0x14), 0, 13);
+    const int ow = m1(p.reg(g, 0x18), 0, 13), oh = m1(p.reg(g, 0x1c), 0, 13);
+    const uint32_t mode = p.reg(g, 0x24);
+    if ((mode & 3u) == 3u) refuse("PDP.D_OPERATION_MODE_CFG.POOLING_METHOD", "3 is not a pooling method");
+    const int n = m1(mode, 8, 8);
+    const uint32_t k = p.reg(g, 0x34);
+    const int kw = m1(k, 0, 4), kh = m1(k, 8, 4), sw = m1(k, 16, 4), sh = m1(k, 20, 4);
+    const uint32_t pad = p.reg(g, 0x40);
+    const int pl = pad & 7u, pt = (pad >> 4) & 7u, pr = (pad >> 8) & 7u, pb = (pad >> 12) & 7u;
+    if (kw > 8 || kh > 8) refuse("PDP.D_POOLING_KERNEL_CFG", "kernel width and height are 1...8");
+    if (pl >= kw || pr >= kw || pt >= kh || pb >= kh) {
+      refuse("PDP.D_POOLING_PADDING_CFG", fmt::format("padding (left {}, right {}, top {}, bottom {}) must be smaller "
+                                                      "than the kernel ({} x {}): a window of padding only has no value",
+                                                      pl, pr, pt, pb, kw, kh));
+    }
+    if (w + pl + pr < kw || h + pt + pb < kh || ow != (w + pl + pr - kw) / sw + 1 || oh != (h + pt + pb - kh) / sh + 1) {
+      refuse("PDP.D_DATA_CUBE_OUT_WIDTH/HEIGHT",
+             fmt::format("output {} x {} is not (W + pads - kernel) / stride + 1 of input {} x {}", ow, oh, w, h));
+    }
+    const int max_w = 4096 / hw_->atom_bytes;
+    if (n == 1 && ow > max_w) {
+      refuse("PDP.D_DATA_CUBE_OUT_WIDTH", fmt::format("output width {} exceeds the {} columns of the line buffer; "
+                                                      "split the width (SPLIT_NUM)", ow, max_w));
+    }
+    if (n > 1) {
+      const uint32_t pin = p.reg(g, 0x2c), pout = p.reg(g, 0x30);
+      const int fi = m1(pin, 0, 10), la = m1(pin, 10, 10), mi = m1(pin, 20, 10);
+      const int fo = m1(pout, 0, 10), lo = m1(pout, 10, 10), mo = m1(pout, 20, 10);
+      if (fi + (n - 2) * mi + la != w || fo + (n - 2) * mo + lo != ow) {
+        refuse("PDP.D_PARTIAL_WIDTH_IN/OUT", "the split widths do not add up to the input and output widths");
+      }
+      const int ov = kw - sw;
+      // A piece's windows: its input (plus the overlap after the first, the pads at the ends);
+      // every piece but the last must end on a window boundary so the next starts on one.
+      const auto piece_ok = [&](int in, int out, bool first, bool last) {
+        const int span = (first ? pl : 0) + in + (first ? 0 : ov) + (last ? pr : 0);
+        return span >= kw && out == (span - kw) / sw + 1 && (last || (span - kw) % sw == 0);
+      };
+      if (!piece_ok(fi, fo, true, false) || (n > 2 && !piece_ok(mi, mo, false, false)) || !piece_ok(la, lo, false, true)) {
+        refuse("PDP.D_PARTIAL_WIDTH_IN/OUT", "a split's output width is not the pooling of its input width (with "
+                                             "the kernel - stride overlap)");
+      }
+      if (std::max({fo, mo, lo}) > max_w) {
+        refuse("PDP.D_PARTIAL_WIDTH_OUT", fmt::format("a split's output width exceeds the {} columns of the line buffer",
+                                                      max_w));
+      }
+    }
+    // PDP_RDMA must read what PDP pools.
+    const uint32_t rmode = r.reg(g, 0x34), rk = r.reg(g, 0x38);
+    if (m1(r.reg(g, 0x10), 0, 13) != h || m1(r.reg(g, 0x14), 0, 13) != c ||
+        (n == 1 && m1(r.reg(g, 0x0c), 0, 13) != w) || (r.reg(g, 0x30) & 3u) != fmt_p || m1(rmode, 0, 8) != n ||
+        (n > 1 && (m1(rk, 0, 4) != kw || m1(rk, 4, 4) != sw || r.reg(g, 0x40) != p.reg(g, 0x2c)))) {
+      refuse("PDP_RDMA.D_*", "PDP_RDMA's cube, format, split or kernel differs from PDP's");
+    }
+  }
+
+  const golden::HwConfig* hw_;
+  std::vector<Block> blocks_;
+};
+
+template <class Model>
+std::unique_ptr<Device> guarded(const golden::HwConfig& cfg, const std::string& unit, unsigned atom,
+                                const RtlDeviceOptions& o) {
+  static const std::vector<std::string> intr_units{"PDP"};  // done pulses wired to the top's GLB
+  auto dev = std::make_unique<RtlDevice<Model>>(cfg, unit, intr_units, atom, o);
+  dev->set_write_guard(PdpGuard(cfg));
+  return dev;
+}
+
+}  // namespace
+
+std::unique_ptr<Device> make_pdp_rtl_device(const golden::HwConfig& cfg, const RunOptions& opt) {
+  RtlDeviceOptions o;
+  o.sim = opt.sim;
+  o.sim.seed = opt.seed.value_or(1);
+  o.stall = opt.stall.value_or(0.0);
+  o.mem = opt.mem;
+  const std::string unit = fmt::format("nvdla_pdp_top ({})", cfg.name);
+  const auto atom = static_cast<unsigned>(cfg.atom_bytes);
+  if (cfg.name == "nv_small") return guarded<Vpdp_nv_small>(cfg, unit, atom, o);
+  if (cfg.name == "nv_large") return guarded<Vpdp_nv_large>(cfg, unit, atom, o);
+  if (cfg.name == "nv_full") return guarded<Vpdp_nv_full>(cfg, unit, atom, o);
+  throw InputError("--config", "", fmt::format("no PDP RTL build for configuration {}", cfg.name));
+}
+
+}  // namespace dla::harness

@@ -1,0 +1,741 @@
+// NVDLA PDP + PDP_RDMA, integer data (int8, int16), off-flying (input from memory), register
+// level. Spec: ../shared/reference/pdp-cdp-bdma-rubik.md §1-2, nvdla-arithmetic.md §4;
+// docs/PDP_RTL.md.
+//   * two CSB register blocks with ping-pong groups (dla_group_regs); the layer starts when PDP's
+//     consumer group and PDP_RDMA's consumer group are both armed (either enable order), and both
+//     groups are released together after the last output write;
+//   * PDP_RDMA sequencer: per split, surface, input line, one atom read per column (its own
+//     registers: widths, split, kernel width/stride for the overlap), through pdp_dma_rd (several
+//     reads in flight);
+//   * pooling: Throughput elements (consecutive lanes of one atom) per cycle. Horizontal stage:
+//     up to 8 open windows of the current line (slot = output column mod 8), a window's row
+//     result (sum + PAD_VALUE_{ncol}X, or max/min of the valid columns) goes to the vertical
+//     stage when its last column arrives (or at the line end for right padding). Vertical stage:
+//     8 line buffers of partial results (bank = output line mod 8, MaxOutW columns x all lanes),
+//     read-modify-written for every output line whose window contains the input line; an output
+//     line is finished by its last input line, or after the surface's last line (bottom padding);
+//   * average: + KERNEL_WIDTH x PAD_VALUE_{nrow}X, then two multiplications by RECIP_KERNEL_WIDTH
+//     and RECIP_KERNEL_HEIGHT, each rounded half away from zero at 2^-16; the result is cast to
+//     int8/int16 (NVDLA casts without saturation);
+//   * writer: whole atoms (all lanes of the last surface) at DST_BASE + split offset + line and
+//     surface strides, in processing order; PDP_DONE for the consumer group after the last write.
+module pdp_core #(
+  parameter int unsigned AtomLog2    = 3,   // 8-byte memory atom (nv_small); 5 for nv_large/nv_full
+  parameter logic [31:0] PdpBase     = 32'hb000,
+  parameter logic [31:0] RdmaBase    = 32'ha000,
+  parameter int unsigned Throughput  = 1,   // elements per cycle (PDP_THROUGHPUT)
+  parameter int unsigned MaxInFlight = 16,  // DMA reads outstanding
+  localparam int unsigned AtomBytes  = 1 << AtomLog2,
+  localparam int unsigned AtomBits   = 8 * AtomBytes,
+  // Line buffer: 4096 int8 partial results per line (NVDLA), i.e. 4096 / AtomBytes output
+  // columns per split, int8 or int16.
+  localparam int unsigned MaxOutW    = 4096 / AtomBytes
+) (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  // CSB
+  input  logic                  csb_req_valid_i,
+  output logic                  csb_req_ready_o,
+  input  logic [31:0]           csb_req_addr_i,
+  input  logic                  csb_req_write_i,
+  input  logic [31:0]           csb_req_wdata_i,
+  output logic                  csb_rsp_valid_o,
+  output logic [31:0]           csb_rsp_rdata_o,
+  // DMA read
+  output logic                  dma_rd_req_valid_o,
+  input  logic                  dma_rd_req_ready_i,
+  output logic [63:0]           dma_rd_req_addr_o,
+  input  logic                  dma_rd_rsp_valid_i,
+  output logic                  dma_rd_rsp_ready_o,
+  input  logic [AtomBits-1:0]   dma_rd_rsp_data_i,
+  // DMA write
+  output logic                  dma_wr_req_valid_o,
+  input  logic                  dma_wr_req_ready_i,
+  output logic [63:0]           dma_wr_req_addr_o,
+  output logic [AtomBits-1:0]   dma_wr_req_data_o,
+  output logic [AtomBytes-1:0]  dma_wr_req_mask_o,
+  // done pulse per register group (to GLB)
+  output logic [1:0]            intr_o
+);
+  localparam int unsigned T      = Throughput;
+  localparam int unsigned Lanes  = AtomBytes;          // int8 lanes of an atom
+  localparam int unsigned AccW   = 32;                 // partial results
+  localparam int unsigned ColW   = $clog2(MaxOutW);
+  localparam int unsigned BeatW  = $clog2(Lanes / T + 1);
+  localparam int unsigned PDFirst = 32'(nvdla_regs_pkg::PDP_DUAL_GROUP_START);
+  localparam int unsigned RDFirst = 32'(nvdla_regs_pkg::PDP_RDMA_DUAL_GROUP_START);
+  localparam int unsigned PW     = nvdla_regs_pkg::PDP_D_WORDS;
+  localparam int unsigned RW     = nvdla_regs_pkg::PDP_RDMA_D_WORDS;
+
+  // ---------------------------------------------------------------- registers
+  logic [PW-1:0][31:0] pd;
+  logic [RW-1:0][31:0] rd;
+  logic pdp_armed, rdma_armed, pdp_consumer, rdma_consumer, layer_done;
+  logic [31:0] pdp_rdata, rdma_rdata;
+  logic unused_s;
+  logic        pdp_s_we, pdp_s_re, rdma_s_we, rdma_s_re, pdp_hit, rdma_hit;
+  logic [11:0] pdp_s_off, rdma_s_off;
+  logic [31:0] pdp_s_wdata, rdma_s_wdata;
+  assign unused_s = ^{pdp_s_we, pdp_s_re, rdma_s_we, rdma_s_re, pdp_s_off, rdma_s_off, pdp_s_wdata,
+                      rdma_s_wdata, pdp_hit, rdma_hit, rdma_consumer};
+
+  dla_group_regs #(
+    .Base     (PdpBase),
+    .DFirst   (PDFirst),
+    .DWords   (PW),
+    .DReset   (nvdla_regs_pkg::PDP_D_RESET),
+    .DWritable(nvdla_regs_pkg::PDP_D_WRITABLE)
+  ) u_pdp_regs (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .req_valid_i (csb_req_valid_i),
+    .req_addr_i  (csb_req_addr_i),
+    .req_write_i (csb_req_write_i),
+    .req_wdata_i (csb_req_wdata_i),
+    .hit_o       (pdp_hit),
+    .rdata_o     (pdp_rdata),
+    .s_we_o      (pdp_s_we),
+    .s_re_o      (pdp_s_re),
+    .s_offset_o  (pdp_s_off),
+    .s_wdata_o   (pdp_s_wdata),
+    .s_rdata_i   ('0),
+    .d_consumer_o(pd),
+    .consumer_o  (pdp_consumer),
+    .armed_o     (pdp_armed),
+    .done_i      (layer_done),
+    .hw_we_i     ('0),
+    .hw_wdata_i  ('0)
+  );
+
+  dla_group_regs #(
+    .Base     (RdmaBase),
+    .DFirst   (RDFirst),
+    .DWords   (RW),
+    .DReset   (nvdla_regs_pkg::PDP_RDMA_D_RESET),
+    .DWritable(nvdla_regs_pkg::PDP_RDMA_D_WRITABLE)
+  ) u_rdma_regs (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .req_valid_i (csb_req_valid_i),
+    .req_addr_i  (csb_req_addr_i),
+    .req_write_i (csb_req_write_i),
+    .req_wdata_i (csb_req_wdata_i),
+    .hit_o       (rdma_hit),
+    .rdata_o     (rdma_rdata),
+    .s_we_o      (rdma_s_we),
+    .s_re_o      (rdma_s_re),
+    .s_offset_o  (rdma_s_off),
+    .s_wdata_o   (rdma_s_wdata),
+    .s_rdata_i   ('0),
+    .d_consumer_o(rd),
+    .consumer_o  (rdma_consumer),
+    .armed_o     (rdma_armed),
+    .done_i      (layer_done),
+    .hw_we_i     ('0),
+    .hw_wdata_i  ('0)
+  );
+
+  assign csb_req_ready_o = 1'b1;
+  logic csb_rd_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) csb_rd_q <= 1'b0;
+    else csb_rd_q <= csb_req_valid_i && !csb_req_write_i;
+  end
+  assign csb_rsp_valid_o = csb_rd_q;
+  assign csb_rsp_rdata_o = pdp_rdata | rdma_rdata;  // a block that did not hit answers 0
+
+  // ---------------------------------------------------------------- register decode
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [31:0] pw(input logic [11:0] off);
+    return pd[(32'(off) - PDFirst) / 4];
+  endfunction
+  function automatic logic [31:0] rw(input logic [11:0] off);
+    return rd[(32'(off) - RDFirst) / 4];
+  endfunction
+  logic [31:0] p_in_w, p_in_h, p_in_c, p_out_w, p_out_h, p_mode, p_pw_in, p_pw_out, p_kcfg;
+  logic [31:0] p_recip_w, p_recip_h, p_pad, p_dst_lo, p_dst_hi, p_dst_ls, p_dst_ss, p_fmt;
+  logic [31:0] r_in_w, r_in_h, r_in_c, r_src_lo, r_src_hi, r_src_ls, r_src_ss, r_fmt, r_mode,
+               r_kcfg, r_pw_in;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign p_in_w    = pw(nvdla_regs_pkg::PDP_D_DATA_CUBE_IN_WIDTH_OFFSET);
+  assign p_in_h    = pw(nvdla_regs_pkg::PDP_D_DATA_CUBE_IN_HEIGHT_OFFSET);
+  assign p_in_c    = pw(nvdla_regs_pkg::PDP_D_DATA_CUBE_IN_CHANNEL_OFFSET);
+  assign p_out_w   = pw(nvdla_regs_pkg::PDP_D_DATA_CUBE_OUT_WIDTH_OFFSET);
+  assign p_out_h   = pw(nvdla_regs_pkg::PDP_D_DATA_CUBE_OUT_HEIGHT_OFFSET);
+  assign p_mode    = pw(nvdla_regs_pkg::PDP_D_OPERATION_MODE_CFG_OFFSET);
+  assign p_pw_in   = pw(nvdla_regs_pkg::PDP_D_PARTIAL_WIDTH_IN_OFFSET);
+  assign p_pw_out  = pw(nvdla_regs_pkg::PDP_D_PARTIAL_WIDTH_OUT_OFFSET);
+  assign p_kcfg    = pw(nvdla_regs_pkg::PDP_D_POOLING_KERNEL_CFG_OFFSET);
+  assign p_recip_w = pw(nvdla_regs_pkg::PDP_D_RECIP_KERNEL_WIDTH_OFFSET);
+  assign p_recip_h = pw(nvdla_regs_pkg::PDP_D_RECIP_KERNEL_HEIGHT_OFFSET);
+  assign p_pad     = pw(nvdla_regs_pkg::PDP_D_POOLING_PADDING_CFG_OFFSET);
+  assign p_dst_lo  = pw(nvdla_regs_pkg::PDP_D_DST_BASE_ADDR_LOW_OFFSET);
+  assign p_dst_hi  = pw(nvdla_regs_pkg::PDP_D_DST_BASE_ADDR_HIGH_OFFSET);
+  assign p_dst_ls  = pw(nvdla_regs_pkg::PDP_D_DST_LINE_STRIDE_OFFSET);
+  assign p_dst_ss  = pw(nvdla_regs_pkg::PDP_D_DST_SURFACE_STRIDE_OFFSET);
+  assign p_fmt     = pw(nvdla_regs_pkg::PDP_D_DATA_FORMAT_OFFSET);
+  assign r_in_w    = rw(nvdla_regs_pkg::PDP_RDMA_D_DATA_CUBE_IN_WIDTH_OFFSET);
+  assign r_in_h    = rw(nvdla_regs_pkg::PDP_RDMA_D_DATA_CUBE_IN_HEIGHT_OFFSET);
+  assign r_in_c    = rw(nvdla_regs_pkg::PDP_RDMA_D_DATA_CUBE_IN_CHANNEL_OFFSET);
+  assign r_src_lo  = rw(nvdla_regs_pkg::PDP_RDMA_D_SRC_BASE_ADDR_LOW_OFFSET);
+  assign r_src_hi  = rw(nvdla_regs_pkg::PDP_RDMA_D_SRC_BASE_ADDR_HIGH_OFFSET);
+  assign r_src_ls  = rw(nvdla_regs_pkg::PDP_RDMA_D_SRC_LINE_STRIDE_OFFSET);
+  assign r_src_ss  = rw(nvdla_regs_pkg::PDP_RDMA_D_SRC_SURFACE_STRIDE_OFFSET);
+  assign r_fmt     = rw(nvdla_regs_pkg::PDP_RDMA_D_DATA_FORMAT_OFFSET);
+  assign r_mode    = rw(nvdla_regs_pkg::PDP_RDMA_D_OPERATION_MODE_CFG_OFFSET);
+  assign r_kcfg    = rw(nvdla_regs_pkg::PDP_RDMA_D_POOLING_KERNEL_CFG_OFFSET);
+  assign r_pw_in   = rw(nvdla_regs_pkg::PDP_RDMA_D_PARTIAL_WIDTH_IN_OFFSET);
+
+  // Values as counts (registers hold value - 1).
+  typedef logic signed [17:0] pos_t;  // positions (columns, lines) incl. padding
+  logic [1:0]  method;                // 0 average, 1 max, 2 min
+  logic        int16;
+  logic [8:0]  n_split;
+  logic [13:0] in_h, out_h;
+  logic [13:0] in_w, out_w;
+  logic [10:0] pin_first, pin_mid, pin_last, pout_first, pout_mid, pout_last;
+  logic [4:0]  kw, kh, sw, sh;
+  logic [2:0]  pad_l, pad_t;
+  logic [13:0] surfaces;
+  logic [16:0] recip_w, recip_h;
+  logic [6:0][18:0] pad_value;
+  assign method     = p_mode[1:0];
+  assign int16      = p_fmt[1:0] == 2'd1;
+  assign n_split    = 9'(p_mode[15:8]) + 9'd1;
+  assign in_w       = 14'(p_in_w[12:0]) + 14'd1;
+  assign in_h       = 14'(p_in_h[12:0]) + 14'd1;
+  assign out_w      = 14'(p_out_w[12:0]) + 14'd1;
+  assign out_h      = 14'(p_out_h[12:0]) + 14'd1;
+  assign pin_first  = 11'(p_pw_in[9:0]) + 11'd1;
+  assign pin_last   = 11'(p_pw_in[19:10]) + 11'd1;
+  assign pin_mid    = 11'(p_pw_in[29:20]) + 11'd1;
+  assign pout_first = 11'(p_pw_out[9:0]) + 11'd1;
+  assign pout_last  = 11'(p_pw_out[19:10]) + 11'd1;
+  assign pout_mid   = 11'(p_pw_out[29:20]) + 11'd1;
+  assign kw         = 5'(p_kcfg[3:0]) + 5'd1;
+  assign kh         = 5'(p_kcfg[11:8]) + 5'd1;
+  assign sw         = 5'(p_kcfg[19:16]) + 5'd1;
+  assign sh         = 5'(p_kcfg[23:20]) + 5'd1;
+  assign pad_l      = p_pad[2:0];
+  assign pad_t      = p_pad[6:4];
+  assign recip_w    = p_recip_w[16:0];
+  assign recip_h    = p_recip_h[16:0];
+  // surfaces = ceil(C / lanes per atom)
+  assign surfaces   = int16 ? 14'((14'(p_in_c[12:0]) + 14'(Lanes / 2)) >> (AtomLog2 - 1))
+                            : 14'((14'(p_in_c[12:0]) + 14'(Lanes)) >> AtomLog2);
+  for (genvar i = 0; i < 7; i++) begin : g_padv
+    assign pad_value[i] = pd[(32'(nvdla_regs_pkg::PDP_D_POOLING_PADDING_VALUE_1_CFG_OFFSET) - PDFirst) / 4 + i][18:0];
+  end
+
+  // ---------------------------------------------------------------- layer control
+  logic running_q, start;
+  logic core_done, rdma_issued;
+  assign start = !running_q && pdp_armed && rdma_armed;
+  assign layer_done = running_q && core_done;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) running_q <= 1'b0;
+    else if (start) running_q <= 1'b1;
+    else if (layer_done) running_q <= 1'b0;
+  end
+  assign intr_o = layer_done ? (pdp_consumer ? 2'b10 : 2'b01) : 2'b00;
+
+  // ---------------------------------------------------------------- PDP_RDMA read sequencer
+  // Split i of n: offset and width in atoms (overlap = kernel - stride, may be negative).
+  logic        r_int16;
+  logic [8:0]  r_n_split;
+  logic [10:0] r_first, r_mid, r_last;
+  logic signed [5:0] r_overlap;
+  logic [13:0] r_in_h_n, r_in_w_n, r_surfaces;
+  assign r_int16    = r_fmt[1:0] == 2'd1;
+  assign r_n_split  = 9'(r_mode[7:0]) + 9'd1;
+  assign r_first    = 11'(r_pw_in[9:0]) + 11'd1;
+  assign r_last     = 11'(r_pw_in[19:10]) + 11'd1;
+  assign r_mid      = 11'(r_pw_in[29:20]) + 11'd1;
+  assign r_overlap  = $signed({2'b0, r_kcfg[3:0]}) - $signed({2'b0, r_kcfg[7:4]});
+  assign r_in_h_n   = 14'(r_in_h[12:0]) + 14'd1;
+  assign r_in_w_n   = 14'(r_in_w[12:0]) + 14'd1;
+  assign r_surfaces = r_int16 ? 14'((14'(r_in_c[12:0]) + 14'(Lanes / 2)) >> (AtomLog2 - 1))
+                              : 14'((14'(r_in_c[12:0]) + 14'(Lanes)) >> AtomLog2);
+
+  logic        rq_active_q;
+  logic [8:0]  rq_split_q;
+  logic [13:0] rq_surf_q, rq_line_q, rq_col_q, rq_width_q;
+  logic [63:0] rq_split_base_q, rq_surf_base_q, rq_line_base_q, rq_addr_q;
+  logic signed [31:0] rq_next_off_q;  // atom offset of the next split
+  logic        rq_fire;
+  logic        ce_req_ready;
+
+  // width of split i (atoms)
+  function automatic logic [13:0] r_split_width(input logic [8:0] i);
+    if (r_n_split == 9'd1) return r_in_w_n;
+    if (i == 9'd0) return 14'(r_first);
+    if (i == r_n_split - 9'd1) return 14'($signed({3'b0, r_last}) + 14'(r_overlap));
+    return 14'($signed({3'b0, r_mid}) + 14'(r_overlap));
+  endfunction
+
+  assign rq_fire = rq_active_q && ce_req_ready;
+  logic [63:0] src_base;
+  assign src_base = {r_src_hi, r_src_lo};
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rq_active_q     <= 1'b0;
+      rq_split_q      <= '0;
+      rq_surf_q       <= '0;
+      rq_line_q       <= '0;
+      rq_col_q        <= '0;
+      rq_width_q      <= '0;
+      rq_split_base_q <= '0;
+      rq_surf_base_q  <= '0;
+      rq_line_base_q  <= '0;
+      rq_addr_q       <= '0;
+      rq_next_off_q   <= '0;
+    end else if (start) begin
+      rq_active_q     <= 1'b1;
+      rq_split_q      <= '0;
+      rq_surf_q       <= '0;
+      rq_line_q       <= '0;
+      rq_col_q        <= '0;
+      rq_width_q      <= r_split_width(9'd0);
+      rq_split_base_q <= src_base;
+      rq_surf_base_q  <= src_base;
+      rq_line_base_q  <= src_base;
+      rq_addr_q       <= src_base;
+      rq_next_off_q   <= 32'(r_first) - 32'(r_overlap);
+    end else if (rq_fire) begin
+      if (rq_col_q + 14'd1 < rq_width_q) begin
+        rq_col_q  <= rq_col_q + 14'd1;
+        rq_addr_q <= rq_addr_q + 64'(AtomBytes);
+      end else begin
+        rq_col_q <= '0;
+        if (rq_line_q + 14'd1 < r_in_h_n) begin
+          rq_line_q      <= rq_line_q + 14'd1;
+          rq_line_base_q <= rq_line_base_q + 64'(r_src_ls);
+          rq_addr_q      <= rq_line_base_q + 64'(r_src_ls);
+        end else begin
+          rq_line_q <= '0;
+          if (rq_surf_q + 14'd1 < r_surfaces) begin
+            rq_surf_q      <= rq_surf_q + 14'd1;
+            rq_surf_base_q <= rq_surf_base_q + 64'(r_src_ss);
+            rq_line_base_q <= rq_surf_base_q + 64'(r_src_ss);
+            rq_addr_q      <= rq_surf_base_q + 64'(r_src_ss);
+          end else begin
+            rq_surf_q <= '0;
+            if (rq_split_q + 9'd1 < r_n_split) begin
+              logic [63:0] b;
+              b = src_base + 64'($signed(64'(rq_next_off_q)) <<< AtomLog2);
+              rq_split_q      <= rq_split_q + 9'd1;
+              rq_width_q      <= r_split_width(rq_split_q + 9'd1);
+              rq_split_base_q <= b;
+              rq_surf_base_q  <= b;
+              rq_line_base_q  <= b;
+              rq_addr_q       <= b;
+              rq_next_off_q   <= rq_next_off_q + 32'(r_mid);
+            end else begin
+              rq_active_q <= 1'b0;
+            end
+          end
+        end
+      end
+    end
+  end
+  assign rdma_issued = !rq_active_q;
+  logic unused_rq;
+  assign unused_rq = ^rq_split_base_q;
+
+  logic                in_valid, in_ready;
+  logic [AtomBits-1:0] in_data;
+  pdp_dma_rd #(
+    .AddrWidth  (64),
+    .DataWidth  (AtomBits),
+    .MaxInFlight(MaxInFlight)
+  ) u_rd (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .req_valid_i    (rq_active_q),
+    .req_ready_o    (ce_req_ready),
+    .req_addr_i     (rq_addr_q),
+    .rsp_valid_o    (in_valid),
+    .rsp_ready_i    (in_ready),
+    .rsp_data_o     (in_data),
+    .mem_req_valid_o(dma_rd_req_valid_o),
+    .mem_req_ready_i(dma_rd_req_ready_i),
+    .mem_req_addr_o (dma_rd_req_addr_o),
+    .mem_rsp_valid_i(dma_rd_rsp_valid_i),
+    .mem_rsp_ready_o(dma_rd_rsp_ready_o),
+    .mem_rsp_data_i (dma_rd_rsp_data_i)
+  );
+
+  // ---------------------------------------------------------------- pooling core
+  typedef enum logic [3:0] {
+    SIdle, SSplit, SSurf, SVOpen, SHOpen, SStream, SHFlush, SRowEnd, SVFlush, SSurfEnd, SWaitWr
+  } state_e;
+  state_e st_q;
+
+  logic [8:0]  split_q;
+  logic [13:0] surf_q, row_q, col_q;       // input line h, input column x (atoms)
+  logic [BeatW-1:0] beat_q;
+  logic [13:0] win_q, wout_q;              // this split's input and output widths
+  logic [2:0]  padl_q;                     // this split's left padding
+  logic signed [31:0] out_off_q;           // atom offset of the next split's output
+  // horizontal windows
+  logic [13:0] h_lo_q, h_next_q;
+  pos_t        h_start_lo_q, h_start_next_q;
+  logic [7:0]  h_fresh_q;
+  logic [Lanes-1:0][AccW-1:0] hacc_q [8];
+  // vertical (output lines)
+  logic [13:0] v_lo_q, v_next_q, vcol_q;
+  pos_t        v_start_lo_q, v_start_next_q;
+  logic [7:0]  v_fresh_q;
+  logic [Lanes-1:0][AccW-1:0] lb_q [8][MaxOutW];
+  // output
+  logic [63:0] wsurf_base_q, wline_base_q, wsplit_base_q;
+  logic [AtomBits-1:0] pack_q;
+
+  logic [BeatW-1:0] beats;     // beats per atom
+  assign beats = int16 ? BeatW'(Lanes / 2 / T) : BeatW'(Lanes / T);
+  logic last_beat;
+  assign last_beat = beat_q == beats - BeatW'(1);
+
+  function automatic logic [13:0] split_width(input logic [8:0] i, input logic is_out);
+    logic signed [5:0] ov;
+    ov = $signed({1'b0, kw}) - $signed({1'b0, sw});
+    if (n_split == 9'd1) return is_out ? out_w : in_w;
+    if (i == 9'd0) return is_out ? 14'(pout_first) : 14'(pin_first);
+    if (i == n_split - 9'd1) return is_out ? 14'(pout_last) : 14'($signed({3'b0, pin_last}) + 14'(ov));
+    return is_out ? 14'(pout_mid) : 14'($signed({3'b0, pin_mid}) + 14'(ov));
+  endfunction
+
+  function automatic logic signed [AccW-1:0] combine(input logic signed [AccW-1:0] a,
+                                                     input logic signed [AccW-1:0] e);
+    case (method)
+      2'd1:    return (e > a) ? e : a;
+      2'd2:    return (e < a) ? e : a;
+      default: return a + e;
+    endcase
+  endfunction
+
+  function automatic logic signed [AccW-1:0] padv(input logic [3:0] n);
+    if (n == 4'd0 || n > 4'd7) return '0;
+    return AccW'($signed(pad_value[n - 4'd1]));
+  endfunction
+
+  // round half away from zero of x / 2^16
+  function automatic logic signed [63:0] rhaz16(input logic signed [63:0] x);
+    logic [63:0] m;
+    m = x < 0 ? 64'(-x) : 64'(x);
+    m = (m + 64'h8000) >> 16;
+    return x < 0 ? -$signed(m) : $signed(m);
+  endfunction
+
+  // average: + KW x PAD_VALUE_{nrow}X, x RECIP_W, x RECIP_H; max/min: the value
+  function automatic logic [15:0] finish(input logic signed [AccW-1:0] v, input logic [3:0] nrow);
+    logic signed [63:0] total, t;
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic signed [63:0] r;  // cast to the element width: NVDLA drops the MSBs
+    /* verilator lint_on UNUSEDSIGNAL */
+    if (method != 2'd0) return v[15:0];
+    total = 64'(v) + 64'($signed({1'b0, kw})) * 64'(padv(nrow));
+    t = rhaz16(total * $signed({47'b0, recip_w}));
+    r = rhaz16(t * $signed({47'b0, recip_h}));
+    return r[15:0];
+  endfunction
+
+  // element of lane l of the input atom
+  function automatic logic signed [AccW-1:0] element(input int unsigned l);
+    if (int16) return AccW'($signed(in_data[16*(l % (Lanes / 2)) +: 16]));
+    return AccW'($signed(in_data[8*l +: 8]));
+  endfunction
+
+  // number of window positions outside [0, n): start s, kernel k
+  function automatic logic [3:0] outside(input pos_t s, input logic [4:0] k, input logic [13:0] n);
+    pos_t e, lo, hi;
+    e  = s + pos_t'(k) - pos_t'(1);
+    lo = s < 0 ? -s : '0;
+    hi = e > pos_t'(n) - pos_t'(1) ? e - (pos_t'(n) - pos_t'(1)) : '0;
+    return 4'(lo + hi);
+  endfunction
+
+  // ---- one beat of the datapath (combinational)
+  logic        h_open_now, h_complete, v_complete, beat_has_h;
+  logic [3:0]  h_nact, v_nact;
+  logic [7:0]  h_active, v_active;
+  logic [Lanes-1:0][AccW-1:0] hacc_d [8];
+  logic [T-1:0][AccW-1:0] hres;         // row results of the window h_lo (stream or flush)
+  logic [ColW-1:0] vcol;                // output column of the vertical update / flush
+  logic [T-1:0][AccW-1:0] vnew [8];     // new line-buffer values of the beat's lanes
+  logic [T-1:0][15:0] obeat;            // output values of the beat
+  logic        emit;                    // the beat produces output
+  pos_t        h_end_lo, v_end_lo;
+  logic [3:0]  ncol, nrow;
+  int unsigned lane0;
+
+  assign h_end_lo   = h_start_lo_q + pos_t'(kw) - pos_t'(1);
+  assign v_end_lo   = v_start_lo_q + pos_t'(kh) - pos_t'(1);
+  assign h_open_now = st_q == SStream && h_next_q < wout_q && h_start_next_q == pos_t'(col_q);
+  assign h_nact     = 4'(h_next_q - h_lo_q) + 4'(h_open_now);
+  assign v_nact     = 4'(v_next_q - v_lo_q);
+  assign h_complete = st_q == SStream ? (h_nact != 4'd0 && h_end_lo == pos_t'(col_q))
+                                      : (st_q == SHFlush && h_lo_q < wout_q);
+  assign beat_has_h = h_complete && v_nact != 4'd0;
+  assign v_complete = v_nact != 4'd0 && v_end_lo == pos_t'(row_q);
+  assign ncol       = outside(h_start_lo_q, kw, win_q);
+  assign nrow       = outside(v_start_lo_q, kh, in_h);
+  assign lane0      = 32'(beat_q) * T;
+  assign vcol       = st_q == SVFlush ? ColW'(vcol_q) : ColW'(h_lo_q);
+
+  always_comb begin
+    for (int k = 0; k < 8; k++) begin
+      h_active[k] = 4'(3'(k) - h_lo_q[2:0]) < h_nact;
+      v_active[k] = 4'(3'(k) - v_lo_q[2:0]) < v_nact;
+      hacc_d[k]   = hacc_q[k];
+      if (st_q == SStream && h_active[k]) begin
+        for (int unsigned t = 0; t < T; t++) begin
+          if (h_fresh_q[k] || (h_open_now && 3'(k) == h_next_q[2:0])) hacc_d[k][lane0 + t] = element(lane0 + t);
+          else hacc_d[k][lane0 + t] = combine(hacc_q[k][lane0 + t], element(lane0 + t));
+        end
+      end
+    end
+    for (int unsigned t = 0; t < T; t++) begin
+      hres[t] = hacc_d[h_lo_q[2:0]][lane0 + t];
+      if (method == 2'd0) hres[t] = hres[t] + padv(ncol);
+    end
+    for (int k = 0; k < 8; k++) begin
+      for (int unsigned t = 0; t < T; t++) begin
+        if (v_fresh_q[k]) vnew[k][t] = hres[t];
+        else vnew[k][t] = combine(lb_q[k][vcol][lane0 + t], hres[t]);
+      end
+    end
+    emit = 1'b0;
+    for (int unsigned t = 0; t < T; t++) obeat[t] = '0;
+    if (st_q == SVFlush && v_lo_q < out_h) begin
+      emit = 1'b1;
+      for (int unsigned t = 0; t < T; t++) obeat[t] = finish(lb_q[v_lo_q[2:0]][vcol][lane0 + t], nrow);
+    end else if (beat_has_h && v_complete) begin
+      emit = 1'b1;
+      for (int unsigned t = 0; t < T; t++) obeat[t] = finish(vnew[v_lo_q[2:0]][t], nrow);
+    end
+  end
+
+  // ---- output FIFO (address + atom)
+  logic                     go;   // the state machine advances a beat (below)
+  logic                     wf_in_valid, wf_in_ready, wf_out_valid;
+  logic [64+AtomBits-1:0]   wf_out_data;
+  logic [AtomBits-1:0]      pack_d;
+  logic [63:0]              waddr;
+  logic [$clog2(5)-1:0]     wf_level;
+  always_comb begin
+    pack_d = pack_q;
+    for (int unsigned t = 0; t < T; t++) begin
+      if (int16) pack_d[16*((lane0 + t) % (Lanes / 2)) +: 16] = obeat[t];
+      else pack_d[8*((lane0 + t) % Lanes) +: 8] = obeat[t][7:0];
+    end
+  end
+  assign waddr       = wline_base_q + (64'(vcol) << AtomLog2);
+  assign wf_in_valid = go && emit && last_beat;
+
+  dla_fifo #(
+    .Depth(4),
+    .Width(64 + AtomBits)
+  ) u_wr_fifo (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (wf_in_valid),
+    .in_ready_o (wf_in_ready),
+    .in_data_i  ({waddr, pack_d}),
+    .out_valid_o(wf_out_valid),
+    .out_ready_i(dma_wr_req_ready_i),
+    .out_data_o (wf_out_data),
+    .level_o    (wf_level)
+  );
+  assign dma_wr_req_valid_o = wf_out_valid;
+  assign dma_wr_req_addr_o  = wf_out_data[AtomBits +: 64];
+  assign dma_wr_req_data_o  = wf_out_data[AtomBits-1:0];
+  assign dma_wr_req_mask_o  = '1;
+
+  // ---- the state machine advances a beat when its input and output are there
+  always_comb begin
+    go = 1'b1;
+    if (st_q == SStream && !in_valid) go = 1'b0;
+    if (emit && !wf_in_ready) go = 1'b0;
+  end
+  assign in_ready  = st_q == SStream && go && last_beat;
+  assign core_done = st_q == SWaitWr && wf_level == '0 && !wf_out_valid && rdma_issued;
+
+  logic [63:0] dst_base;
+  assign dst_base = {p_dst_hi, p_dst_lo};
+
+  always_ff @(posedge clk_i) begin
+    if (go) begin
+      if (st_q == SStream || st_q == SHFlush) begin
+        for (int k = 0; k < 8; k++) hacc_q[k] <= hacc_d[k];
+        if (beat_has_h) begin
+          for (int k = 0; k < 8; k++) begin
+            if (v_active[k]) begin
+              for (int unsigned t = 0; t < T; t++) lb_q[k][vcol][lane0 + t] <= vnew[k][t];
+            end
+          end
+        end
+      end
+      if (emit) pack_q <= pack_d;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q           <= SIdle;
+      split_q        <= '0;
+      surf_q         <= '0;
+      row_q          <= '0;
+      col_q          <= '0;
+      beat_q         <= '0;
+      win_q          <= '0;
+      wout_q         <= '0;
+      padl_q         <= '0;
+      out_off_q      <= '0;
+      h_lo_q         <= '0;
+      h_next_q       <= '0;
+      h_start_lo_q   <= '0;
+      h_start_next_q <= '0;
+      h_fresh_q      <= '0;
+      v_lo_q         <= '0;
+      v_next_q       <= '0;
+      vcol_q         <= '0;
+      v_start_lo_q   <= '0;
+      v_start_next_q <= '0;
+      v_fresh_q      <= '0;
+      wsurf_base_q   <= '0;
+      wline_base_q   <= '0;
+      wsplit_base_q  <= '0;
+    end else begin
+      unique case (st_q)
+        SIdle: if (start) begin
+          st_q          <= SSplit;
+          split_q       <= '0;
+          out_off_q     <= 32'(pout_first);
+          wsplit_base_q <= dst_base;
+        end
+        SSplit: begin
+          win_q        <= split_width(split_q, 1'b0);
+          wout_q       <= split_width(split_q, 1'b1);
+          padl_q       <= split_q == 9'd0 ? pad_l : 3'd0;
+          surf_q       <= '0;
+          wsurf_base_q <= wsplit_base_q;
+          st_q         <= SSurf;
+        end
+        SSurf: begin
+          row_q          <= '0;
+          v_lo_q         <= '0;
+          v_next_q       <= '0;
+          v_start_lo_q   <= -pos_t'(pad_t);
+          v_start_next_q <= -pos_t'(pad_t);
+          v_fresh_q      <= '0;
+          wline_base_q   <= wsurf_base_q;
+          st_q           <= SVOpen;
+        end
+        SVOpen: begin
+          if (v_next_q < out_h && v_start_next_q <= pos_t'(row_q)) begin
+            v_fresh_q[v_next_q[2:0]] <= 1'b1;
+            v_next_q       <= v_next_q + 14'd1;
+            v_start_next_q <= v_start_next_q + pos_t'(sh);
+          end else begin
+            h_lo_q         <= '0;
+            h_next_q       <= '0;
+            h_start_lo_q   <= -pos_t'(padl_q);
+            h_start_next_q <= -pos_t'(padl_q);
+            h_fresh_q      <= '0;
+            col_q          <= '0;
+            beat_q         <= '0;
+            st_q           <= SHOpen;
+          end
+        end
+        SHOpen: begin
+          if (h_next_q < wout_q && h_start_next_q < 0) begin
+            h_fresh_q[h_next_q[2:0]] <= 1'b1;
+            h_next_q       <= h_next_q + 14'd1;
+            h_start_next_q <= h_start_next_q + pos_t'(sw);
+          end else begin
+            st_q <= SStream;
+          end
+        end
+        SStream: if (go) begin
+          if (!last_beat) begin
+            beat_q <= beat_q + BeatW'(1);
+          end else begin
+            beat_q    <= '0;
+            h_fresh_q <= '0;
+            if (h_open_now) begin
+              h_next_q       <= h_next_q + 14'd1;
+              h_start_next_q <= h_start_next_q + pos_t'(sw);
+            end
+            if (h_complete) begin
+              h_lo_q       <= h_lo_q + 14'd1;
+              h_start_lo_q <= h_start_lo_q + pos_t'(sw);
+            end
+            col_q <= col_q + 14'd1;
+            if (col_q + 14'd1 == win_q) st_q <= SHFlush;
+          end
+        end
+        SHFlush: begin
+          if (h_lo_q >= wout_q) begin
+            st_q <= SRowEnd;
+          end else if (go) begin
+            if (!last_beat) begin
+              beat_q <= beat_q + BeatW'(1);
+            end else begin
+              beat_q       <= '0;
+              h_lo_q       <= h_lo_q + 14'd1;
+              h_start_lo_q <= h_start_lo_q + pos_t'(sw);
+            end
+          end
+        end
+        SRowEnd: begin
+          v_fresh_q <= '0;
+          if (v_complete) begin
+            v_lo_q       <= v_lo_q + 14'd1;
+            v_start_lo_q <= v_start_lo_q + pos_t'(sh);
+            wline_base_q <= wline_base_q + 64'(p_dst_ls);
+          end
+          row_q <= row_q + 14'd1;
+          vcol_q <= '0;
+          beat_q <= '0;
+          st_q  <= (row_q + 14'd1 == in_h) ? SVFlush : SVOpen;
+        end
+        SVFlush: begin
+          if (v_lo_q >= out_h) begin
+            st_q <= SSurfEnd;
+          end else if (go) begin
+            if (!last_beat) begin
+              beat_q <= beat_q + BeatW'(1);
+            end else begin
+              beat_q <= '0;
+              if (vcol_q + 14'd1 < wout_q) begin
+                vcol_q <= vcol_q + 14'd1;
+              end else begin
+                vcol_q       <= '0;
+                v_lo_q       <= v_lo_q + 14'd1;
+                v_start_lo_q <= v_start_lo_q + pos_t'(sh);
+                wline_base_q <= wline_base_q + 64'(p_dst_ls);
+              end
+            end
+          end
+        end
+        SSurfEnd: begin
+          if (surf_q + 14'd1 < surfaces) begin
+            surf_q       <= surf_q + 14'd1;
+            wsurf_base_q <= wsurf_base_q + 64'(p_dst_ss);
+            st_q         <= SSurf;
+          end else if (split_q + 9'd1 < n_split) begin
+            split_q       <= split_q + 9'd1;
+            wsplit_base_q <= dst_base + 64'($signed(64'(out_off_q)) <<< AtomLog2);
+            out_off_q     <= out_off_q + 32'(pout_mid);
+            st_q          <= SSplit;
+          end else begin
+            st_q <= SWaitWr;
+          end
+        end
+        SWaitWr: if (core_done) st_q <= SIdle;
+        default: st_q <= SIdle;
+      endcase
+    end
+  end
+endmodule
