@@ -4,8 +4,9 @@
 // as memory images (golden/layout.hpp), the D_ groups of CDMA, CSC, CMAC_A, CMAC_B and CACC with
 // the bookkeeping values from golden::conv_derived, SDP and SDP_RDMA from the `sdp` layer compiler
 // (flying input), the CBUF flush poll, D_OP_ENABLE consumers first, the done interrupts, status
-// reads and a `check golden` over the output region. A layer that CBUF (NVDLA's bank rule, or
-// this RTL's fixed data/weight halves) cannot hold is split into bands of output rows (Split-H).
+// reads and a `check golden` over the output region. D_BANK as NVDLA's driver chooses it (data
+// banks for the whole input, the rest for the weights); a layer whose input and one kernel group
+// CBUF cannot hold is split into bands of output rows (Split-H).
 #include "units/conv.hpp"
 
 #include <fmt/format.h>
@@ -88,11 +89,9 @@ ConvConfig band_config(const ConvConfig& c, const Band& b) {
   return s;
 }
 
-// Both CBUF rules hold: NVDLA's banks and this RTL's halves.
+// CBUF holds the input (NVDLA's banks, or this RTL's unpacked rows when more) and one kernel group.
 bool cbuf_holds(const ConvConfig& c, const HwConfig& hw) {
-  const golden::ConvDerived d = golden::conv_derived(c, hw);
-  return d.data_banks_min + d.weight_banks_min <= golden::cbuf_geometry(hw).banks &&
-         rtl_cbuf_problem(c, hw).reason.empty();
+  return rtl_data_banks(c, hw) + golden::conv_derived(c, hw).weight_banks_min <= golden::cbuf_geometry(hw).banks;
 }
 
 // Bands of as many output rows as CBUF holds (every band checked); empty when not even one
@@ -154,7 +153,8 @@ void check_extent(const JsonNode& root, const char* axis, int size, int taps, in
   }
 }
 
-// Both CBUF rules: NVDLA's (the input and one kernel group in the banks) and this RTL's halves.
+// The CBUF rule: the input and one kernel group in the banks, NVDLA's (ENTRY_PER_SLICE) and this
+// RTL's (unpacked rows, rtl_data_rows).
 // Winograd: CBUF holds the channel-extended cube (golden::wino_geometry), and this RTL stores it as
 // rows of 2x2 positions x one memory atom of channels (docs/WINOGRAD.md "conv layers").
 // `why` ends the message (what was tried).
@@ -173,7 +173,14 @@ void check_cbuf(const JsonNode& in, const JsonNode& wt, const ConvConfig& c, con
                           slices, cb.entries_per_bank, d.weight_banks_min, kpg, d.byte_per_kernel,
                           cb.entries_per_bank * cb.entry_bytes, hw.name, cb.banks, why));
   }
-  if (const RtlCbufProblem p = rtl_cbuf_problem(c, hw); !p.reason.empty()) (p.weights ? wt : in).fail(p.reason + std::string(why));
+  if (const int data = rtl_data_banks(c, hw); data + d.weight_banks_min > cb.banks) {
+    (data >= d.weight_banks_min ? in : wt)
+        .fail(fmt::format("the layer does not fit in this RTL's CBUF: the {}input needs {} rows ({} banks of {} "
+                          "entries; this RTL stores one position per entry where NVDLA packs it into {} entries, "
+                          "docs/CONV_RTL.md) and one kernel group of weights {} banks, more than {}'s {} banks{}",
+                          wino ? "Winograd " : "", rtl_data_rows(c, hw), data, cb.entries_per_bank,
+                          int64_t{d.entries_per_slice} * slices, d.weight_banks_min, hw.name, cb.banks, why));
+  }
 }
 
 // The field a Winograd problem is about (golden::WinoSubject), for the error's JSON pointer.
@@ -293,7 +300,9 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   } else {
     // Split-H when CBUF cannot hold the whole input; a kernel group that does not fit, or an input
     // of which not even one output row's band fits, is refused.
-    if (const RtlCbufProblem wp = rtl_cbuf_problem(cfg, hw); wp.weights) wt.fail(wp.reason);
+    if (const golden::ConvDerived d = golden::conv_derived(cfg, hw); d.weight_banks_min >= golden::cbuf_geometry(hw).banks) {
+      check_cbuf(in, wt, band_config(cfg, {0, 1}), hw, "");
+    }
     L.bands = split_h(cfg, hw);
     if (L.bands.empty()) {
       check_cbuf(in, wt, band_config(cfg, {0, 1}), hw, " even for one output row (Split-H)");
@@ -442,45 +451,55 @@ RunResult run(const LayerHeader& h, const JsonNode& root, const RunOptions& opt)
 
 }  // namespace
 
-// Rows of one channel block (ATOMIC_C elements of the widest precision); each half is half of
-// NVDLA's CBUF bytes (nv_small 8192 x 8 B, nv_large 4096 x 64 B, nv_full 2048 x 128 B).
-RtlCbuf rtl_cbuf(const HwConfig& hw) {
-  const int row_bytes = hw.atomic_c * (hw.int16 ? 2 : 1);
-  const int half_rows = hw.cbuf_banks * hw.cbuf_entries * hw.cbuf_entry_bytes / 2 / row_bytes;
-  return {half_rows, half_rows, row_bytes};
-}
-
-RtlCbufProblem rtl_cbuf_problem(const ConvConfig& c, const HwConfig& hw) {
-  const golden::ConvDerived d = golden::conv_derived(c, hw);
-  const RtlCbuf rc = rtl_cbuf(hw);
+int64_t rtl_data_rows(const ConvConfig& c, const HwConfig& hw) {
   if (c.mode == golden::ConvMode::Winograd) {
+    // rows of 2x2 extended positions x one memory atom of channels per phase (docs/WINOGRAD.md)
     const golden::WinoGeometry g = golden::wino_geometry(c);
     const int ncb = g.phases * g.c_pad * c.bpe() / c.atom_bytes;  // phases x ceil(C * bpe / atom)
-    const int64_t rows = int64_t{c.output.h / 2 + 1} * ncb * (c.output.w / 2 + 1);
-    if (rows > rc.data_rows) {
-      return {false, fmt::format("the Winograd input needs {} CBUF rows ((H'/2 + 1) {} x {} channel block(s) of {} "
-                                 "x (W'/2 + 1) {} rows of 2x2 positions), more than the {} data rows ({} KiB) of this "
-                                 "RTL's CBUF, whose data half is fixed (docs/WINOGRAD.md)",
-                                 rows, c.output.h / 2 + 1, ncb, c.atom_bytes / c.bpe(), c.output.w / 2 + 1,
-                                 rc.data_rows, rc.data_rows * rc.row_bytes / 1024)};
-    }
-  } else {
-    const int64_t rows = int64_t{d.channel_blocks} * c.input.w * c.input.h;
-    if (rows > rc.data_rows) {
-      return {false, fmt::format("the input needs {} CBUF rows ({} channel block(s) of {} x W {} x H {}), more than "
-                                 "the {} data rows ({} KiB) of this RTL's CBUF, whose data half is fixed "
-                                 "(docs/CONV_RTL.md)",
-                                 rows, d.channel_blocks, c.atomic_c, c.input.w, c.input.h, rc.data_rows,
-                                 rc.data_rows * rc.row_bytes / 1024)};
-    }
+    return int64_t{c.output.h / 2 + 1} * ncb * (c.output.w / 2 + 1);
   }
-  const int kpg = std::min(c.kernels, c.atomic_k);
-  const int64_t group_bytes = int64_t{kpg} * d.byte_per_kernel;
-  if (group_bytes > int64_t{rc.weight_rows} * rc.row_bytes) {
-    return {true, fmt::format("one kernel group of {}weights ({} kernels x {} bytes = {} bytes) does not fit in the "
-                              "{} KiB weight half of this RTL's CBUF (docs/CONV_RTL.md)",
-                              c.mode == golden::ConvMode::Winograd ? "pre-transformed Winograd " : "", kpg,
-                              d.byte_per_kernel, group_bytes, rc.weight_rows * rc.row_bytes / 1024)};
+  return int64_t{golden::conv_derived(c, hw).channel_blocks} * c.input.w * c.input.h;
+}
+
+int rtl_data_banks(const ConvConfig& c, const HwConfig& hw) {
+  const int entries = golden::cbuf_geometry(hw).entries_per_bank;
+  const int64_t rtl = (rtl_data_rows(c, hw) + entries - 1) / entries;
+  return static_cast<int>(std::max<int64_t>(golden::conv_derived(c, hw).data_banks_min, rtl));
+}
+
+RtlCbufProblem rtl_cbuf_problem(const ConvConfig& c, const HwConfig& hw, const ConvBanks& banks) {
+  const golden::ConvDerived d = golden::conv_derived(c, hw);
+  const golden::CbufGeometry cb = golden::cbuf_geometry(hw);
+  const bool wino = c.mode == golden::ConvMode::Winograd;
+  if (banks.data + banks.weight > cb.banks) {
+    return {false, fmt::format("D_BANK gives {} data + {} weight banks, more than {}'s {} CBUF banks", banks.data,
+                               banks.weight, hw.name, cb.banks)};
+  }
+  if (banks.data < d.data_banks_min) {
+    return {false, fmt::format("D_BANK.DATA_BANK gives the input {} bank(s) but it needs {} ({}ENTRY_PER_SLICE {} x "
+                               "{} lines, {} entries per bank)",
+                               banks.data, d.data_banks_min, wino ? "channel-extended cube: " : "", d.entries_per_slice,
+                               wino ? golden::wino_geometry(c).h_ext : c.input.h, cb.entries_per_bank)};
+  }
+  if (const int64_t rows = rtl_data_rows(c, hw); rows > int64_t{banks.data} * cb.entries_per_bank) {
+    return {false,
+            wino ? fmt::format("the Winograd input needs {} CBUF rows in this RTL ((H'/2 + 1) {} x {} channel block(s) "
+                               "x (W'/2 + 1) {} rows of 2x2 positions), more than its {} data bank(s) of {} entries "
+                               "(this RTL does not pack positions into entries; docs/WINOGRAD.md)",
+                               rows, c.output.h / 2 + 1, rows / (c.output.h / 2 + 1) / (c.output.w / 2 + 1),
+                               c.output.w / 2 + 1, banks.data, cb.entries_per_bank)
+                 : fmt::format("the input needs {} CBUF rows in this RTL ({} channel block(s) of {} x W {} x H {}), "
+                               "more than its {} data bank(s) of {} entries (NVDLA packs it into {} entries; this "
+                               "RTL stores one position per entry, docs/CONV_RTL.md)",
+                               rows, d.channel_blocks, c.atomic_c, c.input.w, c.input.h, banks.data,
+                               cb.entries_per_bank, int64_t{d.entries_per_slice} * c.input.h)};
+  }
+  if (banks.weight < d.weight_banks_min) {
+    const int kpg = std::min(c.kernels, c.atomic_k);
+    return {true, fmt::format("D_BANK.WEIGHT_BANK gives the weights {} bank(s) but one kernel group of {}weights "
+                              "needs {} ({} kernels x {} bytes, {} bytes per bank)",
+                              banks.weight, wino ? "pre-transformed Winograd " : "", d.weight_banks_min, kpg,
+                              d.byte_per_kernel, cb.entries_per_bank * cb.entry_bytes)};
   }
   return {};
 }
@@ -488,7 +507,8 @@ RtlCbufProblem rtl_cbuf_problem(const ConvConfig& c, const HwConfig& hw) {
 ConvBanks conv_bank_split(const ConvConfig& c, const HwConfig& hw) {
   const golden::ConvDerived d = golden::conv_derived(c, hw);
   const int banks = golden::cbuf_geometry(hw).banks;
-  return {d.data_banks_min, std::max(d.weight_banks_min, std::min(d.weight_banks_all, banks - d.data_banks_min))};
+  const int data = rtl_data_banks(c, hw);
+  return {data, std::max(d.weight_banks_min, std::min(d.weight_banks_all, banks - data))};
 }
 
 BlockWords conv_register_words(const ConvConfig& c, const HwConfig& hw, const ConvBanks& banks,

@@ -9,6 +9,7 @@
 #include "Vnvdla_core_nv_full.h"
 #include "Vnvdla_core_nv_large.h"
 #include "Vnvdla_core_nv_small.h"
+#include "golden/nvdla_regs.hpp"
 #include "harness/errors.hpp"
 #include "harness/rtl_device.hpp"
 #include "harness/rtl_devices.hpp"
@@ -26,10 +27,11 @@ const std::vector<std::string>& nvdla_core_intr_units() {
 
 // Mirrors the CSB writes to the convolution blocks (S_POINTER.PRODUCER and both D_ groups) and,
 // when CDMA is enabled, decodes the group about to run (golden::decode_conv, registers never
-// written at their reset values) and refuses it if this RTL's CBUF halves cannot hold it
-// (units::rtl_cbuf_problem, the rule the conv compiler refuses layers by): the RTL would
-// otherwise compute wrong values silently. Only the guard reads the mirror; the RTL decodes its
-// own registers.
+// written at their reset values) and refuses it if its D_BANK split cannot hold it on this RTL
+// (units::rtl_cbuf_problem: banks beyond CBUF, the input or one kernel group beyond its banks):
+// the RTL would otherwise compute wrong values silently. Checked even when the golden model
+// refuses the layer for another reason too (an RTL-only run has no golden device to say so).
+// Only the guard reads the mirror; the RTL decodes its own registers.
 class ConvCapacityGuard {
  public:
   explicit ConvCapacityGuard(const golden::HwConfig& hw) : hw_(&hw) {
@@ -79,12 +81,14 @@ class ConvCapacityGuard {
     golden::ConvRegReaders rr{reader(blocks_[0]), reader(blocks_[1]), reader(blocks_[2]), reader(blocks_[3]),
                               reader(blocks_[4])};
     const golden::ConvConfig c = golden::decode_conv(rr, *hw_);
-    if (!c.decode_problems.empty()) return;  // not a layer the golden model runs either; it reports why
-    if (const units::RtlCbufProblem p = units::rtl_cbuf_problem(c, *hw_); !p.reason.empty()) {
+    const uint32_t bank = reader(blocks_[0])(golden::regs::cdma::D_BANK::offset);
+    const units::ConvBanks banks{
+        static_cast<int>(golden::regs::field(bank, golden::regs::cdma::D_BANK::DATA_BANK{})) + 1,
+        static_cast<int>(golden::regs::field(bank, golden::regs::cdma::D_BANK::WEIGHT_BANK{})) + 1};
+    if (const units::RtlCbufProblem p = units::rtl_cbuf_problem(c, *hw_, banks); !p.reason.empty()) {
       throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
-                       fmt::format("this RTL refuses the layer: {} (NVDLA's D_BANK split is not honoured by this "
-                                   "RTL; docs/CONV_RTL.md)",
-                                   p.reason));
+                       fmt::format("this RTL refuses the layer: {} (CDMA.D_BANK 0x{:x}; docs/CONV_RTL.md \"CBUF\")",
+                                   p.reason, bank));
     }
   }
 

@@ -1,55 +1,66 @@
-// Convolution buffer (CBUF): a data part and a weight part, rows of one channel block
-// (WordW bits = AtomicC elements at the widest precision). CDMA writes one memory atom per
-// cycle into either part (a row takes RowAtoms atoms); CSC reads one data row and two
-// consecutive weight rows per cycle (asynchronous reads). The weight part is a ring over the
-// weight byte stream (docs/CONV_RTL.md, "CBUF"). DatRdPorts 4 (Winograd): CSC reads the four
-// rows of a 4x4 tile per cycle; they are the four parities of (row pair, column pair), i.e. four
-// interleaved banks, one read each.
+// Convolution buffer (CBUF): one array of CbufRows rows (NVDLA's banks x entries; a row is one
+// CBUF entry = one channel block of WordW bits, AtomicC elements at the widest precision) split
+// by the programmed D_BANK as NVDLA splits it: the data part is rows [0, wt_base_i) (banks
+// 0..DATA_BANK), the weight part the ring of rows from wt_base_i ((DATA_BANK+1) x entries) that
+// CDMA and CSC address by ring row (docs/CONV_RTL.md, "CBUF"). CDMA writes one memory atom per
+// cycle, into the data part or the weight ring (a row takes RowAtoms atoms; one DMA response
+// per cycle, so never both). CSC reads DatRdPorts data rows and two consecutive weight rows per
+// cycle (asynchronous reads). DatRdPorts 4 (Winograd): CSC reads the four rows of a 4x4 tile
+// per cycle; they are the four parities of (row pair, column pair).
 module conv_cbuf #(
-  parameter int unsigned WordW    = 64,
-  parameter int unsigned AtomBits = 64,
-  parameter int unsigned DataRows = 8192,
-  parameter int unsigned WtRows   = 8192,
+  parameter int unsigned WordW      = 64,
+  parameter int unsigned AtomBits   = 64,
+  parameter int unsigned CbufRows   = 16384,
   parameter int unsigned DatRdPorts = 1,
   localparam int unsigned RowAtoms = WordW / AtomBits,
   localparam int unsigned LaneW    = RowAtoms > 1 ? $clog2(RowAtoms) : 1,
-  localparam int unsigned DRowW    = $clog2(DataRows),
-  localparam int unsigned WRowW    = $clog2(WtRows)
+  localparam int unsigned RowW     = $clog2(CbufRows)
 ) (
   input  logic                clk_i,
+  input  logic [RowW-1:0]     wt_base_i,    // first row of the weight part
   // CDMA writes
   input  logic                dat_we_i,
-  input  logic [DRowW-1:0]    dat_wrow_i,
+  input  logic [RowW-1:0]     dat_wrow_i,
   input  logic [LaneW-1:0]    dat_wlane_i,
   input  logic [AtomBits-1:0] dat_wdata_i,
   input  logic                wt_we_i,
-  input  logic [WRowW-1:0]    wt_wrow_i,
+  input  logic [RowW-1:0]     wt_wrow_i,    // ring row
   input  logic [LaneW-1:0]    wt_wlane_i,
   input  logic [AtomBits-1:0] wt_wdata_i,
   // CSC reads
-  input  logic [DatRdPorts-1:0][DRowW-1:0] dat_rrow_i,
+  input  logic [DatRdPorts-1:0][RowW-1:0] dat_rrow_i,
   output logic [DatRdPorts-1:0][WordW-1:0] dat_rdata_o,
-  input  logic [WRowW-1:0]    wt_rrow0_i,
+  input  logic [RowW-1:0]     wt_rrow0_i,   // ring rows
   output logic [WordW-1:0]    wt_rdata0_o,
-  input  logic [WRowW-1:0]    wt_rrow1_i,
+  input  logic [RowW-1:0]     wt_rrow1_i,
   output logic [WordW-1:0]    wt_rdata1_o
 );
+  // The one write port: data or weights (physical row of a ring row: wt_base_i + ring row).
+  logic                we;
+  logic [RowW-1:0]     wrow, wt_prow0, wt_prow1;
+  logic [LaneW-1:0]    wlane;
+  logic [AtomBits-1:0] wdata;
+  assign we       = dat_we_i || wt_we_i;
+  assign wrow     = dat_we_i ? dat_wrow_i : wt_base_i + wt_wrow_i;
+  assign wlane    = dat_we_i ? dat_wlane_i : wt_wlane_i;
+  assign wdata    = dat_we_i ? dat_wdata_i : wt_wdata_i;
+  assign wt_prow0 = wt_base_i + wt_rrow0_i;
+  assign wt_prow1 = wt_base_i + wt_rrow1_i;
+
   // One memory per atom lane so every write is a whole word of its memory.
   for (genvar l = 0; l < RowAtoms; l++) begin : g_lane
-    logic [AtomBits-1:0] dmem [DataRows];
-    logic [AtomBits-1:0] wmem [WtRows];
+    logic [AtomBits-1:0] mem [CbufRows];
     always_ff @(posedge clk_i) begin
-      if (dat_we_i && (RowAtoms == 1 || dat_wlane_i == LaneW'(l))) dmem[dat_wrow_i] <= dat_wdata_i;
-      if (wt_we_i && (RowAtoms == 1 || wt_wlane_i == LaneW'(l))) wmem[wt_wrow_i] <= wt_wdata_i;
+      if (we && (RowAtoms == 1 || wlane == LaneW'(l))) mem[wrow] <= wdata;
     end
     for (genvar p = 0; p < DatRdPorts; p++) begin : g_rd
-      assign dat_rdata_o[p][l*AtomBits +: AtomBits] = dmem[dat_rrow_i[p]];
+      assign dat_rdata_o[p][l*AtomBits +: AtomBits] = mem[dat_rrow_i[p]];
     end
-    assign wt_rdata0_o[l*AtomBits +: AtomBits] = wmem[wt_rrow0_i];
-    assign wt_rdata1_o[l*AtomBits +: AtomBits] = wmem[wt_rrow1_i];
+    assign wt_rdata0_o[l*AtomBits +: AtomBits] = mem[wt_prow0];
+    assign wt_rdata1_o[l*AtomBits +: AtomBits] = mem[wt_prow1];
   end
   if (RowAtoms == 1) begin : g_no_lanes
     logic unused_lanes;
-    assign unused_lanes = ^{dat_wlane_i, wt_wlane_i};
+    assign unused_lanes = ^wlane;
   end
 endmodule

@@ -20,8 +20,7 @@ module conv_cdma #(
   parameter int unsigned AtomLog2       = 3,
   parameter int unsigned AtomicC        = 8,
   parameter bit          SupportInt16   = 1'b0,
-  parameter int unsigned DataRows       = 8192,
-  parameter int unsigned WtRows         = 8192,
+  parameter int unsigned CbufRows       = 16384,
   parameter int unsigned MaxOutstanding = 64,
   parameter int unsigned GroupKernels   = 8,  // kernels per kernel group at int8 (half at int16)
   parameter bit          SupportWino    = 1'b0,
@@ -33,8 +32,7 @@ module conv_cdma #(
   localparam int unsigned RowBytes  = WordW / 8,
   localparam int unsigned RowAtoms  = WordW / AtomBits,
   localparam int unsigned LaneW     = RowAtoms > 1 ? $clog2(RowAtoms) : 1,
-  localparam int unsigned DRowW     = $clog2(DataRows),
-  localparam int unsigned WRowW     = $clog2(WtRows)
+  localparam int unsigned RowW      = $clog2(CbufRows)
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -49,15 +47,16 @@ module conv_cdma #(
   input  logic [AtomBits-1:0] dma_rd_rsp_data_i,
   // CBUF writes
   output logic                dat_we_o,
-  output logic [DRowW-1:0]    dat_wrow_o,
+  output logic [RowW-1:0]     dat_wrow_o,
   output logic [LaneW-1:0]    dat_wlane_o,
   output logic [AtomBits-1:0] dat_wdata_o,
   output logic                wt_we_o,
-  output logic [WRowW-1:0]    wt_wrow_o,
+  output logic [RowW-1:0]     wt_wrow_o,    // ring row
   output logic [LaneW-1:0]    wt_wlane_o,
   output logic [AtomBits-1:0] wt_wdata_o,
   // to CSC
   input  logic [31:0]         wt_release_i,
+  input  logic [RowW:0]       wt_ring_i,     // rows of the weight ring (D_BANK.WEIGHT_BANK)
   output logic                req_dat_o,     // the request on the port is for input data
   output logic [13:0]         dat_lines_o,
   output logic [31:0]         wt_written_o,
@@ -66,7 +65,6 @@ module conv_cdma #(
   output logic                fetch_done_o
 );
   localparam int unsigned RowLog2  = $clog2(RowBytes);
-  localparam logic [32:0] WtCap    = 33'(WtRows) * 33'(RowBytes);
   localparam int unsigned OutW     = $clog2(MaxOutstanding + 1);
 
   logic wino;
@@ -117,11 +115,11 @@ module conv_cdma #(
   logic              q_step, s_step, q_done, s_done, q_line_last, s_line_last, q_skip, s_skip;
   logic [13:0]       q_line, s_line, q_lines, s_lines;
   logic [63:0]       q_addr, s_addr;
-  logic [DRowW-1:0]  q_row, s_row;
+  logic [RowW-1:0]   q_row, s_row;
   logic [LaneW-1:0]  q_lane, s_lane;
   conv_cdma_walk #(
     .AtomLog2(AtomLog2), .AtomicC(AtomicC), .SupportInt16(SupportInt16), .SupportWino(SupportWino),
-    .DataRows(DataRows)
+    .CbufRows(CbufRows)
   ) u_req_walk (
     .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start_i), .cfg_i(cfg_i), .step_i(q_step),
     .line_o(q_line), .lines_o(q_lines), .done_o(q_done), .line_last_o(q_line_last), .skip_o(q_skip),
@@ -129,7 +127,7 @@ module conv_cdma #(
   );
   conv_cdma_walk #(
     .AtomLog2(AtomLog2), .AtomicC(AtomicC), .SupportInt16(SupportInt16), .SupportWino(SupportWino),
-    .DataRows(DataRows)
+    .CbufRows(CbufRows)
   ) u_rsp_walk (
     .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start_i), .cfg_i(cfg_i), .step_i(s_step),
     .line_o(s_line), .lines_o(s_lines), .done_o(s_done), .line_last_o(s_line_last), .skip_o(s_skip),
@@ -144,7 +142,7 @@ module conv_cdma #(
   assign q_dat    = req_ph_q == PhData0 || req_ph_q == PhData;
   assign q_last_o = qo_q + 32'(AtomBytes) >= cfg_i.wt_bytes;
   assign q_last_o0 = qo_q + 32'(AtomBytes) >= w0_bytes;
-  assign wt_room  = 33'(qo_q) + 33'(AtomBytes) <= 33'(wt_release_i) + WtCap;
+  assign wt_room  = 33'(qo_q) + 33'(AtomBytes) <= 33'(wt_release_i) + (33'(wt_ring_i) << RowLog2);
 
   assign dma_rd_req_addr_o  = q_dat ? q_addr : cfg_i.wt_addr + 64'(qo_q);
   assign dma_rd_req_valid_o = out_cnt_q != OutW'(MaxOutstanding) &&
@@ -223,6 +221,25 @@ module conv_cdma #(
     end
   end
 
+  // Ring row of the weight stream offset so_q: so_q / RowBytes mod wt_ring_i, kept by stepping
+  // (the ring is any number of banks, not a power of two).
+  logic [RowW:0] wt_row_q;
+  logic          wt_row_end;  // the atom at so_q is its row's last
+  if (RowAtoms == 1) begin : g_row_end1
+    assign wt_row_end = 1'b1;
+  end else begin : g_row_end
+    assign wt_row_end = &so_q[RowLog2-1:AtomLog2];
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wt_row_q <= '0;
+    end else if (start_i) begin
+      wt_row_q <= '0;
+    end else if (s_wt_fire && wt_row_end) begin
+      wt_row_q <= (wt_row_q + 1'b1 == wt_ring_i) ? '0 : wt_row_q + 1'b1;
+    end
+  end
+
   conv_cdma_cvt #(
     .AtomBytes   (AtomBytes),
     .SupportInt16(SupportInt16)
@@ -241,7 +258,7 @@ module conv_cdma #(
   assign dat_wrow_o  = s_row;
   assign dat_wlane_o = s_lane;
   assign wt_we_o     = s_wt_fire;
-  assign wt_wrow_o   = WRowW'(so_q >> RowLog2);
+  assign wt_wrow_o   = RowW'(wt_row_q);
   assign wt_wlane_o  = LaneW'(so_q >> AtomLog2);
   assign wt_wdata_o  = dma_rd_rsp_data_i;
 

@@ -18,12 +18,12 @@ module conv_cdma_walk #(
   parameter int unsigned AtomicC      = 8,
   parameter bit          SupportInt16 = 1'b0,
   parameter bit          SupportWino  = 1'b0,
-  parameter int unsigned DataRows     = 8192,
+  parameter int unsigned CbufRows     = 16384,
   localparam int unsigned AtomBytes   = 1 << AtomLog2,
   localparam int unsigned WordW       = AtomicC * (SupportInt16 ? 16 : 8),
   localparam int unsigned RowAtoms    = WordW / (8 * AtomBytes),
   localparam int unsigned LaneW       = RowAtoms > 1 ? $clog2(RowAtoms) : 1,
-  localparam int unsigned DRowW       = $clog2(DataRows)
+  localparam int unsigned RowW        = $clog2(CbufRows)
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -36,7 +36,7 @@ module conv_cdma_walk #(
   output logic               line_last_o,  // the current atom is its line's last
   output logic               skip_o,       // Winograd: the current atom is not needed
   output logic [63:0]        addr_o,       // memory address of the current atom
-  output logic [DRowW-1:0]   row_o,        // CBUF data row and lane of the current atom
+  output logic [RowW-1:0]    row_o,        // CBUF data row and lane of the current atom
   output logic [LaneW-1:0]   lane_o
 );
   localparam int unsigned CLog2 = $clog2(AtomicC);
@@ -128,7 +128,7 @@ module conv_cdma_walk #(
       lane_o = LaneW'(a_q & ((14'd1 << apb_log2) - 14'd1));
     end
   end
-  assign row_o = DRowW'(row);
+  assign row_o = RowW'(row);
 
   logic unused;
   assign unused = ^{cfg_i, row};

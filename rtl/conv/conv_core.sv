@@ -21,8 +21,8 @@ module conv_core #(
   parameter int unsigned AtomicC      = 8,
   parameter int unsigned NumCells     = 8,
   parameter bit          SupportInt16 = 1'b0,
-  parameter int unsigned DataRows     = 8192,  // CBUF data rows (one channel block each)
-  parameter int unsigned WtRows       = 8192,  // CBUF weight ring rows
+  parameter int unsigned CbufBanks    = 32,    // CBUF banks (D_BANK splits them: data, weights)
+  parameter int unsigned CbufEntries  = 512,   // CBUF entries (rows of one channel block) per bank
   parameter int unsigned StripeLower  = 8,
   parameter int unsigned StripeUpper  = 16,
   parameter logic [31:0] CdmaBase     = 32'h3000,
@@ -67,8 +67,9 @@ module conv_core #(
   localparam int unsigned CellW       = NumCells > 1 ? $clog2(NumCells) : 1;
   localparam int unsigned RowAtoms    = WordW / AtomBits;
   localparam int unsigned LaneW       = RowAtoms > 1 ? $clog2(RowAtoms) : 1;
-  localparam int unsigned DRowW       = $clog2(DataRows);
-  localparam int unsigned WRowW       = $clog2(WtRows);
+  localparam int unsigned CbufRows    = CbufBanks * CbufEntries;
+  localparam int unsigned RowW        = $clog2(CbufRows);
+  localparam int unsigned EntLog2     = $clog2(CbufEntries);
   localparam int unsigned DatRdPorts  = SupportWino ? 4 : 1;
 
   localparam int unsigned CdmaDFirst  = 32'(nvdla_regs_pkg::CDMA_D_OP_ENABLE_OFFSET);
@@ -288,6 +289,8 @@ module conv_core #(
   assign cdma_weight_addr_low = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_WEIGHT_ADDR_LOW_OFFSET) - CdmaDFirst) / 4];
   logic [31:0] cdma_weight_bytes;
   assign cdma_weight_bytes = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_WEIGHT_BYTES_OFFSET) - CdmaDFirst) / 4];
+  logic [31:0] cdma_bank;
+  assign cdma_bank = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_BANK_OFFSET) - CdmaDFirst) / 4];
   logic [31:0] cdma_cvt_cfg;
   assign cdma_cvt_cfg = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_CVT_CFG_OFFSET) - CdmaDFirst) / 4];
   logic [31:0] cdma_cvt_offset;
@@ -386,10 +389,23 @@ module conv_core #(
   logic                dat_we, wt_we, dat_done_pulse, wt_done_pulse, fetch_done;
   logic [13:0]         dat_lines;
   logic                req_dat;
-  logic [DRowW-1:0]    dat_wrow;
-  logic [DatRdPorts-1:0][DRowW-1:0] dat_rrow;
+  logic [RowW-1:0]     dat_wrow;
+  logic [DatRdPorts-1:0][RowW-1:0] dat_rrow;
   logic [DatRdPorts-1:0][WordW-1:0] dat_rdata;
-  logic [WRowW-1:0]    wt_wrow, wt_rrow0, wt_rrow1;
+  logic [RowW-1:0]     wt_wrow, wt_rrow0, wt_rrow1;
+  // D_BANK (CDMA's copy; the golden device refuses a CSC copy that differs): the data part is
+  // banks 0..DATA_BANK, the weight ring the WEIGHT_BANK+1 banks after it. A program whose banks
+  // exceed CBUF or do not hold its input or a kernel group is refused before it runs (the RTL
+  // device's guard; harness/units/nvdla_rtl.cpp).
+  logic [5:0]          data_banks, weight_banks;
+  logic [RowW-1:0]     wt_base;
+  logic [RowW:0]       wt_ring;
+  assign data_banks   = 6'(cdma_bank[nvdla_regs_pkg::CDMA_D_BANK_DATA_BANK_LSB +:
+                                     nvdla_regs_pkg::CDMA_D_BANK_DATA_BANK_WIDTH]) + 6'd1;
+  assign weight_banks = 6'(cdma_bank[nvdla_regs_pkg::CDMA_D_BANK_WEIGHT_BANK_LSB +:
+                                     nvdla_regs_pkg::CDMA_D_BANK_WEIGHT_BANK_WIDTH]) + 6'd1;
+  assign wt_base      = RowW'((RowW + 6)'(data_banks) << EntLog2);
+  assign wt_ring      = (RowW + 1)'((RowW + 6)'(weight_banks) << EntLog2);
   logic [LaneW-1:0]    dat_wlane, wt_wlane;
   logic [AtomBits-1:0] dat_wdata, wt_wdata;
   logic [WordW-1:0]    wt_rdata0, wt_rdata1;
@@ -399,8 +415,7 @@ module conv_core #(
     .AtomLog2      (AtomLog2),
     .AtomicC       (AtomicC),
     .SupportInt16  (SupportInt16),
-    .DataRows      (DataRows),
-    .WtRows        (WtRows),
+    .CbufRows      (CbufRows),
     .MaxOutstanding(64),
     .GroupKernels  (NumOut),
     .SupportWino   (SupportWino),
@@ -426,6 +441,7 @@ module conv_core #(
     .wt_wlane_o        (wt_wlane),
     .wt_wdata_o        (wt_wdata),
     .wt_release_i      (wt_release),
+    .wt_ring_i         (wt_ring),
     .req_dat_o         (req_dat),
     .dat_lines_o       (dat_lines),
     .wt_written_o      (wt_written),
@@ -437,11 +453,11 @@ module conv_core #(
   conv_cbuf #(
     .WordW   (WordW),
     .AtomBits(AtomBits),
-    .DataRows(DataRows),
-    .WtRows  (WtRows),
+    .CbufRows(CbufRows),
     .DatRdPorts(DatRdPorts)
   ) u_cbuf (
     .clk_i      (clk_i),
+    .wt_base_i  (wt_base),
     .dat_we_i   (dat_we),
     .dat_wrow_i (dat_wrow),
     .dat_wlane_i(dat_wlane),
@@ -467,8 +483,7 @@ module conv_core #(
     .AtomicC     (AtomicC),
     .NumCells    (NumCells),
     .SupportInt16(SupportInt16),
-    .DataRows    (DataRows),
-    .WtRows      (WtRows),
+    .CbufRows    (CbufRows),
     .StripeLower (StripeLower),
     .StripeUpper (StripeUpper),
     .SupportWino (SupportWino)
@@ -480,6 +495,7 @@ module conv_core #(
     .dat_lines_i      (dat_lines),
     .wt_written_i     (wt_written),
     .wt_release_o     (wt_release),
+    .wt_ring_i        (wt_ring),
     .dat_rrow_o       (dat_rrow),
     .dat_rdata_i      (dat_rdata),
     .wt_rrow0_o       (wt_rrow0),

@@ -29,8 +29,8 @@ module conv_core_synth_small (
     .AtomicC     (8),
     .NumCells    (8),
     .SupportInt16(1'b0),
-    .DataRows    (64),
-    .WtRows      (64),
+    .CbufBanks   (2),
+    .CbufEntries (64),
     .StripeLower (8),
     .StripeUpper (16)
   ) u_conv (

@@ -25,8 +25,7 @@ module conv_csc #(
   parameter int unsigned AtomicC      = 8,
   parameter int unsigned NumCells     = 8,
   parameter bit          SupportInt16 = 1'b0,
-  parameter int unsigned DataRows     = 8192,
-  parameter int unsigned WtRows       = 8192,
+  parameter int unsigned CbufRows     = 16384,
   parameter int unsigned StripeLower  = 8,
   parameter int unsigned StripeUpper  = 16,
   parameter bit          SupportWino  = 1'b0,
@@ -37,8 +36,7 @@ module conv_csc #(
   localparam int unsigned KernPerCell = SupportInt16 ? 2 : 1,
   localparam int unsigned NumOut      = NumCells * KernPerCell,
   localparam int unsigned CellW       = NumCells > 1 ? $clog2(NumCells) : 1,
-  localparam int unsigned DRowW       = $clog2(DataRows),
-  localparam int unsigned WRowW       = $clog2(WtRows)
+  localparam int unsigned RowW        = $clog2(CbufRows)
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -48,12 +46,13 @@ module conv_csc #(
   input  logic [13:0]         dat_lines_i,   // complete input lines in CBUF
   input  logic [31:0]         wt_written_i,
   output logic [31:0]         wt_release_o,
+  input  logic [RowW:0]       wt_ring_i,     // rows of the weight ring (D_BANK.WEIGHT_BANK)
   // CBUF reads
-  output logic [DatRdPorts-1:0][DRowW-1:0] dat_rrow_o,
+  output logic [DatRdPorts-1:0][RowW-1:0] dat_rrow_o,
   input  logic [DatRdPorts-1:0][WordW-1:0] dat_rdata_i,
-  output logic [WRowW-1:0]    wt_rrow0_o,
+  output logic [RowW-1:0]     wt_rrow0_o,   // ring rows
   input  logic [WordW-1:0]    wt_rdata0_i,
-  output logic [WRowW-1:0]    wt_rrow1_o,
+  output logic [RowW-1:0]     wt_rrow1_o,
   input  logic [WordW-1:0]    wt_rdata1_i,
   // MAC array
   output logic                wt_valid_o,
@@ -112,12 +111,13 @@ module conv_csc #(
   logic [CellW:0] wc_q;
   logic [27:0] wleft_q;
   logic [31:0] wgrp_base_q, wblk_base_q, wrs_base_q;
+  logic [RowW:0] wgrp_row_q;  // ring row of wgrp_base_q (wgrp_base_q / RowBytes mod wt_ring_i)
 
   logic [13:0] w_kpg, w_cpb;
   logic [CellW:0] w_cells;
   logic        w_last_c, w_last_s, w_last_r, w_last_b, w_last_stripe, w_last_g, w_fire;
   logic [27:0] w_len;
-  logic [31:0] w_rs_step, w_blk_step, w_cell_off, w_off, w_set_end;
+  logic [31:0] w_rs_step, w_blk_step, w_cell_off, w_set_end;
   logic        kpc2;  // two int8 kernels per cell
   assign kpc2       = KernPerCell == 2 && !int16;
   assign w_kpg      = (wg_q == groups - 14'd1) ? kpg_last : (14'd1 << ak_log2);
@@ -134,7 +134,6 @@ module conv_csc #(
   assign w_rs_step  = (32'(w_cpb) * 32'(w_kpg)) << int16;
   assign w_blk_step = ((32'(AtomicC) * 32'(rs_q) * 32'(w_kpg)) << int16);
   assign w_cell_off = (32'(wc_q) * 32'(w_cpb) << int16) << kpc2;
-  assign w_off      = wgrp_base_q + wblk_base_q + wrs_base_q + w_cell_off;
 
   // A weight set goes as soon as its own bytes are in CBUF (the stream holds the sets in loop
   // order), so the first stripe overlaps the fetch of the rest of its group.
@@ -155,6 +154,7 @@ module conv_csc #(
       wc_q        <= '0;
       wleft_q     <= '0;
       wgrp_base_q <= '0;
+      wgrp_row_q  <= '0;
       wblk_base_q <= '0;
       wrs_base_q  <= '0;
     end else if (start_i) begin
@@ -166,6 +166,7 @@ module conv_csc #(
       wc_q        <= '0;
       wleft_q     <= npos;
       wgrp_base_q <= '0;
+      wgrp_row_q  <= '0;
       wblk_base_q <= '0;
       wrs_base_q  <= '0;
     end else if (w_fire) begin
@@ -186,6 +187,7 @@ module conv_csc #(
                 wleft_q     <= positions_q;
                 wg_q        <= wg_q + 14'd1;
                 wgrp_base_q <= wgrp_base_q + (32'(cfg_i.byte_per_kernel) << ak_log2);
+                wgrp_row_q  <= w_grp_next;
                 if (w_last_g) wl_act_q <= 1'b0;
               end
             end
@@ -199,9 +201,24 @@ module conv_csc #(
   logic [2*WordW-1:0] w_window;
   logic [WordW-1:0]   w_lo, w_hi, w_word;
   logic [RowBytes-1:0] w_mask_k, w_mask_16;
-  assign wt_rrow0_o = WRowW'(w_off >> RowLog2);
-  assign wt_rrow1_o = WRowW'((w_off >> RowLog2) + 32'd1);
-  assign w_window   = {wt_rdata1_i, wt_rdata0_i} >> {w_off[RowLog2-1:0], 3'b000};
+  // Ring rows: the group's ring row plus the rows from there (a group holds at most the ring's
+  // bytes, D_BANK.WEIGHT_BANK >= one kernel group, so one wrap at most).
+  logic [31:0]   w_in_grp, w_grp_adv;
+  logic [RowW+1:0] w_row_sum, w_grp_sum;
+  logic [RowW:0] w_row0, w_grp_next;
+  logic [RowW-1:0] w_row1;
+  assign w_in_grp   = 32'(wgrp_base_q[RowLog2-1:0]) + wblk_base_q + wrs_base_q + w_cell_off;
+  assign w_row_sum  = (RowW + 2)'(wgrp_row_q) + (RowW + 2)'(w_in_grp >> RowLog2);
+  assign w_row0     = (w_row_sum >= (RowW + 2)'(wt_ring_i)) ? (RowW + 1)'(w_row_sum - (RowW + 2)'(wt_ring_i))
+                                                            : (RowW + 1)'(w_row_sum);
+  assign w_row1     = (w_row0 + 1'b1 == wt_ring_i) ? '0 : RowW'(w_row0 + 1'b1);
+  assign w_grp_adv  = 32'(wgrp_base_q[RowLog2-1:0]) + (32'(cfg_i.byte_per_kernel) << ak_log2);
+  assign w_grp_sum  = (RowW + 2)'(wgrp_row_q) + (RowW + 2)'(w_grp_adv >> RowLog2);
+  assign w_grp_next = (w_grp_sum >= (RowW + 2)'(wt_ring_i)) ? (RowW + 1)'(w_grp_sum - (RowW + 2)'(wt_ring_i))
+                                                            : (RowW + 1)'(w_grp_sum);
+  assign wt_rrow0_o = RowW'(w_row0);
+  assign wt_rrow1_o = w_row1;
+  assign w_window   = {wt_rdata1_i, wt_rdata0_i} >> {w_in_grp[RowLog2-1:0], 3'b000};
   always_comb begin
     for (int unsigned i = 0; i < RowBytes; i++) begin
       w_mask_k[i]  = 14'(i) < w_cpb;
@@ -337,7 +354,7 @@ module conv_csc #(
             - $signed(20'(cfg_i.pad_left));
   assign in_range = hi >= 0 && hi < $signed(20'(cfg_i.in_h)) && wi >= 0 && wi < $signed(20'(cfg_i.in_w));
   assign drow = 32'(hi) * 32'(nbw_q) + 32'(db_q) * 32'(cfg_i.in_w) + 32'(wi);
-  assign dat_rrow_o[0] = wino ? wino_rrow[0] : DRowW'(drow);
+  assign dat_rrow_o[0] = wino ? wino_rrow[0] : RowW'(drow);
 
   logic [WordW-1:0] d_atom8, direct_data;
   always_comb begin
@@ -368,7 +385,7 @@ module conv_csc #(
   // (Multi-dimensional signals live outside the generate block: Yosys 0.55 cannot index them
   // inside one.)
   localparam int unsigned LaneBits = WordW / 4;
-  logic [DatRdPorts-1:0][DRowW-1:0] wino_rrow;
+  logic [DatRdPorts-1:0][RowW-1:0]  wino_rrow;
   logic [WordW-1:0]                 wino_data;
   logic [3:0][3:0][LaneBits-1:0]    lane_sh;      // per port and lane, shifted to the group
   logic [3:0][15:0][15:0]           tiles, pra;   // per channel: 4x4 input tile, transformed
@@ -387,7 +404,7 @@ module conv_csc #(
       end
     end
     for (genvar pt = 0; pt < 4; pt++) begin : g_rrow
-      assign wino_rrow[pt] = DRowW'((28'(dph_q) + 28'(pt / 2)) * ncbwb_q + 28'(cb) * blk_q
+      assign wino_rrow[pt] = RowW'((28'(dph_q) + 28'(pt / 2)) * ncbwb_q + 28'(cb) * blk_q
                                     + 28'(dpw_q) + 28'(pt % 2));
     end
     for (genvar pt = 1; pt < 4; pt++) begin : g_rport

@@ -216,18 +216,22 @@ TEST_CASE("the reference comparison catches a one-byte weight change", "[conv][c
 }
 
 TEST_CASE("layers at this RTL's CBUF limits compile and run on the RTL", "[rtl][conv][conv_layers]") {
-  // The compiler's copy of the RTL's CBUF halves (docs/CONV.md §7): nv_small's input filling all
-  // 8192 data rows, and one kernel group filling the 64 KiB weight half, run whole; one row more
-  // (64 x 129) runs as bands (Split-H); an input whose one-row band does not fit is refused
-  // (tests/data/bad_layers/conv_cbuf_rtl.json: 4096 x 2 x 24).
+  // The driver's D_BANK split (docs/CONV.md §7) at nv_small's 32 banks: an input filling 31 banks
+  // (64 x 248 x 8 = 15872 entries) with one weight bank runs whole; one kernel group filling 31
+  // banks (8 x 3x3x1760 = 126720 bytes) with a one-bank input (1 x 1 x 1760, pad 1) runs whole; one input row more
+  // (64 x 249) runs as bands (Split-H); an input whose one-row band does not fit is refused
+  // (tests/data/bad_layers/conv_cbuf_nvdla.json).
   const char* texts[] = {
-      R"({"unit":"conv","config":"nv_small","input":{"w":64,"h":128,"c":8,"data":{"random":{}}},
+      R"({"unit":"conv","config":"nv_small","input":{"w":64,"h":248,"c":8,"data":{"random":{}}},
           "weights":{"k":8,"r":1,"s":1,"data":{"random":{}}},"clip":6})",
-      R"({"unit":"conv","config":"nv_small","input":{"w":4,"h":4,"c":512,"data":{"random":{"min":-8,"max":8}}},
-          "weights":{"k":8,"r":4,"s":4,"data":{"random":{"min":-8,"max":8}}},"clip":4})",
-      R"({"unit":"conv","config":"nv_small","input":{"w":64,"h":129,"c":8,"data":{"random":{}}},
+      R"({"unit":"conv","config":"nv_small","input":{"w":1,"h":1,"c":1760,"data":{"random":{"min":-8,"max":8}}},
+          "weights":{"k":8,"r":3,"s":3,"data":{"random":{"min":-8,"max":8}}},
+          "padding":{"left":1,"right":1,"top":1,"bottom":1},"clip":4})",
+      R"({"unit":"conv","config":"nv_small","input":{"w":64,"h":249,"c":8,"data":{"random":{}}},
           "weights":{"k":8,"r":1,"s":1,"data":{"random":{}}},"clip":6})",
   };
+  const std::size_t bands[] = {1, 1, 2};
+  std::size_t i = 0;
   for (const char* text : texts) {
     const auto doc = parse_json_text("cbuf_limit.json", text);
     LayerHeader h;
@@ -236,6 +240,8 @@ TEST_CASE("layers at this RTL's CBUF limits compile and run on the RTL", "[rtl][
     h.name = "cbuf_limit";
     h.config = &dla::golden::nv_small();
     const units::CompiledConv c = units::compile_conv_layer(h, JsonNode::root(doc));
+    CHECK(all_written(c.program, "CDMA", "D_OP_ENABLE", dla::golden::regs::cdma::D_OP_ENABLE::OP_EN{}).size() ==
+          bands[i++]);
     RunOptions o;
     o.mode = "cross";
     o.seed = 3;
@@ -257,9 +263,12 @@ TEST_CASE("malformed conv layers are refused naming file, JSON pointer and rule"
       {"conv_pad_right.json", "/padding/right", "PAD_RIGHT 3 must be smaller than the kernel's x extent 3"},
       {"conv_cbuf_nvdla.json", "/input", "the layer does not fit in CBUF: the input needs 32 banks"},
       {"conv_cbuf_nvdla.json", "/input", "even for one output row (Split-H)"},
-      {"conv_cbuf_rtl.json", "/input", "more than the 8192 data rows (64 KiB) of this RTL's CBUF"},
+      {"conv_cbuf_rtl.json", "/input",
+       "the layer does not fit in this RTL's CBUF: the input needs 8192 rows (32 banks of 256 entries; this RTL stores "
+       "one position per entry where NVDLA packs it into 2048 entries"},
       {"conv_cbuf_rtl.json", "/input", "even for one output row (Split-H)"},
-      {"conv_weights_rtl.json", "/weights", "does not fit in the 64 KiB weight half of this RTL's CBUF"},
+      {"conv_weights_cbuf.json", "/weights",
+       "one kernel group of weights 32 (8 kernels x 16384 bytes, 4096 per bank), more than nv_small's 32 banks"},
       {"conv_clip.json", "/clip", "17 is out of range [0, 16]"},
       {"conv_stride.json", "/stride/y", "9 is out of range [1, 8]"},
       {"conv_pad_value.json", "/padding/value", "128 is out of range [-128, 127]"},

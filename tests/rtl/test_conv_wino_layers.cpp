@@ -306,10 +306,10 @@ TEST_CASE("malformed winograd conv layers are refused naming file, JSON pointer 
       {"conv_wino_pra_direct.json", "/pra_truncate", "only with \"mode\": \"winograd\""},
       {"conv_wino_exact_weights.json", "/weights/data", "the exact weights 4U do not fit int8"},
       {"conv_wino_int8_to_int16.json", "/output/precision", "int8 input -> int16 output is not available"},
-      {"conv_wino_cbuf_rtl.json", "/input", "the Winograd input needs 2178 CBUF rows ((H'/2 + 1) 33 x 2 channel block(s)"},
-      {"conv_wino_weights_rtl.json", "/weights",
-       "one kernel group of pre-transformed Winograd weights (16 kernels x 16640 bytes = 266240 bytes) does not fit "
-       "in the 256 KiB weight half"},
+      {"conv_wino_cbuf.json", "/input",
+       "the layer does not fit in CBUF: the channel-extended input needs 65 banks (ENTRY_PER_SLICE 91 x H_ext 182"},
+      {"conv_wino_weights_cbuf.json", "/weights",
+       "one kernel group of weights 16 (16 kernels x 32000 bytes, 32768 per bank), more than nv_full's 16 banks"},
   };
   check_refusals(cases);
 }

@@ -1,10 +1,19 @@
-// The conv RTL keeps its input in a fixed half of CBUF (docs/CONV_RTL.md). A register program whose
-// input fits NVDLA's banks (D_BANK may give the input up to 31 of nv_small's 32 banks) but not that
-// half must be refused with a reason when CDMA is enabled, never computed wrong.
+// The conv RTL's CBUF is split by the programmed D_BANK as NVDLA splits it (data banks 0..DATA_BANK,
+// then WEIGHT_BANK+1 weight banks; docs/CONV_RTL.md "CBUF"). A register program whose banks hold its
+// input and one kernel group runs, also when data or weights take more than half of CBUF; one
+// whose banks do not (or exceed CBUF) is refused with a reason when CDMA is enabled, never
+// computed wrong. Expected bank counts below are hand-calculated from conv-pipeline.md §3 (EPS,
+// D_BANK) and the configurations' geometry (nv_small 32 x 512 x 8 B, nv_full 16 x 256 x 128 B).
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
 
+#include "conv_reference.hpp"
 #include "golden/config.hpp"
 #include "golden/conv.hpp"
+#include "golden/nvdla_regs.hpp"
 #include "harness/errors.hpp"
 #include "harness/regdb.hpp"
 #include "harness/rtl_devices.hpp"
@@ -15,19 +24,32 @@ namespace golden = dla::golden;
 
 namespace {
 
-// Writes the convolution blocks' D_ groups for an H-line 128 x H x 8 int8 input, then CDMA's
-// D_OP_ENABLE; returns the refusal's text ("" when accepted).
-std::string enable_conv(int h) {
-  const golden::HwConfig& hw = golden::nv_small();
+struct Layer {
+  const golden::HwConfig* hw;
+  int w, h, c, k, r, s;
+  golden::Precision precision = golden::Precision::Int8;
+};
+
+golden::ConvConfig config_of(const Layer& l) {
   golden::ConvParams p;
-  p.w = 128;
-  p.h = h;
-  p.c = 8;
-  p.k = 8;
-  const golden::ConvConfig c = golden::conv_config_from(p, hw, 0x80000000ull, 0x90000000ull);
+  p.w = l.w;
+  p.h = l.h;
+  p.c = l.c;
+  p.k = l.k;
+  p.r = l.r;
+  p.s = l.s;
+  p.precision = l.precision;
+  return golden::conv_config_from(p, *l.hw, 0x80000000ull, 0x90000000ull);
+}
+
+// Writes the convolution blocks' D_ groups of `l` with D_BANK `banks` (the compiler's split when
+// absent) to the RTL device, then CDMA's D_OP_ENABLE; returns the refusal's text ("" when accepted).
+std::string enable_conv(const Layer& l, std::optional<units::ConvBanks> banks = std::nullopt) {
+  const golden::HwConfig& hw = *l.hw;
+  const golden::ConvConfig c = config_of(l);
   golden::FeatureLayout out = c.in_layout;
   out.base = 0xa0000000ull;
-  const units::BlockWords words = units::conv_register_words(c, hw, units::conv_bank_split(c, hw), out);
+  const units::BlockWords words = units::conv_register_words(c, hw, banks.value_or(units::conv_bank_split(c, hw)), out);
   std::string why;
   RunOptions o;
   auto dev = make_nvdla_core_device({"CDMA"}, hw, o, why);
@@ -47,12 +69,104 @@ std::string enable_conv(int h) {
 
 }  // namespace
 
-TEST_CASE("the conv RTL refuses an input larger than its CBUF data half when CDMA is enabled", "[rtl][conv]") {
-  // 128 x 100 positions x 1 channel block = 12800 rows: NVDLA holds it in 25 banks (the compiler's
-  // bank split), this RTL's data half has 8192 rows.
-  const std::string refused = enable_conv(100);
-  CHECK_THAT(refused, Catch::Contains("CDMA.D_OP_ENABLE") && Catch::Contains("this RTL refuses the layer") &&
-                          Catch::Contains("12800 CBUF rows") && Catch::Contains("8192 data rows"));
-  // 128 x 64 = 8192 rows: the whole half, accepted.
-  CHECK(enable_conv(64).empty());
+TEST_CASE("the driver's D_BANK split: data banks for the whole input, the rest for the weights", "[rtl][conv]") {
+  // nv_small 128 x 100 x 8: 12800 entries = 25 banks of 512; 8 kernels x 8 B = 1 bank; all weights
+  // fit in the other 7.
+  const golden::ConvConfig a = config_of({&golden::nv_small(), 128, 100, 8, 8, 1, 1});
+  CHECK(units::conv_bank_split(a, golden::nv_small()).data == 25);
+  CHECK(units::conv_bank_split(a, golden::nv_small()).weight == 1);
+  // nv_small 6 x 6 x 512, 12 kernels 5x5: input 6*6*64 = 2304 entries = 5 banks; a kernel group
+  // 8 x 12800 B = 25 banks of 4 KiB, all weights 12 x 12800 = 38 banks: the other 27.
+  const golden::ConvConfig b = config_of({&golden::nv_small(), 6, 6, 512, 12, 5, 5});
+  CHECK(units::conv_bank_split(b, golden::nv_small()).data == 5);
+  CHECK(units::conv_bank_split(b, golden::nv_small()).weight == 27);
+  // nv_full int8 40 x 60 x 64: NVDLA packs two positions per 128-byte entry (EPS 20, 1200 entries,
+  // 5 banks of 256); this RTL stores one position per entry (2400 rows): 10 data banks.
+  const golden::ConvConfig f = config_of({&golden::nv_full(), 40, 60, 64, 40, 3, 3});
+  CHECK(golden::conv_derived(f, golden::nv_full()).data_banks_min == 5);
+  CHECK(units::conv_bank_split(f, golden::nv_full()).data == 10);
+}
+
+TEST_CASE("the conv RTL runs what D_BANK holds and refuses with a reason what it does not", "[rtl][conv]") {
+  const Layer in25{&golden::nv_small(), 128, 100, 8, 8, 1, 1};
+  // More than half of CBUF for the input (today's hardware split): accepted.
+  CHECK(enable_conv(in25).empty());
+  CHECK(enable_conv(in25, units::ConvBanks{25, 7}).empty());
+  // One data bank short (NVDLA's rule: CSC would wait forever).
+  CHECK_THAT(enable_conv(in25, units::ConvBanks{24, 8}),
+             Catch::Contains("CDMA.D_OP_ENABLE") && Catch::Contains("this RTL refuses the layer") &&
+                 Catch::Contains("D_BANK.DATA_BANK gives the input 24 bank(s) but it needs 25") &&
+                 Catch::Contains("CDMA.D_BANK 0x70017"));
+  // More banks than CBUF has.
+  CHECK_THAT(enable_conv(in25, units::ConvBanks{25, 8}),
+             Catch::Contains("D_BANK gives 25 data + 8 weight banks, more than nv_small's 32 CBUF banks"));
+  // A kernel group of 25 banks in 24 weight banks.
+  const Layer wt25{&golden::nv_small(), 6, 6, 512, 12, 5, 5};
+  CHECK(enable_conv(wt25).empty());
+  CHECK(enable_conv(wt25, units::ConvBanks{5, 25}).empty());
+  CHECK_THAT(enable_conv(wt25, units::ConvBanks{5, 24}),
+             Catch::Contains("D_BANK.WEIGHT_BANK gives the weights 24 bank(s) but one kernel group of weights needs 25"));
+  // nv_full int8: NVDLA's 5 data banks hold the packed input, this RTL's unpacked rows need 10.
+  const Layer packed{&golden::nv_full(), 40, 60, 64, 40, 3, 3};
+  CHECK(enable_conv(packed).empty());
+  CHECK_THAT(enable_conv(packed, units::ConvBanks{5, 11}),
+             Catch::Contains("the input needs 2400 CBUF rows in this RTL (1 channel block(s) of 64 x W 40 x H 60), more "
+                             "than its 5 data bank(s) of 256 entries (NVDLA packs it into 1200 entries"));
+}
+
+TEST_CASE("a program whose D_BANK does not hold its input stops as bad input (exit 2) with the reason",
+          "[rtl][conv]") {
+  const auto doc = parse_json_text("dbank.json", R"({"unit":"conv","config":"nv_small",
+      "input":{"w":128,"h":100,"c":8,"data":{"random":{}}},"weights":{"k":8,"r":1,"s":1,"data":{"random":{}}}})");
+  LayerHeader h;
+  h.file = doc->file;
+  h.unit = "conv";
+  h.name = "dbank";
+  h.config = &golden::nv_small();
+  units::CompiledConv c = units::compile_conv_layer(h, JsonNode::root(doc), false);
+  int changed = 0;
+  for (auto& s : c.program.steps) {
+    if (s.op == StepOp::RegWrite && s.reg->name == "D_BANK") {
+      CHECK(s.value == 0x00000018u);  // hand: 25 data banks, 1 weight bank
+      s.value = 0x00010017u;          // 24 data banks, 2 weight banks
+      ++changed;
+    }
+  }
+  CHECK(changed == 2);  // CDMA and CSC
+  RunOptions o;
+  o.mode = "rtl";
+  const RunResult r = run_program_in_mode(c.program, golden::nv_small(), o);
+  INFO(format_run(r));
+  CHECK(r.status == Status::BadInput);
+  CHECK_THAT(format_run(r), Catch::Contains("D_BANK.DATA_BANK gives the input 24 bank(s) but it needs 25"));
+}
+
+TEST_CASE("Winograd layers whose data or weights take more than half of CBUF equal the int64 reference on golden "
+          "and RTL under the stress matrix",
+          "[rtl][conv][wino]") {
+  // nv_full Winograd: a 66 x 66 x 64 int8 input is stored as (64/2 + 1)^2 x 2 = 2178 rows of 2x2
+  // positions, 9 of 16 banks; 16 int16 kernels of 3x3x520 pre-transformed (16 x 4 x 130 x 2 B =
+  // 16640 B each) are 266240 B, 9 banks of 32 KiB, for one kernel group.
+  const char* texts[] = {
+      R"({"unit":"conv","config":"nv_full","mode":"winograd","seed":71,
+          "input":{"w":66,"h":66,"c":64,"data":{"random":{"min":-30,"max":30}}},
+          "weights":{"k":4,"r":3,"s":3,"data":{"random":{"min":-14,"max":14}}},"clip":6})",
+      R"({"unit":"conv","config":"nv_full","mode":"winograd","precision":"int16","seed":72,
+          "input":{"w":6,"h":6,"c":520,"data":{"random":{"min":-300,"max":300}}},
+          "weights":{"k":16,"r":3,"s":3,"data":{"random":{"min":-300,"max":300}}},"clip":10})",
+  };
+  const auto dir = std::filesystem::temp_directory_path() / "dla_test_rtl_capacity";
+  std::filesystem::create_directories(dir);
+  int n = 0;
+  for (const char* text : texts) {
+    const auto f = dir / ("wino_dbank_" + std::to_string(n++) + ".json");
+    std::ofstream(f) << text;
+    const LoadedLayer l = load_layer(f);
+    const units::CompiledConv c = ::conv_ref::compile_at(f, l.header.seed);
+    const auto banks = ::conv_ref::all_written(c.program, "CDMA", "D_BANK", golden::regs::cdma::D_BANK::DATA_BANK{});
+    const auto wbanks = ::conv_ref::all_written(c.program, "CDMA", "D_BANK", golden::regs::cdma::D_BANK::WEIGHT_BANK{});
+    REQUIRE(banks.size() == 1);
+    CHECK((banks[0] + 1 > 8 || wbanks[0] + 1 > 8));
+    for (RunOptions o : cross_stress::options()) ::conv_ref::check_layer(f, *o.seed, &o);
+  }
 }
