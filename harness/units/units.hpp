@@ -73,6 +73,8 @@ struct BenchCase {
 // Direct convolution on the NVDLA core RTL: utilization (harness/units/conv_bench.hpp)
 [[nodiscard]] std::vector<BenchCase> bench_conv(const BenchOptions& opt);
 [[nodiscard]] std::string format_bench_conv(const std::vector<BenchCase>& cases);
+// Pooling layers: compiled into register programs (docs/LAYER_FORMAT.md, "`pdp` layers")
+[[nodiscard]] UnitHandler pdp_handler();
 // Register programs (validated here; executed by units with a CSB port).
 [[nodiscard]] UnitHandler program_handler();
 
