@@ -81,6 +81,7 @@ class PdpGuard {
     }
     const uint32_t fmt_p = p.reg(g, 0x84) & 3u;
     if (fmt_p > 1) refuse("PDP.D_DATA_FORMAT", "only INT8 and INT16 data (fp16 is not implemented)");
+    if (fmt_p == 1 && !hw_->int16) refuse("PDP.D_DATA_FORMAT", fmt::format("INT16: {} has no int16", hw_->name));
     const auto m1 = [](uint32_t v, int lsb, int bits) { return static_cast<int>((v >> lsb) & ((1u << bits) - 1u)) + 1; };
     const int w = m1(p.reg(g, 0x0c), 0, 13), h = m1(p.reg(g, 0x10), 0, 13), c = m1(p.reg(g, 0x14), 0, 13);
     const int ow = m1(p.reg(g, 0x18), 0, 13), oh = m1(p.reg(g, 0x1c), 0, 13);

@@ -5,7 +5,7 @@
 //     consumer group and PDP_RDMA's consumer group are both armed (either enable order), and both
 //     groups are released together after the last output write;
 //   * PDP_RDMA sequencer: per split, surface, input line, one atom read per column (its own
-//     registers: widths, split, kernel width/stride for the overlap), through pdp_dma_rd (several
+//     registers: widths, split, kernel width/stride for the overlap), through dla_dma_rd (several
 //     reads in flight);
 //   * pooling: Throughput elements (consecutive lanes of one atom) per cycle. Horizontal stage:
 //     up to 8 open windows of the current line (slot = output column mod 8), a window's row
@@ -25,11 +25,11 @@ module pdp_core #(
   parameter logic [31:0] RdmaBase    = 32'ha000,
   parameter int unsigned Throughput  = 1,   // elements per cycle (PDP_THROUGHPUT)
   parameter int unsigned MaxInFlight = 16,  // DMA reads outstanding
+  // Line buffer: 4096 int8 partial results per line (NVDLA), i.e. 4096 / atom bytes output
+  // columns per split, int8 or int16 (smaller only for the synthesis check).
+  parameter int unsigned MaxOutW     = 4096 >> AtomLog2,
   localparam int unsigned AtomBytes  = 1 << AtomLog2,
-  localparam int unsigned AtomBits   = 8 * AtomBytes,
-  // Line buffer: 4096 int8 partial results per line (NVDLA), i.e. 4096 / AtomBytes output
-  // columns per split, int8 or int16.
-  localparam int unsigned MaxOutW    = 4096 / AtomBytes
+  localparam int unsigned AtomBits   = 8 * AtomBytes
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -54,6 +54,11 @@ module pdp_core #(
   output logic [63:0]           dma_wr_req_addr_o,
   output logic [AtomBits-1:0]   dma_wr_req_data_o,
   output logic [AtomBytes-1:0]  dma_wr_req_mask_o,
+  // on-the-fly input (FLYING_MODE = ON_FLYING): SDP's output atoms in PDP's processing order
+  // (surface, line, column), no split
+  input  logic                  fly_valid_i,
+  output logic                  fly_ready_o,
+  input  logic [AtomBits-1:0]   fly_data_i,
   // done pulse per register group (to GLB)
   output logic [1:0]            intr_o
 );
@@ -71,6 +76,7 @@ module pdp_core #(
   logic [PW-1:0][31:0] pd;
   logic [RW-1:0][31:0] rd;
   logic pdp_armed, rdma_armed, pdp_consumer, rdma_consumer, layer_done;
+  logic flying_q;  // the running layer's input is the flying port (ON_FLYING)
   logic [31:0] pdp_rdata, rdma_rdata;
   logic unused_s;
   logic        pdp_s_we, pdp_s_re, rdma_s_we, rdma_s_re, pdp_hit, rdma_hit;
@@ -130,7 +136,7 @@ module pdp_core #(
     .d_consumer_o(rd),
     .consumer_o  (rdma_consumer),
     .armed_o     (rdma_armed),
-    .done_i      (layer_done),
+    .done_i      (layer_done && !flying_q),
     .hw_we_i     ('0),
     .hw_wdata_i  ('0)
   );
@@ -147,10 +153,10 @@ module pdp_core #(
   // ---------------------------------------------------------------- register decode
   /* verilator lint_off UNUSEDSIGNAL */
   function automatic logic [31:0] pw(input logic [11:0] off);
-    return pd[(32'(off) - PDFirst) / 4];
+    pw = pd[(32'(off) - PDFirst) / 4];
   endfunction
   function automatic logic [31:0] rw(input logic [11:0] off);
-    return rd[(32'(off) - RDFirst) / 4];
+    rw = rd[(32'(off) - RDFirst) / 4];
   endfunction
   logic [31:0] p_in_w, p_in_h, p_in_c, p_out_w, p_out_h, p_mode, p_pw_in, p_pw_out, p_kcfg;
   logic [31:0] p_recip_w, p_recip_h, p_pad, p_dst_lo, p_dst_hi, p_dst_ls, p_dst_ss, p_fmt;
@@ -230,7 +236,9 @@ module pdp_core #(
   // ---------------------------------------------------------------- layer control
   logic running_q, start;
   logic core_done, rdma_issued;
-  assign start = !running_q && pdp_armed && rdma_armed;
+  logic off_flying;
+  assign off_flying = p_mode[4];
+  assign start = !running_q && pdp_armed && (rdma_armed || !off_flying);
   assign layer_done = running_q && core_done;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) running_q <= 1'b0;
@@ -267,10 +275,10 @@ module pdp_core #(
 
   // width of split i (atoms)
   function automatic logic [13:0] r_split_width(input logic [8:0] i);
-    if (r_n_split == 9'd1) return r_in_w_n;
-    if (i == 9'd0) return 14'(r_first);
-    if (i == r_n_split - 9'd1) return 14'($signed({3'b0, r_last}) + 14'(r_overlap));
-    return 14'($signed({3'b0, r_mid}) + 14'(r_overlap));
+    if (r_n_split == 9'd1) r_split_width = r_in_w_n;
+    else if (i == 9'd0) r_split_width = 14'(r_first);
+    else if (i == r_n_split - 9'd1) r_split_width = 14'($signed({3'b0, r_last}) + 14'(r_overlap));
+    else r_split_width = 14'($signed({3'b0, r_mid}) + 14'(r_overlap));
   endfunction
 
   assign rq_fire = rq_active_q && ce_req_ready;
@@ -290,7 +298,7 @@ module pdp_core #(
       rq_addr_q       <= '0;
       rq_next_off_q   <= '0;
     end else if (start) begin
-      rq_active_q     <= 1'b1;
+      rq_active_q     <= off_flying;
       rq_split_q      <= '0;
       rq_surf_q       <= '0;
       rq_line_q       <= '0;
@@ -342,9 +350,17 @@ module pdp_core #(
   logic unused_rq;
   assign unused_rq = ^rq_split_base_q;
 
-  logic                in_valid, in_ready;
-  logic [AtomBits-1:0] in_data;
-  pdp_dma_rd #(
+  logic                in_valid, in_ready, rd_valid, rd_ready;
+  logic [AtomBits-1:0] in_data, rd_data;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) flying_q <= 1'b0;
+    else if (start) flying_q <= !off_flying;
+  end
+  assign in_valid    = flying_q ? fly_valid_i : rd_valid;
+  assign in_data     = flying_q ? fly_data_i : rd_data;
+  assign rd_ready    = !flying_q && in_ready;
+  assign fly_ready_o = flying_q && in_ready;
+  dla_dma_rd #(
     .AddrWidth  (64),
     .DataWidth  (AtomBits),
     .MaxInFlight(MaxInFlight)
@@ -354,9 +370,9 @@ module pdp_core #(
     .req_valid_i    (rq_active_q),
     .req_ready_o    (ce_req_ready),
     .req_addr_i     (rq_addr_q),
-    .rsp_valid_o    (in_valid),
-    .rsp_ready_i    (in_ready),
-    .rsp_data_o     (in_data),
+    .rsp_valid_o    (rd_valid),
+    .rsp_ready_i    (rd_ready),
+    .rsp_data_o     (rd_data),
     .mem_req_valid_o(dma_rd_req_valid_o),
     .mem_req_ready_i(dma_rd_req_ready_i),
     .mem_req_addr_o (dma_rd_req_addr_o),
@@ -399,24 +415,24 @@ module pdp_core #(
   function automatic logic [13:0] split_width(input logic [8:0] i, input logic is_out);
     logic signed [5:0] ov;
     ov = $signed({1'b0, kw}) - $signed({1'b0, sw});
-    if (n_split == 9'd1) return is_out ? out_w : in_w;
-    if (i == 9'd0) return is_out ? 14'(pout_first) : 14'(pin_first);
-    if (i == n_split - 9'd1) return is_out ? 14'(pout_last) : 14'($signed({3'b0, pin_last}) + 14'(ov));
-    return is_out ? 14'(pout_mid) : 14'($signed({3'b0, pin_mid}) + 14'(ov));
+    if (n_split == 9'd1) split_width = is_out ? out_w : in_w;
+    else if (i == 9'd0) split_width = is_out ? 14'(pout_first) : 14'(pin_first);
+    else if (i == n_split - 9'd1) split_width = is_out ? 14'(pout_last) : 14'($signed({3'b0, pin_last}) + 14'(ov));
+    else split_width = is_out ? 14'(pout_mid) : 14'($signed({3'b0, pin_mid}) + 14'(ov));
   endfunction
 
   function automatic logic signed [AccW-1:0] combine(input logic signed [AccW-1:0] a,
                                                      input logic signed [AccW-1:0] e);
     case (method)
-      2'd1:    return (e > a) ? e : a;
-      2'd2:    return (e < a) ? e : a;
-      default: return a + e;
+      2'd1:    combine = (e > a) ? e : a;
+      2'd2:    combine = (e < a) ? e : a;
+      default: combine = a + e;
     endcase
   endfunction
 
   function automatic logic signed [AccW-1:0] padv(input logic [3:0] n);
-    if (n == 4'd0 || n > 4'd7) return '0;
-    return AccW'($signed(pad_value[n - 4'd1]));
+    if (n == 4'd0 || n > 4'd7) padv = '0;
+    else padv = AccW'($signed(pad_value[3'(n - 4'd1)]));
   endfunction
 
   // round half away from zero of x / 2^16
@@ -424,7 +440,7 @@ module pdp_core #(
     logic [63:0] m;
     m = x < 0 ? 64'(-x) : 64'(x);
     m = (m + 64'h8000) >> 16;
-    return x < 0 ? -$signed(m) : $signed(m);
+    rhaz16 = x < 0 ? -$signed(m) : $signed(m);
   endfunction
 
   // average: + KW x PAD_VALUE_{nrow}X, x RECIP_W, x RECIP_H; max/min: the value
@@ -433,17 +449,16 @@ module pdp_core #(
     /* verilator lint_off UNUSEDSIGNAL */
     logic signed [63:0] r;  // cast to the element width: NVDLA drops the MSBs
     /* verilator lint_on UNUSEDSIGNAL */
-    if (method != 2'd0) return v[15:0];
     total = 64'(v) + 64'($signed({1'b0, kw})) * 64'(padv(nrow));
     t = rhaz16(total * $signed({47'b0, recip_w}));
     r = rhaz16(t * $signed({47'b0, recip_h}));
-    return r[15:0];
+    finish = method != 2'd0 ? v[15:0] : r[15:0];
   endfunction
 
   // element of lane l of the input atom
   function automatic logic signed [AccW-1:0] element(input int unsigned l);
-    if (int16) return AccW'($signed(in_data[16*(l % (Lanes / 2)) +: 16]));
-    return AccW'($signed(in_data[8*l +: 8]));
+    if (int16) element = AccW'($signed(in_data[16*(l % (Lanes / 2)) +: 16]));
+    else element = AccW'($signed(in_data[8*l +: 8]));
   endfunction
 
   // number of window positions outside [0, n): start s, kernel k
@@ -452,7 +467,7 @@ module pdp_core #(
     e  = s + pos_t'(k) - pos_t'(1);
     lo = s < 0 ? -s : '0;
     hi = e > pos_t'(n) - pos_t'(1) ? e - (pos_t'(n) - pos_t'(1)) : '0;
-    return 4'(lo + hi);
+    outside = 4'(lo + hi);
   endfunction
 
   // ---- one beat of the datapath (combinational)
@@ -485,8 +500,9 @@ module pdp_core #(
 
   always_comb begin
     for (int k = 0; k < 8; k++) begin
-      h_active[k] = 4'(3'(k) - h_lo_q[2:0]) < h_nact;
-      v_active[k] = 4'(3'(k) - v_lo_q[2:0]) < v_nact;
+      // distance of slot / bank k from the oldest open one, mod 8 (3-bit result)
+      h_active[k] = {1'b0, 3'(3'(k) - h_lo_q[2:0])} < h_nact;
+      v_active[k] = {1'b0, 3'(3'(k) - v_lo_q[2:0])} < v_nact;
       hacc_d[k]   = hacc_q[k];
       if (st_q == SStream && h_active[k]) begin
         for (int unsigned t = 0; t < T; t++) begin

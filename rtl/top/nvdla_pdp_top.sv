@@ -42,6 +42,7 @@ module nvdla_pdp_top #(
   logic        pdp_csb_ready, glb_csb_ready, pdp_rsp_valid, glb_rsp_valid;
   logic [31:0] pdp_rsp_rdata, glb_rsp_rdata;
   logic [1:0]  pdp_done;
+  logic        unused_fly_ready;  // on-the-fly input: not in the PDP-only top
 
   pdp_core #(
     .AtomLog2  (AtomLog2),
@@ -69,6 +70,9 @@ module nvdla_pdp_top #(
     .dma_wr_req_addr_o (dma_wr_req_addr_o),
     .dma_wr_req_data_o (dma_wr_req_data_o),
     .dma_wr_req_mask_o (dma_wr_req_mask_o),
+    .fly_valid_i       (1'b0),
+    .fly_ready_o       (unused_fly_ready),
+    .fly_data_i        ('0),
     .intr_o            (pdp_done)
   );
 

@@ -69,7 +69,8 @@ std::string enable_conv(const Layer& l, std::optional<units::ConvBanks> banks = 
 
 }  // namespace
 
-TEST_CASE("the driver's D_BANK split: data banks for the whole input, the rest for the weights", "[rtl][conv]") {
+TEST_CASE("the conv compiler's D_BANK split is the driver's: data banks for the whole input, the rest for the weights",
+          "[rtl][conv]") {
   // nv_small 128 x 100 x 8: 12800 entries = 25 banks of 512; 8 kernels x 8 B = 1 bank; all weights
   // fit in the other 7.
   const golden::ConvConfig a = config_of({&golden::nv_small(), 128, 100, 8, 8, 1, 1});
@@ -114,7 +115,7 @@ TEST_CASE("the conv RTL runs what D_BANK holds and refuses with a reason what it
                              "than its 5 data bank(s) of 256 entries (NVDLA packs it into 1200 entries"));
 }
 
-TEST_CASE("a program whose D_BANK does not hold its input stops as bad input (exit 2) with the reason",
+TEST_CASE("a conv program whose D_BANK does not hold its input stops as bad input (exit 2) with the reason",
           "[rtl][conv]") {
   const auto doc = parse_json_text("dbank.json", R"({"unit":"conv","config":"nv_small",
       "input":{"w":128,"h":100,"c":8,"data":{"random":{}}},"weights":{"k":8,"r":1,"s":1,"data":{"random":{}}}})");
@@ -141,8 +142,8 @@ TEST_CASE("a program whose D_BANK does not hold its input stops as bad input (ex
   CHECK_THAT(format_run(r), Catch::Contains("D_BANK.DATA_BANK gives the input 24 bank(s) but it needs 25"));
 }
 
-TEST_CASE("Winograd layers whose data or weights take more than half of CBUF equal the int64 reference on golden "
-          "and RTL under the stress matrix",
+TEST_CASE("Winograd conv layers whose data or weights take more than half of CBUF equal the int64 reference on "
+          "golden and RTL under the stress matrix",
           "[rtl][conv][wino]") {
   // nv_full Winograd: a 66 x 66 x 64 int8 input is stored as (64/2 + 1)^2 x 2 = 2178 rows of 2x2
   // positions, 9 of 16 banks; 16 int16 kernels of 3x3x520 pre-transformed (16 x 4 x 130 x 2 B =

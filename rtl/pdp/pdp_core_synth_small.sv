@@ -1,0 +1,61 @@
+// Synthesis wrapper: nv_small's pdp_core (8-byte atom, 1 element per cycle) with a line buffer
+// of 4 columns instead of 512 (the full one is 8 banks x 512 x 8 lanes of flip-flops, beyond the
+// WebAssembly Yosys). Parameter-free, because Yosys 0.55 asserts when -chparam re-derives a
+// module with parameterized children (docs/SYNTHESIS.md).
+module pdp_core_synth_small (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic        csb_req_valid_i,
+  output logic        csb_req_ready_o,
+  input  logic [31:0] csb_req_addr_i,
+  input  logic        csb_req_write_i,
+  input  logic [31:0] csb_req_wdata_i,
+  output logic        csb_rsp_valid_o,
+  output logic [31:0] csb_rsp_rdata_o,
+  output logic        dma_rd_req_valid_o,
+  input  logic        dma_rd_req_ready_i,
+  output logic [63:0] dma_rd_req_addr_o,
+  input  logic        dma_rd_rsp_valid_i,
+  output logic        dma_rd_rsp_ready_o,
+  input  logic [63:0] dma_rd_rsp_data_i,
+  output logic        dma_wr_req_valid_o,
+  input  logic        dma_wr_req_ready_i,
+  output logic [63:0] dma_wr_req_addr_o,
+  output logic [63:0] dma_wr_req_data_o,
+  output logic [7:0]  dma_wr_req_mask_o,
+  input  logic        fly_valid_i,
+  output logic        fly_ready_o,
+  input  logic [63:0] fly_data_i,
+  output logic [1:0]  intr_o
+);
+  pdp_core #(
+    .AtomLog2  (3),
+    .Throughput(1),
+    .MaxOutW   (4)
+  ) u_pdp (
+    .clk_i             (clk_i),
+    .rst_ni            (rst_ni),
+    .csb_req_valid_i   (csb_req_valid_i),
+    .csb_req_ready_o   (csb_req_ready_o),
+    .csb_req_addr_i    (csb_req_addr_i),
+    .csb_req_write_i   (csb_req_write_i),
+    .csb_req_wdata_i   (csb_req_wdata_i),
+    .csb_rsp_valid_o   (csb_rsp_valid_o),
+    .csb_rsp_rdata_o   (csb_rsp_rdata_o),
+    .dma_rd_req_valid_o(dma_rd_req_valid_o),
+    .dma_rd_req_ready_i(dma_rd_req_ready_i),
+    .dma_rd_req_addr_o (dma_rd_req_addr_o),
+    .dma_rd_rsp_valid_i(dma_rd_rsp_valid_i),
+    .dma_rd_rsp_ready_o(dma_rd_rsp_ready_o),
+    .dma_rd_rsp_data_i (dma_rd_rsp_data_i),
+    .dma_wr_req_valid_o(dma_wr_req_valid_o),
+    .dma_wr_req_ready_i(dma_wr_req_ready_i),
+    .dma_wr_req_addr_o (dma_wr_req_addr_o),
+    .dma_wr_req_data_o (dma_wr_req_data_o),
+    .dma_wr_req_mask_o (dma_wr_req_mask_o),
+    .fly_valid_i       (fly_valid_i),
+    .fly_ready_o       (fly_ready_o),
+    .fly_data_i        (fly_data_i),
+    .intr_o            (intr_o)
+  );
+endmodule
