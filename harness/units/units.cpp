@@ -10,7 +10,7 @@ namespace dla::harness::units {
 
 std::vector<UnitHandler> all_handlers() { return {cmac_handler(), lut_handler(), wino_handler(), sdp_handler(), conv_handler(), pdp_handler(), program_handler()}; }
 
-std::vector<std::string> bench_units() { return {"cmac", "lut", "sdp", "conv"}; }
+std::vector<std::string> bench_units() { return {"cmac", "lut", "sdp", "conv", "pdp"}; }
 
 namespace {
 
@@ -28,13 +28,14 @@ std::vector<BenchCase> run_bench(const std::string& unit, const BenchOptions& op
   if ((unit == "cmac" || unit == "lut") && opt.mem_given) {
     throw InputError("--mem-latency/--mem-bandwidth", "",
                      fmt::format("bench {} streams data straight into the unit, which has no memory port; the memory "
-                                 "options apply to sdp and conv",
+                                 "options apply to sdp, conv and pdp",
                                  unit));
   }
   if (unit == "cmac") return bench_cmac(opt);
   if (unit == "lut") return bench_lut(opt);
   if (unit == "sdp") return bench_sdp(opt);
   if (unit == "conv") return bench_conv(opt);
+  if (unit == "pdp") return bench_pdp(opt);
   throw InputError("bench", unit, fmt::format("no benchmark for unit \"{}\" (known: {})", unit, unit_list()));
 }
 
@@ -43,6 +44,7 @@ std::string format_bench(const std::string& unit, const std::vector<BenchCase>& 
   if (unit == "lut") return format_bench_lut(cases);
   if (unit == "sdp") return format_bench_sdp(cases);
   if (unit == "conv") return format_bench_conv(cases);
+  if (unit == "pdp") return format_bench_pdp(cases);
   throw InputError("bench", unit, fmt::format("no benchmark for unit \"{}\" (known: {})", unit, unit_list()));
 }
 

@@ -75,6 +75,9 @@ struct BenchCase {
 [[nodiscard]] std::string format_bench_conv(const std::vector<BenchCase>& cases);
 // Pooling layers: compiled into register programs (docs/LAYER_FORMAT.md, "`pdp` layers")
 [[nodiscard]] UnitHandler pdp_handler();
+// PDP from memory on the PDP RTL: elements per cycle against NVDLA's rate (harness/units/pdp_bench.cpp)
+[[nodiscard]] std::vector<BenchCase> bench_pdp(const BenchOptions& opt);
+[[nodiscard]] std::string format_bench_pdp(const std::vector<BenchCase>& cases);
 // Register programs (validated here; executed by units with a CSB port).
 [[nodiscard]] UnitHandler program_handler();
 
