@@ -6,6 +6,7 @@
 //     either enable order, back-pressure and rand-reset) whose output must equal an int64
 //     pooling reference written here from the spec (pdp-cdp-bdma-rubik.md §2.2), and the golden
 //     model (cross mode);
+//   * refusals of what this RTL does not compute (exit 2 naming the register and the rule);
 //   * every bundled `pdp` JSON layer (testvectors/layers/pdp) in cross mode under the stress legs.
 #include <fmt/format.h>
 
@@ -22,6 +23,7 @@
 #include "harness/program_runner.hpp"
 #include "harness/regdb.hpp"
 #include "harness/rng.hpp"
+#include "harness/rtl_devices.hpp"
 
 namespace fs = std::filesystem;
 using namespace dla::harness;
@@ -336,4 +338,62 @@ TEST_CASE("every bundled pdp layer passes on the RTL against golden under the st
       CHECK(mem->mismatches == 0);
     }
   }
+}
+
+namespace {
+
+// Replays a generated program's register writes on the PDP RTL device; the guard's refusal at
+// D_OP_ENABLE, or "" when the layer launches.
+std::string refusal(const Pool& p, const dla::golden::HwConfig& hw, uint32_t mode_clear = 0) {
+  Rng rng(1);
+  const Program prog = program_of(p, hw, rng);
+  RunOptions o;
+  std::string why;
+  auto dev = make_rtl_device({"PDP", "PDP_RDMA"}, hw, o, why);
+  REQUIRE(dev != nullptr);
+  const RegDb& db = RegDb::nvdla();
+  try {
+    for (const ProgramStep& st : prog.steps) {
+      if (st.op != StepOp::RegWrite) continue;
+      uint32_t v = st.value;
+      if (st.reg->block == "PDP" && st.reg->name == "D_OPERATION_MODE_CFG") v &= ~mode_clear;
+      dev->reg_write(*db.address(hw.name, *st.reg), v);
+    }
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("PDP RTL device refuses what the RTL does not compute, naming the register and the rule", "[rtl][pdp]") {
+  Pool ok;
+  ok.w = 8;
+  ok.h = 4;
+  ok.c = 8;
+  ok.kw = 2;
+  ok.kh = 2;
+  ok.sw = 2;
+  ok.sh = 2;
+  CHECK(refusal(ok, dla::golden::nv_small()).empty());
+  Pool pad = ok;
+  pad.pl = 2;  // a window of padding only
+  pad.w = 6;
+  const std::string r_pad = refusal(pad, dla::golden::nv_small());
+  CHECK(r_pad.find("PDP.D_POOLING_PADDING_CFG") != std::string::npos);
+  CHECK(r_pad.find("smaller than the kernel") != std::string::npos);
+  const std::string r_fly = refusal(ok, dla::golden::nv_small(), 1u << 4);
+  CHECK(r_fly.find("FLYING_MODE") != std::string::npos);
+  Pool i16 = ok;
+  i16.int16 = true;
+  CHECK(refusal(i16, dla::golden::nv_small()).find("nv_small has no int16") != std::string::npos);
+  CHECK(refusal(i16, dla::golden::nv_full()).empty());
+  Pool wide = ok;  // 300 output columns unsplit: nv_large's line buffer holds 128
+  wide.w = 300;
+  wide.kw = 1;
+  wide.sw = 1;
+  const std::string r_wide = refusal(wide, dla::golden::nv_large());
+  CHECK(r_wide.find("line buffer") != std::string::npos);
+  CHECK(refusal(wide, dla::golden::nv_small()).empty());  // 512 columns there
 }
