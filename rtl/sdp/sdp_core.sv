@@ -1,20 +1,21 @@
 // SDP with SDP_RDMA: NVDLA's single-point post-processor (nvdla-arithmetic.md §2, docs/SDP.md),
 // register level. Two CSB register blocks with ping-pong groups (dla_group_regs), MRDMA / BRDMA /
-// NRDMA / ERDMA reads through one DMA read port (one atom per request, one request in flight,
-// one cached atom per stream), BS -> BN -> EW (converters, MUL, ALU, LUT engine) -> output
+// NRDMA / ERDMA reads through one DMA read port (one atom per request; a fetch walker runs up to
+// RdSlots steps ahead of the datapath and reads each stream's atoms through its own dla_dma_rd,
+// RdSlots reads in flight each), BS -> BN -> EW (converters, MUL, ALU, LUT engine) -> output
 // converter, and a writer that stores whole atoms (padded lanes included) through the DMA write
 // port. Input from memory, or flying: beats of Lanes 32-bit elements on fly_*, in the order the
 // SDP processes them (batch, channel atom, h, w, lane); beat b carries lanes Lanes*b ...
 //
-// Up to Lanes elements per cycle (consecutive lanes of one atom) while every operand atom they
-// need is cached; a miss costs a DMA round trip. The layer starts when SDP's consumer group is
-// armed and, with flying mode off, SDP_RDMA's consumer group too; both groups are released at
-// the end (docs/SDP_RTL.md).
+// Up to Lanes elements per cycle (consecutive lanes of one atom) while the operand atoms they
+// need have arrived. The layer starts when SDP's consumer group is armed and, with flying mode
+// off, SDP_RDMA's consumer group too; both groups are released at the end (docs/SDP_RTL.md).
 module sdp_core #(
   parameter int unsigned AtomLog2 = 3,  // 8-byte memory atom (nv_small); 5 for nv_full
   parameter logic [31:0] SdpBase  = 32'h9000,
   parameter logic [31:0] RdmaBase = 32'h8000,
   parameter int unsigned Lanes    = 1,  // elements per cycle (power of 2, <= lanes of an atom)
+  parameter int unsigned RdSlots  = 8,  // reads in flight per operand stream (docs/DMA.md sizing)
   localparam int unsigned AtomBytes = 1 << AtomLog2,
   localparam int unsigned AtomBits  = 8 * AtomBytes
 ) (
@@ -414,6 +415,11 @@ module sdp_core #(
   // A step takes `cnt` consecutive lanes (channels) of one (n, s, h, w): 1..Lanes of them, never
   // across a Lanes-aligned boundary, so a step stays inside one input atom, one output atom and,
   // flying, one beat (Lanes divides every atom's lane count).
+  // Two stages walk the steps in the same order (docs/SDP_RTL.md "Fetch"): the fetch walker
+  // (positions n_q .. l_q below) computes each step's operand addresses, reads every atom a step
+  // needs that its stream does not hold yet (one dla_dma_rd per stream, many reads in flight) and
+  // hands the step to the datapath through a small FIFO of step descriptors; the datapath takes a
+  // step when the new atoms it needs have arrived.
   localparam int unsigned CntW = $clog2(Lanes + 1);
   logic running_q, start, fetch_done_q, done;
   logic [4:0]  n_q;
@@ -422,26 +428,22 @@ module sdp_core #(
   logic [12:0] c_cur;
   logic [CntW-1:0] cnt;
   logic [6:0]  beat_pos;  // lane of l_q inside its Lanes-aligned group
-  logic        last_l, last_w, last_h, last_s, last_n, fire, step_ok;
+  logic        last_l, last_w, last_h, last_s, last_n, wk_fire;
   assign start    = !running_q && sdp_armed && (flying || rdma_armed);
   assign c_cur    = (s_q << ca_it_log2) | 13'(l_q);
   assign beat_pos = 7'(l_q) & 7'(Lanes - 1);
-  logic  fly_take;  // the step's lanes come from CACC (flying lanes past its groups are zeros)
-  logic                   fly_valid_q, fly_pop;  // flying input register slice (below)
-  logic [Lanes-1:0][31:0] fly_data_q;
-  assign fly_take = flying && 14'(c_cur) < in_lanes;
   assign last_l   = 7'(l_q) + 7'(cnt) == (7'd1 << ca_it_log2);
   assign last_w   = w_q == width_m1;
   assign last_h   = h_q == height_m1;
   assign last_s   = s_q == surfaces_m1;
   assign last_n   = n_q == batch_m1;
 
-  // ---------------------------------------------------------------- operand fetch
-  // Streams: 0 MRDMA (input), 1 BRDMA, 2 NRDMA, 3 ERDMA. Each caches the last atom it read.
+  // ---------------------------------------------------------------- operand fetch (walker)
+  // Streams: 0 MRDMA (input), 1 BRDMA, 2 NRDMA, 3 ERDMA. The walker keeps the tag of the atom
+  // each stream read last: a step whose lane-0 atom differs reads it.
   localparam int unsigned NStreams = 4;
-  logic [NStreams-1:0]          need, hit, cv_q;
-  logic [NStreams-1:0][63:0]    elem_addr, ctag_q;
-  logic [NStreams-1:0][AtomBits-1:0] cdata_q;
+  logic [NStreams-1:0]          need, miss, wv_q, push;
+  logic [NStreams-1:0][63:0]    elem_addr, wtag_q;
   logic [NStreams-1:0][63:0]    tag;
   logic [NStreams-1:0][1:0]     eb_log2;  // bytes per stored element (operand: size x 2 if BOTH)
   logic [NStreams-1:0]          size2, both;
@@ -500,25 +502,23 @@ module sdp_core #(
   end
 
   // Lane j of a step is channel c_cur + j: inside a Lanes-aligned group its bytes follow lane
-  // 0's in every stream (elements are size-aligned, so a value never straddles two atoms).
-  // A lane can go when every stream it needs holds its atom; a step takes the leading lanes
-  // that can.
-  logic [NStreams-1:0][Lanes-1:0][63:0] lane_addr, lane_mul_addr;
-  logic [NStreams-1:0][Lanes-1:0]       lane_hit;
-  logic [Lanes-1:0]                     lane_ok;
+  // 0's in every stream (elements are size-aligned, so a value never straddles two atoms). A
+  // step takes the leading lanes whose bytes lie in lane 0's atom of every stream it needs.
+  logic [NStreams-1:0][Lanes-1:0] lane_same;
+  logic [Lanes-1:0]               lane_ok;
   for (genvar k = 0; k < NStreams; k++) begin : g_lane_k
     for (genvar j = 0; j < Lanes; j++) begin : g_lane_j
-      assign lane_addr[k][j]     = elem_addr[k] + (64'(j) << eb_log2[k]);
-      assign lane_mul_addr[k][j] = lane_addr[k][j] + (both[k] ? (size2[k] ? 64'd2 : 64'd1) : 64'd0);
-      assign lane_hit[k][j]      = !need[k] || (cv_q[k] && ctag_q[k] == (lane_addr[k][j] >> AtomLog2) &&
-                                                ctag_q[k] == (lane_mul_addr[k][j] >> AtomLog2));
+      logic [63:0] a, m;
+      assign a               = elem_addr[k] + (64'(j) << eb_log2[k]);
+      assign m               = a + (both[k] ? (size2[k] ? 64'd2 : 64'd1) : 64'd0);
+      assign lane_same[k][j] = !need[k] || ((a >> AtomLog2) == tag[k] && (m >> AtomLog2) == tag[k]);
     end
-    assign tag[k] = elem_addr[k] >> AtomLog2;
-    assign hit[k] = lane_hit[k][0];
+    assign tag[k]  = elem_addr[k] >> AtomLog2;
+    assign miss[k] = need[k] && !(wv_q[k] && wtag_q[k] == tag[k]);
   end
   for (genvar j = 0; j < Lanes; j++) begin : g_lane_ok
-    assign lane_ok[j] = (beat_pos + 7'(j) < 7'(Lanes)) && lane_hit[0][j] && lane_hit[1][j] &&
-                        lane_hit[2][j] && lane_hit[3][j];
+    assign lane_ok[j] = (beat_pos + 7'(j) < 7'(Lanes)) && lane_same[0][j] && lane_same[1][j] &&
+                        lane_same[2][j] && lane_same[3][j];
   end
   always_comb begin
     logic stop;
@@ -530,42 +530,181 @@ module sdp_core #(
     end
   end
 
-  // One read in flight: the lowest-numbered stream whose lane-0 atom is missing asks for it.
-  logic       all_hit, rd_pending_q;
-  logic [1:0] miss_k, rd_k_q;
-  always_comb begin
-    miss_k = '0;
-    for (int k = NStreams - 1; k >= 0; k--) begin
-      if (!hit[k]) miss_k = 2'(k);
-    end
+  // Per stream a 2-entry request queue (a step may need a new atom of every stream at once; the
+  // queues let the walker go on while the port takes them one per cycle), one read engine
+  // (dla_dma_rd, RdSlots reads in flight), a round-robin arbiter onto the DMA read port and a
+  // FIFO of stream numbers that routes the in-order responses back. Every engine takes every
+  // response (its slots were reserved), so routing never blocks.
+  localparam int unsigned IdDepth = NStreams * RdSlots;
+  logic [NStreams-1:0]                rq_ready, rd_valid, rd_ready, eng_req_valid, eng_req_ready, eng_rsp_valid;
+  logic [NStreams-1:0]                eng_rsp_ready, eng_mem_rsp_valid, eng_mem_rsp_ready;
+  logic [NStreams-1:0][63:0]          eng_req_addr, rd_addr;
+  logic [NStreams-1:0][1:0]           rq_level;
+  logic [NStreams-1:0][AtomBits-1:0]  eng_rsp_data;
+  logic                               arb_valid, arb_ready, id_ready, id_valid;
+  logic [1:0]                         arb_idx, id_head;
+  logic [$clog2(IdDepth + 1)-1:0]     id_level;
+  for (genvar k = 0; k < NStreams; k++) begin : g_eng
+    assign push[k]              = wk_fire && miss[k];
+    assign eng_mem_rsp_valid[k] = dma_rd_rsp_valid_i && id_valid && id_head == 2'(k);
+    dla_fifo #(
+      .Depth(2),
+      .Width(64)
+    ) u_rq (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .in_valid_i (push[k]),
+      .in_ready_o (rq_ready[k]),
+      .in_data_i  (tag[k] << AtomLog2),
+      .out_valid_o(rd_valid[k]),
+      .out_ready_i(rd_ready[k]),
+      .out_data_o (rd_addr[k]),
+      .level_o    (rq_level[k])
+    );
+    dla_dma_rd #(
+      .AddrWidth  (64),
+      .DataWidth  (AtomBits),
+      .MaxInFlight(RdSlots)
+    ) u_rd (
+      .clk_i          (clk_i),
+      .rst_ni         (rst_ni),
+      .req_valid_i    (rd_valid[k]),
+      .req_ready_o    (rd_ready[k]),
+      .req_addr_i     (rd_addr[k]),
+      .rsp_valid_o    (eng_rsp_valid[k]),
+      .rsp_ready_i    (eng_rsp_ready[k]),
+      .rsp_data_o     (eng_rsp_data[k]),
+      .mem_req_valid_o(eng_req_valid[k]),
+      .mem_req_ready_i(eng_req_ready[k]),
+      .mem_req_addr_o (eng_req_addr[k]),
+      .mem_rsp_valid_i(eng_mem_rsp_valid[k]),
+      .mem_rsp_ready_o(eng_mem_rsp_ready[k]),
+      .mem_rsp_data_i (dma_rd_rsp_data_i)
+    );
   end
-  assign all_hit            = &hit;
-  assign dma_rd_req_valid_o = running_q && !fetch_done_q && !all_hit && !rd_pending_q;
-  assign dma_rd_req_addr_o  = tag[miss_k] << AtomLog2;
-  assign dma_rd_rsp_ready_o = rd_pending_q;
+  dla_rr_arb #(
+    .N    (NStreams),
+    .Width(64)
+  ) u_rd_arb (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (eng_req_valid),
+    .in_ready_o (eng_req_ready),
+    .in_data_i  (eng_req_addr),
+    .out_valid_o(arb_valid),
+    .out_ready_i(arb_ready),
+    .out_data_o (dma_rd_req_addr_o),
+    .out_idx_o  (arb_idx)
+  );
+  assign dma_rd_req_valid_o = arb_valid && id_ready;
+  assign arb_ready          = dma_rd_req_ready_i && id_ready;
+  dla_fifo #(
+    .Depth(IdDepth),
+    .Width(2)
+  ) u_rd_ids (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (dma_rd_req_valid_o && dma_rd_req_ready_i),
+    .in_ready_o (id_ready),
+    .in_data_i  (arb_idx),
+    .out_valid_o(id_valid),
+    .out_ready_i(dma_rd_rsp_valid_i),
+    .out_data_o (id_head),
+    .level_o    (id_level)
+  );
+  assign dma_rd_rsp_ready_o = id_valid;
+
+  // The walker's step: the request queue of every stream whose atom it misses has room, and so
+  // has the descriptor FIFO (RdSlots steps: the walker runs up to that far ahead of the
+  // datapath). `fresh`: the step takes the next response of that stream.
+  typedef struct packed {
+    logic [NStreams-1:0]               fresh;
+    logic [NStreams-1:0][AtomLog2-1:0] off;  // lane 0's byte in the stream's atom
+    logic                              need0;
+    logic [CntW-1:0]                   cnt;
+    logic [12:0]                       c;
+    logic [6:0]                        beat;
+    logic                              last_l;
+    logic [4:0]                        n;
+    logic [12:0]                       h, w;
+    logic                              last;  // the layer's last step
+  } step_t;
+  step_t step_in, st;
+  logic  desc_ready, desc_valid, c_fire, c_step_ok;
+  logic [$clog2(RdSlots + 1)-1:0] desc_level;
+  always_comb begin
+    step_in.fresh  = miss;
+    for (int unsigned k = 0; k < NStreams; k++) step_in.off[k] = elem_addr[k][AtomLog2-1:0];
+    step_in.need0  = need[0];
+    step_in.cnt    = cnt;
+    step_in.c      = c_cur;
+    step_in.beat   = beat_pos;
+    step_in.last_l = last_l;
+    step_in.n      = n_q;
+    step_in.h      = h_q;
+    step_in.w      = w_q;
+    step_in.last   = last_l && last_w && last_h && last_s && last_n;
+  end
+  assign wk_fire = running_q && !fetch_done_q && ((~miss | rq_ready) == '1) && desc_ready;
+  dla_fifo #(
+    .Depth(RdSlots),
+    .Width($bits(step_in))
+  ) u_steps (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (wk_fire),
+    .in_ready_o (desc_ready),
+    .in_data_i  (step_in),
+    .out_valid_o(desc_valid),
+    .out_ready_i(c_fire),
+    .out_data_o (st),
+    .level_o    (desc_level)
+  );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      cv_q         <= '0;
-      rd_pending_q <= 1'b0;
-      rd_k_q       <= '0;
+      wv_q <= '0;
+    end else if (start) begin
+      wv_q <= '0;  // memory may have changed between layers
     end else begin
-      if (start) cv_q <= '0;  // memory may have changed between layers
-      if (dma_rd_req_valid_o && dma_rd_req_ready_i) begin
-        rd_pending_q <= 1'b1;
-        rd_k_q       <= miss_k;
-        cv_q[miss_k] <= 1'b0;  // the new tag holds no data until the response lands
-      end
-      if (rd_pending_q && dma_rd_rsp_valid_i) begin
-        rd_pending_q <= 1'b0;
-        cv_q[rd_k_q] <= 1'b1;
-      end
+      wv_q <= wv_q | push;
     end
   end
   always_ff @(posedge clk_i) begin
-    if (dma_rd_req_valid_o && dma_rd_req_ready_i) ctag_q[miss_k] <= tag[miss_k];
-    if (rd_pending_q && dma_rd_rsp_valid_i) cdata_q[rd_k_q] <= dma_rd_rsp_data_i;
+    for (int unsigned k = 0; k < NStreams; k++) begin
+      if (push[k]) wtag_q[k] <= tag[k];
+    end
   end
+
+  // ---------------------------------------------------------------- step intake (datapath)
+  // A step goes when every new atom it needs has arrived; the atoms it takes stay held for the
+  // steps after it. The datapath reads a new atom straight from its engine in that cycle.
+  logic [NStreams-1:0]               avail;
+  logic [NStreams-1:0][AtomBits-1:0] cdata_q, op_data;
+  for (genvar k = 0; k < NStreams; k++) begin : g_take
+    assign avail[k]         = !st.fresh[k] || eng_rsp_valid[k];
+    assign eng_rsp_ready[k] = c_fire && st.fresh[k];
+    assign op_data[k]       = st.fresh[k] ? eng_rsp_data[k] : cdata_q[k];
+  end
+  always_ff @(posedge clk_i) begin
+    for (int unsigned k = 0; k < NStreams; k++) begin
+      if (eng_rsp_ready[k]) cdata_q[k] <= eng_rsp_data[k];
+    end
+  end
+
+  // Byte offsets of each lane in its streams' atoms (lanes of a step share lane 0's atom).
+  logic [NStreams-1:0][Lanes-1:0][AtomLog2-1:0] lane_off, lane_mul_off;
+  for (genvar k = 0; k < NStreams; k++) begin : g_off_k
+    for (genvar j = 0; j < Lanes; j++) begin : g_off_j
+      assign lane_off[k][j]     = st.off[k] + AtomLog2'(j << eb_log2[k]);
+      assign lane_mul_off[k][j] = lane_off[k][j] + (both[k] ? (size2[k] ? AtomLog2'(2) : AtomLog2'(1)) : '0);
+    end
+  end
+
+  // The step's flying lanes come from CACC (flying lanes past its groups are zeros).
+  logic                   fly_take, fly_valid_q, fly_pop;
+  logic [Lanes-1:0][31:0] fly_data_q;
+  assign fly_take = flying && 14'(st.c) < in_lanes;
 
   // Values of a lane from the cached atoms (little endian, sign-extended).
   function automatic logic signed [15:0] pick(input logic [AtomBits-1:0] atom,
@@ -584,20 +723,20 @@ module sdp_core #(
     logic signed [15:0] in_val, bs_alu_v, bs_mul_v, bn_alu_v, bn_mul_v, ew_alu_v, ew_mul_v;
     logic signed [31:0] x_in, x1, x2, y;
     logic [LaneW-1:0]   fly_lane;
-    assign in_val   = pick(cdata_q[0], lane_addr[0][j][AtomLog2-1:0], in_int16);
-    assign bs_alu_v = pick(cdata_q[1], lane_addr[1][j][AtomLog2-1:0], size2[1]);
-    assign bs_mul_v = pick(cdata_q[1], lane_mul_addr[1][j][AtomLog2-1:0], size2[1]);
-    assign bn_alu_v = pick(cdata_q[2], lane_addr[2][j][AtomLog2-1:0], size2[2]);
-    assign bn_mul_v = pick(cdata_q[2], lane_mul_addr[2][j][AtomLog2-1:0], size2[2]);
-    assign ew_alu_v = pick(cdata_q[3], lane_addr[3][j][AtomLog2-1:0], size2[3]);
-    assign ew_mul_v = pick(cdata_q[3], lane_mul_addr[3][j][AtomLog2-1:0], size2[3]);
-    assign fly_lane = LaneW'(beat_pos) + LaneW'(j);  // wraps only for lanes outside the step
-    assign x_in = fly_take ? $signed(fly_data_q[fly_lane]) : need[0] ? 32'(in_val) : 32'sd0;
+    assign in_val   = pick(op_data[0], lane_off[0][j], in_int16);
+    assign bs_alu_v = pick(op_data[1], lane_off[1][j], size2[1]);
+    assign bs_mul_v = pick(op_data[1], lane_mul_off[1][j], size2[1]);
+    assign bn_alu_v = pick(op_data[2], lane_off[2][j], size2[2]);
+    assign bn_mul_v = pick(op_data[2], lane_mul_off[2][j], size2[2]);
+    assign ew_alu_v = pick(op_data[3], lane_off[3][j], size2[3]);
+    assign ew_mul_v = pick(op_data[3], lane_mul_off[3][j], size2[3]);
+    assign fly_lane = LaneW'(st.beat) + LaneW'(j);  // wraps only for lanes outside the step
+    assign x_in = fly_take ? $signed(fly_data_q[fly_lane]) : st.need0 ? 32'(in_val) : 32'sd0;
     sdp_x u_bs (.cfg_i(bs_cfg), .data_i(x_in), .alu_mem_i(bs_alu_v), .mul_mem_i(bs_mul_v), .data_o(x1));
     sdp_x u_bn (.cfg_i(bn_cfg), .data_i(x1), .alu_mem_i(bn_alu_v), .mul_mem_i(bn_mul_v), .data_o(x2));
     sdp_y u_ew (.cfg_i(ew_cfg), .data_i(x2), .alu_mem_i(ew_alu_v), .mul_mem_i(ew_mul_v), .data_o(y));
     assign y_pre[j]     = y;
-    assign step_mask[j] = CntW'(j) < cnt;
+    assign step_mask[j] = CntW'(j) < st.cnt;
   end
 
   // Side FIFO: what the writer needs of each step travels beside the LUT engine.
@@ -623,10 +762,10 @@ module sdp_core #(
     .batch_stride_i  (w_dst_batch_stride),
     .atom_log2_i     (3'(AtomLog2)),
     .bpe_log2_i      (2'(out_int16)),
-    .n_i             (n_q),
-    .c_i             (c_cur & ~((13'd1 << ca_out_log2) - 13'd1)),
-    .h_i             (h_q),
-    .w_i             (w_q),
+    .n_i             (st.n),
+    .c_i             (st.c & ~((13'd1 << ca_out_log2) - 13'd1)),
+    .h_i             (st.h),
+    .w_i             (st.w),
     .addr_o          (dst_atom_addr)
   );
 
@@ -635,7 +774,7 @@ module sdp_core #(
   // on every eval, which made the 16-lane model ~10x slower to simulate. A beat is consumed by
   // the step that reaches its end.
   logic fly_ld, fly_held;
-  assign fly_pop = step_ok && fly_take && fly_valid_q && (beat_pos + 7'(cnt) == 7'(Lanes));
+  assign fly_pop = c_step_ok && fly_take && fly_valid_q && (st.beat + 7'(st.cnt) == 7'(Lanes));
   dla_pipe_ctrl #(
     .Stages(1)
   ) u_fly_reg (
@@ -651,24 +790,24 @@ module sdp_core #(
   always_ff @(posedge clk_i) begin
     if (fly_ld) fly_data_q <= fly_data_i;
   end
-  assign step_ok     = running_q && !fetch_done_q && all_hit && lut_in_ready && fifo_ready;
+  assign c_step_ok   = running_q && desc_valid && (&avail) && lut_in_ready && fifo_ready;
   // Flying lanes beyond CACC's kernel groups (output atoms wider than the input's) are zeros
   // that take no beat.
-  assign fire        = step_ok && (!fly_take || fly_valid_q);
+  assign c_fire      = c_step_ok && (!fly_take || fly_valid_q);
   logic [5:0] out_lane, grp_lo, grp_n;
   logic [5:0] out_n, it_n;  // lanes of an output atom, of a channel group (<= 32)
   assign out_n    = 6'd1 << ca_out_log2;
   assign it_n     = 6'd1 << ca_it_log2;
-  assign out_lane = c_cur[5:0] & (out_n - 6'd1);
+  assign out_lane = st.c[5:0] & (out_n - 6'd1);
   // lanes of the atom written by this group: all of it, or the group's part of it
   assign grp_lo   = (ca_it_log2 >= ca_out_log2) ? 6'd0 : (out_lane & ~(it_n - 6'd1));
   assign grp_n    = (ca_it_log2 >= ca_out_log2) ? out_n : it_n;
   always_comb begin
     side_in.y          = y_pre;
     side_in.lane       = out_lane;
-    side_in.cnt        = cnt;
-    side_in.atom_last  = last_l || 7'(out_lane) + 7'(cnt) == (7'd1 << ca_out_log2);
-    side_in.write_atom = 14'(c_cur) < out_lanes;
+    side_in.cnt        = st.cnt;
+    side_in.atom_last  = st.last_l || 7'(out_lane) + 7'(st.cnt) == (7'd1 << ca_out_log2);
+    side_in.write_atom = 14'(st.c) < out_lanes;
     side_in.atom_addr  = dst_atom_addr;
     for (int unsigned i = 0; i < AtomBytes; i++) begin
       logic [6:0] l;
@@ -684,7 +823,7 @@ module sdp_core #(
   ) u_side_fifo (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
-    .in_valid_i (fire),
+    .in_valid_i (c_fire),
     .in_ready_o (fifo_ready),
     .in_data_i  (side_in),
     .out_valid_o(fifo_valid),
@@ -707,7 +846,7 @@ module sdp_core #(
     .in_int8_i       (1'b0),
     .layer_active_i  (running_q),
     .busy_o          (lut_busy),
-    .in_valid_i      (fire),
+    .in_valid_i      (c_fire),
     .in_ready_o      (lut_in_ready),
     .in_data_i       (y_pre),
     .in_mask_i       (step_mask & {Lanes{lut_active}}),
@@ -845,7 +984,7 @@ module sdp_core #(
         h_q <= '0;
         w_q <= '0;
         l_q <= '0;
-      end else if (fire) begin
+      end else if (wk_fire) begin
         l_q <= last_l ? '0 : l_q + 6'(cnt);
         if (last_l && wg_order && !(last_w && last_h)) begin
           // next position of the 2x2 tile, then the next tile (w, h even)
@@ -878,7 +1017,14 @@ module sdp_core #(
       if (done) running_q <= 1'b0;
     end
   end
-  assign done       = running_q && fetch_done_q && fifo_level == '0 && !wr_pending_q;
+  // the datapath took the layer's last step
+  logic cons_done_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) cons_done_q <= 1'b0;
+    else if (start) cons_done_q <= 1'b0;
+    else if (c_fire && st.last) cons_done_q <= 1'b1;
+  end
+  assign done       = running_q && cons_done_q && fifo_level == '0 && !wr_pending_q;
   assign layer_done = done;
   assign rdma_done  = done && (!flying || rdma_armed);  // flying: released if it was armed (operands)
   assign intr_o     = done ? (sdp_consumer ? 2'b10 : 2'b01) : 2'b00;
@@ -898,7 +1044,7 @@ module sdp_core #(
       .rst_ni (rst_ni),
       .clr_i  (start),
       .en_i   (rdma_perf_en && running_q),
-      .inc_i  (dma_rd_req_valid_o && !dma_rd_req_ready_i && miss_k == 2'(k)),
+      .inc_i  (eng_req_valid[k] && !eng_req_ready[k]),
       .count_o(rd_stall[k])
     );
   end
@@ -962,5 +1108,6 @@ module sdp_core #(
   logic unused;
   assign unused = ^{rdma_hit, sdp_hit, rdma_s_we, rdma_s_re, rdma_s_off, rdma_s_wdata, rdma_consumer, lut_busy,
                     prog_ready, prog_rsp_valid, prog_rsp_err, prog_err, lut_uflow, lut_oflow, lut_le_hit,
-                    lut_lo_hit, lut_lo_sel, lut_mask, fifo_valid, fly_held};
+                    lut_lo_hit, lut_lo_sel, lut_mask, fifo_valid, fly_held, desc_level, id_level,
+                    eng_mem_rsp_ready, lane_mul_off[0], rq_level};
 endmodule

@@ -9,6 +9,7 @@ module nvdla_sdp_top #(
   parameter logic [31:0] SdpBase  = 32'h9000,
   parameter logic [31:0] RdmaBase = 32'h8000,
   parameter int unsigned Lanes    = 1,  // SDP elements per cycle (sdp_core)
+  parameter int unsigned RdSlots  = 8,  // SDP_RDMA reads in flight per stream (sdp_core)
   parameter logic [31:0] GlbBase  = 32'h1000,
   localparam int unsigned AtomBytes = 1 << AtomLog2,
   localparam int unsigned AtomBits  = 8 * AtomBytes
@@ -51,7 +52,8 @@ module nvdla_sdp_top #(
     .AtomLog2(AtomLog2),
     .SdpBase (SdpBase),
     .RdmaBase(RdmaBase),
-    .Lanes   (Lanes)
+    .Lanes   (Lanes),
+    .RdSlots (RdSlots)
   ) u_sdp (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),
