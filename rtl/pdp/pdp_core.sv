@@ -435,24 +435,9 @@ module pdp_core #(
     else padv = AccW'($signed(pad_value[3'(n - 4'd1)]));
   endfunction
 
-  // round half away from zero of x / 2^16
-  function automatic logic signed [63:0] rhaz16(input logic signed [63:0] x);
-    logic [63:0] m;
-    m = x < 0 ? 64'(-x) : 64'(x);
-    m = (m + 64'h8000) >> 16;
-    rhaz16 = x < 0 ? -$signed(m) : $signed(m);
-  endfunction
-
-  // average: + KW x PAD_VALUE_{nrow}X, x RECIP_W, x RECIP_H; max/min: the value
-  function automatic logic [15:0] finish(input logic signed [AccW-1:0] v, input logic [3:0] nrow);
-    logic signed [63:0] total, t;
-    /* verilator lint_off UNUSEDSIGNAL */
-    logic signed [63:0] r;  // cast to the element width: NVDLA drops the MSBs
-    /* verilator lint_on UNUSEDSIGNAL */
-    total = 64'(v) + 64'($signed({1'b0, kw})) * 64'(padv(nrow));
-    t = rhaz16(total * $signed({47'b0, recip_w}));
-    r = rhaz16(t * $signed({47'b0, recip_h}));
-    finish = method != 2'd0 ? v[15:0] : r[15:0];
+  // average: window total (+ KW x PAD_VALUE_{nrow}X) of a finished output value
+  function automatic logic signed [63:0] avg_total(input logic signed [AccW-1:0] v, input logic [3:0] nrow);
+    avg_total = 64'(v) + 64'($signed({1'b0, kw})) * 64'(padv(nrow));
   endfunction
 
   // element of lane l of the input atom
@@ -479,6 +464,10 @@ module pdp_core #(
   logic [ColW-1:0] vcol;                // output column of the vertical update / flush
   logic [T-1:0][AccW-1:0] vnew [8];     // new line-buffer values of the beat's lanes
   logic [T-1:0][15:0] obeat;            // output values of the beat
+  logic [T-1:0][AccW-1:0] ofinal;       // finished output values (before the average's division)
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [T-1:0][63:0] total, prod_w, prod_h, quo_w, quo_h;  // average (quo_h: low bits used)
+  /* verilator lint_on UNUSEDSIGNAL */
   logic        emit;                    // the beat produces output
   pos_t        h_end_lo, v_end_lo;
   logic [3:0]  ncol, nrow;
@@ -521,15 +510,43 @@ module pdp_core #(
         else vnew[k][t] = combine(lb_q[k][vcol][lane0 + t], hres[t]);
       end
     end
-    emit = 1'b0;
-    for (int unsigned t = 0; t < T; t++) obeat[t] = '0;
-    if (st_q == SVFlush && v_lo_q < out_h) begin
-      emit = 1'b1;
-      for (int unsigned t = 0; t < T; t++) obeat[t] = finish(lb_q[v_lo_q[2:0]][vcol][lane0 + t], nrow);
-    end else if (beat_has_h && v_complete) begin
-      emit = 1'b1;
-      for (int unsigned t = 0; t < T; t++) obeat[t] = finish(vnew[v_lo_q[2:0]][t], nrow);
+    // the finished output values of the beat: from the line buffer (flush) or this update
+    emit = (st_q == SVFlush && v_lo_q < out_h) || (beat_has_h && v_complete);
+    for (int unsigned t = 0; t < T; t++) begin
+      ofinal[t] = st_q == SVFlush ? lb_q[v_lo_q[2:0]][vcol][lane0 + t] : vnew[v_lo_q[2:0]][t];
+      total[t]  = avg_total(ofinal[t], nrow);
     end
+  end
+
+  // average: x RECIP_KERNEL_WIDTH / 2^16, then x RECIP_KERNEL_HEIGHT / 2^16, each rounded half
+  // away from zero (dla_sshift_sat; the quotients never reach its saturation)
+  for (genvar t = 0; t < T; t++) begin : g_recip
+    logic unused_sat_w, unused_sat_h;
+    assign prod_w[t] = $signed(total[t]) * $signed({47'b0, recip_w});  // packed-array elements are unsigned
+    assign prod_h[t] = $signed(quo_w[t]) * $signed({47'b0, recip_h});
+    // max/min: the value; average: the two rounded quotients; cast to the element width (NVDLA
+    // drops the MSBs, no saturation)
+    assign obeat[t] = method != 2'd0 ? ofinal[t][15:0] : quo_h[t][15:0];
+    dla_sshift_sat #(
+      .InW (64),
+      .OutW(64),
+      .ShW (6)
+    ) u_div_w (
+      .data_i (prod_w[t]),
+      .shift_i(6'sd16),
+      .data_o (quo_w[t]),
+      .sat_o  (unused_sat_w)
+    );
+    dla_sshift_sat #(
+      .InW (64),
+      .OutW(64),
+      .ShW (6)
+    ) u_div_h (
+      .data_i (prod_h[t]),
+      .shift_i(6'sd16),
+      .data_o (quo_h[t]),
+      .sat_o  (unused_sat_h)
+    );
   end
 
   // ---- output FIFO (address + atom)
