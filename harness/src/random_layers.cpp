@@ -23,6 +23,7 @@
 
 #include "golden/conv.hpp"
 #include "harness/conv_reference.hpp"
+#include "harness/pdp_reference.hpp"
 #include "harness/errors.hpp"
 #include "harness/files.hpp"
 #include "harness/golden_device.hpp"
@@ -33,6 +34,7 @@
 #include "harness/rng.hpp"
 #include "harness/rtl_devices.hpp"
 #include "units/conv.hpp"
+#include "units/pdp.hpp"
 #include "units/sdp.hpp"
 
 namespace dla::harness {
@@ -827,7 +829,9 @@ struct Generator {
   const char* unit;
   RandomLayer (*generate)(const HwConfig&, RandomLayer, Draw&);
 };
-constexpr Generator kGenerators[] = {{"conv", &gen_conv}, {"sdp", &gen_sdp}};
+RandomLayer gen_pdp(const HwConfig& hw, RandomLayer L, Draw& d) { return generate_pdp_layer(hw, std::move(L), d.rng); }
+
+constexpr Generator kGenerators[] = {{"conv", &gen_conv}, {"sdp", &gen_sdp}, {"pdp", &gen_pdp}};
 
 RandomStatus from_status(Status s, const std::string& message) {
   switch (s) {
@@ -929,6 +933,8 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
       if (layer.unit == "conv") {
         conv = units::compile_conv_layer(h, root, true);
         program = conv->program;
+      } else if (layer.unit == "pdp") {
+        program = units::compile_pdp_layer(h, root);
       } else {
         program = units::compile_sdp_layer(h, root, true);
       }
@@ -948,6 +954,30 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
     out.watchdog = o.sim.watchdog;
     std::string why;
     std::unique_ptr<Device> rtl = make_rtl_device(enabled_blocks(program), *layer.config, o, why);
+    if (rtl == nullptr && layer.unit == "pdp") {
+      // No PDP RTL in this build: the golden model alone, judged by the int64 pooling reference.
+      GoldenDevice gold(*layer.config);
+      ProgramRunOptions po;
+      po.mode = "golden";
+      RunResult r = run_program(program, &gold, nullptr, po);
+      r.name = layer.name;
+      r.unit = layer.unit;
+      r.seed = layer.seed;
+      r.stall = layer.stall;
+      out.status = from_status(r.status, r.message);
+      if (out.status != RandomStatus::Pass) out.message = r.message;
+      out.cross = r;
+      if (out.status == RandomStatus::Pass) {
+        const pdp_ref::Layer R = pdp_ref::read_layer(root, layer.name, layer.seed);
+        const std::string g = pdp_ref::compare(R, pdp_ref::read_output(R, gold.memory()));
+        out.reference = g.empty() ? "agrees (golden only: no PDP RTL)" : "golden differs from the reference: " + g;
+        if (!g.empty()) {
+          out.status = RandomStatus::Mismatch;
+          out.message = "golden differs from the int64 pooling reference";
+        }
+      }
+      return done();
+    }
     if (rtl == nullptr) {
       out.status = RandomStatus::Error;
       out.message = "no RTL device: " + why;
@@ -966,6 +996,19 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
     out.status = from_status(r.status, r.message);
     if (out.status != RandomStatus::Pass) out.message = r.message;
     out.cross = r;
+    if (layer.unit == "pdp" && (out.status == RandomStatus::Pass || out.status == RandomStatus::Mismatch)) {
+      const pdp_ref::Layer R = pdp_ref::read_layer(root, layer.name, layer.seed);
+      const std::string g = pdp_ref::compare(R, pdp_ref::read_output(R, gold.memory()));
+      const std::string t = pdp_ref::compare(R, pdp_ref::read_output(R, rtl->memory()));
+      if (g.empty() && t.empty()) {
+        out.reference = "agrees";
+      } else {
+        out.reference = (g.empty() ? std::string("golden agrees with the reference") : "golden differs: " + g) +
+                        (t.empty() ? std::string("; RTL agrees with the reference") : "; RTL differs: " + t);
+        out.status = RandomStatus::Mismatch;
+        if (out.message.empty()) out.message = "RTL and golden agree but differ from the int64 pooling reference";
+      }
+    }
     if (conv && (out.status == RandomStatus::Pass || out.status == RandomStatus::Mismatch)) {
       const conv_ref::Layer R = conv_ref::read_layer(root, layer.name, layer.seed);
       const conv_ref::Expected e = conv_ref::reference(R);

@@ -180,3 +180,14 @@ TEST_CASE("dlacosim random: CI campaign sdp nv_large 60 layers", "[cli][random][
 TEST_CASE("dlacosim random: CI campaign sdp nv_full 60 layers", "[cli][random][campaign]") {
   ci_campaign("sdp", "nv_full", 60);
 }
+// pdp: 300 layers (RTL against golden where the PDP RTL is built, else golden alone; both judged
+// by the int64 pooling reference). About 12 s on the 2-core VM.
+TEST_CASE("dlacosim random: CI campaign pdp nv_small 180 layers", "[cli][random][campaign]") {
+  ci_campaign("pdp", "nv_small", 180);
+}
+TEST_CASE("dlacosim random: CI campaign pdp nv_large 60 layers", "[cli][random][campaign]") {
+  ci_campaign("pdp", "nv_large", 60);
+}
+TEST_CASE("dlacosim random: CI campaign pdp nv_full 60 layers", "[cli][random][campaign]") {
+  ci_campaign("pdp", "nv_full", 60);
+}

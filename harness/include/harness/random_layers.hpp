@@ -15,6 +15,7 @@
 
 #include "golden/config.hpp"
 #include "harness/mem_model.hpp"
+#include "harness/rng.hpp"
 #include "harness/report.hpp"
 
 namespace dla::harness {
@@ -34,7 +35,11 @@ struct RandomLayer {
   nlohmann::ordered_json doc;
 };
 
-// Units that have a generator ("conv", "sdp").
+// The `pdp` generator (harness/src/random_pdp.cpp): layer L (name, seed, stall set) filled in
+// with a random legal pooling layer drawn from `rng`.
+[[nodiscard]] RandomLayer generate_pdp_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
+
+// Units that have a generator ("conv", "sdp", "pdp").
 [[nodiscard]] std::vector<std::string> random_units();
 
 // Layer `index` of a campaign of `unit` with seed `seed` on `config`: a pure function of these
