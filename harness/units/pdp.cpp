@@ -217,6 +217,10 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
       }
     }
   }
+  if (c.splits > 256) {
+    (split_node ? *split_node : root)
+        .fail(fmt::format("the split needs {} pieces; SPLIT_NUM (8 bits) holds at most 256", c.splits));
+  }
   if (c.splits > 1) {
     const JsonNode& at = split_node ? *split_node : root;
     for (const int w : {c.in_widths.first, c.in_widths.mid, c.in_widths.last}) {

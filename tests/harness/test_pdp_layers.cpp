@@ -170,6 +170,10 @@ TEST_CASE("malformed pdp layers are refused naming the JSON pointer and the rule
              Catch::Contains("/split | PDP D_PARTIAL_WIDTH_IN: FIRST + MID x 1 + LAST = 7 must equal the input width 8"));
   CHECK_THAT(refusal(layer_with(R"({"method":"max","kernel":{"w":2,"h":2}})", R"(,"split":{"max_width":600})")),
              Catch::Contains("/split/max_width | 600 is out of range [1, 512]"));
+  CHECK_THAT(refusal(R"({"unit":"pdp","config":"nv_small","cube":{"w":600,"h":1,"c":8},
+             "input":{"precision":"int8","data":{"random":{}}},"pool":{"method":"max","kernel":{"w":1,"h":1}},
+             "split":{"max_width":2},"output":{}})"),
+             Catch::Contains("/split | the split needs 300 pieces; SPLIT_NUM (8 bits) holds at most 256"));
   CHECK_THAT(refusal(layer_with(R"({"method":"average","kernel":{"w":2,"h":2},"pad":{"left":1,"value":128}})")),
              Catch::Contains("/pool/pad/value | 128 is out of range [-128, 127]"));
   CHECK_THAT(refusal(layer_with(R"({"method":"mean","kernel":{"w":2,"h":2}})")), Catch::Contains("/pool/method"));
