@@ -2,6 +2,12 @@
 # Verilates one unit top for one configuration into the library target `t`. Each call needs a
 # unique PREFIX (Verilator's rule); models are built with FST tracing so --wave works on every
 # run, and with --x-assign/--x-initial unique so +verilator+rand+reset+N takes effect.
+#
+# Build time: the code Verilator marks slow (construction, initial settling, the trace
+# declarations and full dumps) runs once per run, so it is compiled at -O0; at -O1 the
+# single-function trace declarations of a large model took GCC up to a minute each. Parameters
+# are not traced (--no-trace-params): the register-map package alone declared about 4000 of them
+# in every model. The per-cycle code stays at -O2.
 find_package(verilator REQUIRED HINTS $ENV{VERILATOR_ROOT} /usr/share/verilator)
 
 function(dla_verilate)
@@ -16,7 +22,7 @@ function(dla_verilate)
     SOURCES ${A_SOURCES}
     TRACE_FST
     OPT_FAST -O2
-    OPT_SLOW -O1
+    OPT_SLOW -O0
     OPT_GLOBAL -O1
-    VERILATOR_ARGS -Wall --x-assign unique --x-initial unique ${params})
+    VERILATOR_ARGS -Wall --no-trace-params --x-assign unique --x-initial unique ${params})
 endfunction()
