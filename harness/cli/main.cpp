@@ -38,7 +38,7 @@ commands:
   regress SUITE    run a suite of layers, print a summary table, write JUnit/JSON
   validate FILE..  check layer, program and suite files without running them
   bench UNIT       measure simulation speed (dlacosim help bench lists the units)
-  random UNIT      random-layer campaign: N random legal layers of UNIT (conv, sdp), RTL vs golden
+  random UNIT      random-layer campaign: N random legal layers of UNIT (conv, sdp, pdp), RTL vs golden
   merge RESULTS..  merge the --json results of regress shards into one result and report
   report RESULTS.. write a self-contained HTML report of --json results (--html OUT)
   help COMMAND     options of one command

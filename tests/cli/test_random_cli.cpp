@@ -45,9 +45,9 @@ TEST_CASE("dlacosim random: bad options exit 2 naming the option", "[cli][random
     const char* says;
   };
   const std::vector<Case> cases = {
-      {"random", "expected exactly one unit (conv, sdp)"},
+      {"random", "expected exactly one unit (conv, sdp, pdp)"},
       {"random conv sdp", "expected exactly one unit"},
-      {"random cmac", "random: cmac: no random-layer generator for this unit (conv, sdp)"},
+      {"random cmac", "random: cmac: no random-layer generator for this unit (conv, sdp, pdp)"},
       {"random conv --count 0", "--count: must be in [1, 1000000]"},
       {"random conv --jobs 0", "--jobs: must be at least 1"},
       {"random conv -j 0", "--jobs: must be at least 1"},
