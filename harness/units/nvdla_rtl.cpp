@@ -124,10 +124,11 @@ std::unique_ptr<Device> make_nvdla_core_device(const std::vector<std::string>& b
   for (const auto& b : blocks) {
     if (std::find(have.begin(), have.end(), b) == have.end()) {
       why = (b == "PDP" || b == "PDP_RDMA")
-                ? std::string("the program enables PDP together with other blocks (SDP -> PDP on the fly); this "
-                              "build's PDP RTL runs alone, from memory (nvdla_pdp_top; docs/PDP_RTL.md)")
+                ? std::string("the program enables PDP together with a convolution block (conv -> SDP -> PDP on "
+                              "the fly); this build's PDP RTL runs alone (nvdla_pdp_top) or behind SDP "
+                              "(nvdla_sdp_top; docs/PDP_RTL.md)")
                 : fmt::format("the program enables {}, and this build's RTL has CDMA, CSC, CMAC_A, CMAC_B, CACC, SDP "
-                              "and SDP_RDMA only (PDP alone: nvdla_pdp_top)",
+                              "and SDP_RDMA (nvdla_core), SDP, SDP_RDMA, PDP and PDP_RDMA (nvdla_sdp_top) only",
                               b);
       return nullptr;
     }

@@ -23,7 +23,9 @@ namespace {
 // computing wrong values silently. The RTL decodes its own registers.
 class PdpGuard {
  public:
-  explicit PdpGuard(const golden::HwConfig& hw) : hw_(&hw) {
+  // `top`: the top the guard speaks for; `flying_ok`: the top wires SDP's output to PDP.
+  PdpGuard(const golden::HwConfig& hw, std::string top, bool flying_ok)
+      : hw_(&hw), top_(std::move(top)), flying_ok_(flying_ok) {
     const RegDb& db = RegDb::nvdla();
     for (const char* name : {"PDP", "PDP_RDMA"}) {
       const RegBlock* b = db.block(name);
@@ -73,9 +75,9 @@ class PdpGuard {
     r.armed[g] = false;
     const std::string where = fmt::format("group {}", g);
     const auto refuse = [&](const std::string& reg, const std::string& rule) {
-      throw InputError(reg, where, fmt::format("this RTL (nvdla_pdp_top) refuses the layer: {}", rule));
+      throw InputError(reg, where, fmt::format("this RTL ({}) refuses the layer: {}", top_, rule));
     };
-    if (!off_flying) {
+    if (!off_flying && !flying_ok_) {
       refuse("PDP.D_OPERATION_MODE_CFG.FLYING_MODE",
              "on-the-fly input (from SDP) is not wired to the PDP-only top; only OFF_FLYING (PDP_RDMA) runs here");
     }
@@ -107,6 +109,9 @@ class PdpGuard {
       refuse("PDP.D_DATA_CUBE_OUT_WIDTH", fmt::format("output width {} exceeds the {} columns of the line buffer; "
                                                       "split the width (SPLIT_NUM)", ow, max_w));
     }
+    if (n > 1 && !off_flying) {
+      refuse("PDP.D_OPERATION_MODE_CFG.SPLIT_NUM", "on the fly from SDP, PDP takes the whole width (no split)");
+    }
     if (n > 1) {
       const uint32_t pin = p.reg(g, 0x2c), pout = p.reg(g, 0x30);
       const int fi = m1(pin, 0, 10), la = m1(pin, 10, 10), mi = m1(pin, 20, 10);
@@ -130,6 +135,7 @@ class PdpGuard {
                                                       max_w));
       }
     }
+    if (!off_flying) return;  // PDP_RDMA does not run
     // PDP_RDMA must read what PDP pools.
     const uint32_t rmode = r.reg(g, 0x34), rk = r.reg(g, 0x38);
     if (m1(r.reg(g, 0x10), 0, 13) != h || m1(r.reg(g, 0x14), 0, 13) != c ||
@@ -140,6 +146,8 @@ class PdpGuard {
   }
 
   const golden::HwConfig* hw_;
+  std::string top_;
+  bool flying_ok_ = false;
   std::vector<Block> blocks_;
 };
 
@@ -148,11 +156,16 @@ std::unique_ptr<Device> guarded(const golden::HwConfig& cfg, const std::string& 
                                 const RtlDeviceOptions& o) {
   static const std::vector<std::string> intr_units{"PDP"};  // done pulses wired to the top's GLB
   auto dev = std::make_unique<RtlDevice<Model>>(cfg, unit, intr_units, atom, o);
-  dev->set_write_guard(PdpGuard(cfg));
+  dev->set_write_guard(PdpGuard(cfg, "nvdla_pdp_top", false));
   return dev;
 }
 
 }  // namespace
+
+std::function<void(uint32_t, uint32_t)> make_pdp_guard(const golden::HwConfig& cfg, const std::string& top,
+                                                       bool flying_ok) {
+  return PdpGuard(cfg, top, flying_ok);
+}
 
 std::unique_ptr<Device> make_pdp_rtl_device(const golden::HwConfig& cfg, const RunOptions& opt) {
   RtlDeviceOptions o;

@@ -1,6 +1,6 @@
-// The RTL devices for register programs: the verilated SDP (with SDP_RDMA) and GLB
-// (rtl/top/nvdla_sdp_top.sv), or the NVDLA core (convolution pipeline + SDP + GLB,
-// harness/units/nvdla_rtl.cpp) when the program enables a convolution block.
+// The RTL devices for register programs: the verilated SDP top (SDP, SDP_RDMA, PDP, PDP_RDMA and
+// the GLB, SDP -> PDP on the fly; rtl/top/nvdla_sdp_top.sv) when the program enables SDP and no
+// convolution block, else the NVDLA core (harness/units/nvdla_rtl.cpp; PDP alone: nvdla_pdp_top).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -16,20 +16,28 @@ namespace dla::harness {
 
 std::unique_ptr<Device> make_rtl_device(const std::vector<std::string>& blocks, const golden::HwConfig& cfg,
                                         const RunOptions& opt, std::string& why) {
-  const bool sdp_only = std::all_of(blocks.begin(), blocks.end(),
-                                    [](const std::string& b) { return b == "SDP" || b == "SDP_RDMA"; });
-  if (!sdp_only) return make_nvdla_core_device(blocks, cfg, opt, why);
+  const auto is_sdp = [](const std::string& b) { return b == "SDP" || b == "SDP_RDMA"; };
+  const bool sdp_top = std::any_of(blocks.begin(), blocks.end(), is_sdp) &&
+                       std::all_of(blocks.begin(), blocks.end(), [&](const std::string& b) {
+                         return is_sdp(b) || b == "PDP" || b == "PDP_RDMA";
+                       });
+  if (!sdp_top) return make_nvdla_core_device(blocks, cfg, opt, why);
   RtlDeviceOptions o;
   o.sim = opt.sim;
   o.sim.seed = opt.seed.value_or(1);
   o.stall = opt.stall.value_or(0.0);
   o.mem = opt.mem;
   const std::string unit = fmt::format("nvdla_sdp_top ({})", cfg.name);
-  const std::vector<std::string> intr_units{"SDP"};  // done pulses wired to the top's GLB
   const auto atom = static_cast<unsigned>(cfg.atom_bytes);
-  if (cfg.name == "nv_small") return std::make_unique<RtlDevice<Vsdp_nv_small>>(cfg, unit, intr_units, atom, o);
-  if (cfg.name == "nv_large") return std::make_unique<RtlDevice<Vsdp_nv_large>>(cfg, unit, intr_units, atom, o);
-  if (cfg.name == "nv_full") return std::make_unique<RtlDevice<Vsdp_nv_full>>(cfg, unit, intr_units, atom, o);
+  const auto make = [&]<class Model>(Model*) -> std::unique_ptr<Device> {
+    static const std::vector<std::string> intr_units{"SDP", "PDP"};  // done pulses wired to the top's GLB
+    auto dev = std::make_unique<RtlDevice<Model>>(cfg, unit, intr_units, atom, o);
+    dev->set_write_guard(make_pdp_guard(cfg, "nvdla_sdp_top", true));
+    return dev;
+  };
+  if (cfg.name == "nv_small") return make(static_cast<Vsdp_nv_small*>(nullptr));
+  if (cfg.name == "nv_large") return make(static_cast<Vsdp_nv_large*>(nullptr));
+  if (cfg.name == "nv_full") return make(static_cast<Vsdp_nv_full*>(nullptr));
   throw InputError("--config", "", fmt::format("no SDP RTL build for configuration {}", cfg.name));
 }
 

@@ -46,6 +46,11 @@ module sdp_core #(
   input  logic                  fly_valid_i,
   output logic                  fly_ready_o,
   input  logic [Lanes-1:0][31:0] fly_data_i,
+  // on-the-fly output to PDP (D_FEATURE_MODE_CFG.OUTPUT_DST = PDP): the atoms the write port
+  // would take, in the same order (surface, line, column), instead of memory writes
+  output logic                  pdp_valid_o,
+  input  logic                  pdp_ready_i,
+  output logic [AtomBits-1:0]   pdp_data_o,
   // done interrupt per register group (one-cycle pulse)
   output logic [1:0]            intr_o
 );
@@ -883,7 +888,7 @@ module sdp_core #(
   logic [Lanes-1:0][15:0] out_val;
   logic [Lanes-1:0]       out_sat, out_mask;
   logic [IncW-1:0]        sat_inc;
-  logic                   any_unequal, wr_pending_q;
+  logic                   any_unequal, wr_pending_q, wr_to_pdp_q, wr_ready;
   logic [AtomBytes-1:0][15:0] lanes_q, lanes_d;
   logic [AtomBits-1:0] wr_data_q, atom_data;
   logic [63:0]         wr_addr_q;
@@ -908,7 +913,8 @@ module sdp_core #(
 
   // A write leaves while the next atom's lanes arrive: a pop may replace the pending atom in
   // the cycle the write port takes it.
-  assign lut_out_ready = !wr_pending_q || dma_wr_req_ready_i;
+  assign wr_ready      = wr_to_pdp_q ? pdp_ready_i : dma_wr_req_ready_i;
+  assign lut_out_ready = !wr_pending_q || wr_ready;
   assign pop           = lut_out_valid && lut_out_ready;
   always_comb begin
     atom_data = '0;
@@ -938,15 +944,19 @@ module sdp_core #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       wr_pending_q <= 1'b0;
+      wr_to_pdp_q  <= 1'b0;
       unequal_q    <= 1'b0;
     end else begin
       if (start) begin
         unequal_q <= 1'b0;
       end
-      if (wr_pending_q && dma_wr_req_ready_i) wr_pending_q <= 1'b0;
+      if (wr_pending_q && wr_ready) wr_pending_q <= 1'b0;
       if (pop) begin
         if (c_cfg.eql && any_unequal) unequal_q <= 1'b1;
-        if (side_out.atom_last && side_out.write_atom && !c_cfg.eql && !to_pdp) wr_pending_q <= 1'b1;
+        if (side_out.atom_last && side_out.write_atom && !c_cfg.eql) begin
+          wr_pending_q <= 1'b1;
+          wr_to_pdp_q  <= to_pdp;
+        end
       end
     end
   end
@@ -960,7 +970,9 @@ module sdp_core #(
       end
     end
   end
-  assign dma_wr_req_valid_o = wr_pending_q;
+  assign dma_wr_req_valid_o = wr_pending_q && !wr_to_pdp_q;
+  assign pdp_valid_o        = wr_pending_q && wr_to_pdp_q;
+  assign pdp_data_o         = wr_data_q;
   assign dma_wr_req_addr_o  = wr_addr_q;
   assign dma_wr_req_data_o  = wr_data_q;
   assign dma_wr_req_mask_o  = wr_mask_q;

@@ -56,7 +56,10 @@ module nvdla_core #(
   // level interrupt (GLB)
   output logic                  intr_o
 );
-  localparam int unsigned TagDepth = 128;  // >= CDMA's 64 + SDP's 1 reads in flight
+  localparam int unsigned TagDepth = 128;  // >= CDMA's 64 + SDP's 4 streams x RdSlots (8) in flight
+  logic [AtomBits-1:0] unused_rsp_data;  // each master takes dma_rd_rsp_data_i directly
+  logic                unused_pdp_valid;
+  logic [AtomBits-1:0] unused_pdp_data;
 
   // ---------------------------------------------------------------- units
   logic        conv_csb_ready, sdp_csb_ready, conv_rsp_valid, sdp_rsp_valid;
@@ -136,6 +139,10 @@ module nvdla_core #(
     .fly_valid_i       (fly_valid),
     .fly_ready_o       (fly_ready),
     .fly_data_i        (fly_data),
+    // no PDP in this top: OUTPUT_DST = PDP output is dropped (the RTL device refuses PDP blocks)
+    .pdp_valid_o       (unused_pdp_valid),
+    .pdp_ready_i       (1'b1),
+    .pdp_data_o        (unused_pdp_data),
     .intr_o            (sdp_intr)
   );
 
@@ -154,48 +161,27 @@ module nvdla_core #(
   );
 
   // ---------------------------------------------------------------- DMA read arbiter
-  // Round robin between the masters (a stalled grant is held); a request goes only while the
-  // tag FIFO has room, and the tag at its head routes the next (in-order) response.
-  logic            arb_valid, arb_ready, tag_ready, tag_valid, head;
-  logic [63:0]     arb_addr;
-  logic            arb_idx;
-  logic [7:0]      tag_level;
-
-  dla_rr_arb #(
-    .N    (2),
-    .Width(64)
-  ) u_rd_arb (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .in_valid_i (m_req_valid),
-    .in_ready_o (m_req_ready),
-    .in_data_i  (m_req_addr),
-    .out_valid_o(arb_valid),
-    .out_ready_i(arb_ready),
-    .out_data_o (arb_addr),
-    .out_idx_o  (arb_idx)
+  // Round robin between the masters; a tag FIFO routes the in-order responses (dla_dma_rd_mux).
+  dla_dma_rd_mux #(
+    .N       (2),
+    .DataW   (AtomBits),
+    .TagDepth(TagDepth)
+  ) u_rd_mux (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .m_req_valid_i(m_req_valid),
+    .m_req_ready_o(m_req_ready),
+    .m_req_addr_i (m_req_addr),
+    .m_rsp_valid_o(m_rsp_valid),
+    .m_rsp_ready_i(m_rsp_ready),
+    .m_rsp_data_o (unused_rsp_data),
+    .req_valid_o  (dma_rd_req_valid_o),
+    .req_ready_i  (dma_rd_req_ready_i),
+    .req_addr_o   (dma_rd_req_addr_o),
+    .rsp_valid_i  (dma_rd_rsp_valid_i),
+    .rsp_ready_o  (dma_rd_rsp_ready_o),
+    .rsp_data_i   (dma_rd_rsp_data_i)
   );
-  assign dma_rd_req_valid_o = arb_valid && tag_ready;
-  assign dma_rd_req_addr_o  = arb_addr;
-  assign arb_ready          = dma_rd_req_ready_i && tag_ready;
-
-  dla_fifo #(
-    .Depth(TagDepth),
-    .Width(1)
-  ) u_tags (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .in_valid_i (dma_rd_req_valid_o && dma_rd_req_ready_i),
-    .in_ready_o (tag_ready),
-    .in_data_i  (arb_idx),
-    .out_valid_o(tag_valid),
-    .out_ready_i(dma_rd_rsp_valid_i && m_rsp_ready[head]),
-    .out_data_o (head),
-    .level_o    (tag_level)
-  );
-  assign m_rsp_valid[0]     = dma_rd_rsp_valid_i && tag_valid && !head;
-  assign m_rsp_valid[1]     = dma_rd_rsp_valid_i && tag_valid && head;
-  assign dma_rd_rsp_ready_o = tag_valid && m_rsp_ready[head];
 
   // ---------------------------------------------------------------- interrupts
   // conv_intr: [1:0] CACC_DONE, [3:2] CDMA_DAT_DONE, [5:4] CDMA_WT_DONE (bit 0 of a pair: group 0)
@@ -223,5 +209,5 @@ module nvdla_core #(
   );
 
   logic unused;
-  assign unused = ^tag_level;
+  assign unused = ^{unused_rsp_data, unused_pdp_valid, unused_pdp_data};
 endmodule

@@ -318,6 +318,27 @@ TEST_CASE("PDP RTL reproduces NVIDIA's CRC on every nv_small pdp trace", "[rtl][
   run_all("nv_small", dla::golden::nv_small(), 9);
 }
 
+TEST_CASE("SDP -> PDP on the fly (nvdla_sdp_top) reproduces NVIDIA's CRC on sdp_pdp_* and nv_large's pdp trace",
+          "[rtl][pdp][traces][fly]") {
+  const fs::path root = fs::path(DLA_SHARED_DIR) / "nvdla-traces";
+  struct Trace {
+    const char* dir;
+    const char* name;
+    const dla::golden::HwConfig& hw;
+  };
+  for (const Trace& t : {Trace{"nv_small", "sdp_pdp_32x16x32_pass_through_int8_0", dla::golden::nv_small()},
+                         Trace{"nv_large", "pdp_3x3x33_2x2_ave_int8_0", dla::golden::nv_large()}}) {
+    const Program p = import_nvdla_cfg(root / t.dir / t.name / (std::string(t.name) + ".cfg"), t.hw.name);
+    for (const RunOptions& o : cross_stress::options()) {
+      const RunResult r = run_program_in_mode(p, t.hw, o);
+      INFO(t.name << " seed " << *o.seed << " rand-reset " << o.sim.rand_reset << "\n" << format_run(r));
+      REQUIRE(r.status == Status::Pass);
+      REQUIRE_FALSE(r.compares.empty());
+      CHECK(r.cycles > 0);
+    }
+  }
+}
+
 TEST_CASE("every bundled pdp layer passes on the RTL against golden under the stress legs", "[rtl][pdp][pdp_layers]") {
   const fs::path dir = fs::path(DLA_SOURCE_DIR) / "testvectors" / "layers" / "pdp";
   std::vector<fs::path> files;

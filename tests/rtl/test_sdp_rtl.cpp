@@ -26,7 +26,7 @@ std::vector<fs::path> sdp_traces(const std::string& dir) {
   return out;
 }
 
-// SDP output goes to PDP on the fly: needs a PDP, which this build does not have (docs/SDP.md).
+// SDP output goes to PDP on the fly: tested with PDP in tests/rtl/test_pdp_rtl.cpp ("SDP -> PDP on the fly").
 bool needs_pdp(const fs::path& p) { return p.filename().string().rfind("sdp_pdp_", 0) == 0; }
 
 void run_all(const std::string& dir, const dla::golden::HwConfig& hw, std::size_t expected_traces) {

@@ -2,6 +2,8 @@
 // factory the program runner uses for --mode cross|rtl.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,5 +26,12 @@ namespace dla::harness {
 [[nodiscard]] std::unique_ptr<Device> make_nvdla_core_device(const std::vector<std::string>& blocks,
                                                              const golden::HwConfig& cfg, const RunOptions& opt,
                                                              std::string& why);
+
+// The check an RTL device with PDP runs on every CSB write (harness/units/pdp_rtl.cpp): when a
+// PDP group is launched it refuses (InputError naming the register and the rule) what this PDP
+// RTL does not compute as NVDLA does. `flying_ok`: the top feeds PDP from SDP on the fly.
+[[nodiscard]] std::function<void(uint32_t addr, uint32_t value)> make_pdp_guard(const golden::HwConfig& cfg,
+                                                                              const std::string& top,
+                                                                              bool flying_ok);
 
 }  // namespace dla::harness
