@@ -750,6 +750,21 @@ RandomLayer gen_sdp(const HwConfig& hw, RandomLayer L, Draw& d) {
       default: c = d.log_i(256, 8192); w = d.i(1, 3); h = d.i(1, 3); feat = "large-C"; break;
     }
   }
+  // Cost cap under a bandwidth limit: the bytes the layer can move (input, output and up to three
+  // per-element int16 operand streams) must pass in 4M cycles, well within the runner's 10M-cycle
+  // wait for an interrupt (a 7566x2x17 int8 -> int16 layer at 1/8 byte per cycle needed 15.5M).
+  if (!L.mem.unlimited()) {
+    const auto surfaces = [&](int bpe) { return (static_cast<int64_t>(c) * bpe + atom - 1) / atom; };
+    const auto bytes = [&] {
+      return static_cast<double>(w) * h * atom * static_cast<double>(surfaces(in16 ? 2 : 1) + surfaces(out16 ? 2 : 1) +
+                                                                      3 * surfaces(2));
+    };
+    while (bytes() / L.mem.bandwidth > 4e6) {
+      if (w >= h && w >= c) w = (w + 1) / 2;
+      else if (h >= c) h = (h + 1) / 2;
+      else c = (c + 1) / 2;
+    }
+  }
   const int64_t vmax = in16 ? 32767 : 127, vmin = -vmax - 1;
   const auto dr = value_range(d, vmin, vmax);
   ojson doc = ojson::object();
