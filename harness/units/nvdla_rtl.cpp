@@ -117,6 +117,10 @@ const std::vector<std::string>& nvdla_core_blocks() {
 std::unique_ptr<Device> make_nvdla_core_device(const std::vector<std::string>& blocks, const golden::HwConfig& cfg,
                                                const RunOptions& opt, std::string& why) {
   if (!blocks.empty() && std::all_of(blocks.begin(), blocks.end(),
+                                     [](const std::string& b) { return b == "CDP" || b == "CDP_RDMA"; })) {
+    return make_cdp_rtl_device(cfg, opt);  // CDP alone: nvdla_cdp_top
+  }
+  if (!blocks.empty() && std::all_of(blocks.begin(), blocks.end(),
                                      [](const std::string& b) { return b == "PDP" || b == "PDP_RDMA"; })) {
     return make_pdp_rtl_device(cfg, opt);
   }

@@ -27,6 +27,10 @@ namespace dla::harness {
                                                              const golden::HwConfig& cfg, const RunOptions& opt,
                                                              std::string& why);
 
+// CDP with CDP_RDMA (rtl/top/nvdla_cdp_top.sv; harness/units/cdp_rtl.cpp): the device for a program
+// whose enabled blocks are CDP and CDP_RDMA.
+[[nodiscard]] std::unique_ptr<Device> make_cdp_rtl_device(const golden::HwConfig& cfg, const RunOptions& opt);
+
 // The check an RTL device with PDP runs on every CSB write (harness/units/pdp_rtl.cpp): when a
 // PDP group is launched it refuses (InputError naming the register and the rule) what this PDP
 // RTL does not compute as NVDLA does. `flying_ok`: the top feeds PDP from SDP on the fly.

@@ -1,0 +1,732 @@
+// NVDLA CDP + CDP_RDMA (local response normalization across channels), integer data (int8,
+// int16), register level. Spec: ../shared/reference/pdp-cdp-bdma-rubik.md §1 and §3,
+// nvdla-arithmetic.md §1.5 and §5; docs/CDP_RTL.md.
+//   * two CSB register blocks with ping-pong groups (dla_group_regs); CDP's S_LUT_* registers are
+//     single: S_LUT_ACCESS_CFG/DATA go to the LUT engine's programming port, S_LUT_CFG ...
+//     LO_SLOPE_SHIFT are its configuration words. The layer starts when CDP's and CDP_RDMA's
+//     consumer groups are both armed (either enable order); both are released after the last
+//     write;
+//   * CDP_RDMA read order: per line, per chunk of up to 8 atoms along W, per surface, the chunk's
+//     atoms (through dla_dma_rd, several reads in flight); the same order for the writes;
+//   * a ring of 4 surface slots (one chunk of 8 atoms each): the datapath takes surface s of a
+//     chunk once surface s + 1 has arrived (or s is the last), since the channel window crosses
+//     surface boundaries; the reads run up to 2 surfaces ahead;
+//   * datapath, Throughput elements (consecutive channels of one atom) per beat:
+//     input converter x = sat(rhaz((in - DATIN_OFFSET) x DATIN_SCALE / 2^DATIN_SHIFTER)) to 9
+//     (int8) / 17 (int16) bits, channels outside [0, C) are 0; square sum over NORMALZ_LEN
+//     (3/5/7/9) centred channels (or x with SQSUM_BYPASS); the CDP variant of the LUT engine;
+//     p = lut x x (or lut with MUL_BYPASS); output converter
+//     sat(rhaz((p - DATOUT_OFFSET) x DATOUT_SCALE / 2^DATOUT_SHIFTER)) to int8 / int16, each clamp
+//     counted in D_OUT_SATURATION;
+//   * statistics written into the finished group: D_OUT_SATURATION, D_PERF_LUT_* (the engine's
+//     CDP semantics, every lookup of every lane), D_PERF_WRITE_STALL / CDP_RDMA
+//     D_PERF_READ_STALL (cycles a write / read request waits, when DMA_EN); D_NAN_* / D_INF_*
+//     stay 0 (integer data); CDP_DONE for the consumer group after the last write.
+module cdp_core #(
+  parameter int unsigned AtomLog2    = 3,   // 8-byte memory atom (nv_small); 5 for nv_large/nv_full
+  parameter logic [31:0] CdpBase     = 32'hd000,
+  parameter logic [31:0] RdmaBase    = 32'hc000,
+  parameter int unsigned Throughput  = 1,   // elements per cycle (CDP_THROUGHPUT)
+  parameter int unsigned MaxInFlight = 8,   // DMA reads outstanding
+  localparam int unsigned AtomBytes  = 1 << AtomLog2,
+  localparam int unsigned AtomBits   = 8 * AtomBytes
+) (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  // CSB
+  input  logic                  csb_req_valid_i,
+  output logic                  csb_req_ready_o,
+  input  logic [31:0]           csb_req_addr_i,
+  input  logic                  csb_req_write_i,
+  input  logic [31:0]           csb_req_wdata_i,
+  output logic                  csb_rsp_valid_o,
+  output logic [31:0]           csb_rsp_rdata_o,
+  // DMA read
+  output logic                  dma_rd_req_valid_o,
+  input  logic                  dma_rd_req_ready_i,
+  output logic [63:0]           dma_rd_req_addr_o,
+  input  logic                  dma_rd_rsp_valid_i,
+  output logic                  dma_rd_rsp_ready_o,
+  input  logic [AtomBits-1:0]   dma_rd_rsp_data_i,
+  // DMA write
+  output logic                  dma_wr_req_valid_o,
+  input  logic                  dma_wr_req_ready_i,
+  output logic [63:0]           dma_wr_req_addr_o,
+  output logic [AtomBits-1:0]   dma_wr_req_data_o,
+  output logic [AtomBytes-1:0]  dma_wr_req_mask_o,
+  // done pulse per register group (to GLB)
+  output logic [1:0]            intr_o
+);
+  localparam int unsigned T       = Throughput;
+  localparam int unsigned E8      = AtomBytes;          // int8 elements of an atom
+  localparam int unsigned ElemW   = $clog2(E8);         // element index
+  localparam int unsigned BeatW   = $clog2(E8 / T + 1);
+  localparam int unsigned K       = T + 8;              // converted elements a beat needs
+  localparam int unsigned CDFirst = 32'(nvdla_regs_pkg::CDP_DUAL_GROUP_START);
+  localparam int unsigned RDFirst = 32'(nvdla_regs_pkg::CDP_RDMA_DUAL_GROUP_START);
+  localparam int unsigned CW      = nvdla_regs_pkg::CDP_D_WORDS;
+  localparam int unsigned RW      = nvdla_regs_pkg::CDP_RDMA_D_WORDS;
+  localparam int unsigned SideW   = 17 * T + ElemW + 1 + 64;
+
+  // ---------------------------------------------------------------- registers
+  logic [CW-1:0][31:0] cd;
+  logic [RW-1:0][31:0] rd;
+  logic cdp_armed, rdma_armed, cdp_consumer, rdma_consumer, layer_done;
+  logic [31:0] cdp_rdata, rdma_rdata, cdp_s_rdata;
+  logic        cdp_s_we, cdp_s_re, rdma_s_we, rdma_s_re, cdp_hit, rdma_hit;
+  logic [11:0] cdp_s_off, rdma_s_off;
+  logic [31:0] cdp_s_wdata, rdma_s_wdata;
+  logic [CW-1:0]           cdp_hw_we;
+  logic [CW-1:0][31:0]     cdp_hw_wdata;
+  logic [RW-1:0]           rdma_hw_we;
+  logic [RW-1:0][31:0]     rdma_hw_wdata;
+
+  dla_group_regs #(
+    .Base     (CdpBase),
+    .DFirst   (CDFirst),
+    .DWords   (CW),
+    .DReset   (nvdla_regs_pkg::CDP_D_RESET),
+    .DWritable(nvdla_regs_pkg::CDP_D_WRITABLE)
+  ) u_cdp_regs (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .req_valid_i (csb_req_valid_i),
+    .req_addr_i  (csb_req_addr_i),
+    .req_write_i (csb_req_write_i),
+    .req_wdata_i (csb_req_wdata_i),
+    .hit_o       (cdp_hit),
+    .rdata_o     (cdp_rdata),
+    .s_we_o      (cdp_s_we),
+    .s_re_o      (cdp_s_re),
+    .s_offset_o  (cdp_s_off),
+    .s_wdata_o   (cdp_s_wdata),
+    .s_rdata_i   (cdp_s_rdata),
+    .d_consumer_o(cd),
+    .consumer_o  (cdp_consumer),
+    .armed_o     (cdp_armed),
+    .done_i      (layer_done),
+    .hw_we_i     (cdp_hw_we),
+    .hw_wdata_i  (cdp_hw_wdata)
+  );
+
+  dla_group_regs #(
+    .Base     (RdmaBase),
+    .DFirst   (RDFirst),
+    .DWords   (RW),
+    .DReset   (nvdla_regs_pkg::CDP_RDMA_D_RESET),
+    .DWritable(nvdla_regs_pkg::CDP_RDMA_D_WRITABLE)
+  ) u_rdma_regs (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .req_valid_i (csb_req_valid_i),
+    .req_addr_i  (csb_req_addr_i),
+    .req_write_i (csb_req_write_i),
+    .req_wdata_i (csb_req_wdata_i),
+    .hit_o       (rdma_hit),
+    .rdata_o     (rdma_rdata),
+    .s_we_o      (rdma_s_we),
+    .s_re_o      (rdma_s_re),
+    .s_offset_o  (rdma_s_off),
+    .s_wdata_o   (rdma_s_wdata),
+    .s_rdata_i   ('0),
+    .d_consumer_o(rd),
+    .consumer_o  (rdma_consumer),
+    .armed_o     (rdma_armed),
+    .done_i      (layer_done),
+    .hw_we_i     (rdma_hw_we),
+    .hw_wdata_i  (rdma_hw_wdata)
+  );
+
+  assign csb_req_ready_o = 1'b1;
+  logic csb_rd_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) csb_rd_q <= 1'b0;
+    else csb_rd_q <= csb_req_valid_i && !csb_req_write_i;
+  end
+  assign csb_rsp_valid_o = csb_rd_q;
+  assign csb_rsp_rdata_o = cdp_rdata | rdma_rdata;  // a block that did not hit answers 0
+
+  // CDP S_ registers: S_LUT_ACCESS_CFG/DATA go to the LUT engine, S_LUT_CFG..LO_SLOPE_SHIFT
+  // (14 words from 0x10) are the engine's configuration, stored with their writable bits.
+  localparam int unsigned LutFirst = 32'(nvdla_regs_pkg::CDP_S_LUT_CFG_OFFSET);
+  localparam logic [13:0][31:0] LutMask = {
+    nvdla_regs_pkg::CDP_S_LUT_LO_SLOPE_SHIFT_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LO_SLOPE_SCALE_WRITABLE_MASK,
+    nvdla_regs_pkg::CDP_S_LUT_LE_SLOPE_SHIFT_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LE_SLOPE_SCALE_WRITABLE_MASK,
+    nvdla_regs_pkg::CDP_S_LUT_LO_END_HIGH_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LO_END_LOW_WRITABLE_MASK,
+    nvdla_regs_pkg::CDP_S_LUT_LO_START_HIGH_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LO_START_LOW_WRITABLE_MASK,
+    nvdla_regs_pkg::CDP_S_LUT_LE_END_HIGH_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LE_END_LOW_WRITABLE_MASK,
+    nvdla_regs_pkg::CDP_S_LUT_LE_START_HIGH_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LE_START_LOW_WRITABLE_MASK,
+    nvdla_regs_pkg::CDP_S_LUT_INFO_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_CFG_WRITABLE_MASK};
+  logic [13:0][31:0] lut_regs_q;
+  logic lut_prog, lut_rd_q;
+  logic [31:0] lut_word_q;
+  logic [31:0] prog_rsp_rdata;
+  logic prog_rsp_valid, prog_rsp_err, prog_err, prog_ready;
+  assign lut_prog = (cdp_s_we || cdp_s_re) &&
+                    (cdp_s_off == nvdla_regs_pkg::CDP_S_LUT_ACCESS_CFG_OFFSET ||
+                     cdp_s_off == nvdla_regs_pkg::CDP_S_LUT_ACCESS_DATA_OFFSET);
+  logic [11:0] lut_idx_off;
+  logic [3:0]  lut_idx;
+  logic        lut_reg_sel;
+  assign lut_idx_off = (cdp_s_off - 12'(LutFirst)) >> 2;
+  assign lut_idx     = lut_idx_off[3:0];
+  assign lut_reg_sel = cdp_s_off >= 12'(LutFirst) && lut_idx_off < 12'd14;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      lut_regs_q <= '0;
+      lut_rd_q   <= 1'b0;
+      lut_word_q <= '0;
+    end else begin
+      if (cdp_s_we && lut_reg_sel) lut_regs_q[lut_idx] <= cdp_s_wdata & LutMask[lut_idx];
+      lut_rd_q   <= cdp_s_re && lut_prog;
+      lut_word_q <= (cdp_s_re && lut_reg_sel) ? lut_regs_q[lut_idx] : '0;
+    end
+  end
+  assign cdp_s_rdata = lut_rd_q ? prog_rsp_rdata : lut_word_q;
+
+  // ---------------------------------------------------------------- register decode
+  function automatic logic [31:0] cw(input logic [11:0] off);
+    cw = cd[(32'(off) - CDFirst) / 4];
+  endfunction
+  function automatic logic [31:0] rw(input logic [11:0] off);
+    rw = rd[(32'(off) - RDFirst) / 4];
+  endfunction
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [31:0] c_bypass, c_dst_lo, c_dst_hi, c_dst_ls, c_dst_ss, c_fmt, c_lrn, c_in_off, c_in_scale,
+               c_in_shift, c_out_off, c_out_scale, c_out_shift, c_perf;
+  logic [31:0] r_w, r_h, r_c, r_src_lo, r_src_hi, r_src_ls, r_src_ss, r_perf;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign c_bypass    = cw(nvdla_regs_pkg::CDP_D_FUNC_BYPASS_OFFSET);
+  assign c_dst_lo    = cw(nvdla_regs_pkg::CDP_D_DST_BASE_ADDR_LOW_OFFSET);
+  assign c_dst_hi    = cw(nvdla_regs_pkg::CDP_D_DST_BASE_ADDR_HIGH_OFFSET);
+  assign c_dst_ls    = cw(nvdla_regs_pkg::CDP_D_DST_LINE_STRIDE_OFFSET);
+  assign c_dst_ss    = cw(nvdla_regs_pkg::CDP_D_DST_SURFACE_STRIDE_OFFSET);
+  assign c_fmt       = cw(nvdla_regs_pkg::CDP_D_DATA_FORMAT_OFFSET);
+  assign c_lrn       = cw(nvdla_regs_pkg::CDP_D_LRN_CFG_OFFSET);
+  assign c_in_off    = cw(nvdla_regs_pkg::CDP_D_DATIN_OFFSET_OFFSET);
+  assign c_in_scale  = cw(nvdla_regs_pkg::CDP_D_DATIN_SCALE_OFFSET);
+  assign c_in_shift  = cw(nvdla_regs_pkg::CDP_D_DATIN_SHIFTER_OFFSET);
+  assign c_out_off   = cw(nvdla_regs_pkg::CDP_D_DATOUT_OFFSET_OFFSET);
+  assign c_out_scale = cw(nvdla_regs_pkg::CDP_D_DATOUT_SCALE_OFFSET);
+  assign c_out_shift = cw(nvdla_regs_pkg::CDP_D_DATOUT_SHIFTER_OFFSET);
+  assign c_perf      = cw(nvdla_regs_pkg::CDP_D_PERF_ENABLE_OFFSET);
+  assign r_w         = rw(nvdla_regs_pkg::CDP_RDMA_D_DATA_CUBE_WIDTH_OFFSET);
+  assign r_h         = rw(nvdla_regs_pkg::CDP_RDMA_D_DATA_CUBE_HEIGHT_OFFSET);
+  assign r_c         = rw(nvdla_regs_pkg::CDP_RDMA_D_DATA_CUBE_CHANNEL_OFFSET);
+  assign r_src_lo    = rw(nvdla_regs_pkg::CDP_RDMA_D_SRC_BASE_ADDR_LOW_OFFSET);
+  assign r_src_hi    = rw(nvdla_regs_pkg::CDP_RDMA_D_SRC_BASE_ADDR_HIGH_OFFSET);
+  assign r_src_ls    = rw(nvdla_regs_pkg::CDP_RDMA_D_SRC_LINE_STRIDE_OFFSET);
+  assign r_src_ss    = rw(nvdla_regs_pkg::CDP_RDMA_D_SRC_SURFACE_STRIDE_OFFSET);
+  assign r_perf      = rw(nvdla_regs_pkg::CDP_RDMA_D_PERF_ENABLE_OFFSET);
+
+  // Cube (CDP_RDMA's registers; CDP has no size registers), precision (CDP's D_DATA_FORMAT; the
+  // RTL device refuses a CDP_RDMA format that differs).
+  logic        int16;
+  logic [13:0] cube_w, cube_h, cube_c, surfaces;
+  logic [3:0]  half_n;      // NORMALZ_LEN / 2: 1, 2, 3, 4
+  logic        sq_bypass, mul_bypass;
+  logic [BeatW-1:0] beats;  // beats per atom
+  assign int16      = c_fmt[1:0] == 2'd1;
+  assign cube_w     = 14'(r_w[12:0]) + 14'd1;
+  assign cube_h     = 14'(r_h[12:0]) + 14'd1;
+  assign cube_c     = 14'(r_c[12:0]) + 14'd1;
+  assign surfaces   = int16 ? 14'((14'(r_c[12:0]) + 14'(E8 / 2)) >> (AtomLog2 - 1))
+                            : 14'((14'(r_c[12:0]) + 14'(E8)) >> AtomLog2);
+  assign half_n     = 4'(c_lrn[1:0]) + 4'd1;
+  assign sq_bypass  = c_bypass[0];
+  assign mul_bypass = c_bypass[1];
+  assign beats      = int16 ? BeatW'(E8 / 2 / T) : BeatW'(E8 / T);
+
+  // ---------------------------------------------------------------- layer control
+  logic running_q, start, core_done;
+  assign start      = !running_q && cdp_armed && rdma_armed;
+  assign layer_done = running_q && core_done;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) running_q <= 1'b0;
+    else if (start) running_q <= 1'b1;
+    else if (layer_done) running_q <= 1'b0;
+  end
+  assign intr_o = layer_done ? (cdp_consumer ? 2'b10 : 2'b01) : 2'b00;
+
+  // ---------------------------------------------------------------- CDP_RDMA read sequencer
+  logic        rq_active, rq_ready;
+  logic [63:0] rq_addr;
+  logic [13:0] unused_rq_s;
+  logic [2:0]  unused_rq_w;
+  logic [3:0]  unused_rq_cw;
+  logic        unused_rq_last, unused_rq_end;
+  cdp_walk #(
+    .AtomLog2(AtomLog2)
+  ) u_rq_walk (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .start_i      (start),
+    .step_i       (rq_active && rq_ready),
+    .base_i       ({r_src_hi, r_src_lo}),
+    .line_stride_i(r_src_ls),
+    .surf_stride_i(r_src_ss),
+    .width_i      (cube_w),
+    .height_i     (cube_h),
+    .surfaces_i   (surfaces),
+    .active_o     (rq_active),
+    .addr_o       (rq_addr),
+    .s_o          (unused_rq_s),
+    .w_o          (unused_rq_w),
+    .chunk_w_o    (unused_rq_cw),
+    .last_s_o     (unused_rq_last),
+    .chunk_end_o  (unused_rq_end)
+  );
+
+  logic                rd_valid, rd_ready;
+  logic [AtomBits-1:0] rd_data;
+  dla_dma_rd #(
+    .AddrWidth  (64),
+    .DataWidth  (AtomBits),
+    .MaxInFlight(MaxInFlight)
+  ) u_rd (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .req_valid_i    (rq_active),
+    .req_ready_o    (rq_ready),
+    .req_addr_i     (rq_addr),
+    .rsp_valid_o    (rd_valid),
+    .rsp_ready_i    (rd_ready),
+    .rsp_data_o     (rd_data),
+    .mem_req_valid_o(dma_rd_req_valid_o),
+    .mem_req_ready_i(dma_rd_req_ready_i),
+    .mem_req_addr_o (dma_rd_req_addr_o),
+    .mem_rsp_valid_i(dma_rd_rsp_valid_i),
+    .mem_rsp_ready_o(dma_rd_rsp_ready_o),
+    .mem_rsp_data_i (dma_rd_rsp_data_i)
+  );
+
+  // ---------------------------------------------------------------- surface ring
+  // 4 slots of one chunk (8 atoms) each; slot = surface-chunk number mod 4. ahead_q = surface-
+  // chunks received completely minus surface-chunks the datapath has finished (0..3).
+  logic [AtomBits-1:0] ring_q [4][8];
+  logic [1:0]  in_slot_q, out_slot_q;
+  logic [2:0]  ahead_q;
+  logic [2:0]  in_w;
+  logic        in_fire, in_chunk_end, out_chunk_end;
+  logic        unused_in_active, unused_in_last;
+  logic [63:0] unused_in_addr;
+  logic [13:0] unused_in_s;
+  logic [3:0]  unused_in_cw;
+  assign rd_ready = running_q && ahead_q <= 3'd2;
+  assign in_fire  = rd_valid && rd_ready;
+  // The received atoms' positions (the read order).
+  cdp_walk #(
+    .AtomLog2(AtomLog2)
+  ) u_in_walk (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .start_i      (start),
+    .step_i       (in_fire),
+    .base_i       ('0),
+    .line_stride_i('0),
+    .surf_stride_i('0),
+    .width_i      (cube_w),
+    .height_i     (cube_h),
+    .surfaces_i   (surfaces),
+    .active_o     (unused_in_active),
+    .addr_o       (unused_in_addr),
+    .s_o          (unused_in_s),
+    .w_o          (in_w),
+    .chunk_w_o    (unused_in_cw),
+    .last_s_o     (unused_in_last),
+    .chunk_end_o  (in_chunk_end)
+  );
+
+  always_ff @(posedge clk_i) begin
+    if (in_fire) ring_q[in_slot_q][in_w] <= rd_data;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      in_slot_q  <= '0;
+      out_slot_q <= '0;
+      ahead_q    <= '0;
+    end else if (start) begin
+      in_slot_q  <= '0;
+      out_slot_q <= '0;
+      ahead_q    <= '0;
+    end else begin
+      ahead_q <= ahead_q + 3'(in_chunk_end) - 3'(out_chunk_end);
+      if (out_chunk_end) out_slot_q <= out_slot_q + 2'd1;
+      if (in_chunk_end) in_slot_q <= in_slot_q + 2'd1;
+    end
+  end
+
+  // ---------------------------------------------------------------- beat issue
+  logic        o_active, o_last_s, o_avail, issue, o_last_beat;
+  logic [13:0] o_s;
+  logic [2:0]  o_w;
+  logic [63:0] o_addr;
+  logic [3:0]  unused_o_cw;
+  logic [BeatW-1:0] o_beat_q;
+  logic        lut_in_ready, side_in_ready;
+  assign o_avail     = o_active && (ahead_q >= 3'd2 || (o_last_s && ahead_q >= 3'd1));
+  assign issue       = o_avail && side_in_ready && lut_in_ready;
+  assign o_last_beat = o_beat_q == beats - BeatW'(1);
+  // The written atoms' positions (the same order), one step per atom (its last beat).
+  cdp_walk #(
+    .AtomLog2(AtomLog2)
+  ) u_out_walk (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .start_i      (start),
+    .step_i       (issue && o_last_beat),
+    .base_i       ({c_dst_hi, c_dst_lo}),
+    .line_stride_i(c_dst_ls),
+    .surf_stride_i(c_dst_ss),
+    .width_i      (cube_w),
+    .height_i     (cube_h),
+    .surfaces_i   (surfaces),
+    .active_o     (o_active),
+    .addr_o       (o_addr),
+    .s_o          (o_s),
+    .w_o          (o_w),
+    .chunk_w_o    (unused_o_cw),
+    .last_s_o     (o_last_s),
+    .chunk_end_o  (out_chunk_end)
+  );
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) o_beat_q <= '0;
+    else if (start) o_beat_q <= '0;
+    else if (issue) o_beat_q <= o_last_beat ? '0 : o_beat_q + BeatW'(1);
+  end
+
+  // ---------------------------------------------------------------- gather + input converter
+  // Element k of the beat (k = 0 .. T+7) is channel lane0 + k - 4 of the surface (negative: the
+  // previous surface's last lanes, >= elements per atom: the next surface's first lanes).
+  logic [AtomBits-1:0] a_prev, a_cur, a_next;
+  logic [ElemW-1:0]    lane0;
+  assign a_prev = ring_q[out_slot_q - 2'd1][o_w];
+  assign a_cur  = ring_q[out_slot_q][o_w];
+  assign a_next = ring_q[out_slot_q + 2'd1][o_w];
+  assign lane0  = ElemW'(32'(o_beat_q) * T);
+
+  function automatic logic signed [16:0] element(input logic [AtomBits-1:0] a, input int unsigned e);
+    if (int16) element = 17'($signed(a[16*(e % (E8 / 2)) +: 16]));
+    else element = 17'($signed(a[8*(e % E8) +: 8]));
+  endfunction
+
+  logic signed [16:0] in_off;
+  logic signed [15:0] in_scale;
+  assign in_off   = int16 ? 17'($signed(c_in_off[15:0])) : 17'($signed(c_in_off[7:0]));
+  assign in_scale = $signed(c_in_scale[15:0]);
+
+  logic [K-1:0][16:0] raw;    // input value of element k (signed)
+  logic [K-1:0]       in_cube; // channel in [0, C)
+  always_comb begin
+    for (int unsigned k = 0; k < K; k++) begin
+      logic signed [7:0]  j;     // lane within the current surface, -4 .. elements + 3
+      logic signed [15:0] ch;    // channel number
+      logic [7:0]         e_per;
+      e_per = int16 ? 8'(E8 / 2) : 8'(E8);
+      j  = $signed({1'b0, 7'(lane0)}) + $signed(8'(k)) - 8'sd4;
+      ch = $signed({1'b0, 15'(o_s)} * (int16 ? 16'(E8 / 2) : 16'(E8))) + 16'(j);
+      in_cube[k] = ch >= 0 && ch < $signed({2'b0, cube_c});
+      if (j < 0) raw[k] = element(a_prev, 32'(8'(j + $signed(e_per))));
+      else if (j >= $signed(e_per)) raw[k] = element(a_next, 32'(8'(j - $signed(e_per))));
+      else raw[k] = element(a_cur, 32'(j));
+    end
+  end
+
+  logic [K-1:0][16:0] xk;  // converted values, 0 outside [0, C)
+  for (genvar k = 0; k < K; k++) begin : g_icvt
+    logic signed [32:0] prod;
+    logic signed [16:0] x17;
+    logic signed [8:0]  x9;
+    logic unused_sat17, unused_sat9;
+    logic signed [32:0] d33, scale33;
+    assign d33     = 33'($signed(raw[k])) - 33'(in_off);
+    assign scale33 = 33'(in_scale);
+    assign prod    = d33 * scale33;
+    dla_sshift_sat #(
+      .InW (33),
+      .OutW(17),
+      .ShW (6)
+    ) u_shift (
+      .data_i (prod),
+      .shift_i({1'b0, c_in_shift[4:0]}),
+      .data_o (x17),
+      .sat_o  (unused_sat17)
+    );
+    dla_sat #(
+      .InW (17),
+      .OutW(9)
+    ) u_sat9 (
+      .data_i(x17),
+      .data_o(x9),
+      .sat_o (unused_sat9)
+    );
+    assign xk[k] = !in_cube[k] ? '0 : int16 ? x17 : 17'(x9);
+  end
+
+  // ---------------------------------------------------------------- square sum
+  logic [K-1:0][32:0] sq;
+  logic [K-1:0]       unused_sq;
+  logic [T-1:0][37:0] lut_x;
+  logic [T-1:0][16:0] x_ctr;
+  always_comb begin
+    for (int unsigned k = 0; k < K; k++) begin
+      logic signed [16:0] xs;
+      logic signed [33:0] xs34, s2;  // x^2 <= 2^32: exact, non-negative
+      xs    = $signed(xk[k]);
+      xs34  = 34'(xs);
+      s2    = xs34 * xs34;
+      sq[k] = s2[32:0];
+      unused_sq[k] = s2[33];
+    end
+    for (int unsigned t = 0; t < T; t++) begin
+      logic [36:0] sum;
+      logic signed [16:0] xc;
+      logic signed [37:0] xc38;
+      sum = '0;
+      for (int unsigned d = 0; d < 9; d++) begin
+        if (d + 32'(half_n) >= 32'd4 && d <= 32'd4 + 32'(half_n)) sum = sum + {4'd0, sq[t + d]};
+      end
+      xc       = $signed(xk[t + 4]);
+      xc38     = 38'(xc);  // sign extension (SQSUM_BYPASS: the LUT looks up x itself)
+      x_ctr[t] = xk[t + 4];
+      lut_x[t] = sq_bypass ? xc38 : {1'b0, sum};
+    end
+  end
+
+  // ---------------------------------------------------------------- LUT engine + side queue
+  logic                 side_out_valid, lut_out_valid, lut_out_ready, lut_busy;
+  logic [SideW-1:0]     side_out;
+  logic [T-1:0][15:0]   lut_val;
+  logic [T-1:0]         lut_uflow, lut_oflow, lut_le_hit, lut_lo_hit, lut_lo_sel, lut_mask;
+  logic [31:0]          st_uflow, st_oflow, st_hybrid, st_le_hit, st_lo_hit;
+  logic [$clog2(7)-1:0] side_level;
+
+  lut_engine #(
+    .Variant(1),
+    .Lanes  (T)
+  ) u_lut (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .lut_regs_i      (lut_regs_q),
+    .in_int8_i       (!int16),
+    .layer_active_i  (running_q),
+    .busy_o          (lut_busy),
+    .in_valid_i      (o_avail && side_in_ready),
+    .in_ready_o      (lut_in_ready),
+    .in_data_i       (lut_x),
+    .in_mask_i       ('1),
+    .out_valid_o     (lut_out_valid),
+    .out_ready_i     (lut_out_ready),
+    .out_value_o     (lut_val),
+    .out_uflow_o     (lut_uflow),
+    .out_oflow_o     (lut_oflow),
+    .out_le_hit_o    (lut_le_hit),
+    .out_lo_hit_o    (lut_lo_hit),
+    .out_lo_sel_o    (lut_lo_sel),
+    .out_mask_o      (lut_mask),
+    .stat_en_i       (1'b1),
+    .stat_clr_i      (start),
+    .stat_uflow_o    (st_uflow),
+    .stat_oflow_o    (st_oflow),
+    .stat_hybrid_o   (st_hybrid),
+    .stat_le_hit_o   (st_le_hit),
+    .stat_lo_hit_o   (st_lo_hit),
+    .prog_valid_i    (lut_prog),
+    .prog_ready_o    (prog_ready),
+    .prog_addr_i     (cdp_s_off == nvdla_regs_pkg::CDP_S_LUT_ACCESS_DATA_OFFSET),
+    .prog_write_i    (cdp_s_we),
+    .prog_wdata_i    (cdp_s_wdata),
+    .prog_rsp_valid_o(prog_rsp_valid),
+    .prog_rsp_rdata_o(prog_rsp_rdata),
+    .prog_rsp_err_o  (prog_rsp_err),
+    .prog_err_o      (prog_err),
+    .prog_err_clr_i  (1'b0)
+  );
+
+  // The beat's centre values, lane0, last-beat-of-atom flag and write address ride beside the
+  // engine's pipeline (in order; one entry per beat in the engine).
+  dla_fifo #(
+    .Depth(6),
+    .Width(SideW)
+  ) u_side (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (issue),
+    .in_ready_o (side_in_ready),
+    .in_data_i  ({x_ctr, lane0, o_last_beat, o_addr}),
+    .out_valid_o(side_out_valid),
+    .out_ready_i(lut_out_valid && lut_out_ready),
+    .out_data_o (side_out),
+    .level_o    (side_level)
+  );
+
+  logic [T-1:0][16:0] s_x;
+  logic [ElemW-1:0]   s_lane0;
+  logic               s_last;
+  logic [63:0]        s_addr;
+  assign {s_x, s_lane0, s_last, s_addr} = side_out;
+
+  // ---------------------------------------------------------------- multiply + output converter
+  logic signed [34:0] out_off;
+  logic signed [15:0] out_scale;
+  assign out_off   = int16 ? 35'($signed(c_out_off)) : 35'($signed(c_out_off[24:0]));
+  assign out_scale = $signed(c_out_scale[15:0]);
+  logic [T-1:0][15:0] o_val;
+  logic [T-1:0]       o_sat;
+  for (genvar t = 0; t < T; t++) begin : g_ocvt
+    logic signed [32:0] p;
+    logic signed [50:0] prod;
+    logic signed [15:0] v16;
+    logic signed [7:0]  v8;
+    logic               sat16, sat8;
+    logic signed [15:0] r;
+    logic signed [16:0] xv;
+    logic signed [32:0] r33, rx;
+    logic signed [34:0] p35;
+    assign r    = $signed(lut_val[t]);
+    assign xv   = $signed(s_x[t]);
+    logic signed [34:0] d35;
+    logic signed [50:0] d51, scale51;
+    assign r33     = 33'(r);                // sign extension
+    assign rx      = r33 * 33'(xv);         // 16 x 17 bits: exact in 33
+    assign p       = mul_bypass ? r33 : rx;
+    assign p35     = 35'(p);
+    assign d35     = p35 - out_off;         // exact: 33 and 32 bits
+    assign d51     = 51'(d35);
+    assign scale51 = 51'(out_scale);
+    assign prod    = d51 * scale51;
+    dla_sshift_sat #(
+      .InW (51),
+      .OutW(16),
+      .ShW (7)
+    ) u_shift (
+      .data_i (prod),
+      .shift_i({1'b0, c_out_shift[5:0]}),
+      .data_o (v16),
+      .sat_o  (sat16)
+    );
+    dla_sat #(
+      .InW (16),
+      .OutW(8)
+    ) u_sat8 (
+      .data_i(v16),
+      .data_o(v8),
+      .sat_o (sat8)
+    );
+    assign o_val[t] = int16 ? v16 : 16'(v8);
+    assign o_sat[t] = sat16 || (!int16 && sat8);
+  end
+
+  // ---------------------------------------------------------------- packing + writer
+  logic [AtomBits-1:0] pack_q, pack_d;
+  logic                wf_in_ready, wf_out_valid, lut_fire;
+  logic [64+AtomBits-1:0] wf_out_data;
+  logic [$clog2(5)-1:0] wf_level;
+  always_comb begin
+    pack_d = pack_q;
+    for (int unsigned t = 0; t < T; t++) begin
+      if (int16) pack_d[16*((32'(s_lane0) + t) % (E8 / 2)) +: 16] = o_val[t];
+      else pack_d[8*((32'(s_lane0) + t) % E8) +: 8] = o_val[t][7:0];
+    end
+  end
+  assign lut_out_ready = !s_last || wf_in_ready;
+  assign lut_fire      = lut_out_valid && lut_out_ready;
+  always_ff @(posedge clk_i) begin
+    if (lut_fire) pack_q <= pack_d;
+  end
+
+  dla_fifo #(
+    .Depth(4),
+    .Width(64 + AtomBits)
+  ) u_wr_fifo (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (lut_fire && s_last),
+    .in_ready_o (wf_in_ready),
+    .in_data_i  ({s_addr, pack_d}),
+    .out_valid_o(wf_out_valid),
+    .out_ready_i(dma_wr_req_ready_i),
+    .out_data_o (wf_out_data),
+    .level_o    (wf_level)
+  );
+  assign dma_wr_req_valid_o = wf_out_valid;
+  assign dma_wr_req_addr_o  = wf_out_data[AtomBits +: 64];
+  assign dma_wr_req_data_o  = wf_out_data[AtomBits-1:0];
+  assign dma_wr_req_mask_o  = '1;
+
+  assign core_done = !o_active && !rq_active && side_level == '0 && !side_out_valid &&
+                     wf_level == '0 && !wf_out_valid;
+
+  // ---------------------------------------------------------------- statistics
+  localparam int unsigned SatIncW = $clog2(T + 1);
+  logic [SatIncW-1:0] sat_inc;
+  always_comb begin
+    sat_inc = '0;
+    for (int unsigned t = 0; t < T; t++) sat_inc = sat_inc + SatIncW'(o_sat[t]);
+  end
+  logic [31:0] sat_cnt, wr_stall, rd_stall;
+  dla_perf_cnt #(.IncW(SatIncW)) u_sat_cnt (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .clr_i  (start),
+    .en_i   (lut_fire),
+    .inc_i  (sat_inc),
+    .count_o(sat_cnt)
+  );
+  dla_perf_cnt u_wr_stall (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .clr_i  (start),
+    .en_i   (c_perf[nvdla_regs_pkg::CDP_D_PERF_ENABLE_DMA_EN_LSB] && running_q),
+    .inc_i  (dma_wr_req_valid_o && !dma_wr_req_ready_i),
+    .count_o(wr_stall)
+  );
+  dla_perf_cnt u_rd_stall (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .clr_i  (start),
+    .en_i   (r_perf[nvdla_regs_pkg::CDP_RDMA_D_PERF_ENABLE_DMA_EN_LSB] && running_q),
+    .inc_i  (dma_rd_req_valid_o && !dma_rd_req_ready_i),
+    .count_o(rd_stall)
+  );
+
+  localparam int unsigned ISat    = (32'(nvdla_regs_pkg::CDP_D_OUT_SATURATION_OFFSET) - CDFirst) / 4;
+  localparam int unsigned IWStall = (32'(nvdla_regs_pkg::CDP_D_PERF_WRITE_STALL_OFFSET) - CDFirst) / 4;
+  localparam int unsigned IUflow  = (32'(nvdla_regs_pkg::CDP_D_PERF_LUT_UFLOW_OFFSET) - CDFirst) / 4;
+  localparam int unsigned IOflow  = (32'(nvdla_regs_pkg::CDP_D_PERF_LUT_OFLOW_OFFSET) - CDFirst) / 4;
+  localparam int unsigned IHybrid = (32'(nvdla_regs_pkg::CDP_D_PERF_LUT_HYBRID_OFFSET) - CDFirst) / 4;
+  localparam int unsigned ILeHit  = (32'(nvdla_regs_pkg::CDP_D_PERF_LUT_LE_HIT_OFFSET) - CDFirst) / 4;
+  localparam int unsigned ILoHit  = (32'(nvdla_regs_pkg::CDP_D_PERF_LUT_LO_HIT_OFFSET) - CDFirst) / 4;
+  localparam int unsigned IRStall = (32'(nvdla_regs_pkg::CDP_RDMA_D_PERF_READ_STALL_OFFSET) - RDFirst) / 4;
+  always_comb begin
+    cdp_hw_we     = '0;
+    cdp_hw_wdata  = '0;
+    rdma_hw_we    = '0;
+    rdma_hw_wdata = '0;
+    cdp_hw_we[ISat]     = layer_done;
+    cdp_hw_we[IWStall]  = layer_done;
+    cdp_hw_we[IUflow]   = layer_done;
+    cdp_hw_we[IOflow]   = layer_done;
+    cdp_hw_we[IHybrid]  = layer_done;
+    cdp_hw_we[ILeHit]   = layer_done;
+    cdp_hw_we[ILoHit]   = layer_done;
+    rdma_hw_we[IRStall] = layer_done;
+    cdp_hw_wdata[ISat]     = sat_cnt;
+    cdp_hw_wdata[IWStall]  = wr_stall;
+    cdp_hw_wdata[IUflow]   = st_uflow;
+    cdp_hw_wdata[IOflow]   = st_oflow;
+    cdp_hw_wdata[IHybrid]  = st_hybrid;
+    cdp_hw_wdata[ILeHit]   = st_le_hit;
+    cdp_hw_wdata[ILoHit]   = st_lo_hit;
+    rdma_hw_wdata[IRStall] = rd_stall;
+  end
+
+  logic unused;
+  assign unused = ^{cdp_hit, rdma_hit, rdma_s_we, rdma_s_re, rdma_s_off, rdma_s_wdata, rdma_consumer, lut_busy,
+                    prog_ready, prog_rsp_valid, prog_rsp_err, prog_err, lut_uflow, lut_oflow, lut_le_hit,
+                    lut_lo_hit, lut_lo_sel, lut_mask, unused_sq, unused_rq_s, unused_rq_w,
+                    unused_rq_cw, unused_rq_last, unused_rq_end, unused_in_active, unused_in_last, unused_in_addr,
+                    unused_in_s, unused_in_cw, unused_o_cw};
+endmodule
