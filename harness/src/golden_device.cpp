@@ -6,6 +6,7 @@
 #include <array>
 #include <stdexcept>
 
+#include "golden/cdp.hpp"
 #include "golden/conv.hpp"
 #include "golden/nvdla_regs.hpp"
 #include "golden/pdp.hpp"
@@ -358,6 +359,20 @@ namespace rs = gregs::sdp;
 
 std::string conv_blocked(const GoldenDevice& d, int g);
 
+// The record of a layer that wrote `output` (every lane, including padded ones) to memory.
+void record_memory_layer(GoldenDevice& d, const char* unit, int g, std::string summary,
+                         const golden::FeatureLayout& layout, const golden::Cube<int64_t>& output) {
+  GoldenLayer layer;
+  layer.unit = unit;
+  layer.group = g;
+  layer.summary = std::move(summary);
+  layer.wrote_memory = true;
+  layer.out_layout = layout;
+  layer.out_shape = output.shape();
+  layer.output = output;
+  d.record_layer(std::move(layer));
+}
+
 // ---- PDP: from memory through PDP_RDMA, or on the fly from SDP (docs/PDP.md) ----------------------
 
 namespace rp = gregs::pdp;
@@ -405,15 +420,7 @@ void pdp_finish(GoldenDevice& d, int g, const golden::PdpConfig& cfg, const gold
     d.set_hw_register("PDP", off, g, 0);
   }
   if (cfg.off_flying) d.set_hw_register("PDP_RDMA", rpr::D_PERF_READ_STALL::offset, d.consumer("PDP_RDMA"), 0);
-  GoldenLayer layer;
-  layer.unit = "PDP";
-  layer.group = g;
-  layer.summary = golden::pdp_describe(cfg);
-  layer.wrote_memory = true;
-  layer.out_layout = golden::pdp_output_layout(cfg);
-  layer.out_shape = golden::pdp_output_shape(cfg);
-  layer.output = r.output;
-  d.record_layer(std::move(layer));
+  record_memory_layer(d, "PDP", g, golden::pdp_describe(cfg), golden::pdp_output_layout(cfg), r.output);
 }
 
 // PDP's layer on SDP's output (SDP group gs wrote nothing to memory).
@@ -671,6 +678,46 @@ void conv_run(GoldenDevice& d, int g) {
   sdp_finish(d, g_sdp, scfg, sr);
 }
 
+// ---- CDP: LRN from memory through CDP_RDMA (docs/CDP.md) ------------------------------------------
+
+namespace rc = gregs::cdp;
+namespace rcr = gregs::cdp_rdma;
+
+std::string cdp_blocked(const GoldenDevice& d, int g) {
+  const int gr = d.consumer("CDP_RDMA");
+  if (!d.armed("CDP_RDMA", gr)) {
+    return fmt::format("CDP group {} is waiting for CDP_RDMA group {} to be armed (CDP_RDMA.D_OP_ENABLE)", g, gr);
+  }
+  return "";
+}
+
+std::vector<std::string> cdp_partners(const GoldenDevice&, int) { return {"CDP_RDMA"}; }
+
+void cdp_run(GoldenDevice& d, int g) {
+  const int gr = d.consumer("CDP_RDMA");
+  const golden::CdpConfig cfg = golden::decode_cdp([&](uint32_t off) { return d.peek("CDP", off, g); },
+                                                   [&](uint32_t off) { return d.peek("CDP_RDMA", off, gr); },
+                                                   d.hw().atom_bytes);
+  Memory& mem = d.memory();
+  const golden::CdpRun r = golden::run_cdp(
+      cfg, d.hw(), d.lut_ram("CDP").tables(), [&](uint64_t a) { return mem.read(a); },
+      [&](uint64_t a, uint8_t v) { mem.write(a, v); });
+  // Statistics of the group that ran (cleared at layer start, so always written). Integer data:
+  // no NaN or Inf; no back-pressure in golden.
+  d.set_hw_register("CDP", rc::D_OUT_SATURATION::offset, g, r.stats.out_saturation);
+  d.set_hw_register("CDP", rc::D_PERF_LUT_UFLOW::offset, g, r.stats.lut.uflow);
+  d.set_hw_register("CDP", rc::D_PERF_LUT_OFLOW::offset, g, r.stats.lut.oflow);
+  d.set_hw_register("CDP", rc::D_PERF_LUT_HYBRID::offset, g, r.stats.lut.hybrid);
+  d.set_hw_register("CDP", rc::D_PERF_LUT_LE_HIT::offset, g, r.stats.lut.le_hit);
+  d.set_hw_register("CDP", rc::D_PERF_LUT_LO_HIT::offset, g, r.stats.lut.lo_hit);
+  for (const uint32_t off : {rc::D_NAN_INPUT_NUM::offset, rc::D_INF_INPUT_NUM::offset, rc::D_NAN_OUTPUT_NUM::offset,
+                             rc::D_PERF_WRITE_STALL::offset}) {
+    d.set_hw_register("CDP", off, g, 0);
+  }
+  d.set_hw_register("CDP_RDMA", rcr::D_PERF_READ_STALL::offset, gr, 0);
+  record_memory_layer(d, "CDP", g, golden::cdp_describe(cfg), golden::cdp_output_layout(cfg), r.output);
+}
+
 }  // namespace
 
 const std::vector<GoldenDevice::Unit>& GoldenDevice::units() {
@@ -679,6 +726,7 @@ const std::vector<GoldenDevice::Unit>& GoldenDevice::units() {
       {"CACC", "CACC", &conv_blocked, &conv_partners, &conv_run, {{"SDP", "SDP"}, {"CDMA_DAT", "CDMA"}, {"CDMA_WT", "CDMA"}},
        [](const GoldenDevice& d, int) { return pdp_raised_by_sdp(d, d.consumer("SDP")); }},
       {"PDP", "PDP", &pdp_blocked, &pdp_partners, &pdp_run, {}},
+      {"CDP", "CDP", &cdp_blocked, &cdp_partners, &cdp_run, {}},
   };
   return k;
 }

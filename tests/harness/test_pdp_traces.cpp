@@ -2,63 +2,19 @@
 // the golden device: each must reproduce NVIDIA's CRC on its own configuration. Also the golden
 // device's PDP / PDP_RDMA blocks: either enable order, S_STATUS, the PDP_DONE bits, group 1,
 // on-the-fly waiting for SDP, and refusals that name the register and the rule (docs/PDP.md).
-#include <algorithm>
 #include <catch2/catch.hpp>
-#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "golden/config.hpp"
-#include "golden/nvdla_regs.hpp"
+#include "golden_traces.hpp"
 #include "harness/golden_device.hpp"
-#include "harness/nvdla_cfg.hpp"
-#include "harness/program_runner.hpp"
-#include "harness/regdb.hpp"
 
-namespace fs = std::filesystem;
 using namespace dla::harness;
+using dla::harness::testing::check_golden_traces;
+using dla::harness::testing::Regs;
 
 namespace {
-
-const fs::path kTraces = fs::path(DLA_SHARED_DIR) / "nvdla-traces";
-
-std::vector<fs::path> pdp_traces(const std::string& dir) {
-  std::vector<fs::path> out;
-  for (const auto& e : fs::directory_iterator(kTraces / dir)) {
-    const std::string name = e.path().filename().string();
-    if (e.is_directory() && (name.rfind("pdp_", 0) == 0 || name.rfind("sdp_pdp_", 0) == 0)) {
-      out.push_back(e.path() / (name + ".cfg"));
-    }
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-void check_traces(const std::string& dir, const dla::golden::HwConfig& hw, std::size_t expected) {
-  const auto traces = pdp_traces(dir);
-  REQUIRE(traces.size() == expected);
-  for (const auto& cfg : traces) {
-    DYNAMIC_SECTION(cfg.stem().string()) {
-      const Program p = import_nvdla_cfg(cfg, hw.name);
-      RunOptions o;
-      o.mode = "golden";
-      const RunResult r = run_program_in_mode(p, hw, o);
-      INFO(r.message);
-      CHECK(r.status == Status::Pass);
-      REQUIRE_FALSE(r.compares.empty());
-      CHECK(r.compares.back().crc_actual == r.compares.back().crc_expected);
-    }
-  }
-}
-
-// Register access by name on a golden device of `hw`.
-struct Regs {
-  GoldenDevice& dev;
-  std::string cfg;
-  uint32_t addr(const std::string& name) const { return *RegDb::nvdla().address(cfg, *RegDb::nvdla().find(name)); }
-  void w(const std::string& name, uint32_t v) const { dev.reg_write(addr(name), v); }
-  uint32_t r(const std::string& name) const { return dev.reg_read(addr(name)); }
-};
 
 // A 4x2x8 int8 cube at 0x1000 (one nv_small surface, packed), element (c, h, w) = 10*w + h - c,
 // pooled 2x2 stride 2 (max) into 2x1 at 0x2000. Register values worked from pdp-cdp-bdma-rubik.md §2.
@@ -102,11 +58,11 @@ std::vector<uint8_t> max_2x2_expected() {
 }  // namespace
 
 TEST_CASE("nv_small PDP traces reproduce NVDLA's CRCs on the golden model", "[traces][pdp]") {
-  check_traces("nv_small", dla::golden::nv_small(), 10);
+  check_golden_traces("nv_small", dla::golden::nv_small(), {"pdp_", "sdp_pdp_"}, 10);
 }
 
 TEST_CASE("nv_large PDP traces reproduce NVDLA's CRCs on the golden model", "[traces][pdp]") {
-  check_traces("nv_large", dla::golden::nv_large(), 1);
+  check_golden_traces("nv_large", dla::golden::nv_large(), {"pdp_", "sdp_pdp_"}, 1);
 }
 
 TEST_CASE("golden PDP runs in either enable order and raises PDP_DONE of its group", "[golden_device][pdp]") {
