@@ -7,6 +7,7 @@
 
 #include "harness/errors.hpp"
 #include "harness/layer.hpp"
+#include "harness/pdp_reference.hpp"
 
 namespace dla::harness::conv_ref {
 
@@ -244,6 +245,22 @@ Layer read_layer(const JsonNode& root, const std::string& name, uint64_t seed, c
   read_stage(root, "bs", L.bs, L, seed);
   read_stage(root, "bn", L.bn, L, seed);
   read_stage(root, "ew", L.ew, L, seed);
+  if (j.contains("pool")) {
+    const json& p = j["pool"];
+    L.pool.on = true;
+    L.pool.method = p["method"].get<std::string>();
+    L.pool.kw = jint(p["kernel"], "w", 1);
+    L.pool.kh = jint(p["kernel"], "h", 1);
+    const json pst = p.value("stride", json::object());
+    L.pool.sw = jint(pst, "w", 1);
+    L.pool.sh = jint(pst, "h", 1);
+    const json ppad = p.value("pad", json::object());
+    L.pool.pl = jint(ppad, "left", 0);
+    L.pool.pr = jint(ppad, "right", 0);
+    L.pool.pt = jint(ppad, "top", 0);
+    L.pool.pb = jint(ppad, "bottom", 0);
+    L.pool.pad_value = ppad.value("value", int64_t{0});
+  }
   return L;
 }
 
@@ -311,6 +328,29 @@ Expected reference(const Layer& L) {
       }
     }
   }
+  if (L.pool.on) {
+    // PDP pools the K real channels of SDP's output (every lane is pooled on its own).
+    pdp_ref::Layer p;
+    p.W = OW;
+    p.H = OH;
+    p.C = L.K;
+    p.int16 = L.out16;
+    p.atom = L.atom();
+    p.method = L.pool.method;
+    p.kw = L.pool.kw;
+    p.kh = L.pool.kh;
+    p.sw = L.pool.sw;
+    p.sh = L.pool.sh;
+    p.pl = L.pool.pl;
+    p.pr = L.pool.pr;
+    p.pt = L.pool.pt;
+    p.pb = L.pool.pb;
+    p.pad_value = L.pool.pad_value;
+    p.in = e.out;
+    std::vector<int64_t> pooled = pdp_ref::reference(p);
+    pooled.resize(static_cast<std::size_t>(int64_t{L.K} * L.out_h() * L.out_w()));  // lanes beyond K
+    e.out = std::move(pooled);
+  }
   return e;
 }
 
@@ -318,13 +358,13 @@ std::vector<int64_t> read_output(const Memory& m, uint64_t base, const Layer& L)
   const int bpe = L.out16 ? 2 : 1;
   const int ca = L.atom() / bpe;
   const auto atom = static_cast<uint64_t>(L.atom());
-  const uint64_t line = L.out_line != 0 ? L.out_line : static_cast<uint64_t>(L.ow()) * atom;
-  const uint64_t surf = L.out_surf != 0 ? L.out_surf : line * static_cast<uint64_t>(L.oh());
+  const uint64_t line = L.out_line != 0 ? L.out_line : static_cast<uint64_t>(L.out_w()) * atom;
+  const uint64_t surf = L.out_surf != 0 ? L.out_surf : line * static_cast<uint64_t>(L.out_h());
   std::vector<int64_t> out;
-  out.reserve(static_cast<std::size_t>(int64_t{L.K} * L.oh() * L.ow()));
+  out.reserve(static_cast<std::size_t>(int64_t{L.K} * L.out_h() * L.out_w()));
   for (int k = 0; k < L.K; ++k) {
-    for (int y = 0; y < L.oh(); ++y) {
-      for (int x = 0; x < L.ow(); ++x) {
+    for (int y = 0; y < L.out_h(); ++y) {
+      for (int x = 0; x < L.out_w(); ++x) {
         const uint64_t a = base + static_cast<uint64_t>(k / ca) * surf + static_cast<uint64_t>(y) * line +
                            static_cast<uint64_t>(x) * atom + static_cast<uint64_t>(k % ca) * static_cast<uint64_t>(bpe);
         const int64_t lo = m.read(a);
@@ -345,9 +385,9 @@ std::string diff(const std::vector<int64_t>& got, const std::vector<int64_t>& wa
   }
   if (got.size() != want.size()) return std::to_string(got.size()) + " outputs, expected " + std::to_string(want.size());
   if (n == 0) return "";
-  const auto hw = static_cast<std::size_t>(L.oh()) * static_cast<std::size_t>(L.ow());
-  const std::size_t k = first / hw, y = first % hw / static_cast<std::size_t>(L.ow()),
-                    x = first % static_cast<std::size_t>(L.ow());
+  const auto hw = static_cast<std::size_t>(L.out_h()) * static_cast<std::size_t>(L.out_w());
+  const std::size_t k = first / hw, y = first % hw / static_cast<std::size_t>(L.out_w()),
+                    x = first % static_cast<std::size_t>(L.out_w());
   return std::to_string(n) + " of " + std::to_string(got.size()) + " outputs differ; first (k, h, w) = (" +
          std::to_string(k) + ", " + std::to_string(y) + ", " + std::to_string(x) + "): got " +
          std::to_string(got[first]) + ", expected " + std::to_string(want[first]);

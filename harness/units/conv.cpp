@@ -18,12 +18,14 @@
 #include "golden/arith.hpp"
 #include "golden/conv_wino.hpp"
 #include "golden/nvdla_regs.hpp"
+#include "golden/pdp.hpp"
 #include "golden/sdp.hpp"
 #include "golden/wino.hpp"
 #include "harness/errors.hpp"
 #include "harness/golden_device.hpp"
 #include "harness/program_runner.hpp"
 #include "harness/regdb.hpp"
+#include "units/pdp.hpp"
 #include "units/program_builder.hpp"
 #include "units/sdp_compiler.hpp"
 #include "units/units.hpp"
@@ -68,6 +70,8 @@ struct ConvLayer {
   sdp::Layer post;               // SDP after CACC (flying)
   std::optional<golden::WinoLayer> wino;  // "mode": "winograd": the compiled Winograd layer
   std::vector<Band> bands;       // one for a layer CBUF holds whole
+  std::optional<golden::PdpConfig> pool;  // "pool": PDP on the fly after SDP
+  golden::FeatureLayout pool_layout{};    // PDP's output (with "pool")
 };
 
 // The hardware layer of band `b` of a direct convolution (NVDLA's compiler's Split-H): the input
@@ -206,10 +210,53 @@ golden::Cube<int64_t> weight_cube(const ConvParams& p, const std::vector<int64_t
   return w;
 }
 
+// "pool": SDP's output flies to PDP (SDP OUTPUT_DST = PDP, PDP FLYING_MODE = ON_FLYING), which
+// pools it into the output region (packed at SDP's output base). PDP takes the whole width on the
+// fly (no split), so the pooled width must fit PDP's line buffer.
+void parse_pool_post_op(const JsonNode& pool, const JsonNode& root, const HwConfig& hw, ConvLayer& L) {
+  if (L.wino) {
+    pool.fail("a pool post-op needs SDP's output in line order; a Winograd convolution delivers 2x2 tiles "
+              "(D_FEATURE_MODE_CFG.WINOGRAD)");
+  }
+  if (L.bands.size() > 1) {
+    pool.fail(fmt::format("CBUF cannot hold the layer, and a pool post-op is not split (Split-H would cut "
+                          "pooling windows across {} bands); pool in a separate `pdp` layer",
+                          L.bands.size()));
+  }
+  if (const auto out = root.get("output")) {
+    for (const char* key : {"line_stride", "surface_stride"}) {
+      if (const auto n = out->get(key)) n->fail("with \"pool\" the output (PDP's) is packed; strides are not taken");
+    }
+  }
+  sdp::Layer& s = L.post;
+  golden::PdpConfig c;
+  c.atom_bytes = hw.atom_bytes;
+  c.precision = s.out_prec == Precision::Int16 ? golden::PdpPrecision::Int16 : golden::PdpPrecision::Int8;
+  c.rdma_precision = c.precision;
+  c.in = {1, s.shape.c, s.shape.h, s.shape.w};
+  c.off_flying = false;
+  (void)parse_pool(pool, c);
+  if (const int max_w = hw.pdp_max_out_width(s.out_prec); c.out.w > max_w) {
+    pool.fail(fmt::format("on the fly PDP takes the whole width (no split): the pooled width {} exceeds the {} "
+                          "columns of PDP's line buffer on {}; pool in a separate `pdp` layer",
+                          c.out.w, max_w, hw.name));
+  }
+  c.in_widths = {c.in.w, 1, 1};
+  c.out_widths = {c.out.w, 1, 1};
+  L.pool_layout = golden::FeatureLayout::packed(golden::pdp_output_shape(c), hw.atom_bytes,
+                                                golden::bytes_per_element(s.out_prec), sdp::kOutputBase);
+  c.dst_base = L.pool_layout.base;
+  c.dst_line_stride = L.pool_layout.line_stride;
+  c.dst_surface_stride = L.pool_layout.surface_stride;
+  if (const auto u = c.unsupported(hw); !u.empty()) pool.fail(u.front());
+  s.to_pdp = true;
+  L.pool = c;
+}
+
 ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   root.allow_keys({"unit", "name", "description", "config", "seed", "stall", "mode", "wino_scheme", "pra_truncate",
                    "precision", "input", "weights", "padding", "stride", "dilation", "clip", "output", "bs", "bn", "ew",
-                   "perf"});
+                   "perf", "pool"});
   const HwConfig& hw = *h.config;
   ConvLayer L;
   ConvParams& p = L.p;
@@ -345,6 +392,7 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
     if (const auto e = golden::sdp_winograd_refusals(false, sp(s.in_prec), sp(s.out_prec)); !e.empty())
       root.require("output").require("precision").fail(e.front());
   }
+  if (const auto pool = root.get("pool")) parse_pool_post_op(*pool, root, hw, L);
   return L;
 }
 
@@ -374,9 +422,9 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect) {
   CompiledConv out;
   out.conv = L.wino ? L.wino->cfg : golden::conv_config_from(L.p, hw, sdp::kInputBase, kWeightBase);
   const ConvConfig& c = out.conv;
-  out.out_layout = L.post.out_layout;
-  out.out_shape = c.output;
-  out.out_bytes = L.post.output_bytes();
+  out.out_layout = L.pool ? L.pool_layout : L.post.out_layout;
+  out.out_shape = L.pool ? golden::CubeShape{1, c.output.c, L.pool->out.h, L.pool->out.w} : c.output;
+  out.out_bytes = L.pool ? L.pool_layout.region_bytes(golden::pdp_output_shape(*L.pool)) : L.post.output_bytes();
   ProgramBuilder pb(h);
 
   // Memory: input, weights, SDP operand streams, output pre-filled.
@@ -398,6 +446,7 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect) {
     if (L.wino) apply_wino_regs(words, L.wino->regs);  // SDP's WINOGRAD bit comes with L.post
     for (const char* block : kConvBlocks) pb.write_group(block, words.at(block));
     sdp::emit_registers(pb, post, g);
+    if (L.pool) emit_pdp_registers(pb, *L.pool);
 
     // Launch as the firmware does (conv-pipeline.md §8): CBUF flushed, then consumers before
     // producers; SDP_RDMA only when an SDP stage reads operands (flying input needs no MRDMA).
@@ -405,10 +454,12 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect) {
     flush.reg = &pb.reg("CDMA", "S_CBUF_FLUSH_STATUS");
     flush.value = 1;
     flush.mask = cd::S_CBUF_FLUSH_STATUS::FLUSH_DONE::mask;
+    if (L.pool) pb.write(pb.reg("PDP", "D_OP_ENABLE"), 1);
     pb.write(pb.reg("SDP", "D_OP_ENABLE"), 1);
     if (post.reads_operands()) pb.write(pb.reg("SDP_RDMA", "D_OP_ENABLE"), 1);
     for (const char* block : {"CACC", "CMAC_A", "CMAC_B", "CSC", "CDMA"}) pb.write(pb.reg(block, "D_OP_ENABLE"), 1);
     for (const char* unit : {"CDMA_DAT", "CDMA_WT", "CACC", "SDP"}) pb.wait_intr(fmt::format("{}_{}", unit, g));
+    if (L.pool) pb.wait_intr(fmt::format("PDP_{}", g));
   }
 
   // Status and counters (of the last band): the golden model's values.
@@ -427,6 +478,11 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect) {
   const int last = static_cast<int>((L.bands.size() - 1) % 2);
   pb.read(pb.reg("CACC", "D_OUT_SATURATION"), dev ? dev->peek("CACC", ca::D_OUT_SATURATION::offset, last) : 0u);
   sdp::emit_status_reads(pb, dev ? &*dev : nullptr, last);
+  if (L.pool) {
+    for (const char* name : {"D_INF_INPUT_NUM", "D_NAN_INPUT_NUM", "D_NAN_OUTPUT_NUM"}) {
+      pb.read(pb.reg("PDP", name), 0);  // integer data
+    }
+  }
 
   ProgramStep& chk = pb.add(StepOp::Check, "check golden over the output region");
   chk.check = CheckKind::Golden;

@@ -1,5 +1,6 @@
 // The verilated NVDLA core (rtl/top/nvdla_core.sv: CDMA, CBUF, CSC, CMAC_A/B, CACC flying into
-// SDP with SDP_RDMA, and the GLB) as an RTL device for register programs (docs/CONV_RTL.md).
+// SDP with SDP_RDMA, SDP flying into PDP with PDP_RDMA, and the GLB) as an RTL device for register
+// programs (docs/CONV_RTL.md).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -21,7 +22,7 @@ namespace {
 
 // The units whose done pulses nvdla_core wires to its GLB.
 const std::vector<std::string>& nvdla_core_intr_units() {
-  static const std::vector<std::string> units{"SDP", "CACC", "CDMA_DAT", "CDMA_WT"};
+  static const std::vector<std::string> units{"SDP", "PDP", "CACC", "CDMA_DAT", "CDMA_WT"};
   return units;
 }
 
@@ -100,17 +101,19 @@ template <class Model>
 std::unique_ptr<Device> guarded(const golden::HwConfig& cfg, const std::string& unit, unsigned atom,
                                 const RtlDeviceOptions& o) {
   auto dev = std::make_unique<RtlDevice<Model>>(cfg, unit, nvdla_core_intr_units(), atom, o);
-  dev->set_write_guard(ConvCapacityGuard(cfg));
+  dev->set_write_guard([conv = ConvCapacityGuard(cfg), pdp = make_pdp_guard(cfg, "nvdla_core", true)](
+                           uint32_t addr, uint32_t value) mutable {
+    conv(addr, value);
+    pdp(addr, value);
+  });
   return dev;
 }
 
 }  // namespace
 
-// PDP with PDP_RDMA (harness/units/pdp_rtl.cpp).
-std::unique_ptr<Device> make_pdp_rtl_device(const golden::HwConfig& cfg, const RunOptions& opt);
-
 const std::vector<std::string>& nvdla_core_blocks() {
-  static const std::vector<std::string> blocks{"CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC", "SDP", "SDP_RDMA"};
+  static const std::vector<std::string> blocks{"CDMA", "CSC",      "CMAC_A", "CMAC_B",  "CACC",
+                                               "SDP",  "SDP_RDMA", "PDP",    "PDP_RDMA"};
   return blocks;
 }
 
@@ -120,20 +123,12 @@ std::unique_ptr<Device> make_nvdla_core_device(const std::vector<std::string>& b
                                      [](const std::string& b) { return b == "CDP" || b == "CDP_RDMA"; })) {
     return make_cdp_rtl_device(cfg, opt);  // CDP alone: nvdla_cdp_top
   }
-  if (!blocks.empty() && std::all_of(blocks.begin(), blocks.end(),
-                                     [](const std::string& b) { return b == "PDP" || b == "PDP_RDMA"; })) {
-    return make_pdp_rtl_device(cfg, opt);
-  }
   const auto& have = nvdla_core_blocks();
   for (const auto& b : blocks) {
     if (std::find(have.begin(), have.end(), b) == have.end()) {
-      why = (b == "PDP" || b == "PDP_RDMA")
-                ? std::string("the program enables PDP together with a convolution block (conv -> SDP -> PDP on "
-                              "the fly); this build's PDP RTL runs alone (nvdla_pdp_top) or behind SDP "
-                              "(nvdla_sdp_top; docs/PDP_RTL.md)")
-                : fmt::format("the program enables {}, and this build's RTL has CDMA, CSC, CMAC_A, CMAC_B, CACC, SDP "
-                              "and SDP_RDMA (nvdla_core), SDP, SDP_RDMA, PDP and PDP_RDMA (nvdla_sdp_top) only",
-                              b);
+      why = fmt::format("the program enables {}, and this build's RTL has CDMA, CSC, CMAC_A, CMAC_B, CACC, SDP, "
+                        "SDP_RDMA, PDP and PDP_RDMA (nvdla_core) only",
+                        b);
       return nullptr;
     }
   }

@@ -95,6 +95,72 @@ void split_widths(PdpConfig& c, int max_w) {
                  (last - 1) * c.stride_w + c.kernel_w - c.pad_right - ov};
 }
 
+}  // namespace
+
+// The "pool" object (method, kernel, stride, pad) onto `c`, whose input cube (in) and precision
+// are set: method, kernel, strides, pads, PAD_VALUE_{n}X, RECIP_KERNEL_* and the output cube.
+int64_t parse_pool(const JsonNode& pool, PdpConfig& c) {
+  const int bits = 8 * golden::pdp_precision_bytes(c.precision);
+  int64_t pad_value = 0;
+  pool.allow_keys({"method", "kernel", "stride", "pad"});
+  const std::string m = pool.require("method").as_choice({"average", "max", "min"});
+  c.method = m == "average" ? golden::PdpMethod::Average : m == "max" ? golden::PdpMethod::Max : golden::PdpMethod::Min;
+  const auto two = [](const JsonNode& n, int& w, int& hh, int max, const char* rule) {
+    n.allow_keys({"w", "h"});
+    for (const auto& [key, dst] : {std::pair<const char*, int*>{"w", &w}, {"h", &hh}}) {
+      if (const auto v = n.get(key)) {
+        *dst = static_cast<int>(v->as_int(1, 64));
+        if (*dst > max) v->fail(rule);
+      }
+    }
+  };
+  const JsonNode kn = pool.require("kernel");
+  two(kn, c.kernel_w, c.kernel_h, 8, "NVDLA's PDP kernel is at most 8 x 8 (KERNEL_WIDTH/HEIGHT)");
+  if (const auto sn = pool.get("stride")) two(*sn, c.stride_w, c.stride_h, 16, "NVDLA's PDP stride is at most 16");
+  if (const auto pad = pool.get("pad")) {
+    pad->allow_keys({"left", "right", "top", "bottom", "value"});
+    const auto side = [&](const char* key, int kernel, const char* dim) {
+      const auto v = pad->get(key);
+      if (!v) return 0;
+      const auto p = static_cast<int>(v->as_int(0, 7));
+      if (p >= kernel) {
+        v->fail(fmt::format("padding must be less than the kernel {} {} (NVDLA: PAD_LEFT/RIGHT < kernel width, "
+                            "PAD_TOP/BOTTOM < kernel height)",
+                            dim, kernel));
+      }
+      return p;
+    };
+    c.pad_left = side("left", c.kernel_w, "width");
+    c.pad_right = side("right", c.kernel_w, "width");
+    c.pad_top = side("top", c.kernel_h, "height");
+    c.pad_bottom = side("bottom", c.kernel_h, "height");
+    if (const auto v = pad->get("value")) {
+      pad_value = v->as_int(static_cast<int64_t>(golden::min_of_bits(bits)), static_cast<int64_t>(golden::max_of_bits(bits)));
+    }
+  }
+  for (int n = 1; n <= 7; ++n) c.pad_value[static_cast<std::size_t>(n - 1)] = static_cast<int32_t>(n * pad_value);
+  c.recip_w = 0x10000u / u32(c.kernel_w);
+  c.recip_h = 0x10000u / u32(c.kernel_h);
+  const int span_w = c.in.w + c.pad_left + c.pad_right - c.kernel_w;
+  const int span_h = c.in.h + c.pad_top + c.pad_bottom - c.kernel_h;
+  if (span_w < 0 || span_h < 0) {
+    kn.fail(fmt::format("the kernel {}x{} is larger than the padded input {}x{}", c.kernel_w, c.kernel_h,
+                        c.in.w + c.pad_left + c.pad_right, c.in.h + c.pad_top + c.pad_bottom));
+  }
+  if (span_w % c.stride_w != 0) {
+    (pool.get("pad") ? *pool.get("pad") : pool)
+        .fail(fmt::format("W + pad left + pad right - kernel width = {} must be a multiple of the stride {} (NVDLA "
+                          "uses every input column)",
+                          span_w, c.stride_w));
+  }
+  c.out = {1, c.in.c, golden::pdp_out_size(c.in.h, c.pad_top, c.pad_bottom, c.kernel_h, c.stride_h),
+           golden::pdp_out_size(c.in.w, c.pad_left, c.pad_right, c.kernel_w, c.stride_w)};
+  c.in.n = 1;
+  return pad_value;
+}
+
+namespace {
+
 struct Layer {
   PdpConfig cfg{};
   golden::Precision prec = golden::Precision::Int8;
@@ -132,60 +198,7 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
 
   // Pooling.
   const JsonNode pool = root.require("pool");
-  pool.allow_keys({"method", "kernel", "stride", "pad"});
-  const std::string m = pool.require("method").as_choice({"average", "max", "min"});
-  c.method = m == "average" ? golden::PdpMethod::Average : m == "max" ? golden::PdpMethod::Max : golden::PdpMethod::Min;
-  const auto two = [](const JsonNode& n, int& w, int& hh, int max, const char* rule) {
-    n.allow_keys({"w", "h"});
-    for (const auto& [key, dst] : {std::pair<const char*, int*>{"w", &w}, {"h", &hh}}) {
-      if (const auto v = n.get(key)) {
-        *dst = static_cast<int>(v->as_int(1, 64));
-        if (*dst > max) v->fail(rule);
-      }
-    }
-  };
-  const JsonNode kn = pool.require("kernel");
-  two(kn, c.kernel_w, c.kernel_h, 8, "NVDLA's PDP kernel is at most 8 x 8 (KERNEL_WIDTH/HEIGHT)");
-  if (const auto sn = pool.get("stride")) two(*sn, c.stride_w, c.stride_h, 16, "NVDLA's PDP stride is at most 16");
-  if (const auto pad = pool.get("pad")) {
-    pad->allow_keys({"left", "right", "top", "bottom", "value"});
-    const auto side = [&](const char* key, int kernel, const char* dim) {
-      const auto v = pad->get(key);
-      if (!v) return 0;
-      const auto p = static_cast<int>(v->as_int(0, 7));
-      if (p >= kernel) {
-        v->fail(fmt::format("padding must be less than the kernel {} {} (NVDLA: PAD_LEFT/RIGHT < kernel width, "
-                            "PAD_TOP/BOTTOM < kernel height)",
-                            dim, kernel));
-      }
-      return p;
-    };
-    c.pad_left = side("left", c.kernel_w, "width");
-    c.pad_right = side("right", c.kernel_w, "width");
-    c.pad_top = side("top", c.kernel_h, "height");
-    c.pad_bottom = side("bottom", c.kernel_h, "height");
-    if (const auto v = pad->get("value")) {
-      L.pad_value = v->as_int(static_cast<int64_t>(golden::min_of_bits(bits)), static_cast<int64_t>(golden::max_of_bits(bits)));
-    }
-  }
-  for (int n = 1; n <= 7; ++n) c.pad_value[static_cast<std::size_t>(n - 1)] = static_cast<int32_t>(n * L.pad_value);
-  c.recip_w = 0x10000u / u32(c.kernel_w);
-  c.recip_h = 0x10000u / u32(c.kernel_h);
-  const int span_w = c.in.w + c.pad_left + c.pad_right - c.kernel_w;
-  const int span_h = c.in.h + c.pad_top + c.pad_bottom - c.kernel_h;
-  if (span_w < 0 || span_h < 0) {
-    kn.fail(fmt::format("the kernel {}x{} is larger than the padded input {}x{}", c.kernel_w, c.kernel_h,
-                        c.in.w + c.pad_left + c.pad_right, c.in.h + c.pad_top + c.pad_bottom));
-  }
-  if (span_w % c.stride_w != 0) {
-    (pool.get("pad") ? *pool.get("pad") : pool)
-        .fail(fmt::format("W + pad left + pad right - kernel width = {} must be a multiple of the stride {} (NVDLA "
-                          "uses every input column)",
-                          span_w, c.stride_w));
-  }
-  c.out = {1, c.in.c, golden::pdp_out_size(c.in.h, c.pad_top, c.pad_bottom, c.kernel_h, c.stride_h),
-           golden::pdp_out_size(c.in.w, c.pad_left, c.pad_right, c.kernel_w, c.stride_w)};
-  c.in.n = 1;
+  L.pad_value = parse_pool(pool, c);
 
   // Split.
   const int hw_max = hw.pdp_max_out_width(L.prec);
@@ -274,8 +287,9 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
   return L;
 }
 
-// The register words of both blocks.
-void emit_registers(ProgramBuilder& pb, const PdpConfig& c) {
+}  // namespace
+
+void emit_pdp_registers(ProgramBuilder& pb, const PdpConfig& c) {
   const auto lo = [](uint64_t a) { return static_cast<uint32_t>(a); };
   const auto hi = [](uint64_t a) { return static_cast<uint32_t>(a >> 32); };
   const uint32_t fmt_code = c.precision == golden::PdpPrecision::Int16 ? 1u : 0u;
@@ -288,23 +302,25 @@ void emit_registers(ProgramBuilder& pb, const PdpConfig& c) {
 
   pb.write(pb.reg("PDP_RDMA", "S_POINTER"), 0);
   pb.write(pb.reg("PDP", "S_POINTER"), 0);
-  std::map<uint32_t, uint32_t> r;
-  r[rr::D_DATA_CUBE_IN_WIDTH::offset] = u32(c.in.w - 1);
-  r[rr::D_DATA_CUBE_IN_HEIGHT::offset] = u32(c.in.h - 1);
-  r[rr::D_DATA_CUBE_IN_CHANNEL::offset] = u32(c.in.c - 1);
-  r[rr::D_FLYING_MODE::offset] = place(1u, rr::D_FLYING_MODE::FLYING_MODE{});
-  r[rr::D_SRC_BASE_ADDR_LOW::offset] = lo(c.src_base);
-  r[rr::D_SRC_BASE_ADDR_HIGH::offset] = hi(c.src_base);
-  r[rr::D_SRC_LINE_STRIDE::offset] = lo(c.src_line_stride);
-  r[rr::D_SRC_SURFACE_STRIDE::offset] = lo(c.src_surface_stride);
-  r[rr::D_SRC_RAM_CFG::offset] = place(1u, rr::D_SRC_RAM_CFG::SRC_RAM_TYPE{});
-  r[rr::D_DATA_FORMAT::offset] = fmt_code;
-  r[rr::D_OPERATION_MODE_CFG::offset] = place(split, rr::D_OPERATION_MODE_CFG::SPLIT_NUM{});
-  r[rr::D_POOLING_KERNEL_CFG::offset] = place(u32(c.kernel_w - 1), rr::D_POOLING_KERNEL_CFG::KERNEL_WIDTH{}) |
-                                        place(u32(c.stride_w - 1), rr::D_POOLING_KERNEL_CFG::KERNEL_STRIDE_WIDTH{});
-  r[rr::D_POOLING_PADDING_CFG::offset] = place(u32(c.pad_left), rr::D_POOLING_PADDING_CFG::PAD_WIDTH{});
-  r[rr::D_PARTIAL_WIDTH_IN::offset] = widths(c.in_widths);
-  pb.write_group("PDP_RDMA", r);
+  if (c.off_flying) {
+    std::map<uint32_t, uint32_t> r;
+    r[rr::D_DATA_CUBE_IN_WIDTH::offset] = u32(c.in.w - 1);
+    r[rr::D_DATA_CUBE_IN_HEIGHT::offset] = u32(c.in.h - 1);
+    r[rr::D_DATA_CUBE_IN_CHANNEL::offset] = u32(c.in.c - 1);
+    r[rr::D_FLYING_MODE::offset] = place(1u, rr::D_FLYING_MODE::FLYING_MODE{});
+    r[rr::D_SRC_BASE_ADDR_LOW::offset] = lo(c.src_base);
+    r[rr::D_SRC_BASE_ADDR_HIGH::offset] = hi(c.src_base);
+    r[rr::D_SRC_LINE_STRIDE::offset] = lo(c.src_line_stride);
+    r[rr::D_SRC_SURFACE_STRIDE::offset] = lo(c.src_surface_stride);
+    r[rr::D_SRC_RAM_CFG::offset] = place(1u, rr::D_SRC_RAM_CFG::SRC_RAM_TYPE{});
+    r[rr::D_DATA_FORMAT::offset] = fmt_code;
+    r[rr::D_OPERATION_MODE_CFG::offset] = place(split, rr::D_OPERATION_MODE_CFG::SPLIT_NUM{});
+    r[rr::D_POOLING_KERNEL_CFG::offset] = place(u32(c.kernel_w - 1), rr::D_POOLING_KERNEL_CFG::KERNEL_WIDTH{}) |
+                                          place(u32(c.stride_w - 1), rr::D_POOLING_KERNEL_CFG::KERNEL_STRIDE_WIDTH{});
+    r[rr::D_POOLING_PADDING_CFG::offset] = place(u32(c.pad_left), rr::D_POOLING_PADDING_CFG::PAD_WIDTH{});
+    r[rr::D_PARTIAL_WIDTH_IN::offset] = widths(c.in_widths);
+    pb.write_group("PDP_RDMA", r);
+  }
 
   std::map<uint32_t, uint32_t> p;
   p[rp::D_DATA_CUBE_IN_WIDTH::offset] = u32(c.in.w - 1);
@@ -315,7 +331,8 @@ void emit_registers(ProgramBuilder& pb, const PdpConfig& c) {
   p[rp::D_DATA_CUBE_OUT_CHANNEL::offset] = u32(c.out.c - 1);
   p[rp::D_OPERATION_MODE_CFG::offset] =
       place(static_cast<uint32_t>(c.method), rp::D_OPERATION_MODE_CFG::POOLING_METHOD{}) |
-      place(1u, rp::D_OPERATION_MODE_CFG::FLYING_MODE{}) | place(split, rp::D_OPERATION_MODE_CFG::SPLIT_NUM{});
+      place(c.off_flying ? 1u : 0u, rp::D_OPERATION_MODE_CFG::FLYING_MODE{}) |
+      place(split, rp::D_OPERATION_MODE_CFG::SPLIT_NUM{});
   p[rp::D_PARTIAL_WIDTH_IN::offset] = widths(c.in_widths);
   p[rp::D_PARTIAL_WIDTH_OUT::offset] = widths(c.out_widths);
   p[rp::D_POOLING_KERNEL_CFG::offset] = place(u32(c.kernel_w - 1), rp::D_POOLING_KERNEL_CFG::KERNEL_WIDTH{}) |
@@ -345,6 +362,8 @@ void emit_registers(ProgramBuilder& pb, const PdpConfig& c) {
   pb.write_group("PDP", p);
 }
 
+namespace {
+
 struct Compiled {
   Program program;
   uint64_t elements = 0;  // output lanes written
@@ -365,7 +384,7 @@ Compiled compile(const LayerHeader& h, const JsonNode& root) {
   pb.load(L.in_layout.base, golden::store_cube_bytes(L.in_layout, cube, kGapFill), "input cube");
   const uint64_t out_bytes = L.out_layout.region_bytes(golden::pdp_output_shape(c));
   pb.fill(L.out_layout.base, out_bytes, kOutputFill, "output region");
-  emit_registers(pb, c);
+  emit_pdp_registers(pb, c);
   // Launch: PDP, then PDP_RDMA (most NVDLA traces' order), and wait for the done interrupt.
   pb.write(pb.reg("PDP", "D_OP_ENABLE"), 1);
   pb.write(pb.reg("PDP_RDMA", "D_OP_ENABLE"), 1);

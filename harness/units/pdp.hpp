@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "golden/pdp.hpp"
 #include "harness/layer.hpp"
 #include "harness/program.hpp"
 
@@ -19,5 +20,18 @@ inline constexpr uint64_t kPdpOutputBase = 0xc000'0000ull;
 // PDP then PDP_RDMA, wait_intr PDP_0, reads of the NaN/Inf counters (0) and a golden check of the
 // output region.
 [[nodiscard]] Program compile_pdp_layer(const LayerHeader& h, const JsonNode& root);
+
+class ProgramBuilder;
+
+// The "pool" object of a `pdp` layer or of a `conv` layer's pool post-op (method, kernel, stride,
+// pad; docs/LAYER_FORMAT.md) onto `c`, whose input cube `in` and precision are set: the method,
+// kernel, strides, pads, PAD_VALUE_{n}X (n x the pad value, as NVDLA's firmware programs them),
+// RECIP_KERNEL_* (floor(2^16 / k)) and the output cube. Returns the pad value. Throws InputError
+// naming the JSON pointer and the rule.
+int64_t parse_pool(const JsonNode& pool, golden::PdpConfig& c);
+
+// S_POINTER of PDP_RDMA and PDP, then every writable D_ register of PDP and, off-flying, of
+// PDP_RDMA (on the fly from SDP, PDP_RDMA is not programmed: FLYING_MODE = ON_FLYING).
+void emit_pdp_registers(ProgramBuilder& pb, const golden::PdpConfig& c);
 
 }  // namespace dla::harness::units

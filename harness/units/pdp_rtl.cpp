@@ -1,16 +1,13 @@
-// The verilated PDP (rtl/top/nvdla_pdp_top.sv: PDP, PDP_RDMA and the GLB) as an RTL device for
-// register programs whose enabled blocks are PDP and PDP_RDMA (docs/PDP_RTL.md).
+// The check every RTL device with PDP (nvdla_sdp_top, nvdla_core) runs on the CSB writes: what
+// this PDP RTL does not compute as NVDLA does is refused with the rule (docs/PDP_RTL.md).
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
 #include <map>
 
-#include "Vpdp_nv_full.h"
-#include "Vpdp_nv_large.h"
-#include "Vpdp_nv_small.h"
 #include "harness/errors.hpp"
-#include "harness/rtl_device.hpp"
+#include "harness/regdb.hpp"
 #include "harness/rtl_devices.hpp"
 
 namespace dla::harness {
@@ -23,7 +20,8 @@ namespace {
 // computing wrong values silently. The RTL decodes its own registers.
 class PdpGuard {
  public:
-  // `top`: the top the guard speaks for; `flying_ok`: the top wires SDP's output to PDP.
+  // `top`: the top the guard speaks for; `flying_ok`: the program runs SDP, whose output the top
+  // wires to PDP.
   PdpGuard(const golden::HwConfig& hw, std::string top, bool flying_ok)
       : hw_(&hw), top_(std::move(top)), flying_ok_(flying_ok) {
     const RegDb& db = RegDb::nvdla();
@@ -79,7 +77,8 @@ class PdpGuard {
     };
     if (!off_flying && !flying_ok_) {
       refuse("PDP.D_OPERATION_MODE_CFG.FLYING_MODE",
-             "on-the-fly input (from SDP) is not wired to the PDP-only top; only OFF_FLYING (PDP_RDMA) runs here");
+             "on-the-fly input comes from SDP, and the program does not enable SDP; only OFF_FLYING (PDP_RDMA) "
+             "runs without it");
     }
     const uint32_t fmt_p = p.reg(g, 0x84) & 3u;
     if (fmt_p > 1) refuse("PDP.D_DATA_FORMAT", "only INT8 and INT16 data (fp16 is not implemented)");
@@ -151,34 +150,11 @@ class PdpGuard {
   std::vector<Block> blocks_;
 };
 
-template <class Model>
-std::unique_ptr<Device> guarded(const golden::HwConfig& cfg, const std::string& unit, unsigned atom,
-                                const RtlDeviceOptions& o) {
-  static const std::vector<std::string> intr_units{"PDP"};  // done pulses wired to the top's GLB
-  auto dev = std::make_unique<RtlDevice<Model>>(cfg, unit, intr_units, atom, o);
-  dev->set_write_guard(PdpGuard(cfg, "nvdla_pdp_top", false));
-  return dev;
-}
-
 }  // namespace
 
 std::function<void(uint32_t, uint32_t)> make_pdp_guard(const golden::HwConfig& cfg, const std::string& top,
                                                        bool flying_ok) {
   return PdpGuard(cfg, top, flying_ok);
-}
-
-std::unique_ptr<Device> make_pdp_rtl_device(const golden::HwConfig& cfg, const RunOptions& opt) {
-  RtlDeviceOptions o;
-  o.sim = opt.sim;
-  o.sim.seed = opt.seed.value_or(1);
-  o.stall = opt.stall.value_or(0.0);
-  o.mem = opt.mem;
-  const std::string unit = fmt::format("nvdla_pdp_top ({})", cfg.name);
-  const auto atom = static_cast<unsigned>(cfg.atom_bytes);
-  if (cfg.name == "nv_small") return guarded<Vpdp_nv_small>(cfg, unit, atom, o);
-  if (cfg.name == "nv_large") return guarded<Vpdp_nv_large>(cfg, unit, atom, o);
-  if (cfg.name == "nv_full") return guarded<Vpdp_nv_full>(cfg, unit, atom, o);
-  throw InputError("--config", "", fmt::format("no PDP RTL build for configuration {}", cfg.name));
 }
 
 }  // namespace dla::harness

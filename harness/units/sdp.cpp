@@ -420,10 +420,11 @@ void emit_registers(ProgramBuilder& pb, const Layer& L, int group) {
   s[rs::D_DP_EW_MUL_CVT_SCALE_VALUE::offset] = bits(y.mul_cvt.scale) & 0xffffu;
   s[rs::D_DP_EW_MUL_CVT_TRUNCATE_VALUE::offset] = bits(y.mul_cvt.truncate);
   s[rs::D_DP_EW_TRUNCATE_VALUE::offset] = u(y.truncate);
-  // Output to memory, one batch; the input from memory or flying from CACC (in 2x2 tiles from a
-  // Winograd convolution). SDP_RDMA's WINOGRAD bit stays 0 (docs/SDP.md: ignored).
-  s[rs::D_FEATURE_MODE_CFG::offset] =
-      place(b(L.flying), rs::D_FEATURE_MODE_CFG::FLYING_MODE{}) | place(b(L.winograd), rs::D_FEATURE_MODE_CFG::WINOGRAD{});
+  // Output to memory (or on the fly to PDP), one batch; the input from memory or flying from CACC
+  // (in 2x2 tiles from a Winograd convolution). SDP_RDMA's WINOGRAD bit stays 0 (docs/SDP.md: ignored).
+  s[rs::D_FEATURE_MODE_CFG::offset] = place(b(L.flying), rs::D_FEATURE_MODE_CFG::FLYING_MODE{}) |
+                                      place(b(L.to_pdp), rs::D_FEATURE_MODE_CFG::OUTPUT_DST{}) |
+                                      place(b(L.winograd), rs::D_FEATURE_MODE_CFG::WINOGRAD{});
   s[rs::D_DST_DMA_CFG::offset] = place(1u, rs::D_DST_DMA_CFG::DST_RAM_TYPE{});
   s[rs::D_DST_BATCH_STRIDE::offset] = 0;
   s[rs::D_DATA_FORMAT::offset] = place(prec_code(L.in_prec), rs::D_DATA_FORMAT::PROC_PRECISION{}) |

@@ -82,6 +82,7 @@ struct Layer {
   golden::Precision in_prec = golden::Precision::Int8, out_prec = golden::Precision::Int8;
   bool flying = false;
   bool winograd = false;       // flying from a Winograd convolution: D_FEATURE_MODE_CFG.WINOGRAD (2x2 tile order)
+  bool to_pdp = false;         // D_FEATURE_MODE_CFG.OUTPUT_DST = PDP: the output flies to PDP, not to memory
   std::vector<int64_t> input;  // memory input only: C*H*W, c-major
   golden::FeatureLayout in_layout{}, out_layout{};
   XStage bs, bn;

@@ -1,11 +1,12 @@
-// NVDLA core with the units that exist so far: the direct-convolution pipeline (conv_core:
-// CDMA, CBUF, CSC, CMAC_A/B, CACC) flying into SDP (sdp_core: SDP, SDP_RDMA) (docs/CONV_RTL.md).
-//   * CSB: one port fanned out to all three; every block decodes its own 4 KiB window, the read data
-//     of the blocks that did not hit is 0, so the answers are ORed (dla_csb_merge);
-//   * DMA read: one port shared by SDP_RDMA and CDMA, round robin (dla_rr_arb); the grant is
-//     held while a request waits, and a tag FIFO (dla_fifo) routes the in-order responses back;
-//   * DMA write: SDP only;
-//   * GLB (nvdla_glb, also on the CSB): the units' done pulses (SDP_DONE, CACC_DONE,
+// NVDLA core with the units that exist so far: the convolution pipeline (conv_core: CDMA, CBUF,
+// CSC, CMAC_A/B, CACC) flying into SDP (sdp_core: SDP, SDP_RDMA), and SDP flying into PDP
+// (pdp_core: PDP, PDP_RDMA) when SDP's OUTPUT_DST is PDP (docs/CONV_RTL.md, docs/PDP_RTL.md).
+//   * CSB: one port fanned out to all blocks; every block decodes its own 4 KiB window, the read
+//     data of the blocks that did not hit is 0, so the answers are ORed (dla_csb_merge);
+//   * DMA read: one port shared by SDP_RDMA, CDMA and PDP_RDMA, round robin; a tag FIFO routes the
+//     in-order responses back (dla_dma_rd_mux);
+//   * DMA write: SDP and PDP, round robin (dla_rr_arb, a stalled grant is held);
+//   * GLB (nvdla_glb, also on the CSB): the units' done pulses (SDP_DONE, PDP_DONE, CACC_DONE,
 //     CDMA_DAT_DONE, CDMA_WT_DONE per register group) set S_INTR_STATUS; intr_o is GLB's level
 //     interrupt (NVDLA's dla_intr), |(S_INTR_STATUS & ~S_INTR_MASK).
 module nvdla_core #(
@@ -24,11 +25,15 @@ module nvdla_core #(
   parameter logic [31:0] CaccBase     = 32'h7000,
   parameter logic [31:0] SdpRdmaBase  = 32'h8000,
   parameter logic [31:0] SdpBase      = 32'h9000,
+  parameter logic [31:0] PdpRdmaBase  = 32'ha000,
+  parameter logic [31:0] PdpBase      = 32'hb000,
+  parameter int unsigned PdpThroughput = 1,  // PDP_THROUGHPUT
   parameter logic [31:0] GlbBase      = 32'h1000,
   parameter int unsigned FlyLanes     = 1,  // CACC -> SDP elements per cycle (SDP throughput)
   parameter bit          SupportWino  = 1'b0,  // Winograd convolution (nv_full)
   localparam int unsigned AtomBytes   = 1 << AtomLog2,
-  localparam int unsigned AtomBits    = 8 * AtomBytes
+  localparam int unsigned AtomBits    = 8 * AtomBytes,
+  localparam int unsigned WrW         = 64 + AtomBits + AtomBytes
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -56,10 +61,10 @@ module nvdla_core #(
   // level interrupt (GLB)
   output logic                  intr_o
 );
-  localparam int unsigned TagDepth = 128;  // >= CDMA's 64 + SDP's 4 streams x RdSlots (8) in flight
+  localparam int unsigned PdpReads = 16;   // pdp_core's MaxInFlight
+  // >= CDMA's 64 + SDP's 4 streams x RdSlots (8) + PDP_RDMA's reads in flight
+  localparam int unsigned TagDepth = 128;
   logic [AtomBits-1:0] unused_rsp_data;  // each master takes dma_rd_rsp_data_i directly
-  logic                unused_pdp_valid;
-  logic [AtomBits-1:0] unused_pdp_data;
 
   // ---------------------------------------------------------------- units
   logic        conv_csb_ready, sdp_csb_ready, conv_rsp_valid, sdp_rsp_valid;
@@ -67,10 +72,21 @@ module nvdla_core #(
   logic        fly_valid, fly_ready;
   logic [FlyLanes-1:0][31:0] fly_data;
   logic [5:0]  conv_intr;
-  logic [1:0]  sdp_intr;
-  // DMA read, per master: 0 = SDP, 1 = CDMA
-  logic [1:0]        m_req_valid, m_req_ready, m_rsp_valid, m_rsp_ready;
-  logic [1:0][63:0]  m_req_addr;
+  logic [1:0]  sdp_intr, pdp_intr;
+  logic        pdp_csb_ready, pdp_rsp_valid;
+  logic [31:0] pdp_rsp_rdata;
+  logic                pdp_fly_valid, pdp_fly_ready;
+  logic [AtomBits-1:0] pdp_fly_data;
+  // DMA read, per master: 0 = SDP, 1 = CDMA, 2 = PDP
+  logic [2:0]        m_req_valid, m_req_ready, m_rsp_valid, m_rsp_ready;
+  logic [2:0][63:0]  m_req_addr;
+  // DMA write, per master: 0 = SDP, 1 = PDP
+  logic [1:0]                wr_valid, wr_ready;
+  logic [1:0][63:0]          wr_addr;
+  logic [1:0][AtomBits-1:0]  wr_data;
+  logic [1:0][AtomBytes-1:0] wr_mask;
+  logic [1:0][WrW-1:0]       wr_beat;
+  logic                      wr_idx;
 
   conv_core #(
     .AtomLog2    (AtomLog2),
@@ -131,31 +147,82 @@ module nvdla_core #(
     .dma_rd_rsp_valid_i(m_rsp_valid[0]),
     .dma_rd_rsp_ready_o(m_rsp_ready[0]),
     .dma_rd_rsp_data_i (dma_rd_rsp_data_i),
-    .dma_wr_req_valid_o(dma_wr_req_valid_o),
-    .dma_wr_req_ready_i(dma_wr_req_ready_i),
-    .dma_wr_req_addr_o (dma_wr_req_addr_o),
-    .dma_wr_req_data_o (dma_wr_req_data_o),
-    .dma_wr_req_mask_o (dma_wr_req_mask_o),
+    .dma_wr_req_valid_o(wr_valid[0]),
+    .dma_wr_req_ready_i(wr_ready[0]),
+    .dma_wr_req_addr_o (wr_addr[0]),
+    .dma_wr_req_data_o (wr_data[0]),
+    .dma_wr_req_mask_o (wr_mask[0]),
     .fly_valid_i       (fly_valid),
     .fly_ready_o       (fly_ready),
     .fly_data_i        (fly_data),
-    // no PDP in this top: OUTPUT_DST = PDP output is dropped (the RTL device refuses PDP blocks)
-    .pdp_valid_o       (unused_pdp_valid),
-    .pdp_ready_i       (1'b1),
-    .pdp_data_o        (unused_pdp_data),
+    .pdp_valid_o       (pdp_fly_valid),
+    .pdp_ready_i       (pdp_fly_ready),
+    .pdp_data_o        (pdp_fly_data),
     .intr_o            (sdp_intr)
+  );
+
+  pdp_core #(
+    .AtomLog2   (AtomLog2),
+    .PdpBase    (PdpBase),
+    .RdmaBase   (PdpRdmaBase),
+    .Throughput (PdpThroughput),
+    .MaxInFlight(PdpReads)
+  ) u_pdp (
+    .clk_i             (clk_i),
+    .rst_ni            (rst_ni),
+    .csb_req_valid_i   (csb_req_valid_i),
+    .csb_req_ready_o   (pdp_csb_ready),
+    .csb_req_addr_i    (csb_req_addr_i),
+    .csb_req_write_i   (csb_req_write_i),
+    .csb_req_wdata_i   (csb_req_wdata_i),
+    .csb_rsp_valid_o   (pdp_rsp_valid),
+    .csb_rsp_rdata_o   (pdp_rsp_rdata),
+    .dma_rd_req_valid_o(m_req_valid[2]),
+    .dma_rd_req_ready_i(m_req_ready[2]),
+    .dma_rd_req_addr_o (m_req_addr[2]),
+    .dma_rd_rsp_valid_i(m_rsp_valid[2]),
+    .dma_rd_rsp_ready_o(m_rsp_ready[2]),
+    .dma_rd_rsp_data_i (dma_rd_rsp_data_i),
+    .dma_wr_req_valid_o(wr_valid[1]),
+    .dma_wr_req_ready_i(wr_ready[1]),
+    .dma_wr_req_addr_o (wr_addr[1]),
+    .dma_wr_req_data_o (wr_data[1]),
+    .dma_wr_req_mask_o (wr_mask[1]),
+    .fly_valid_i       (pdp_fly_valid),
+    .fly_ready_o       (pdp_fly_ready),
+    .fly_data_i        (pdp_fly_data),
+    .intr_o            (pdp_intr)
+  );
+
+  // ---------------------------------------------------------------- DMA write arbiter
+  for (genvar m = 0; m < 2; m++) begin : g_wr
+    assign wr_beat[m] = {wr_addr[m], wr_data[m], wr_mask[m]};
+  end
+  dla_rr_arb #(
+    .N    (2),
+    .Width(WrW)
+  ) u_wr_arb (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (wr_valid),
+    .in_ready_o (wr_ready),
+    .in_data_i  (wr_beat),
+    .out_valid_o(dma_wr_req_valid_o),
+    .out_ready_i(dma_wr_req_ready_i),
+    .out_data_o ({dma_wr_req_addr_o, dma_wr_req_data_o, dma_wr_req_mask_o}),
+    .out_idx_o  (wr_idx)
   );
 
   // ---------------------------------------------------------------- CSB
   logic        glb_csb_ready, glb_rsp_valid;
   logic [31:0] glb_rsp_rdata;
   dla_csb_merge #(
-    .N(3)
+    .N(4)
   ) u_csb (
-    .req_ready_i({glb_csb_ready, sdp_csb_ready, conv_csb_ready}),
+    .req_ready_i({pdp_csb_ready, glb_csb_ready, sdp_csb_ready, conv_csb_ready}),
     .req_ready_o(csb_req_ready_o),
-    .rsp_valid_i({glb_rsp_valid, sdp_rsp_valid, conv_rsp_valid}),
-    .rsp_rdata_i({glb_rsp_rdata, sdp_rsp_rdata, conv_rsp_rdata}),
+    .rsp_valid_i({pdp_rsp_valid, glb_rsp_valid, sdp_rsp_valid, conv_rsp_valid}),
+    .rsp_rdata_i({pdp_rsp_rdata, glb_rsp_rdata, sdp_rsp_rdata, conv_rsp_rdata}),
     .rsp_valid_o(csb_rsp_valid_o),
     .rsp_rdata_o(csb_rsp_rdata_o)
   );
@@ -163,7 +230,7 @@ module nvdla_core #(
   // ---------------------------------------------------------------- DMA read arbiter
   // Round robin between the masters; a tag FIFO routes the in-order responses (dla_dma_rd_mux).
   dla_dma_rd_mux #(
-    .N       (2),
+    .N       (3),
     .DataW   (AtomBits),
     .TagDepth(TagDepth)
   ) u_rd_mux (
@@ -199,7 +266,7 @@ module nvdla_core #(
     .csb_rsp_rdata_o(glb_rsp_rdata),
     .sdp_done_i     (sdp_intr),
     .cdp_done_i     (2'b00),
-    .pdp_done_i     (2'b00),
+    .pdp_done_i     (pdp_intr),
     .bdma_done_i    (2'b00),
     .rubik_done_i   (2'b00),
     .cdma_dat_done_i(conv_intr[3:2]),
@@ -209,5 +276,5 @@ module nvdla_core #(
   );
 
   logic unused;
-  assign unused = ^{unused_rsp_data, unused_pdp_valid, unused_pdp_data};
+  assign unused = ^{unused_rsp_data, wr_idx};
 endmodule

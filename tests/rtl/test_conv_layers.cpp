@@ -79,6 +79,7 @@ TEST_CASE("the conv layers cover the intended shapes and are strong tests", "[co
     if (L.bs.relu || L.bn.relu) seen.insert("relu");
     if (L.out16 != L.int16) seen.insert("output precision differs");
     if (L.cvt) seen.insert("input converter");
+    if (L.pool.on) seen.insert("pool " + L.pool.method + " on " + L.config);
 
     const Expected e = reference(L);
     // Split-H layers: larger than CBUF by purpose, and their CACC saturation counter is the last
@@ -98,7 +99,8 @@ TEST_CASE("the conv layers cover the intended shapes and are strong tests", "[co
                            "nv_small C and K not multiples of the atomics", "nv_full C and K not multiples of the atomics",
                            "fewer positions than one stripe", "fully connected", "int16", "asymmetric padding",
                            "SDP post-ops", "bias per kernel", "relu", "output precision differs", "input converter",
-                           "Split-H"}) {
+                           "Split-H", "pool max on nv_small", "pool average on nv_small", "pool min on nv_small",
+                           "pool max on nv_large", "pool average on nv_full", "pool max on nv_full"}) {
     INFO(want);
     CHECK(seen.count(want) == 1);
   }
@@ -173,9 +175,21 @@ TEST_CASE("conv layers compile to a driver's program: bookkeeping registers, ena
     CHECK(int64_t{weight_banks} * bank_bytes >= int64_t{std::min(L.K, small ? 8 : (L.int16 ? 16 : 32))} * L.R * L.S * L.C * bpe);
     CHECK(data_banks + weight_banks <= (small ? 32u : 16u));
     CHECK(written(p, "SDP", "D_FEATURE_MODE_CFG", r::sdp::D_FEATURE_MODE_CFG::FLYING_MODE{}) == 1);
+    // A pool post-op: SDP's output goes to PDP (OUTPUT_DST 1), which takes it on the fly
+    // (FLYING_MODE 0) as the W' x H' x K cube and writes the pooled one.
+    CHECK(written(p, "SDP", "D_FEATURE_MODE_CFG", r::sdp::D_FEATURE_MODE_CFG::OUTPUT_DST{}) == (L.pool.on ? 1u : 0u));
+    if (L.pool.on) {
+      CHECK(written(p, "PDP", "D_OPERATION_MODE_CFG", r::pdp::D_OPERATION_MODE_CFG::FLYING_MODE{}) == 0);
+      CHECK(written(p, "PDP", "D_DATA_CUBE_IN_WIDTH", r::pdp::D_DATA_CUBE_IN_WIDTH::CUBE_IN_WIDTH{}) + 1 == uint32_t(L.ow()));
+      CHECK(written(p, "PDP", "D_DATA_CUBE_IN_HEIGHT", r::pdp::D_DATA_CUBE_IN_HEIGHT::CUBE_IN_HEIGHT{}) + 1 == uint32_t(L.oh()));
+      CHECK(written(p, "PDP", "D_DATA_CUBE_IN_CHANNEL", r::pdp::D_DATA_CUBE_IN_CHANNEL::CUBE_IN_CHANNEL{}) + 1 == uint32_t(L.K));
+      CHECK(written(p, "PDP", "D_DATA_CUBE_OUT_WIDTH", r::pdp::D_DATA_CUBE_OUT_WIDTH::CUBE_OUT_WIDTH{}) + 1 == uint32_t(L.out_w()));
+      CHECK(written(p, "PDP", "D_DATA_CUBE_OUT_HEIGHT", r::pdp::D_DATA_CUBE_OUT_HEIGHT::CUBE_OUT_HEIGHT{}) + 1 == uint32_t(L.out_h()));
+    }
 
-    // Enables: consumers first (SDP, SDP_RDMA when an operand comes from memory, CACC, CMAC_A,
-    // CMAC_B, CSC, CDMA), after every D_ register was written once, after the CBUF flush poll.
+    // Enables: consumers first (PDP with a pool post-op, SDP, SDP_RDMA when an operand comes from
+    // memory, CACC, CMAC_A, CMAC_B, CSC, CDMA), after every D_ register was written once, after
+    // the CBUF flush poll.
     std::vector<std::string> enables;
     std::set<std::string> d_regs;
     bool flush_polled = false;
@@ -194,12 +208,15 @@ TEST_CASE("conv layers compile to a driver's program: bookkeeping registers, ena
     const bool operands = L.bs.alu.mem || L.bs.mul.mem || L.bn.alu.mem || L.bn.mul.mem || L.ew.alu.mem || L.ew.mul.mem;
     std::vector<std::string> want = {"SDP", "CACC", "CMAC_A", "CMAC_B", "CSC", "CDMA"};
     if (operands) want.insert(want.begin() + 1, "SDP_RDMA");
+    if (L.pool.on) want.insert(want.begin(), "PDP");
     CHECK(enables == want);
     std::vector<std::string> intrs;
     for (const auto& s : p.steps) {
       if (s.op == StepOp::WaitIntr) intrs.push_back(s.intr);
     }
-    CHECK(intrs == std::vector<std::string>{"CDMA_DAT_0", "CDMA_WT_0", "CACC_0", "SDP_0"});
+    std::vector<std::string> want_intrs{"CDMA_DAT_0", "CDMA_WT_0", "CACC_0", "SDP_0"};
+    if (L.pool.on) want_intrs.emplace_back("PDP_0");
+    CHECK(intrs == want_intrs);
     CHECK(p.steps.back().op == StepOp::Check);
     CHECK(p.steps.back().check == CheckKind::Golden);
   }
@@ -275,6 +292,11 @@ TEST_CASE("malformed conv layers are refused naming file, JSON pointer and rule"
       {"conv_weight_count.json", "/weights/data/values", "3 values given, the layer needs exactly 18"},
       {"conv_bias_count.json", "/bs/alu/operand/values", "2 values given, the layer needs exactly 5"},
       {"conv_unknown_field.json", "/padding/lft", "unknown field \"lft\""},
+      {"conv_pool_kernel.json", "/pool/kernel/w", "NVDLA's PDP kernel is at most 8 x 8"},
+      {"conv_pool_output_stride.json", "/output/line_stride", "with \"pool\" the output (PDP's) is packed"},
+      {"conv_pool_split_h.json", "/pool", "a pool post-op is not split"},
+      {"conv_pool_wide.json", "/pool", "the pooled width 300 exceeds the 128 columns of PDP's line buffer on nv_large"},
+      {"conv_pool_wino.json", "/pool", "a Winograd convolution delivers 2x2 tiles"},
   };
   check_refusals(cases);
 }

@@ -7,6 +7,7 @@
 // values; input, weight and operand values are the JSON's "values", or the harness's value
 // generator (resolve_values) for "random" / "file", so they are the values the layer runs with.
 // A Winograd layer ("mode": "winograd") computes the same convolution and is judged the same way.
+// A "pool" post-op pools SDP's output with the independent pooling reference (pdp_reference.hpp).
 // Used by `dlacosim random` (docs/RANDOM.md) and by the RTL tests (tests/rtl/conv_reference.hpp).
 #pragma once
 
@@ -67,8 +68,17 @@ struct Layer {
   uint64_t out_line = 0, out_surf = 0;  // 0: packed
   Stage bs, bn, ew;
   bool ew_lut = false, ew_eql = false;  // what this reference does not compute (see applicable())
+  struct Pool {
+    bool on = false;
+    std::string method;  // "average", "max", "min"
+    int kw = 1, kh = 1, sw = 1, sh = 1, pl = 0, pr = 0, pt = 0, pb = 0;
+    int64_t pad_value = 0;
+  } pool;  // "pool" post-op: SDP's output pooled on the fly
   [[nodiscard]] int ow() const { return (W + pl + pr - ((S - 1) * dx + 1)) / sx + 1; }
   [[nodiscard]] int oh() const { return (H + pt + pb - ((R - 1) * dy + 1)) / sy + 1; }
+  // The layer's output cube: the convolution's, or the pooled one with a pool post-op.
+  [[nodiscard]] int out_w() const { return pool.on ? (ow() + pool.pl + pool.pr - pool.kw) / pool.sw + 1 : ow(); }
+  [[nodiscard]] int out_h() const { return pool.on ? (oh() + pool.pt + pool.pb - pool.kh) / pool.sh + 1 : oh(); }
   // Memory atom in bytes: NVDLA's table (nv_small 8; nv_large and nv_full 32), kept here so the
   // reference does not borrow golden's configuration description.
   [[nodiscard]] int atom() const { return config == "nv_small" ? 8 : 32; }
@@ -83,7 +93,7 @@ struct Layer {
 
 struct Expected {
   std::vector<int64_t> cacc;  // K x H' x W', the 32-bit values CACC hands to SDP
-  std::vector<int64_t> out;   // K x H' x W', SDP's output elements
+  std::vector<int64_t> out;   // K x H' x W', SDP's output elements (pooled with a pool post-op: K x out_h x out_w)
   uint32_t cacc_saturated = 0;
   int64_t abs_sum_max = 0;   // largest sum of |products| of one output (bounds every partial sum)
   int64_t relu_clamped = 0;  // values a ReLU turned into 0
@@ -97,7 +107,7 @@ struct Expected {
 // the result depends on the accumulation order. `e` is reference(L).
 [[nodiscard]] std::string not_applicable(const Layer& L, const Expected& e);
 
-// SDP's output elements (real kernels only, K x H' x W') read from a memory holding the output at
+// The output elements (real kernels only, K x out_h x out_w) read from a memory holding the output at
 // `base`, with the feature layout of nvdla-arithmetic.md §8:
 // base + (k / Ca) * surface + y * line + x * atom + (k mod Ca) * bpe.
 [[nodiscard]] std::vector<int64_t> read_output(const Memory& m, uint64_t base, const Layer& L);
