@@ -716,6 +716,43 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
     const int64_t quiet = int64_t{upper} * (s.wino ? 4 : int64_t{s.r} * s.s) * blocks;
     if (4 * quiet > 20000) L.watchdog = static_cast<uint64_t>(4 * quiet);
   }
+  // A pool post-op (conv -> SDP -> PDP on the fly) on direct layers with a packed output: any
+  // method, kernel up to 8 (at most the output), pads below the kernel with a pad value, strides
+  // up to 16 (the width's a divisor of W' + pads - kernel: NVDLA uses every column). Dropped when
+  // the compiler refuses it (a Split-H layer, a pooled width beyond PDP's line buffer).
+  if (!s.wino && !strided_out && !eql && d.chance(0.2)) {
+    const int ow = (s.w + s.pl + s.pr - s.ext_x()) / s.sx + 1, oh = (s.h + s.pt + s.pb - s.ext_y()) / s.sy + 1;
+    static constexpr const char* kMethods[] = {"max", "min", "average"};
+    const std::string method = kMethods[d.i(0, 2)];
+    const int kw = d.i(1, std::min(8, ow)), kh = d.i(1, std::min(8, oh));
+    const auto pad = [&](int k) { return d.chance(0.3) ? d.i(0, k - 1) : 0; };
+    const int pl = pad(kw), pr = pad(kw), pt = pad(kh), pb = pad(kh);
+    std::vector<int> strides;
+    for (int sw = 1; sw <= 16; ++sw) {
+      if ((ow + pl + pr - kw) % sw == 0) strides.push_back(sw);
+    }
+    const int sw = strides[static_cast<std::size_t>(d.i(0, static_cast<int>(strides.size()) - 1))];
+    const int sh = d.chance(0.5) ? kh : d.i(1, 16);
+    ojson pool{{"method", method}, {"kernel", {{"w", kw}, {"h", kh}}}, {"stride", {{"w", sw}, {"h", sh}}}};
+    ojson pads = ojson::object();
+    if (pl != 0) pads["left"] = pl;
+    if (pr != 0) pads["right"] = pr;
+    if (pt != 0) pads["top"] = pt;
+    if (pb != 0) pads["bottom"] = pb;
+    if (!pads.empty()) {
+      const int64_t omax = out16 ? 32767 : 127;
+      pads["value"] = d.range(-omax - 1, omax);
+      pool["pad"] = pads;
+    }
+    ojson with = L.doc;
+    with["pool"] = pool;
+    bool cbuf = false;
+    std::string where;
+    if (try_compile("conv", L, with, cbuf, where).empty()) {
+      L.doc = with;
+      feat += fmt::format(" pool {} {}x{} s{}x{}{}", method, kw, kh, sw, sh, pads.empty() ? "" : " padded");
+    }
+  }
   if (strided_out) feat += " out-strided";
   if (s.sx != 1 || s.sy != 1) feat += fmt::format(" stride {}x{}", s.sx, s.sy);
   if (s.dx != 1 || s.dy != 1) feat += fmt::format(" dilation {}x{}", s.dx, s.dy);
