@@ -25,6 +25,25 @@ uint64_t Layer::out_address(int c, int y, int x) const {
          static_cast<uint64_t>(x) * static_cast<uint64_t>(atom) + static_cast<uint64_t>(c % ca) * static_cast<uint64_t>(bpe());
 }
 
+std::vector<int64_t> read_elements(const Memory& mem, int lanes, int h, int w, int bpe,
+                                   const std::function<uint64_t(int c, int y, int x)>& address) {
+  std::vector<int64_t> out;
+  out.reserve(static_cast<std::size_t>(lanes) * h * w);
+  const int bits = 8 * bpe;
+  for (int c = 0; c < lanes; ++c) {
+    for (int y = 0; y < h; ++y) {
+      for (int x = 0; x < w; ++x) {
+        const uint64_t a = address(c, y, x);
+        int64_t v = 0;
+        for (int b = 0; b < bpe; ++b) v |= int64_t{mem.read(a + static_cast<uint64_t>(b))} << (8 * b);
+        if (v >= (int64_t{1} << (bits - 1))) v -= int64_t{1} << bits;
+        out.push_back(v);
+      }
+    }
+  }
+  return out;
+}
+
 Layer read_layer(const JsonNode& root, const std::string& name, uint64_t seed) {
   const json& j = root.raw();
   Layer L;
@@ -104,20 +123,7 @@ std::vector<int64_t> reference(const Layer& L) {
 }
 
 std::vector<int64_t> read_output(const Layer& L, const Memory& mem) {
-  std::vector<int64_t> out;
-  for (int c = 0; c < L.lanes(); ++c) {
-    for (int y = 0; y < L.oh(); ++y) {
-      for (int x = 0; x < L.ow(); ++x) {
-        const uint64_t a = L.out_address(c, y, x);
-        int64_t v = mem.read(a);
-        if (L.int16) v |= int64_t{mem.read(a + 1)} << 8;
-        const int bits = 8 * L.bpe();
-        if (v >= (int64_t{1} << (bits - 1))) v -= int64_t{1} << bits;
-        out.push_back(v);
-      }
-    }
-  }
-  return out;
+  return read_elements(mem, L.lanes(), L.oh(), L.ow(), L.bpe(), [&](int c, int y, int x) { return L.out_address(c, y, x); });
 }
 
 std::string compare(const Layer& L, const std::vector<int64_t>& actual) {

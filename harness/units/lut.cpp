@@ -360,8 +360,8 @@ int64_t read_int(const JsonNode& n, int64_t lo, int64_t hi) { return n.as_int(lo
 
 template <std::size_t N>
 void read_table(const JsonNode& n, const char* name, std::array<int16_t, N>& out) {
-  if (n.size() != N) {
-    n.fail(fmt::format("the {} table needs exactly {} entries, {} given", name, N, n.size()));
+  if (!n.is_array() || n.size() != N) {
+    n.fail(fmt::format("the {} table needs exactly {} entries, {} given", name, N, n.is_array() ? n.size() : 0));
   }
   for (std::size_t i = 0; i < N; ++i) out[i] = static_cast<int16_t>(n[i].as_int(-32768, 32767));
 }
@@ -462,6 +462,30 @@ void apply_lut_register_fields(LutVariant variant, LutPrecision precision, const
   shift("le_oflow_shift", c.le_oflow_shift);
   shift("lo_uflow_shift", c.lo_uflow_shift);
   shift("lo_oflow_shift", c.lo_oflow_shift);
+}
+
+golden::LutProgram parse_lut_object(LutVariant variant, LutPrecision precision, const JsonNode& tn) {
+  if (!tn.is_object()) tn.fail("must be an object: {\"function\": ...} or {\"le\": [65], \"lo\": [257]}");
+  golden::LutProgram p;
+  if (tn.get("function")) {
+    tn.allow_keys({"function", "in_scale", "out_scale", "lrn_k", "lrn_alpha", "lrn_beta", "slopes", "raw", "density",
+                   "le_function", "le_start", "le_index_offset", "le_index_select", "lo_start", "lo_index_select",
+                   "registers"});
+    p = lut_program_from_function(variant, precision, tn);
+  } else {
+    tn.allow_keys({"le", "lo", "registers"});
+    read_table(tn.require("le"), "LE", p.tables.le);
+    read_table(tn.require("lo"), "LO", p.tables.lo);
+  }
+  if (const auto rn = tn.get("registers")) {
+    rn->allow_keys({"le_function", "uflow_priority", "oflow_priority", "hybrid_priority", "le_index_offset",
+                    "le_index_select", "lo_index_select", "le_start", "le_end", "lo_start", "lo_end", "le_uflow_scale",
+                    "le_oflow_scale", "lo_uflow_scale", "lo_oflow_scale", "le_uflow_shift", "le_oflow_shift",
+                    "lo_uflow_shift", "lo_oflow_shift"});
+    apply_lut_register_fields(variant, precision, *rn, p.config);
+  }
+  p.config.precision = precision;
+  return p;
 }
 
 namespace {

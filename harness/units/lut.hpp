@@ -36,6 +36,13 @@ struct LutJob {
 void apply_lut_register_fields(golden::LutVariant variant, golden::LutPrecision precision, const JsonNode& rn,
                                golden::LutConfig& c);
 
+// The "lut" object of an `sdp` or `cdp` layer (docs/LAYER_FORMAT.md): {"function": ..., builder keys}
+// or {"le": [65 entries], "lo": [257 entries]}, optionally with "registers" (named S_LUT_* fields
+// over the built configuration, or over an all-zero one for inline tables). One parser for both
+// units; throws InputError naming the JSON pointer and the rule.
+[[nodiscard]] golden::LutProgram parse_lut_object(golden::LutVariant variant, golden::LutPrecision precision,
+                                                  const JsonNode& tn);
+
 // Parses a `lut` layer body (throws InputError naming file, JSON pointer and rule).
 [[nodiscard]] LutJob parse_lut_layer(const LayerHeader& h, const JsonNode& root);
 

@@ -47,32 +47,6 @@ constexpr uint8_t kOutputFill = 0x5a;  // the output region before the layer
 constexpr uint64_t u64(int v) { return static_cast<uint64_t>(v); }
 uint32_t u32(int v) { return static_cast<uint32_t>(v); }
 
-// A packed layout with the optional "line_stride" / "surface_stride" / "base" of `node`, checked.
-FeatureLayout layout_of(const JsonNode& node, const CubeShape& shape, int atom, int bpe, uint64_t default_base,
-                        const char* what) {
-  uint64_t base = default_base;
-  if (const auto b = node.get("base")) base = b->as_u64(0xffff'ffff'ffffull);
-  FeatureLayout l = FeatureLayout::packed(shape, atom, bpe, base);
-  const auto ls = node.get("line_stride");
-  const auto ss = node.get("surface_stride");
-  if (ls) l.line_stride = ls->as_u64(0xffffffffu);
-  l.surface_stride = ss ? ss->as_u64(0xffffffffu) : u64(shape.h) * l.line_stride;
-  l.batch_stride = 0;
-  if (const std::string err = l.validate(shape); !err.empty()) {
-    const JsonNode& at = err.rfind("base", 0) == 0 && node.get("base") ? *node.get("base")
-                         : (ss && err.find("surface") != std::string::npos) ? *ss
-                         : ls                                                ? *ls
-                                                                             : node;
-    at.fail(fmt::format("the {} layout is invalid: {} ({}-byte atom, {} channels per atom)", what, err, atom,
-                        atom / bpe));
-  }
-  if (l.region_bytes(shape) > kRegionLimit) {
-    node.fail(fmt::format("the {} region needs {} bytes, more than the {} MiB the compiler allocates", what,
-                          l.region_bytes(shape), kRegionLimit >> 20));
-  }
-  return l;
-}
-
 // Width split as NVDLA's compiler (PDPNode) computes it for output lines of at most `max_w`
 // columns: OUT_FIRST = min(max, W'), OUT_MID = max, OUT_LAST = the rest; IN_FIRST = (OUT_FIRST-1)
 // x SW + KW - PAD_LEFT, IN_MID = (OUT_MID-1) x SW + KW - overlap, IN_LAST = (OUT_LAST-1) x SW + KW
@@ -96,6 +70,32 @@ void split_widths(PdpConfig& c, int max_w) {
 }
 
 }  // namespace
+
+// A packed layout with the optional "line_stride" / "surface_stride" / "base" of `node`, checked.
+FeatureLayout feature_layout_of(const JsonNode& node, const CubeShape& shape, int atom, int bpe,
+                                uint64_t default_base, const char* what) {
+  uint64_t base = default_base;
+  if (const auto b = node.get("base")) base = b->as_u64(0xffff'ffff'ffffull);
+  FeatureLayout l = FeatureLayout::packed(shape, atom, bpe, base);
+  const auto ls = node.get("line_stride");
+  const auto ss = node.get("surface_stride");
+  if (ls) l.line_stride = ls->as_u64(0xffffffffu);
+  l.surface_stride = ss ? ss->as_u64(0xffffffffu) : u64(shape.h) * l.line_stride;
+  l.batch_stride = 0;
+  if (const std::string err = l.validate(shape); !err.empty()) {
+    const JsonNode& at = err.rfind("base", 0) == 0 && node.get("base") ? *node.get("base")
+                         : (ss && err.find("surface") != std::string::npos) ? *ss
+                         : ls                                                ? *ls
+                                                                             : node;
+    at.fail(fmt::format("the {} layout is invalid: {} ({}-byte atom, {} channels per atom)", what, err, atom,
+                        atom / bpe));
+  }
+  if (l.region_bytes(shape) > kRegionLimit) {
+    node.fail(fmt::format("the {} region needs {} bytes, more than the {} MiB the compiler allocates", what,
+                          l.region_bytes(shape), kRegionLimit >> 20));
+  }
+  return l;
+}
 
 // The "pool" object (method, kernel, stride, pad) onto `c`, whose input cube (in) and precision
 // are set: method, kernel, strides, pads, PAD_VALUE_{n}X, RECIP_KERNEL_* and the output cube.
@@ -254,10 +254,10 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
   c.rdma_in_widths = c.in_widths;
 
   // Layouts: every lane of the last surface is read and written.
-  L.in_layout = layout_of(in, golden::pdp_input_shape(c), hw.atom_bytes, bpe, kPdpInputBase, "input");
+  L.in_layout = feature_layout_of(in, golden::pdp_input_shape(c), hw.atom_bytes, bpe, kPdpInputBase, "input");
   const JsonNode out = root.require("output");
   out.allow_keys({"line_stride", "surface_stride", "base"});
-  L.out_layout = layout_of(out, golden::pdp_output_shape(c), hw.atom_bytes, bpe, kPdpOutputBase, "output");
+  L.out_layout = feature_layout_of(out, golden::pdp_output_shape(c), hw.atom_bytes, bpe, kPdpOutputBase, "output");
   c.src_base = L.in_layout.base;
   c.src_line_stride = L.in_layout.line_stride;
   c.src_surface_stride = L.in_layout.surface_stride;
@@ -373,15 +373,7 @@ Compiled compile(const LayerHeader& h, const JsonNode& root) {
   const Layer L = parse_layer(h, root);
   const PdpConfig& c = L.cfg;
   ProgramBuilder pb(h);
-  const CubeShape in_shape = golden::pdp_input_shape(c);
-  golden::Cube<int64_t> cube(in_shape);  // padded lanes 0
-  std::size_t i = 0;
-  for (int ch = 0; ch < c.in.c; ++ch) {
-    for (int y = 0; y < c.in.h; ++y) {
-      for (int x = 0; x < c.in.w; ++x) cube.at(0, ch, y, x) = L.input[i++];
-    }
-  }
-  pb.load(L.in_layout.base, golden::store_cube_bytes(L.in_layout, cube, kGapFill), "input cube");
+  pb.load_cube_values(L.in_layout, golden::pdp_input_shape(c), c.in.c, L.input, kGapFill);
   const uint64_t out_bytes = L.out_layout.region_bytes(golden::pdp_output_shape(c));
   pb.fill(L.out_layout.base, out_bytes, kOutputFill, "output region");
   emit_pdp_registers(pb, c);
@@ -392,10 +384,7 @@ Compiled compile(const LayerHeader& h, const JsonNode& root) {
   for (const char* name : {"D_INF_INPUT_NUM", "D_NAN_INPUT_NUM", "D_NAN_OUTPUT_NUM"}) {
     pb.read(pb.reg("PDP", name), 0);  // integer data
   }
-  ProgramStep& chk = pb.add(StepOp::Check, "check golden over the output region");
-  chk.check = CheckKind::Golden;
-  chk.addr = L.out_layout.base;
-  chk.size = out_bytes;
+  pb.check_golden(L.out_layout.base, out_bytes);
   Compiled out;
   out.program = std::move(pb.program());
   out.elements = golden::pdp_output_shape(c).elements();
@@ -405,14 +394,7 @@ Compiled compile(const LayerHeader& h, const JsonNode& root) {
 void validate(const LayerHeader& h, const JsonNode& root) { (void)compile(h, root); }
 
 RunResult run(const LayerHeader& h, const JsonNode& root, const RunOptions& opt) {
-  const Compiled c = compile(h, root);
-  RunOptions o = opt;  // the layer's seed and stall (run_layer already applied --seed/--stall)
-  o.seed = h.seed;
-  o.stall = h.stall;
-  o.sim.seed = h.seed;
-  RunResult r = run_program_in_mode(c.program, *h.config, o);
-  r.unit = "pdp";
-  return r;
+  return run_layer_program(compile(h, root).program, h, opt, "pdp");
 }
 
 }  // namespace

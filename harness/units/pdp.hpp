@@ -21,6 +21,12 @@ inline constexpr uint64_t kPdpOutputBase = 0xc000'0000ull;
 // output region.
 [[nodiscard]] Program compile_pdp_layer(const LayerHeader& h, const JsonNode& root);
 
+// A packed layout of `shape` (atom and element size given) with the optional "line_stride",
+// "surface_stride" and "base" of `node` (the "input" / "output" objects of pdp and cdp layers),
+// checked against NVDLA's layout rules and the compiler's region limit; `what` names it in errors.
+[[nodiscard]] golden::FeatureLayout feature_layout_of(const JsonNode& node, const golden::CubeShape& shape, int atom,
+                                                      int bpe, uint64_t default_base, const char* what);
+
 class ProgramBuilder;
 
 // The "pool" object of a `pdp` layer or of a `conv` layer's pool post-op (method, kernel, stride,

@@ -15,8 +15,11 @@
 #include <utility>
 #include <vector>
 
+#include "golden/cube.hpp"
+#include "golden/layout.hpp"
 #include "harness/layer.hpp"
 #include "harness/program.hpp"
+#include "harness/program_runner.hpp"
 #include "harness/regdb.hpp"
 
 namespace dla::harness::units {
@@ -85,6 +88,27 @@ class ProgramBuilder {
       write(*r, it == vals.end() ? 0u : it->second);
     }
   }
+  // The memory image of an input cube: `values` (channels x H x W, c-major) in the lanes of
+  // `layout` for `lanes_shape` (n = 1, c = channels rounded up to whole atoms; padded lanes 0, stride
+  // gaps `gap_fill`), loaded at the layout's base.
+  void load_cube_values(const golden::FeatureLayout& layout, const golden::CubeShape& lanes_shape, int channels,
+                        const std::vector<int64_t>& values, uint8_t gap_fill) {
+    golden::Cube<int64_t> cube(lanes_shape);
+    std::size_t i = 0;
+    for (int ch = 0; ch < channels; ++ch) {
+      for (int y = 0; y < lanes_shape.h; ++y) {
+        for (int x = 0; x < lanes_shape.w; ++x) cube.at(0, ch, y, x) = values.at(i++);
+      }
+    }
+    load(layout.base, golden::store_cube_bytes(layout, cube, gap_fill), "input cube");
+  }
+  // The closing `check golden` over an output region.
+  void check_golden(uint64_t addr, uint64_t size) {
+    ProgramStep& chk = add(StepOp::Check, "check golden over the output region");
+    chk.check = CheckKind::Golden;
+    chk.addr = addr;
+    chk.size = size;
+  }
   Program& program() { return prog_; }
 
  private:
@@ -92,5 +116,17 @@ class ProgramBuilder {
   const RegDb& db_;
   Program prog_;
 };
+
+// Runs a compiled layer program with the layer's seed and stall (run_layer already applied
+// --seed / --stall to the header) and names the unit in the result.
+inline RunResult run_layer_program(const Program& p, const LayerHeader& h, const RunOptions& opt, const char* unit) {
+  RunOptions o = opt;
+  o.seed = h.seed;
+  o.stall = h.stall;
+  o.sim.seed = h.seed;
+  RunResult r = run_program_in_mode(p, *h.config, o);
+  r.unit = unit;
+  return r;
+}
 
 }  // namespace dla::harness::units

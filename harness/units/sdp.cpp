@@ -149,35 +149,10 @@ Dma parse_dma(const std::optional<JsonNode>& n, const Layer& L, bool default_per
 // ---- LUT (same field names as `lut` layers, SDP variant) -------------------------------------
 
 
-template <std::size_t N>
-void read_table(const JsonNode& n, const char* name, std::array<int16_t, N>& out) {
-  if (!n.is_array() || n.size() != N) {
-    n.fail(fmt::format("the {} table needs exactly {} entries, {} given", name, N, n.is_array() ? n.size() : 0));
-  }
-  for (std::size_t i = 0; i < N; ++i) out[i] = static_cast<int16_t>(n[i].as_int(-32768, 32767));
-}
-
 void parse_lut(const JsonNode& tn, YStage& y) {
-  if (!tn.is_object()) tn.fail("must be an object: {\"function\": ...} or {\"le\": [65], \"lo\": [257]}");
-  if (tn.get("function")) {
-    tn.allow_keys({"function", "in_scale", "out_scale", "lrn_k", "lrn_alpha", "lrn_beta", "slopes", "raw", "density",
-                   "le_function", "le_start", "le_index_offset", "le_index_select", "lo_start", "lo_index_select",
-                   "registers"});
-    const golden::LutProgram p = lut_program_from_function(LutVariant::Sdp, golden::LutPrecision::Int16, tn);
-    y.tables = p.tables;
-    y.lut_cfg = p.config;
-  } else {
-    tn.allow_keys({"le", "lo", "registers"});
-    read_table(tn.require("le"), "LE", y.tables.le);
-    read_table(tn.require("lo"), "LO", y.tables.lo);
-  }
-  if (const auto rn = tn.get("registers")) {
-    rn->allow_keys({"le_function", "uflow_priority", "oflow_priority", "hybrid_priority", "le_index_offset",
-                 "le_index_select", "lo_index_select", "le_start", "le_end", "lo_start", "lo_end", "le_uflow_scale",
-                 "le_oflow_scale", "lo_uflow_scale", "lo_oflow_scale", "le_uflow_shift", "le_oflow_shift",
-                 "lo_uflow_shift", "lo_oflow_shift"});
-    apply_lut_register_fields(LutVariant::Sdp, golden::LutPrecision::Int16, *rn, y.lut_cfg);
-  }
+  const golden::LutProgram p = parse_lut_object(LutVariant::Sdp, golden::LutPrecision::Int16, tn);
+  y.tables = p.tables;
+  y.lut_cfg = p.config;
   y.lut = true;
 }
 

@@ -75,6 +75,8 @@ struct BenchCase {
 [[nodiscard]] std::string format_bench_conv(const std::vector<BenchCase>& cases);
 // Pooling layers: compiled into register programs (docs/LAYER_FORMAT.md, "`pdp` layers")
 [[nodiscard]] UnitHandler pdp_handler();
+// CDP (LRN) through CDP_RDMA: `cdp` layers compiled to register programs (harness/units/cdp.cpp)
+[[nodiscard]] UnitHandler cdp_handler();
 // PDP from memory on the PDP RTL: elements per cycle against NVDLA's rate (harness/units/pdp_bench.cpp)
 [[nodiscard]] std::vector<BenchCase> bench_pdp(const BenchOptions& opt);
 [[nodiscard]] std::string format_bench_pdp(const std::vector<BenchCase>& cases);

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,11 @@ struct Layer {
 
 // Expected output, lanes x oh x ow, c-major (lane-major).
 [[nodiscard]] std::vector<int64_t> reference(const Layer& L);
+
+// Reads lanes x h x w little-endian elements of `bpe` bytes from `mem`, lane-major, each at
+// address(c, y, x), sign-extended (shared by the pdp and cdp references).
+[[nodiscard]] std::vector<int64_t> read_elements(const Memory& mem, int lanes, int h, int w, int bpe,
+                                                 const std::function<uint64_t(int c, int y, int x)>& address);
 
 // Reads the output lanes from `mem` at the layer's output layout (sign-extended elements).
 [[nodiscard]] std::vector<int64_t> read_output(const Layer& L, const Memory& mem);
