@@ -3,8 +3,9 @@
 set -euo pipefail
 
 # chromium: CTest cli:html-report-in-browser renders an HTML report in it (headless).
+# clang-14, libclang-rt-14-dev: clang and libFuzzer for scripts/fuzz.sh (docs/FUZZING.md).
 packages=(g++ make cmake ccache verilator catch2 nlohmann-json3-dev libboost-program-options-dev
-          zlib1g-dev libfmt-dev gtkwave chromium)
+          zlib1g-dev libfmt-dev gtkwave chromium clang-14 libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
