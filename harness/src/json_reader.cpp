@@ -46,6 +46,11 @@ std::shared_ptr<const JsonDoc> parse_json_text(const std::filesystem::path& file
     const auto cut = what.find("syntax error");
     throw InputError(file.string(), fmt::format("line {}, column {}", line, col),
                      "malformed JSON: " + (cut == std::string::npos ? what : what.substr(cut)));
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number beyond a double's range (1e999): the parser reports no position (found by fuzzing).
+    std::string what = e.what();
+    const auto cut = what.find("number overflow");
+    throw InputError(file.string(), "", "malformed JSON: " + (cut == std::string::npos ? what : what.substr(cut)));
   }
   return doc;
 }

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <regex>
 
 #include "harness/errors.hpp"
 #include "harness/files.hpp"
@@ -202,8 +201,6 @@ struct Parser {
   }
 
   void parse(const std::string& text) {
-    static const std::regex kCmd(R"(^([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)\s*;$)");
-    static const std::regex kName(R"(^[A-Za-z_][A-Za-z0-9_]*\s*\(.*)");
     std::size_t pos = 0;
     while (pos < text.size()) {
       const std::size_t nl = text.find('\n', pos);
@@ -212,15 +209,30 @@ struct Parser {
       ++line_no;
       const std::string line = trim(strip_comment(raw));
       if (line.empty()) continue;
-      std::smatch m;
-      if (!std::regex_match(line, m, kCmd)) {
-        if (std::regex_match(line, kName)) {
+      // NAME ( ARGS ) ; with ARGS up to the last ')'. Scanned by hand: libstdc++'s std::regex recurses
+      // once per character it matches and overflowed the stack on a 100 KB line (found by fuzzing).
+      std::size_t name_end = 0;
+      while (name_end < line.size() && (std::isalpha(static_cast<unsigned char>(line[name_end])) || line[name_end] == '_' ||
+                                        (name_end > 0 && std::isdigit(static_cast<unsigned char>(line[name_end]))))) {
+        ++name_end;
+      }
+      std::size_t open = name_end;
+      while (open < line.size() && std::isspace(static_cast<unsigned char>(line[open]))) ++open;
+      const bool named_call = name_end > 0 && open < line.size() && line[open] == '(';
+      std::size_t close = line.size();
+      if (named_call && line.back() == ';') {
+        close = line.size() - 1;
+        while (close > open + 1 && std::isspace(static_cast<unsigned char>(line[close - 1]))) --close;
+        close = close > open + 1 && line[close - 1] == ')' ? close - 1 : line.size();
+      }
+      if (close == line.size()) {
+        if (named_call) {
           if (line.find(')') == std::string::npos) fail("truncated command: missing ')' and ';'");
           if (line.back() != ';') fail("truncated command: missing ';' after ')'");
         }
         fail(fmt::format("expected a command NAME(ARGS); got \"{}\"", line.size() > 60 ? line.substr(0, 60) + "..." : line));
       }
-      command(m[1].str(), split_args(m[2].str()));
+      command(line.substr(0, name_end), split_args(line.substr(open + 1, close - open - 1)));
     }
   }
 };

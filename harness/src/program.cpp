@@ -2,9 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <fstream>
-#include <regex>
+#include <optional>
+#include <string_view>
 
 #include "harness/errors.hpp"
 #include "harness/files.hpp"
@@ -65,11 +68,56 @@ std::vector<DatChunk> read_txn_dat(const std::filesystem::path& file, const std:
   return {std::move(c)};
 }
 
+// The text of one trace-test record `{offset:A, size:N, payload:B B ...}` (optionally followed by a
+// comma); nullopt when the line is not one. Scanned by hand: libstdc++'s std::regex recurses once
+// per character it matches, and a 100 KB payload line overflowed the stack (found by fuzzing).
+struct DatRecordText {
+  std::string offset, size, payload;
+};
+
+std::optional<DatRecordText> split_dat_record(std::string_view line) {
+  std::size_t i = 0;
+  auto skip_space = [&] {
+    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+  };
+  auto literal = [&](std::string_view s) {
+    skip_space();
+    if (line.substr(i, s.size()) != s) return false;
+    i += s.size();
+    return true;
+  };
+  auto word = [&] {
+    skip_space();
+    const std::size_t b = i;
+    while (i < line.size() && std::isalnum(static_cast<unsigned char>(line[i]))) ++i;
+    return std::string(line.substr(b, i - b));
+  };
+  DatRecordText r;
+  if (!literal("{") || !literal("offset") || !literal(":")) return std::nullopt;
+  r.offset = word();
+  if (r.offset.empty() || !literal(",") || !literal("size") || !literal(":")) return std::nullopt;
+  r.size = word();
+  if (r.size.empty() || !literal(",") || !literal("payload") || !literal(":")) return std::nullopt;
+  const std::size_t close = line.find('}', i);
+  if (close == std::string_view::npos) return std::nullopt;
+  r.payload = std::string(line.substr(i, close - i));
+  i = close + 1;
+  (void)literal(",");
+  skip_space();
+  if (i != line.size()) return std::nullopt;
+  return r;
+}
+
 }  // namespace
 
 std::vector<uint8_t> read_dat_image(const std::filesystem::path& file) {
   std::vector<uint8_t> out;
   for (const auto& c : read_dat_file(file)) {
+    if (c.offset > kMaxDatImageBytes || c.bytes.size() > kMaxDatImageBytes - c.offset) {
+      throw InputError(file.string(), "",
+                       fmt::format("a record at offset {:#x} ends past the {} MiB an image may span from its load address",
+                                   c.offset, kMaxDatImageBytes >> 20));
+    }
     if (out.size() < c.offset + c.bytes.size()) out.resize(c.offset + c.bytes.size(), 0);
     std::copy(c.bytes.begin(), c.bytes.end(), out.begin() + static_cast<std::ptrdiff_t>(c.offset));
   }
@@ -83,7 +131,6 @@ std::vector<DatChunk> read_dat_file(const std::filesystem::path& file) {
     return read_txn_dat(file, text);
   }
   std::vector<DatChunk> chunks;
-  static const std::regex kLine(R"(^\s*\{\s*offset\s*:\s*(0x[0-9a-fA-F]+|\d+)\s*,\s*size\s*:\s*(\d+)\s*,\s*payload\s*:\s*([^}]*)\}\s*,?\s*$)");
   std::size_t line_no = 0;
   std::size_t pos = 0;
   bool opened = false, closed = false, bare = false;
@@ -109,14 +156,24 @@ std::vector<DatChunk> read_dat_file(const std::filesystem::path& file) {
     // the records without the wrapping { ... }: accepted when the first line is already a record.
     if (!opened && !bare && chunks.empty() && line.front() == '{' && line.size() > 1) bare = true;
     if ((!opened && !bare) || closed) throw InputError(file.string(), where, "expected the file to be wrapped in { ... }");
-    std::smatch m;
-    if (!std::regex_match(line, m, kLine)) {
-      throw InputError(file.string(), where, "expected {offset:0x..., size:N, payload:0x.. 0x.. ...},");
+    const auto record = split_dat_record(line);
+    if (!record) throw InputError(file.string(), where, "expected {offset:0x..., size:N, payload:0x.. 0x.. ...},");
+    auto all = [](std::string_view t, int (*pred)(int)) {
+      return !t.empty() && std::all_of(t.begin(), t.end(), [&](char ch) { return pred(static_cast<unsigned char>(ch)) != 0; });
+    };
+    const std::string_view off_text = record->offset;
+    const auto offset = parse_u64_text(off_text);
+    const auto size_given = parse_u64_text(record->size);
+    if (!offset || !(all(off_text, isdigit) || (off_text.starts_with("0x") && all(off_text.substr(2), isxdigit)))) {
+      throw InputError(file.string(), where, fmt::format("offset \"{}\" is not a 64-bit number (0x... or decimal)", off_text));
+    }
+    if (!size_given || !all(record->size, isdigit)) {
+      throw InputError(file.string(), where, fmt::format("size \"{}\" is not a decimal 64-bit number", record->size));
     }
     DatChunk c;
-    c.offset = *parse_u64_text(m[1].str());
-    const uint64_t size = *parse_u64_text(m[2].str());
-    const std::string payload = m[3].str();
+    c.offset = *offset;
+    const uint64_t size = *size_given;
+    const std::string& payload = record->payload;
     std::size_t p = 0;
     while (p < payload.size()) {
       while (p < payload.size() && (payload[p] == ' ' || payload[p] == '\t')) ++p;

@@ -39,9 +39,11 @@ std::vector<fs::path> expand(const JsonNode& node, const fs::path& base) {
     return out;
   }
   const std::string prefix = fname.substr(0, star), suffix = fname.substr(star + 1);
+  // A bare pattern of a suite in the current directory ("*.json" in ./suite.json) has no parent path.
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
   std::error_code ec;
-  if (!fs::is_directory(p.parent_path(), ec)) node.fail(fmt::format("directory {} not found", p.parent_path().string()));
-  for (const auto& e : fs::directory_iterator(p.parent_path())) {
+  if (!fs::is_directory(dir, ec)) node.fail(fmt::format("directory {} not found", dir.string()));
+  for (const auto& e : fs::directory_iterator(dir)) {
     const std::string n = e.path().filename().string();
     if (e.is_regular_file() && n.size() >= prefix.size() + suffix.size() && n.starts_with(prefix) &&
         n.ends_with(suffix)) {

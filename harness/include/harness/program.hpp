@@ -52,7 +52,9 @@ struct DatChunk {
   std::vector<uint8_t> bytes;
 };
 [[nodiscard]] std::vector<DatChunk> read_dat_file(const std::filesystem::path& file);
-// The same image as bytes from its load address (gaps between records are 0).
+// The same image as bytes from its load address (gaps between records are 0); an image spanning
+// more than kMaxDatImageBytes (a record's offset + size) is refused.
+inline constexpr uint64_t kMaxDatImageBytes = uint64_t{256} << 20;
 [[nodiscard]] std::vector<uint8_t> read_dat_image(const std::filesystem::path& file);
 
 // Interrupt names accepted by wait_intr: <UNIT>_<GROUP> as in GLB S_INTR_STATUS.
