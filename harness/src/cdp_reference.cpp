@@ -129,7 +129,10 @@ Result reference(const Layer& L) {
           else if (le == S::Oflow && lo == S::Oflow) count(res.stats.oflow);
           else if (le == S::Hit && lo != S::Hit) count(res.stats.le_hit);
           else if (lo == S::Hit && le != S::Hit) count(res.stats.lo_hit);
-          else count(res.stats.hybrid);  // both hit, or one under- and one overflow
+          else {
+            count(res.stats.hybrid);  // both hit, or one under- and one overflow
+            if (le != S::Hit) count(res.stats.mixed);
+          }
         }
         const int64_t p = L.mul_bypass ? r.value : r.value * x[static_cast<std::size_t>(c)];
         bool clamped = false;

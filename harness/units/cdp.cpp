@@ -71,8 +71,9 @@ void parse_cvt(const std::optional<JsonNode>& n, const char* what, int offset_bi
   if (const auto v = n->get("shift")) {
     shift = static_cast<int>(v->as_int(0, shift_max));
     if (shift >= prod_bits) {
-      v->fail(fmt::format("a {} shift of {} or more gives 0 for every element ((value - offset) x scale has {} bits)",
-                          what, prod_bits, prod_bits));
+      v->fail(fmt::format("a shift of {} or more in the {} gives 0 for every element ((value - offset) x scale has {} "
+                          "bits)",
+                          prod_bits, what, prod_bits));
     }
   }
 }

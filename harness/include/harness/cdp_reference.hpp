@@ -55,8 +55,11 @@ struct Layer {
 };
 
 // D_PERF_LUT_{UFLOW,OFLOW,HYBRID,LE_HIT,LO_HIT} (0 without perf_lut_en) and D_OUT_SATURATION.
+// `mixed` (not a register; for coverage): the lookups where one table underflowed and the other
+// overflowed (counted in hybrid).
 struct Stats {
   uint32_t uflow = 0, oflow = 0, hybrid = 0, le_hit = 0, lo_hit = 0, saturation = 0;
+  uint32_t mixed = 0;
   bool operator==(const Stats&) const = default;
 };
 
