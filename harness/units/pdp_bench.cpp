@@ -85,15 +85,7 @@ std::vector<BenchCase> bench_pdp(const BenchOptions& opt) {
 }
 
 std::string format_bench_pdp(const std::vector<BenchCase>& cases) {
-  std::string out = fmt::format("{:<9} {:<20} {:>9} {:>9} {:>9} {:>9} {:>14} {:>7} {:>11} {:>8}\n", "config", "case",
-                                "cube", "elements", "cycles", "elem/cyc", "NVDLA elem/cyc", "ratio", "sim elem/s",
-                                "status");
-  for (const BenchCase& c : cases) {
-    const double nv = c.nvdla_elements_per_cycle.value_or(0);
-    out += fmt::format("{:<9} {:<20} {:>9} {:>9} {:>9} {:>9.3f} {:>14.3g} {:>7.3f} {:>11.3g} {:>8}\n", c.config, c.name,
-                       c.extra.at("cube").get<std::string>(), c.elements, c.cycles, c.elements_per_cycle(), nv,
-                       nv > 0 ? c.elements_per_cycle() / nv : 0.0, c.num("sim_elements_per_s"), c.status);
-  }
+  std::string out = format_rate_table(cases);
   out += "on the fly from SDP: not measured (SDP -> PDP is not wired in the RTL yet; docs/PDP_RTL.md)\n";
   return out;
 }

@@ -10,7 +10,7 @@ namespace dla::harness::units {
 
 std::vector<UnitHandler> all_handlers() { return {cmac_handler(), lut_handler(), wino_handler(), sdp_handler(), conv_handler(), pdp_handler(), cdp_handler(), program_handler()}; }
 
-std::vector<std::string> bench_units() { return {"cmac", "lut", "sdp", "conv", "pdp"}; }
+std::vector<std::string> bench_units() { return {"cmac", "lut", "sdp", "conv", "pdp", "cdp"}; }
 
 namespace {
 
@@ -28,7 +28,7 @@ std::vector<BenchCase> run_bench(const std::string& unit, const BenchOptions& op
   if ((unit == "cmac" || unit == "lut") && opt.mem_given) {
     throw InputError("--mem-latency/--mem-bandwidth", "",
                      fmt::format("bench {} streams data straight into the unit, which has no memory port; the memory "
-                                 "options apply to sdp, conv and pdp",
+                                 "options apply to sdp, conv, pdp and cdp",
                                  unit));
   }
   if (unit == "cmac") return bench_cmac(opt);
@@ -36,6 +36,7 @@ std::vector<BenchCase> run_bench(const std::string& unit, const BenchOptions& op
   if (unit == "sdp") return bench_sdp(opt);
   if (unit == "conv") return bench_conv(opt);
   if (unit == "pdp") return bench_pdp(opt);
+  if (unit == "cdp") return bench_cdp(opt);
   throw InputError("bench", unit, fmt::format("no benchmark for unit \"{}\" (known: {})", unit, unit_list()));
 }
 
@@ -45,6 +46,7 @@ std::string format_bench(const std::string& unit, const std::vector<BenchCase>& 
   if (unit == "sdp") return format_bench_sdp(cases);
   if (unit == "conv") return format_bench_conv(cases);
   if (unit == "pdp") return format_bench_pdp(cases);
+  if (unit == "cdp") return format_bench_cdp(cases);
   throw InputError("bench", unit, fmt::format("no benchmark for unit \"{}\" (known: {})", unit, unit_list()));
 }
 
@@ -76,6 +78,19 @@ nlohmann::json bench_json(const std::vector<BenchCase>& cases) {
 double nvdla_interface_bytes(const golden::HwConfig& hw, const MemOptions& mem) {
   const double design = hw.dma_bits / 8.0;  // the memory interface: 64-bit nv_small ... 512-bit nv_full
   return mem.unlimited() ? design : std::min(design, mem.bandwidth);
+}
+
+std::string format_rate_table(const std::vector<BenchCase>& cases) {
+  std::string out = fmt::format("{:<9} {:<20} {:>9} {:>9} {:>9} {:>9} {:>14} {:>7} {:>11} {:>8}\n", "config", "case",
+                                "cube", "elements", "cycles", "elem/cyc", "NVDLA elem/cyc", "ratio", "sim elem/s",
+                                "status");
+  for (const BenchCase& c : cases) {
+    const double nv = c.nvdla_elements_per_cycle.value_or(0);
+    out += fmt::format("{:<9} {:<20} {:>9} {:>9} {:>9} {:>9.3f} {:>14.3g} {:>7.3f} {:>11.3g} {:>8}\n", c.config, c.name,
+                       c.extra.at("cube").get<std::string>(), c.elements, c.cycles, c.elements_per_cycle(), nv,
+                       nv > 0 ? c.elements_per_cycle() / nv : 0.0, c.num("sim_elements_per_s"), c.status);
+  }
+  return out;
 }
 
 double nvdla_rate(double throughput, double interface_bytes, uint64_t elements, uint64_t bytes) {

@@ -53,6 +53,9 @@ struct BenchCase {
 // `elements` moving `bytes` reaches on it.
 [[nodiscard]] double nvdla_interface_bytes(const golden::HwConfig& hw, const MemOptions& mem);
 [[nodiscard]] double nvdla_rate(double throughput, double interface_bytes, uint64_t elements, uint64_t bytes);
+// The table of a from-memory rate bench (pdp, cdp): config, case, cube, elements, cycles,
+// elements per cycle, NVDLA's rate, their ratio, simulated elements per second, status.
+[[nodiscard]] std::string format_rate_table(const std::vector<BenchCase>& cases);
 
 // CMAC
 [[nodiscard]] UnitHandler cmac_handler();
@@ -80,6 +83,9 @@ struct BenchCase {
 // PDP from memory on the PDP RTL: elements per cycle against NVDLA's rate (harness/units/pdp_bench.cpp)
 [[nodiscard]] std::vector<BenchCase> bench_pdp(const BenchOptions& opt);
 [[nodiscard]] std::string format_bench_pdp(const std::vector<BenchCase>& cases);
+// CDP (LRN) from memory on the CDP RTL: elements per cycle against NVDLA's rate (harness/units/cdp_bench.cpp)
+[[nodiscard]] std::vector<BenchCase> bench_cdp(const BenchOptions& opt);
+[[nodiscard]] std::string format_bench_cdp(const std::vector<BenchCase>& cases);
 // Register programs (validated here; executed by units with a CSB port).
 [[nodiscard]] UnitHandler program_handler();
 

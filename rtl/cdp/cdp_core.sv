@@ -18,8 +18,9 @@
 //     p = lut x x (or lut with MUL_BYPASS); output converter
 //     sat(rhaz((p - DATOUT_OFFSET) x DATOUT_SCALE / 2^DATOUT_SHIFTER)) to int8 / int16, each clamp
 //     counted in D_OUT_SATURATION;
-//   * statistics written into the finished group: D_OUT_SATURATION, D_PERF_LUT_* (the engine's
-//     CDP semantics, every lookup of every lane), D_PERF_WRITE_STALL / CDP_RDMA
+//   * statistics written into the finished group: D_OUT_SATURATION (every lane), D_PERF_LUT_*
+//     (the engine's CDP semantics, every lookup of every lane, while D_PERF_ENABLE.LUT_EN),
+//     D_PERF_WRITE_STALL / CDP_RDMA
 //     D_PERF_READ_STALL (cycles a write / read request waits, when DMA_EN); D_NAN_* / D_INF_*
 //     stay 0 (integer data); CDP_DONE for the consumer group after the last write.
 module cdp_core #(
@@ -149,14 +150,25 @@ module cdp_core #(
   // CDP S_ registers: S_LUT_ACCESS_CFG/DATA go to the LUT engine, S_LUT_CFG..LO_SLOPE_SHIFT
   // (14 words from 0x10) are the engine's configuration, stored with their writable bits.
   localparam int unsigned LutFirst = 32'(nvdla_regs_pkg::CDP_S_LUT_CFG_OFFSET);
-  localparam logic [13:0][31:0] LutMask = {
-    nvdla_regs_pkg::CDP_S_LUT_LO_SLOPE_SHIFT_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LO_SLOPE_SCALE_WRITABLE_MASK,
-    nvdla_regs_pkg::CDP_S_LUT_LE_SLOPE_SHIFT_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LE_SLOPE_SCALE_WRITABLE_MASK,
-    nvdla_regs_pkg::CDP_S_LUT_LO_END_HIGH_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LO_END_LOW_WRITABLE_MASK,
-    nvdla_regs_pkg::CDP_S_LUT_LO_START_HIGH_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LO_START_LOW_WRITABLE_MASK,
-    nvdla_regs_pkg::CDP_S_LUT_LE_END_HIGH_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LE_END_LOW_WRITABLE_MASK,
-    nvdla_regs_pkg::CDP_S_LUT_LE_START_HIGH_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LE_START_LOW_WRITABLE_MASK,
-    nvdla_regs_pkg::CDP_S_LUT_INFO_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_CFG_WRITABLE_MASK};
+  function automatic logic [31:0] lut_reg_mask(input logic [3:0] i);
+    case (i)
+      4'd0:    lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_CFG_WRITABLE_MASK;
+      4'd1:    lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_INFO_WRITABLE_MASK;
+      4'd2:    lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LE_START_LOW_WRITABLE_MASK;
+      4'd3:    lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LE_START_HIGH_WRITABLE_MASK;
+      4'd4:    lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LE_END_LOW_WRITABLE_MASK;
+      4'd5:    lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LE_END_HIGH_WRITABLE_MASK;
+      4'd6:    lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LO_START_LOW_WRITABLE_MASK;
+      4'd7:    lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LO_START_HIGH_WRITABLE_MASK;
+      4'd8:    lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LO_END_LOW_WRITABLE_MASK;
+      4'd9:    lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LO_END_HIGH_WRITABLE_MASK;
+      4'd10:   lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LE_SLOPE_SCALE_WRITABLE_MASK;
+      4'd11:   lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LE_SLOPE_SHIFT_WRITABLE_MASK;
+      4'd12:   lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LO_SLOPE_SCALE_WRITABLE_MASK;
+      4'd13:   lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LO_SLOPE_SHIFT_WRITABLE_MASK;
+      default: lut_reg_mask = '0;
+    endcase
+  endfunction
   logic [13:0][31:0] lut_regs_q;
   logic lut_prog, lut_rd_q;
   logic [31:0] lut_word_q;
@@ -177,7 +189,7 @@ module cdp_core #(
       lut_rd_q   <= 1'b0;
       lut_word_q <= '0;
     end else begin
-      if (cdp_s_we && lut_reg_sel) lut_regs_q[lut_idx] <= cdp_s_wdata & LutMask[lut_idx];
+      if (cdp_s_we && lut_reg_sel) lut_regs_q[lut_idx] <= cdp_s_wdata & lut_reg_mask(lut_idx);
       lut_rd_q   <= cdp_s_re && lut_prog;
       lut_word_q <= (cdp_s_re && lut_reg_sel) ? lut_regs_q[lut_idx] : '0;
     end
@@ -526,7 +538,7 @@ module cdp_core #(
     .out_lo_hit_o    (lut_lo_hit),
     .out_lo_sel_o    (lut_lo_sel),
     .out_mask_o      (lut_mask),
-    .stat_en_i       (1'b1),
+    .stat_en_i       (c_perf[nvdla_regs_pkg::CDP_D_PERF_ENABLE_LUT_EN_LSB]),
     .stat_clr_i      (start),
     .stat_uflow_o    (st_uflow),
     .stat_oflow_o    (st_oflow),
