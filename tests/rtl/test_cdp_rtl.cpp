@@ -8,6 +8,8 @@
 //     (pdp-cdp-bdma-rubik.md §3.2, nvdla-arithmetic.md §5; the LUT lookup itself is the separately
 //     verified dla::golden::lut_lookup), D_OUT_SATURATION and the D_PERF_LUT_* counters its counts,
 //     and the golden model (cross mode), under the stress legs;
+//   * every bundled `cdp` JSON layer (testvectors/layers/cdp) in cross mode under the stress legs;
+//   * two layers queued in both register groups;
 //   * refusals of what this RTL does not compute (exit 2 naming the register and the rule).
 #include <fmt/format.h>
 
@@ -20,6 +22,7 @@
 #include "golden/config.hpp"
 #include "golden/lut.hpp"
 #include "harness/errors.hpp"
+#include "harness/layer.hpp"
 #include "harness/nvdla_cfg.hpp"
 #include "harness/program_runner.hpp"
 #include "harness/regdb.hpp"
@@ -348,6 +351,28 @@ TEST_CASE("CDP RTL equals an int64 LRN reference and the golden model on generat
   run_generated(golden::nv_small(), 80);
   run_generated(golden::nv_large(), 60);
   run_generated(golden::nv_full(), 60);  // int8 and int16
+}
+
+TEST_CASE("every bundled cdp layer passes on the RTL against golden under the stress legs", "[rtl][cdp][cdp_layers]") {
+  const fs::path dir = fs::path(DLA_SOURCE_DIR) / "testvectors" / "layers" / "cdp";
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  REQUIRE(files.size() >= 25);
+  for (const auto& f : files) {
+    for (const RunOptions& o : cross_stress::options()) {
+      const RunResult r = run_layer(f, o);
+      INFO(f.filename().string() << " seed " << *o.seed << " rand-reset " << o.sim.rand_reset << "\n" << format_run(r));
+      REQUIRE(r.status == Status::Pass);
+      const auto mem = std::find_if(r.compares.begin(), r.compares.end(),
+                                    [](const CompareResult& c) { return c.region.rfind("golden memory", 0) == 0; });
+      REQUIRE(mem != r.compares.end());
+      CHECK(mem->elements > 0);
+      CHECK(mem->mismatches == 0);
+    }
+  }
 }
 
 TEST_CASE("CDP RTL runs two layers queued in both register groups, each with its own settings", "[rtl][cdp]") {
