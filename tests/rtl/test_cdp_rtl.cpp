@@ -456,3 +456,89 @@ TEST_CASE("CDP RTL device refuses what the RTL does not compute, naming the regi
   CHECK(make_rtl_device({"CDP", "CDP_RDMA", "SDP"}, golden::nv_small(), o, why) == nullptr);
   CHECK(why.find("CDP") != std::string::npos);
 }
+
+namespace {
+
+// Drives the CDP RTL device directly: replays the register writes and memory of a generated
+// program (CDP_RDMA's D_PERF_ENABLE set to `rdma_perf`, CDP's DMA_EN to `cdp_dma_en`), waits for
+// CDP_0 and returns the device for read-back.
+std::unique_ptr<Device> replay(const golden::HwConfig& hw, const Program& prog, double stall, uint32_t rdma_perf,
+                               bool cdp_dma_en) {
+  RunOptions o;
+  o.seed = 5;
+  o.stall = stall;
+  std::string why;
+  auto dev = make_rtl_device({"CDP", "CDP_RDMA"}, hw, o, why);
+  REQUIRE(dev != nullptr);
+  const RegDb& db = RegDb::nvdla();
+  for (const ProgramStep& st : prog.steps) {
+    if (st.op == StepOp::MemLoad) dev->memory().write(st.addr, st.bytes);
+    if (st.op != StepOp::RegWrite) continue;
+    uint32_t v = st.value;
+    if (st.reg->block == "CDP" && st.reg->name == "D_PERF_ENABLE") v = (v & ~1u) | (cdp_dma_en ? 1u : 0u);
+    if (st.reg->block == "CDP_RDMA" && st.reg->name == "D_OP_ENABLE") {
+      dev->reg_write(*db.address(hw.name, *db.find("CDP_RDMA.D_PERF_ENABLE")), rdma_perf);
+    }
+    dev->reg_write(*db.address(hw.name, *st.reg), v);
+  }
+  REQUIRE(dev->wait_interrupt("CDP_0", 200000).raised);
+  return dev;
+}
+
+}  // namespace
+
+TEST_CASE("CDP RTL over the CSB: LUT read-back, S_LUT_* writable bits, stall counters under DMA_EN", "[rtl][cdp]") {
+  const golden::HwConfig& hw = golden::nv_small();
+  const RegDb& db = RegDb::nvdla();
+  const auto addr = [&](const char* reg) { return *db.address(hw.name, *db.find(reg)); };
+  Rng rng(21);
+  Lrn p;
+  p.w = 20;
+  p.h = 3;
+  p.c = 20;
+  p.rdma_first = true;
+  for (std::size_t i = 0; i < p.tables.le.size(); ++i) p.tables.le[i] = static_cast<int16_t>(1000 - 37 * static_cast<int>(i));
+  for (std::size_t i = 0; i < p.tables.lo.size(); ++i) p.tables.lo[i] = static_cast<int16_t>(-30000 + 229 * static_cast<int>(i));
+  const Program prog = program_of(p, hw, rng);
+  {
+    // no back-pressure: no request waits, whatever DMA_EN says
+    auto dev = replay(hw, prog, 0.0, 1, true);
+    CHECK(dev->reg_read(addr("CDP.D_PERF_WRITE_STALL")) == 0);
+    CHECK(dev->reg_read(addr("CDP_RDMA.D_PERF_READ_STALL")) == 0);
+    // the tables read back through S_LUT_ACCESS_CFG (read, LE/LO, address) and S_LUT_ACCESS_DATA
+    // (auto-increment), entries zero-extended
+    dev->reg_write(addr("CDP.S_LUT_ACCESS_CFG"), golden::lut_access_cfg(false, false, 0));
+    CHECK(dev->reg_read(addr("CDP.S_LUT_ACCESS_CFG")) == golden::lut_access_cfg(false, false, 0));
+    for (const int16_t v : p.tables.le) CHECK(dev->reg_read(addr("CDP.S_LUT_ACCESS_DATA")) == static_cast<uint16_t>(v));
+    dev->reg_write(addr("CDP.S_LUT_ACCESS_CFG"), golden::lut_access_cfg(true, false, 200));
+    for (std::size_t i = 200; i < p.tables.lo.size(); ++i) {
+      CHECK(dev->reg_read(addr("CDP.S_LUT_ACCESS_DATA")) == static_cast<uint16_t>(p.tables.lo[i]));
+    }
+    // single registers keep their writable bits only: LUT_CFG 0x71, LE_START_HIGH 6 bits,
+    // LE_SLOPE_SHIFT 10 bits
+    dev->reg_write(addr("CDP.S_LUT_CFG"), 0xffffffffu);
+    CHECK(dev->reg_read(addr("CDP.S_LUT_CFG")) == 0x71u);
+    dev->reg_write(addr("CDP.S_LUT_LE_START_HIGH"), 0xffffffffu);
+    CHECK(dev->reg_read(addr("CDP.S_LUT_LE_START_HIGH")) == 0x3fu);
+    dev->reg_write(addr("CDP.S_LUT_LE_SLOPE_SHIFT"), 0xffffffffu);
+    CHECK(dev->reg_read(addr("CDP.S_LUT_LE_SLOPE_SHIFT")) == 0x3ffu);
+    dev->reg_write(addr("CDP.S_LUT_LO_END_LOW"), 0x12345678u);
+    CHECK(dev->reg_read(addr("CDP.S_LUT_LO_END_LOW")) == 0x12345678u);
+  }
+  {
+    // back-pressure on every DMA handshake: requests wait, counted while DMA_EN
+    auto dev = replay(hw, prog, 0.3, 1, true);
+    const uint32_t wr = dev->reg_read(addr("CDP.D_PERF_WRITE_STALL"));
+    const uint32_t rd = dev->reg_read(addr("CDP_RDMA.D_PERF_READ_STALL"));
+    INFO("write stall " << wr << " read stall " << rd << " cycles " << dev->cycles());
+    CHECK(wr > 0);
+    CHECK(rd > 0);
+    CHECK(wr < dev->cycles());
+    CHECK(rd < dev->cycles());
+  }
+  {
+    auto dev = replay(hw, prog, 0.3, 0, false);
+    CHECK(dev->reg_read(addr("CDP.D_PERF_WRITE_STALL")) == 0);
+    CHECK(dev->reg_read(addr("CDP_RDMA.D_PERF_READ_STALL")) == 0);
+  }
+}
