@@ -461,9 +461,9 @@ namespace {
 
 // Drives the CDP RTL device directly: replays the register writes and memory of a generated
 // program (CDP_RDMA's D_PERF_ENABLE set to `rdma_perf`, CDP's DMA_EN to `cdp_dma_en`), waits for
-// CDP_0 and returns the device for read-back.
+// CDP_0 and returns the device for read-back. `poke_lut`: write the LE table while the layer runs.
 std::unique_ptr<Device> replay(const golden::HwConfig& hw, const Program& prog, double stall, uint32_t rdma_perf,
-                               bool cdp_dma_en) {
+                               bool cdp_dma_en, bool poke_lut = false) {
   RunOptions o;
   o.seed = 5;
   o.stall = stall;
@@ -480,6 +480,13 @@ std::unique_ptr<Device> replay(const golden::HwConfig& hw, const Program& prog, 
       dev->reg_write(*db.address(hw.name, *db.find("CDP_RDMA.D_PERF_ENABLE")), rdma_perf);
     }
     dev->reg_write(*db.address(hw.name, *st.reg), v);
+  }
+  if (poke_lut) {
+    REQUIRE_FALSE(dev->interrupt_pending("CDP_0"));
+    dev->reg_write(*db.address(hw.name, *db.find("CDP.S_LUT_ACCESS_CFG")), golden::lut_access_cfg(false, true, 0));
+    dev->reg_write(*db.address(hw.name, *db.find("CDP.S_LUT_ACCESS_DATA")), 0x7777);
+    dev->reg_write(*db.address(hw.name, *db.find("CDP.S_LUT_ACCESS_DATA")), 0x7777);
+    REQUIRE_FALSE(dev->interrupt_pending("CDP_0"));  // still running: the writes came while busy
   }
   REQUIRE(dev->wait_interrupt("CDP_0", 200000).raised);
   return dev;
@@ -524,6 +531,16 @@ TEST_CASE("CDP RTL over the CSB: LUT read-back, S_LUT_* writable bits, stall cou
     CHECK(dev->reg_read(addr("CDP.S_LUT_LE_SLOPE_SHIFT")) == 0x3ffu);
     dev->reg_write(addr("CDP.S_LUT_LO_END_LOW"), 0x12345678u);
     CHECK(dev->reg_read(addr("CDP.S_LUT_LO_END_LOW")) == 0x12345678u);
+  }
+  {
+    // table writes while the layer runs are refused: the tables and the output are unchanged
+    auto dev = replay(hw, prog, 0.0, 0, false, true);
+    dev->reg_write(addr("CDP.S_LUT_ACCESS_CFG"), golden::lut_access_cfg(false, false, 0));
+    for (const int16_t v : p.tables.le) CHECK(dev->reg_read(addr("CDP.S_LUT_ACCESS_DATA")) == static_cast<uint16_t>(v));
+    const auto ref = std::find_if(prog.steps.begin(), prog.steps.end(),
+                                  [](const ProgramStep& st) { return st.check == CheckKind::File && st.op == StepOp::Check; });
+    REQUIRE(ref != prog.steps.end());
+    CHECK(dev->memory().read(ref->addr, ref->bytes.size()) == ref->bytes);
   }
   {
     // back-pressure on every DMA handshake: requests wait, counted while DMA_EN
