@@ -4,10 +4,16 @@
 // nv_small beat, an eighth of an nv_full one per cycle; docs/CLI.md "Memory model options").
 #pragma once
 
+#include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdint>
+#include <filesystem>
+#include <string>
 #include <vector>
 
+#include "harness/layer.hpp"
 #include "harness/program_runner.hpp"
+#include "harness/report.hpp"
 
 namespace cross_stress {
 
@@ -32,6 +38,32 @@ inline std::vector<dla::harness::RunOptions> options() {
   slow.mem.latency_max = 256;
   slow.mem.bandwidth = 4;
   return out;
+}
+
+// Every bundled layer of testvectors/layers/<unit> (at least `min_files`) in cross mode under
+// every leg: passes, and the RTL's output equals the golden model's byte for byte.
+inline void run_bundled_layers(const std::string& unit, std::size_t min_files) {
+  namespace fs = std::filesystem;
+  using namespace dla::harness;
+  const fs::path dir = fs::path(DLA_SOURCE_DIR) / "testvectors" / "layers" / unit;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  REQUIRE(files.size() >= min_files);
+  for (const auto& f : files) {
+    for (const RunOptions& o : options()) {
+      const RunResult r = run_layer(f, o);
+      INFO(f.filename().string() << " seed " << *o.seed << " rand-reset " << o.sim.rand_reset << "\n" << format_run(r));
+      REQUIRE(r.status == Status::Pass);
+      const auto mem = std::find_if(r.compares.begin(), r.compares.end(),
+                                    [](const CompareResult& c) { return c.region.rfind("golden memory", 0) == 0; });
+      REQUIRE(mem != r.compares.end());
+      CHECK(mem->elements > 0);
+      CHECK(mem->mismatches == 0);
+    }
+  }
 }
 
 }  // namespace cross_stress

@@ -354,25 +354,7 @@ TEST_CASE("CDP RTL equals an int64 LRN reference and the golden model on generat
 }
 
 TEST_CASE("every bundled cdp layer passes on the RTL against golden under the stress legs", "[rtl][cdp][cdp_layers]") {
-  const fs::path dir = fs::path(DLA_SOURCE_DIR) / "testvectors" / "layers" / "cdp";
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(dir)) {
-    if (e.path().extension() == ".json") files.push_back(e.path());
-  }
-  std::sort(files.begin(), files.end());
-  REQUIRE(files.size() >= 25);
-  for (const auto& f : files) {
-    for (const RunOptions& o : cross_stress::options()) {
-      const RunResult r = run_layer(f, o);
-      INFO(f.filename().string() << " seed " << *o.seed << " rand-reset " << o.sim.rand_reset << "\n" << format_run(r));
-      REQUIRE(r.status == Status::Pass);
-      const auto mem = std::find_if(r.compares.begin(), r.compares.end(),
-                                    [](const CompareResult& c) { return c.region.rfind("golden memory", 0) == 0; });
-      REQUIRE(mem != r.compares.end());
-      CHECK(mem->elements > 0);
-      CHECK(mem->mismatches == 0);
-    }
-  }
+  cross_stress::run_bundled_layers("cdp", 25);
 }
 
 TEST_CASE("CDP RTL runs two layers queued in both register groups, each with its own settings", "[rtl][cdp]") {
