@@ -286,8 +286,8 @@ Lrn random_lrn(Rng& rng, const golden::HwConfig& hw) {
   return p;
 }
 
-void run_generated(const golden::HwConfig& hw, int count) {
-  Rng rng = Rng::derive(14, hw.name);
+void run_generated(const golden::HwConfig& hw, int count, uint64_t seed = 14) {
+  Rng rng = Rng::derive(seed, hw.name);
   const std::vector<RunOptions> legs = cross_stress::options();
   golden::LutStats seen;
   uint32_t saturated = 0;
@@ -351,6 +351,12 @@ TEST_CASE("CDP RTL equals an int64 LRN reference and the golden model on generat
   run_generated(golden::nv_small(), 80);
   run_generated(golden::nv_large(), 60);
   run_generated(golden::nv_full(), 60);  // int8 and int16
+}
+
+TEST_CASE("CDP RTL on 1000 generated layers per configuration (long)", "[rtl][cdp][.long]") {
+  run_generated(golden::nv_small(), 1000, 1014);
+  run_generated(golden::nv_large(), 1000, 1014);
+  run_generated(golden::nv_full(), 1000, 1014);
 }
 
 TEST_CASE("every bundled cdp layer passes on the RTL against golden under the stress legs", "[rtl][cdp][cdp_layers]") {
