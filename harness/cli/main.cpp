@@ -38,7 +38,7 @@ commands:
   regress SUITE    run a suite of layers, print a summary table, write JUnit/JSON
   validate FILE..  check layer, program and suite files without running them
   bench UNIT       measure simulation speed (dlacosim help bench lists the units)
-  random UNIT      random-layer campaign: N random legal layers of UNIT (conv, sdp, pdp), RTL vs golden
+  random UNIT      random-layer campaign, RTL vs golden (dlacosim help random lists the units)
   merge RESULTS..  merge the --json results of regress shards into one result and report
   report RESULTS.. write a self-contained HTML report of --json results (--html OUT)
   help COMMAND     options of one command
@@ -525,7 +525,11 @@ int main(int argc, char** argv) {
         for (const auto& u : units::bench_units()) list += (list.empty() ? "" : ", ") + u;
         std::cout << "usage: dlacosim bench UNIT [options]\nunits: " << list << "\n" << bench_options();
       }
-      else if (which == "random") std::cout << "usage: dlacosim random UNIT [options]   (units: conv, sdp; docs/RANDOM.md)\n" << random_options();
+      else if (which == "random") {
+        std::string units;
+        for (const auto& u : random_units()) units += (units.empty() ? "" : ", ") + u;
+        std::cout << "usage: dlacosim random UNIT [options]   (units: " << units << "; docs/RANDOM.md)\n" << random_options();
+      }
       else if (which == "validate") std::cout << "usage: dlacosim validate FILE...\n";
       else if (which == "import") std::cout << "usage: dlacosim import TEST.cfg [options]\n" << import_options();
       else if (which == "merge") std::cout << "usage: dlacosim merge RESULTS.json... [options]\n" << merge_options();
