@@ -751,6 +751,12 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
     if (try_compile("conv", L, with, cbuf, where).empty()) {
       L.doc = with;
       feat += fmt::format(" pool {} {}x{} s{}x{}{}", method, kw, kh, sw, sh, pads.empty() ? "" : " padded");
+      // PDP writes an output line after up to kernel + stride input lines (rows no window uses
+      // at a surface's end included), an atom taking lanes / PDP_THROUGHPUT cycles: a quiet time
+      // on the memory ports that is not a hang. Give it 4x.
+      const int lanes = hw.atom_bytes / (out16 ? 2 : 1);
+      const int64_t quiet = int64_t{kh + sh} * ow * ((lanes + hw.pdp_throughput - 1) / hw.pdp_throughput);
+      if (4 * quiet > static_cast<int64_t>(std::max<uint64_t>(L.watchdog, 20000))) L.watchdog = static_cast<uint64_t>(4 * quiet);
     }
   }
   if (strided_out) feat += " out-strided";

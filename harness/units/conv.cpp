@@ -98,27 +98,30 @@ bool cbuf_holds(const ConvConfig& c, const HwConfig& hw) {
   return rtl_data_banks(c, hw) + golden::conv_derived(c, hw).weight_banks_min <= golden::cbuf_geometry(hw).banks;
 }
 
-// Bands of as many output rows as CBUF holds (every band checked); empty when not even one
-// output row's input fits.
+// Bands of as many output rows as CBUF holds, from the top (each band as tall as fits); empty
+// when a band cannot fit. A band reads at least one input row: output rows whose window lies in
+// the top padding only (PAD_TOP above the kernel's extent) join the first band that reads one
+// (a hardware layer has an input of at least one row).
 std::vector<Band> split_h(const ConvConfig& c, const HwConfig& hw) {
   const int oh = c.output.h;
   if (cbuf_holds(c, hw)) return {{0, oh}};
-  auto all_fit = [&](int rows) {
-    for (int o0 = 0; o0 < oh; o0 += rows) {
-      if (!cbuf_holds(band_config(c, {o0, std::min(oh, o0 + rows)}), hw)) return false;
-    }
-    return true;
-  };
-  // The rows a band reads grow with its height: the largest height whose bands all fit.
-  int lo = 0, hi = oh - 1;
-  while (lo < hi) {
-    const int mid = (lo + hi + 1) / 2;
-    if (all_fit(mid)) lo = mid;
-    else hi = mid - 1;
-  }
+  const int extent = (c.kernel_h - 1) * c.dilation_y + 1;
+  // The first output row whose window reaches input row 0.
+  const int first_real = std::max(0, (c.pad_top - extent + 1 + c.stride_y - 1) / c.stride_y);
   std::vector<Band> out;
-  if (lo == 0) return out;
-  for (int o0 = 0; o0 < oh; o0 += lo) out.push_back({o0, std::min(oh, o0 + lo)});
+  for (int o0 = 0; o0 < oh;) {
+    const int min_o1 = std::max(o0 + 1, first_real + 1);
+    if (min_o1 > oh || !cbuf_holds(band_config(c, {o0, min_o1}), hw)) return {};
+    // The rows a band reads grow with its height: the tallest band from o0 that fits.
+    int lo = min_o1, hi = oh;
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      if (cbuf_holds(band_config(c, {o0, mid}), hw)) lo = mid;
+      else hi = mid - 1;
+    }
+    out.push_back({o0, lo});
+    o0 = lo;
+  }
   return out;
 }
 
@@ -229,6 +232,11 @@ void parse_pool_post_op(const JsonNode& pool, const JsonNode& root, const HwConf
     }
   }
   sdp::Layer& s = L.post;
+  if (s.out_prec != s.in_prec) {
+    root.require("output").require("precision").fail(
+        "with a pool post-op SDP's output precision must be the convolution's: converting, SDP writes half atoms "
+        "(int16 -> int8) or two atoms per position (int8 -> int16), which this RTL does not hand to PDP on the fly");
+  }
   golden::PdpConfig c;
   c.atom_bytes = hw.atom_bytes;
   c.precision = s.out_prec == Precision::Int16 ? golden::PdpPrecision::Int16 : golden::PdpPrecision::Int8;
@@ -438,7 +446,9 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect) {
   for (std::size_t bi = 0; bi < L.bands.size(); ++bi) {
     const Band& b = L.bands[bi];
     const int g = static_cast<int>(bi % 2);
-    const ConvConfig cb = L.bands.size() == 1 ? c : band_config(c, b);
+    // A band is its own hardware layer unless CBUF holds the whole layer (a single band may
+    // still be smaller than the layer: rows only top padding reads are not fetched).
+    const ConvConfig cb = L.wino || (L.bands.size() == 1 && cbuf_holds(c, hw)) ? c : band_config(c, b);
     const sdp::Layer post = band_post(L.post, b);
     // Registers: pointers (PRODUCER = g) and the D_ groups of the pipeline, then SDP and SDP_RDMA.
     for (const char* block : kConvBlocks) pb.write(pb.reg(block, "S_POINTER"), static_cast<uint32_t>(g));

@@ -6,6 +6,7 @@
 #include <array>
 #include <map>
 
+#include "golden/nvdla_regs.hpp"
 #include "harness/errors.hpp"
 #include "harness/regdb.hpp"
 #include "harness/rtl_devices.hpp"
@@ -25,7 +26,8 @@ class PdpGuard {
   PdpGuard(const golden::HwConfig& hw, std::string top, bool flying_ok)
       : hw_(&hw), top_(std::move(top)), flying_ok_(flying_ok) {
     const RegDb& db = RegDb::nvdla();
-    for (const char* name : {"PDP", "PDP_RDMA"}) {
+    // SDP: its precisions matter when it feeds PDP on the fly.
+    for (const char* name : {"PDP", "PDP_RDMA", "SDP"}) {
       const RegBlock* b = db.block(name);
       Block blk;
       blk.name = name;
@@ -41,6 +43,10 @@ class PdpGuard {
       const uint32_t off = addr - b.base;
       if (off == 0x4) b.producer = static_cast<int>(value & 1u);
       const auto g = static_cast<std::size_t>(b.producer);
+      if (i == kSdp) {  // only mirrored (its launch is not checked here)
+        b.group[g][off] = value;
+        return;
+      }
       if (off >= 0x8 && !b.armed[g]) b.group[g][off] = value;
       if (off == 0x8 && (value & 1u) != 0 && !b.armed[g]) {
         b.armed[g] = true;
@@ -51,6 +57,7 @@ class PdpGuard {
   }
 
  private:
+  static constexpr std::size_t kSdp = 2;  // blocks_: PDP, PDP_RDMA, SDP
   struct Block {
     std::string name;
     uint32_t base = 0;
@@ -134,7 +141,22 @@ class PdpGuard {
                                                       max_w));
       }
     }
-    if (!off_flying) return;  // PDP_RDMA does not run
+    if (!off_flying) {
+      // SDP hands PDP the atoms it would write; converting int8 <-> int16 it writes half atoms
+      // (int16 -> int8) or two atoms per position (int8 -> int16), not PDP's surface order.
+      namespace sf = golden::regs::sdp::D_DATA_FORMAT;
+      const Block& sdp = blocks_[kSdp];  // the SDP group last programmed feeds this layer
+      const uint32_t sdp_fmt = sdp.reg(static_cast<std::size_t>(sdp.producer), golden::regs::sdp::D_DATA_FORMAT::offset);
+      const uint32_t proc = golden::regs::field(sdp_fmt, sf::PROC_PRECISION{});
+      const uint32_t out = golden::regs::field(sdp_fmt, sf::OUT_PRECISION{});
+      if (proc != out) {
+        refuse("SDP.D_DATA_FORMAT", fmt::format("SDP converts its output ({} -> {}) while it feeds PDP on the fly; "
+                                                "this RTL hands PDP SDP's memory atoms, whose packing then is not "
+                                                "PDP's (docs/PDP_RTL.md)",
+                                                proc == 0 ? "int8" : "int16", out == 0 ? "int8" : "int16"));
+      }
+      return;  // PDP_RDMA does not run
+    }
     // PDP_RDMA must read what PDP pools.
     const uint32_t rmode = r.reg(g, 0x34), rk = r.reg(g, 0x38);
     if (m1(r.reg(g, 0x10), 0, 13) != h || m1(r.reg(g, 0x14), 0, 13) != c ||

@@ -356,10 +356,31 @@ module pdp_core #(
     if (!rst_ni) flying_q <= 1'b0;
     else if (start) flying_q <= !off_flying;
   end
-  assign in_valid    = flying_q ? fly_valid_i : rd_valid;
-  assign in_data     = flying_q ? fly_data_i : rd_data;
+  // On the fly, a 2-atom FIFO takes SDP's atom at once: PDP spends Lanes / Throughput beats on
+  // an atom and pops it at the last, and without the FIFO SDP could not build its next atom
+  // meanwhile (the two would take turns, half the rate).
+  logic                fly_valid, fly_ready;
+  logic [AtomBits-1:0] fly_data;
+  logic [1:0]          unused_fly_level;
+  dla_fifo #(
+    .Depth      (2),
+    .Width      (AtomBits),
+    .FallThrough(1'b1)
+  ) u_fly_fifo (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (flying_q && fly_valid_i),
+    .in_ready_o (fly_ready),
+    .in_data_i  (fly_data_i),
+    .out_valid_o(fly_valid),
+    .out_ready_i(flying_q && in_ready),
+    .out_data_o (fly_data),
+    .level_o    (unused_fly_level)
+  );
+  assign fly_ready_o = flying_q && fly_ready;
+  assign in_valid    = flying_q ? fly_valid : rd_valid;
+  assign in_data     = flying_q ? fly_data : rd_data;
   assign rd_ready    = !flying_q && in_ready;
-  assign fly_ready_o = flying_q && in_ready;
   dla_dma_rd #(
     .AddrWidth  (64),
     .DataWidth  (AtomBits),

@@ -85,7 +85,10 @@ TEST_CASE("the conv layers cover the intended shapes and are strong tests", "[co
     // Split-H layers: larger than CBUF by purpose, and their CACC saturation counter is the last
     // band's only, so they are built not to saturate (checked here).
     const units::CompiledConv cc = compile_at(f, l.header.seed);
-    const bool split = all_written(cc.program, "CDMA", "D_OP_ENABLE", dla::golden::regs::cdma::D_OP_ENABLE::OP_EN{}).size() > 1;
+    const bool split =
+        all_written(cc.program, "CDMA", "D_OP_ENABLE", dla::golden::regs::cdma::D_OP_ENABLE::OP_EN{}).size() > 1 ||
+        written(cc.program, "CDMA", "D_DATAIN_SIZE_0", dla::golden::regs::cdma::D_DATAIN_SIZE_0::DATAIN_HEIGHT{}) + 1 !=
+            uint32_t(L.H);
     if (split) {
       seen.insert("Split-H");
       CHECK(e.cacc_saturated == 0);
@@ -132,7 +135,11 @@ TEST_CASE("conv layers compile to a driver's program: bookkeeping registers, ena
     CHECK(written(p, "CDMA", "D_WEIGHT_BYTES", r::cdma::D_WEIGHT_BYTES::WEIGHT_BYTES{}) ==
           uint32_t(ceil_div(L.R * L.S * L.C * L.K * bpe, 128) * 128));
     const auto enables_cdma = all_written(p, "CDMA", "D_OP_ENABLE", r::cdma::D_OP_ENABLE::OP_EN{});
-    if (enables_cdma.size() > 1) {
+    // Split-H: several bands, or one that reads fewer input rows than the layer has (rows only
+    // the top padding's windows would read are not fetched).
+    const bool split_h = enables_cdma.size() > 1 ||
+                         written(p, "CDMA", "D_DATAIN_SIZE_0", r::cdma::D_DATAIN_SIZE_0::DATAIN_HEIGHT{}) + 1 != uint32_t(L.H);
+    if (split_h) {
       // Split-H (docs/CONV.md §7): bands of output rows in alternate groups. Hand rules: the
       // heights add up to H', each band's ATOMICS is W' x its height, its input starts at row
       // max(0, o0 * sy - PT), only the first band has the top pad, and the last band the bottom
@@ -297,6 +304,8 @@ TEST_CASE("malformed conv layers are refused naming file, JSON pointer and rule"
       {"conv_pool_split_h.json", "/pool", "a pool post-op is not split"},
       {"conv_pool_wide.json", "/pool", "the pooled width 300 exceeds the 128 columns of PDP's line buffer on nv_large"},
       {"conv_pool_wino.json", "/pool", "a Winograd convolution delivers 2x2 tiles"},
+      {"conv_pool_precision.json", "/output/precision",
+       "with a pool post-op SDP's output precision must be the convolution's"},
   };
   check_refusals(cases);
 }

@@ -339,6 +339,35 @@ TEST_CASE("SDP -> PDP on the fly (nvdla_sdp_top) reproduces NVIDIA's CRC on sdp_
   }
 }
 
+TEST_CASE("on the fly, an SDP that converts its output precision is refused (its atoms are not PDP's)",
+          "[rtl][pdp][fly]") {
+  const fs::path root = fs::path(DLA_SHARED_DIR) / "nvdla-traces";
+  const char* name = "sdp_pdp_32x16x32_pass_through_int8_0";
+  const Program p = import_nvdla_cfg(root / "nv_small" / name / (std::string(name) + ".cfg"), "nv_small");
+  const auto replay = [&](uint32_t out_precision) -> std::string {
+    RunOptions o;
+    std::string why;
+    auto dev = make_rtl_device({"SDP", "SDP_RDMA", "PDP"}, dla::golden::nv_small(), o, why);
+    REQUIRE(dev != nullptr);
+    const RegDb& db = RegDb::nvdla();
+    try {
+      for (const ProgramStep& st : p.steps) {
+        if (st.op != StepOp::RegWrite) continue;
+        uint32_t v = st.value;
+        if (st.reg->block == "SDP" && st.reg->name == "D_DATA_FORMAT") v = (v & ~0xcu) | (out_precision << 2);
+        dev->reg_write(*db.address("nv_small", *st.reg), v);
+      }
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  CHECK(replay(0).empty());  // int8 -> int8, as the trace programs it
+  const std::string r = replay(1);
+  CHECK(r.find("SDP.D_DATA_FORMAT") != std::string::npos);
+  CHECK(r.find("feeds PDP on the fly") != std::string::npos);
+}
+
 TEST_CASE("every bundled pdp layer passes on the RTL against golden under the stress legs", "[rtl][pdp][pdp_layers]") {
   cross_stress::run_bundled_layers("pdp", 24);
 }
