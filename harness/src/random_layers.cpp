@@ -23,6 +23,7 @@
 
 #include "golden/conv.hpp"
 #include "harness/conv_reference.hpp"
+#include "harness/cdp_reference.hpp"
 #include "harness/pdp_reference.hpp"
 #include "harness/errors.hpp"
 #include "harness/files.hpp"
@@ -34,6 +35,7 @@
 #include "harness/rng.hpp"
 #include "harness/rtl_devices.hpp"
 #include "units/conv.hpp"
+#include "units/cdp.hpp"
 #include "units/pdp.hpp"
 #include "units/sdp.hpp"
 
@@ -888,8 +890,25 @@ struct Generator {
   RandomLayer (*generate)(const HwConfig&, RandomLayer, Draw&);
 };
 RandomLayer gen_pdp(const HwConfig& hw, RandomLayer L, Draw& d) { return generate_pdp_layer(hw, std::move(L), d.rng); }
+RandomLayer gen_cdp(const HwConfig& hw, RandomLayer L, Draw& d) { return generate_cdp_layer(hw, std::move(L), d.rng); }
 
-constexpr Generator kGenerators[] = {{"conv", &gen_conv}, {"sdp", &gen_sdp}, {"pdp", &gen_pdp}};
+constexpr Generator kGenerators[] = {{"conv", &gen_conv}, {"sdp", &gen_sdp}, {"pdp", &gen_pdp}, {"cdp", &gen_cdp}};
+
+// The int64 reference's verdict on a device's output of a `pdp` or `cdp` layer: "" when they
+// agree, else the first difference (the `cdp` statistics registers are checked by the program's
+// own reads, whose expected values come from the same reference); nullopt for other units.
+std::optional<std::string> memory_reference_diff(const std::string& unit, const JsonNode& root, const RandomLayer& layer,
+                                                 const Memory& mem) {
+  if (unit == "pdp") {
+    const pdp_ref::Layer R = pdp_ref::read_layer(root, layer.name, layer.seed);
+    return pdp_ref::compare(R, pdp_ref::read_output(R, mem));
+  }
+  if (unit == "cdp") {
+    const cdp_ref::Layer R = cdp_ref::read_layer(root, layer.name, layer.seed);
+    return cdp_ref::compare(R, cdp_ref::read_output(R, mem));
+  }
+  return std::nullopt;
+}
 
 RandomStatus from_status(Status s, const std::string& message) {
   switch (s) {
@@ -907,6 +926,43 @@ uint32_t cacc_saturation(Device& dev, const std::string& config) {
 }
 
 }  // namespace
+
+namespace {
+
+// The header a generated layer's document gives the compiler.
+LayerHeader layer_header(const RandomLayer& L, const std::filesystem::path& file) {
+  LayerHeader h;
+  h.file = file;
+  h.unit = L.unit;
+  h.name = L.name;
+  h.config = L.config;
+  h.seed = L.seed;
+  h.stall = L.stall;
+  return h;
+}
+
+}  // namespace
+
+ojson random_layer_doc(const RandomLayer& L, int w, int h, int c) {
+  ojson doc = ojson::object();
+  doc["unit"] = L.unit;
+  doc["config"] = L.config->name;
+  doc["name"] = L.name;
+  doc["seed"] = L.seed;
+  doc["stall"] = L.stall;
+  doc["cube"] = ojson{{"w", w}, {"h", h}, {"c", c}};
+  return doc;
+}
+
+bool random_layer_compiles(const RandomLayer& L, const ojson& doc, Program (*compile)(const LayerHeader&, const JsonNode&)) {
+  try {
+    const auto jd = parse_json_text(L.name + ".json", doc.dump());
+    (void)compile(layer_header(L, jd->file), JsonNode::root(jd));
+    return true;
+  } catch (const InputError&) {
+    return false;
+  }
+}
 
 std::vector<std::string> random_units() {
   std::vector<std::string> out;
@@ -978,13 +1034,7 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
   try {
     const auto jd = parse_json_text(layer.name + ".json", layer.doc.dump(1));
     const JsonNode root = JsonNode::root(jd);
-    LayerHeader h;
-    h.file = jd->file;
-    h.unit = layer.unit;
-    h.name = layer.name;
-    h.config = layer.config;
-    h.seed = layer.seed;
-    h.stall = layer.stall;
+    const LayerHeader h = layer_header(layer, jd->file);
     Program program;
     std::optional<units::CompiledConv> conv;
     try {
@@ -993,6 +1043,8 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
         program = conv->program;
       } else if (layer.unit == "pdp") {
         program = units::compile_pdp_layer(h, root);
+      } else if (layer.unit == "cdp") {
+        program = units::compile_cdp_layer(h, root);
       } else {
         program = units::compile_sdp_layer(h, root, true);
       }
@@ -1012,8 +1064,8 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
     out.watchdog = o.sim.watchdog;
     std::string why;
     std::unique_ptr<Device> rtl = make_rtl_device(enabled_blocks(program), *layer.config, o, why);
-    if (rtl == nullptr && layer.unit == "pdp") {
-      // No PDP RTL in this build: the golden model alone, judged by the int64 pooling reference.
+    if (rtl == nullptr && (layer.unit == "pdp" || layer.unit == "cdp")) {
+      // No RTL of the unit in this build: the golden model alone, judged by the int64 reference.
       GoldenDevice gold(*layer.config);
       ProgramRunOptions po;
       po.mode = "golden";
@@ -1026,12 +1078,12 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
       if (out.status != RandomStatus::Pass) out.message = r.message;
       out.cross = r;
       if (out.status == RandomStatus::Pass) {
-        const pdp_ref::Layer R = pdp_ref::read_layer(root, layer.name, layer.seed);
-        const std::string g = pdp_ref::compare(R, pdp_ref::read_output(R, gold.memory()));
-        out.reference = g.empty() ? "agrees (golden only: no PDP RTL)" : "golden differs from the reference: " + g;
+        const std::string g = *memory_reference_diff(layer.unit, root, layer, gold.memory());
+        out.reference = g.empty() ? fmt::format("agrees (golden only: no {} RTL)", layer.unit == "pdp" ? "PDP" : "CDP")
+                                  : "golden differs from the reference: " + g;
         if (!g.empty()) {
           out.status = RandomStatus::Mismatch;
-          out.message = "golden differs from the int64 pooling reference";
+          out.message = "golden differs from the int64 reference";
         }
       }
       return done();
@@ -1054,17 +1106,17 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
     out.status = from_status(r.status, r.message);
     if (out.status != RandomStatus::Pass) out.message = r.message;
     out.cross = r;
-    if (layer.unit == "pdp" && (out.status == RandomStatus::Pass || out.status == RandomStatus::Mismatch)) {
-      const pdp_ref::Layer R = pdp_ref::read_layer(root, layer.name, layer.seed);
-      const std::string g = pdp_ref::compare(R, pdp_ref::read_output(R, gold.memory()));
-      const std::string t = pdp_ref::compare(R, pdp_ref::read_output(R, rtl->memory()));
+    if ((layer.unit == "pdp" || layer.unit == "cdp") &&
+        (out.status == RandomStatus::Pass || out.status == RandomStatus::Mismatch)) {
+      const std::string g = *memory_reference_diff(layer.unit, root, layer, gold.memory());
+      const std::string t = *memory_reference_diff(layer.unit, root, layer, rtl->memory());
       if (g.empty() && t.empty()) {
         out.reference = "agrees";
       } else {
         out.reference = (g.empty() ? std::string("golden agrees with the reference") : "golden differs: " + g) +
                         (t.empty() ? std::string("; RTL agrees with the reference") : "; RTL differs: " + t);
         out.status = RandomStatus::Mismatch;
-        if (out.message.empty()) out.message = "RTL and golden agree but differ from the int64 pooling reference";
+        if (out.message.empty()) out.message = "RTL and golden agree but differ from the int64 reference";
       }
     }
     if (conv && (out.status == RandomStatus::Pass || out.status == RandomStatus::Mismatch)) {

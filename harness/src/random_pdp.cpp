@@ -30,22 +30,6 @@ int log_draw(Rng& r, int lo, int hi) {
   return std::clamp(static_cast<int>(v), lo, hi);
 }
 
-bool compiles(const RandomLayer& L, const ojson& doc) {
-  try {
-    const auto jd = parse_json_text(L.name + ".json", doc.dump());
-    LayerHeader h;
-    h.file = jd->file;
-    h.unit = "pdp";
-    h.name = L.name;
-    h.config = L.config;
-    h.seed = L.seed;
-    h.stall = L.stall;
-    (void)units::compile_pdp_layer(h, JsonNode::root(jd));
-    return true;
-  } catch (const InputError&) {
-    return false;
-  }
-}
 
 ojson draw_layer(const golden::HwConfig& hw, const RandomLayer& L, Rng& r, std::string& feat) {
   const bool int16 = hw.int16 && chance(r, 0.3);
@@ -77,13 +61,7 @@ ojson draw_layer(const golden::HwConfig& hw, const RandomLayer& L, Rng& r, std::
   while (in_bytes() > (int64_t{1} << 18) && c > atom / bpe) c = std::max(1, c / 2);
   feat = fmt::format("{} k{}x{} s{}x{} pad L{}R{}T{}B{}", method, kw, kh, sw, sh, pl, pr, pt, pb);
 
-  ojson doc = ojson::object();
-  doc["unit"] = "pdp";
-  doc["config"] = hw.name;
-  doc["name"] = L.name;
-  doc["seed"] = L.seed;
-  doc["stall"] = L.stall;
-  doc["cube"] = ojson{{"w", w}, {"h", h}, {"c", c}};
+  ojson doc = random_layer_doc(L, w, h, c);
   ojson in = ojson::object();
   in["precision"] = int16 ? "int16" : "int8";
   ojson rnd = ojson::object();
@@ -134,11 +112,11 @@ RandomLayer generate_pdp_layer(const golden::HwConfig& hw, RandomLayer L, Rng& r
   for (int attempt = 0; attempt < 64; ++attempt) {
     std::string feat;
     ojson doc = draw_layer(hw, L, rng, feat);
-    if (!compiles(L, doc) && doc.contains("split")) {
+    if (!random_layer_compiles(L, doc, &units::compile_pdp_layer) && doc.contains("split")) {
       doc.erase("split");  // NVDLA's split rules forbid this piece width: let the compiler split
       feat += " (split dropped)";
     }
-    if (compiles(L, doc)) {
+    if (random_layer_compiles(L, doc, &units::compile_pdp_layer)) {
       L.doc = std::move(doc);
       L.features = feat;
       return L;

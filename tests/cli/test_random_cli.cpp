@@ -45,9 +45,9 @@ TEST_CASE("dlacosim random: bad options exit 2 naming the option", "[cli][random
     const char* says;
   };
   const std::vector<Case> cases = {
-      {"random", "expected exactly one unit (conv, sdp, pdp)"},
+      {"random", "expected exactly one unit (conv, sdp, pdp, cdp)"},
       {"random conv sdp", "expected exactly one unit"},
-      {"random cmac", "random: cmac: no random-layer generator for this unit (conv, sdp, pdp)"},
+      {"random cmac", "random: cmac: no random-layer generator for this unit (conv, sdp, pdp, cdp)"},
       {"random conv --count 0", "--count: must be in [1, 1000000]"},
       {"random conv --jobs 0", "--jobs: must be at least 1"},
       {"random conv -j 0", "--jobs: must be at least 1"},
@@ -190,4 +190,15 @@ TEST_CASE("dlacosim random: CI campaign pdp nv_large 60 layers", "[cli][random][
 }
 TEST_CASE("dlacosim random: CI campaign pdp nv_full 60 layers", "[cli][random][campaign]") {
   ci_campaign("pdp", "nv_full", 60);
+}
+// cdp: 300 layers (RTL against golden where the CDP RTL is built, else golden alone; both judged
+// by the int64 reference, statistics registers included). About 5 s on the 2-core VM.
+TEST_CASE("dlacosim random: CI campaign cdp nv_small 180 layers", "[cli][random][campaign]") {
+  ci_campaign("cdp", "nv_small", 180);
+}
+TEST_CASE("dlacosim random: CI campaign cdp nv_large 60 layers", "[cli][random][campaign]") {
+  ci_campaign("cdp", "nv_large", 60);
+}
+TEST_CASE("dlacosim random: CI campaign cdp nv_full 60 layers", "[cli][random][campaign]") {
+  ci_campaign("cdp", "nv_full", 60);
 }

@@ -19,6 +19,7 @@
 #include "harness/golden_device.hpp"
 #include "harness/layer.hpp"
 #include "harness/program_runner.hpp"
+#include "harness/random_layers.hpp"
 #include "units/cdp.hpp"
 
 namespace fs = std::filesystem;
@@ -72,6 +73,17 @@ std::string layer_with(const std::string& lrn, const std::string& extra = "", co
          "}";
 }
 
+// The LUT cases a layer reaches (which table a priority picks where, each counter, saturation).
+void note_lut_cases(const cdp_ref::Layer& L, const cdp_ref::Stats& s, std::set<std::string>& seen) {
+  if (s.uflow > 0) seen.insert(L.lut.uflow_prio_lo ? "both uflow -> LO" : "both uflow -> LE");
+  if (s.oflow > 0) seen.insert(L.lut.oflow_prio_lo ? "both oflow -> LO" : "both oflow -> LE");
+  if (s.hybrid > s.mixed) seen.insert(L.lut.hybrid_prio_lo ? "both hit -> LO" : "both hit -> LE");
+  if (s.mixed > 0) seen.insert(L.lut.hybrid_prio_lo ? "uflow + oflow -> LO" : "uflow + oflow -> LE");
+  if (s.le_hit > 0) seen.insert("LE hit only");
+  if (s.lo_hit > 0) seen.insert("LO hit only");
+  if (s.saturation > 0) seen.insert("output saturation");
+}
+
 }  // namespace
 
 TEST_CASE("every cdp layer equals the int64 reference on the golden model", "[cdp][cdp_layers]") {
@@ -119,14 +131,7 @@ TEST_CASE("the cdp layers cover the intended cases and are strong tests", "[cdp]
     if (L.lut.le_linear) seen.insert("LE linear");
     if (!L.lut.le_linear) seen.insert("LE exponent");
     const cdp_ref::Result r = cdp_ref::reference(L);
-    const cdp_ref::Stats& s = r.stats;
-    if (s.uflow > 0) seen.insert(L.lut.uflow_prio_lo ? "both uflow -> LO" : "both uflow -> LE");
-    if (s.oflow > 0) seen.insert(L.lut.oflow_prio_lo ? "both oflow -> LO" : "both oflow -> LE");
-    if (s.hybrid > s.mixed) seen.insert(L.lut.hybrid_prio_lo ? "both hit -> LO" : "both hit -> LE");
-    if (s.mixed > 0) seen.insert(L.lut.hybrid_prio_lo ? "uflow + oflow -> LO" : "uflow + oflow -> LE");
-    if (s.le_hit > 0) seen.insert("LE hit only");
-    if (s.lo_hit > 0) seen.insert("LO hit only");
-    if (s.saturation > 0) seen.insert("output saturation");
+    note_lut_cases(L, r.stats, seen);
     // Strong: the output is not constant.
     CHECK(std::set<int64_t>(r.out.begin(), r.out.end()).size() > 1);
   }
@@ -226,4 +231,34 @@ TEST_CASE("malformed cdp layers are refused naming the JSON pointer and the rule
   CHECK_THAT(refusal(layer_with(R"({"window":3})", "", kLrnLut, "int8", R"({"base":2147483712})")),
              Catch::Contains("/output/base | the output region [0x80000040, 0x80000100) overlaps the input region"));
   CHECK_THAT(refusal(layer_with(R"({"window":3,"sum":true})")), Catch::Contains("/lrn"));
+}
+
+TEST_CASE("random cdp layers reach every flag, priority and corner", "[cdp][cdp_layers][random]") {
+  // 200 generated layers per configuration (dlacosim random cdp, seed 1): their reference statistics
+  // and shapes, so a generator change that stops reaching a case fails here.
+  std::set<std::string> seen;
+  for (const std::string cfg : {"nv_small", "nv_large", "nv_full"}) {
+    for (uint64_t i = 0; i < 200; ++i) {
+      const RandomLayer g = generate_random_layer("cdp", *dla::golden::find_config(cfg), 1, i);
+      const auto jd = parse_json_text(g.name + ".json", g.doc.dump());
+      const cdp_ref::Layer L = cdp_ref::read_layer(JsonNode::root(jd), g.name, g.seed);
+      const cdp_ref::Stats s = cdp_ref::reference(L).stats;
+      seen.insert("window " + std::to_string(L.window));
+      if (L.int16) seen.insert("int16");
+      if (L.C < L.window) seen.insert("C < window");
+      if (L.C % (L.atom / L.bpe()) != 0) seen.insert("padded lanes");
+      if (L.sqsum_bypass) seen.insert("sqsum bypass");
+      if (L.mul_bypass) seen.insert("mul bypass");
+      note_lut_cases(L, s, seen);
+      if (!L.perf_lut) seen.insert("LUT counters off");
+    }
+  }
+  for (const char* want :
+       {"window 3", "window 5", "window 7", "window 9", "int16", "C < window", "padded lanes", "sqsum bypass", "mul bypass",
+        "both uflow -> LO", "both uflow -> LE", "both oflow -> LO", "both oflow -> LE", "both hit -> LO", "both hit -> LE",
+        "uflow + oflow -> LO", "uflow + oflow -> LE", "LE hit only", "LO hit only", "output saturation",
+        "LUT counters off"}) {
+    INFO(want);
+    CHECK(seen.count(want) == 1);
+  }
 }

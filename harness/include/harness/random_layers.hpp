@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "golden/config.hpp"
+#include "harness/layer.hpp"
 #include "harness/mem_model.hpp"
+#include "harness/program.hpp"
 #include "harness/rng.hpp"
 #include "harness/report.hpp"
 
@@ -35,11 +37,20 @@ struct RandomLayer {
   nlohmann::ordered_json doc;
 };
 
+// Helpers of the generators: the document's header (unit, config, name, seed, stall) and cube;
+// whether the unit's layer compiler accepts a drawn document (an InputError means no).
+[[nodiscard]] nlohmann::ordered_json random_layer_doc(const RandomLayer& L, int w, int h, int c);
+[[nodiscard]] bool random_layer_compiles(const RandomLayer& L, const nlohmann::ordered_json& doc,
+                                         Program (*compile)(const LayerHeader&, const JsonNode&));
+
 // The `pdp` generator (harness/src/random_pdp.cpp): layer L (name, seed, stall set) filled in
 // with a random legal pooling layer drawn from `rng`.
 [[nodiscard]] RandomLayer generate_pdp_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
 
-// Units that have a generator ("conv", "sdp", "pdp").
+// The `cdp` generator (harness/src/random_cdp.cpp): layer L filled in with a random legal LRN layer.
+[[nodiscard]] RandomLayer generate_cdp_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
+
+// Units that have a generator ("conv", "sdp", "pdp", "cdp").
 [[nodiscard]] std::vector<std::string> random_units();
 
 // Layer `index` of a campaign of `unit` with seed `seed` on `config`: a pure function of these
