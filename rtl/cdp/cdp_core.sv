@@ -149,52 +149,38 @@ module cdp_core #(
 
   // CDP S_ registers: S_LUT_ACCESS_CFG/DATA go to the LUT engine, S_LUT_CFG..LO_SLOPE_SHIFT
   // (14 words from 0x10) are the engine's configuration, stored with their writable bits.
-  localparam int unsigned LutFirst = 32'(nvdla_regs_pkg::CDP_S_LUT_CFG_OFFSET);
-  function automatic logic [31:0] lut_reg_mask(input logic [3:0] i);
-    case (i)
-      4'd0:    lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_CFG_WRITABLE_MASK;
-      4'd1:    lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_INFO_WRITABLE_MASK;
-      4'd2:    lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LE_START_LOW_WRITABLE_MASK;
-      4'd3:    lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LE_START_HIGH_WRITABLE_MASK;
-      4'd4:    lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LE_END_LOW_WRITABLE_MASK;
-      4'd5:    lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LE_END_HIGH_WRITABLE_MASK;
-      4'd6:    lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LO_START_LOW_WRITABLE_MASK;
-      4'd7:    lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LO_START_HIGH_WRITABLE_MASK;
-      4'd8:    lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LO_END_LOW_WRITABLE_MASK;
-      4'd9:    lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LO_END_HIGH_WRITABLE_MASK;
-      4'd10:   lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LE_SLOPE_SCALE_WRITABLE_MASK;
-      4'd11:   lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LE_SLOPE_SHIFT_WRITABLE_MASK;
-      4'd12:   lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LO_SLOPE_SCALE_WRITABLE_MASK;
-      4'd13:   lut_reg_mask = nvdla_regs_pkg::CDP_S_LUT_LO_SLOPE_SHIFT_WRITABLE_MASK;
-      default: lut_reg_mask = '0;
-    endcase
-  endfunction
+  localparam logic [14*32-1:0] LutMasks = {
+    nvdla_regs_pkg::CDP_S_LUT_LO_SLOPE_SHIFT_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LO_SLOPE_SCALE_WRITABLE_MASK,
+    nvdla_regs_pkg::CDP_S_LUT_LE_SLOPE_SHIFT_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LE_SLOPE_SCALE_WRITABLE_MASK,
+    nvdla_regs_pkg::CDP_S_LUT_LO_END_HIGH_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LO_END_LOW_WRITABLE_MASK,
+    nvdla_regs_pkg::CDP_S_LUT_LO_START_HIGH_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LO_START_LOW_WRITABLE_MASK,
+    nvdla_regs_pkg::CDP_S_LUT_LE_END_HIGH_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LE_END_LOW_WRITABLE_MASK,
+    nvdla_regs_pkg::CDP_S_LUT_LE_START_HIGH_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LE_START_LOW_WRITABLE_MASK,
+    nvdla_regs_pkg::CDP_S_LUT_INFO_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_CFG_WRITABLE_MASK};
   logic [13:0][31:0] lut_regs_q;
-  logic lut_prog, lut_rd_q;
-  logic [31:0] lut_word_q;
-  logic [31:0] prog_rsp_rdata;
-  logic prog_rsp_valid, prog_rsp_err, prog_err, prog_ready;
-  assign lut_prog = (cdp_s_we || cdp_s_re) &&
-                    (cdp_s_off == nvdla_regs_pkg::CDP_S_LUT_ACCESS_CFG_OFFSET ||
-                     cdp_s_off == nvdla_regs_pkg::CDP_S_LUT_ACCESS_DATA_OFFSET);
-  logic [11:0] lut_idx_off;
-  logic [3:0]  lut_idx;
-  logic        lut_reg_sel;
-  assign lut_idx_off = (cdp_s_off - 12'(LutFirst)) >> 2;
-  assign lut_idx     = lut_idx_off[3:0];
-  assign lut_reg_sel = cdp_s_off >= 12'(LutFirst) && lut_idx_off < 12'd14;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      lut_regs_q <= '0;
-      lut_rd_q   <= 1'b0;
-      lut_word_q <= '0;
-    end else begin
-      if (cdp_s_we && lut_reg_sel) lut_regs_q[lut_idx] <= cdp_s_wdata & lut_reg_mask(lut_idx);
-      lut_rd_q   <= cdp_s_re && lut_prog;
-      lut_word_q <= (cdp_s_re && lut_reg_sel) ? lut_regs_q[lut_idx] : '0;
-    end
-  end
-  assign cdp_s_rdata = lut_rd_q ? prog_rsp_rdata : lut_word_q;
+  logic        lut_prog, lut_prog_addr, lut_prog_write;
+  logic [31:0] lut_prog_wdata, prog_rsp_rdata;
+  logic        prog_rsp_valid, prog_rsp_err, prog_err, prog_ready;
+  lut_s_regs #(
+    .NumRegs  (14),
+    .CfgOffset(nvdla_regs_pkg::CDP_S_LUT_ACCESS_CFG_OFFSET),
+    .LutFirst (nvdla_regs_pkg::CDP_S_LUT_CFG_OFFSET),
+    .Masks    (LutMasks)
+  ) u_lut_regs (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .s_we_i          (cdp_s_we),
+    .s_re_i          (cdp_s_re),
+    .s_offset_i      (cdp_s_off),
+    .s_wdata_i       (cdp_s_wdata),
+    .s_rdata_o       (cdp_s_rdata),
+    .lut_regs_o      (lut_regs_q),
+    .prog_valid_o    (lut_prog),
+    .prog_addr_o     (lut_prog_addr),
+    .prog_write_o    (lut_prog_write),
+    .prog_wdata_o    (lut_prog_wdata),
+    .prog_rsp_rdata_i(prog_rsp_rdata)
+  );
 
   // ---------------------------------------------------------------- register decode
   function automatic logic [31:0] cw(input logic [11:0] off);
@@ -547,9 +533,9 @@ module cdp_core #(
     .stat_lo_hit_o   (st_lo_hit),
     .prog_valid_i    (lut_prog),
     .prog_ready_o    (prog_ready),
-    .prog_addr_i     (cdp_s_off == nvdla_regs_pkg::CDP_S_LUT_ACCESS_DATA_OFFSET),
-    .prog_write_i    (cdp_s_we),
-    .prog_wdata_i    (cdp_s_wdata),
+    .prog_addr_i     (lut_prog_addr),
+    .prog_write_i    (lut_prog_write),
+    .prog_wdata_i    (lut_prog_wdata),
     .prog_rsp_valid_o(prog_rsp_valid),
     .prog_rsp_rdata_o(prog_rsp_rdata),
     .prog_rsp_err_o  (prog_rsp_err),

@@ -139,34 +139,30 @@ module sdp_core #(
   assign csb_rsp_rdata_o = sdp_rdata | rdma_rdata;  // a block that did not hit answers 0
 
   // SDP S_ registers: S_LUT_ACCESS_CFG/DATA go to the LUT engine, S_LUT_CFG..LO_SLOPE_SHIFT are
-  // the engine's configuration words.
-  localparam int unsigned LutFirst = 32'(nvdla_regs_pkg::SDP_S_LUT_CFG_OFFSET);
+  // the engine's configuration words (stored as written).
   logic [9:0][31:0] lut_regs_q;
-  logic lut_prog, lut_rd_q;
-  logic [31:0] lut_word_q;
-  logic [31:0] prog_rsp_rdata;
-  logic prog_rsp_valid, prog_rsp_err, prog_err, prog_ready;
-  assign lut_prog = (sdp_s_we || sdp_s_re) &&
-                    (sdp_s_off == nvdla_regs_pkg::SDP_S_LUT_ACCESS_CFG_OFFSET ||
-                     sdp_s_off == nvdla_regs_pkg::SDP_S_LUT_ACCESS_DATA_OFFSET);
-  logic [11:0] lut_idx_off;
-  logic [3:0]  lut_idx;
-  logic        lut_reg_sel;
-  assign lut_idx_off = (sdp_s_off - 12'(LutFirst)) >> 2;
-  assign lut_idx     = lut_idx_off[3:0];
-  assign lut_reg_sel = sdp_s_off >= 12'(LutFirst) && lut_idx_off < 12'd10;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      lut_regs_q <= '0;
-      lut_rd_q   <= 1'b0;
-      lut_word_q <= '0;
-    end else begin
-      if (sdp_s_we && lut_reg_sel) lut_regs_q[lut_idx] <= sdp_s_wdata;
-      lut_rd_q   <= sdp_s_re && lut_prog;
-      lut_word_q <= (sdp_s_re && lut_reg_sel) ? lut_regs_q[lut_idx] : '0;
-    end
-  end
-  assign sdp_s_rdata = lut_rd_q ? prog_rsp_rdata : lut_word_q;
+  logic        lut_prog, lut_prog_addr, lut_prog_write;
+  logic [31:0] lut_prog_wdata, prog_rsp_rdata;
+  logic        prog_rsp_valid, prog_rsp_err, prog_err, prog_ready;
+  lut_s_regs #(
+    .NumRegs  (10),
+    .CfgOffset(nvdla_regs_pkg::SDP_S_LUT_ACCESS_CFG_OFFSET),
+    .LutFirst (nvdla_regs_pkg::SDP_S_LUT_CFG_OFFSET)
+  ) u_lut_regs (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .s_we_i          (sdp_s_we),
+    .s_re_i          (sdp_s_re),
+    .s_offset_i      (sdp_s_off),
+    .s_wdata_i       (sdp_s_wdata),
+    .s_rdata_o       (sdp_s_rdata),
+    .lut_regs_o      (lut_regs_q),
+    .prog_valid_o    (lut_prog),
+    .prog_addr_o     (lut_prog_addr),
+    .prog_write_o    (lut_prog_write),
+    .prog_wdata_o    (lut_prog_wdata),
+    .prog_rsp_rdata_i(prog_rsp_rdata)
+  );
 
   // ---------------------------------------------------------------- register decode
   // Register words: only their defined fields are read, so most words have unused bits.
@@ -873,9 +869,9 @@ module sdp_core #(
     .stat_lo_hit_o   (st_lo_hit),
     .prog_valid_i    (lut_prog),
     .prog_ready_o    (prog_ready),
-    .prog_addr_i     (sdp_s_off == nvdla_regs_pkg::SDP_S_LUT_ACCESS_DATA_OFFSET),
-    .prog_write_i    (sdp_s_we),
-    .prog_wdata_i    (sdp_s_wdata),
+    .prog_addr_i     (lut_prog_addr),
+    .prog_write_i    (lut_prog_write),
+    .prog_wdata_i    (lut_prog_wdata),
     .prog_rsp_valid_o(prog_rsp_valid),
     .prog_rsp_rdata_o(prog_rsp_rdata),
     .prog_rsp_err_o  (prog_rsp_err),
