@@ -171,7 +171,9 @@ function(dla_rtl_checks)
     if(A_SYNTH_FULL_ONLY)
       list(APPEND labels synth_full)
     endif()
+    # COST: ctest -j starts the costliest tests first; a fresh clone has no timing history, and
+    # a synthesis (up to minutes) started last would be the run's tail.
     set_tests_properties("synth:${A_NAME}" PROPERTIES
-      LABELS "${labels}" TIMEOUT ${DLA_RTL_SYNTH_TIMEOUT})
+      LABELS "${labels}" TIMEOUT ${DLA_RTL_SYNTH_TIMEOUT} COST 1000)
   endif()
 endfunction()
