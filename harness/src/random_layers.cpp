@@ -754,10 +754,13 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
       L.doc = with;
       feat += fmt::format(" pool {} {}x{} s{}x{}{}", method, kw, kh, sw, sh, pads.empty() ? "" : " padded");
       // PDP writes an output line after up to kernel + stride input lines (rows no window uses
-      // at a surface's end included), an atom taking lanes / PDP_THROUGHPUT cycles: a quiet time
-      // on the memory ports that is not a hang. Give it 4x.
+      // at a surface's end included), each as slow as the convolution computes an output row
+      // (its atomic operations) or PDP takes it (an atom in lanes / PDP_THROUGHPUT cycles): a
+      // quiet time on the memory ports that is not a hang. Give it 4x.
       const int lanes = hw.atom_bytes / (out16 ? 2 : 1);
-      const int64_t quiet = int64_t{kh + sh} * ow * ((lanes + hw.pdp_throughput - 1) / hw.pdp_throughput);
+      const int64_t row = std::max<int64_t>(conv_atomic_ops(s, hw) / std::max(1, oh),
+                                            int64_t{ow} * ((lanes + hw.pdp_throughput - 1) / hw.pdp_throughput));
+      const int64_t quiet = int64_t{kh + sh} * row;
       if (4 * quiet > static_cast<int64_t>(std::max<uint64_t>(L.watchdog, 20000))) L.watchdog = static_cast<uint64_t>(4 * quiet);
     }
   }
