@@ -6,7 +6,7 @@
 #
 # --time S      seconds per target (default 10)
 # --build-only  build the targets, do not run them
-# TARGET        layer_cmac layer_lut layer_wino layer_sdp layer_conv layer_pdp layer_program suite
+# TARGET        layer_cmac layer_lut layer_wino layer_sdp layer_conv layer_pdp layer_cdp layer_program suite
 #               cfg txn dat results (default: all)
 #
 # Needs build/ built first (scripts/build.sh): the fuzz build links its verilated models instead of
@@ -30,7 +30,7 @@ while (($#)); do
     *) targets+=("$1"); shift ;;
   esac
 done
-((${#targets[@]})) || targets=(layer_cmac layer_lut layer_wino layer_sdp layer_conv layer_pdp layer_program suite cfg txn dat results)
+((${#targets[@]})) || targets=(layer_cmac layer_lut layer_wino layer_sdp layer_conv layer_pdp layer_cdp layer_program suite cfg txn dat results)
 [ -f build/rtl/libdla_rtl.a ] || { echo "fuzz: build/ is not built (run bash scripts/build.sh first)" >&2; exit 2; }
 command -v clang++-14 >/dev/null || { echo "fuzz: clang++-14 missing (bash scripts/setup.sh installs it)" >&2; exit 2; }
 

@@ -14,7 +14,7 @@ bin=${2:-}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 traces=$src/../shared/nvdla-traces
 rm -rf "$out"
-targets=(layer_cmac layer_lut layer_wino layer_sdp layer_conv layer_pdp layer_program suite cfg txn dat results)
+targets=(layer_cmac layer_lut layer_wino layer_sdp layer_conv layer_pdp layer_cdp layer_program suite cfg txn dat results)
 for t in "${targets[@]}"; do mkdir -p "$out/$t"; done
 
 # seed TARGET FILE...: copies each file of at most 64 KiB (name made unique by its path).
