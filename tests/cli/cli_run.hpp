@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace dla::test {
 
@@ -26,6 +27,25 @@ inline Cmd dlacosim(const std::string& args, bool merge_stderr = true) {
   const int status = pclose(p);
   r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+// A malformed file of `dir` and what dlacosim must say about it: "FILE: WHERE: ..." and RULE.
+struct BadFile {
+  const char* file;
+  const char* where;
+  const char* rule;
+};
+
+// Each file exits 2 from `run` and from `validate`, naming the file, the JSON pointer and the rule.
+inline void check_bad_files(const std::string& dir, const std::vector<BadFile>& cases) {
+  for (const auto& c : cases) {
+    for (const std::string cmd : {"run", "validate"}) {
+      const Cmd r = dlacosim(cmd + " " + dir + c.file);
+      INFO(cmd << " " << c.file << "\n" << r.out);
+      CHECK(r.exit == 2);
+      CHECK_THAT(r.out, Catch::Contains(dir + c.file + ": " + c.where + ": ") && Catch::Contains(c.rule));
+    }
+  }
 }
 
 }  // namespace dla::test

@@ -18,25 +18,13 @@ const std::string kBad = kSrc + "/tests/data/bad_layers/";
 }  // namespace
 
 TEST_CASE("malformed cdp layers exit 2 naming file, JSON pointer and rule", "[cli][cdp]") {
-  struct Case {
-    const char* file;
-    const char* where;
-    const char* rule;
-  };
-  const std::vector<Case> cases = {
-      {"40_cdp_window.json", "/lrn/window", "6 is not a window NVDLA's CDP has: D_LRN_CFG.NORMALZ_LEN sums 3, 5, 7 or 9"},
-      {"40_cdp_lut_end.json", "/lut/registers/le_end",
-       "the linear LE table ends at START + 64 x 2^10 = 65536, but its END is 65537"},
-      {"40_cdp_cvt_offset.json", "/in_cvt/offset", "-300 is out of range [-128, 127]: int8 subtracts DATIN_OFFSET's low 8 bits"},
-  };
-  for (const auto& c : cases) {
-    for (const std::string cmd : {"run", "validate"}) {
-      const Cmd r = dlacosim(cmd + " " + kBad + c.file);
-      INFO(cmd << " " << c.file << "\n" << r.out);
-      CHECK(r.exit == 2);
-      CHECK_THAT(r.out, Catch::Contains(kBad + c.file + ": " + c.where + ": ") && Catch::Contains(c.rule));
-    }
-  }
+  dla::test::check_bad_files(
+      kBad, {{"40_cdp_window.json", "/lrn/window",
+              "6 is not a window NVDLA's CDP has: D_LRN_CFG.NORMALZ_LEN sums 3, 5, 7 or 9"},
+             {"40_cdp_lut_end.json", "/lut/registers/le_end",
+              "the linear LE table ends at START + 64 x 2^10 = 65536, but its END is 65537"},
+             {"40_cdp_cvt_offset.json", "/in_cvt/offset",
+              "-300 is out of range [-128, 127]: int8 subtracts DATIN_OFFSET's low 8 bits"}});
 }
 
 TEST_CASE("a bundled cdp layer validates and runs on golden", "[cli][cdp]") {

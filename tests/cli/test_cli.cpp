@@ -23,12 +23,7 @@ const std::string kCmac = kSrc + "/testvectors/layers/cmac/";
 }  // namespace
 
 TEST_CASE("malformed layer files exit 2 naming file, JSON pointer and rule", "[cli]") {
-  struct Case {
-    const char* file;
-    const char* where;
-    const char* rule;
-  };
-  const std::vector<Case> cases = {
+  const std::vector<dla::test::BadFile> cases = {
       {"01_syntax.json", "line 4, column 13", "malformed JSON"},  // column 13 ends the unexpected "precision"
       {"02_unknown_unit.json", "/unit", "unknown unit \"cmax\""},
       {"03_unknown_config.json", "/config", "unknown configuration \"nv_medium\""},
@@ -45,14 +40,7 @@ TEST_CASE("malformed layer files exit 2 naming file, JSON pointer and rule", "[c
       {"14_unknown_register.json", "/steps/1/reg", "unknown register \"SDP.D_OP_ENABLED\""},
       {"15_data_min_gt_max.json", "/data/random", "min 5 is greater than max -5"},
   };
-  for (const auto& c : cases) {
-    for (const std::string cmd : {"run", "validate"}) {
-      const Cmd r = dlacosim(cmd + " " + kBad + c.file);
-      INFO(cmd << " " << c.file << "\n" << r.out);
-      CHECK(r.exit == 2);
-      CHECK_THAT(r.out, Catch::Contains(kBad + c.file + ": " + c.where + ": ") && Catch::Contains(c.rule));
-    }
-  }
+  dla::test::check_bad_files(kBad, cases);
 }
 
 TEST_CASE("missing files and bad options exit 2", "[cli]") {

@@ -22,12 +22,7 @@ const std::string kLut = kSrc + "/testvectors/layers/lut/";
 }  // namespace
 
 TEST_CASE("malformed lut layers exit 2 naming file, JSON pointer and rule", "[cli][lut]") {
-  struct Case {
-    const char* file;
-    const char* where;
-    const char* rule;
-  };
-  const std::vector<Case> cases = {
+  const std::vector<dla::test::BadFile> cases = {
       {"20_lut_le_length.json", "/tables/le", "the LE table needs exactly 65 entries, 64 given"},
       {"20_lut_lo_length.json", "/tables/lo", "the LO table needs exactly 257 entries, 258 given"},
       {"20_lut_bad_function.json", "/tables/function", "\"softmax\" is not one of: sigmoid, tanh, exp, lrn"},
@@ -38,14 +33,7 @@ TEST_CASE("malformed lut layers exit 2 naming file, JSON pointer and rule", "[cl
       {"20_lut_lrn_param.json", "/tables/lrn_beta", "only the lrn function takes this parameter"},
       {"20_lut_start_range.json", "/registers/lo_start", "2147483648 is out of range [-2147483648, 2147483647]"},
   };
-  for (const auto& c : cases) {
-    for (const std::string cmd : {"run", "validate"}) {
-      const Cmd r = dlacosim(cmd + " " + kBad + c.file);
-      INFO(cmd << " " << c.file << "\n" << r.out);
-      CHECK(r.exit == 2);
-      CHECK_THAT(r.out, Catch::Contains(kBad + c.file + ": " + c.where + ": ") && Catch::Contains(c.rule));
-    }
-  }
+  dla::test::check_bad_files(kBad, cases);
 }
 
 TEST_CASE("every bundled lut layer validates", "[cli][lut]") {

@@ -21,12 +21,7 @@ const std::string kSdp = kSrc + "/testvectors/layers/sdp/";
 }  // namespace
 
 TEST_CASE("malformed sdp layers exit 2 naming file, JSON pointer and rule", "[cli][sdp]") {
-  struct Case {
-    const char* file;
-    const char* where;
-    const char* rule;
-  };
-  const std::vector<Case> cases = {
+  const std::vector<dla::test::BadFile> cases = {
       {"30_sdp_c_range.json", "/cube/c", "9000 is out of range [1, 8192]"},
       {"30_sdp_int16_small.json", "/input/precision", "nv_small does not support int16 input (int16 only on nv_full)"},
       {"30_sdp_int16_out_small.json", "/output/precision", "nv_small does not support int16 output"},
@@ -43,14 +38,7 @@ TEST_CASE("malformed sdp layers exit 2 naming file, JSON pointer and rule", "[cl
       {"30_sdp_channel_strides.json", "/bs/operands/line_stride", "strides apply to per-element operands only"},
       {"30_sdp_lut_function.json", "/ew/lut/function", "\"relu\" is not one of: sigmoid, tanh, exp, lrn"},
   };
-  for (const auto& c : cases) {
-    for (const std::string cmd : {"run", "validate"}) {
-      const Cmd r = dlacosim(cmd + " " + kBad + c.file);
-      INFO(cmd << " " << c.file << "\n" << r.out);
-      CHECK(r.exit == 2);
-      CHECK_THAT(r.out, Catch::Contains(kBad + c.file + ": " + c.where + ": ") && Catch::Contains(c.rule));
-    }
-  }
+  dla::test::check_bad_files(kBad, cases);
 }
 
 TEST_CASE("every bundled sdp layer validates and runs on the golden model", "[cli][sdp]") {

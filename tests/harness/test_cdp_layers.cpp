@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -20,6 +19,7 @@
 #include "harness/layer.hpp"
 #include "harness/program_runner.hpp"
 #include "harness/random_layers.hpp"
+#include "layer_helpers.hpp"
 #include "units/cdp.hpp"
 
 namespace fs = std::filesystem;
@@ -29,38 +29,11 @@ namespace {
 
 const fs::path kLayers = fs::path(DLA_SOURCE_DIR) / "testvectors/layers/cdp";
 
-std::vector<fs::path> layer_files() {
-  std::vector<fs::path> out;
-  for (const auto& e : fs::directory_iterator(kLayers)) {
-    if (e.path().extension() == ".json") out.push_back(e.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-std::unique_ptr<GoldenDevice> run_golden(const LoadedLayer& l, RunResult& r) {
-  const Program p = units::compile_cdp_layer(l.header, l.root());
-  auto dev = std::make_unique<GoldenDevice>(*l.header.config);
-  ProgramRunOptions o;
-  o.mode = "golden";
-  r = run_program(p, dev.get(), nullptr, o);
-  return dev;
-}
-
 uint32_t reg(GoldenDevice& dev, const std::string& cfg, const std::string& name) {
   return dev.reg_read(*RegDb::nvdla().address(cfg, *RegDb::nvdla().find(name)));
 }
 
-std::string refusal(const std::string& body) {
-  const fs::path f = fs::temp_directory_path() / "dla_cdp_bad_layer.json";
-  std::ofstream(f) << body;
-  try {
-    (void)load_layer(f);
-  } catch (const InputError& e) {
-    return std::string(e.where()) + " | " + e.rule();
-  }
-  return "accepted";
-}
+std::string refusal(const std::string& body) { return testing::refusal(body, "dla_cdp_bad_layer.json"); }
 
 const std::string kLrnLut = R"({"function":"lrn","le_function":"exponent","raw":[0,65536],"density":[0,4096]})";
 
@@ -87,13 +60,13 @@ void note_lut_cases(const cdp_ref::Layer& L, const cdp_ref::Stats& s, std::set<s
 }  // namespace
 
 TEST_CASE("every cdp layer equals the int64 reference on the golden model", "[cdp][cdp_layers]") {
-  const auto files = layer_files();
+  const auto files = testing::layer_files(kLayers);
   REQUIRE(files.size() >= 20);
   for (const auto& f : files) {
     DYNAMIC_SECTION(f.stem().string()) {
       const LoadedLayer l = load_layer(f);
       RunResult r;
-      const auto dev = run_golden(l, r);
+      const auto dev = testing::run_golden(units::compile_cdp_layer(l.header, l.root()), l, r);
       INFO(r.message);
       REQUIRE(r.status == Status::Pass);  // includes the statistics reads the compiler expects
       const cdp_ref::Layer L = cdp_ref::read_layer(l.root(), f.stem().string(), l.header.seed);
@@ -116,7 +89,7 @@ TEST_CASE("every cdp layer equals the int64 reference on the golden model", "[cd
 
 TEST_CASE("the cdp layers cover the intended cases and are strong tests", "[cdp][cdp_layers]") {
   std::set<std::string> seen;
-  for (const auto& f : layer_files()) {
+  for (const auto& f : testing::layer_files(kLayers)) {
     const LoadedLayer l = load_layer(f);
     const cdp_ref::Layer L = cdp_ref::read_layer(l.root(), f.stem().string(), l.header.seed);
     INFO(L.name);

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -18,6 +17,7 @@
 #include "harness/layer.hpp"
 #include "harness/pdp_reference.hpp"
 #include "harness/program_runner.hpp"
+#include "layer_helpers.hpp"
 #include "units/pdp.hpp"
 
 namespace fs = std::filesystem;
@@ -26,25 +26,6 @@ using namespace dla::harness;
 namespace {
 
 const fs::path kLayers = fs::path(DLA_SOURCE_DIR) / "testvectors/layers/pdp";
-
-std::vector<fs::path> layer_files() {
-  std::vector<fs::path> out;
-  for (const auto& e : fs::directory_iterator(kLayers)) {
-    if (e.path().extension() == ".json") out.push_back(e.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-// Runs the compiled layer on a golden device and returns the device (its memory holds the output).
-std::unique_ptr<GoldenDevice> run_golden(const LoadedLayer& l, RunResult& r) {
-  const Program p = units::compile_pdp_layer(l.header, l.root());
-  auto dev = std::make_unique<GoldenDevice>(*l.header.config);
-  ProgramRunOptions o;
-  o.mode = "golden";
-  r = run_program(p, dev.get(), nullptr, o);
-  return dev;
-}
 
 // The value of register `name` written by `p` (last write).
 uint32_t written(const Program& p, const std::string& block, const std::string& name) {
@@ -60,16 +41,7 @@ uint32_t written(const Program& p, const std::string& block, const std::string& 
   return v;
 }
 
-std::string refusal(const std::string& body) {
-  const fs::path f = fs::temp_directory_path() / "dla_pdp_bad_layer.json";
-  std::ofstream(f) << body;
-  try {
-    (void)load_layer(f);
-  } catch (const InputError& e) {
-    return std::string(e.where()) + " | " + e.rule();
-  }
-  return "accepted";
-}
+std::string refusal(const std::string& body) { return testing::refusal(body, "dla_pdp_bad_layer.json"); }
 
 // A valid layer with `pool` and extra top-level fields substituted.
 std::string layer_with(const std::string& pool, const std::string& extra = "", const std::string& output = "{}") {
@@ -81,13 +53,13 @@ std::string layer_with(const std::string& pool, const std::string& extra = "", c
 }  // namespace
 
 TEST_CASE("every pdp layer equals the int64 pooling reference on the golden model", "[pdp][pdp_layers]") {
-  const auto files = layer_files();
+  const auto files = testing::layer_files(kLayers);
   REQUIRE(files.size() >= 24);
   for (const auto& f : files) {
     DYNAMIC_SECTION(f.stem().string()) {
       const LoadedLayer l = load_layer(f);
       RunResult r;
-      const auto dev = run_golden(l, r);
+      const auto dev = testing::run_golden(units::compile_pdp_layer(l.header, l.root()), l, r);
       INFO(r.message);
       REQUIRE(r.status == Status::Pass);
       const pdp_ref::Layer L = pdp_ref::read_layer(l.root(), f.stem().string(), l.header.seed);
@@ -102,7 +74,7 @@ TEST_CASE("every pdp layer equals the int64 pooling reference on the golden mode
 
 TEST_CASE("the pdp layers cover the intended cases and are strong tests", "[pdp][pdp_layers]") {
   std::set<std::string> seen;
-  for (const auto& f : layer_files()) {
+  for (const auto& f : testing::layer_files(kLayers)) {
     const LoadedLayer l = load_layer(f);
     const pdp_ref::Layer L = pdp_ref::read_layer(l.root(), f.stem().string(), l.header.seed);
     INFO(L.name);

@@ -1,0 +1,52 @@
+// Shared by the unit layer tests (test_pdp_layers.cpp, test_cdp_layers.cpp): the bundled layer
+// files of a unit, a compiled layer run on a golden device, and the refusal a layer body meets.
+#pragma once
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/errors.hpp"
+#include "harness/golden_device.hpp"
+#include "harness/layer.hpp"
+#include "harness/program_runner.hpp"
+
+namespace dla::harness::testing {
+
+// The .json files of `dir`, sorted.
+inline std::vector<std::filesystem::path> layer_files(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> out;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() == ".json") out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Runs the layer's compiled program on a golden device and returns the device (its memory holds
+// the output, its registers the statistics).
+inline std::unique_ptr<GoldenDevice> run_golden(const Program& p, const LoadedLayer& l, RunResult& r) {
+  auto dev = std::make_unique<GoldenDevice>(*l.header.config);
+  ProgramRunOptions o;
+  o.mode = "golden";
+  r = run_program(p, dev.get(), nullptr, o);
+  return dev;
+}
+
+// "WHERE | RULE" of the InputError loading `body` as a layer file raises, or "accepted".
+inline std::string refusal(const std::string& body, const std::string& file_name) {
+  const std::filesystem::path f = std::filesystem::temp_directory_path() / file_name;
+  std::ofstream(f) << body;
+  try {
+    (void)load_layer(f);
+  } catch (const InputError& e) {
+    return std::string(e.where()) + " | " + e.rule();
+  }
+  return "accepted";
+}
+
+}  // namespace dla::harness::testing
