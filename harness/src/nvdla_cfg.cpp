@@ -210,7 +210,7 @@ struct Parser {
       const std::string line = trim(strip_comment(raw));
       if (line.empty()) continue;
       // NAME ( ARGS ) ; with ARGS up to the last ')'. Scanned by hand: libstdc++'s std::regex recurses
-      // once per character it matches and overflowed the stack on a 100 KB line (found by fuzzing).
+      // once per character it matches and overflowed the stack on a 100 KB line.
       std::size_t name_end = 0;
       while (name_end < line.size() && (std::isalpha(static_cast<unsigned char>(line[name_end])) || line[name_end] == '_' ||
                                         (name_end > 0 && std::isdigit(static_cast<unsigned char>(line[name_end]))))) {

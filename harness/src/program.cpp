@@ -70,7 +70,7 @@ std::vector<DatChunk> read_txn_dat(const std::filesystem::path& file, const std:
 
 // The text of one trace-test record `{offset:A, size:N, payload:B B ...}` (optionally followed by a
 // comma); nullopt when the line is not one. Scanned by hand: libstdc++'s std::regex recurses once
-// per character it matches, and a 100 KB payload line overflowed the stack (found by fuzzing).
+// per character it matches, and a 100 KB payload line overflowed the stack.
 struct DatRecordText {
   std::string offset, size, payload;
 };
