@@ -66,6 +66,7 @@ TEST_CASE("dlacosim random: bad options exit 2 naming the option", "[cli][random
   const Cmd h = dlacosim("help random");
   CHECK(h.exit == 0);
   CHECK_THAT(h.out, Catch::Contains("--count") && Catch::Contains("--seed") && Catch::Contains("--out"));
+  CHECK_THAT(h.out, Catch::Contains("(units: conv, sdp, pdp, cdp;"));
 }
 
 TEST_CASE("dlacosim random: a small campaign writes layers that dlacosim run reproduces", "[cli][random]") {
