@@ -76,8 +76,8 @@ TEST_CASE("a .cfg runs on the RTL in cross and rtl modes, and one the RTL cannot
     CHECK(r.exit == 0);
     CHECK_THAT(r.out, Catch::Contains("PASS good") && Catch::Contains("crc32 actual 356154db expected 356154db"));
   }
-  const std::string cdp = std::string(DLA_SHARED_DIR) + "/nvdla-traces/nv_small/cdp_1x1x1_lrn3_int8_0/cdp_1x1x1_lrn3_int8_0.cfg";
-  const Cmd r = dlacosim("run " + cdp + " --config nv_small --mode cross");
+  // SDP and CDP in one program: no RTL top holds both (CDP runs alone, in nvdla_cdp_top).
+  const Cmd r = dlacosim("run " + kBad + "sdp_with_cdp.cfg --config nv_small --mode cross");
   INFO(r.out);
   CHECK(r.exit == 2);
   CHECK_THAT(r.out, Catch::Contains("enables CDP") && Catch::Contains("--mode golden"));
