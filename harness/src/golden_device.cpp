@@ -6,11 +6,13 @@
 #include <array>
 #include <stdexcept>
 
+#include "golden/bdma.hpp"
 #include "golden/cdp.hpp"
 #include "golden/conv.hpp"
 #include "golden/nvdla_regs.hpp"
 #include "golden/pdp.hpp"
 #include "golden/sdp.hpp"
+#include "harness/errors.hpp"
 
 namespace dla::harness {
 
@@ -67,8 +69,8 @@ GoldenDevice::GoldenDevice(const golden::HwConfig& config) : config_(&config) {
   const RegDb& db = RegDb::nvdla();
   for (const auto& name : db.block_names()) {
     const RegBlock* b = db.block(name);
-    const std::optional<uint32_t> base = config.nvdlav1_map ? b->base_full : std::optional<uint32_t>(b->base_small);
-    if (!base) continue;  // block absent in this configuration's map (CFGROM on nv_full)
+    const std::optional<uint32_t> base = db.block_base(config.name, *b);
+    if (!base) continue;  // block absent in this configuration (CFGROM on nv_full, BDMA on nv_small)
     auto regs = std::make_unique<BlockRegs>();
     regs->def = b;
     regs->base = *base;
@@ -86,6 +88,7 @@ GoldenDevice::GoldenDevice(const golden::HwConfig& config) : config_(&config) {
       }
     }
     if (name == "SDP" || name == "CDP") regs->lut = std::make_unique<golden::LutRam>();
+    if (name == "BDMA") bdma_ = std::make_unique<golden::BdmaEngine>();
     by_base_[*base] = regs.get();
     blocks_.emplace(name, std::move(regs));
   }
@@ -162,6 +165,10 @@ void GoldenDevice::reg_write(uint32_t byte_addr, uint32_t value) {
     }
     return;
   }
+  if (bname == "BDMA") {
+    bdma_write(off, value);
+    return;
+  }
   if (r.name == "S_POINTER") {
     b->producer = static_cast<int>(value & 1u);
     return;
@@ -197,6 +204,7 @@ uint32_t GoldenDevice::reg_read(uint32_t byte_addr) {
     if (off == gregs::glb::S_INTR_SET::offset) return 0;
     return b->stored(r, 0);
   }
+  if (bname == "BDMA") return bdma_->read(off);
   if (r.name == "S_POINTER") return static_cast<uint32_t>(b->producer) | (static_cast<uint32_t>(b->consumer) << 16);
   if (r.name == "S_STATUS" && b->grouped) {
     auto status = [&](int g) -> uint32_t { return b->op_en(g) ? (b->consumer == g ? 1u : 2u) : 0u; };
@@ -227,6 +235,14 @@ WaitResult GoldenDevice::wait_interrupt(std::string_view intr, uint64_t) {
   }
   const std::string unit(intr.substr(0, intr.size() - 2));
   const int g = intr.back() - '0';
+  if (unit == "BDMA") {
+    w.detail = bdma_ == nullptr
+                   ? fmt::format("{} has no BDMA (nv_full only, as in NVDLA), so {} never comes", config_->name, intr)
+                   : fmt::format("BDMA group {} has no outstanding launch (CFG_LAUNCH{} not written since its last "
+                                 "interrupt, or the interrupt came and was cleared)",
+                                 g, g);
+    return w;
+  }
   if (const auto e = unit_errors_.find(unit); e != unit_errors_.end()) {
     w.detail = e->second;
     return w;
@@ -286,6 +302,7 @@ bool GoldenDevice::release_next_done() {
   const DoneEvent e = std::move(done_queue_.front());
   done_queue_.pop_front();
   if (e.bit >= 0) intr_status_ |= 1u << e.bit;
+  if (e.bdma_group >= 0) bdma_->release_group(e.bdma_group);
   for (const auto& name : e.release_blocks) block_named(name).release_consumer();
   if (!e.release_blocks.empty()) try_launch();
   return true;
@@ -349,6 +366,36 @@ void GoldenDevice::try_launch() {
       progress = true;
     }
   }
+}
+
+// ---- BDMA (docs/BDMA.md) ------------------------------------------------------------------------------
+
+void GoldenDevice::bdma_write(uint32_t offset, uint32_t value) {
+  std::optional<golden::BdmaEngine::Batch> batch;
+  try {
+    batch = bdma_->write(offset, value);
+  } catch (const golden::BdmaRefused& e) {
+    throw InputError("BDMA", "", fmt::format("the golden device refuses the write: {}", e.what()));
+  }
+  if (!batch) return;
+  // The batch runs in FIFO order; its last command's done event sets BDMA_DONE_STATUS<g> and
+  // frees the group.
+  Memory& mem = memory_;
+  std::string summary;
+  for (const golden::BdmaCommand& c : batch->commands) {
+    golden::bdma_copy(c, [&](uint64_t a) { return mem.read(a); }, [&](uint64_t a, uint8_t v) { mem.write(a, v); });
+    if (summary.empty()) summary = golden::bdma_describe(c);
+  }
+  if (batch->commands.size() > 1) summary += fmt::format(" and {} more command(s)", batch->commands.size() - 1);
+  GoldenLayer layer;
+  layer.unit = "BDMA";
+  layer.group = batch->group;
+  layer.summary = std::move(summary);
+  record_layer(std::move(layer));
+  DoneEvent e;
+  e.bit = interrupt_bit(batch->group == 0 ? "BDMA_0" : "BDMA_1");
+  e.bdma_group = batch->group;
+  done_queue_.push_back(std::move(e));
 }
 
 // ---- units ----------------------------------------------------------------------------------------

@@ -272,6 +272,12 @@ nlohmann::json program_to_json(const Program& program, const std::string& descri
         j = {{"op", "reg_write"}, {"reg", st.reg->block + "." + st.reg->name}, {"value", hex(st.value)}};
         break;
       case StepOp::RegRead:
+        if (st.poll_reads != 0) {
+          j = {{"op", "poll"},        {"reg", st.reg->block + "." + st.reg->name}, {"value", hex(st.value)},
+               {"mask", hex(st.mask)}, {"until", st.poll_not_equal ? "not_equal" : "equal"},
+               {"max_reads", st.poll_reads}};
+          break;
+        }
         j = {{"op", "reg_read"}, {"reg", st.reg->block + "." + st.reg->name}, {"expect", hex(st.value)}};
         if (st.mask != 0xffffffffu) j["mask"] = hex(st.mask);
         break;

@@ -212,7 +212,7 @@ ProgramStep parse_step(const JsonNode& s, const std::string& config) {
   ProgramStep st;
   st.where = fmt::format("{}: {}", s.file().string(), s.where());
   const std::string op =
-      s.require("op").as_choice({"mem_load", "mem_fill", "reg_write", "reg_read", "wait_intr", "wait_any", "check"});
+      s.require("op").as_choice({"mem_load", "mem_fill", "reg_write", "reg_read", "poll", "wait_intr", "wait_any", "check"});
   auto reg_of = [&](const JsonNode& n) {
     const std::string name = n.as_string();
     const RegDef* r = RegDb::nvdla().find(name);
@@ -248,6 +248,14 @@ ProgramStep parse_step(const JsonNode& s, const std::string& config) {
       st.value = static_cast<uint32_t>(s.require("expect").as_u64(0xffffffffu));
       if (const auto m = s.get("mask")) st.mask = static_cast<uint32_t>(m->as_u64(0xffffffffu));
     }
+  } else if (op == "poll") {
+    s.allow_keys({"op", "reg", "value", "mask", "until", "max_reads"});
+    st.op = StepOp::RegRead;
+    st.reg = reg_of(s.require("reg"));
+    st.value = static_cast<uint32_t>(s.require("value").as_u64(0xffffffffu));
+    if (const auto m = s.get("mask")) st.mask = static_cast<uint32_t>(m->as_u64(0xffffffffu));
+    st.poll_not_equal = s.require("until").as_choice({"equal", "not_equal"}) == "not_equal";
+    st.poll_reads = static_cast<uint32_t>(s.get("max_reads") ? s.require("max_reads").as_int(1, 100'000'000) : 100'000);
   } else if (op == "wait_any") {
     s.allow_keys({"op"});
     st.op = StepOp::WaitAny;

@@ -140,6 +140,7 @@ struct Runner {
           for (auto* d : devices()) d->reg_write(*addr, st.value);
           return true;
         }
+        if (st.poll_reads != 0) return poll(st, *addr);
         uint32_t v = 0;
         for (auto* d : devices()) {
           const uint32_t r = d->reg_read(*addr);
@@ -188,6 +189,26 @@ struct Runner {
         return true;
       case StepOp::Check:
         return check(st);
+    }
+    return true;
+  }
+
+  // A poll: each device reads until the condition holds (its own number of reads).
+  bool poll(const ProgramStep& st, uint32_t addr) {
+    for (auto* d : devices()) {
+      uint32_t v = 0;
+      bool ok = false;
+      for (uint32_t n = 0; n < st.poll_reads && !ok; ++n) {
+        v = d->reg_read(addr) & st.mask;
+        ok = (v == (st.value & st.mask)) != st.poll_not_equal;
+      }
+      if (!ok) {
+        fail(Status::Timeout, fmt::format("{}: poll {}.{}: the {} device read {:#010x} (mask {:#010x}) {} times, "
+                                          "never {} {:#010x}",
+                                          st.where, st.reg->block, st.reg->name, d->kind(), v, st.mask, st.poll_reads,
+                                          st.poll_not_equal ? "different from" : "equal to", st.value & st.mask));
+        return false;
+      }
     }
     return true;
   }
@@ -273,7 +294,9 @@ struct Runner {
 std::vector<std::string> enabled_blocks(const Program& program) {
   std::vector<std::string> out;
   for (const auto& st : program.steps) {
-    if (st.op != StepOp::RegWrite || st.reg == nullptr || st.reg->name != "D_OP_ENABLE" || (st.value & 1u) == 0) continue;
+    if (st.op != StepOp::RegWrite || st.reg == nullptr || (st.value & 1u) == 0) continue;
+    // BDMA has no D_OP_ENABLE: a CFG_LAUNCH<g> starts it.
+    if (st.reg->name != "D_OP_ENABLE" && st.reg->name != "CFG_LAUNCH0" && st.reg->name != "CFG_LAUNCH1") continue;
     if (std::find(out.begin(), out.end(), st.reg->block) == out.end()) out.push_back(st.reg->block);
   }
   return out;

@@ -88,19 +88,29 @@ bool nvdlav1_map(std::string_view config) {
 
 }  // namespace
 
+// Blocks NVDLA's master configurations (nv_small, nv_large) compile out although master's map has
+// a base for them (reference pdp-cdp-bdma-rubik.md §4: their done sources are tied to 0).
+constexpr std::string_view kMasterAbsent[] = {"BDMA"};
+
+std::optional<uint32_t> RegDb::block_base(std::string_view config, const RegBlock& b) const {
+  if (nvdlav1_map(config)) return b.base_full;
+  for (const std::string_view a : kMasterAbsent) {
+    if (b.name == a) return std::nullopt;
+  }
+  return b.base_small;
+}
+
 std::optional<uint32_t> RegDb::address(std::string_view config, const RegDef& reg) const {
   const RegBlock* b = block(reg.block);
   if (b == nullptr) return std::nullopt;
-  if (nvdlav1_map(config)) {
-    if (!b->base_full) return std::nullopt;
-    return *b->base_full + reg.offset;
-  }
-  return b->base_small + reg.offset;
+  const std::optional<uint32_t> base = block_base(config, *b);
+  if (!base) return std::nullopt;
+  return *base + reg.offset;
 }
 
 const RegDef* RegDb::at_address(std::string_view config, uint32_t addr) const {
   for (const auto& [name, b] : blocks_) {
-    const std::optional<uint32_t> base = nvdlav1_map(config) ? b.base_full : std::optional<uint32_t>(b.base_small);
+    const std::optional<uint32_t> base = block_base(config, b);
     if (!base || addr < *base || addr >= *base + 0x1000) continue;
     for (const auto& [rname, r] : b.regs) {
       if (r.offset == addr - *base) return &r;

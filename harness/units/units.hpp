@@ -86,6 +86,8 @@ struct BenchCase {
 // CDP (LRN) from memory on the CDP RTL: elements per cycle against NVDLA's rate (harness/units/cdp_bench.cpp)
 [[nodiscard]] std::vector<BenchCase> bench_cdp(const BenchOptions& opt);
 [[nodiscard]] std::string format_bench_cdp(const std::vector<BenchCase>& cases);
+// BDMA copy launches: `bdma` layers compiled to register programs (harness/units/bdma.cpp)
+[[nodiscard]] UnitHandler bdma_handler();
 // Register programs (validated here; executed by units with a CSB port).
 [[nodiscard]] UnitHandler program_handler();
 

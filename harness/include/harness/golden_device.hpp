@@ -38,6 +38,7 @@
 #include <utility>
 #include <vector>
 
+#include "golden/bdma.hpp"
 #include "golden/config.hpp"
 #include "golden/cube.hpp"
 #include "golden/layout.hpp"
@@ -108,6 +109,11 @@ class GoldenDevice : public Device {
   };
   [[nodiscard]] static const std::vector<Unit>& units();
 
+  // BDMA (nv_full): no register groups, no OP_EN; its register block and command FIFO
+  // (golden/bdma.hpp). A CFG_LAUNCH<g> runs the batch's copies at once and queues its done event;
+  // GRP<g>_BUSY clears when that event is released. Null where the configuration has no BDMA.
+  [[nodiscard]] const golden::BdmaEngine* bdma() const { return bdma_.get(); }
+
  private:
   struct BlockRegs;
   BlockRegs* block_at(uint32_t byte_addr, uint32_t& offset);
@@ -120,7 +126,9 @@ class GoldenDevice : public Device {
   struct DoneEvent {
     int bit = -1;                             // GLB S_INTR_STATUS bit set by the event
     std::vector<std::string> release_blocks;  // blocks whose consumer group the event releases
+    int bdma_group = -1;                      // BDMA group whose batch the event completes
   };
+  void bdma_write(uint32_t offset, uint32_t value);
   std::deque<DoneEvent> done_queue_;
 
   const golden::HwConfig* config_;
@@ -131,6 +139,7 @@ class GoldenDevice : public Device {
   uint32_t intr_mask_ = 0;
   std::map<std::string, std::string, std::less<>> unit_errors_;  // intr unit -> why its layer failed
   std::vector<GoldenLayer> layers_;
+  std::unique_ptr<golden::BdmaEngine> bdma_;
 };
 
 }  // namespace dla::harness

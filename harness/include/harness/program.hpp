@@ -28,6 +28,11 @@ struct ProgramStep {
   const RegDef* reg = nullptr;
   uint32_t value = 0;
   uint32_t mask = 0xffffffffu;  // reg_read: bits compared
+  // reg_read as a poll (JSON op "poll"): read up to poll_reads times until (read & mask) equals
+  // `value` (or differs from it with poll_not_equal); each device polls on its own, nothing is
+  // compared between them. 0: a single read, compared.
+  uint32_t poll_reads = 0;
+  bool poll_not_equal = false;
   // interrupts: unit and group, e.g. "SDP_0"
   std::string intr;
   uint32_t sync_id = 0;

@@ -37,7 +37,8 @@ struct ProgramRunOptions {
 [[nodiscard]] RunResult run_program_in_mode(const Program& program, const golden::HwConfig& config,
                                             const RunOptions& opt);
 
-// Register blocks whose D_OP_ENABLE the program writes (the units it runs), in order of first use.
+// Register blocks whose D_OP_ENABLE (BDMA: CFG_LAUNCH0/1) the program writes with 1 (the units it
+// runs), in order of first use.
 [[nodiscard]] std::vector<std::string> enabled_blocks(const Program& program);
 
 }  // namespace dla::harness

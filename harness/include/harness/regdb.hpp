@@ -53,6 +53,9 @@ class RegDb {
   // Register at a byte address in a configuration's CSB space.
   [[nodiscard]] const RegDef* at_address(std::string_view config, uint32_t addr) const;
   [[nodiscard]] std::vector<std::string> block_names() const;
+  // Base of a block in a configuration's CSB space; nullopt where the configuration has no such
+  // block (nvdlav1's map has no CFGROM; master's configurations compile BDMA out).
+  [[nodiscard]] std::optional<uint32_t> block_base(std::string_view config, const RegBlock& b) const;
 
  private:
   RegDb();
