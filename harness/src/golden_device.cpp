@@ -11,6 +11,7 @@
 #include "golden/conv.hpp"
 #include "golden/nvdla_regs.hpp"
 #include "golden/pdp.hpp"
+#include "golden/rubik.hpp"
 #include "golden/sdp.hpp"
 #include "harness/errors.hpp"
 
@@ -325,6 +326,7 @@ void GoldenDevice::try_launch() {
   while (progress) {
     progress = false;
     for (const auto& u : units()) {
+      if (blocks_.count(u.core_block) == 0) continue;  // absent in this configuration (RBK off nv_full)
       BlockRegs& core = block_named(u.core_block);
       const int g = core.consumer;
       if (core.running || !core.op_en(g) || !u.blocked(*this, g).empty()) continue;
@@ -765,6 +767,25 @@ void cdp_run(GoldenDevice& d, int g) {
   record_memory_layer(d, "CDP", g, golden::cdp_describe(cfg), golden::cdp_output_layout(cfg), r.output);
 }
 
+// ---- RUBIK: data-layout transforms, nv_full only (docs/RUBIK.md) ------------------------------------
+
+namespace rrb = gregs::rbk;
+
+void rubik_run(GoldenDevice& d, int g) {
+  const golden::RubikConfig cfg = golden::decode_rubik([&](uint32_t off) { return d.peek("RBK", off, g); });
+  Memory& mem = d.memory();
+  (void)golden::run_rubik(cfg, d.hw(), [&](uint64_t a) { return mem.read(a); },
+                          [&](uint64_t a, uint8_t v) { mem.write(a, v); });
+  // No back-pressure on the golden device: both stall counters of the group that ran are 0.
+  d.set_hw_register("RBK", rrb::D_PERF_READ_STALL::offset, g, 0);
+  d.set_hw_register("RBK", rrb::D_PERF_WRITE_STALL::offset, g, 0);
+  GoldenLayer layer;  // planar data is no feature cube: the record carries the summary only
+  layer.unit = "RUBIK";
+  layer.group = g;
+  layer.summary = golden::rubik_describe(cfg);
+  d.record_layer(std::move(layer));
+}
+
 }  // namespace
 
 const std::vector<GoldenDevice::Unit>& GoldenDevice::units() {
@@ -774,6 +795,8 @@ const std::vector<GoldenDevice::Unit>& GoldenDevice::units() {
        [](const GoldenDevice& d, int) { return pdp_raised_by_sdp(d, d.consumer("SDP")); }},
       {"PDP", "PDP", &pdp_blocked, &pdp_partners, &pdp_run, {}},
       {"CDP", "CDP", &cdp_blocked, &cdp_partners, &cdp_run, {}},
+      {"RUBIK", "RBK", [](const GoldenDevice&, int) { return std::string(); },
+       [](const GoldenDevice&, int) { return std::vector<std::string>(); }, &rubik_run, {}},
   };
   return k;
 }

@@ -24,6 +24,7 @@
 #include "golden/conv.hpp"
 #include "harness/conv_reference.hpp"
 #include "harness/cdp_reference.hpp"
+#include "harness/rubik_reference.hpp"
 #include "harness/pdp_reference.hpp"
 #include "harness/errors.hpp"
 #include "harness/files.hpp"
@@ -36,6 +37,7 @@
 #include "harness/rtl_devices.hpp"
 #include "units/conv.hpp"
 #include "units/cdp.hpp"
+#include "units/rubik.hpp"
 #include "units/pdp.hpp"
 #include "units/sdp.hpp"
 
@@ -894,8 +896,9 @@ struct Generator {
 };
 RandomLayer gen_pdp(const HwConfig& hw, RandomLayer L, Draw& d) { return generate_pdp_layer(hw, std::move(L), d.rng); }
 RandomLayer gen_cdp(const HwConfig& hw, RandomLayer L, Draw& d) { return generate_cdp_layer(hw, std::move(L), d.rng); }
+RandomLayer gen_rubik(const HwConfig& hw, RandomLayer L, Draw& d) { return generate_rubik_layer(hw, std::move(L), d.rng); }
 
-constexpr Generator kGenerators[] = {{"conv", &gen_conv}, {"sdp", &gen_sdp}, {"pdp", &gen_pdp}, {"cdp", &gen_cdp}};
+constexpr Generator kGenerators[] = {{"conv", &gen_conv}, {"sdp", &gen_sdp}, {"pdp", &gen_pdp}, {"cdp", &gen_cdp}, {"rubik", &gen_rubik}};
 
 // The int64 reference's verdict on a device's output of a `pdp` or `cdp` layer: "" when they
 // agree, else the first difference (the `cdp` statistics registers are checked by the program's
@@ -910,6 +913,7 @@ std::optional<std::string> memory_reference_diff(const std::string& unit, const 
     const cdp_ref::Layer R = cdp_ref::read_layer(root, layer.name, layer.seed);
     return cdp_ref::compare(R, cdp_ref::read_output(R, mem));
   }
+  if (unit == "rubik") return rubik_ref::compare(rubik_ref::read_layer(root, layer.seed), mem);
   return std::nullopt;
 }
 
@@ -1048,6 +1052,8 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
         program = units::compile_pdp_layer(h, root);
       } else if (layer.unit == "cdp") {
         program = units::compile_cdp_layer(h, root);
+      } else if (layer.unit == "rubik") {
+        program = units::compile_rubik_layer(h, root);
       } else {
         program = units::compile_sdp_layer(h, root, true);
       }
@@ -1067,7 +1073,8 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
     out.watchdog = o.sim.watchdog;
     std::string why;
     std::unique_ptr<Device> rtl = make_rtl_device(enabled_blocks(program), *layer.config, o, why);
-    if (rtl == nullptr && (layer.unit == "pdp" || layer.unit == "cdp")) {
+    const bool has_reference = layer.unit == "pdp" || layer.unit == "cdp" || layer.unit == "rubik";
+    if (rtl == nullptr && has_reference) {
       // No RTL of the unit in this build: the golden model alone, judged by the int64 reference.
       GoldenDevice gold(*layer.config);
       ProgramRunOptions po;
@@ -1082,7 +1089,9 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
       out.cross = r;
       if (out.status == RandomStatus::Pass) {
         const std::string g = *memory_reference_diff(layer.unit, root, layer, gold.memory());
-        out.reference = g.empty() ? fmt::format("agrees (golden only: no {} RTL)", layer.unit == "pdp" ? "PDP" : "CDP")
+        out.reference = g.empty() ? fmt::format("agrees (golden only: no {} RTL)", layer.unit == "pdp"   ? "PDP"
+                                                                                     : layer.unit == "cdp" ? "CDP"
+                                                                                                           : "RUBIK")
                                   : "golden differs from the reference: " + g;
         if (!g.empty()) {
           out.status = RandomStatus::Mismatch;
@@ -1109,8 +1118,7 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
     out.status = from_status(r.status, r.message);
     if (out.status != RandomStatus::Pass) out.message = r.message;
     out.cross = r;
-    if ((layer.unit == "pdp" || layer.unit == "cdp") &&
-        (out.status == RandomStatus::Pass || out.status == RandomStatus::Mismatch)) {
+    if (has_reference && (out.status == RandomStatus::Pass || out.status == RandomStatus::Mismatch)) {
       const std::string g = *memory_reference_diff(layer.unit, root, layer, gold.memory());
       const std::string t = *memory_reference_diff(layer.unit, root, layer, rtl->memory());
       if (g.empty() && t.empty()) {
@@ -1167,6 +1175,14 @@ RandomCampaign run_random_campaign(const RandomOptions& options) {
   c.options = options;
   if (c.options.configs.empty()) {
     for (const auto& n : golden::config_names()) c.options.configs.push_back(golden::find_config(n));
+    // RUBIK exists on nv_full only (as in NVDLA): its campaign without --config runs there.
+    if (c.options.unit == "rubik") c.options.configs = {&golden::nv_full()};
+  }
+  for (const HwConfig* cfg : c.options.configs) {
+    if (c.options.unit == "rubik" && !RegDb::nvdla().address(cfg->name, *RegDb::nvdla().find("RBK.D_OP_ENABLE"))) {
+      throw InputError("--config", cfg->name,
+                       "rubik layers run on nv_full only (the RBK block exists there only, as in NVDLA)");
+    }
   }
   const RandomOptions& opt = c.options;
   c.runs.resize(opt.count);

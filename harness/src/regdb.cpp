@@ -90,7 +90,7 @@ bool nvdlav1_map(std::string_view config) {
 
 // Blocks NVDLA's master configurations (nv_small, nv_large) compile out although master's map has
 // a base for them (reference pdp-cdp-bdma-rubik.md §4: their done sources are tied to 0).
-constexpr std::string_view kMasterAbsent[] = {"BDMA"};
+constexpr std::string_view kMasterAbsent[] = {"BDMA", "RBK"};
 
 std::optional<uint32_t> RegDb::block_base(std::string_view config, const RegBlock& b) const {
   if (nvdlav1_map(config)) return b.base_full;

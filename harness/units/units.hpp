@@ -88,6 +88,8 @@ struct BenchCase {
 [[nodiscard]] std::string format_bench_cdp(const std::vector<BenchCase>& cases);
 // BDMA copy launches: `bdma` layers compiled to register programs (harness/units/bdma.cpp)
 [[nodiscard]] UnitHandler bdma_handler();
+// RUBIK (RBK) layout transforms, nv_full only: `rubik` layers compiled to register programs (harness/units/rubik.cpp)
+[[nodiscard]] UnitHandler rubik_handler();
 // Register programs (validated here; executed by units with a CSB port).
 [[nodiscard]] UnitHandler program_handler();
 

@@ -45,9 +45,9 @@ TEST_CASE("dlacosim random: bad options exit 2 naming the option", "[cli][random
     const char* says;
   };
   const std::vector<Case> cases = {
-      {"random", "expected exactly one unit (conv, sdp, pdp, cdp)"},
+      {"random", "expected exactly one unit (conv, sdp, pdp, cdp, bdma"},
       {"random conv sdp", "expected exactly one unit"},
-      {"random cmac", "random: cmac: no random-layer generator for this unit (conv, sdp, pdp, cdp)"},
+      {"random cmac", "random: cmac: no random-layer generator for this unit (conv, sdp, pdp, cdp, bdma"},
       {"random conv --count 0", "--count: must be in [1, 1000000]"},
       {"random conv --jobs 0", "--jobs: must be at least 1"},
       {"random conv -j 0", "--jobs: must be at least 1"},
@@ -66,7 +66,7 @@ TEST_CASE("dlacosim random: bad options exit 2 naming the option", "[cli][random
   const Cmd h = dlacosim("help random");
   CHECK(h.exit == 0);
   CHECK_THAT(h.out, Catch::Contains("--count") && Catch::Contains("--seed") && Catch::Contains("--out"));
-  CHECK_THAT(h.out, Catch::Contains("(units: conv, sdp, pdp, cdp;"));
+  CHECK_THAT(h.out, Catch::Contains("(units: conv, sdp, pdp, cdp, bdma"));
 }
 
 TEST_CASE("dlacosim random: a small campaign writes layers that dlacosim run reproduces", "[cli][random]") {
@@ -202,4 +202,9 @@ TEST_CASE("dlacosim random: CI campaign cdp nv_large 60 layers", "[cli][random][
 }
 TEST_CASE("dlacosim random: CI campaign cdp nv_full 60 layers", "[cli][random][campaign]") {
   ci_campaign("cdp", "nv_full", 60);
+}
+// rubik: 120 layers on nv_full, the only configuration with RUBIK (golden alone while there is no
+// RUBIK RTL, judged by the re-layout reference harness/rubik_reference.hpp). About 1 s on the 2-core VM.
+TEST_CASE("dlacosim random: CI campaign rubik nv_full 120 layers", "[cli][random][campaign]") {
+  ci_campaign("rubik", "nv_full", 120);
 }

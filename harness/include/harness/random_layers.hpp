@@ -50,6 +50,10 @@ struct RandomLayer {
 // The `cdp` generator (harness/src/random_cdp.cpp): layer L filled in with a random legal LRN layer.
 [[nodiscard]] RandomLayer generate_cdp_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
 
+// The `rubik` generator (harness/src/random_rubik.cpp): layer L filled in with a random legal RUBIK
+// layer (nv_full only: InputError naming --config elsewhere).
+[[nodiscard]] RandomLayer generate_rubik_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
+
 // Units that have a generator ("conv", "sdp", "pdp", "cdp").
 [[nodiscard]] std::vector<std::string> random_units();
 

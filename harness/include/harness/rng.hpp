@@ -2,6 +2,8 @@
 // into independent named streams so adding a stream does not shift the others.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string_view>
 
@@ -27,6 +29,14 @@ class Rng {
   }
   // True with probability p.
   bool chance(double p) { return p > 0 && static_cast<double>(next() >> 11) * 0x1.0p-53 < p; }
+  // Log-uniform in [lo, hi], 1 <= lo <= hi: small values as likely per octave as large ones (the
+  // random-layer generators' sizes).
+  int64_t log_range(int64_t lo, int64_t hi) {
+    const double u = static_cast<double>(next() >> 11) * 0x1.0p-53;
+    const double v = std::exp(std::log(static_cast<double>(lo)) +
+                              u * (std::log(static_cast<double>(hi) + 1.0) - std::log(static_cast<double>(lo))));
+    return std::clamp(static_cast<int64_t>(v), lo, hi);
+  }
 
  private:
   static uint64_t mix(uint64_t z) {

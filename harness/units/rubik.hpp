@@ -1,0 +1,30 @@
+// `rubik` layers (docs/LAYER_FORMAT.md, "`rubik` layers"): the layer compiler's public face, for
+// the tests and tools that want the register program itself rather than a run.
+#pragma once
+
+#include <cstdint>
+
+#include "golden/rubik.hpp"
+#include "harness/layer.hpp"
+#include "harness/program.hpp"
+
+namespace dla::harness::units {
+
+// Fixed, aligned bases the compiler uses unless the layer names others ("input"/"output" "base").
+inline constexpr uint64_t kRubikInputBase = 0x8000'0000ull;
+inline constexpr uint64_t kRubikOutputBase = 0xc000'0000ull;
+// The bytes of the output region before the layer (what the layer does not write keeps it), and
+// of the input image's gaps (stride gaps, plane line tails).
+inline constexpr uint8_t kRubikOutputFill = 0x5a;
+inline constexpr uint8_t kRubikGapFill = 0xa5;
+
+// Compiles a `rubik` layer body into the register program a driver would issue (throws InputError
+// naming file, JSON pointer and rule): the input image, the output region pre-filled, S_POINTER,
+// every writable D_ register of RBK, D_OP_ENABLE, wait_intr RUBIK_0 and a golden check of the
+// output region.
+[[nodiscard]] Program compile_rubik_layer(const LayerHeader& h, const JsonNode& root);
+
+// The decoded configuration the compiler programs (tests; the random generator).
+[[nodiscard]] golden::RubikConfig rubik_layer_config(const LayerHeader& h, const JsonNode& root);
+
+}  // namespace dla::harness::units
