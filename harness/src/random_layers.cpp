@@ -36,6 +36,7 @@
 #include "harness/rng.hpp"
 #include "harness/rtl_devices.hpp"
 #include "units/conv.hpp"
+#include "units/bdma.hpp"
 #include "units/cdp.hpp"
 #include "units/rubik.hpp"
 #include "units/pdp.hpp"
@@ -896,9 +897,10 @@ struct Generator {
 };
 RandomLayer gen_pdp(const HwConfig& hw, RandomLayer L, Draw& d) { return generate_pdp_layer(hw, std::move(L), d.rng); }
 RandomLayer gen_cdp(const HwConfig& hw, RandomLayer L, Draw& d) { return generate_cdp_layer(hw, std::move(L), d.rng); }
+RandomLayer gen_bdma(const HwConfig& hw, RandomLayer L, Draw& d) { return generate_bdma_layer(hw, std::move(L), d.rng); }
 RandomLayer gen_rubik(const HwConfig& hw, RandomLayer L, Draw& d) { return generate_rubik_layer(hw, std::move(L), d.rng); }
 
-constexpr Generator kGenerators[] = {{"conv", &gen_conv}, {"sdp", &gen_sdp}, {"pdp", &gen_pdp}, {"cdp", &gen_cdp}, {"rubik", &gen_rubik}};
+constexpr Generator kGenerators[] = {{"conv", &gen_conv}, {"sdp", &gen_sdp}, {"pdp", &gen_pdp}, {"cdp", &gen_cdp}, {"bdma", &gen_bdma}, {"rubik", &gen_rubik}};
 
 // The int64 reference's verdict on a device's output of a `pdp` or `cdp` layer: "" when they
 // agree, else the first difference (the `cdp` statistics registers are checked by the program's
@@ -913,6 +915,7 @@ std::optional<std::string> memory_reference_diff(const std::string& unit, const 
     const cdp_ref::Layer R = cdp_ref::read_layer(root, layer.name, layer.seed);
     return cdp_ref::compare(R, cdp_ref::read_output(R, mem));
   }
+  if (unit == "bdma") return bdma_reference_diff(layer, root, mem);
   if (unit == "rubik") return rubik_ref::compare(rubik_ref::read_layer(root, layer.seed), mem);
   return std::nullopt;
 }
@@ -1052,6 +1055,8 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
         program = units::compile_pdp_layer(h, root);
       } else if (layer.unit == "cdp") {
         program = units::compile_cdp_layer(h, root);
+      } else if (layer.unit == "bdma") {
+        program = units::compile_bdma_layer(h, root);
       } else if (layer.unit == "rubik") {
         program = units::compile_rubik_layer(h, root);
       } else {
@@ -1073,7 +1078,7 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
     out.watchdog = o.sim.watchdog;
     std::string why;
     std::unique_ptr<Device> rtl = make_rtl_device(enabled_blocks(program), *layer.config, o, why);
-    const bool has_reference = layer.unit == "pdp" || layer.unit == "cdp" || layer.unit == "rubik";
+    const bool has_reference = layer.unit == "pdp" || layer.unit == "cdp" || layer.unit == "rubik" || layer.unit == "bdma";
     if (rtl == nullptr && has_reference) {
       // No RTL of the unit in this build: the golden model alone, judged by the int64 reference.
       GoldenDevice gold(*layer.config);
@@ -1091,6 +1096,7 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
         const std::string g = *memory_reference_diff(layer.unit, root, layer, gold.memory());
         out.reference = g.empty() ? fmt::format("agrees (golden only: no {} RTL)", layer.unit == "pdp"   ? "PDP"
                                                                                      : layer.unit == "cdp" ? "CDP"
+                                                                                     : layer.unit == "bdma" ? "BDMA"
                                                                                                            : "RUBIK")
                                   : "golden differs from the reference: " + g;
         if (!g.empty()) {
@@ -1176,12 +1182,16 @@ RandomCampaign run_random_campaign(const RandomOptions& options) {
   if (c.options.configs.empty()) {
     for (const auto& n : golden::config_names()) c.options.configs.push_back(golden::find_config(n));
     // RUBIK exists on nv_full only (as in NVDLA): its campaign without --config runs there.
-    if (c.options.unit == "rubik") c.options.configs = {&golden::nv_full()};
+    if (c.options.unit == "rubik" || c.options.unit == "bdma") c.options.configs = {&golden::nv_full()};
   }
   for (const HwConfig* cfg : c.options.configs) {
     if (c.options.unit == "rubik" && !RegDb::nvdla().address(cfg->name, *RegDb::nvdla().find("RBK.D_OP_ENABLE"))) {
       throw InputError("--config", cfg->name,
                        "rubik layers run on nv_full only (the RBK block exists there only, as in NVDLA)");
+    }
+    if (c.options.unit == "bdma" && !RegDb::nvdla().address(cfg->name, *RegDb::nvdla().find("BDMA.CFG_OP"))) {
+      throw InputError("--config", cfg->name,
+                       "bdma layers run on nv_full only (the BDMA block exists there only, as in NVDLA)");
     }
   }
   const RandomOptions& opt = c.options;

@@ -123,7 +123,7 @@ TEST_CASE("register programs parse and reject bad steps", "[program]") {
   CHECK(fails(R"({"op": "reg_write", "reg": "SDP.S_POINTER", "value": "0x100000000"})") ==
         "bad.json: /steps/0/value: 4294967296 is out of range [0, 4294967295]");
   CHECK(fails(R"({"op": "poke"})") ==
-        "bad.json: /steps/0/op: \"poke\" is not one of: mem_load, mem_fill, reg_write, reg_read, wait_intr, wait_any, check");
+        "bad.json: /steps/0/op: \"poke\" is not one of: mem_load, mem_fill, reg_write, reg_read, poll, wait_intr, wait_any, check");
   CHECK(fails(R"({"op": "wait_intr", "intr": "SDP_2"})") ==
         "bad.json: /steps/0/intr: \"SDP_2\" is not an interrupt name (UNIT_GROUP, e.g. SDP_0, CDP_1, CACC_0)");
   CHECK_THAT(fails(R"({"op": "mem_load", "addr": 0, "file": "missing.dat"})"),

@@ -14,8 +14,10 @@
 #include <vector>
 
 #include "golden/config.hpp"
+#include "harness/json_reader.hpp"
 #include "harness/layer.hpp"
 #include "harness/mem_model.hpp"
+#include "harness/memory.hpp"
 #include "harness/program.hpp"
 #include "harness/rng.hpp"
 #include "harness/report.hpp"
@@ -53,6 +55,12 @@ struct RandomLayer {
 // The `rubik` generator (harness/src/random_rubik.cpp): layer L filled in with a random legal RUBIK
 // layer (nv_full only: InputError naming --config elsewhere).
 [[nodiscard]] RandomLayer generate_rubik_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
+
+// The `bdma` generator (harness/src/random_bdma.cpp): layer L filled in with random legal BDMA
+// launches (nv_full only: InputError naming --config elsewhere); and the memcpy reference's verdict
+// on a device's memory after the layer ("" when it agrees, else the first difference).
+[[nodiscard]] RandomLayer generate_bdma_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
+[[nodiscard]] std::string bdma_reference_diff(const RandomLayer& L, const JsonNode& root, const Memory& mem);
 
 // Units that have a generator ("conv", "sdp", "pdp", "cdp").
 [[nodiscard]] std::vector<std::string> random_units();
