@@ -250,7 +250,10 @@ WaitResult GoldenDevice::wait_interrupt(std::string_view intr, uint64_t) {
   }
   for (const auto& u : units()) {
     if (u.intr_unit != unit) continue;
-    if (!armed(u.core_block, g)) {
+    if (blocks_.count(u.core_block) == 0) {
+      w.detail = fmt::format("{} has no {} ({} exists on nv_full only, as in NVDLA), so {} never comes", config_->name,
+                             unit, u.core_block, intr);
+    } else if (!armed(u.core_block, g)) {
       w.detail = fmt::format("{} group {} was never armed (D_OP_ENABLE not written with OP_EN=1), "
                              "or its layer already completed and the interrupt was cleared",
                              u.core_block, g);

@@ -207,6 +207,10 @@ TEST_CASE("rubik is nv_full only: layers and programs touching RBK elsewhere exi
     const std::string prog = R"({"unit":"program","config":")" + std::string(cfg) +
                              R"(","steps":[{"op":"reg_write","reg":"RBK.D_OP_ENABLE","value":1}]})";
     CHECK_THAT(refusal(prog), Catch::Contains("block RBK does not exist in " + std::string(cfg)));
+    // A program that only waits for RUBIK_0 there: the wait says why it never comes.
+    GoldenDevice dev(*dla::golden::find_config(cfg));
+    CHECK_THAT(dev.wait_interrupt("RUBIK_0", 100).detail,
+               Catch::Contains(std::string(cfg) + " has no RUBIK (RBK exists on nv_full only"));
   }
   CHECK(RegDb::nvdla().address("nv_full", *RegDb::nvdla().find("RBK.D_OP_ENABLE")) == 0x10008u);
 }
