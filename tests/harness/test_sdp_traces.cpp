@@ -167,7 +167,8 @@ TEST_CASE("golden device register groups, read-only registers and interrupts", "
   CHECK_THAT(dev.wait_interrupt("SDP_0", 100).detail, Catch::Contains("never armed"));
   CHECK_THAT(dev.wait_interrupt("PDP_0", 100).detail, Catch::Contains("PDP group 0 was never armed"));
   CHECK_THAT(dev.wait_interrupt("CDP_0", 100).detail, Catch::Contains("CDP group 0 was never armed"));
-  CHECK_THAT(dev.wait_interrupt("BDMA_0", 100).detail, Catch::Contains("no model of BDMA"));
+  // nv_small has no BDMA at all (NVDLA compiles it out of its master configurations).
+  CHECK_THAT(dev.wait_interrupt("BDMA_0", 100).detail, Catch::Contains("nv_small has no BDMA"));
   // GLB: S_INTR_SET sets, S_INTR_STATUS is write-1-to-clear.
   dev.reg_write(addr("GLB.S_INTR_SET"), 1u << 4);
   CHECK(dev.interrupt_pending("PDP_0"));
