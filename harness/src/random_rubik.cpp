@@ -22,40 +22,32 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-// The draws, by name (the Rng's own calls).
-struct Pick {
-  Rng& r;
-  int64_t i(int64_t lo, int64_t hi) { return r.range(lo, hi); }
-  bool chance(double p) { return r.chance(p); }
-  int64_t log_i(int64_t lo, int64_t hi) { return r.log_range(lo, hi); }
-};
-
 int64_t up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
 constexpr int64_t kMaxAtoms = 4096;  // atoms moved per layer (128 KiB): a few ms on the golden device
 
 // A base near `dflt`: packed (as the compiler places it), moved by aligned steps, or above 4 GiB.
-int64_t draw_base(Pick& d, int64_t dflt, int64_t align) {
+int64_t draw_base(Rng& d, int64_t dflt, int64_t align) {
   int64_t b = dflt;
-  if (d.chance(0.3)) b += align * d.i(1, 4000);
-  if (d.chance(0.1)) b += int64_t{1} << 32 << d.i(0, 14);
+  if (d.chance(0.3)) b += align * d.range(1, 4000);
+  if (d.chance(0.1)) b += int64_t{1} << 32 << d.range(0, 14);
   return b;
 }
 
-ojson draw_layer(const RandomLayer& L, Pick& d, std::string& feat) {
-  const int mode = static_cast<int>(d.i(0, 2));
+ojson draw_layer(const RandomLayer& L, Rng& d, std::string& feat) {
+  const int mode = static_cast<int>(d.range(0, 2));
   const bool int16 = d.chance(0.5);
   const int bpe = int16 ? 2 : 1;
   const int ca = 32 / bpe;
   int sx = 1, sy = 1;
   if (mode == 0) {
-    sx = static_cast<int>(d.chance(0.9) ? d.i(1, 8) : d.i(1, 32));
-    sy = static_cast<int>(d.chance(0.9) ? d.i(1, 8) : d.i(1, 32));
+    sx = static_cast<int>(d.chance(0.9) ? d.range(1, 8) : d.range(1, 32));
+    sy = static_cast<int>(d.chance(0.9) ? d.range(1, 8) : d.range(1, 32));
   }
   const bool big = d.chance(0.15);
-  int w = static_cast<int>(big ? d.log_i(16, mode == 0 ? 256 : 2048) : d.log_i(1, 24));
-  int h = static_cast<int>(big ? d.i(1, 3) : d.log_i(1, 12));
-  int c = static_cast<int>(d.chance(0.1) ? ca * d.i(1, 3) : d.chance(0.75) ? d.i(1, 3 * ca) : d.log_i(1, 256));
+  int w = static_cast<int>(big ? d.log_range(16, mode == 0 ? 256 : 2048) : d.log_range(1, 24));
+  int h = static_cast<int>(big ? d.range(1, 3) : d.log_range(1, 12));
+  int c = static_cast<int>(d.chance(0.1) ? ca * d.range(1, 3) : d.chance(0.75) ? d.range(1, 3 * ca) : d.log_range(1, 256));
   const auto atoms = [&] { return int64_t{sx} * sy * up(int64_t{c} * bpe, 32) / 32 * h * w; };
   while (atoms() > kMaxAtoms && h > 1) h = std::max(1, h / 2);
   while (atoms() > kMaxAtoms && w > 1) w = std::max(1, w / 2);
@@ -72,7 +64,7 @@ ojson draw_layer(const RandomLayer& L, Pick& d, std::string& feat) {
   ojson in = ojson::object();
   ojson rnd = ojson::object();
   if (d.chance(0.2)) {
-    const int64_t m = (int64_t{1} << d.i(1, 8 * bpe - 1)) - 1;
+    const int64_t m = (int64_t{1} << d.range(1, 8 * bpe - 1)) - 1;
     rnd["min"] = -m - 1;
     rnd["max"] = m;
   }
@@ -81,7 +73,7 @@ ojson draw_layer(const RandomLayer& L, Pick& d, std::string& feat) {
 
   // Strides: the smallest legal ones plus a gap (in 32-byte, or for planar data 64-byte, steps).
   const bool gaps = d.chance(0.3);
-  const auto gap = [&](int64_t step) { return gaps ? step * d.i(0, 3) : 0; };
+  const auto gap = [&](int64_t step) { return gaps ? step * d.range(0, 3) : 0; };
   const int64_t surfaces = up(int64_t{c} * bpe, 32) / 32;
   const int64_t plane_line = up(int64_t{w} * bpe, 32);
   int64_t in_align = 32, out_align = 32;
@@ -134,10 +126,9 @@ RandomLayer generate_rubik_layer(const golden::HwConfig& hw, RandomLayer L, Rng&
   if (!RegDb::nvdla().address(hw.name, *RegDb::nvdla().find("RBK.D_OP_ENABLE"))) {
     throw InputError("--config", hw.name, "rubik layers run on nv_full only (the RBK block exists there only, as in NVDLA)");
   }
-  Pick d{rng};
   for (int attempt = 0; attempt < 64; ++attempt) {
     std::string feat;
-    ojson doc = draw_layer(L, d, feat);
+    ojson doc = draw_layer(L, rng, feat);
     if (random_layer_compiles(L, doc, &units::compile_rubik_layer)) {
       L.doc = std::move(doc);
       L.features = feat;
