@@ -26,7 +26,7 @@ TEST_CASE("malformed rubik layers exit 2 naming file, JSON pointer and rule", "[
               "nv_small has no RUBIK (the RBK block exists on nv_full only, as in NVDLA)"}});
 }
 
-TEST_CASE("a bundled rubik layer validates and runs on golden; cross mode needs the RTL", "[cli][rubik]") {
+TEST_CASE("a bundled rubik layer validates and runs on golden, cross mode needs the RTL", "[cli][rubik]") {
   const std::string layer = kSrc + "/testvectors/layers/rubik/contract_int8_s2x2.json";
   Cmd r = dlacosim("validate " + layer);
   INFO(r.out);
