@@ -123,6 +123,9 @@ std::unique_ptr<Device> make_nvdla_core_device(const std::vector<std::string>& b
                                      [](const std::string& b) { return b == "CDP" || b == "CDP_RDMA"; })) {
     return make_cdp_rtl_device(cfg, opt);  // CDP alone: nvdla_cdp_top
   }
+  if (!blocks.empty() && std::all_of(blocks.begin(), blocks.end(), [](const std::string& b) { return b == "BDMA"; })) {
+    return make_bdma_rtl_device(cfg, opt);  // BDMA alone: nvdla_bdma_top
+  }
   const auto& have = nvdla_core_blocks();
   for (const auto& b : blocks) {
     if (std::find(have.begin(), have.end(), b) == have.end()) {

@@ -1,0 +1,401 @@
+// NVDLA BDMA (bridge DMA: memory-to-memory copies in command batches), register level.
+// Spec: ../shared/reference/pdp-cdp-bdma-rubik.md §5; decisions in docs/BDMA.md.
+//   * CSB: the twelve CFG_* staging registers (defined bits only), CFG_STATUS.STALL_COUNT_EN,
+//     STATUS = FREE_SLOT[7:0] | IDLE[8] | GRP0_BUSY[9] | GRP1_BUSY[10], the four stall counters;
+//     CFG_OP, CFG_LAUNCH0/1 are triggers and read 0. Reads answer one cycle later.
+//   * CFG_OP.EN = 1 pushes a snapshot of the staging registers into a FifoDepth-entry command
+//     FIFO (dla_fifo; FREE_SLOT = FifoDepth - level); a command is counted as "gathered" until
+//     CFG_LAUNCHn.GRPn_LAUNCH = 1 closes the gathered commands as a batch of group n (a 2-entry
+//     batch queue of (group, count)) and sets GRPn_BUSY. A launch with nothing gathered is
+//     ignored (the RTL device refuses it before).
+//   * copy engine: the read walk pops a command only once its batch is launched and reads it atom
+//     by atom (surface, line, atom order; 32-byte atoms) through dla_dma_rd (MaxInFlight reads in
+//     flight); the command goes on to the write walk (a 2-entry FIFO), which writes each response
+//     whole at the same walk of the destination. So reads of the next command run while the
+//     writes of the previous one drain (the RTL device refuses programs whose written lines
+//     overlap other lines: the order of such accesses would decide the result).
+//   * the last write of a batch being accepted pulses done_o[group] (to GLB bits 6/7) one cycle
+//     later and clears GRPn_BUSY; IDLE = FIFO empty and no group busy.
+//   * stall counters: cycles a read / write request of group n waits, while STALL_COUNT_EN.
+module bdma_core #(
+  parameter logic [31:0] Base        = 32'h4000,  // nvdlav1 map (nv_full)
+  parameter int unsigned FifoDepth   = 20,        // CSB command slots
+  parameter int unsigned MaxInFlight = 8,         // DMA reads outstanding
+  localparam int unsigned AtomBytes  = 32,
+  localparam int unsigned AtomBits   = 8 * AtomBytes
+) (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  // CSB
+  input  logic                 csb_req_valid_i,
+  output logic                 csb_req_ready_o,
+  input  logic [31:0]          csb_req_addr_i,
+  input  logic                 csb_req_write_i,
+  input  logic [31:0]          csb_req_wdata_i,
+  output logic                 csb_rsp_valid_o,
+  output logic [31:0]          csb_rsp_rdata_o,
+  // DMA read
+  output logic                 dma_rd_req_valid_o,
+  input  logic                 dma_rd_req_ready_i,
+  output logic [63:0]          dma_rd_req_addr_o,
+  input  logic                 dma_rd_rsp_valid_i,
+  output logic                 dma_rd_rsp_ready_o,
+  input  logic [AtomBits-1:0]  dma_rd_rsp_data_i,
+  // DMA write
+  output logic                 dma_wr_req_valid_o,
+  input  logic                 dma_wr_req_ready_i,
+  output logic [63:0]          dma_wr_req_addr_o,
+  output logic [AtomBits-1:0]  dma_wr_req_data_o,
+  output logic [AtomBytes-1:0] dma_wr_req_mask_o,
+  // done pulse per group (to GLB)
+  output logic [1:0]           done_o
+);
+  localparam int unsigned LevelW = $clog2(FifoDepth + 1);
+  // A command: src[39:5], dst[39:5], size[12:0], dst_type, line_repeat[12:0], surf_repeat[12:0],
+  // src_line, dst_line, src_surf, dst_surf [31:5].
+  localparam int unsigned CmdW = 35 + 35 + 13 + 1 + 13 + 13 + 4 * 27;
+  typedef struct packed {
+    logic [34:0] src;
+    logic [34:0] dst;
+    logic [12:0] size;
+    logic        dst_mc;
+    logic [12:0] lines;
+    logic [12:0] surfs;
+    logic [26:0] src_line;
+    logic [26:0] dst_line;
+    logic [26:0] src_surf;
+    logic [26:0] dst_surf;
+  } cmd_t;
+  typedef struct packed {
+    logic  grp;
+    logic  last;  // the last command of its batch
+    cmd_t  cmd;
+  } wcmd_t;
+
+  // ---------------------------------------------------------------- CSB registers
+  logic [11:0][31:0] stg_q;  // CFG_SRC_ADDR_LOW .. CFG_DST_SURF
+  logic              stall_en_q;
+  logic [1:0]        busy_q;
+  logic [LevelW-1:0] cmd_level;
+  logic [LevelW-1:0] gather_q;
+  logic              hit, wr, rd;
+  logic [11:0]       off;
+  logic [31:0]       rdata_d, rdata_q;
+  logic              rsp_q;
+  logic [1:0][31:0]  rd_stall, wr_stall;
+  logic [7:0]        free_slot;
+  localparam int unsigned SlotW    = 8;
+  localparam logic [7:0]  Slots    = FifoDepth[7:0];
+  localparam logic [63:0] AtomStep = 64'd32;  // AtomBytes
+
+  assign hit = csb_req_valid_i && csb_req_addr_i[31:12] == Base[31:12];
+  assign off = csb_req_addr_i[11:0];
+  assign wr  = hit && csb_req_write_i;
+  assign rd  = csb_req_valid_i && !csb_req_write_i;
+
+  function automatic logic [31:0] stg_mask(input int unsigned i);
+    case (i)
+      0, 2:    stg_mask = 32'hffffffe0;  // ADDR_LOW V32[31:5]
+      1, 3:    stg_mask = 32'h000000ff;  // ADDR_HIGH V8 (40-bit addresses)
+      4:       stg_mask = 32'h00001fff;  // LINE.SIZE
+      5:       stg_mask = 32'h00000003;  // CMD SRC/DST_RAM_TYPE
+      6, 9:    stg_mask = 32'h00ffffff;  // LINE/SURF_REPEAT.NUMBER
+      default: stg_mask = 32'hffffffe0;  // strides [31:5]
+    endcase
+  endfunction
+
+  logic cmd_push, cmd_in_ready, launch, launch_grp;
+  assign cmd_push   = wr && off == 12'h030 && csb_req_wdata_i[0];
+  assign launch     = wr && (off == 12'h034 || off == 12'h038) && csb_req_wdata_i[0] && gather_q != '0;
+  logic  launch_go;  // taken
+  assign launch_go  = launch && bq_in_ready;
+  assign launch_grp = off == 12'h038;
+  // A CFG_OP into a full FIFO, or a launch with two batches queued, waits (CSB back-pressure) until
+  // the read walk takes a launched command / batch: nothing is lost. (With nothing launched this
+  // would wait for ever: the RTL device refuses that program.)
+  logic bq_in_ready;
+  assign csb_req_ready_o = !(cmd_push && !cmd_in_ready) && !(launch && !bq_in_ready);
+
+  logic [1:0] done_d;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      stg_q      <= '0;
+      stall_en_q <= 1'b0;
+      busy_q     <= '0;
+      gather_q   <= '0;
+      rsp_q      <= 1'b0;
+      rdata_q    <= '0;
+    end else begin
+      for (int unsigned i = 0; i < 12; i++) begin
+        if (wr && off[11:2] == i[9:0] && off[1:0] == 2'b00) stg_q[i] <= csb_req_wdata_i & stg_mask(i);
+      end
+      if (wr && off == 12'h03c) stall_en_q <= csb_req_wdata_i[0];
+      if (cmd_push && cmd_in_ready) gather_q <= gather_q + 1'b1;
+      else if (launch_go) gather_q <= '0;
+      busy_q  <= (busy_q & ~done_d) | (launch_go ? (launch_grp ? 2'b10 : 2'b01) : 2'b00);
+      rsp_q   <= rd;
+      rdata_q <= rdata_d;
+    end
+  end
+
+  always_comb begin
+    rdata_d = '0;
+    if (hit && !csb_req_write_i) begin
+      if (off < 12'h030 && off[1:0] == 2'b00) rdata_d = stg_q[off[5:2]];
+      unique case (off)
+        12'h03c: rdata_d = {31'b0, stall_en_q};
+        12'h040: rdata_d = {21'b0, busy_q, cmd_level == '0 && busy_q == '0, free_slot};
+        12'h044: rdata_d = rd_stall[0];
+        12'h048: rdata_d = wr_stall[0];
+        12'h04c: rdata_d = rd_stall[1];
+        12'h050: rdata_d = wr_stall[1];
+        default: ;
+      endcase
+    end
+  end
+  assign free_slot       = Slots - SlotW'(cmd_level);
+  assign csb_rsp_valid_o = rsp_q;
+  assign csb_rsp_rdata_o = rdata_q;
+
+  // ---------------------------------------------------------------- command FIFO and batches
+  cmd_t stg_cmd;
+  assign stg_cmd = {stg_q[1][7:0], stg_q[0][31:5], stg_q[3][7:0], stg_q[2][31:5], stg_q[4][12:0], stg_q[5][1],
+                    stg_q[6][12:0], stg_q[9][12:0], stg_q[7][31:5], stg_q[8][31:5], stg_q[10][31:5],
+                    stg_q[11][31:5]};
+
+  logic cmd_valid, cmd_pop;
+  cmd_t cmd_head;
+  dla_fifo #(
+    .Depth(FifoDepth),
+    .Width(CmdW)
+  ) u_cmd_fifo (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (cmd_push),
+    .in_ready_o (cmd_in_ready),
+    .in_data_i  (stg_cmd),
+    .out_valid_o(cmd_valid),
+    .out_ready_i(cmd_pop),
+    .out_data_o (cmd_head),
+    .level_o    (cmd_level)
+  );
+
+  logic              bq_valid, bq_pop, bq_grp;
+  logic [LevelW-1:0] bq_cnt;
+  logic [1:0]        bq_level;
+  dla_fifo #(
+    .Depth(2),
+    .Width(1 + LevelW)
+  ) u_batch_q (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (launch_go),
+    .in_ready_o (bq_in_ready),
+    .in_data_i  ({launch_grp, gather_q}),
+    .out_valid_o(bq_valid),
+    .out_ready_i(bq_pop),
+    .out_data_o ({bq_grp, bq_cnt}),
+    .level_o    (bq_level)
+  );
+
+  // ---------------------------------------------------------------- read walk
+  logic              rd_active_q, rd_grp_q;
+  logic [LevelW-1:0] rd_left_q;  // commands of the current batch not yet popped
+  /* verilator lint_off UNUSEDSIGNAL */
+  cmd_t              rd_cmd_q;  // the destination fields are the write walk's (u_wcmd_q)
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [12:0]       rd_atom_q, rd_line_q, rd_surf_q;
+  logic [63:0]       rd_addr_q, rd_line_addr_q, rd_surf_addr_q;
+  logic              wq_in_ready, rd_take, rd_start;
+
+  assign rd_start = !rd_active_q && cmd_valid && (rd_left_q != '0 || bq_valid) && wq_in_ready;
+  assign cmd_pop  = rd_start;
+  assign bq_pop   = rd_start && rd_left_q == '0;
+
+  logic              start_grp, start_last;
+  logic [LevelW-1:0] start_left;
+  assign start_grp  = rd_left_q == '0 ? bq_grp : rd_grp_q;
+  assign start_left = (rd_left_q == '0 ? bq_cnt : rd_left_q) - 1'b1;
+  assign start_last = start_left == '0;
+
+  logic rd_req_ready;
+  assign rd_take = rd_active_q && rd_req_ready;
+
+  function automatic logic [63:0] addr40(input logic [34:0] a);
+    addr40 = {24'b0, a, 5'b0};
+  endfunction
+  function automatic logic [63:0] stride(input logic [26:0] s);
+    stride = {32'b0, s, 5'b0};
+  endfunction
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd_active_q    <= 1'b0;
+      rd_grp_q       <= 1'b0;
+      rd_left_q      <= '0;
+      rd_cmd_q       <= '0;
+      rd_atom_q      <= '0;
+      rd_line_q      <= '0;
+      rd_surf_q      <= '0;
+      rd_addr_q      <= '0;
+      rd_line_addr_q <= '0;
+      rd_surf_addr_q <= '0;
+    end else if (rd_start) begin
+      rd_active_q    <= 1'b1;
+      rd_grp_q       <= start_grp;
+      rd_left_q      <= start_left;
+      rd_cmd_q       <= cmd_head;
+      rd_atom_q      <= '0;
+      rd_line_q      <= '0;
+      rd_surf_q      <= '0;
+      rd_addr_q      <= addr40(cmd_head.src);
+      rd_line_addr_q <= addr40(cmd_head.src);
+      rd_surf_addr_q <= addr40(cmd_head.src);
+    end else if (rd_take) begin
+      if (rd_atom_q != rd_cmd_q.size) begin
+        rd_atom_q <= rd_atom_q + 1'b1;
+        rd_addr_q <= rd_addr_q + AtomStep;
+      end else if (rd_line_q != rd_cmd_q.lines) begin
+        rd_atom_q      <= '0;
+        rd_line_q      <= rd_line_q + 1'b1;
+        rd_addr_q      <= rd_line_addr_q + stride(rd_cmd_q.src_line);
+        rd_line_addr_q <= rd_line_addr_q + stride(rd_cmd_q.src_line);
+      end else if (rd_surf_q != rd_cmd_q.surfs) begin
+        rd_atom_q      <= '0;
+        rd_line_q      <= '0;
+        rd_surf_q      <= rd_surf_q + 1'b1;
+        rd_addr_q      <= rd_surf_addr_q + stride(rd_cmd_q.src_surf);
+        rd_line_addr_q <= rd_surf_addr_q + stride(rd_cmd_q.src_surf);
+        rd_surf_addr_q <= rd_surf_addr_q + stride(rd_cmd_q.src_surf);
+      end else begin
+        rd_active_q <= 1'b0;
+      end
+    end
+  end
+
+  logic              rsp_valid, rsp_ready;
+  logic [AtomBits-1:0] rsp_data;
+  dla_dma_rd #(
+    .AddrWidth  (64),
+    .DataWidth  (AtomBits),
+    .MaxInFlight(MaxInFlight)
+  ) u_dma_rd (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .req_valid_i    (rd_active_q),
+    .req_ready_o    (rd_req_ready),
+    .req_addr_i     (rd_addr_q),
+    .rsp_valid_o    (rsp_valid),
+    .rsp_ready_i    (rsp_ready),
+    .rsp_data_o     (rsp_data),
+    .mem_req_valid_o(dma_rd_req_valid_o),
+    .mem_req_ready_i(dma_rd_req_ready_i),
+    .mem_req_addr_o (dma_rd_req_addr_o),
+    .mem_rsp_valid_i(dma_rd_rsp_valid_i),
+    .mem_rsp_ready_o(dma_rd_rsp_ready_o),
+    .mem_rsp_data_i (dma_rd_rsp_data_i)
+  );
+
+  // ---------------------------------------------------------------- write walk
+  logic  wq_valid, wq_pop;
+  wcmd_t wq_head;
+  logic [1:0] wq_level;
+  dla_fifo #(
+    .Depth(2),
+    .Width(2 + CmdW)
+  ) u_wcmd_q (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (rd_start),
+    .in_ready_o (wq_in_ready),
+    .in_data_i  ({start_grp, start_last, cmd_head}),
+    .out_valid_o(wq_valid),
+    .out_ready_i(wq_pop),
+    .out_data_o (wq_head),
+    .level_o    (wq_level)
+  );
+
+  logic        wr_active_q;
+  logic [12:0] wr_atom_q, wr_line_q, wr_surf_q;
+  logic [63:0] wr_addr_q, wr_line_addr_q, wr_surf_addr_q;
+  logic        wr_take, wr_end;
+
+  assign dma_wr_req_valid_o = wr_active_q && rsp_valid;
+  assign dma_wr_req_addr_o  = wr_addr_q;
+  assign dma_wr_req_data_o  = rsp_data;
+  assign dma_wr_req_mask_o  = '1;
+  assign wr_take            = dma_wr_req_valid_o && dma_wr_req_ready_i;
+  assign rsp_ready          = wr_take;
+  assign wr_end = wr_atom_q == wq_head.cmd.size && wr_line_q == wq_head.cmd.lines &&
+                  wr_surf_q == wq_head.cmd.surfs;
+  assign wq_pop = wr_take && wr_end;
+  assign done_d = (wq_pop && wq_head.last) ? (wq_head.grp ? 2'b10 : 2'b01) : 2'b00;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wr_active_q    <= 1'b0;
+      wr_atom_q      <= '0;
+      wr_line_q      <= '0;
+      wr_surf_q      <= '0;
+      wr_addr_q      <= '0;
+      wr_line_addr_q <= '0;
+      wr_surf_addr_q <= '0;
+      done_o         <= '0;
+    end else begin
+      done_o <= done_d;
+      if (!wr_active_q) begin
+        if (wq_valid) begin
+          wr_active_q    <= 1'b1;
+          wr_atom_q      <= '0;
+          wr_line_q      <= '0;
+          wr_surf_q      <= '0;
+          wr_addr_q      <= addr40(wq_head.cmd.dst);
+          wr_line_addr_q <= addr40(wq_head.cmd.dst);
+          wr_surf_addr_q <= addr40(wq_head.cmd.dst);
+        end
+      end else if (wr_take) begin
+        if (wr_atom_q != wq_head.cmd.size) begin
+          wr_atom_q <= wr_atom_q + 1'b1;
+          wr_addr_q <= wr_addr_q + AtomStep;
+        end else if (wr_line_q != wq_head.cmd.lines) begin
+          wr_atom_q      <= '0;
+          wr_line_q      <= wr_line_q + 1'b1;
+          wr_addr_q      <= wr_line_addr_q + stride(wq_head.cmd.dst_line);
+          wr_line_addr_q <= wr_line_addr_q + stride(wq_head.cmd.dst_line);
+        end else if (wr_surf_q != wq_head.cmd.surfs) begin
+          wr_atom_q      <= '0;
+          wr_line_q      <= '0;
+          wr_surf_q      <= wr_surf_q + 1'b1;
+          wr_addr_q      <= wr_surf_addr_q + stride(wq_head.cmd.dst_surf);
+          wr_line_addr_q <= wr_surf_addr_q + stride(wq_head.cmd.dst_surf);
+          wr_surf_addr_q <= wr_surf_addr_q + stride(wq_head.cmd.dst_surf);
+        end else begin
+          wr_active_q <= 1'b0;
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- stall counters
+  for (genvar g = 0; g < 2; g++) begin : g_stall
+    dla_perf_cnt u_rd_stall (
+      .clk_i  (clk_i),
+      .rst_ni (rst_ni),
+      .clr_i  (1'b0),
+      .en_i   (stall_en_q),
+      .inc_i  (dma_rd_req_valid_o && !dma_rd_req_ready_i && rd_grp_q == g[0]),
+      .count_o(rd_stall[g])
+    );
+    dla_perf_cnt u_wr_stall (
+      .clk_i  (clk_i),
+      .rst_ni (rst_ni),
+      .clr_i  (1'b0),
+      .en_i   (stall_en_q),
+      .inc_i  (dma_wr_req_valid_o && !dma_wr_req_ready_i && wq_head.grp == g[0]),
+      .count_o(wr_stall[g])
+    );
+  end
+
+  logic unused;
+  assign unused = (^bq_level) ^ (^wq_level) ^ (^stg_q[5][0]);
+endmodule
