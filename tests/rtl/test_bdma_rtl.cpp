@@ -1,0 +1,199 @@
+// BDMA RTL (rtl/top/nvdla_bdma_top.sv, harness/units/bdma_rtl.cpp; docs/BDMA.md): every bundled
+// bdma layer and generated ones in cross mode (RTL against the golden model) under the stress legs,
+// each also judged by the memcpy reference of the random generator (harness/src/random_bdma.cpp,
+// from ../shared/reference/pdp-cdp-bdma-rubik.md §5) on the RTL's memory; STATUS / FREE_SLOT over
+// the CSB; the device's refusals.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cross_stress.hpp"
+#include "golden/config.hpp"
+#include "harness/errors.hpp"
+#include "harness/golden_device.hpp"
+#include "harness/json_reader.hpp"
+#include "harness/program_runner.hpp"
+#include "harness/random_layers.hpp"
+#include "harness/regdb.hpp"
+#include "harness/rng.hpp"
+#include "harness/rtl_devices.hpp"
+#include "units/bdma.hpp"
+
+namespace fs = std::filesystem;
+using namespace dla::harness;
+namespace golden = dla::golden;
+
+namespace {
+
+// One layer in cross mode under leg `o`: passes, and the RTL's memory agrees with the memcpy
+// reference over every byte the program initialized or a command wrote.
+void cross_with_reference(const RandomLayer& L, const RunOptions& o) {
+  const auto jd = parse_json_text(L.name + ".json", L.doc.dump(1));
+  const JsonNode root = JsonNode::root(jd);
+  LayerHeader h;
+  h.file = L.name + ".json";
+  h.unit = "bdma";
+  h.name = L.name;
+  h.config = L.config;
+  h.seed = L.seed;
+  h.stall = L.stall;
+  const Program prog = units::compile_bdma_layer(h, root);
+  GoldenDevice gold(*L.config);
+  const std::unique_ptr<Device> rtl = make_bdma_rtl_device(*L.config, o);
+  ProgramRunOptions po;
+  po.mode = "cross";
+  const RunResult r = run_program(prog, &gold, rtl.get(), po);
+  INFO(L.name << " (" << L.features << ") seed " << *o.seed << " rand-reset " << o.sim.rand_reset << " latency "
+              << o.mem.latency_min << ":" << o.mem.latency_max << "\n"
+              << format_run(r));
+  REQUIRE(r.status == Status::Pass);
+  REQUIRE_FALSE(r.compares.empty());
+  CHECK(rtl->cycles() > 0);
+  CHECK(bdma_reference_diff(L, root, rtl->memory()).empty());
+}
+
+uint32_t addr(const std::string& reg) {
+  const RegDb& db = RegDb::nvdla();
+  return *db.address("nv_full", *db.find(reg));
+}
+
+RunOptions leg0() { return cross_stress::options().front(); }
+
+}  // namespace
+
+TEST_CASE("every bundled bdma layer passes on the RTL against golden and memcpy under the stress legs",
+          "[rtl][bdma]") {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(fs::path(DLA_SOURCE_DIR) / "testvectors/layers/bdma")) {
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  REQUIRE(files.size() >= 16);
+  for (const auto& f : files) {
+    RandomLayer L;
+    L.unit = "bdma";
+    L.name = f.stem().string();
+    L.config = &golden::nv_full();
+    L.doc = nlohmann::ordered_json::parse(std::ifstream(f));
+    L.seed = L.doc.value("seed", uint64_t{1});
+    L.stall = L.doc.value("stall", 0.0);
+    for (const RunOptions& o : cross_stress::options()) cross_with_reference(L, o);
+  }
+}
+
+TEST_CASE("BDMA RTL equals golden and memcpy on 50 generated layers", "[rtl][bdma]") {
+  const std::vector<RunOptions> legs = cross_stress::options();
+  Rng rng = Rng::derive(15, "bdma_rtl");
+  for (int i = 0; i < 50; ++i) {
+    RandomLayer L;
+    L.unit = "bdma";
+    L.name = fmt::format("bdma_rtl_{}", i);
+    L.config = &golden::nv_full();
+    L.seed = static_cast<uint64_t>(i) + 1;
+    L = generate_bdma_layer(golden::nv_full(), L, rng);
+    cross_with_reference(L, legs[static_cast<std::size_t>(i) % legs.size()]);
+  }
+}
+
+TEST_CASE("BDMA RTL over the CSB: STATUS, FREE_SLOT, groups busy until the done interrupt, the copy", "[rtl][bdma]") {
+  const std::unique_ptr<Device> d = make_bdma_rtl_device(golden::nv_full(), leg0());
+  Memory& mem = d->memory();
+  for (uint64_t i = 0; i < 3 * 64; ++i) mem.write(0x100000 + i, static_cast<uint8_t>(i * 7 + 1));
+  CHECK(d->reg_read(addr("BDMA.STATUS")) == 0x114u);  // reset: 20 free slots, idle
+  // Three commands of 64 bytes (CFG_LINE.SIZE 1), one line each, 0x100000 + 64k -> 0x200000 + 128k.
+  for (uint32_t k = 0; k < 3; ++k) {
+    d->reg_write(addr("BDMA.CFG_SRC_ADDR_LOW"), 0x100000 + 64 * k);
+    d->reg_write(addr("BDMA.CFG_DST_ADDR_LOW"), 0x200000 + 128 * k);
+    d->reg_write(addr("BDMA.CFG_LINE"), 1);
+    d->reg_write(addr("BDMA.CFG_CMD"), 3);
+    d->reg_write(addr("BDMA.CFG_LINE_REPEAT"), 0);
+    d->reg_write(addr("BDMA.CFG_SRC_LINE"), 64);
+    d->reg_write(addr("BDMA.CFG_DST_LINE"), 64);
+    d->reg_write(addr("BDMA.CFG_SURF_REPEAT"), 0);
+    d->reg_write(addr("BDMA.CFG_OP"), 1);
+    CHECK(d->reg_read(addr("BDMA.STATUS")) == 20u - (k + 1));  // FREE_SLOT, not idle, no group busy
+  }
+  // Defined bits only: V32[31:5] of an address, ADDR_HIGH[7:0], LINE.SIZE[12:0].
+  d->reg_write(addr("BDMA.CFG_SRC_ADDR_HIGH"), 0xffffffffu);
+  CHECK(d->reg_read(addr("BDMA.CFG_SRC_ADDR_HIGH")) == 0xffu);
+  d->reg_write(addr("BDMA.CFG_SRC_ADDR_HIGH"), 0);
+  CHECK(d->reg_read(addr("BDMA.CFG_SRC_ADDR_LOW")) == 0x100080u);
+  d->reg_write(addr("BDMA.CFG_STATUS"), 1);
+  CHECK(d->reg_read(addr("BDMA.CFG_STATUS")) == 1u);
+  d->reg_write(addr("BDMA.CFG_LAUNCH1"), 1);
+  CHECK((d->reg_read(addr("BDMA.STATUS")) & 0x700u) == 0x400u);  // GRP1_BUSY, not idle
+  CHECK(d->reg_read(addr("BDMA.CFG_LAUNCH1")) == 0u);            // triggers read 0
+  REQUIRE(d->wait_interrupt("BDMA_1", 100000).raised);
+  CHECK(d->reg_read(addr("BDMA.STATUS")) == 0x114u);
+  CHECK_FALSE(d->interrupt_pending("BDMA_0"));
+  for (uint64_t k = 0; k < 3; ++k) {
+    for (uint64_t i = 0; i < 64; ++i) {
+      INFO("command " << k << " byte " << i);
+      CHECK(mem.read(0x200000 + 128 * k + i) == static_cast<uint8_t>((64 * k + i) * 7 + 1));
+      CHECK(mem.read(0x200000 + 128 * k + 64 + i) == 0);  // the gap is not written
+    }
+  }
+}
+
+TEST_CASE("BDMA RTL device refuses what bdma_core would not do as NVDLA does, naming the register and the rule",
+          "[rtl][bdma]") {
+  const auto expect_refused = [](auto&& program, const std::string& reg, const std::string& rule) {
+    const std::unique_ptr<Device> d = make_bdma_rtl_device(golden::nv_full(), leg0());
+    try {
+      program(*d);
+      FAIL("not refused: " << rule);
+    } catch (const InputError& e) {
+      INFO(e.what());
+      CHECK(std::string(e.what()).find(reg) != std::string::npos);
+      CHECK(std::string(e.what()).find(rule) != std::string::npos);
+    }
+  };
+  const auto command = [](Device& d, uint32_t src, uint32_t dst, uint32_t line_units) {
+    d.reg_write(addr("BDMA.CFG_SRC_ADDR_LOW"), src);
+    d.reg_write(addr("BDMA.CFG_DST_ADDR_LOW"), dst);
+    d.reg_write(addr("BDMA.CFG_LINE"), line_units - 1);
+    d.reg_write(addr("BDMA.CFG_SRC_LINE"), 32 * line_units);
+    d.reg_write(addr("BDMA.CFG_DST_LINE"), 32 * line_units);
+    d.reg_write(addr("BDMA.CFG_OP"), 1);
+  };
+  expect_refused([](Device& d) { d.reg_write(addr("BDMA.CFG_LAUNCH0"), 1); }, "BDMA.CFG_LAUNCH0",
+                 "no command pushed since the previous launch");
+  expect_refused(
+      [&](Device& d) {
+        for (uint32_t k = 0; k < 21; ++k) command(d, 0x100000 + 0x1000 * k, 0x200000 + 0x1000 * k, 1);
+      },
+      "BDMA.CFG_OP", "20 commands are pushed and not launched");
+  expect_refused([&](Device& d) { command(d, 0x100000, 0x100020, 2); }, "BDMA.CFG_OP", "meets bytes another line");
+  expect_refused(
+      [&](Device& d) {
+        command(d, 0x100000, 0x200000, 1);
+        command(d, 0x200000, 0x300000, 1);
+      },
+      "BDMA.CFG_OP", "meets bytes another line");
+  expect_refused(
+      [&](Device& d) {
+        d.reg_write(addr("BDMA.CFG_LINE_REPEAT"), 0x2000);
+        command(d, 0x100000, 0x200000, 1);
+      },
+      "BDMA.CFG_OP", "bits [23:13] are reserved");
+  expect_refused(
+      [&](Device& d) {
+        command(d, 0x100000, 0x200000, 1);
+        d.reg_write(addr("BDMA.CFG_CMD"), 2);
+        command(d, 0x110000, 0x210000, 1);
+        d.reg_write(addr("BDMA.CFG_LAUNCH1"), 1);
+      },
+      "BDMA.CFG_LAUNCH1", "same CFG_CMD.DST_RAM_TYPE");
+  // Reading one source twice is fine.
+  const std::unique_ptr<Device> d = make_bdma_rtl_device(golden::nv_full(), leg0());
+  command(*d, 0x100000, 0x200000, 1);
+  command(*d, 0x100000, 0x300000, 1);
+  d->reg_write(addr("BDMA.CFG_LAUNCH0"), 1);
+  CHECK(d->wait_interrupt("BDMA_0", 100000).raised);
+  CHECK_THROWS_AS(make_bdma_rtl_device(golden::nv_small(), leg0()), InputError);
+}
