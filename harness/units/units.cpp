@@ -10,7 +10,7 @@ namespace dla::harness::units {
 
 std::vector<UnitHandler> all_handlers() { return {cmac_handler(), lut_handler(), wino_handler(), sdp_handler(), conv_handler(), pdp_handler(), cdp_handler(), bdma_handler(), rubik_handler(), program_handler()}; }
 
-std::vector<std::string> bench_units() { return {"cmac", "lut", "sdp", "conv", "pdp", "cdp"}; }
+std::vector<std::string> bench_units() { return {"cmac", "lut", "sdp", "conv", "pdp", "cdp", "bdma"}; }
 
 namespace {
 
@@ -28,7 +28,7 @@ std::vector<BenchCase> run_bench(const std::string& unit, const BenchOptions& op
   if ((unit == "cmac" || unit == "lut") && opt.mem_given) {
     throw InputError("--mem-latency/--mem-bandwidth", "",
                      fmt::format("bench {} streams data straight into the unit, which has no memory port; the memory "
-                                 "options apply to sdp, conv, pdp and cdp",
+                                 "options apply to sdp, conv, pdp, cdp and bdma",
                                  unit));
   }
   if (unit == "cmac") return bench_cmac(opt);
@@ -37,6 +37,7 @@ std::vector<BenchCase> run_bench(const std::string& unit, const BenchOptions& op
   if (unit == "conv") return bench_conv(opt);
   if (unit == "pdp") return bench_pdp(opt);
   if (unit == "cdp") return bench_cdp(opt);
+  if (unit == "bdma") return bench_bdma(opt);
   throw InputError("bench", unit, fmt::format("no benchmark for unit \"{}\" (known: {})", unit, unit_list()));
 }
 
@@ -47,6 +48,7 @@ std::string format_bench(const std::string& unit, const std::vector<BenchCase>& 
   if (unit == "conv") return format_bench_conv(cases);
   if (unit == "pdp") return format_bench_pdp(cases);
   if (unit == "cdp") return format_bench_cdp(cases);
+  if (unit == "bdma") return format_bench_bdma(cases);
   throw InputError("bench", unit, fmt::format("no benchmark for unit \"{}\" (known: {})", unit, unit_list()));
 }
 

@@ -88,6 +88,9 @@ struct BenchCase {
 [[nodiscard]] std::string format_bench_cdp(const std::vector<BenchCase>& cases);
 // BDMA copy launches: `bdma` layers compiled to register programs (harness/units/bdma.cpp)
 [[nodiscard]] UnitHandler bdma_handler();
+// BDMA copies on the BDMA RTL: bytes per cycle against NVDLA's rate (harness/units/bdma_bench.cpp)
+[[nodiscard]] std::vector<BenchCase> bench_bdma(const BenchOptions& opt);
+[[nodiscard]] std::string format_bench_bdma(const std::vector<BenchCase>& cases);
 // RUBIK (RBK) layout transforms, nv_full only: `rubik` layers compiled to register programs (harness/units/rubik.cpp)
 [[nodiscard]] UnitHandler rubik_handler();
 // Register programs (validated here; executed by units with a CSB port).
