@@ -281,6 +281,18 @@ std::string not_applicable(const Layer& L, const Expected& e) {
   return "";
 }
 
+int64_t convert_output(const Layer& L, int64_t acc, int k, int oy, int ox, int oh, int ow, Expected& e) {
+  const int64_t rounded = rhaz(acc, L.clip);
+  const int64_t cacc = clamp_bits(rounded, 32);
+  if (cacc != rounded) ++e.cacc_saturated;
+  e.cacc.push_back(cacc);
+  int64_t v = x_stage(L.bs, cacc, k, oy, ox, oh, ow, e.relu_clamped);
+  v = x_stage(L.bn, v, k, oy, ox, oh, ow, e.relu_clamped);
+  v = y_stage(L.ew, v, k, oy, ox, oh, ow);
+  const int64_t t = clamp_bits(rhaz((v - L.out_offset) * L.out_scale, L.out_shift), 17);
+  return clamp_bits(t, L.out16 ? 16 : 8);
+}
+
 Expected reference(const Layer& L) {
   Expected e;
   const int OH = L.oh(), OW = L.ow();
@@ -316,15 +328,7 @@ Expected reference(const Layer& L) {
           }
         }
         e.abs_sum_max = std::max(e.abs_sum_max, abs_sum);
-        const int64_t rounded = rhaz(acc, L.clip);
-        const int64_t cacc = clamp_bits(rounded, 32);
-        if (cacc != rounded) ++e.cacc_saturated;
-        e.cacc.push_back(cacc);
-        int64_t v = x_stage(L.bs, cacc, k, oy, ox, OH, OW, e.relu_clamped);
-        v = x_stage(L.bn, v, k, oy, ox, OH, OW, e.relu_clamped);
-        v = y_stage(L.ew, v, k, oy, ox, OH, OW);
-        const int64_t t = clamp_bits(rhaz((v - L.out_offset) * L.out_scale, L.out_shift), 17);
-        e.out.push_back(clamp_bits(t, L.out16 ? 16 : 8));
+        e.out.push_back(convert_output(L, acc, k, oy, ox, OH, OW, e));
       }
     }
   }

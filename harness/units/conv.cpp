@@ -424,8 +424,10 @@ std::vector<uint8_t> weight_image(const ConvLayer& L, const ConvConfig& c) {
   return bytes;
 }
 
-CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect) {
-  const ConvLayer L = parse_layer(h, root);
+CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, const ConvPlacement* at = nullptr) {
+  ConvLayer L = parse_layer(h, root);
+  if (at != nullptr) L.post.out_layout.base = at->out_base;
+  const int g0 = at != nullptr ? at->first_group : 0;
   const HwConfig& hw = *h.config;
   CompiledConv out;
   out.conv = L.wino ? L.wino->cfg : golden::conv_config_from(L.p, hw, sdp::kInputBase, kWeightBase);
@@ -445,7 +447,7 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect) {
   // each programmed after the previous one finished (docs/CONV.md "Split-H").
   for (std::size_t bi = 0; bi < L.bands.size(); ++bi) {
     const Band& b = L.bands[bi];
-    const int g = static_cast<int>(bi % 2);
+    const int g = static_cast<int>((bi + static_cast<std::size_t>(g0)) % 2);
     // A band is its own hardware layer unless CBUF holds the whole layer (a single band may
     // still be smaller than the layer: rows only top padding reads are not fetched).
     const ConvConfig cb = L.wino || (L.bands.size() == 1 && cbuf_holds(c, hw)) ? c : band_config(c, b);
@@ -473,27 +475,29 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect) {
   }
 
   // Status and counters (of the last band): the golden model's values.
-  std::optional<GoldenDevice> dev;
+  std::optional<GoldenDevice> own;
+  GoldenDevice* dev = nullptr;
   if (expect) {
-    dev.emplace(hw);
+    dev = at != nullptr && at->device != nullptr ? at->device : &own.emplace(hw);
     ProgramRunOptions po;
     po.mode = "golden";
-    const RunResult gr = run_program(pb.program(), &*dev, nullptr, po);
+    const RunResult gr = run_program(pb.program(), dev, nullptr, po);
     if (gr.status != Status::Pass) {
       throw std::runtime_error(
           fmt::format("conv compiler: the golden model did not run the compiled layer: {}", gr.message));
     }
   }
   // CSB reads of D_ registers go to the group the pointers produce into: the last band's.
-  const int last = static_cast<int>((L.bands.size() - 1) % 2);
-  pb.read(pb.reg("CACC", "D_OUT_SATURATION"), dev ? dev->peek("CACC", ca::D_OUT_SATURATION::offset, last) : 0u);
-  sdp::emit_status_reads(pb, dev ? &*dev : nullptr, last);
+  const int last = static_cast<int>((L.bands.size() - 1 + static_cast<std::size_t>(g0)) % 2);
+  pb.read(pb.reg("CACC", "D_OUT_SATURATION"), dev != nullptr ? dev->peek("CACC", ca::D_OUT_SATURATION::offset, last) : 0u);
+  sdp::emit_status_reads(pb, dev, last);
   if (L.pool) {
     for (const char* name : {"D_INF_INPUT_NUM", "D_NAN_INPUT_NUM", "D_NAN_OUTPUT_NUM"}) {
       pb.read(pb.reg("PDP", name), 0);  // integer data
     }
   }
 
+  out.bands = static_cast<int>(L.bands.size());
   ProgramStep& chk = pb.add(StepOp::Check, "check golden over the output region");
   chk.check = CheckKind::Golden;
   chk.addr = out.out_layout.base;
@@ -685,6 +689,10 @@ UnitHandler conv_handler() { return {"conv", &validate, &run}; }
 
 CompiledConv compile_conv_layer(const LayerHeader& h, const JsonNode& root, bool expect_status) {
   return compile(h, root, expect_status);
+}
+
+CompiledConv compile_conv_layer(const LayerHeader& h, const JsonNode& root, const ConvPlacement& at) {
+  return compile(h, root, true, &at);
 }
 
 }  // namespace dla::harness::units

@@ -14,6 +14,7 @@
 #include "golden/conv_wino.hpp"
 #include "golden/cube.hpp"
 #include "golden/layout.hpp"
+#include "harness/golden_device.hpp"
 #include "harness/layer.hpp"
 #include "harness/program.hpp"
 
@@ -72,11 +73,23 @@ struct CompiledConv {
   golden::FeatureLayout out_layout;  // SDP's output (base, strides, atom, element size)
   golden::CubeShape out_shape;       // (1, K, H', W')
   uint64_t out_bytes = 0;            // the output region checked against golden
+  int bands = 1;                     // hardware layers (Split-H bands), in alternate register groups
 };
 
 // Compiles a `conv` layer body (throws InputError naming file, JSON pointer and rule). With
 // `expect_status`, the golden model runs the program once so the trailing reg_reads of CACC and
 // SDP status / counters expect its values; without, they expect 0 (validation only).
 [[nodiscard]] CompiledConv compile_conv_layer(const LayerHeader& h, const JsonNode& root, bool expect_status = true);
+
+// Where a convolution compiled as one step of a larger program (a `deconv` layer's sub-kernel
+// convolutions) runs: the register group its first hardware layer uses (the previous layers left
+// the consumer pointers there), its SDP output base, and the golden device that ran the program
+// so far (the status pre-run continues on it; a fresh device when null).
+struct ConvPlacement {
+  int first_group = 0;
+  uint64_t out_base = 0;
+  GoldenDevice* device = nullptr;
+};
+[[nodiscard]] CompiledConv compile_conv_layer(const LayerHeader& h, const JsonNode& root, const ConvPlacement& at);
 
 }  // namespace dla::harness::units

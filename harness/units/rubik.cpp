@@ -349,6 +349,8 @@ RunResult run(const LayerHeader& h, const JsonNode& root, const RunOptions& opt)
 
 Program compile_rubik_layer(const LayerHeader& h, const JsonNode& root) { return compile(h, root); }
 
+void emit_rubik_registers(ProgramBuilder& pb, const golden::RubikConfig& c) { emit_registers(pb, c); }
+
 golden::RubikConfig rubik_layer_config(const LayerHeader& h, const JsonNode& root) { return parse_layer(h, root).cfg; }
 
 UnitHandler rubik_handler() { return {"rubik", &validate, &run}; }

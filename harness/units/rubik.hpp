@@ -24,6 +24,11 @@ inline constexpr uint8_t kRubikGapFill = 0xa5;
 // output region.
 [[nodiscard]] Program compile_rubik_layer(const LayerHeader& h, const JsonNode& root);
 
+class ProgramBuilder;
+// S_POINTER (group 0) and every writable D_ register of RBK for `c`, as compile_rubik_layer writes
+// them (the `deconv` compiler's CONTRACT layer).
+void emit_rubik_registers(ProgramBuilder& pb, const golden::RubikConfig& c);
+
 // The decoded configuration the compiler programs (tests; the random generator).
 [[nodiscard]] golden::RubikConfig rubik_layer_config(const LayerHeader& h, const JsonNode& root);
 

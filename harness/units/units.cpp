@@ -8,7 +8,7 @@
 
 namespace dla::harness::units {
 
-std::vector<UnitHandler> all_handlers() { return {cmac_handler(), lut_handler(), wino_handler(), sdp_handler(), conv_handler(), pdp_handler(), cdp_handler(), bdma_handler(), rubik_handler(), program_handler()}; }
+std::vector<UnitHandler> all_handlers() { return {cmac_handler(), lut_handler(), wino_handler(), sdp_handler(), conv_handler(), pdp_handler(), cdp_handler(), bdma_handler(), rubik_handler(), deconv_handler(), program_handler()}; }
 
 std::vector<std::string> bench_units() { return {"cmac", "lut", "sdp", "conv", "pdp", "cdp", "bdma"}; }
 

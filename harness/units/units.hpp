@@ -93,6 +93,8 @@ struct BenchCase {
 [[nodiscard]] std::string format_bench_bdma(const std::vector<BenchCase>& cases);
 // RUBIK (RBK) layout transforms, nv_full only: `rubik` layers compiled to register programs (harness/units/rubik.cpp)
 [[nodiscard]] UnitHandler rubik_handler();
+// Deconvolution, nv_full only: `deconv` layers compiled to sub-kernel convolutions and a RUBIK CONTRACT (harness/units/deconv.cpp)
+[[nodiscard]] UnitHandler deconv_handler();
 // Register programs (validated here; executed by units with a CSB port).
 [[nodiscard]] UnitHandler program_handler();
 

@@ -102,6 +102,11 @@ struct Expected {
 // The expected CACC and SDP outputs (an EW LUT or EQL is ignored: see not_applicable).
 [[nodiscard]] Expected reference(const Layer& L);
 
+// CACC's clip (appended to e.cacc, saturations counted) and the SDP post-ops and output converter
+// for the sum `acc` of kernel k at output (oy, ox) of an oh x ow output: what reference() applies
+// to each convolution sum (the `deconv` reference applies it to its scatter-add sums).
+[[nodiscard]] int64_t convert_output(const Layer& L, int64_t acc, int k, int oy, int ox, int oh, int ow, Expected& e);
+
 // Why the reference cannot judge the layer ("" when it can): an EW LUT or EQL (not modelled
 // here), or a partial sum that may reach CACC's saturating width (34 bits int8, 48 int16), where
 // the result depends on the accumulation order. `e` is reference(L).

@@ -1,0 +1,30 @@
+// `deconv` layers (docs/LAYER_FORMAT.md, "`deconv` layers"; docs/DECONV.md): a transposed
+// convolution compiled as NVDLA's compiler issues it -- the kernel split into sx x sy sub-kernels,
+// one stride-1 direct convolution per sub-kernel writing its part of a channel-extended cube
+// (sx*sy*K channels), then one RUBIK CONTRACT layer that interleaves them into the output cube.
+// nv_full only (RUBIK exists there only).
+#pragma once
+
+#include <cstdint>
+
+#include "harness/layer.hpp"
+#include "harness/program.hpp"
+
+namespace dla::harness::units {
+
+// The channel-extended cube (the sub-convolutions' outputs, RUBIK's input) starts here; the final
+// output is at sdp::kOutputBase.
+inline constexpr uint64_t kDeconvExtBase = 0xe000'0000ull;
+
+struct CompiledDeconv {
+  Program program;
+  int out_w = 0, out_h = 0, k = 0;  // the output cube W' x H' x K
+  uint64_t out_base = 0, out_line_stride = 0, out_surface_stride = 0;  // its feature layout (atom 32)
+  int out_bpe = 1;
+  int convolutions = 0;  // sub-kernel convolutions (sx * sy, less phases without a kept output line)
+};
+
+// Compiles a `deconv` layer body (throws InputError naming file, JSON pointer and rule).
+[[nodiscard]] CompiledDeconv compile_deconv_layer(const LayerHeader& h, const JsonNode& root);
+
+}  // namespace dla::harness::units
