@@ -25,6 +25,7 @@
 #include "harness/conv_reference.hpp"
 #include "harness/cdp_reference.hpp"
 #include "harness/rubik_reference.hpp"
+#include "harness/deconv_reference.hpp"
 #include "harness/pdp_reference.hpp"
 #include "harness/errors.hpp"
 #include "harness/files.hpp"
@@ -39,6 +40,7 @@
 #include "units/bdma.hpp"
 #include "units/cdp.hpp"
 #include "units/rubik.hpp"
+#include "units/deconv.hpp"
 #include "units/pdp.hpp"
 #include "units/sdp.hpp"
 
@@ -899,8 +901,9 @@ RandomLayer gen_pdp(const HwConfig& hw, RandomLayer L, Draw& d) { return generat
 RandomLayer gen_cdp(const HwConfig& hw, RandomLayer L, Draw& d) { return generate_cdp_layer(hw, std::move(L), d.rng); }
 RandomLayer gen_bdma(const HwConfig& hw, RandomLayer L, Draw& d) { return generate_bdma_layer(hw, std::move(L), d.rng); }
 RandomLayer gen_rubik(const HwConfig& hw, RandomLayer L, Draw& d) { return generate_rubik_layer(hw, std::move(L), d.rng); }
+RandomLayer gen_deconv(const HwConfig& hw, RandomLayer L, Draw& d) { return generate_deconv_layer(hw, std::move(L), d.rng); }
 
-constexpr Generator kGenerators[] = {{"conv", &gen_conv}, {"sdp", &gen_sdp}, {"pdp", &gen_pdp}, {"cdp", &gen_cdp}, {"bdma", &gen_bdma}, {"rubik", &gen_rubik}};
+constexpr Generator kGenerators[] = {{"conv", &gen_conv}, {"sdp", &gen_sdp}, {"pdp", &gen_pdp}, {"cdp", &gen_cdp}, {"bdma", &gen_bdma}, {"rubik", &gen_rubik}, {"deconv", &gen_deconv}};
 
 // The int64 reference's verdict on a device's output of a `pdp` or `cdp` layer: "" when they
 // agree, else the first difference (the `cdp` statistics registers are checked by the program's
@@ -917,6 +920,7 @@ std::optional<std::string> memory_reference_diff(const std::string& unit, const 
   }
   if (unit == "bdma") return bdma_reference_diff(layer, root, mem);
   if (unit == "rubik") return rubik_ref::compare(rubik_ref::read_layer(root, layer.seed), mem);
+  if (unit == "deconv") return deconv_ref::compare(deconv_ref::read_layer(root, layer.seed), mem);
   return std::nullopt;
 }
 
@@ -1059,6 +1063,8 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
         program = units::compile_bdma_layer(h, root);
       } else if (layer.unit == "rubik") {
         program = units::compile_rubik_layer(h, root);
+      } else if (layer.unit == "deconv") {
+        program = units::compile_deconv_layer(h, root).program;
       } else {
         program = units::compile_sdp_layer(h, root, true);
       }
@@ -1078,7 +1084,8 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
     out.watchdog = o.sim.watchdog;
     std::string why;
     std::unique_ptr<Device> rtl = make_rtl_device(enabled_blocks(program), *layer.config, o, why);
-    const bool has_reference = layer.unit == "pdp" || layer.unit == "cdp" || layer.unit == "rubik" || layer.unit == "bdma";
+    const bool has_reference = layer.unit == "pdp" || layer.unit == "cdp" || layer.unit == "rubik" || layer.unit == "bdma" ||
+                               layer.unit == "deconv";
     if (rtl == nullptr && has_reference) {
       // No RTL of the unit in this build: the golden model alone, judged by the int64 reference.
       GoldenDevice gold(*layer.config);
@@ -1182,9 +1189,13 @@ RandomCampaign run_random_campaign(const RandomOptions& options) {
   if (c.options.configs.empty()) {
     for (const auto& n : golden::config_names()) c.options.configs.push_back(golden::find_config(n));
     // RUBIK exists on nv_full only (as in NVDLA): its campaign without --config runs there.
-    if (c.options.unit == "rubik" || c.options.unit == "bdma") c.options.configs = {&golden::nv_full()};
+    if (c.options.unit == "rubik" || c.options.unit == "bdma" || c.options.unit == "deconv") c.options.configs = {&golden::nv_full()};
   }
   for (const HwConfig* cfg : c.options.configs) {
+    if (c.options.unit == "deconv" && !RegDb::nvdla().address(cfg->name, *RegDb::nvdla().find("RBK.D_OP_ENABLE"))) {
+      throw InputError("--config", cfg->name,
+                       "deconv layers run on nv_full only (their CONTRACT needs RBK, which exists there only, as in NVDLA)");
+    }
     if (c.options.unit == "rubik" && !RegDb::nvdla().address(cfg->name, *RegDb::nvdla().find("RBK.D_OP_ENABLE"))) {
       throw InputError("--config", cfg->name,
                        "rubik layers run on nv_full only (the RBK block exists there only, as in NVDLA)");

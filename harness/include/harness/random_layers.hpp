@@ -55,6 +55,8 @@ struct RandomLayer {
 // The `rubik` generator (harness/src/random_rubik.cpp): layer L filled in with a random legal RUBIK
 // layer (nv_full only: InputError naming --config elsewhere).
 [[nodiscard]] RandomLayer generate_rubik_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
+// The `deconv` generator (harness/src/random_deconv.cpp), nv_full only; judged by harness/deconv_reference.hpp.
+[[nodiscard]] RandomLayer generate_deconv_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
 
 // The `bdma` generator (harness/src/random_bdma.cpp): layer L filled in with random legal BDMA
 // launches (nv_full only: InputError naming --config elsewhere); and the memcpy reference's verdict
