@@ -46,7 +46,7 @@ module dla_group_regs #(
 
   logic        producer_q, consumer_q;
   logic [1:0]  op_en_q;
-  logic [DWords-1:0][31:0] d_q [2];
+  logic [1:0][DWords-1:0][31:0] d_q;  // [group][word]
 
   localparam int unsigned IdxW = DWords > 1 ? $clog2(DWords) : 1;
   logic is_d, is_status, is_pointer;
@@ -68,26 +68,36 @@ module dla_group_regs #(
   logic d_we;
   assign d_we = hit_o && req_write_i && is_d && !op_en_q[producer_q];
 
+  // Every write names its group and word by constant indexes (loops; the CSB one runs only on a
+  // write): an indexed write would synthesize as a shift and mask across the whole register
+  // file. A CSB write wins over the unit's own update of the same word; done clears OP_EN last.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       producer_q <= 1'b0;
       consumer_q <= 1'b0;
       op_en_q    <= '0;
-      d_q[0]     <= DReset;  // the flat vector is the packed array, word 0 lowest
-      d_q[1]     <= DReset;
+      d_q        <= {2{DReset}};  // the flat vector is the packed array, word 0 lowest
     end else begin
       if (hit_o && req_write_i && is_pointer) producer_q <= req_wdata_i[0];
-      for (int unsigned i = 0; i < DWords; i++) begin
-        if (hw_we_i[i]) d_q[consumer_q][i] <= hw_wdata_i[i];
+      for (int unsigned g = 0; g < 2; g++) begin
+        for (int unsigned i = 0; i < DWords; i++) begin
+          if (hw_we_i[i] && consumer_q == 1'(g)) d_q[g][i] <= hw_wdata_i[i];
+        end
       end
       if (d_we) begin
-        d_q[producer_q][d_idx] <= req_wdata_i & DWritable[32*d_idx +: 32];
+        for (int unsigned g = 0; g < 2; g++) begin
+          for (int unsigned i = 0; i < DWords; i++) begin
+            if (producer_q == 1'(g) && d_idx == IdxW'(i)) d_q[g][i] <= req_wdata_i & DWritable[32*i +: 32];
+          end
+        end
         if (d_idx == '0) op_en_q[producer_q] <= req_wdata_i[0];
       end
       if (done_i) begin
-        op_en_q[consumer_q]   <= 1'b0;
-        d_q[consumer_q][0][0] <= 1'b0;
-        consumer_q            <= !consumer_q;
+        for (int unsigned g = 0; g < 2; g++) begin
+          if (consumer_q == 1'(g)) d_q[g][0][0] <= 1'b0;
+        end
+        op_en_q[consumer_q] <= 1'b0;
+        consumer_q          <= !consumer_q;
       end
     end
   end

@@ -97,11 +97,18 @@ module lut_ram (
       rsp_err_q   <= 1'b0;
       rsp_rdata_q <= '0;
     end else begin
+      // A decoded write (a loop over constant indexes, run only on a write) rather than an
+      // indexed one: synthesis would turn an indexed write into these packed tables into a
+      // table-wide shift and mask.
       if (wr_le) begin
-        le_q[addr_q[6:0]] <= req_wdata_i[15:0];
+        for (int unsigned e = 0; e < 65; e++) begin
+          if (addr_q[6:0] == 7'(e)) le_q[e] <= req_wdata_i[15:0];
+        end
       end
       if (wr_lo) begin
-        lo_q[addr_q] <= req_wdata_i[15:0];
+        for (int unsigned e = 0; e < 257; e++) begin
+          if (addr_q == 9'(e)) lo_q[e] <= req_wdata_i[15:0];
+        end
       end
       addr_q      <= addr_d;
       table_lo_q  <= table_lo_d;
