@@ -1,6 +1,6 @@
 // The verilated NVDLA core (rtl/top/nvdla_core.sv: CDMA, CBUF, CSC, CMAC_A/B, CACC flying into
-// SDP with SDP_RDMA, SDP flying into PDP with PDP_RDMA, and the GLB) as an RTL device for register
-// programs (docs/CONV_RTL.md).
+// SDP with SDP_RDMA, SDP flying into PDP with PDP_RDMA, and the GLB) as the RTL device for register
+// programs: SDP or PDP alone run on it too, with the convolution pipeline idle (docs/CONV_RTL.md).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -97,11 +97,12 @@ class ConvCapacityGuard {
   std::vector<Block> blocks_;
 };
 
+// `runs_sdp`: the program enables SDP, so PDP may take its input on the fly from it.
 template <class Model>
 std::unique_ptr<Device> guarded(const golden::HwConfig& cfg, const std::string& unit, unsigned atom,
-                                const RtlDeviceOptions& o) {
+                                const RtlDeviceOptions& o, bool runs_sdp) {
   auto dev = std::make_unique<RtlDevice<Model>>(cfg, unit, nvdla_core_intr_units(), atom, o);
-  dev->set_write_guard([conv = ConvCapacityGuard(cfg), pdp = make_pdp_guard(cfg, "nvdla_core", true)](
+  dev->set_write_guard([conv = ConvCapacityGuard(cfg), pdp = make_pdp_guard(cfg, "nvdla_core", runs_sdp)](
                            uint32_t addr, uint32_t value) mutable {
     conv(addr, value);
     pdp(addr, value);
@@ -142,10 +143,18 @@ std::unique_ptr<Device> make_nvdla_core_device(const std::vector<std::string>& b
   o.mem = opt.mem;
   const std::string unit = fmt::format("nvdla_core ({})", cfg.name);
   const auto atom = static_cast<unsigned>(cfg.atom_bytes);
-  if (cfg.name == "nv_small") return guarded<Vnvdla_core_nv_small>(cfg, unit, atom, o);
-  if (cfg.name == "nv_large") return guarded<Vnvdla_core_nv_large>(cfg, unit, atom, o);
-  if (cfg.name == "nv_full") return guarded<Vnvdla_core_nv_full>(cfg, unit, atom, o);
+  const bool runs_sdp = std::any_of(blocks.begin(), blocks.end(),
+                                    [](const std::string& b) { return b == "SDP" || b == "SDP_RDMA"; });
+  if (cfg.name == "nv_small") return guarded<Vnvdla_core_nv_small>(cfg, unit, atom, o, runs_sdp);
+  if (cfg.name == "nv_large") return guarded<Vnvdla_core_nv_large>(cfg, unit, atom, o, runs_sdp);
+  if (cfg.name == "nv_full") return guarded<Vnvdla_core_nv_full>(cfg, unit, atom, o, runs_sdp);
   throw InputError("--config", "", fmt::format("no nvdla_core RTL build for configuration {}", cfg.name));
+}
+
+// One top runs SDP, PDP and the convolution pipeline, alone or together; CDP alone has its own.
+std::unique_ptr<Device> make_rtl_device(const std::vector<std::string>& blocks, const golden::HwConfig& cfg,
+                                        const RunOptions& opt, std::string& why) {
+  return make_nvdla_core_device(blocks, cfg, opt, why);
 }
 
 }  // namespace dla::harness

@@ -1,4 +1,4 @@
-// `dlacosim bench pdp`: the PDP RTL's rate from memory (rtl/top/nvdla_sdp_top), elements per
+// `dlacosim bench pdp`: the PDP RTL's rate from memory (rtl/top/nvdla_core), elements per
 // cycle against NVDLA's rate min(PDP_THROUGHPUT, memory interface x elements / bytes moved), and
 // on the fly behind conv -> SDP (rtl/top/nvdla_core) against the rate the same layer reaches
 // without PDP (docs/PERFORMANCE.md, docs/PDP_RTL.md). An element is one input element of one

@@ -1,4 +1,4 @@
-// The check every RTL device with PDP (nvdla_sdp_top, nvdla_core) runs on the CSB writes: what
+// The check every RTL device with PDP (nvdla_core) runs on the CSB writes: what
 // this PDP RTL does not compute as NVDLA does is refused with the rule (docs/PDP_RTL.md).
 #include <fmt/format.h>
 

@@ -318,7 +318,7 @@ TEST_CASE("PDP RTL reproduces NVIDIA's CRC on every nv_small pdp trace", "[rtl][
   run_all("nv_small", dla::golden::nv_small(), 9);
 }
 
-TEST_CASE("SDP -> PDP on the fly (nvdla_sdp_top) reproduces NVIDIA's CRC on sdp_pdp_* and nv_large's pdp trace",
+TEST_CASE("SDP -> PDP on the fly (nvdla_core) reproduces NVIDIA's CRC on sdp_pdp_* and nv_large's pdp trace",
           "[rtl][pdp][traces][fly]") {
   const fs::path root = fs::path(DLA_SHARED_DIR) / "nvdla-traces";
   struct Trace {
