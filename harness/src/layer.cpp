@@ -68,6 +68,14 @@ RunResult run_layer(const std::filesystem::path& file, const RunOptions& opt) {
     }
     if (opt.seed) l.header.seed = *opt.seed;
     if (opt.stall) l.header.stall = *opt.stall;
+    // The flip reaches a datapath unit's output vector; units judged on memory do not have one,
+    // and ignoring the option would report a PASS for a self-test that never ran.
+    if (opt.flip && l.header.unit != "cmac" && l.header.unit != "lut" && l.header.unit != "wino") {
+      throw InputError("--flip-bit", "",
+                       fmt::format("applies to cmac, lut and wino layers (a datapath's output vector); {} layers are "
+                                   "judged on memory, which the flip does not reach",
+                                   l.header.unit));
+    }
     r.name = l.header.name;
     r.unit = l.header.unit;
     r.config = l.header.config->name;

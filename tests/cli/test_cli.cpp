@@ -62,6 +62,17 @@ TEST_CASE("missing files and bad options exit 2", "[cli]") {
   CHECK_THAT(r.out, Catch::Contains("no benchmark for unit \"nosuchunit\""));
 }
 
+TEST_CASE("a flip-bit self-test on a layer judged on memory exits 2 instead of passing unflipped", "[cli][mutation]") {
+  for (const char* layer : {"/testvectors/layers/sdp/", "/testvectors/layers/bdma/"}) {
+    const auto dir = std::filesystem::path(std::string(DLA_SOURCE_DIR) + layer);
+    const auto first = *std::filesystem::directory_iterator(dir);
+    const Cmd r = dlacosim("run " + first.path().string() + " --mode golden --flip-bit 0:0");
+    INFO(r.out);
+    CHECK(r.exit == 2);
+    CHECK_THAT(r.out, Catch::Contains("--flip-bit") && Catch::Contains("judged on memory"));
+  }
+}
+
 TEST_CASE("a flipped output bit is reported as a mismatch with its coordinates", "[cli][mutation]") {
   // Element 37 of the psum cube (n, kernel, h, op) with 8 kernels and 24 ops... flat index
   // ((0*8 + k)*1 + 0)*ops + op: element 37 of small_int8_random is kernel 0, op 37.

@@ -16,7 +16,7 @@ const std::string kSrc = DLA_SOURCE_DIR;
 
 }  // namespace
 
-TEST_CASE("a bundled deconv layer runs on golden; cross and rtl modes exit 2 without a RUBIK RTL", "[cli][deconv]") {
+TEST_CASE("a bundled deconv layer runs on golden, cross and rtl modes exit 2 without a RUBIK RTL", "[cli][deconv]") {
   const std::string layer = kSrc + "/testvectors/layers/deconv/s2x2_k4_crop1_int8.json";
   Cmd r = dlacosim("validate " + layer);
   INFO(r.out);
