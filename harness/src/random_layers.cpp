@@ -723,14 +723,16 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
     const int64_t quiet = int64_t{upper} * (s.wino ? 4 : int64_t{s.r} * s.s) * blocks;
     if (4 * quiet > 20000) L.watchdog = static_cast<uint64_t>(4 * quiet);
   }
-  // Under a bandwidth limit the input and the weights alone can outlast the runner's 10M-cycle
-  // wait for an interrupt (11x11x101x102 int8 weights, 1.25 MB at 1/8 byte per cycle: seed 60,
-  // layer 937 on nv_large timed out in CDMA_WT). Widen the drawn bandwidth until both pass in
-  // 4M cycles (the shape is capped already; nothing is drawn here, so later draws stay as they were).
+  // Under a bandwidth limit the bytes moved can outlast the runner's 10M-cycle wait for an
+  // interrupt (seed 60 on nv_large: layer 937, 1.25 MB of 11x11x101x102 int8 weights, and layer
+  // 4509, a 1x7273x52 input and its output, each at 1/8 byte per cycle). Widen the drawn bandwidth
+  // until input, weights and output pass in 4M cycles (the shape is capped already; nothing is
+  // drawn here, so later draws stay as they were).
   if (!L.mem.unlimited()) {
-    const double bpe = s.int16 ? 2.0 : 1.0;
-    const double atoms = std::ceil(s.c * bpe / hw.atom_bytes);
-    const double bytes = double(s.w) * s.h * atoms * hw.atom_bytes + double(s.k) * s.r * s.s * s.c * bpe;
+    const double bpe = s.int16 ? 2.0 : 1.0, obpe = out16 ? 2.0 : 1.0, atom = hw.atom_bytes;
+    const double ow = (s.w + s.pl + s.pr - s.ext_x()) / s.sx + 1, oh = (s.h + s.pt + s.pb - s.ext_y()) / s.sy + 1;
+    const double bytes = double(s.w) * s.h * std::ceil(s.c * bpe / atom) * atom +
+                         double(s.k) * s.r * s.s * s.c * bpe + ow * oh * std::ceil(s.k * obpe / atom) * atom;
     while (bytes / L.mem.bandwidth > 4e6) L.mem.bandwidth *= 2;
   }
   // A pool post-op (conv -> SDP -> PDP on the fly) on direct layers with a packed output: any
