@@ -405,9 +405,22 @@ module cdp_core #(
   assign a_next = ring_q[out_slot_q + 2'd1][o_w];
   assign lane0  = ElemW'(32'(o_beat_q) * T);
 
-  function automatic logic signed [16:0] element(input logic [AtomBits-1:0] a, input int unsigned e);
-    if (int16) element = 17'($signed(a[16*(e % (E8 / 2)) +: 16]));
+  // element e of atom a, in either precision (e: a constant; the modulo folds the lanes a
+  // beat of the other precision never uses onto real ones)
+  function automatic logic signed [16:0] element(input logic [AtomBits-1:0] a, input int unsigned e,
+                                                 input logic is16);
+    if (is16) element = 17'($signed(a[16*(e % (E8 / 2)) +: 16]));
     else element = 17'($signed(a[8*(e % E8) +: 8]));
+  endfunction
+
+  // element at lane jj of the current surface (-4 <= jj < e_per + 4; a constant), e_per
+  // elements per atom
+  function automatic logic signed [16:0] pick(input logic [AtomBits-1:0] p, input logic [AtomBits-1:0] c,
+                                              input logic [AtomBits-1:0] n, input int jj,
+                                              input int e_per, input logic is16);
+    if (jj < 0) pick = element(p, 32'(jj + e_per), is16);
+    else if (jj >= e_per) pick = element(n, 32'(jj - e_per), is16);
+    else pick = element(c, 32'(jj), is16);
   endfunction
 
   logic signed [16:0] in_off;
@@ -421,14 +434,18 @@ module cdp_core #(
     for (int unsigned k = 0; k < K; k++) begin
       logic signed [7:0]  j;     // lane within the current surface, -4 .. elements + 3
       logic signed [15:0] ch;    // channel number
-      logic [7:0]         e_per;
-      e_per = int16 ? 8'(E8 / 2) : 8'(E8);
       j  = $signed({1'b0, 7'(lane0)}) + $signed(8'(k)) - 8'sd4;
       ch = $signed({1'b0, 15'(o_s)} * (int16 ? 16'(E8 / 2) : 16'(E8))) + 16'(j);
       in_cube[k] = ch >= 0 && ch < $signed({2'b0, cube_c});
-      if (j < 0) raw[k] = element(a_prev, 32'(8'(j + $signed(e_per))));
-      else if (j >= $signed(e_per)) raw[k] = element(a_next, 32'(8'(j - $signed(e_per))));
-      else raw[k] = element(a_cur, 32'(j));
+      // one branch per beat, so every element is picked at a constant index (a run-time index
+      // synthesizes as a shifter across the atom: docs/RTL_CONVENTIONS.md)
+      raw[k] = '0;
+      for (int b = 0; b < int'(E8 / T); b++) begin
+        if (o_beat_q == BeatW'(b)) begin
+          raw[k] = int16 ? pick(a_prev, a_cur, a_next, b * int'(T) + int'(k) - 4, int'(E8 / 2), 1'b1)
+                         : pick(a_prev, a_cur, a_next, b * int'(T) + int'(k) - 4, int'(E8), 1'b0);
+        end
+      end
     end
   end
 
@@ -624,9 +641,13 @@ module cdp_core #(
   logic [$clog2(5)-1:0] wf_level;
   always_comb begin
     pack_d = pack_q;
-    for (int unsigned t = 0; t < T; t++) begin
-      if (int16) pack_d[16*((32'(s_lane0) + t) % (E8 / 2)) +: 16] = o_val[t];
-      else pack_d[8*((32'(s_lane0) + t) % E8) +: 8] = o_val[t][7:0];
+    for (int unsigned b = 0; b < E8 / T; b++) begin
+      if (s_lane0 == ElemW'(b * T)) begin
+        for (int unsigned t = 0; t < T; t++) begin
+          if (int16) pack_d[16*((b * T + t) % (E8 / 2)) +: 16] = o_val[t];
+          else pack_d[8*(b * T + t) +: 8] = o_val[t][7:0];
+        end
+      end
     end
   end
   assign lut_out_ready = !s_last || wf_in_ready;

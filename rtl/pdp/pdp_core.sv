@@ -456,9 +456,16 @@ module pdp_core #(
     else padv = AccW'($signed(pad_value[3'(n - 4'd1)]));
   endfunction
 
-  // average: window total (+ KW x PAD_VALUE_{nrow}X) of a finished output value
-  function automatic logic signed [63:0] avg_total(input logic signed [AccW-1:0] v, input logic [3:0] nrow);
-    avg_total = 64'(v) + 64'($signed({1'b0, kw})) * 64'(padv(nrow));
+  // average: window total (+ KW x PAD_VALUE_{nrow}X) of a finished output value. Widths of the
+  // division: |total| < 2^31 + 16 x 2^31 (TotW bits, signed); each step multiplies by a 17-bit
+  // reciprocal (an 18-bit signed operand) and drops 16 bits, exactly, so no step can overflow.
+  localparam int unsigned TotW   = 38;
+  localparam int unsigned ProdWW = TotW + 18;
+  localparam int unsigned QuoWW  = ProdWW - 16;
+  localparam int unsigned ProdHW = QuoWW + 18;
+  localparam int unsigned QuoHW  = ProdHW - 16;
+  function automatic logic signed [TotW-1:0] avg_total(input logic signed [AccW-1:0] v, input logic [3:0] nrow);
+    avg_total = TotW'(v) + TotW'($signed({1'b0, kw})) * TotW'(padv(nrow));
   endfunction
 
   // element of lane l of the input atom
@@ -486,13 +493,25 @@ module pdp_core #(
   logic [T-1:0][AccW-1:0] vnew [8];     // new line-buffer values of the beat's lanes
   logic [T-1:0][15:0] obeat;            // output values of the beat
   logic [T-1:0][AccW-1:0] ofinal;       // finished output values (before the average's division)
+  logic [T-1:0][TotW-1:0]   total;    // average
+  logic [T-1:0][ProdWW-1:0] prod_w;
+  logic [T-1:0][QuoWW-1:0]  quo_w;
+  logic [T-1:0][ProdHW-1:0] prod_h;
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [T-1:0][63:0] total, prod_w, prod_h, quo_w, quo_h;  // average (quo_h: low bits used)
+  logic [T-1:0][QuoHW-1:0]  quo_h;    // low 16 bits used
   /* verilator lint_on UNUSEDSIGNAL */
   logic        emit;                    // the beat produces output
   pos_t        h_end_lo, v_end_lo;
   logic [3:0]  ncol, nrow;
-  int unsigned lane0;
+  // The beat's T lanes are read and written through constant indexes, one branch per beat
+  // (a run-time lane index synthesizes as shifts across all lanes: docs/RTL_CONVENTIONS.md).
+  localparam int unsigned NBeats = Lanes / T;
+  logic [T-1:0][AccW-1:0]     elem_b;          // input elements of the beat
+  logic [T-1:0][AccW-1:0]     hacc_b [8];      // the beat's lanes of each window accumulator
+  logic [T-1:0][AccW-1:0]     hnew_b [8];      // ... after this beat
+  logic [Lanes-1:0][AccW-1:0] lb_rd [8];       // line-buffer word of column vcol, each bank
+  logic [Lanes-1:0][AccW-1:0] lb_wr [8];       // ... with the beat's lanes replaced
+  logic [T-1:0][AccW-1:0]     lb_b [8];        // the beat's lanes of lb_rd
 
   assign h_end_lo   = h_start_lo_q + pos_t'(kw) - pos_t'(1);
   assign v_end_lo   = v_start_lo_q + pos_t'(kh) - pos_t'(1);
@@ -505,36 +524,64 @@ module pdp_core #(
   assign v_complete = v_nact != 4'd0 && v_end_lo == pos_t'(row_q);
   assign ncol       = outside(h_start_lo_q, kw, win_q);
   assign nrow       = outside(v_start_lo_q, kh, in_h);
-  assign lane0      = 32'(beat_q) * T;
   assign vcol       = st_q == SVFlush ? ColW'(vcol_q) : ColW'(h_lo_q);
 
   always_comb begin
+    elem_b = '0;
+    for (int k = 0; k < 8; k++) begin
+      lb_rd[k]  = lb_q[k][vcol];
+      hacc_b[k] = '0;
+      lb_b[k]   = '0;
+    end
+    for (int unsigned b = 0; b < NBeats; b++) begin
+      if (beat_q == BeatW'(b)) begin
+        for (int unsigned t = 0; t < T; t++) begin
+          elem_b[t] = element(b * T + t);
+          for (int k = 0; k < 8; k++) begin
+            hacc_b[k][t] = hacc_q[k][b * T + t];
+            lb_b[k][t]   = lb_rd[k][b * T + t];
+          end
+        end
+      end
+    end
     for (int k = 0; k < 8; k++) begin
       // distance of slot / bank k from the oldest open one, mod 8 (3-bit result)
       h_active[k] = {1'b0, 3'(3'(k) - h_lo_q[2:0])} < h_nact;
       v_active[k] = {1'b0, 3'(3'(k) - v_lo_q[2:0])} < v_nact;
-      hacc_d[k]   = hacc_q[k];
+      hnew_b[k]   = hacc_b[k];
       if (st_q == SStream && h_active[k]) begin
         for (int unsigned t = 0; t < T; t++) begin
-          if (h_fresh_q[k] || (h_open_now && 3'(k) == h_next_q[2:0])) hacc_d[k][lane0 + t] = element(lane0 + t);
-          else hacc_d[k][lane0 + t] = combine(hacc_q[k][lane0 + t], element(lane0 + t));
+          if (h_fresh_q[k] || (h_open_now && 3'(k) == h_next_q[2:0])) hnew_b[k][t] = elem_b[t];
+          else hnew_b[k][t] = combine(hacc_b[k][t], elem_b[t]);
+        end
+      end
+      hacc_d[k] = hacc_q[k];
+      for (int unsigned b = 0; b < NBeats; b++) begin
+        if (beat_q == BeatW'(b)) begin
+          for (int unsigned t = 0; t < T; t++) hacc_d[k][b * T + t] = hnew_b[k][t];
         end
       end
     end
     for (int unsigned t = 0; t < T; t++) begin
-      hres[t] = hacc_d[h_lo_q[2:0]][lane0 + t];
+      hres[t] = hnew_b[h_lo_q[2:0]][t];
       if (method == 2'd0) hres[t] = hres[t] + padv(ncol);
     end
     for (int k = 0; k < 8; k++) begin
       for (int unsigned t = 0; t < T; t++) begin
         if (v_fresh_q[k]) vnew[k][t] = hres[t];
-        else vnew[k][t] = combine(lb_q[k][vcol][lane0 + t], hres[t]);
+        else vnew[k][t] = combine(lb_b[k][t], hres[t]);
+      end
+      lb_wr[k] = lb_rd[k];
+      for (int unsigned b = 0; b < NBeats; b++) begin
+        if (beat_q == BeatW'(b)) begin
+          for (int unsigned t = 0; t < T; t++) lb_wr[k][b * T + t] = vnew[k][t];
+        end
       end
     end
     // the finished output values of the beat: from the line buffer (flush) or this update
     emit = (st_q == SVFlush && v_lo_q < out_h) || (beat_has_h && v_complete);
     for (int unsigned t = 0; t < T; t++) begin
-      ofinal[t] = st_q == SVFlush ? lb_q[v_lo_q[2:0]][vcol][lane0 + t] : vnew[v_lo_q[2:0]][t];
+      ofinal[t] = st_q == SVFlush ? lb_b[v_lo_q[2:0]][t] : vnew[v_lo_q[2:0]][t];
       total[t]  = avg_total(ofinal[t], nrow);
     end
   end
@@ -543,14 +590,15 @@ module pdp_core #(
   // away from zero (dla_sshift_sat; the quotients never reach its saturation)
   for (genvar t = 0; t < T; t++) begin : g_recip
     logic unused_sat_w, unused_sat_h;
-    assign prod_w[t] = $signed(total[t]) * $signed({47'b0, recip_w});  // packed-array elements are unsigned
-    assign prod_h[t] = $signed(quo_w[t]) * $signed({47'b0, recip_h});
+    // packed-array elements are unsigned: the operands are sign-extended by hand
+    assign prod_w[t] = ProdWW'($signed(ProdWW'($signed(total[t]))) * $signed(ProdWW'({1'b0, recip_w})));
+    assign prod_h[t] = ProdHW'($signed(ProdHW'($signed(quo_w[t]))) * $signed(ProdHW'({1'b0, recip_h})));
     // max/min: the value; average: the two rounded quotients; cast to the element width (NVDLA
     // drops the MSBs, no saturation)
     assign obeat[t] = method != 2'd0 ? ofinal[t][15:0] : quo_h[t][15:0];
     dla_sshift_sat #(
-      .InW (64),
-      .OutW(64),
+      .InW (ProdWW),
+      .OutW(QuoWW),
       .ShW (6)
     ) u_div_w (
       .data_i (prod_w[t]),
@@ -559,8 +607,8 @@ module pdp_core #(
       .sat_o  (unused_sat_w)
     );
     dla_sshift_sat #(
-      .InW (64),
-      .OutW(64),
+      .InW (ProdHW),
+      .OutW(QuoHW),
       .ShW (6)
     ) u_div_h (
       .data_i (prod_h[t]),
@@ -579,9 +627,13 @@ module pdp_core #(
   logic [$clog2(5)-1:0]     wf_level;
   always_comb begin
     pack_d = pack_q;
-    for (int unsigned t = 0; t < T; t++) begin
-      if (int16) pack_d[16*((lane0 + t) % (Lanes / 2)) +: 16] = obeat[t];
-      else pack_d[8*((lane0 + t) % Lanes) +: 8] = obeat[t][7:0];
+    for (int unsigned b = 0; b < NBeats; b++) begin
+      if (beat_q == BeatW'(b)) begin
+        for (int unsigned t = 0; t < T; t++) begin
+          if (int16) pack_d[16*((b * T + t) % (Lanes / 2)) +: 16] = obeat[t];
+          else pack_d[8*(b * T + t) +: 8] = obeat[t][7:0];
+        end
+      end
     end
   end
   assign waddr       = wline_base_q + (64'(vcol) << AtomLog2);
@@ -624,9 +676,7 @@ module pdp_core #(
         for (int k = 0; k < 8; k++) hacc_q[k] <= hacc_d[k];
         if (beat_has_h) begin
           for (int k = 0; k < 8; k++) begin
-            if (v_active[k]) begin
-              for (int unsigned t = 0; t < T; t++) lb_q[k][vcol][lane0 + t] <= vnew[k][t];
-            end
+            if (v_active[k]) lb_q[k][vcol] <= lb_wr[k];
           end
         end
       end

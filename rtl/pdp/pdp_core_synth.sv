@@ -1,8 +1,21 @@
-// Synthesis wrapper: nv_small's pdp_core (8-byte atom, 1 element per cycle) with a line buffer
-// of 4 columns instead of 512 (the full one is 8 banks x 512 x 8 lanes of flip-flops, beyond the
-// WebAssembly Yosys). Parameter-free, because Yosys 0.55 asserts when -chparam re-derives a
-// module with parameterized children (docs/SYNTHESIS.md).
-module pdp_core_synth_small (
+// Synthesis wrapper of pdp_core with a line buffer of 4 columns instead of 4096 / atom (the full
+// one is 8 banks x 512 x 8 lanes of flip-flops on nv_small, beyond the WebAssembly Yosys).
+// Parameter-free, because Yosys 0.55 asserts when -chparam re-derives a module with
+// parameterized children (docs/SYNTHESIS.md); the configuration comes from defines:
+//   (none)        nv_small: 8-byte atom, PDP_THROUGHPUT 1, 16 reads in flight
+//   PDP_SYNTH_T8  nv_large / nv_full: 32-byte atom, PDP_THROUGHPUT 8, 8 reads in flight
+//                 (every lane, window and bank of the datapath is there)
+`ifdef PDP_SYNTH_T8
+`define PDP_SYNTH_ATOM_LOG2 5
+`define PDP_SYNTH_T 8
+`define PDP_SYNTH_READS 8
+`else
+`define PDP_SYNTH_ATOM_LOG2 3
+`define PDP_SYNTH_T 1
+`define PDP_SYNTH_READS 16
+`endif
+`define PDP_SYNTH_BITS (8 << `PDP_SYNTH_ATOM_LOG2)
+module pdp_core_synth (
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic        csb_req_valid_i,
@@ -17,21 +30,22 @@ module pdp_core_synth_small (
   output logic [63:0] dma_rd_req_addr_o,
   input  logic        dma_rd_rsp_valid_i,
   output logic        dma_rd_rsp_ready_o,
-  input  logic [63:0] dma_rd_rsp_data_i,
+  input  logic [`PDP_SYNTH_BITS-1:0] dma_rd_rsp_data_i,
   output logic        dma_wr_req_valid_o,
   input  logic        dma_wr_req_ready_i,
   output logic [63:0] dma_wr_req_addr_o,
-  output logic [63:0] dma_wr_req_data_o,
-  output logic [7:0]  dma_wr_req_mask_o,
+  output logic [`PDP_SYNTH_BITS-1:0] dma_wr_req_data_o,
+  output logic [`PDP_SYNTH_BITS/8-1:0] dma_wr_req_mask_o,
   input  logic        fly_valid_i,
   output logic        fly_ready_o,
-  input  logic [63:0] fly_data_i,
+  input  logic [`PDP_SYNTH_BITS-1:0] fly_data_i,
   output logic [1:0]  intr_o
 );
   pdp_core #(
-    .AtomLog2  (3),
-    .Throughput(1),
-    .MaxOutW   (4)
+    .AtomLog2   (`PDP_SYNTH_ATOM_LOG2),
+    .Throughput (`PDP_SYNTH_T),
+    .MaxInFlight(`PDP_SYNTH_READS),
+    .MaxOutW    (4)
   ) u_pdp (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),
