@@ -32,12 +32,7 @@ struct Pick {
   Rng& r;
   int64_t i(int64_t lo, int64_t hi) { return r.range(lo, hi); }
   bool chance(double p) { return r.chance(p); }
-  int64_t log_i(int64_t lo, int64_t hi) {
-    const double u = static_cast<double>(r.next() >> 11) * 0x1.0p-53;
-    const double v = std::exp(std::log(static_cast<double>(lo)) +
-                              u * (std::log(static_cast<double>(hi) + 1.0) - std::log(static_cast<double>(lo))));
-    return std::clamp(static_cast<int64_t>(v), lo, hi);
-  }
+  int64_t log_i(int64_t lo, int64_t hi) { return r.log_range(lo, hi); }
 };
 
 struct Cmd {

@@ -58,13 +58,7 @@ struct Draw {
   int64_t range(int64_t lo, int64_t hi) { return rng.range(lo, hi); }
   int i(int lo, int hi) { return static_cast<int>(rng.range(lo, hi)); }
   bool chance(double p) { return rng.chance(p); }
-  double unit() { return static_cast<double>(rng.next() >> 11) * 0x1.0p-53; }
-  // Log-uniform in [lo, hi]: small values as likely per octave as large ones.
-  int log_i(int lo, int hi) {
-    const double v = std::exp(std::log(static_cast<double>(lo)) +
-                               unit() * (std::log(static_cast<double>(hi) + 1.0) - std::log(static_cast<double>(lo))));
-    return std::clamp(static_cast<int>(v), lo, hi);
-  }
+  int log_i(int lo, int hi) { return static_cast<int>(rng.log_range(lo, hi)); }
   template <class T>
   T pick(std::initializer_list<T> v) {
     return *(v.begin() + rng.range(0, static_cast<int64_t>(v.size()) - 1));

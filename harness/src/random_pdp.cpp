@@ -23,12 +23,7 @@ using ojson = nlohmann::ordered_json;
 int draw(Rng& r, int lo, int hi) { return static_cast<int>(r.range(lo, hi)); }
 bool chance(Rng& r, double p) { return r.chance(p); }
 // Log-uniform in [lo, hi].
-int log_draw(Rng& r, int lo, int hi) {
-  const double u = static_cast<double>(r.next() >> 11) * 0x1.0p-53;
-  const double v = std::exp(std::log(static_cast<double>(lo)) +
-                            u * (std::log(static_cast<double>(hi) + 1.0) - std::log(static_cast<double>(lo))));
-  return std::clamp(static_cast<int>(v), lo, hi);
-}
+int log_draw(Rng& r, int lo, int hi) { return static_cast<int>(r.log_range(lo, hi)); }
 
 
 ojson draw_layer(const golden::HwConfig& hw, const RandomLayer& L, Rng& r, std::string& feat) {
