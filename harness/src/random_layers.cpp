@@ -3,9 +3,9 @@
 // A generator draws a layer from the whole legal parameter space of its unit with a Rng derived
 // from (campaign seed, unit, configuration, index), renders it as the JSON document a user would
 // write (values as "random" ranges, which the layer's own seed expands), and asks the unit's layer
-// compiler whether it accepts it. CBUF refusals shrink the layer (Split-H does not exist, so the
-// whole input must fit) and are counted; any other refusal is a generator bug, reported as status
-// REFUSED. The runner compiles each layer, runs it in cross mode (golden and RTL, every output
+// compiler whether it accepts it. A layer CBUF cannot hold runs as Split-H bands (tagged
+// "split-h N"); what even a band cannot hold (weights, a band's rows) the generator shrinks, and
+// counts; any other refusal is a generator bug, reported as status REFUSED. The runner compiles each layer, runs it in cross mode (golden and RTL, every output
 // byte and status register compared) and judges `conv` outputs of both devices against the int64
 // reference (harness/conv_reference.hpp).
 #include "harness/random_layers.hpp"
@@ -382,12 +382,13 @@ ConvShape draw_direct_shape(Draw& d, const HwConfig& hw, bool int16, std::string
         s.dx = 1;
         feat += " large-H";
         break;
-      case 2: {  // the data half of CBUF nearly full
+      case 2: {  // the data half of CBUF nearly full, or (half of them) 1.2-4x over: Split-H bands
         s.c = d.log_i(1, 3 * ac);
-        const int rows = data_rows / ((s.c + ac - 1) / ac);
+        const bool over = d.chance(0.5);
+        const int rows = data_rows / ((s.c + ac - 1) / ac) * (over ? d.i(12, 40) : 10) / 10;
         w = d.log_i(4, std::min(512, rows));
         h = std::max(1, rows / w);
-        feat += " cbuf-data";
+        feat += over ? " cbuf-over" : " cbuf-data";
         break;
       }
       case 3:  // many channels (the weight half)
@@ -506,7 +507,7 @@ ojson render_conv(const ConvShape& s, const ojson& rest) {
 // Tries the layer compiler on `doc` (no golden run): "" when accepted, else the error; `cbuf`
 // tells whether the refusal is about CBUF capacity (which the generator answers by shrinking).
 std::string try_compile(const std::string& unit, const RandomLayer& L, const ojson& doc, bool& cbuf,
-                        std::string& where) {
+                        std::string& where, int* bands = nullptr) {
   cbuf = false;
   try {
     const auto jd = parse_json_text(L.name + ".json", doc.dump());
@@ -518,7 +519,8 @@ std::string try_compile(const std::string& unit, const RandomLayer& L, const ojs
     h.seed = L.seed;
     h.stall = L.stall;
     if (unit == "conv") {
-      (void)units::compile_conv_layer(h, JsonNode::root(jd), false);
+      const int n = units::compile_conv_layer(h, JsonNode::root(jd), false).bands;
+      if (bands != nullptr) *bands = n;
     } else {
       (void)units::compile_sdp_layer(h, JsonNode::root(jd), false);
     }
@@ -702,7 +704,9 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
     L.doc = render_conv(s, r);
     bool cbuf = false;
     std::string where;
-    const std::string err = try_compile("conv", L, L.doc, cbuf, where);
+    int bands = 1;
+    const std::string err = try_compile("conv", L, L.doc, cbuf, where, &bands);
+    if (err.empty() && bands > 1) feat += fmt::format(" split-h {}", bands);  // larger than CBUF
     if (err.empty() || !cbuf || attempt >= 200) break;
     shrink_conv(s, where, d);
     ++L.resized;
@@ -1188,29 +1192,35 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
   return done();
 }
 
-RandomCampaign run_random_campaign(const RandomOptions& options) {
-  const auto t0 = std::chrono::steady_clock::now();
-  RandomCampaign c;
-  c.options = options;
-  if (c.options.configs.empty()) {
-    for (const auto& n : golden::config_names()) c.options.configs.push_back(golden::find_config(n));
+std::vector<const HwConfig*> campaign_configs(const RandomOptions& o) {
+  std::vector<const HwConfig*> cfgs = o.configs;
+  if (cfgs.empty()) {
+    for (const auto& n : golden::config_names()) cfgs.push_back(golden::find_config(n));
     // RUBIK exists on nv_full only (as in NVDLA): its campaign without --config runs there.
-    if (c.options.unit == "rubik" || c.options.unit == "bdma" || c.options.unit == "deconv") c.options.configs = {&golden::nv_full()};
+    if (o.unit == "rubik" || o.unit == "bdma" || o.unit == "deconv") cfgs = {&golden::nv_full()};
   }
-  for (const HwConfig* cfg : c.options.configs) {
-    if (c.options.unit == "deconv" && !RegDb::nvdla().address(cfg->name, *RegDb::nvdla().find("RBK.D_OP_ENABLE"))) {
+  for (const HwConfig* cfg : cfgs) {
+    if (o.unit == "deconv" && !RegDb::nvdla().address(cfg->name, *RegDb::nvdla().find("RBK.D_OP_ENABLE"))) {
       throw InputError("--config", cfg->name,
                        "deconv layers run on nv_full only (their CONTRACT needs RBK, which exists there only, as in NVDLA)");
     }
-    if (c.options.unit == "rubik" && !RegDb::nvdla().address(cfg->name, *RegDb::nvdla().find("RBK.D_OP_ENABLE"))) {
+    if (o.unit == "rubik" && !RegDb::nvdla().address(cfg->name, *RegDb::nvdla().find("RBK.D_OP_ENABLE"))) {
       throw InputError("--config", cfg->name,
                        "rubik layers run on nv_full only (the RBK block exists there only, as in NVDLA)");
     }
-    if (c.options.unit == "bdma" && !RegDb::nvdla().address(cfg->name, *RegDb::nvdla().find("BDMA.CFG_OP"))) {
+    if (o.unit == "bdma" && !RegDb::nvdla().address(cfg->name, *RegDb::nvdla().find("BDMA.CFG_OP"))) {
       throw InputError("--config", cfg->name,
                        "bdma layers run on nv_full only (the BDMA block exists there only, as in NVDLA)");
     }
   }
+  return cfgs;
+}
+
+RandomCampaign run_random_campaign(const RandomOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  RandomCampaign c;
+  c.options = options;
+  c.options.configs = campaign_configs(options);
   const RandomOptions& opt = c.options;
   c.runs.resize(opt.count);
   if (!opt.out_dir.empty()) std::filesystem::create_directories(opt.out_dir);

@@ -1,10 +1,11 @@
 // dlacosim random (docs/RANDOM.md): bad options exit 2 naming the option; a small fixed-seed
 // campaign per unit runs, prints its summary, writes every layer (--all) as a JSON layer that
 // validates and that `dlacosim run` reproduces with the same verdict; the same seed gives the same
-// layers whatever -j; a fixed-seed CI campaign of each unit and configuration passes.
+// layers whatever -j, and --list lists them; a fixed-seed CI campaign of each unit and configuration passes.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -135,6 +136,24 @@ TEST_CASE("dlacosim random: the same seed gives the same layers whatever -j", "[
   }
   // Without --config the layers alternate over the configurations.
   CHECK(configs[0] != configs[1]);
+  // --list generates the same layers and prints each one's name and the features its description
+  // carries, running nothing.
+  const Cmd list = dlacosim("random conv --count 4 --seed 11 --list");
+  INFO(list.out);
+  CHECK(list.exit == 0);
+  std::istringstream lines(list.out);
+  std::map<std::string, std::string> listed;  // name -> line
+  for (std::string line; std::getline(lines, line);) listed[line.substr(0, line.find(' '))] = line;
+  CHECK(listed.size() == fa.size());
+  for (const auto& f : fa) {
+    const nlohmann::json doc = nlohmann::json::parse(slurp(f));
+    const std::string desc = doc["description"], name = doc["name"];
+    const auto open = desc.find(" ("), close = desc.find("): ");
+    REQUIRE(open != std::string::npos);
+    REQUIRE(close != std::string::npos);
+    CHECK(listed[name].rfind(name + " " + desc.substr(open + 2, close - open - 2), 0) == 0);
+  }
+  CHECK_THAT(list.out, !Catch::Contains("PASS"));
   // Another seed gives other layers.
   const fs::path c = kTmp / "other";
   fs::remove_all(c);

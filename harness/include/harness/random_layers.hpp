@@ -101,6 +101,10 @@ struct RandomOptions {
   std::function<void(const RandomRun&)> on_done;  // called (serialized) after each layer
 };
 
+// The configurations a campaign runs on (layer i on [i % size]): options.configs, else every
+// configuration that has the unit. Throws InputError naming --config for one without it.
+[[nodiscard]] std::vector<const golden::HwConfig*> campaign_configs(const RandomOptions& options);
+
 // Runs one layer: compile, cross mode, the reference (conv). Never throws.
 [[nodiscard]] RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog);
 
