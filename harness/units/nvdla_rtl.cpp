@@ -127,6 +127,9 @@ std::unique_ptr<Device> make_nvdla_core_device(const std::vector<std::string>& b
   if (!blocks.empty() && std::all_of(blocks.begin(), blocks.end(), [](const std::string& b) { return b == "BDMA"; })) {
     return make_bdma_rtl_device(cfg, opt);  // BDMA alone: nvdla_bdma_top
   }
+  if (!blocks.empty() && std::all_of(blocks.begin(), blocks.end(), [](const std::string& b) { return b == "RBK"; })) {
+    return make_rubik_rtl_device(cfg, opt);  // RUBIK alone: nvdla_rubik_top
+  }
   const auto& have = nvdla_core_blocks();
   for (const auto& b : blocks) {
     if (std::find(have.begin(), have.end(), b) == have.end()) {

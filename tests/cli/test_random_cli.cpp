@@ -222,8 +222,8 @@ TEST_CASE("dlacosim random: CI campaign cdp nv_large 60 layers", "[cli][random][
 TEST_CASE("dlacosim random: CI campaign cdp nv_full 60 layers", "[cli][random][campaign]") {
   ci_campaign("cdp", "nv_full", 60);
 }
-// rubik: 120 layers on nv_full, the only configuration with RUBIK (golden alone while there is no
-// RUBIK RTL, judged by the re-layout reference harness/rubik_reference.hpp). About 1 s on the 2-core VM.
+// rubik: 120 layers on nv_full, the only configuration with RUBIK (the RUBIK RTL against golden,
+// both judged by the re-layout reference harness/rubik_reference.hpp). About 1 s on the 2-core VM.
 TEST_CASE("dlacosim random: CI campaign rubik nv_full 120 layers", "[cli][random][campaign]") {
   ci_campaign("rubik", "nv_full", 120);
 }

@@ -26,7 +26,7 @@ TEST_CASE("malformed rubik layers exit 2 naming file, JSON pointer and rule", "[
               "nv_small has no RUBIK (the RBK block exists on nv_full only, as in NVDLA)"}});
 }
 
-TEST_CASE("a bundled rubik layer validates and runs on golden, cross mode needs the RTL", "[cli][rubik]") {
+TEST_CASE("a bundled rubik layer validates and runs on golden, on the RTL and in cross mode", "[cli][rubik]") {
   const std::string layer = kSrc + "/testvectors/layers/rubik/contract_int8_s2x2.json";
   Cmd r = dlacosim("validate " + layer);
   INFO(r.out);
@@ -37,6 +37,10 @@ TEST_CASE("a bundled rubik layer validates and runs on golden, cross mode needs 
   CHECK_THAT(r.out, Catch::Contains("PASS contract_int8_s2x2 [rubik nv_full golden]"));
   r = dlacosim("run " + layer + " --mode cross");
   INFO(r.out);
-  CHECK(r.exit == 2);
-  CHECK_THAT(r.out, Catch::Contains("the program enables RBK") && Catch::Contains("run it with --mode golden"));
+  CHECK(r.exit == 0);
+  CHECK_THAT(r.out, Catch::Contains("PASS contract_int8_s2x2 [rubik nv_full cross]"));
+  r = dlacosim("run " + layer + " --mode rtl");
+  INFO(r.out);
+  CHECK(r.exit == 0);
+  CHECK_THAT(r.out, Catch::Contains("PASS contract_int8_s2x2 [rubik nv_full rtl]"));
 }

@@ -35,6 +35,10 @@ namespace dla::harness {
 // program whose only enabled block is BDMA.
 [[nodiscard]] std::unique_ptr<Device> make_bdma_rtl_device(const golden::HwConfig& cfg, const RunOptions& opt);
 
+// RUBIK (rtl/top/nvdla_rubik_top.sv; harness/units/rubik_rtl.cpp, nv_full only): the device for a
+// program whose only enabled block is RBK.
+[[nodiscard]] std::unique_ptr<Device> make_rubik_rtl_device(const golden::HwConfig& cfg, const RunOptions& opt);
+
 // The check an RTL device with PDP runs on every CSB write (harness/units/pdp_rtl.cpp): when a
 // PDP group is launched it refuses (InputError naming the register and the rule) what this PDP
 // RTL does not compute as NVDLA does. `flying_ok`: the top feeds PDP from SDP on the fly.
