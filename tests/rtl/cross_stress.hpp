@@ -8,9 +8,14 @@
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "golden/config.hpp"
+#include "harness/golden_device.hpp"
+#include "harness/json_reader.hpp"
 #include "harness/layer.hpp"
 #include "harness/program_runner.hpp"
 #include "harness/report.hpp"
@@ -64,6 +69,66 @@ inline void run_bundled_layers(const std::string& unit, std::size_t min_files) {
       CHECK(mem->mismatches == 0);
     }
   }
+}
+
+// The bundled layers of testvectors/layers/<unit> (at least `min_files`) as random layers on
+// `cfg` (name, document, seed and stall from the file), for tests that also judge them with the
+// unit's reference (cross_with_reference).
+// `Layer` is dla::harness::RandomLayer (a template so that this header does not need
+// harness/random_layers.hpp, whose names some tests define for themselves).
+template <class Layer>
+std::vector<Layer> bundled_as_random(const std::string& unit, const dla::golden::HwConfig& cfg,
+                                     std::size_t min_files) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(fs::path(DLA_SOURCE_DIR) / "testvectors" / "layers" / unit)) {
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  REQUIRE(files.size() >= min_files);
+  std::vector<Layer> out;
+  for (const auto& f : files) {
+    Layer L;
+    L.unit = unit;
+    L.name = f.stem().string();
+    L.config = &cfg;
+    L.doc = nlohmann::ordered_json::parse(std::ifstream(f));
+    L.seed = L.doc.value("seed", uint64_t{1});
+    L.stall = L.doc.value("stall", 0.0);
+    out.push_back(std::move(L));
+  }
+  return out;
+}
+
+// Layer L compiled by `compile(header, root)` in cross mode under leg `o`, the RTL side
+// `make_rtl(cfg, o)`: passes, compares something, and `reference_diff(L, root, rtl memory)` (the
+// unit's independent reference on the RTL's memory) is empty.
+template <class Layer, class Compile, class MakeRtl, class ReferenceDiff>
+void cross_with_reference(const Layer& L, const dla::harness::RunOptions& o, Compile compile,
+                          MakeRtl make_rtl, ReferenceDiff reference_diff) {
+  using namespace dla::harness;
+  const auto jd = parse_json_text(L.name + ".json", L.doc.dump(1));
+  const JsonNode root = JsonNode::root(jd);
+  LayerHeader h;
+  h.file = L.name + ".json";
+  h.unit = L.unit;
+  h.name = L.name;
+  h.config = L.config;
+  h.seed = L.seed;
+  h.stall = L.stall;
+  const Program prog = compile(h, root);
+  GoldenDevice gold(*L.config);
+  const std::unique_ptr<Device> rtl = make_rtl(*L.config, o);
+  ProgramRunOptions po;
+  po.mode = "cross";
+  const RunResult r = run_program(prog, &gold, rtl.get(), po);
+  INFO(L.name << " (" << L.features << ") seed " << *o.seed << " rand-reset " << o.sim.rand_reset << " latency "
+              << o.mem.latency_min << ":" << o.mem.latency_max << "\n"
+              << format_run(r));
+  REQUIRE(r.status == Status::Pass);
+  REQUIRE_FALSE(r.compares.empty());
+  CHECK(rtl->cycles() > 0);
+  CHECK(std::string(reference_diff(L, root, rtl->memory())).empty());
 }
 
 }  // namespace cross_stress

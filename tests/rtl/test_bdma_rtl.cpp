@@ -33,28 +33,7 @@ namespace {
 // One layer in cross mode under leg `o`: passes, and the RTL's memory agrees with the memcpy
 // reference over every byte the program initialized or a command wrote.
 void cross_with_reference(const RandomLayer& L, const RunOptions& o) {
-  const auto jd = parse_json_text(L.name + ".json", L.doc.dump(1));
-  const JsonNode root = JsonNode::root(jd);
-  LayerHeader h;
-  h.file = L.name + ".json";
-  h.unit = "bdma";
-  h.name = L.name;
-  h.config = L.config;
-  h.seed = L.seed;
-  h.stall = L.stall;
-  const Program prog = units::compile_bdma_layer(h, root);
-  GoldenDevice gold(*L.config);
-  const std::unique_ptr<Device> rtl = make_bdma_rtl_device(*L.config, o);
-  ProgramRunOptions po;
-  po.mode = "cross";
-  const RunResult r = run_program(prog, &gold, rtl.get(), po);
-  INFO(L.name << " (" << L.features << ") seed " << *o.seed << " rand-reset " << o.sim.rand_reset << " latency "
-              << o.mem.latency_min << ":" << o.mem.latency_max << "\n"
-              << format_run(r));
-  REQUIRE(r.status == Status::Pass);
-  REQUIRE_FALSE(r.compares.empty());
-  CHECK(rtl->cycles() > 0);
-  CHECK(bdma_reference_diff(L, root, rtl->memory()).empty());
+  cross_stress::cross_with_reference(L, o, &units::compile_bdma_layer, &make_bdma_rtl_device, &bdma_reference_diff);
 }
 
 uint32_t addr(const std::string& reg) {
@@ -68,20 +47,7 @@ RunOptions leg0() { return cross_stress::options().front(); }
 
 TEST_CASE("every bundled bdma layer passes on the RTL against golden and memcpy under the stress legs",
           "[rtl][bdma]") {
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(fs::path(DLA_SOURCE_DIR) / "testvectors/layers/bdma")) {
-    if (e.path().extension() == ".json") files.push_back(e.path());
-  }
-  std::sort(files.begin(), files.end());
-  REQUIRE(files.size() >= 16);
-  for (const auto& f : files) {
-    RandomLayer L;
-    L.unit = "bdma";
-    L.name = f.stem().string();
-    L.config = &golden::nv_full();
-    L.doc = nlohmann::ordered_json::parse(std::ifstream(f));
-    L.seed = L.doc.value("seed", uint64_t{1});
-    L.stall = L.doc.value("stall", 0.0);
+  for (const RandomLayer& L : cross_stress::bundled_as_random<RandomLayer>("bdma", golden::nv_full(), 16)) {
     for (const RunOptions& o : cross_stress::options()) cross_with_reference(L, o);
   }
 }

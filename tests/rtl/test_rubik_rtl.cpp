@@ -5,19 +5,14 @@
 // queued, the GLB bits and the stall counters over the CSB; the device's refusals.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <catch2/catch.hpp>
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "cross_stress.hpp"
 #include "golden/config.hpp"
 #include "harness/errors.hpp"
-#include "harness/golden_device.hpp"
 #include "harness/json_reader.hpp"
-#include "harness/program_runner.hpp"
 #include "harness/random_layers.hpp"
 #include "harness/regdb.hpp"
 #include "harness/rng.hpp"
@@ -25,37 +20,18 @@
 #include "harness/rubik_reference.hpp"
 #include "units/rubik.hpp"
 
-namespace fs = std::filesystem;
 using namespace dla::harness;
 namespace golden = dla::golden;
 
 namespace {
 
-// One layer in cross mode under leg `o`: passes, and the RTL's memory holds what the re-layout
-// reference expects over the whole output region.
+// One layer in cross mode under leg `o`, and the RTL's memory judged by the re-layout reference
+// over the whole output region.
 void cross_with_reference(const RandomLayer& L, const RunOptions& o) {
-  const auto jd = parse_json_text(L.name + ".json", L.doc.dump(1));
-  const JsonNode root = JsonNode::root(jd);
-  LayerHeader h;
-  h.file = L.name + ".json";
-  h.unit = "rubik";
-  h.name = L.name;
-  h.config = L.config;
-  h.seed = L.seed;
-  h.stall = L.stall;
-  const Program prog = units::compile_rubik_layer(h, root);
-  GoldenDevice gold(*L.config);
-  const std::unique_ptr<Device> rtl = make_rubik_rtl_device(*L.config, o);
-  ProgramRunOptions po;
-  po.mode = "cross";
-  const RunResult r = run_program(prog, &gold, rtl.get(), po);
-  INFO(L.name << " (" << L.features << ") seed " << *o.seed << " rand-reset " << o.sim.rand_reset << " latency "
-              << o.mem.latency_min << ":" << o.mem.latency_max << "\n"
-              << format_run(r));
-  REQUIRE(r.status == Status::Pass);
-  REQUIRE_FALSE(r.compares.empty());
-  CHECK(rtl->cycles() > 0);
-  CHECK(rubik_ref::compare(rubik_ref::read_layer(root, L.seed), rtl->memory()).empty());
+  cross_stress::cross_with_reference(L, o, &units::compile_rubik_layer, &make_rubik_rtl_device,
+                                     [](const RandomLayer& layer, const JsonNode& root, const Memory& mem) {
+                                       return rubik_ref::compare(rubik_ref::read_layer(root, layer.seed), mem);
+                                     });
 }
 
 uint32_t addr(const std::string& reg) {
@@ -69,20 +45,7 @@ RunOptions leg0() { return cross_stress::options().front(); }
 
 TEST_CASE("every bundled rubik layer passes on the RTL against golden and the reference under the stress legs",
           "[rtl][rubik]") {
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(fs::path(DLA_SOURCE_DIR) / "testvectors/layers/rubik")) {
-    if (e.path().extension() == ".json") files.push_back(e.path());
-  }
-  std::sort(files.begin(), files.end());
-  REQUIRE(files.size() >= 21);
-  for (const auto& f : files) {
-    RandomLayer L;
-    L.unit = "rubik";
-    L.name = f.stem().string();
-    L.config = &golden::nv_full();
-    L.doc = nlohmann::ordered_json::parse(std::ifstream(f));
-    L.seed = L.doc.value("seed", uint64_t{1});
-    L.stall = L.doc.value("stall", 0.0);
+  for (const RandomLayer& L : cross_stress::bundled_as_random<RandomLayer>("rubik", golden::nv_full(), 21)) {
     for (const RunOptions& o : cross_stress::options()) cross_with_reference(L, o);
   }
 }
