@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
 
 #include "golden/config.hpp"
@@ -64,16 +63,8 @@ std::vector<BenchCase> bench_bdma(const BenchOptions& opt) {
     const uint64_t lines = std::max<uint64_t>(1, total / line);
     const uint64_t bytes = line * lines;
     const Program prog = bench_program(cfg, line, lines, opt.seed);
-    RunOptions ro;
-    ro.mode = "rtl";
-    ro.seed = opt.seed;
-    ro.stall = 0.0;
-    ro.sim.seed = opt.seed;
-    ro.sim.watchdog = 200000;
-    ro.mem = opt.mem;
-    const auto t0 = std::chrono::steady_clock::now();
-    const RunResult rr = run_program_in_mode(prog, cfg, ro);
-    const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    double sec = 0;
+    const RunResult rr = run_bench_rtl(prog, cfg, opt, sec);
     BenchCase b;
     b.unit = "bdma";
     b.config = cfg.name;

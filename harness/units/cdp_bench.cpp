@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 
 #include "golden/config.hpp"
 #include "golden/lut.hpp"
@@ -93,16 +92,8 @@ std::vector<BenchCase> bench_cdp(const BenchOptions& opt) {
     const uint64_t lanes = static_cast<uint64_t>(cfg.atom_bytes / (k.int16 ? 2 : 1));
     const uint64_t elements = uint64_t{kW} * static_cast<uint64_t>(h) * ((kC + lanes - 1) / lanes * lanes);
     const uint64_t bytes = 2 * elements * (k.int16 ? 2 : 1);  // every element read and written once
-    RunOptions ro;
-    ro.mode = "rtl";
-    ro.seed = opt.seed;
-    ro.stall = 0.0;
-    ro.sim.seed = opt.seed;
-    ro.sim.watchdog = 200000;
-    ro.mem = opt.mem;
-    const auto t0 = std::chrono::steady_clock::now();
-    const RunResult rr = run_program_in_mode(prog, cfg, ro);
-    const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    double sec = 0;
+    const RunResult rr = run_bench_rtl(prog, cfg, opt, sec);
     BenchCase b;
     b.unit = "cdp";
     b.config = cfg.name;

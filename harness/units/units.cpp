@@ -3,14 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "harness/errors.hpp"
+#include "harness/program_runner.hpp"
 
 namespace dla::harness::units {
 
 std::vector<UnitHandler> all_handlers() { return {cmac_handler(), lut_handler(), wino_handler(), sdp_handler(), conv_handler(), pdp_handler(), cdp_handler(), bdma_handler(), rubik_handler(), deconv_handler(), program_handler()}; }
 
-std::vector<std::string> bench_units() { return {"cmac", "lut", "sdp", "conv", "pdp", "cdp", "bdma"}; }
+std::vector<std::string> bench_units() { return {"cmac", "lut", "sdp", "conv", "pdp", "cdp", "bdma", "rubik"}; }
 
 namespace {
 
@@ -28,7 +30,7 @@ std::vector<BenchCase> run_bench(const std::string& unit, const BenchOptions& op
   if ((unit == "cmac" || unit == "lut") && opt.mem_given) {
     throw InputError("--mem-latency/--mem-bandwidth", "",
                      fmt::format("bench {} streams data straight into the unit, which has no memory port; the memory "
-                                 "options apply to sdp, conv, pdp, cdp and bdma",
+                                 "options apply to sdp, conv, pdp, cdp, bdma and rubik",
                                  unit));
   }
   if (unit == "cmac") return bench_cmac(opt);
@@ -38,6 +40,7 @@ std::vector<BenchCase> run_bench(const std::string& unit, const BenchOptions& op
   if (unit == "pdp") return bench_pdp(opt);
   if (unit == "cdp") return bench_cdp(opt);
   if (unit == "bdma") return bench_bdma(opt);
+  if (unit == "rubik") return bench_rubik(opt);
   throw InputError("bench", unit, fmt::format("no benchmark for unit \"{}\" (known: {})", unit, unit_list()));
 }
 
@@ -49,6 +52,7 @@ std::string format_bench(const std::string& unit, const std::vector<BenchCase>& 
   if (unit == "pdp") return format_bench_pdp(cases);
   if (unit == "cdp") return format_bench_cdp(cases);
   if (unit == "bdma") return format_bench_bdma(cases);
+  if (unit == "rubik") return format_bench_rubik(cases);
   throw InputError("bench", unit, fmt::format("no benchmark for unit \"{}\" (known: {})", unit, unit_list()));
 }
 
@@ -75,6 +79,20 @@ nlohmann::json bench_json(const std::vector<BenchCase>& cases) {
     a.push_back(std::move(j));
   }
   return a;
+}
+
+RunResult run_bench_rtl(const Program& prog, const golden::HwConfig& cfg, const BenchOptions& opt, double& seconds) {
+  RunOptions ro;
+  ro.mode = "rtl";
+  ro.seed = opt.seed;
+  ro.stall = 0.0;
+  ro.sim.seed = opt.seed;
+  ro.sim.watchdog = 200000;
+  ro.mem = opt.mem;
+  const auto t0 = std::chrono::steady_clock::now();
+  RunResult rr = run_program_in_mode(prog, cfg, ro);
+  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return rr;
 }
 
 double nvdla_interface_bytes(const golden::HwConfig& hw, const MemOptions& mem) {

@@ -8,6 +8,7 @@
 
 #include "harness/layer.hpp"
 #include "harness/mem_model.hpp"
+#include "harness/program.hpp"
 
 namespace dla::harness::units {
 
@@ -91,6 +92,13 @@ struct BenchCase {
 // BDMA copies on the BDMA RTL: bytes per cycle against NVDLA's rate (harness/units/bdma_bench.cpp)
 [[nodiscard]] std::vector<BenchCase> bench_bdma(const BenchOptions& opt);
 [[nodiscard]] std::string format_bench_bdma(const std::vector<BenchCase>& cases);
+// A bench's register program on the RTL alone: no back-pressure, the bench's seed and memory
+// model, a 200,000-cycle watchdog; `seconds` gets the run's wall time.
+[[nodiscard]] RunResult run_bench_rtl(const Program& prog, const golden::HwConfig& cfg, const BenchOptions& opt,
+                                      double& seconds);
+// RUBIK RTL rate per mode and precision (harness/units/rubik_bench.cpp)
+[[nodiscard]] std::vector<BenchCase> bench_rubik(const BenchOptions& opt);
+[[nodiscard]] std::string format_bench_rubik(const std::vector<BenchCase>& cases);
 // RUBIK (RBK) layout transforms, nv_full only: `rubik` layers compiled to register programs (harness/units/rubik.cpp)
 [[nodiscard]] UnitHandler rubik_handler();
 // Deconvolution, nv_full only: `deconv` layers compiled to sub-kernel convolutions and a RUBIK CONTRACT (harness/units/deconv.cpp)
