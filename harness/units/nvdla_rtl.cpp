@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <map>
 
 #include "Vnvdla_core_nv_full.h"
@@ -19,12 +20,6 @@
 namespace dla::harness {
 
 namespace {
-
-// The units whose done pulses nvdla_core wires to its GLB.
-const std::vector<std::string>& nvdla_core_intr_units() {
-  static const std::vector<std::string> units{"SDP", "PDP", "CACC", "CDMA_DAT", "CDMA_WT"};
-  return units;
-}
 
 // Mirrors the CSB writes to the convolution blocks (S_POINTER.PRODUCER and both D_ groups) and,
 // when CDMA is enabled, decodes the group about to run (golden::decode_conv, registers never
@@ -102,15 +97,24 @@ template <class Model>
 std::unique_ptr<Device> guarded(const golden::HwConfig& cfg, const std::string& unit, unsigned atom,
                                 const RtlDeviceOptions& o, bool runs_sdp) {
   auto dev = std::make_unique<RtlDevice<Model>>(cfg, unit, nvdla_core_intr_units(), atom, o);
-  dev->set_write_guard([conv = ConvCapacityGuard(cfg), pdp = make_pdp_guard(cfg, "nvdla_core", runs_sdp)](
-                           uint32_t addr, uint32_t value) mutable {
-    conv(addr, value);
-    pdp(addr, value);
-  });
+  dev->set_write_guard(make_nvdla_core_guard(cfg, runs_sdp));
   return dev;
 }
 
 }  // namespace
+
+std::function<void(uint32_t addr, uint32_t value)> make_nvdla_core_guard(const golden::HwConfig& cfg, bool runs_sdp) {
+  return [conv = ConvCapacityGuard(cfg), pdp = make_pdp_guard(cfg, "nvdla_core", runs_sdp)](uint32_t addr,
+                                                                                          uint32_t value) mutable {
+    conv(addr, value);
+    pdp(addr, value);
+  };
+}
+
+const std::vector<std::string>& nvdla_core_intr_units() {
+  static const std::vector<std::string> units{"SDP", "PDP", "CACC", "CDMA_DAT", "CDMA_WT"};
+  return units;
+}
 
 const std::vector<std::string>& nvdla_core_blocks() {
   static const std::vector<std::string> blocks{"CDMA", "CSC",      "CMAC_A", "CMAC_B",  "CACC",
@@ -131,10 +135,16 @@ std::unique_ptr<Device> make_nvdla_core_device(const std::vector<std::string>& b
     return make_rubik_rtl_device(cfg, opt);  // RUBIK alone: nvdla_rubik_top
   }
   const auto& have = nvdla_core_blocks();
+  if (std::find(blocks.begin(), blocks.end(), "RBK") != blocks.end() &&
+      std::all_of(blocks.begin(), blocks.end(), [&have](const std::string& b) {
+        return b == "RBK" || std::find(have.begin(), have.end(), b) != have.end();
+      })) {
+    return make_core_rubik_rtl_device(blocks, cfg, opt);  // nvdla_core and nvdla_rubik_top, one memory
+  }
   for (const auto& b : blocks) {
-    if (std::find(have.begin(), have.end(), b) == have.end()) {
+    if (b != "RBK" && std::find(have.begin(), have.end(), b) == have.end()) {
       why = fmt::format("the program enables {}, and this build's RTL has CDMA, CSC, CMAC_A, CMAC_B, CACC, SDP, "
-                        "SDP_RDMA, PDP and PDP_RDMA (nvdla_core) only",
+                        "SDP_RDMA, PDP and PDP_RDMA (nvdla_core, with or without RBK) only",
                         b);
       return nullptr;
     }
@@ -154,7 +164,8 @@ std::unique_ptr<Device> make_nvdla_core_device(const std::vector<std::string>& b
   throw InputError("--config", "", fmt::format("no nvdla_core RTL build for configuration {}", cfg.name));
 }
 
-// One top runs SDP, PDP and the convolution pipeline, alone or together; CDP alone has its own.
+// One top runs SDP, PDP and the convolution pipeline, alone or together; CDP, BDMA and RUBIK alone
+// have their own; RUBIK with nvdla_core blocks (deconvolution) runs on both tops over one memory.
 std::unique_ptr<Device> make_rtl_device(const std::vector<std::string>& blocks, const golden::HwConfig& cfg,
                                         const RunOptions& opt, std::string& why) {
   return make_nvdla_core_device(blocks, cfg, opt, why);

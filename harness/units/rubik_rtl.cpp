@@ -91,4 +91,8 @@ std::unique_ptr<Device> make_rubik_rtl_device(const golden::HwConfig& cfg, const
   return dev;
 }
 
+std::function<void(uint32_t addr, uint32_t value)> make_rubik_guard(const golden::HwConfig& cfg) {
+  return RubikGuard(cfg);
+}
+
 }  // namespace dla::harness

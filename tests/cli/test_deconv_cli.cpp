@@ -1,6 +1,7 @@
-// dlacosim with `deconv` layers: a bundled layer validates and runs on golden; cross and rtl modes
-// exit 2 naming the RBK block the RTL lacks (there is no RUBIK RTL yet); a malformed layer exits 2
-// naming file, JSON pointer and rule.
+// dlacosim with `deconv` layers: a bundled layer validates and runs on golden, cross and rtl modes
+// (the RTL is nvdla_core and RUBIK over one memory), under stalls, rand-reset and memory limits
+// too; --config nv_large exits 2 (no RUBIK); a malformed layer exits 2 naming file, JSON pointer
+// and rule.
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <string>
@@ -16,7 +17,7 @@ const std::string kSrc = DLA_SOURCE_DIR;
 
 }  // namespace
 
-TEST_CASE("a bundled deconv layer runs on golden, cross and rtl modes exit 2 without a RUBIK RTL", "[cli][deconv]") {
+TEST_CASE("a bundled deconv layer runs on golden, cross and rtl modes", "[cli][deconv]") {
   const std::string layer = kSrc + "/testvectors/layers/deconv/s2x2_k4_crop1_int8.json";
   Cmd r = dlacosim("validate " + layer);
   INFO(r.out);
@@ -28,9 +29,15 @@ TEST_CASE("a bundled deconv layer runs on golden, cross and rtl modes exit 2 wit
   for (const char* mode : {"cross", "rtl"}) {
     r = dlacosim("run " + layer + " --mode " + mode);
     INFO(r.out);
-    CHECK(r.exit == 2);
-    CHECK_THAT(r.out, Catch::Contains("the program enables RBK") && Catch::Contains("run it with --mode golden"));
+    CHECK(r.exit == 0);
+    CHECK_THAT(r.out, Catch::Contains(std::string("PASS s2x2_k4_crop1_int8 [deconv nv_full ") + mode + "]"));
   }
+  r = dlacosim("run " + layer +
+               " --mode cross --seed 5 --stall 0.3 --rand-reset 2 --mem-latency 64:256 --mem-bandwidth 4");
+  INFO(r.out);
+  CHECK(r.exit == 0);
+  CHECK_THAT(r.out, Catch::Contains("PASS s2x2_k4_crop1_int8 [deconv nv_full cross] seed=5 stall=0.30 rand-reset=2") &&
+                        Catch::Contains("latency 64:256, bandwidth 4 B/cycle"));
 }
 
 TEST_CASE("a malformed deconv layer exits 2 naming file, JSON pointer and rule", "[cli][deconv]") {

@@ -39,6 +39,20 @@ namespace dla::harness {
 // program whose only enabled block is RBK.
 [[nodiscard]] std::unique_ptr<Device> make_rubik_rtl_device(const golden::HwConfig& cfg, const RunOptions& opt);
 
+// nvdla_core and RUBIK over one memory (harness/units/core_rubik_rtl.cpp, nv_full only): the
+// device for a program that enables RBK and blocks of nvdla_core (deconvolution; docs/DECONV.md).
+[[nodiscard]] std::unique_ptr<Device> make_core_rubik_rtl_device(const std::vector<std::string>& blocks,
+                                                                 const golden::HwConfig& cfg, const RunOptions& opt);
+
+// The checks nvdla_core's and RUBIK's devices run on every CSB write before the RTL sees it: they
+// refuse (InputError naming the register and the rule) a group those RTLs cannot compute as NVDLA
+// does. `runs_sdp`: the program enables SDP (PDP may take its input on the fly).
+[[nodiscard]] std::function<void(uint32_t addr, uint32_t value)> make_nvdla_core_guard(const golden::HwConfig& cfg,
+                                                                                     bool runs_sdp);
+[[nodiscard]] std::function<void(uint32_t addr, uint32_t value)> make_rubik_guard(const golden::HwConfig& cfg);
+// The units whose done pulses nvdla_core wires to its GLB ("SDP", "CACC", ...).
+[[nodiscard]] const std::vector<std::string>& nvdla_core_intr_units();
+
 // The check an RTL device with PDP runs on every CSB write (harness/units/pdp_rtl.cpp): when a
 // PDP group is launched it refuses (InputError naming the register and the rule) what this PDP
 // RTL does not compute as NVDLA does. `flying_ok`: the top feeds PDP from SDP on the fly.

@@ -1,0 +1,106 @@
+// Deconvolution on the RTL (harness/units/core_rubik_rtl.cpp: nvdla_core and nvdla_rubik_top over
+// one memory; docs/DECONV.md "RTL"): every bundled deconv layer in cross mode (RTL against the
+// golden model) under stress legs, each also judged on the RTL's memory by the independent
+// scatter-add reference (harness/deconv_reference.hpp); the device selection; the combined GLB.
+// The default case gives each layer two of the ten stress legs (all ten covered); the whole
+// matrix (26 layers x 10 legs) is the hidden "[.long]" case.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "cross_stress.hpp"
+#include "golden/config.hpp"
+#include "harness/deconv_reference.hpp"
+#include "harness/errors.hpp"
+#include "harness/random_layers.hpp"
+#include "harness/regdb.hpp"
+#include "harness/rtl_devices.hpp"
+#include "units/deconv.hpp"
+
+using namespace dla::harness;
+namespace golden = dla::golden;
+
+namespace {
+
+const std::vector<std::string> kDeconvBlocks{"CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC", "SDP", "RBK"};
+
+void cross_with_reference(const RandomLayer& L, const RunOptions& o) {
+  cross_stress::cross_with_reference(
+      L, o, [](const LayerHeader& h, const JsonNode& root) { return units::compile_deconv_layer(h, root).program; },
+      [](const golden::HwConfig& cfg, const RunOptions& opt) { return make_core_rubik_rtl_device(kDeconvBlocks, cfg, opt); },
+      [](const RandomLayer& layer, const JsonNode& root, const Memory& mem) {
+        return deconv_ref::compare(deconv_ref::read_layer(root, layer.seed), mem);
+      });
+}
+
+uint32_t addr(const std::string& reg) {
+  const RegDb& db = RegDb::nvdla();
+  return *db.address("nv_full", *db.find(reg));
+}
+
+}  // namespace
+
+TEST_CASE("every bundled deconv layer passes on the RTL against golden and the scatter-add reference",
+          "[rtl][deconv]") {
+  const std::vector<RunOptions> legs = cross_stress::options();  // 9 stall / rand-reset legs, then the slow one
+  const auto layers = cross_stress::bundled_as_random<RandomLayer>("deconv", golden::nv_full(), 26);
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    cross_with_reference(layers[i], legs[i % (legs.size() - 1)]);
+    // The slow-memory leg on every third layer, another stall leg on the others.
+    cross_with_reference(layers[i], i % 3 == 0 ? legs.back() : legs[(i + 4) % (legs.size() - 1)]);
+  }
+}
+
+TEST_CASE("every bundled deconv layer passes on the RTL under all ten stress legs", "[rtl][deconv][.long]") {
+  for (const RandomLayer& L : cross_stress::bundled_as_random<RandomLayer>("deconv", golden::nv_full(), 26)) {
+    for (const RunOptions& o : cross_stress::options()) cross_with_reference(L, o);
+  }
+}
+
+TEST_CASE("a program with RBK and nvdla_core blocks gets the two-top device; other selections are unchanged",
+          "[rtl][deconv]") {
+  RunOptions o = cross_stress::options().front();
+  std::string why;
+  const std::unique_ptr<Device> d = make_rtl_device(kDeconvBlocks, golden::nv_full(), o, why);
+  REQUIRE(d != nullptr);
+  CHECK(why.empty());
+  CHECK(d->kind() == "rtl");
+  // RBK with a block neither top has: no device, the reason names it.
+  CHECK(make_rtl_device({"SDP", "RBK", "CDP"}, golden::nv_full(), o, why) == nullptr);
+  CHECK_THAT(why, Catch::Contains("enables CDP"));
+  // RUBIK exists on nv_full only.
+  CHECK_THROWS_AS(make_rtl_device({"SDP", "RBK"}, golden::nv_large(), o, why), InputError);
+}
+
+// The GLB bits of both tops as one GLB: hand-written values. Software sets SDP_0 (nvdla_core's)
+// and RUBIK_1 (RUBIK's); the status reads both once, the line is high, a mask on both leaves it
+// low, a W1C of one bit clears it everywhere.
+TEST_CASE("the two-top device shows one GLB: S_INTR_SET, S_INTR_STATUS, S_INTR_MASK, the line", "[rtl][deconv]") {
+  for (const double stall : {0.0, 0.3}) {
+    RunOptions o = cross_stress::options().front();
+    o.stall = stall;
+    const std::unique_ptr<Device> d = make_core_rubik_rtl_device(kDeconvBlocks, golden::nv_full(), o);
+    const uint32_t sdp0 = 1u << interrupt_bit("SDP_0"), rbk1 = 1u << interrupt_bit("RUBIK_1");
+    REQUIRE(d->reg_read(addr("GLB.S_INTR_STATUS")) == 0);
+    d->reg_write(addr("GLB.S_INTR_MASK"), sdp0 | rbk1);
+    CHECK(d->reg_read(addr("GLB.S_INTR_MASK")) == (sdp0 | rbk1));
+    d->reg_write(addr("GLB.S_INTR_SET"), sdp0 | rbk1);
+    CHECK(d->reg_read(addr("GLB.S_INTR_STATUS")) == (sdp0 | rbk1));
+    CHECK(d->interrupt_pending("SDP_0"));
+    CHECK(d->interrupt_pending("RUBIK_1"));
+    CHECK_FALSE(d->interrupt_pending("RUBIK_0"));
+    CHECK_FALSE(d->wait_any_interrupt(50).raised);  // both masked
+    d->reg_write(addr("GLB.S_INTR_MASK"), sdp0);
+    CHECK(d->wait_any_interrupt(50).raised);  // RUBIK_1 unmasked
+    CHECK(d->wait_interrupt("RUBIK_1", 50).raised);
+    d->reg_write(addr("GLB.S_INTR_STATUS"), rbk1);  // W1C
+    CHECK(d->reg_read(addr("GLB.S_INTR_STATUS")) == sdp0);
+    CHECK_FALSE(d->wait_any_interrupt(50).raised);  // SDP_0 still masked
+    d->reg_write(addr("GLB.S_INTR_MASK"), 0);
+    CHECK(d->wait_any_interrupt(50).raised);
+    d->reg_write(addr("GLB.S_INTR_STATUS"), sdp0);
+    CHECK(d->reg_read(addr("GLB.S_INTR_STATUS")) == 0);
+    CHECK_FALSE(d->wait_any_interrupt(50).raised);
+    CHECK_FALSE(d->wait_interrupt("BDMA_0", 50).raised);  // a unit neither top has
+  }
+}
