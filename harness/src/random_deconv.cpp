@@ -3,8 +3,9 @@
 // kernels smaller than, equal to and larger than the stride; C and K across the atomics; crops
 // and output padding; CACC clip; per-channel SDP stages and output converters. Each draw is handed
 // to the `deconv` layer compiler; one it refuses (a crop the decomposition cannot express) is drawn
-// again, so every generated layer is legal. Judged by the scatter-add reference
-// (harness/deconv_reference.hpp).
+// again, so every generated layer is legal. Run in cross mode on the RTL (nvdla_core and RUBIK over
+// one memory, harness/units/core_rubik_rtl.cpp) against golden, both judged by the scatter-add
+// reference (harness/deconv_reference.hpp).
 #include <fmt/format.h>
 
 #include <stdexcept>
@@ -69,6 +70,22 @@ ojson draw_layer(const RandomLayer& L, Rng& d, std::string& feat) {
   return doc;
 }
 
+// The bytes a layer's DMA moves, over-estimated from the draw: every sub-convolution reads the
+// input cube, the weights once, then the channel-extended cube written by SDP, read by RUBIK and
+// the output written (each at most the uncropped output in whole atoms).
+double moved_bytes(const ojson& doc) {
+  const auto atoms = [](int64_t bytes) { return (bytes + 31) / 32 * 32; };
+  const int64_t bpe = doc["precision"] == "int16" ? 2 : 1;
+  const int64_t obpe = doc.contains("output") ? (doc["output"]["precision"] == "int16" ? 2 : 1) : bpe;
+  const auto& in = doc["input"];
+  const auto& wt = doc["weights"];
+  const int64_t w = in["w"], h = in["h"], c = in["c"], k = wt["k"], r = wt["r"], s = wt["s"];
+  const int64_t sx = doc["stride"]["x"], sy = doc["stride"]["y"];
+  const int64_t ow = ((w - 1) * sx + s + 2 * sx - 1) / sx * sx;  // output padding < sx, whole phases
+  const int64_t oh = ((h - 1) * sy + r + 2 * sy - 1) / sy * sy;
+  return static_cast<double>(sx * sy * w * h * atoms(c * bpe) + k * r * s * c * bpe + 3 * ow * oh * atoms(k * obpe));
+}
+
 }  // namespace
 
 RandomLayer generate_deconv_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng) {
@@ -80,6 +97,12 @@ RandomLayer generate_deconv_layer(const golden::HwConfig& hw, RandomLayer L, Rng
     std::string feat;
     ojson doc = draw_layer(L, rng, feat);
     if (random_layer_compiles(L, doc, &deconv_program)) {
+      // Cost cap under a bandwidth limit: the layer's bytes within about 40k cycles (a second of
+      // the two RTL tops; 0.125 byte per cycle made single layers run 76 s). No draw: other
+      // layers are unchanged.
+      if (!L.mem.unlimited()) {
+        while (moved_bytes(doc) / L.mem.bandwidth > 40000) L.mem.bandwidth *= 2;
+      }
       L.doc = std::move(doc);
       L.features = feat;
       return L;
