@@ -1,10 +1,12 @@
 // Deconvolution on the RTL (harness/units/core_rubik_rtl.cpp: nvdla_core and nvdla_rubik_top over
 // one memory; docs/DECONV.md "RTL"): every bundled deconv layer in cross mode (RTL against the
 // golden model) under stress legs, each also judged on the RTL's memory by the independent
-// scatter-add reference (harness/deconv_reference.hpp); the device selection; the combined GLB.
+// scatter-add reference (harness/deconv_reference.hpp); the device selection; the combined GLB;
+// the stop when both ports together exceed --mem-bandwidth.
 // The default case gives each layer two of the ten stress legs (all ten covered); the whole
 // matrix (26 layers x 10 legs) is the hidden "[.long]" case.
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -16,9 +18,12 @@
 #include "harness/regdb.hpp"
 #include "harness/rtl_devices.hpp"
 #include "units/deconv.hpp"
+#include "units/rubik.hpp"
+#include "units/sdp.hpp"
 
 using namespace dla::harness;
 namespace golden = dla::golden;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -102,5 +107,52 @@ TEST_CASE("the two-top device shows one GLB: S_INTR_SET, S_INTR_STATUS, S_INTR_M
     CHECK(d->reg_read(addr("GLB.S_INTR_STATUS")) == 0);
     CHECK_FALSE(d->wait_any_interrupt(50).raised);
     CHECK_FALSE(d->wait_interrupt("BDMA_0", 50).raised);  // a unit neither top has
+  }
+}
+
+// The per-port bandwidth: an SDP layer (nv_full, 300 int16 channels with operands) and a RUBIK
+// layer run one after the other pass at 1 byte per cycle; started together, both ports move data
+// and the device stops the run naming --mem-bandwidth instead of exceeding the limit.
+TEST_CASE("the two-top device stops a program whose two units together exceed --mem-bandwidth", "[rtl][deconv]") {
+  const fs::path dir = fs::path(DLA_SOURCE_DIR) / "testvectors" / "layers";
+  const LoadedLayer sdp = load_layer(dir / "sdp" / "full_int16_c300_operands.json");
+  const LoadedLayer rbk = load_layer(dir / "rubik" / "split_int16_w70_c3.json");
+  const Program sdp_prog = units::compile_sdp_layer(sdp.header, sdp.root());
+  const Program rbk_prog = units::compile_rubik_layer(rbk.header, rbk.root());
+  // The layers' memory, registers and waits; their checks need golden and are left out.
+  const auto part = [](const Program& p, bool waits) {
+    std::vector<ProgramStep> out;
+    for (const ProgramStep& s : p.steps) {
+      const bool wait = s.op == StepOp::WaitIntr || s.op == StepOp::WaitAny;
+      if (s.op == StepOp::Check || s.op == StepOp::RegRead || wait != waits) continue;
+      out.push_back(s);
+    }
+    return out;
+  };
+  for (const bool together : {false, true}) {
+    Program prog = sdp_prog;
+    prog.steps.clear();
+    const auto add = [&prog](const std::vector<ProgramStep>& s) { prog.steps.insert(prog.steps.end(), s.begin(), s.end()); };
+    add(part(sdp_prog, false));
+    if (!together) add(part(sdp_prog, true));
+    add(part(rbk_prog, false));
+    if (together) add(part(sdp_prog, true));
+    add(part(rbk_prog, true));
+    RunOptions o = cross_stress::options().front();
+    o.stall = 0.0;
+    o.mem.bandwidth = 1;
+    const std::unique_ptr<Device> d = make_core_rubik_rtl_device({"SDP", "SDP_RDMA", "RBK"}, golden::nv_full(), o);
+    ProgramRunOptions po;
+    po.mode = "rtl";
+    const RunResult r = run_program(prog, nullptr, d.get(), po);
+    INFO((together ? "together\n" : "one after the other\n") << format_run(r));
+    if (together) {
+      CHECK(r.status == Status::BadInput);
+      CHECK_THAT(r.message, Catch::Contains("--mem-bandwidth") && Catch::Contains("moved data together"));
+    } else {
+      CHECK(r.status == Status::Pass);
+      const DmaTraffic t = *d->dma_traffic();
+      CHECK(static_cast<double>(t.bytes_read + t.bytes_written) <= static_cast<double>(d->cycles()) + 32.0);
+    }
   }
 }
