@@ -1,5 +1,5 @@
 // Deconvolution on the RTL (harness/units/core_rubik_rtl.cpp: nvdla_core and nvdla_rubik_top over
-// one memory; docs/DECONV.md "RTL"): every bundled deconv layer in cross mode (RTL against the
+// one memory; docs/DECONV.md §4): every bundled deconv layer in cross mode (RTL against the
 // golden model) under stress legs, each also judged on the RTL's memory by the independent
 // scatter-add reference (harness/deconv_reference.hpp); the device selection; the combined GLB;
 // the stop when both ports together exceed --mem-bandwidth.
@@ -62,7 +62,7 @@ TEST_CASE("every bundled deconv layer passes on the RTL under all ten stress leg
   }
 }
 
-TEST_CASE("a program with RBK and nvdla_core blocks gets the two-top device; other selections are unchanged",
+TEST_CASE("a program with RBK and nvdla_core blocks gets the two-top device, other selections are unchanged",
           "[rtl][deconv]") {
   RunOptions o = cross_stress::options().front();
   std::string why;
