@@ -227,9 +227,10 @@ TEST_CASE("dlacosim random: CI campaign cdp nv_full 60 layers", "[cli][random][c
 TEST_CASE("dlacosim random: CI campaign rubik nv_full 120 layers", "[cli][random][campaign]") {
   ci_campaign("rubik", "nv_full", 120);
 }
-// deconv: 120 layers on nv_full (RUBIK's CONTRACT exists there only; the RTL -- nvdla_core and
+// deconv: 100 layers on nv_full (RUBIK's CONTRACT exists there only; the RTL -- nvdla_core and
 // RUBIK over one memory -- against golden, both judged by the scatter-add reference
-// harness/deconv_reference.hpp). About 14.5 s on the 2-core VM (1.2 s while it ran golden alone).
-TEST_CASE("dlacosim random: CI campaign deconv nv_full 120 layers", "[cli][random][campaign]") {
-  ci_campaign("deconv", "nv_full", 120);
+// harness/deconv_reference.hpp). About 12 s on the 2-core VM (120 layers: 14.5 s; 1.2 s while it
+// ran golden alone): the issue's 100, for CI time.
+TEST_CASE("dlacosim random: CI campaign deconv nv_full 100 layers", "[cli][random][campaign]") {
+  ci_campaign("deconv", "nv_full", 100);
 }
