@@ -8,11 +8,19 @@
 # single-function trace declarations of a large model took GCC up to a minute each. Parameters
 # are not traced (--no-trace-params): the register-map package alone declared about 4000 of them
 # in every model. The per-cycle code stays at -O2.
+#
+# -DDLA_COVERAGE=ON (scripts/coverage.sh, in its own build directory) adds Verilator's line,
+# toggle and user (cover property) coverage to every model; the harness then collects it per run
+# (harness/coverage.hpp). Off by default: coverage counters slow every cycle.
 find_package(verilator REQUIRED HINTS $ENV{VERILATOR_ROOT} /usr/share/verilator)
+option(DLA_COVERAGE "Build every verilated model with line, toggle and cover-point coverage" OFF)
 
 function(dla_verilate)
   cmake_parse_arguments(A "" "TARGET;PREFIX;TOP" "SOURCES;PARAMS" ${ARGN})
   set(params)
+  if(DLA_COVERAGE)
+    list(APPEND params --coverage-line --coverage-toggle --coverage-user)
+  endif()
   foreach(p ${A_PARAMS})
     list(APPEND params "-G${p}")
   endforeach()

@@ -748,4 +748,19 @@ module cdp_core #(
                     lut_lo_hit, lut_lo_sel, lut_mask, unused_sq, unused_rq_s, unused_rq_w,
                     unused_rq_cw, unused_rq_last, unused_rq_end, unused_in_active, unused_in_last, unused_in_addr,
                     unused_in_s, unused_in_cw, unused_o_cw};
+`ifndef SYNTHESIS
+  // Cover points for scripts/coverage.sh: the layer sequencer and the valid/ready ports.
+  CovStart: cover property (@(posedge clk_i) start);
+  CovRunning: cover property (@(posedge clk_i) running_q);
+  CovLayerDone: cover property (@(posedge clk_i) layer_done);
+  CovCsbReqFire: cover property (@(posedge clk_i) csb_req_valid_i && csb_req_ready_o);
+  CovCsbReqStall: cover property (@(posedge clk_i) csb_req_valid_i && !csb_req_ready_o);
+  CovCsbRsp: cover property (@(posedge clk_i) csb_rsp_valid_o);
+  CovDmaRdReqFire: cover property (@(posedge clk_i) dma_rd_req_valid_o && dma_rd_req_ready_i);
+  CovDmaRdReqStall: cover property (@(posedge clk_i) dma_rd_req_valid_o && !dma_rd_req_ready_i);
+  CovDmaRdRspFire: cover property (@(posedge clk_i) dma_rd_rsp_valid_i && dma_rd_rsp_ready_o);
+  CovDmaRdRspStall: cover property (@(posedge clk_i) dma_rd_rsp_valid_i && !dma_rd_rsp_ready_o);
+  CovDmaWrReqFire: cover property (@(posedge clk_i) dma_wr_req_valid_o && dma_wr_req_ready_i);
+  CovDmaWrReqStall: cover property (@(posedge clk_i) dma_wr_req_valid_o && !dma_wr_req_ready_i);
+`endif
 endmodule

@@ -167,4 +167,13 @@ module cmac_array #(
   assign out_stripe_end_o  = out_stripe_end_q;
   assign out_channel_end_o = out_channel_end_q;
 
+`ifndef SYNTHESIS
+  // Cover points for scripts/coverage.sh: the valid/ready ports.
+  CovWtFire: cover property (@(posedge clk_i) wt_valid_i && wt_ready_o);
+  CovWtStall: cover property (@(posedge clk_i) wt_valid_i && !wt_ready_o);
+  CovDatFire: cover property (@(posedge clk_i) dat_valid_i && dat_ready_o);
+  CovDatStall: cover property (@(posedge clk_i) dat_valid_i && !dat_ready_o);
+  CovOutFire: cover property (@(posedge clk_i) out_valid_o && out_ready_i);
+  CovOutStall: cover property (@(posedge clk_i) out_valid_o && !out_ready_i);
+`endif
 endmodule

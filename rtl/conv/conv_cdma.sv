@@ -276,4 +276,13 @@ module conv_cdma #(
 
   logic unused;
   assign unused = ^{cfg_i, s_addr, q_row, q_lane};
+`ifndef SYNTHESIS
+  // Cover points for scripts/coverage.sh: the request and response phase sequencers.
+  for (genvar s = 0; s < 6; s++) begin : g_cov_req_ph
+    CovState: cover property (@(posedge clk_i) req_ph_q == phase_e'(s));
+  end
+  for (genvar s = 0; s < 6; s++) begin : g_cov_rsp_ph
+    CovState: cover property (@(posedge clk_i) rsp_ph_q == phase_e'(s));
+  end
+`endif
 endmodule

@@ -651,4 +651,19 @@ module conv_core #(
   logic unused;
   assign unused = ^{hit, s_we[4:1], s_re[4:1], s_off[4:1], s_wdata, consumer[3:1], arbiter_q[31:20],
                     cmac_a_d, cmac_b_d, cdma_misc_cfg};
+`ifndef SYNTHESIS
+  // Cover points for scripts/coverage.sh: the layer sequencer and the valid/ready ports.
+  CovStart: cover property (@(posedge clk_i) start);
+  CovRunning: cover property (@(posedge clk_i) running_q);
+  CovLayerDone: cover property (@(posedge clk_i) layer_done);
+  CovCsbReqFire: cover property (@(posedge clk_i) csb_req_valid_i && csb_req_ready_o);
+  CovCsbReqStall: cover property (@(posedge clk_i) csb_req_valid_i && !csb_req_ready_o);
+  CovCsbRsp: cover property (@(posedge clk_i) csb_rsp_valid_o);
+  CovDmaRdReqFire: cover property (@(posedge clk_i) dma_rd_req_valid_o && dma_rd_req_ready_i);
+  CovDmaRdReqStall: cover property (@(posedge clk_i) dma_rd_req_valid_o && !dma_rd_req_ready_i);
+  CovDmaRdRspFire: cover property (@(posedge clk_i) dma_rd_rsp_valid_i && dma_rd_rsp_ready_o);
+  CovDmaRdRspStall: cover property (@(posedge clk_i) dma_rd_rsp_valid_i && !dma_rd_rsp_ready_o);
+  CovFlyFire: cover property (@(posedge clk_i) fly_valid_o && fly_ready_i);
+  CovFlyStall: cover property (@(posedge clk_i) fly_valid_o && !fly_ready_i);
+`endif
 endmodule

@@ -79,4 +79,15 @@ module dla_dma_rd #(
   );
   logic unused_buf;
   assign unused_buf = buf_in_ready ^ (^buf_level);
+`ifndef SYNTHESIS
+  // Cover points for scripts/coverage.sh: the valid/ready ports.
+  CovReqFire: cover property (@(posedge clk_i) req_valid_i && req_ready_o);
+  CovReqStall: cover property (@(posedge clk_i) req_valid_i && !req_ready_o);
+  CovRspFire: cover property (@(posedge clk_i) rsp_valid_o && rsp_ready_i);
+  CovRspStall: cover property (@(posedge clk_i) rsp_valid_o && !rsp_ready_i);
+  CovMemReqFire: cover property (@(posedge clk_i) mem_req_valid_o && mem_req_ready_i);
+  CovMemReqStall: cover property (@(posedge clk_i) mem_req_valid_o && !mem_req_ready_i);
+  CovMemRspFire: cover property (@(posedge clk_i) mem_rsp_valid_i && mem_rsp_ready_o);
+  CovMemRspStall: cover property (@(posedge clk_i) mem_rsp_valid_i && !mem_rsp_ready_o);
+`endif
 endmodule

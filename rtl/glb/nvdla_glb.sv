@@ -120,4 +120,10 @@ module nvdla_glb #(
 
   assign csb_rsp_valid_o = rd_q;
   assign csb_rsp_rdata_o = rdata_q;
+`ifndef SYNTHESIS
+  // Cover points for scripts/coverage.sh: the CSB port.
+  CovCsbReqFire: cover property (@(posedge clk_i) csb_req_valid_i && csb_req_ready_o);
+  CovCsbReqStall: cover property (@(posedge clk_i) csb_req_valid_i && !csb_req_ready_o);
+  CovCsbRsp: cover property (@(posedge clk_i) csb_rsp_valid_o);
+`endif
 endmodule

@@ -207,4 +207,13 @@ module lut_engine #(
   assign stat_hybrid_o = stat_count[2];
   assign stat_le_hit_o = stat_count[3];
   assign stat_lo_hit_o = stat_count[4];
+`ifndef SYNTHESIS
+  // Cover points for scripts/coverage.sh: the valid/ready ports.
+  CovInFire: cover property (@(posedge clk_i) in_valid_i && in_ready_o);
+  CovInStall: cover property (@(posedge clk_i) in_valid_i && !in_ready_o);
+  CovOutFire: cover property (@(posedge clk_i) out_valid_o && out_ready_i);
+  CovOutStall: cover property (@(posedge clk_i) out_valid_o && !out_ready_i);
+  CovProgFire: cover property (@(posedge clk_i) prog_valid_i && prog_ready_o);
+  CovProgStall: cover property (@(posedge clk_i) prog_valid_i && !prog_ready_o);
+`endif
 endmodule

@@ -842,4 +842,24 @@ module pdp_core #(
       endcase
     end
   end
+`ifndef SYNTHESIS
+  // Cover points for scripts/coverage.sh: sequencer, pooling FSM, valid/ready ports.
+  CovStart: cover property (@(posedge clk_i) start);
+  CovRunning: cover property (@(posedge clk_i) running_q);
+  CovLayerDone: cover property (@(posedge clk_i) layer_done);
+  for (genvar s = 0; s < 11; s++) begin : g_cov_st
+    CovState: cover property (@(posedge clk_i) st_q == state_e'(s));
+  end
+  CovCsbReqFire: cover property (@(posedge clk_i) csb_req_valid_i && csb_req_ready_o);
+  CovCsbReqStall: cover property (@(posedge clk_i) csb_req_valid_i && !csb_req_ready_o);
+  CovCsbRsp: cover property (@(posedge clk_i) csb_rsp_valid_o);
+  CovDmaRdReqFire: cover property (@(posedge clk_i) dma_rd_req_valid_o && dma_rd_req_ready_i);
+  CovDmaRdReqStall: cover property (@(posedge clk_i) dma_rd_req_valid_o && !dma_rd_req_ready_i);
+  CovDmaRdRspFire: cover property (@(posedge clk_i) dma_rd_rsp_valid_i && dma_rd_rsp_ready_o);
+  CovDmaRdRspStall: cover property (@(posedge clk_i) dma_rd_rsp_valid_i && !dma_rd_rsp_ready_o);
+  CovDmaWrReqFire: cover property (@(posedge clk_i) dma_wr_req_valid_o && dma_wr_req_ready_i);
+  CovDmaWrReqStall: cover property (@(posedge clk_i) dma_wr_req_valid_o && !dma_wr_req_ready_i);
+  CovFlyInFire: cover property (@(posedge clk_i) fly_valid_i && fly_ready_o);
+  CovFlyInStall: cover property (@(posedge clk_i) fly_valid_i && !fly_ready_o);
+`endif
 endmodule

@@ -1118,4 +1118,23 @@ module sdp_core #(
                     prog_ready, prog_rsp_valid, prog_rsp_err, prog_err, lut_uflow, lut_oflow, lut_le_hit,
                     lut_lo_hit, lut_lo_sel, lut_mask, fifo_valid, fly_held, desc_level, id_level,
                     eng_mem_rsp_ready, lane_mul_off[0], rq_level};
+`ifndef SYNTHESIS
+  // Cover points for scripts/coverage.sh: the layer sequencer and the valid/ready ports.
+  CovStart: cover property (@(posedge clk_i) start);
+  CovRunning: cover property (@(posedge clk_i) running_q);
+  CovLayerDone: cover property (@(posedge clk_i) done);
+  CovCsbReqFire: cover property (@(posedge clk_i) csb_req_valid_i && csb_req_ready_o);
+  CovCsbReqStall: cover property (@(posedge clk_i) csb_req_valid_i && !csb_req_ready_o);
+  CovCsbRsp: cover property (@(posedge clk_i) csb_rsp_valid_o);
+  CovDmaRdReqFire: cover property (@(posedge clk_i) dma_rd_req_valid_o && dma_rd_req_ready_i);
+  CovDmaRdReqStall: cover property (@(posedge clk_i) dma_rd_req_valid_o && !dma_rd_req_ready_i);
+  CovDmaRdRspFire: cover property (@(posedge clk_i) dma_rd_rsp_valid_i && dma_rd_rsp_ready_o);
+  CovDmaRdRspStall: cover property (@(posedge clk_i) dma_rd_rsp_valid_i && !dma_rd_rsp_ready_o);
+  CovDmaWrReqFire: cover property (@(posedge clk_i) dma_wr_req_valid_o && dma_wr_req_ready_i);
+  CovDmaWrReqStall: cover property (@(posedge clk_i) dma_wr_req_valid_o && !dma_wr_req_ready_i);
+  CovFlyInFire: cover property (@(posedge clk_i) fly_valid_i && fly_ready_o);
+  CovFlyInStall: cover property (@(posedge clk_i) fly_valid_i && !fly_ready_o);
+  CovPdpOutFire: cover property (@(posedge clk_i) pdp_valid_o && pdp_ready_i);
+  CovPdpOutStall: cover property (@(posedge clk_i) pdp_valid_o && !pdp_ready_i);
+`endif
 endmodule

@@ -104,4 +104,11 @@ module wino_pra #(
 
   logic unused_held;
   assign unused_held = out_held;
+`ifndef SYNTHESIS
+  // Cover points for scripts/coverage.sh: the valid/ready ports.
+  CovInFire: cover property (@(posedge clk_i) in_valid_i && in_ready_o);
+  CovInStall: cover property (@(posedge clk_i) in_valid_i && !in_ready_o);
+  CovOutFire: cover property (@(posedge clk_i) out_valid_o && out_ready_i);
+  CovOutStall: cover property (@(posedge clk_i) out_valid_o && !out_ready_i);
+`endif
 endmodule

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "harness/coverage.hpp"
 #include "harness/errors.hpp"
 #include "harness/files.hpp"
 
@@ -57,7 +58,10 @@ class Sim {
       finish();
     } catch (...) {  // a destructor must not throw; the temporary file is then removed
     }
-    if (model_) model_->final();
+    if (model_) {
+      model_->final();
+      coverage_collect(*ctx_);
+    }
   }
   Sim(const Sim&) = delete;
   Sim& operator=(const Sim&) = delete;
