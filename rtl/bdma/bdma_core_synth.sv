@@ -1,8 +1,19 @@
-// Synthesis wrapper: bdma_core with 4 command slots and 4 DMA reads in flight instead of 20 / 8
-// (the depths of the command FIFO and of the read engine's latency buffer; the register block,
-// both walks and the batch logic are all there). Parameter-free, because Yosys 0.55 asserts when
-// -chparam re-derives a module with parameterized children (docs/SYNTHESIS.md).
-module bdma_core_synth_small (
+// Synthesis wrapper of bdma_core (32-byte atoms, nvdlav1 base 0x4000). Parameter-free, because
+// Yosys 0.55 asserts when -chparam re-derives a module with parameterized children
+// (docs/SYNTHESIS.md); the configuration comes from defines:
+//   (none)             nv_full as verilated (Vbdma_nv_full): 20 command slots, 136 DMA reads in
+//                      flight: synth:bdma_nv_full
+//   BDMA_SYNTH_SMALL   4 command slots, 4 DMA reads in flight (the depths of the command FIFO and
+//                      of the read engine's latency buffer; the register block, both walks and the
+//                      batch logic are all there): by hand only (docs/SYNTHESIS.md)
+`ifdef BDMA_SYNTH_SMALL
+`define BDMA_SYNTH_SLOTS 4
+`define BDMA_SYNTH_READS 4
+`else
+`define BDMA_SYNTH_SLOTS 20
+`define BDMA_SYNTH_READS 136
+`endif
+module bdma_core_synth (
   input  logic         clk_i,
   input  logic         rst_ni,
   input  logic         csb_req_valid_i,
@@ -27,8 +38,8 @@ module bdma_core_synth_small (
 );
   bdma_core #(
     .Base       (32'h4000),
-    .FifoDepth  (4),
-    .MaxInFlight(4)
+    .FifoDepth  (`BDMA_SYNTH_SLOTS),
+    .MaxInFlight(`BDMA_SYNTH_READS)
   ) u_bdma (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),

@@ -1,8 +1,24 @@
-// Synthesis wrapper: nv_large's and nv_full's cdp_core (32-byte atom, CDP_THROUGHPUT 8) with 8
-// DMA reads in flight instead of 72 / 136 (the depth of the read engine's latency buffer; every
-// lane and the whole datapath are there). Parameter-free, because Yosys 0.55 asserts when
-// -chparam re-derives a module with parameterized children (docs/SYNTHESIS.md).
-module cdp_core_synth_t8 (
+// Synthesis wrapper of cdp_core. Parameter-free, because Yosys 0.55 asserts when -chparam
+// re-derives a module with parameterized children (docs/SYNTHESIS.md); the configuration comes
+// from defines:
+//   (none)        nv_small: 8-byte atom, CDP_THROUGHPUT 1, 8 DMA reads in flight (cdp_core's
+//                 defaults, which synth:cdp_default synthesizes directly)
+//   CDP_SYNTH_T8  nv_large / nv_full: 32-byte atom, CDP_THROUGHPUT 8, 8 DMA reads in flight
+//                 instead of 72 / 136 (the depth of the read engine's latency buffer; every lane
+//                 and the whole datapath are there): synth:cdp_t8
+`ifdef CDP_SYNTH_T8
+`define CDP_SYNTH_ATOM_LOG2 5
+`define CDP_SYNTH_T 8
+`define CDP_SYNTH_CDP_BASE 32'hf000
+`define CDP_SYNTH_RDMA_BASE 32'he000
+`else
+`define CDP_SYNTH_ATOM_LOG2 3
+`define CDP_SYNTH_T 1
+`define CDP_SYNTH_CDP_BASE 32'hd000
+`define CDP_SYNTH_RDMA_BASE 32'hc000
+`endif
+`define CDP_SYNTH_BITS (8 << `CDP_SYNTH_ATOM_LOG2)
+module cdp_core_synth (
   input  logic         clk_i,
   input  logic         rst_ni,
   input  logic         csb_req_valid_i,
@@ -17,19 +33,19 @@ module cdp_core_synth_t8 (
   output logic [63:0]  dma_rd_req_addr_o,
   input  logic         dma_rd_rsp_valid_i,
   output logic         dma_rd_rsp_ready_o,
-  input  logic [255:0] dma_rd_rsp_data_i,
+  input  logic [`CDP_SYNTH_BITS-1:0] dma_rd_rsp_data_i,
   output logic         dma_wr_req_valid_o,
   input  logic         dma_wr_req_ready_i,
   output logic [63:0]  dma_wr_req_addr_o,
-  output logic [255:0] dma_wr_req_data_o,
-  output logic [31:0]  dma_wr_req_mask_o,
+  output logic [`CDP_SYNTH_BITS-1:0] dma_wr_req_data_o,
+  output logic [`CDP_SYNTH_BITS/8-1:0] dma_wr_req_mask_o,
   output logic [1:0]   intr_o
 );
   cdp_core #(
-    .AtomLog2   (5),
-    .CdpBase    (32'hf000),
-    .RdmaBase   (32'he000),
-    .Throughput (8),
+    .AtomLog2   (`CDP_SYNTH_ATOM_LOG2),
+    .CdpBase    (`CDP_SYNTH_CDP_BASE),
+    .RdmaBase   (`CDP_SYNTH_RDMA_BASE),
+    .Throughput (`CDP_SYNTH_T),
     .MaxInFlight(8)
   ) u_cdp (
     .clk_i             (clk_i),
