@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <array>
+#include <deque>
 #include <iterator>
+#include <memory>
 #include <map>
 #include <vector>
 
@@ -54,14 +56,45 @@ class Extents {
 // reads of the next commands while the writes of earlier ones drain, so a program whose written
 // bytes meet any other line it reads or writes (over the whole program: this guard does not see
 // when a batch is done) is refused; `bdma` layers never do that (docs/LAYER_FORMAT.md).
+//
+// It also refuses what the golden device refuses about the groups (golden/src/bdma.cpp): a CFG_OP
+// while both groups are busy, a launch of a busy group. A group is busy, as on the golden device,
+// from its launch until a wait of the program releases it: launches complete in launch order, and
+// a wait releases them in that order until the interrupt waited for is in S_INTR_STATUS (any
+// unmasked one for a wait on the line; harness/src/golden_device.cpp). So the guard keeps the
+// launch order, and S_INTR_STATUS / S_INTR_MASK as the golden device keeps them from the CSB
+// writes, and the device tells it of every wait that returned.
 class BdmaGuard {
  public:
   explicit BdmaGuard(const golden::HwConfig& hw) {
     const RegDb& db = RegDb::nvdla();
     base_ = *db.address(hw.name, *db.find("BDMA.CFG_SRC_ADDR_LOW"));
+    const auto glb = [&](const char* name, uint32_t& a) {
+      const RegDef& r = *db.find(name);
+      a = *db.address(hw.name, r);
+      return r.writable_mask();
+    };
+    (void)glb("GLB.S_INTR_STATUS", glb_status_);
+    set_writable_ = glb("GLB.S_INTR_SET", glb_set_);
+    mask_writable_ = glb("GLB.S_INTR_MASK", glb_mask_);
+  }
+
+  // A wait for `intr` returned raised / a wait for the interrupt line returned raised.
+  void waited(std::string_view intr) {
+    const int bit = interrupt_bit(intr);
+    if (bit < 0) return;
+    while ((status_ & (1u << bit)) == 0 && release_next()) {
+    }
+  }
+  void waited_any() {
+    while ((status_ & ~mask_) == 0 && release_next()) {
+    }
   }
 
   void operator()(uint32_t addr, uint32_t value) {
+    if (addr == glb_status_) status_ &= ~value;  // write 1 to clear
+    if (addr == glb_set_) status_ |= value & set_writable_;
+    if (addr == glb_mask_) mask_ = value & mask_writable_;
     if (addr < base_ || addr >= base_ + 0x1000) return;
     const uint32_t off = addr - base_;
     if (off < r::kOp && off % 4 == 0) {
@@ -79,6 +112,10 @@ class BdmaGuard {
   }
 
   void op() {
+    if (busy_[0] && busy_[1]) {
+      refuse("CFG_OP", "written while both groups are busy: NVDLA takes no command then, even with free slots "
+                       "(programming guide); wait for a BDMA done interrupt first");
+    }
     if (gathered_.size() >= static_cast<std::size_t>(golden::kBdmaFifoDepth)) {
       refuse("CFG_OP", fmt::format("{} commands are pushed and not launched (STATUS.FREE_SLOT = 0): the command FIFO "
                                    "would hold the CSB for ever, since only a launch drains it",
@@ -118,6 +155,11 @@ class BdmaGuard {
 
   void launch(int g) {
     const std::string reg = fmt::format("CFG_LAUNCH{}", g);
+    if (busy_[static_cast<std::size_t>(g)]) {
+      refuse(reg, fmt::format("written while group {} is busy (its previous launch has not signalled "
+                              "BDMA_DONE_STATUS{}): NVDLA's C model fails; at most one outstanding launch per group",
+                              g, g));
+    }
     if (gathered_.empty()) {
       refuse(reg, fmt::format("no command pushed since the previous launch: BDMA_DONE_STATUS{} would never come", g));
     }
@@ -128,12 +170,53 @@ class BdmaGuard {
       }
     }
     gathered_.clear();
+    busy_[static_cast<std::size_t>(g)] = true;
+    launched_.push_back(g);
+  }
+
+  // The oldest outstanding launch completes: its group is free, its done bit (6 / 7) set.
+  bool release_next() {
+    if (launched_.empty()) return false;
+    const int g = launched_.front();
+    launched_.pop_front();
+    busy_[static_cast<std::size_t>(g)] = false;
+    status_ |= 1u << interrupt_bit(g == 0 ? "BDMA_0" : "BDMA_1");
+    return true;
   }
 
   uint32_t base_ = 0;
+  uint32_t glb_status_ = 0, glb_set_ = 0, glb_mask_ = 0, set_writable_ = 0, mask_writable_ = 0;
+  uint32_t status_ = 0, mask_ = 0;  // S_INTR_STATUS, S_INTR_MASK as the golden device has them
+  std::array<bool, 2> busy_{};
+  std::deque<int> launched_;        // groups of the outstanding launches, oldest first
   std::array<uint32_t, r::kStagingRegs> staging_{};
   std::vector<golden::BdmaCommand> gathered_;
   Extents read_, written_;
+};
+
+// The RTL device, telling the guard of every wait that returned.
+class BdmaRtlDevice final : public RtlDevice<Vbdma_nv_full> {
+ public:
+  BdmaRtlDevice(const golden::HwConfig& cfg, const std::vector<std::string>& intr_units, const RtlDeviceOptions& o)
+      : RtlDevice<Vbdma_nv_full>(cfg, fmt::format("nvdla_bdma_top ({})", cfg.name), intr_units,
+                                 static_cast<unsigned>(cfg.atom_bytes), o),
+        bdma_guard_(std::make_shared<BdmaGuard>(cfg)) {
+    set_write_guard([g = bdma_guard_](uint32_t addr, uint32_t value) { (*g)(addr, value); });
+  }
+
+  [[nodiscard]] WaitResult wait_interrupt(std::string_view intr, uint64_t timeout_cycles) override {
+    WaitResult w = RtlDevice<Vbdma_nv_full>::wait_interrupt(intr, timeout_cycles);
+    if (w.raised) bdma_guard_->waited(intr);
+    return w;
+  }
+  [[nodiscard]] WaitResult wait_any_interrupt(uint64_t timeout_cycles) override {
+    WaitResult w = RtlDevice<Vbdma_nv_full>::wait_any_interrupt(timeout_cycles);
+    if (w.raised) bdma_guard_->waited_any();
+    return w;
+  }
+
+ private:
+  std::shared_ptr<BdmaGuard> bdma_guard_;
 };
 
 }  // namespace
@@ -148,10 +231,7 @@ std::unique_ptr<Device> make_bdma_rtl_device(const golden::HwConfig& cfg, const 
   o.stall = opt.stall.value_or(0.0);
   o.mem = opt.mem;
   static const std::vector<std::string> intr_units{"BDMA"};  // done pulses wired to the top's GLB
-  auto dev = std::make_unique<RtlDevice<Vbdma_nv_full>>(cfg, fmt::format("nvdla_bdma_top ({})", cfg.name), intr_units,
-                                                        static_cast<unsigned>(cfg.atom_bytes), o);
-  dev->set_write_guard(BdmaGuard(cfg));
-  return dev;
+  return std::make_unique<BdmaRtlDevice>(cfg, intr_units, o);
 }
 
 }  // namespace dla::harness

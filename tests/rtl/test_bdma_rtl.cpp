@@ -2,7 +2,8 @@
 // bdma layer and generated ones in cross mode (RTL against the golden model) under the stress legs,
 // each also judged by the memcpy reference of the random generator (harness/src/random_bdma.cpp,
 // from ../shared/reference/pdp-cdp-bdma-rubik.md §5) on the RTL's memory; STATUS / FREE_SLOT over
-// the CSB; the device's refusals.
+// the CSB; the device's refusals, and the group rules refused exactly where the golden device
+// refuses them.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -23,6 +24,7 @@
 #include "harness/rng.hpp"
 #include "harness/rtl_devices.hpp"
 #include "units/bdma.hpp"
+#include "units/program_builder.hpp"
 
 namespace fs = std::filesystem;
 using namespace dla::harness;
@@ -162,4 +164,91 @@ TEST_CASE("BDMA RTL device refuses what bdma_core would not do as NVDLA does, na
   d->reg_write(addr("BDMA.CFG_LAUNCH0"), 1);
   CHECK(d->wait_interrupt("BDMA_0", 100000).raised);
   CHECK_THROWS_AS(make_bdma_rtl_device(golden::nv_small(), leg0()), InputError);
+}
+
+namespace {
+
+// A program of group operations: 'c' n: one 32-byte command n (its own source and destination);
+// 'L' g: CFG_LAUNCHg; 'W' g: wait for BDMA_g (acknowledged, as every wait_intr); 'A': a wait on the
+// interrupt line (no acknowledge). `at[i]`: the step of operation i's last register write.
+struct GroupOp {
+  char kind;
+  int n;
+};
+
+Program group_program(const std::vector<GroupOp>& ops, std::vector<std::size_t>& at) {
+  LayerHeader h;
+  h.file = "bdma-groups";
+  h.name = "bdma_groups";
+  h.config = &golden::nv_full();
+  units::ProgramBuilder b(h);
+  std::vector<uint8_t> src(0x8000);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>(i * 13 + 5);
+  b.load(0x100000, std::move(src), "sources");
+  const auto w = [&](const char* r, uint32_t v) { b.write(b.reg("BDMA", r), v); };
+  for (const GroupOp& op : ops) {
+    switch (op.kind) {
+      case 'c':
+        w("CFG_SRC_ADDR_LOW", 0x100000 + 0x1000 * static_cast<uint32_t>(op.n));
+        w("CFG_DST_ADDR_LOW", 0x200000 + 0x1000 * static_cast<uint32_t>(op.n));
+        w("CFG_LINE", 0);
+        w("CFG_CMD", 3);
+        w("CFG_SRC_LINE", 32);
+        w("CFG_DST_LINE", 32);
+        w("CFG_OP", 1);
+        break;
+      case 'L':
+        w(op.n == 0 ? "CFG_LAUNCH0" : "CFG_LAUNCH1", 1);
+        break;
+      case 'W':
+        b.wait_intr(op.n == 0 ? "BDMA_0" : "BDMA_1");
+        break;
+      default:
+        b.add(StepOp::WaitAny, "wait");
+    }
+    at.push_back(b.program().steps.size() - 1);
+  }
+  return b.program();
+}
+
+// The program on the golden device and on the RTL device: both pass (refused_op < 0), or both
+// refuse operation `refused_op` with `rule`.
+void same_refusal(const std::vector<GroupOp>& ops, int refused_op, const std::string& rule) {
+  std::vector<std::size_t> at;
+  const Program p = group_program(ops, at);
+  for (const char* mode : {"golden", "rtl"}) {
+    RunOptions o = leg0();
+    o.mode = mode;
+    const RunResult r = run_program_in_mode(p, golden::nv_full(), o);
+    INFO(mode << ": " << r.message);
+    if (refused_op < 0) {
+      CHECK(r.status == Status::Pass);
+    } else {
+      CHECK(r.status == Status::BadInput);
+      const std::size_t step = at[static_cast<std::size_t>(refused_op)];
+      CHECK_THAT(r.message, Catch::Contains(fmt::format("compiled step {} (", step)));
+      CHECK_THAT(r.message, Catch::Contains(rule));
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("BDMA RTL device refuses a CFG_OP while both groups are busy and a busy group's launch where golden does",
+          "[rtl][bdma]") {
+  const std::string both = "written while both groups are busy";
+  // Both groups launched, no wait: the next CFG_OP.
+  same_refusal({{'c', 0}, {'L', 0}, {'c', 1}, {'L', 1}, {'c', 2}}, 4, both);
+  // Group 0 launched again before its interrupt was waited for.
+  same_refusal({{'c', 0}, {'L', 0}, {'c', 1}, {'L', 0}}, 3, "written while group 0 is busy");
+  // The wait for BDMA_0 frees group 0 only: a command is taken, group 1 launched again is not.
+  same_refusal({{'c', 0}, {'L', 0}, {'c', 1}, {'L', 1}, {'W', 0}, {'c', 2}, {'L', 1}}, 6,
+               "written while group 1 is busy");
+  same_refusal({{'c', 0}, {'L', 0}, {'c', 1}, {'L', 1}, {'W', 0}, {'c', 2}, {'L', 0}, {'c', 3}}, 7, both);
+  // A wait on the line frees the oldest launch (group 0) only.
+  same_refusal({{'c', 0}, {'L', 0}, {'c', 1}, {'L', 1}, {'A', 0}, {'c', 2}, {'L', 0}, {'c', 3}}, 7, both);
+  // The wait for BDMA_1 frees both (launches complete in launch order): everything is taken.
+  same_refusal({{'c', 0}, {'L', 0}, {'c', 1}, {'L', 1}, {'W', 1}, {'c', 2}, {'L', 0}, {'c', 3}, {'L', 1}, {'W', 0},
+                {'W', 1}},
+               -1, "");
 }
