@@ -284,90 +284,142 @@ json sub_conv(const JsonNode& root, const golden::HwConfig& hw, const LayerHeade
   return s;
 }
 
-CompiledDeconv compile(const LayerHeader& h, const JsonNode& root) {
-  const Deconv d = parse(h, root);
+// The layer's decomposition: the parsed layer, its CONTRACT and the channel-extended cube.
+struct Plan {
+  Deconv d;
+  golden::RubikConfig rc;
+  uint64_t sub_bytes = 0;  // one sub-cube of the channel-extended cube
+  uint64_t out_bytes = 0;  // the output region
+  int phases = 0;          // sx * sy
+  int obpe = 1;
+};
+
+Plan plan(const LayerHeader& h, const JsonNode& root) {
+  Plan p;
+  p.d = parse(h, root);
+  const Deconv& d = p.d;
   const golden::HwConfig& hw = *h.config;
-  const int obpe = golden::bytes_per_element(d.out_prec);
-  const int surfaces = static_cast<int>((u64(d.k) * u64(obpe) + kAtom - 1) / kAtom);
+  p.obpe = golden::bytes_per_element(d.out_prec);
+  const int surfaces = static_cast<int>((u64(d.k) * u64(p.obpe) + kAtom - 1) / kAtom);
   const uint64_t sub_line = u64(d.x.q) * kAtom;
   const uint64_t sub_surf = sub_line * u64(d.y.q);
-  const uint64_t sub_bytes = sub_surf * u64(surfaces);
-  const int phases = d.x.stride * d.y.stride;
-  if (sub_bytes * u64(phases) > kRegionLimit) {
+  p.sub_bytes = sub_surf * u64(surfaces);
+  p.phases = d.x.stride * d.y.stride;
+  if (p.sub_bytes * u64(p.phases) > kRegionLimit) {
     root.require("weights").require("k").fail(fmt::format(
-        "the channel-extended cube needs {} bytes, more than the {} MiB the compiler allocates", sub_bytes * u64(phases),
-        kRegionLimit >> 20));
+        "the channel-extended cube needs {} bytes, more than the {} MiB the compiler allocates",
+        p.sub_bytes * u64(p.phases), kRegionLimit >> 20));
   }
 
-  golden::RubikConfig rc;
+  golden::RubikConfig& rc = p.rc;
   rc.mode = golden::RubikMode::Contract;
   rc.precision = d.out_prec == golden::Precision::Int16 ? golden::RubikPrecision::Int16 : golden::RubikPrecision::Int8;
   rc.width = d.x.q;
   rc.height = d.y.q;
   rc.out_channels = d.k;
-  rc.in_channels = phases * d.k;
+  rc.in_channels = p.phases * d.k;
   rc.sx = d.x.stride;
   rc.sy = d.y.stride;
   rc.dain_base = kDeconvExtBase;
   rc.dain_line_stride = sub_line;
   rc.dain_surf_stride = sub_surf;
-  rc.contract_stride_0 = sub_bytes;
+  rc.contract_stride_0 = p.sub_bytes;
   rc.daout_base = sdp::kOutputBase;
   rc.daout_line_stride = sub_line * u64(d.x.stride);
   rc.contract_stride_1 = rc.daout_line_stride * u64(d.y.stride);
   rc.daout_surf_stride = rc.contract_stride_1 * u64(d.y.q);
   rc.dain_ram_mc = rc.daout_ram_mc = true;
-  const uint64_t out_bytes = rc.daout_surf_stride * u64(surfaces);
-  if (out_bytes > kRegionLimit) {
+  p.out_bytes = rc.daout_surf_stride * u64(surfaces);
+  if (p.out_bytes > kRegionLimit) {
     root.require("input").fail(fmt::format("the output region needs {} bytes, more than the {} MiB the compiler "
                                            "allocates",
-                                           out_bytes, kRegionLimit >> 20));
+                                           p.out_bytes, kRegionLimit >> 20));
   }
   if (const auto u = rc.unsupported(hw); !u.empty()) root.fail(u.front());
+  return p;
+}
 
-  CompiledDeconv out;
-  out.out_w = d.x.out;
-  out.out_h = d.y.out;
-  out.k = d.k;
-  out.out_base = rc.daout_base;
-  out.out_line_stride = rc.daout_line_stride;
-  out.out_surface_stride = rc.daout_surf_stride;
-  out.out_bpe = obpe;
+// The sub-kernel convolution of output phase (px, py), writing sub-cube j = py * sx + px.
+CompiledConv compile_phase(const LayerHeader& h, const JsonNode& root, const Plan& p, int px, int py, int group,
+                           GoldenDevice* dev) {
+  const int jdx = py * p.d.x.stride + px;  // RUBIK's sub-cube j = sy_i * sx + sx_i
+  const std::string text = sub_conv(root, *h.config, h, p.d, px, py).dump();
+  const auto doc = parse_json_text(h.file, text);
+  try {
+    return compile_conv_layer(h, JsonNode::root(doc),
+                              ConvPlacement{group, kDeconvExtBase + u64(jdx) * p.sub_bytes, dev});
+  } catch (const InputError& e) {
+    root.fail(fmt::format("the sub-kernel convolution of output phase (x {}, y {}) cannot be compiled: {} (at {} "
+                          "of the generated conv layer)",
+                          px, py, e.rule(), e.where().empty() ? "/" : e.where()));
+  }
+}
 
-  ProgramBuilder pb(h);
-  GoldenDevice dev(hw);  // runs the program as it grows, for the sub-convolutions' status reads
-  int group = 0;
-  // Sub-cubes of phases without a kept output line are never written: defined bytes for RUBIK.
-  pb.fill(kDeconvExtBase, sub_bytes * u64(phases), sdp::kGapFill, "channel-extended cube");
-  for (int py = 0; py < d.y.stride; ++py) {
-    for (int px = 0; px < d.x.stride; ++px) {
-      if (d.x.needed(px) == 0 || d.y.needed(py) == 0) continue;
-      const int jdx = py * d.x.stride + px;  // RUBIK's sub-cube j = sy_i * sx + sx_i
-      const std::string text = sub_conv(root, hw, h, d, px, py).dump();
-      const auto doc = parse_json_text(h.file, text);
-      CompiledConv cc;
-      try {
-        cc = compile_conv_layer(h, JsonNode::root(doc), ConvPlacement{group, kDeconvExtBase + u64(jdx) * sub_bytes, &dev});
-      } catch (const InputError& e) {
-        root.fail(fmt::format("the sub-kernel convolution of output phase (x {}, y {}) cannot be compiled: {} (at {} "
-                              "of the generated conv layer)",
-                              px, py, e.rule(), e.where().empty() ? "/" : e.where()));
-      }
-      group = (group + cc.bands) % 2;
-      ++out.convolutions;
-      auto& steps = pb.program().steps;
-      for (ProgramStep& s : cc.program.steps) {
-        s.where = fmt::format("{} [sub-convolution x {}, y {}]", s.where, px, py);
-        steps.push_back(std::move(s));
-      }
+// Output phases with a kept output line in both axes (the others have no convolution).
+template <class F>
+void for_each_phase(const Plan& p, F f) {
+  for (int py = 0; py < p.d.y.stride; ++py) {
+    for (int px = 0; px < p.d.x.stride; ++px) {
+      if (p.d.x.needed(px) != 0 && p.d.y.needed(py) != 0) f(px, py);
     }
   }
-  pb.fill(rc.daout_base, out_bytes, kRubikOutputFill, "output region");
-  emit_rubik_registers(pb, rc);
+}
+
+// Sub-cubes of phases without a kept output line are never written: defined bytes for RUBIK.
+void fill_ext_cube(ProgramBuilder& pb, const Plan& p) {
+  pb.fill(kDeconvExtBase, p.sub_bytes * u64(p.phases), sdp::kGapFill, "channel-extended cube");
+}
+
+// The CONTRACT layer from the channel-extended cube to the output, its interrupt and the check.
+void emit_contract(ProgramBuilder& pb, const Plan& p) {
+  pb.fill(p.rc.daout_base, p.out_bytes, kRubikOutputFill, "output region");
+  emit_rubik_registers(pb, p.rc);
   pb.write(pb.reg("RBK", "D_OP_ENABLE"), 1);
   pb.wait_intr("RUBIK_0");
-  pb.check_golden(rc.daout_base, out_bytes);
+  pb.check_golden(p.rc.daout_base, p.out_bytes);
+}
+
+CompiledDeconv compile(const LayerHeader& h, const JsonNode& root) {
+  const Plan p = plan(h, root);
+  CompiledDeconv out;
+  out.out_w = p.d.x.out;
+  out.out_h = p.d.y.out;
+  out.k = p.d.k;
+  out.out_base = p.rc.daout_base;
+  out.out_line_stride = p.rc.daout_line_stride;
+  out.out_surface_stride = p.rc.daout_surf_stride;
+  out.out_bpe = p.obpe;
+
+  ProgramBuilder pb(h);
+  GoldenDevice dev(*h.config);  // runs the program as it grows, for the sub-convolutions' status reads
+  int group = 0;
+  fill_ext_cube(pb, p);
+  for_each_phase(p, [&](int px, int py) {
+    CompiledConv cc = compile_phase(h, root, p, px, py, group, &dev);
+    group = (group + cc.bands) % 2;
+    ++out.convolutions;
+    auto& steps = pb.program().steps;
+    for (ProgramStep& s : cc.program.steps) {
+      s.where = fmt::format("{} [sub-convolution x {}, y {}]", s.where, px, py);
+      steps.push_back(std::move(s));
+    }
+  });
+  emit_contract(pb, p);
   out.program = std::move(pb.program());
+  return out;
+}
+
+DeconvParts parts(const LayerHeader& h, const JsonNode& root) {
+  const Plan p = plan(h, root);
+  DeconvParts out;
+  out.contract_config = p.rc;
+  for_each_phase(p, [&](int px, int py) {
+    out.convolutions.push_back({px, py, compile_phase(h, root, p, px, py, 0, nullptr)});
+  });
+  ProgramBuilder pb(h);
+  fill_ext_cube(pb, p);
+  emit_contract(pb, p);
+  out.contract = std::move(pb.program());
   return out;
 }
 
@@ -380,6 +432,8 @@ RunResult run(const LayerHeader& h, const JsonNode& root, const RunOptions& opt)
 }  // namespace
 
 CompiledDeconv compile_deconv_layer(const LayerHeader& h, const JsonNode& root) { return compile(h, root); }
+
+DeconvParts compile_deconv_parts(const LayerHeader& h, const JsonNode& root) { return parts(h, root); }
 
 UnitHandler deconv_handler() { return {"deconv", &validate, &run}; }
 

@@ -6,9 +6,12 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
+#include "golden/rubik.hpp"
 #include "harness/layer.hpp"
 #include "harness/program.hpp"
+#include "units/conv.hpp"
 
 namespace dla::harness::units {
 
@@ -26,5 +29,20 @@ struct CompiledDeconv {
 
 // Compiles a `deconv` layer body (throws InputError naming file, JSON pointer and rule).
 [[nodiscard]] CompiledDeconv compile_deconv_layer(const LayerHeader& h, const JsonNode& root);
+
+// The same layer's parts as separate programs (`bench deconv`, docs/DECONV.md "Bench"): each
+// sub-kernel convolution as the layer's program issues it but alone (register group 0, its own
+// golden device for the status reads), and the RUBIK CONTRACT alone over the channel-extended
+// cube (pre-filled as in the layer's program; RUBIK's time does not depend on the bytes).
+struct DeconvPhase {
+  int px = 0, py = 0;  // output phase
+  CompiledConv conv;
+};
+struct DeconvParts {
+  std::vector<DeconvPhase> convolutions;
+  Program contract;
+  golden::RubikConfig contract_config;
+};
+[[nodiscard]] DeconvParts compile_deconv_parts(const LayerHeader& h, const JsonNode& root);
 
 }  // namespace dla::harness::units

@@ -47,12 +47,7 @@ std::vector<BenchCase> bench_rubik(const BenchOptions& opt) {
     const std::string name = k.sx > 1 || k.sy > 1 ? fmt::format("{} {} {}x{}", k.mode, k.precision, k.sx, k.sy)
                                                   : fmt::format("{} {}", k.mode, k.precision);
     const auto jd = parse_json_text("bench-rubik.json", doc.dump(1));
-    LayerHeader hd;
-    hd.file = "bench-rubik";
-    hd.unit = "rubik";
-    hd.name = name;
-    hd.config = &cfg;
-    hd.seed = opt.seed;
+    const LayerHeader hd = bench_layer_header("rubik", name, cfg, opt.seed);
     const Program prog = compile_rubik_layer(hd, JsonNode::root(jd));
     double sec = 0;
     const RunResult rr = run_bench_rtl(prog, cfg, opt, sec);

@@ -12,7 +12,7 @@ namespace dla::harness::units {
 
 std::vector<UnitHandler> all_handlers() { return {cmac_handler(), lut_handler(), wino_handler(), sdp_handler(), conv_handler(), pdp_handler(), cdp_handler(), bdma_handler(), rubik_handler(), deconv_handler(), program_handler()}; }
 
-std::vector<std::string> bench_units() { return {"cmac", "lut", "sdp", "conv", "pdp", "cdp", "bdma", "rubik"}; }
+std::vector<std::string> bench_units() { return {"cmac", "lut", "sdp", "conv", "pdp", "cdp", "bdma", "rubik", "deconv"}; }
 
 namespace {
 
@@ -30,7 +30,7 @@ std::vector<BenchCase> run_bench(const std::string& unit, const BenchOptions& op
   if ((unit == "cmac" || unit == "lut") && opt.mem_given) {
     throw InputError("--mem-latency/--mem-bandwidth", "",
                      fmt::format("bench {} streams data straight into the unit, which has no memory port; the memory "
-                                 "options apply to sdp, conv, pdp, cdp, bdma and rubik",
+                                 "options apply to sdp, conv, pdp, cdp, bdma, rubik and deconv",
                                  unit));
   }
   if (unit == "cmac") return bench_cmac(opt);
@@ -41,6 +41,7 @@ std::vector<BenchCase> run_bench(const std::string& unit, const BenchOptions& op
   if (unit == "cdp") return bench_cdp(opt);
   if (unit == "bdma") return bench_bdma(opt);
   if (unit == "rubik") return bench_rubik(opt);
+  if (unit == "deconv") return bench_deconv(opt);
   throw InputError("bench", unit, fmt::format("no benchmark for unit \"{}\" (known: {})", unit, unit_list()));
 }
 
@@ -53,6 +54,7 @@ std::string format_bench(const std::string& unit, const std::vector<BenchCase>& 
   if (unit == "cdp") return format_bench_cdp(cases);
   if (unit == "bdma") return format_bench_bdma(cases);
   if (unit == "rubik") return format_bench_rubik(cases);
+  if (unit == "deconv") return format_bench_deconv(cases);
   throw InputError("bench", unit, fmt::format("no benchmark for unit \"{}\" (known: {})", unit, unit_list()));
 }
 
@@ -81,9 +83,10 @@ nlohmann::json bench_json(const std::vector<BenchCase>& cases) {
   return a;
 }
 
-RunResult run_bench_rtl(const Program& prog, const golden::HwConfig& cfg, const BenchOptions& opt, double& seconds) {
+RunResult run_bench_rtl(const Program& prog, const golden::HwConfig& cfg, const BenchOptions& opt, double& seconds,
+                        const char* mode) {
   RunOptions ro;
-  ro.mode = "rtl";
+  ro.mode = mode;
   ro.seed = opt.seed;
   ro.stall = 0.0;
   ro.sim.seed = opt.seed;
@@ -93,6 +96,17 @@ RunResult run_bench_rtl(const Program& prog, const golden::HwConfig& cfg, const 
   RunResult rr = run_program_in_mode(prog, cfg, ro);
   seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return rr;
+}
+
+LayerHeader bench_layer_header(const std::string& unit, const std::string& name, const golden::HwConfig& cfg,
+                               uint64_t seed) {
+  LayerHeader hd;
+  hd.file = "bench-" + unit;
+  hd.unit = unit;
+  hd.name = name;
+  hd.config = &cfg;
+  hd.seed = seed;
+  return hd;
 }
 
 double nvdla_interface_bytes(const golden::HwConfig& hw, const MemOptions& mem) {

@@ -92,10 +92,14 @@ struct BenchCase {
 // BDMA copies on the BDMA RTL: bytes per cycle against NVDLA's rate (harness/units/bdma_bench.cpp)
 [[nodiscard]] std::vector<BenchCase> bench_bdma(const BenchOptions& opt);
 [[nodiscard]] std::string format_bench_bdma(const std::vector<BenchCase>& cases);
-// A bench's register program on the RTL alone: no back-pressure, the bench's seed and memory
-// model, a 200,000-cycle watchdog; `seconds` gets the run's wall time.
+// A bench's register program on the RTL alone (`mode` "rtl"; "cross": with the golden device,
+// whose checks then compare): no back-pressure, the bench's seed and memory model, a
+// 200,000-cycle watchdog; `seconds` gets the run's wall time.
 [[nodiscard]] RunResult run_bench_rtl(const Program& prog, const golden::HwConfig& cfg, const BenchOptions& opt,
-                                      double& seconds);
+                                      double& seconds, const char* mode = "rtl");
+// The header of a layer a bench generates (file "bench-<unit>", the bench's seed).
+[[nodiscard]] LayerHeader bench_layer_header(const std::string& unit, const std::string& name,
+                                             const golden::HwConfig& cfg, uint64_t seed);
 // RUBIK RTL rate per mode and precision (harness/units/rubik_bench.cpp)
 [[nodiscard]] std::vector<BenchCase> bench_rubik(const BenchOptions& opt);
 [[nodiscard]] std::string format_bench_rubik(const std::vector<BenchCase>& cases);
@@ -103,6 +107,9 @@ struct BenchCase {
 [[nodiscard]] UnitHandler rubik_handler();
 // Deconvolution, nv_full only: `deconv` layers compiled to sub-kernel convolutions and a RUBIK CONTRACT (harness/units/deconv.cpp)
 [[nodiscard]] UnitHandler deconv_handler();
+// Deconvolution on the RTL against its parts run alone (harness/units/deconv_bench.cpp)
+[[nodiscard]] std::vector<BenchCase> bench_deconv(const BenchOptions& opt);
+[[nodiscard]] std::string format_bench_deconv(const std::vector<BenchCase>& cases);
 // Register programs (validated here; executed by units with a CSB port).
 [[nodiscard]] UnitHandler program_handler();
 
