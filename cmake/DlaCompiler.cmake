@@ -18,8 +18,18 @@ target_compile_options(dla_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow 
                                               -Wno-sign-conversion -Wno-pedantic)
 
 # Every undefined-behaviour report stops the program (so a test fails), as AddressSanitizer does.
-# rtl/ clears these options for the verilated code (rtl/CMakeLists.txt).
+# rtl/ clears these options for the verilated code (rtl/CMakeLists.txt): it is Verilator's, and
+# instrumenting it would only make every simulation slower.
+# With clang the same objects also carry libFuzzer's coverage instrumentation, so one build makes
+# the sanitized tests and the fuzz targets of tests/fuzz (docs/FUZZING.md); the instrumentation's
+# callbacks are no-ops outside a fuzz target.
+set(DLA_FUZZ_TARGETS OFF)
 if(DLA_SANITIZE)
-  add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
-  add_link_options(-fsanitize=address,undefined -fno-sanitize-recover=all)
+  set(_dla_sanitizers address,undefined)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    set(DLA_FUZZ_TARGETS ON)
+    add_compile_options(-fsanitize=fuzzer-no-link)
+  endif()
+  add_compile_options(-fsanitize=${_dla_sanitizers} -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=${_dla_sanitizers} -fno-sanitize-recover=all)
 endif()

@@ -4,11 +4,18 @@
 #
 #   bash scripts/test.sh [--sanitize] [CTEST ARGS...]
 #
-# --sanitize: afterwards, builds the project's C++ (golden model, harness, CLI, tests) once more
-# in build-sanitize/ with AddressSanitizer and UndefinedBehaviorSanitizer, linked with build/'s
-# verilated models (not instrumented: cmake/DlaRtlImport.cmake), and runs the golden, harness,
-# CLI and RTL Catch2 tests there (no lint or synthesis: build/ ran those). Any sanitizer report
-# fails the test it occurs in.
+# Without options (what CI runs): the release build, build/ (GCC, -O3), the one scripts/build.sh
+# makes. --sanitize: the sanitizer build, build-sanitize/ (scripts/configure-sanitize.sh: clang;
+# the project's C++ under AddressSanitizer and UndefinedBehaviorSanitizer, the verilated models
+# uninstrumented), running the same tests plus a few seconds of each libFuzzer target (label
+# `fuzz`, tests/fuzz/CMakeLists.txt). Any sanitizer report fails the test it occurs in. It is not
+# in CI: it costs about twice the CPU of the release run (docs/PERFORMANCE.md).
+#
+# Synthesis of further configurations of modules that another check already synthesizes is left
+# to scripts/synth-all.sh (label synth_full); CI elaborates them in Yosys instead (label elab).
+# Without CTEST ARGS, the RTL checks (Verilator lint, Yosys), which need nothing compiled, run
+# beside the build, one at a time, so that no core idles in the build's serial steps (Verilator,
+# links) or in the test run's tail; their output follows the other tests'.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sanitize=0
@@ -17,23 +24,39 @@ if [ "${1:-}" = "--sanitize" ]; then
   shift
 fi
 bash scripts/setup.sh
-bash scripts/build.sh
 jobs=${DLA_JOBS:-$(nproc)}
-(
-  cd build
-  # Synthesis of further configurations of modules that another check already synthesizes is left
-  # to scripts/synth-all.sh (label synth_full); CI elaborates them in Yosys instead (label elab).
-  ctest --output-on-failure -j "$jobs" --timeout 1800 -LE synth_full "$@"
-)
 if ((sanitize)); then
-  # -O1: the sanitizers' recommended level, and half the compile time of -O3.
-  cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O1 \
-        -DDLA_SANITIZE=ON -DDLA_RTL_FROM="$PWD/build"
-  cmake --build build-sanitize -j "$jobs"
-  cd build-sanitize
-  # Leaks are reported too (LeakSanitizer is part of AddressSanitizer on Linux); the suppressions
-  # name Verilator runtime allocations only, each with its reason.
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    LSAN_OPTIONS=suppressions="$PWD/../scripts/sanitize/lsan.supp" \
-    ctest --output-on-failure -j "$jobs" --timeout 1800 "$@"
+  bash scripts/configure-sanitize.sh
+  dir=build-sanitize
+else
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+  dir=build
 fi
+cd "$dir"
+# Leaks are reported too (LeakSanitizer is part of AddressSanitizer on Linux); the suppressions
+# name Verilator runtime allocations only, each with its reason.
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+       LSAN_OPTIONS=suppressions="$PWD/../scripts/sanitize/lsan.supp"
+rtl_checks='^(lint|synth|elab)$'
+early=0
+if (($# == 0)); then
+  early=1
+  ctest --output-on-failure -j 1 --timeout 1800 -L "$rtl_checks" -LE synth_full >rtl-checks.log 2>&1 &
+  early_pid=$!
+  # A failed build stops the script: stop the checks too.
+  trap 'pkill -P "$early_pid" 2>/dev/null; kill "$early_pid" 2>/dev/null; true' EXIT
+fi
+cmake --build . -j "$jobs"
+rc=0
+if ((early)); then
+  ctest --output-on-failure -j "$jobs" --timeout 1800 -LE "$rtl_checks|^synth_full$" || rc=$?
+  early_rc=0
+  wait "$early_pid" || early_rc=$?
+  trap - EXIT
+  echo "--- RTL checks (lint, synthesis), run beside the build ---"
+  cat rtl-checks.log
+  ((early_rc == 0)) || rc=$early_rc
+else
+  ctest --output-on-failure -j "$jobs" --timeout 1800 -LE synth_full "$@" || rc=$?
+fi
+exit $rc

@@ -14,7 +14,9 @@ bin=${2:-}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 traces=$src/../shared/nvdla-traces
 rm -rf "$out"
-targets=(layer_cmac layer_lut layer_wino layer_sdp layer_conv layer_pdp layer_cdp layer_program suite cfg txn dat results)
+# One target per tests/fuzz/fuzz_<target>.cpp.
+targets=()
+for f in "$src"/tests/fuzz/fuzz_*.cpp; do t=${f##*/fuzz_}; targets+=("${t%.cpp}"); done
 for t in "${targets[@]}"; do mkdir -p "$out/$t"; done
 
 # seed TARGET FILE...: copies each file of at most 64 KiB (name made unique by its path).
