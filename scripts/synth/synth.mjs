@@ -7,7 +7,11 @@
 //
 // Flow: read_verilog -sv (-D for --define, -I for --incdir and each source's directory),
 // hierarchy -check -top MODULE (-chparam for each --param), proc, (assertions and $display
-// removed), synth -top MODULE, stat.
+// removed), synth -top MODULE -noabc -noshare, stat: a netlist of Yosys' generic gates and
+// flip-flops whose logic is not optimized. With DLA_SYNTH_OPTIMIZE=1 in the environment
+// (scripts/synth-all.sh) the whole `synth` script runs, with resource sharing and ABC's logic
+// optimization, for cell counts comparable to a real flow; it takes about a third longer and checks
+// nothing more (latches come from proc, before either).
 // The check fails when Yosys reports an error or when a latch was inferred (also from
 // always_comb, whose attribute is dropped before proc so all latches are listed): either a
 // "Latch inferred for signal" message from proc, or a latch/SR cell ($dlatch, $adlatch,
@@ -227,6 +231,7 @@ async function main() {
     process.exit(EXIT_USAGE);
   }
 
+  const optimize = process.env.DLA_SYNTH_OPTIMIZE === '1';
   const OUT_DIR = '__synth_out';
   tree[OUT_DIR] = {};
   const incFlags = [...new Set([...incAbs, ...srcAbs.map((p) => path.dirname(p))])]
@@ -246,7 +251,7 @@ async function main() {
     'delete t:$print',
     // --elaborate stops after proc: the Yosys front end, the hierarchy and latch detection (both
     // happen in proc), in seconds instead of minutes; the cell count is then of coarse cells.
-    ...(opt.elaborate ? [] : [`synth -top ${opt.top}${opt.flatten ? ' -flatten' : ''}`]),
+    ...(opt.elaborate ? [] : [`synth -top ${opt.top}${opt.flatten ? ' -flatten' : ''}${optimize ? '' : ' -noabc -noshare'}`]),
     `tee -q -o /${OUT_DIR}/stat.json stat -json`,
     'stat',
   ].join('\n') + '\n';
@@ -311,6 +316,7 @@ async function main() {
       defines: opt.defines,
       flatten: opt.flatten,
       elaborate_only: opt.elaborate,
+      optimized: !opt.elaborate && optimize,
       yosys: yosys.version,
       seconds: Math.round(seconds * 10) / 10,
     };
