@@ -96,10 +96,14 @@ inline void check_layer(const fs::path& f, uint64_t seed, const RunOptions* rtl_
   rtl->finish();
 }
 
-// Each layer in cross mode (golden and RTL) at 3 back-pressure seeds x rand-reset 0/1/2.
-inline void run_rtl(const std::vector<fs::path>& files) {
-  for (const auto& f : files) {
-    for (RunOptions o : cross_stress::options()) check_layer(f, *o.seed, &o);
+// Each layer in cross mode (golden and RTL) under three of the stress legs, rotating so that
+// the layers together meet all of them (cross_stress::legs_for); `all_legs`: every layer under
+// every leg (3 back-pressure seeds x rand-reset 0/1/2, and slow memory), the "[.long]" tests.
+inline void run_rtl(const std::vector<fs::path>& files, bool all_legs = false) {
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    for (RunOptions o : all_legs ? cross_stress::options() : cross_stress::legs_for(i)) {
+      check_layer(files[i], *o.seed, &o);
+    }
   }
 }
 

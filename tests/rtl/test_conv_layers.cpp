@@ -1,6 +1,7 @@
 // Direct-mode `conv` layers (testvectors/layers/conv/) judged by an independent reference
 // (conv_reference.hpp: the layer read from its JSON, the expected output from plain int64 loops),
-// on the golden device and on the RTL (cross mode, 3 back-pressure seeds x rand-reset 0/1/2).
+// on the golden device and on the RTL (cross mode under three of the ten stress legs each, all ten
+// in the "[.long]" case).
 // Also: the compiled programs are a driver's, the layers cover the cases they are meant to, they
 // are strong tests, and malformed layers are refused by name. Winograd layers:
 // test_conv_wino_layers.cpp.
@@ -50,6 +51,11 @@ TEST_CASE("every nv_large conv layer equals the int64 reference on golden and RT
   const auto files = layer_files("large_");
   REQUIRE(files.size() >= 2);
   run_rtl(files);
+}
+
+TEST_CASE("every conv layer equals the int64 reference on golden and RTL under all ten stress legs",
+          "[rtl][conv][conv_layers][.long]") {
+  run_rtl(layer_files(), true);
 }
 
 TEST_CASE("the conv layers cover the intended shapes and are strong tests", "[conv][conv_layers]") {

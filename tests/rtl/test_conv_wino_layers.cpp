@@ -2,8 +2,8 @@
 // the direct ones (conv_reference.hpp: plain int64 loops of the direct convolution, CACC's clip and
 // the SDP post-ops; a Winograd layer computes the same convolution): every bundled full_wino_ layer
 // and >= 24 random 3x3 layers built here as JSON text, compiled by the `conv` layer compiler, on the
-// golden device ([conv][wino]) and on the RTL in cross mode under 3 back-pressure seeds x
-// rand-reset 0/1/2 ([rtl][conv][wino]). Also: the Winograd register program by hand-derived
+// golden device ([conv][wino]) and on the RTL in cross mode under three of the ten stress legs
+// each, rotating ([rtl][conv][wino]; every leg for every layer in the "[.long]" case). Also: the Winograd register program by hand-derived
 // values, the bundled layers' coverage and strength, a changed weight byte is caught, malformed
 // Winograd layers are refused naming file, JSON pointer and rule, and the bench's direct /
 // Winograd comparison (golden side; cycles on the RTL).
@@ -169,6 +169,15 @@ TEST_CASE("random winograd layers 14-20 equal the int64 reference on golden and 
 TEST_CASE("random winograd layers 21-27 equal the int64 reference on golden and RTL under stalls and random reset",
           "[rtl][conv][wino]") {
   run_rtl(random_files("rtl_3", 21, 7));
+}
+
+TEST_CASE("every winograd conv layer, bundled and random, equals the int64 reference on golden and RTL under all ten stress legs",
+          "[rtl][conv][wino][.long]") {
+  run_rtl(layer_files("", Mode::Winograd), true);
+  run_rtl(random_files("rtl_0", 0, 7), true);
+  run_rtl(random_files("rtl_1", 7, 7), true);
+  run_rtl(random_files("rtl_2", 14, 7), true);
+  run_rtl(random_files("rtl_3", 21, 7), true);
 }
 
 TEST_CASE("the bundled winograd layers cover the intended cases and are strong tests", "[conv][wino]") {
