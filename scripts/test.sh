@@ -41,7 +41,9 @@ rtl_checks='^(lint|synth|elab)$'
 early=0
 if (($# == 0)); then
   early=1
-  ctest --output-on-failure -j 1 --timeout 1800 -L "$rtl_checks" -LE synth_full >rtl-checks.log 2>&1 &
+  # From rtl/, where they are registered, so that the two CTest runs keep separate logs.
+  (cd rtl && exec ctest --output-on-failure -j 1 --timeout 1800 -L "$rtl_checks" -LE synth_full) \
+    >rtl-checks.log 2>&1 &
   early_pid=$!
   # A failed build stops the script: stop the checks too.
   trap 'pkill -P "$early_pid" 2>/dev/null; kill "$early_pid" 2>/dev/null; true' EXIT
