@@ -2,6 +2,8 @@
 // files of a unit, a compiled layer run on a golden device, and the refusal a layer body meets.
 #pragma once
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -37,16 +39,20 @@ inline std::unique_ptr<GoldenDevice> run_golden(const Program& p, const LoadedLa
   return dev;
 }
 
-// "WHERE | RULE" of the InputError loading `body` as a layer file raises, or "accepted".
+// "WHERE | RULE" of the InputError loading `body` as a layer file raises, or "accepted". The file
+// is the process's own (CTest runs test cases of one binary in parallel processes).
 inline std::string refusal(const std::string& body, const std::string& file_name) {
-  const std::filesystem::path f = std::filesystem::temp_directory_path() / file_name;
+  const std::filesystem::path f =
+      std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "-" + file_name);
   std::ofstream(f) << body;
+  std::string out = "accepted";
   try {
     (void)load_layer(f);
   } catch (const InputError& e) {
-    return std::string(e.where()) + " | " + e.rule();
+    out = std::string(e.where()) + " | " + e.rule();
   }
-  return "accepted";
+  std::filesystem::remove(f);
+  return out;
 }
 
 }  // namespace dla::harness::testing
