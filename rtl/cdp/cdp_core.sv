@@ -450,51 +450,24 @@ module cdp_core #(
   end
 
   logic [K-1:0][16:0] xk;  // converted values, 0 outside [0, C)
+  logic [K-1:0][32:0] sq;  // their squares
   for (genvar k = 0; k < K; k++) begin : g_icvt
-    logic signed [32:0] prod;
-    logic signed [16:0] x17;
-    logic signed [8:0]  x9;
-    logic unused_sat17, unused_sat9;
-    logic signed [32:0] d33, scale33;
-    assign d33     = 33'($signed(raw[k])) - 33'(in_off);
-    assign scale33 = 33'(in_scale);
-    assign prod    = d33 * scale33;
-    dla_sshift_sat #(
-      .InW (33),
-      .OutW(17),
-      .ShW (6)
-    ) u_shift (
-      .data_i (prod),
-      .shift_i({1'b0, c_in_shift[4:0]}),
-      .data_o (x17),
-      .sat_o  (unused_sat17)
+    cdp_icvt u_icvt (
+      .raw_i     (raw[k]),
+      .in_cube_i (in_cube[k]),
+      .int16_i   (int16),
+      .in_off_i  (in_off),
+      .in_scale_i(in_scale),
+      .in_shift_i(c_in_shift[4:0]),
+      .x_o       (xk[k]),
+      .sq_o      (sq[k])
     );
-    dla_sat #(
-      .InW (17),
-      .OutW(9)
-    ) u_sat9 (
-      .data_i(x17),
-      .data_o(x9),
-      .sat_o (unused_sat9)
-    );
-    assign xk[k] = !in_cube[k] ? '0 : int16 ? x17 : 17'(x9);
   end
 
   // ---------------------------------------------------------------- square sum
-  logic [K-1:0][32:0] sq;
-  logic [K-1:0]       unused_sq;
   logic [T-1:0][37:0] lut_x;
   logic [T-1:0][16:0] x_ctr;
   always_comb begin
-    for (int unsigned k = 0; k < K; k++) begin
-      logic signed [16:0] xs;
-      logic signed [33:0] xs34, s2;  // x^2 <= 2^32: exact, non-negative
-      xs    = $signed(xk[k]);
-      xs34  = 34'(xs);
-      s2    = xs34 * xs34;
-      sq[k] = s2[32:0];
-      unused_sq[k] = s2[33];
-    end
     for (int unsigned t = 0; t < T; t++) begin
       logic [36:0] sum;
       logic signed [16:0] xc;
@@ -591,47 +564,17 @@ module cdp_core #(
   logic [T-1:0][15:0] o_val;
   logic [T-1:0]       o_sat;
   for (genvar t = 0; t < T; t++) begin : g_ocvt
-    logic signed [32:0] p;
-    logic signed [50:0] prod;
-    logic signed [15:0] v16;
-    logic signed [7:0]  v8;
-    logic               sat16, sat8;
-    logic signed [15:0] r;
-    logic signed [16:0] xv;
-    logic signed [32:0] r33, rx;
-    logic signed [34:0] p35;
-    assign r    = $signed(lut_val[t]);
-    assign xv   = $signed(s_x[t]);
-    logic signed [34:0] d35;
-    logic signed [50:0] d51, scale51;
-    assign r33     = 33'(r);                // sign extension
-    assign rx      = r33 * 33'(xv);         // 16 x 17 bits: exact in 33
-    assign p       = mul_bypass ? r33 : rx;
-    assign p35     = 35'(p);
-    assign d35     = p35 - out_off;         // exact: 33 and 32 bits
-    assign d51     = 51'(d35);
-    assign scale51 = 51'(out_scale);
-    assign prod    = d51 * scale51;
-    dla_sshift_sat #(
-      .InW (51),
-      .OutW(16),
-      .ShW (7)
-    ) u_shift (
-      .data_i (prod),
-      .shift_i({1'b0, c_out_shift[5:0]}),
-      .data_o (v16),
-      .sat_o  (sat16)
+    cdp_ocvt u_ocvt (
+      .lut_i       (lut_val[t]),
+      .x_i         (s_x[t]),
+      .mul_bypass_i(mul_bypass),
+      .int16_i     (int16),
+      .out_off_i   (out_off),
+      .out_scale_i (out_scale),
+      .out_shift_i (c_out_shift[5:0]),
+      .val_o       (o_val[t]),
+      .sat_o       (o_sat[t])
     );
-    dla_sat #(
-      .InW (16),
-      .OutW(8)
-    ) u_sat8 (
-      .data_i(v16),
-      .data_o(v8),
-      .sat_o (sat8)
-    );
-    assign o_val[t] = int16 ? v16 : 16'(v8);
-    assign o_sat[t] = sat16 || (!int16 && sat8);
   end
 
   // ---------------------------------------------------------------- packing + writer
@@ -745,7 +688,7 @@ module cdp_core #(
   logic unused;
   assign unused = ^{cdp_hit, rdma_hit, rdma_s_we, rdma_s_re, rdma_s_off, rdma_s_wdata, rdma_consumer, lut_busy,
                     prog_ready, prog_rsp_valid, prog_rsp_err, prog_err, lut_uflow, lut_oflow, lut_le_hit,
-                    lut_lo_hit, lut_lo_sel, lut_mask, unused_sq, unused_rq_s, unused_rq_w,
+                    lut_lo_hit, lut_lo_sel, lut_mask, unused_rq_s, unused_rq_w,
                     unused_rq_cw, unused_rq_last, unused_rq_end, unused_in_active, unused_in_last, unused_in_addr,
                     unused_in_s, unused_in_cw, unused_o_cw};
 `ifndef SYNTHESIS

@@ -442,31 +442,14 @@ module pdp_core #(
     else split_width = is_out ? 14'(pout_mid) : 14'($signed({3'b0, pin_mid}) + 14'(ov));
   endfunction
 
-  function automatic logic signed [AccW-1:0] combine(input logic signed [AccW-1:0] a,
-                                                     input logic signed [AccW-1:0] e);
-    case (method)
-      2'd1:    combine = (e > a) ? e : a;
-      2'd2:    combine = (e < a) ? e : a;
-      default: combine = a + e;
-    endcase
-  endfunction
-
   function automatic logic signed [AccW-1:0] padv(input logic [3:0] n);
     if (n == 4'd0 || n > 4'd7) padv = '0;
     else padv = AccW'($signed(pad_value[3'(n - 4'd1)]));
   endfunction
 
-  // average: window total (+ KW x PAD_VALUE_{nrow}X) of a finished output value. Widths of the
-  // division: |total| < 2^31 + 16 x 2^31 (TotW bits, signed); each step multiplies by a 17-bit
-  // reciprocal (an 18-bit signed operand) and drops 16 bits, exactly, so no step can overflow.
-  localparam int unsigned TotW   = 38;
-  localparam int unsigned ProdWW = TotW + 18;
-  localparam int unsigned QuoWW  = ProdWW - 16;
-  localparam int unsigned ProdHW = QuoWW + 18;
-  localparam int unsigned QuoHW  = ProdHW - 16;
-  function automatic logic signed [TotW-1:0] avg_total(input logic signed [AccW-1:0] v, input logic [3:0] nrow);
-    avg_total = TotW'(v) + TotW'($signed({1'b0, kw})) * TotW'(padv(nrow));
-  endfunction
+  // average: the window total of a finished output value, + KW x PAD_VALUE_{nrow}X (one product
+  // for all lanes); |total| < 2^31 + 16 x 2^31 (TotW bits, signed)
+  localparam int unsigned TotW = 38;
 
   // element of lane l of the input atom
   function automatic logic signed [AccW-1:0] element(input int unsigned l);
@@ -488,18 +471,11 @@ module pdp_core #(
   logic [3:0]  h_nact, v_nact;
   logic [7:0]  h_active, v_active;
   logic [Lanes-1:0][AccW-1:0] hacc_d [8];
-  logic [T-1:0][AccW-1:0] hres;         // row results of the window h_lo (stream or flush)
   logic [ColW-1:0] vcol;                // output column of the vertical update / flush
-  logic [T-1:0][AccW-1:0] vnew [8];     // new line-buffer values of the beat's lanes
   logic [T-1:0][15:0] obeat;            // output values of the beat
-  logic [T-1:0][AccW-1:0] ofinal;       // finished output values (before the average's division)
-  logic [T-1:0][TotW-1:0]   total;    // average
-  logic [T-1:0][ProdWW-1:0] prod_w;
-  logic [T-1:0][QuoWW-1:0]  quo_w;
-  logic [T-1:0][ProdHW-1:0] prod_h;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [T-1:0][QuoHW-1:0]  quo_h;    // low 16 bits used
-  /* verilator lint_on UNUSEDSIGNAL */
+  logic [7:0]  h_take, h_first;         // window k takes the beat's elements (as its first)
+  logic [AccW-1:0] h_pad;               // added to an average's row result
+  logic [TotW-1:0] v_pad;               // added to an average's total
   logic        emit;                    // the beat produces output
   pos_t        h_end_lo, v_end_lo;
   logic [3:0]  ncol, nrow;
@@ -507,11 +483,12 @@ module pdp_core #(
   // (a run-time lane index synthesizes as shifts across all lanes: docs/RTL_CONVENTIONS.md).
   localparam int unsigned NBeats = Lanes / T;
   logic [T-1:0][AccW-1:0]     elem_b;          // input elements of the beat
-  logic [T-1:0][AccW-1:0]     hacc_b [8];      // the beat's lanes of each window accumulator
-  logic [T-1:0][AccW-1:0]     hnew_b [8];      // ... after this beat
-  logic [Lanes-1:0][AccW-1:0] lb_rd [8];       // line-buffer word of column vcol, each bank
-  logic [Lanes-1:0][AccW-1:0] lb_wr [8];       // ... with the beat's lanes replaced
-  logic [T-1:0][AccW-1:0]     lb_b [8];        // the beat's lanes of lb_rd
+  logic [T-1:0][7:0][AccW-1:0] hacc_b;        // the beat's lanes of each window accumulator
+  logic [T-1:0][7:0][AccW-1:0] hnew_b;        // ... after this beat
+  logic [Lanes-1:0][AccW-1:0]  lb_rd [8];     // line-buffer word of column vcol, each bank
+  logic [Lanes-1:0][AccW-1:0]  lb_wr [8];     // ... with the beat's lanes replaced
+  logic [T-1:0][7:0][AccW-1:0] lb_b;          // the beat's lanes of lb_rd
+  logic [T-1:0][7:0][AccW-1:0] vnew;          // new line-buffer values of the beat's lanes
 
   assign h_end_lo   = h_start_lo_q + pos_t'(kw) - pos_t'(1);
   assign v_end_lo   = v_start_lo_q + pos_t'(kh) - pos_t'(1);
@@ -528,18 +505,16 @@ module pdp_core #(
 
   always_comb begin
     elem_b = '0;
-    for (int k = 0; k < 8; k++) begin
-      lb_rd[k]  = lb_q[k][vcol];
-      hacc_b[k] = '0;
-      lb_b[k]   = '0;
-    end
+    hacc_b = '0;
+    lb_b   = '0;
+    for (int k = 0; k < 8; k++) lb_rd[k] = lb_q[k][vcol];
     for (int unsigned b = 0; b < NBeats; b++) begin
       if (beat_q == BeatW'(b)) begin
         for (int unsigned t = 0; t < T; t++) begin
           elem_b[t] = element(b * T + t);
           for (int k = 0; k < 8; k++) begin
-            hacc_b[k][t] = hacc_q[k][b * T + t];
-            lb_b[k][t]   = lb_rd[k][b * T + t];
+            hacc_b[t][k] = hacc_q[k][b * T + t];
+            lb_b[t][k]   = lb_rd[k][b * T + t];
           end
         end
       end
@@ -548,73 +523,53 @@ module pdp_core #(
       // distance of slot / bank k from the oldest open one, mod 8 (3-bit result)
       h_active[k] = {1'b0, 3'(3'(k) - h_lo_q[2:0])} < h_nact;
       v_active[k] = {1'b0, 3'(3'(k) - v_lo_q[2:0])} < v_nact;
-      hnew_b[k]   = hacc_b[k];
-      if (st_q == SStream && h_active[k]) begin
-        for (int unsigned t = 0; t < T; t++) begin
-          if (h_fresh_q[k] || (h_open_now && 3'(k) == h_next_q[2:0])) hnew_b[k][t] = elem_b[t];
-          else hnew_b[k][t] = combine(hacc_b[k][t], elem_b[t]);
-        end
-      end
-      hacc_d[k] = hacc_q[k];
-      for (int unsigned b = 0; b < NBeats; b++) begin
-        if (beat_q == BeatW'(b)) begin
-          for (int unsigned t = 0; t < T; t++) hacc_d[k][b * T + t] = hnew_b[k][t];
-        end
-      end
+      h_take[k]   = st_q == SStream && h_active[k];
+      h_first[k]  = h_fresh_q[k] || (h_open_now && 3'(k) == h_next_q[2:0]);
     end
-    for (int unsigned t = 0; t < T; t++) begin
-      hres[t] = hnew_b[h_lo_q[2:0]][t];
-      if (method == 2'd0) hres[t] = hres[t] + padv(ncol);
-    end
+    // the beat produces finished output values: from the line buffer (flush) or this update
+    emit  = (st_q == SVFlush && v_lo_q < out_h) || (beat_has_h && v_complete);
+    h_pad = padv(ncol);
+    v_pad = TotW'($signed({1'b0, kw})) * TotW'(padv(nrow));
+  end
+
+  // the lanes' new accumulators and line-buffer values back into the beat's lanes
+  always_comb begin
     for (int k = 0; k < 8; k++) begin
-      for (int unsigned t = 0; t < T; t++) begin
-        if (v_fresh_q[k]) vnew[k][t] = hres[t];
-        else vnew[k][t] = combine(lb_b[k][t], hres[t]);
-      end
-      lb_wr[k] = lb_rd[k];
+      hacc_d[k] = hacc_q[k];
+      lb_wr[k]  = lb_rd[k];
       for (int unsigned b = 0; b < NBeats; b++) begin
         if (beat_q == BeatW'(b)) begin
-          for (int unsigned t = 0; t < T; t++) lb_wr[k][b * T + t] = vnew[k][t];
+          for (int unsigned t = 0; t < T; t++) begin
+            hacc_d[k][b * T + t] = hnew_b[t][k];
+            lb_wr[k][b * T + t]  = vnew[t][k];
+          end
         end
       end
-    end
-    // the finished output values of the beat: from the line buffer (flush) or this update
-    emit = (st_q == SVFlush && v_lo_q < out_h) || (beat_has_h && v_complete);
-    for (int unsigned t = 0; t < T; t++) begin
-      ofinal[t] = st_q == SVFlush ? lb_b[v_lo_q[2:0]][t] : vnew[v_lo_q[2:0]][t];
-      total[t]  = avg_total(ofinal[t], nrow);
     end
   end
 
-  // average: x RECIP_KERNEL_WIDTH / 2^16, then x RECIP_KERNEL_HEIGHT / 2^16, each rounded half
-  // away from zero (dla_sshift_sat; the quotients never reach its saturation)
-  for (genvar t = 0; t < T; t++) begin : g_recip
-    logic unused_sat_w, unused_sat_h;
-    // packed-array elements are unsigned: the operands are sign-extended by hand
-    assign prod_w[t] = ProdWW'($signed(ProdWW'($signed(total[t]))) * $signed(ProdWW'({1'b0, recip_w})));
-    assign prod_h[t] = ProdHW'($signed(ProdHW'($signed(quo_w[t]))) * $signed(ProdHW'({1'b0, recip_h})));
-    // max/min: the value; average: the two rounded quotients; cast to the element width (NVDLA
-    // drops the MSBs, no saturation)
-    assign obeat[t] = method != 2'd0 ? ofinal[t][15:0] : quo_h[t][15:0];
-    dla_sshift_sat #(
-      .InW (ProdWW),
-      .OutW(QuoWW),
-      .ShW (6)
-    ) u_div_w (
-      .data_i (prod_w[t]),
-      .shift_i(6'sd16),
-      .data_o (quo_w[t]),
-      .sat_o  (unused_sat_w)
-    );
-    dla_sshift_sat #(
-      .InW (ProdHW),
-      .OutW(QuoHW),
-      .ShW (6)
-    ) u_div_h (
-      .data_i (prod_h[t]),
-      .shift_i(6'sd16),
-      .data_o (quo_h[t]),
-      .sat_o  (unused_sat_h)
+  for (genvar t = 0; t < T; t++) begin : g_lane
+    pdp_lane #(
+      .AccW(AccW),
+      .TotW(TotW)
+    ) u_lane (
+      .method_i (method),
+      .elem_i   (elem_b[t]),
+      .hacc_i   (hacc_b[t]),
+      .h_take_i (h_take),
+      .h_first_i(h_first),
+      .h_sel_i  (h_lo_q[2:0]),
+      .h_pad_i  (h_pad),
+      .lb_i     (lb_b[t]),
+      .v_first_i(v_fresh_q),
+      .v_sel_i  (v_lo_q[2:0]),
+      .flush_i  (st_q == SVFlush),
+      .v_pad_i  (v_pad),
+      .recip_w_i(recip_w),
+      .recip_h_i(recip_h),
+      .hacc_o   (hnew_b[t]),
+      .lb_o     (vnew[t]),
+      .out_o    (obeat[t])
     );
   end
 
