@@ -14,6 +14,7 @@
 #include "golden/rubik.hpp"
 #include "golden/sdp.hpp"
 #include "harness/errors.hpp"
+#include "units/engine.hpp"
 
 namespace dla::harness {
 
@@ -791,17 +792,34 @@ void rubik_run(GoldenDevice& d, int g) {
 
 }  // namespace
 
+// The units of the registered engines (units/engine.hpp), in engine order.
 const std::vector<GoldenDevice::Unit>& GoldenDevice::units() {
-  static const std::vector<Unit> k = {
-      {"SDP", "SDP", &sdp_blocked, &sdp_partners, &sdp_run, {}, &pdp_raised_by_sdp},
-      {"CACC", "CACC", &conv_blocked, &conv_partners, &conv_run, {{"SDP", "SDP"}, {"CDMA_DAT", "CDMA"}, {"CDMA_WT", "CDMA"}},
-       [](const GoldenDevice& d, int) { return pdp_raised_by_sdp(d, d.consumer("SDP")); }},
-      {"PDP", "PDP", &pdp_blocked, &pdp_partners, &pdp_run, {}},
-      {"CDP", "CDP", &cdp_blocked, &cdp_partners, &cdp_run, {}},
-      {"RUBIK", "RBK", [](const GoldenDevice&, int) { return std::string(); },
-       [](const GoldenDevice&, int) { return std::vector<std::string>(); }, &rubik_run, {}},
-  };
+  static const std::vector<Unit> k = [] {
+    std::vector<Unit> v;
+    for (const units::Engine& e : units::engines()) {
+      if (e.golden == nullptr) continue;
+      for (Unit& u : e.golden()) v.push_back(std::move(u));
+    }
+    return v;
+  }();
   return k;
 }
+
+// The golden units of the engines that predate the registry, for their engine descriptors.
+namespace units::golden_units {
+
+GoldenDevice::Unit sdp() { return {"SDP", "SDP", &sdp_blocked, &sdp_partners, &sdp_run, {}, &pdp_raised_by_sdp}; }
+GoldenDevice::Unit conv() {
+  return {"CACC", "CACC", &conv_blocked, &conv_partners, &conv_run, {{"SDP", "SDP"}, {"CDMA_DAT", "CDMA"}, {"CDMA_WT", "CDMA"}},
+          [](const GoldenDevice& d, int) { return pdp_raised_by_sdp(d, d.consumer("SDP")); }};
+}
+GoldenDevice::Unit pdp() { return {"PDP", "PDP", &pdp_blocked, &pdp_partners, &pdp_run, {}}; }
+GoldenDevice::Unit cdp() { return {"CDP", "CDP", &cdp_blocked, &cdp_partners, &cdp_run, {}}; }
+GoldenDevice::Unit rubik() {
+  return {"RUBIK", "RBK", [](const GoldenDevice&, int) { return std::string(); },
+          [](const GoldenDevice&, int) { return std::vector<std::string>(); }, &rubik_run, {}};
+}
+
+}  // namespace units::golden_units
 
 }  // namespace dla::harness

@@ -8,6 +8,8 @@
 #include <optional>
 #include <sstream>
 
+#include "units/engine.hpp"
+
 namespace dla::harness {
 
 namespace {
@@ -355,10 +357,8 @@ std::string html_bench_report(const nlohmann::json& cases, const HtmlReportOptio
 }
 
 std::string_view rate_unit(std::string_view unit) {
-  if (unit == "cmac") return "ops/cycle";
-  if (unit == "wino") return "tiles/cycle";
-  if (unit == "lut" || unit == "sdp" || unit == "conv" || unit == "program") return "elements/cycle";
-  return "work/cycle";
+  const units::Engine* e = units::find_engine(unit);
+  return e != nullptr ? e->rate_unit : "work/cycle";
 }
 
 std::string reproduce_command(const RunResult& r) {

@@ -7,6 +7,7 @@
 #include "golden/arith.hpp"
 #include "harness/files.hpp"
 #include "harness/rng.hpp"
+#include "units/engine.hpp"
 #include "units/units.hpp"
 
 namespace dla::harness {
@@ -70,11 +71,15 @@ RunResult run_layer(const std::filesystem::path& file, const RunOptions& opt) {
     if (opt.stall) l.header.stall = *opt.stall;
     // The flip reaches a datapath unit's output vector; units judged on memory do not have one,
     // and ignoring the option would report a PASS for a self-test that never ran.
-    if (opt.flip && l.header.unit != "cmac" && l.header.unit != "lut" && l.header.unit != "wino") {
+    if (const units::Engine* e = units::find_engine(l.header.unit); opt.flip && (e == nullptr || !e->flip_bit)) {
+      std::vector<std::string> with;
+      for (const units::Engine& x : units::engines()) {
+        if (x.flip_bit) with.emplace_back(x.name);
+      }
       throw InputError("--flip-bit", "",
-                       fmt::format("applies to cmac, lut and wino layers (a datapath's output vector); {} layers are "
+                       fmt::format("applies to {} layers (a datapath's output vector); {} layers are "
                                    "judged on memory, which the flip does not reach",
-                                   l.header.unit));
+                                   units::join_and(with), l.header.unit));
     }
     r.name = l.header.name;
     r.unit = l.header.unit;

@@ -41,6 +41,7 @@
 #include "units/cdp.hpp"
 #include "units/rubik.hpp"
 #include "units/deconv.hpp"
+#include "units/engine.hpp"
 #include "units/pdp.hpp"
 #include "units/sdp.hpp"
 
@@ -54,7 +55,7 @@ using golden::HwConfig;
 // ---- drawing helpers -------------------------------------------------------------------------------
 
 struct Draw {
-  Rng rng;
+  Rng& rng;
   int64_t range(int64_t lo, int64_t hi) { return rng.range(lo, hi); }
   int i(int lo, int hi) { return static_cast<int>(rng.range(lo, hi)); }
   bool chance(double p) { return rng.chance(p); }
@@ -506,24 +507,20 @@ ojson render_conv(const ConvShape& s, const ojson& rest) {
 
 // Tries the layer compiler on `doc` (no golden run): "" when accepted, else the error; `cbuf`
 // tells whether the refusal is about CBUF capacity (which the generator answers by shrinking).
-std::string try_compile(const std::string& unit, const RandomLayer& L, const ojson& doc, bool& cbuf,
-                        std::string& where, int* bands = nullptr) {
+std::string try_compile_conv(const RandomLayer& L, const ojson& doc, bool& cbuf, std::string& where,
+                             int* bands = nullptr) {
   cbuf = false;
   try {
     const auto jd = parse_json_text(L.name + ".json", doc.dump());
     LayerHeader h;
     h.file = jd->file;
-    h.unit = unit;
+    h.unit = "conv";
     h.name = L.name;
     h.config = L.config;
     h.seed = L.seed;
     h.stall = L.stall;
-    if (unit == "conv") {
-      const int n = units::compile_conv_layer(h, JsonNode::root(jd), false).bands;
-      if (bands != nullptr) *bands = n;
-    } else {
-      (void)units::compile_sdp_layer(h, JsonNode::root(jd), false);
-    }
+    const int n = units::compile_conv_layer(h, JsonNode::root(jd), false).bands;
+    if (bands != nullptr) *bands = n;
     return "";
   } catch (const InputError& e) {
     cbuf = e.rule().find("CBUF") != std::string::npos;
@@ -705,7 +702,7 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
     bool cbuf = false;
     std::string where;
     int bands = 1;
-    const std::string err = try_compile("conv", L, L.doc, cbuf, where, &bands);
+    const std::string err = try_compile_conv(L, L.doc, cbuf, where, &bands);
     if (err.empty() && bands > 1) feat += fmt::format(" split-h {}", bands);  // larger than CBUF
     if (err.empty() || !cbuf || attempt >= 200) break;
     shrink_conv(s, where, d);
@@ -765,7 +762,7 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
     with["pool"] = pool;
     bool cbuf = false;
     std::string where;
-    if (try_compile("conv", L, with, cbuf, where).empty()) {
+    if (try_compile_conv(L, with, cbuf, where).empty()) {
       L.doc = with;
       feat += fmt::format(" pool {} {}x{} s{}x{}{}", method, kw, kh, sw, sh, pads.empty() ? "" : " padded");
       // PDP writes an output line after up to kernel + stride input lines (rows no window uses
@@ -903,37 +900,6 @@ RandomLayer gen_sdp(const HwConfig& hw, RandomLayer L, Draw& d) {
   return L;
 }
 
-struct Generator {
-  const char* unit;
-  RandomLayer (*generate)(const HwConfig&, RandomLayer, Draw&);
-};
-RandomLayer gen_pdp(const HwConfig& hw, RandomLayer L, Draw& d) { return generate_pdp_layer(hw, std::move(L), d.rng); }
-RandomLayer gen_cdp(const HwConfig& hw, RandomLayer L, Draw& d) { return generate_cdp_layer(hw, std::move(L), d.rng); }
-RandomLayer gen_bdma(const HwConfig& hw, RandomLayer L, Draw& d) { return generate_bdma_layer(hw, std::move(L), d.rng); }
-RandomLayer gen_rubik(const HwConfig& hw, RandomLayer L, Draw& d) { return generate_rubik_layer(hw, std::move(L), d.rng); }
-RandomLayer gen_deconv(const HwConfig& hw, RandomLayer L, Draw& d) { return generate_deconv_layer(hw, std::move(L), d.rng); }
-
-constexpr Generator kGenerators[] = {{"conv", &gen_conv}, {"sdp", &gen_sdp}, {"pdp", &gen_pdp}, {"cdp", &gen_cdp}, {"bdma", &gen_bdma}, {"rubik", &gen_rubik}, {"deconv", &gen_deconv}};
-
-// The int64 reference's verdict on a device's output of a `pdp` or `cdp` layer: "" when they
-// agree, else the first difference (the `cdp` statistics registers are checked by the program's
-// own reads, whose expected values come from the same reference); nullopt for other units.
-std::optional<std::string> memory_reference_diff(const std::string& unit, const JsonNode& root, const RandomLayer& layer,
-                                                 const Memory& mem) {
-  if (unit == "pdp") {
-    const pdp_ref::Layer R = pdp_ref::read_layer(root, layer.name, layer.seed);
-    return pdp_ref::compare(R, pdp_ref::read_output(R, mem));
-  }
-  if (unit == "cdp") {
-    const cdp_ref::Layer R = cdp_ref::read_layer(root, layer.name, layer.seed);
-    return cdp_ref::compare(R, cdp_ref::read_output(R, mem));
-  }
-  if (unit == "bdma") return bdma_reference_diff(layer, root, mem);
-  if (unit == "rubik") return rubik_ref::compare(rubik_ref::read_layer(root, layer.seed), mem);
-  if (unit == "deconv") return deconv_ref::compare(deconv_ref::read_layer(root, layer.seed), mem);
-  return std::nullopt;
-}
-
 RandomStatus from_status(Status s, const std::string& message) {
   switch (s) {
     case Status::Pass: return RandomStatus::Pass;
@@ -944,12 +910,17 @@ RandomStatus from_status(Status s, const std::string& message) {
   }
 }
 
-uint32_t cacc_saturation(Device& dev, const std::string& config) {
-  const RegDb& db = RegDb::nvdla();
-  return dev.reg_read(*db.address(config, *db.find("CACC.D_OUT_SATURATION")));
+}  // namespace
+
+RandomLayer generate_conv_layer(const HwConfig& hw, RandomLayer L, Rng& rng) {
+  Draw d{rng};
+  return gen_conv(hw, std::move(L), d);
 }
 
-}  // namespace
+RandomLayer generate_sdp_layer(const HwConfig& hw, RandomLayer L, Rng& rng) {
+  Draw d{rng};
+  return gen_sdp(hw, std::move(L), d);
+}
 
 namespace {
 
@@ -990,7 +961,7 @@ bool random_layer_compiles(const RandomLayer& L, const ojson& doc, Program (*com
 
 std::vector<std::string> random_units() {
   std::vector<std::string> out;
-  for (const Generator& g : kGenerators) out.emplace_back(g.unit);
+  for (const units::Engine* e : units::random_engines()) out.emplace_back(e->name);
   return out;
 }
 
@@ -1006,14 +977,15 @@ std::string_view random_status_name(RandomStatus s) {
 }
 
 RandomLayer generate_random_layer(const std::string& unit, const HwConfig& config, uint64_t seed, uint64_t index) {
-  const Generator* g = nullptr;
+  const units::RandomSupport* g = nullptr;
   std::string list;
-  for (const Generator& x : kGenerators) {
-    if (unit == x.unit) g = &x;
-    list += (list.empty() ? "" : ", ") + std::string(x.unit);
+  for (const units::Engine* e : units::random_engines()) {
+    if (unit == e->name) g = &*e->random;
+    list += (list.empty() ? "" : ", ") + std::string(e->name);
   }
   if (g == nullptr) throw InputError("random", "UNIT", fmt::format("no random-layer generator for \"{}\" (units: {})", unit, list));
-  Draw d{Rng::derive(seed, fmt::format("random/{}/{}/{}", unit, config.name, index))};
+  Rng rng = Rng::derive(seed, fmt::format("random/{}/{}/{}", unit, config.name, index));
+  Draw d{rng};
   RandomLayer L;
   L.unit = unit;
   L.config = &config;
@@ -1028,7 +1000,7 @@ RandomLayer generate_random_layer(const std::string& unit, const HwConfig& confi
   }
   if (d.chance(0.2)) L.mem.bandwidth = static_cast<double>(d.log_i(1, 256)) / 8.0;
   L.name = fmt::format("random_{}_{}_s{}_{:05}", unit, config.name, seed, index);
-  RandomLayer out = g->generate(config, std::move(L), d);
+  RandomLayer out = g->generate(config, std::move(L), rng);
   const MemOptions def;
   if (out.mem.latency_min != def.latency_min || out.mem.latency_max != def.latency_max)
     out.features += fmt::format(" latency {}:{}", out.mem.latency_min, out.mem.latency_max);
@@ -1059,25 +1031,12 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
     const auto jd = parse_json_text(layer.name + ".json", layer.doc.dump(1));
     const JsonNode root = JsonNode::root(jd);
     const LayerHeader h = layer_header(layer, jd->file);
-    Program program;
-    std::optional<units::CompiledConv> conv;
+    const units::Engine* engine = units::find_engine(layer.unit);
+    if (engine == nullptr || !engine->random) throw std::logic_error("no random-layer support for " + layer.unit);
+    const units::RandomSupport& support = *engine->random;
+    units::RandomCompiled compiled;
     try {
-      if (layer.unit == "conv") {
-        conv = units::compile_conv_layer(h, root, true);
-        program = conv->program;
-      } else if (layer.unit == "pdp") {
-        program = units::compile_pdp_layer(h, root);
-      } else if (layer.unit == "cdp") {
-        program = units::compile_cdp_layer(h, root);
-      } else if (layer.unit == "bdma") {
-        program = units::compile_bdma_layer(h, root);
-      } else if (layer.unit == "rubik") {
-        program = units::compile_rubik_layer(h, root);
-      } else if (layer.unit == "deconv") {
-        program = units::compile_deconv_layer(h, root).program;
-      } else {
-        program = units::compile_sdp_layer(h, root, true);
-      }
+      compiled = support.compile(h, root);
     } catch (const InputError& e) {
       out.status = RandomStatus::Refused;
       out.message = fmt::format("the layer compiler refused the generated layer (a generator bug): {}", e.what());
@@ -1093,10 +1052,10 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
     o.mem = layer.mem;
     out.watchdog = o.sim.watchdog;
     std::string why;
+    const Program& program = compiled.program;
     std::unique_ptr<Device> rtl = make_rtl_device(enabled_blocks(program), *layer.config, o, why);
-    const bool has_reference = layer.unit == "pdp" || layer.unit == "cdp" || layer.unit == "rubik" || layer.unit == "bdma" ||
-                               layer.unit == "deconv";
-    if (rtl == nullptr && has_reference) {
+    const bool has_reference = support.memory_reference != nullptr;
+    if (rtl == nullptr && has_reference && support.golden_only_rtl != nullptr) {
       // No RTL of the unit in this build: the golden model alone, judged by the int64 reference.
       GoldenDevice gold(*layer.config);
       ProgramRunOptions po;
@@ -1110,11 +1069,8 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
       if (out.status != RandomStatus::Pass) out.message = r.message;
       out.cross = r;
       if (out.status == RandomStatus::Pass) {
-        const std::string g = *memory_reference_diff(layer.unit, root, layer, gold.memory());
-        out.reference = g.empty() ? fmt::format("agrees (golden only: no {} RTL)", layer.unit == "pdp"   ? "PDP"
-                                                                                     : layer.unit == "cdp" ? "CDP"
-                                                                                     : layer.unit == "bdma" ? "BDMA"
-                                                                                                           : "RUBIK")
+        const std::string g = support.memory_reference(root, layer, gold.memory());
+        out.reference = g.empty() ? fmt::format("agrees (golden only: no {} RTL)", support.golden_only_rtl)
                                   : "golden differs from the reference: " + g;
         if (!g.empty()) {
           out.status = RandomStatus::Mismatch;
@@ -1142,8 +1098,8 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
     if (out.status != RandomStatus::Pass) out.message = r.message;
     out.cross = r;
     if (has_reference && (out.status == RandomStatus::Pass || out.status == RandomStatus::Mismatch)) {
-      const std::string g = *memory_reference_diff(layer.unit, root, layer, gold.memory());
-      const std::string t = *memory_reference_diff(layer.unit, root, layer, rtl->memory());
+      const std::string g = support.memory_reference(root, layer, gold.memory());
+      const std::string t = support.memory_reference(root, layer, rtl->memory());
       if (g.empty() && t.empty()) {
         out.reference = "agrees";
       } else {
@@ -1153,30 +1109,9 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
         if (out.message.empty()) out.message = "RTL and golden agree but differ from the int64 reference";
       }
     }
-    if (conv && (out.status == RandomStatus::Pass || out.status == RandomStatus::Mismatch)) {
-      const conv_ref::Layer R = conv_ref::read_layer(root, layer.name, layer.seed);
-      const conv_ref::Expected e = conv_ref::reference(R);
-      const std::string na = conv_ref::not_applicable(R, e);
-      if (!na.empty()) {
-        out.reference = "n/a: " + na;
-      } else {
-        std::string g = conv_ref::diff(conv_ref::read_output(gold.memory(), conv->out_layout.base, R), e.out, R);
-        std::string t = conv_ref::diff(conv_ref::read_output(rtl->memory(), conv->out_layout.base, R), e.out, R);
-        const uint32_t gs = cacc_saturation(gold, layer.config->name), ts = cacc_saturation(*rtl, layer.config->name);
-        if (g.empty() && gs != e.cacc_saturated)
-          g = fmt::format("CACC D_OUT_SATURATION {}, expected {}", gs, e.cacc_saturated);
-        if (t.empty() && ts != e.cacc_saturated)
-          t = fmt::format("CACC D_OUT_SATURATION {}, expected {}", ts, e.cacc_saturated);
-        if (g.empty() && t.empty()) {
-          out.reference = "agrees";
-        } else {
-          out.reference = g.empty() ? "golden agrees with the reference"
-                                    : "golden differs from the reference: " + g;
-          out.reference += t.empty() ? "; RTL agrees with the reference" : "; RTL differs from the reference: " + t;
-          out.status = RandomStatus::Mismatch;
-          if (out.message.empty()) out.message = "RTL and golden agree but differ from the int64 reference";
-        }
-      }
+    if (support.device_reference != nullptr &&
+        (out.status == RandomStatus::Pass || out.status == RandomStatus::Mismatch)) {
+      support.device_reference(root, layer, compiled, gold, *rtl, out);
     }
     if (out.status == RandomStatus::Pass) rtl->finish();
   } catch (const InputError& e) {
@@ -1194,23 +1129,18 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
 
 std::vector<const HwConfig*> campaign_configs(const RandomOptions& o) {
   std::vector<const HwConfig*> cfgs = o.configs;
+  const units::Engine* engine = units::find_engine(o.unit);
   if (cfgs.empty()) {
-    for (const auto& n : golden::config_names()) cfgs.push_back(golden::find_config(n));
-    // RUBIK exists on nv_full only (as in NVDLA): its campaign without --config runs there.
-    if (o.unit == "rubik" || o.unit == "bdma" || o.unit == "deconv") cfgs = {&golden::nv_full()};
+    // Without --config: every configuration that has the unit (RUBIK and BDMA exist on nv_full
+    // only, as in NVDLA).
+    for (const auto& n : golden::config_names()) {
+      const HwConfig* cfg = golden::find_config(n);
+      if (engine == nullptr || units::engine_exists_on(*engine, *cfg)) cfgs.push_back(cfg);
+    }
   }
   for (const HwConfig* cfg : cfgs) {
-    if (o.unit == "deconv" && !RegDb::nvdla().address(cfg->name, *RegDb::nvdla().find("RBK.D_OP_ENABLE"))) {
-      throw InputError("--config", cfg->name,
-                       "deconv layers run on nv_full only (their CONTRACT needs RBK, which exists there only, as in NVDLA)");
-    }
-    if (o.unit == "rubik" && !RegDb::nvdla().address(cfg->name, *RegDb::nvdla().find("RBK.D_OP_ENABLE"))) {
-      throw InputError("--config", cfg->name,
-                       "rubik layers run on nv_full only (the RBK block exists there only, as in NVDLA)");
-    }
-    if (o.unit == "bdma" && !RegDb::nvdla().address(cfg->name, *RegDb::nvdla().find("BDMA.CFG_OP"))) {
-      throw InputError("--config", cfg->name,
-                       "bdma layers run on nv_full only (the BDMA block exists there only, as in NVDLA)");
+    if (engine != nullptr && !units::engine_exists_on(*engine, *cfg)) {
+      throw InputError("--config", cfg->name, engine->absent_rule);
     }
   }
   return cfgs;
@@ -1275,6 +1205,11 @@ namespace {
 constexpr RandomStatus kStatuses[] = {RandomStatus::Pass, RandomStatus::Mismatch, RandomStatus::Timeout,
                                       RandomStatus::Error, RandomStatus::Refused};
 
+bool reports_reference_counts(const std::string& unit) {
+  const units::Engine* e = units::find_engine(unit);
+  return e != nullptr && e->random && e->random->reports_reference_counts;
+}
+
 }  // namespace
 
 std::string format_random_summary(const RandomCampaign& c) {
@@ -1319,7 +1254,7 @@ std::string format_random_summary(const RandomCampaign& c) {
   s += fmt::format("{:<10}", "total");
   for (const RandomStatus st : kStatuses) s += fmt::format(" {:>9}", total[st]);
   s += "\n";
-  if (o.unit == "conv") {
+  if (reports_reference_counts(o.unit)) {
     s += fmt::format("int64 reference: agrees on {} layers, not applicable on {} (EW LUT, EQL, inexact Winograd)\n",
                      ref_agrees, ref_na);
   }
@@ -1359,7 +1294,7 @@ nlohmann::json random_summary_json(const RandomCampaign& c) {
   }
   j["counts"] = counts;
   j["per_config"] = per_config;
-  if (o.unit == "conv") j["reference"] = {{"agrees", agrees}, {"not_applicable", na}};
+  if (reports_reference_counts(o.unit)) j["reference"] = {{"agrees", agrees}, {"not_applicable", na}};
   j["failures"] = nlohmann::json::array();
   for (const RandomRun& r : c.runs) {
     if (r.status == RandomStatus::Pass) continue;

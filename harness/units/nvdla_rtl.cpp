@@ -16,6 +16,7 @@
 #include "harness/rtl_device.hpp"
 #include "harness/rtl_devices.hpp"
 #include "units/conv.hpp"
+#include "units/engine.hpp"
 
 namespace dla::harness {
 
@@ -112,43 +113,29 @@ std::function<void(uint32_t addr, uint32_t value)> make_nvdla_core_guard(const g
 }
 
 const std::vector<std::string>& nvdla_core_intr_units() {
-  static const std::vector<std::string> units{"SDP", "PDP", "CACC", "CDMA_DAT", "CDMA_WT"};
-  return units;
+  static const std::vector<std::string> k = units::top_interrupts(units::rtl_top("nvdla_core"));
+  return k;
 }
 
 const std::vector<std::string>& nvdla_core_blocks() {
-  static const std::vector<std::string> blocks{"CDMA", "CSC",      "CMAC_A", "CMAC_B",  "CACC",
-                                               "SDP",  "SDP_RDMA", "PDP",    "PDP_RDMA"};
+  static const std::vector<std::string> blocks = units::top_blocks(units::rtl_top("nvdla_core"));
   return blocks;
 }
 
 std::unique_ptr<Device> make_nvdla_core_device(const std::vector<std::string>& blocks, const golden::HwConfig& cfg,
                                                const RunOptions& opt, std::string& why) {
-  if (!blocks.empty() && std::all_of(blocks.begin(), blocks.end(),
-                                     [](const std::string& b) { return b == "CDP" || b == "CDP_RDMA"; })) {
-    return make_cdp_rtl_device(cfg, opt);  // CDP alone: nvdla_cdp_top
-  }
-  if (!blocks.empty() && std::all_of(blocks.begin(), blocks.end(), [](const std::string& b) { return b == "BDMA"; })) {
-    return make_bdma_rtl_device(cfg, opt);  // BDMA alone: nvdla_bdma_top
-  }
-  if (!blocks.empty() && std::all_of(blocks.begin(), blocks.end(), [](const std::string& b) { return b == "RBK"; })) {
-    return make_rubik_rtl_device(cfg, opt);  // RUBIK alone: nvdla_rubik_top
-  }
   const auto& have = nvdla_core_blocks();
-  if (std::find(blocks.begin(), blocks.end(), "RBK") != blocks.end() &&
-      std::all_of(blocks.begin(), blocks.end(), [&have](const std::string& b) {
-        return b == "RBK" || std::find(have.begin(), have.end(), b) != have.end();
-      })) {
-    return make_core_rubik_rtl_device(blocks, cfg, opt);  // nvdla_core and nvdla_rubik_top, one memory
-  }
   for (const auto& b : blocks) {
-    if (b != "RBK" && std::find(have.begin(), have.end(), b) == have.end()) {
-      why = fmt::format("the program enables {}, and this build's RTL has CDMA, CSC, CMAC_A, CMAC_B, CACC, SDP, "
-                        "SDP_RDMA, PDP and PDP_RDMA (nvdla_core, with or without RBK) only",
-                        b);
+    if (std::find(have.begin(), have.end(), b) == have.end()) {
+      why = fmt::format("the program enables {}, which nvdla_core does not have", b);
       return nullptr;
     }
   }
+  return make_nvdla_core_top(blocks, cfg, opt);
+}
+
+std::unique_ptr<Device> make_nvdla_core_top(const std::vector<std::string>& blocks, const golden::HwConfig& cfg,
+                                            const RunOptions& opt) {
   RtlDeviceOptions o;
   o.sim = opt.sim;
   o.sim.seed = opt.seed.value_or(1);
@@ -164,11 +151,23 @@ std::unique_ptr<Device> make_nvdla_core_device(const std::vector<std::string>& b
   throw InputError("--config", "", fmt::format("no nvdla_core RTL build for configuration {}", cfg.name));
 }
 
-// One top runs SDP, PDP and the convolution pipeline, alone or together; CDP, BDMA and RUBIK alone
-// have their own; RUBIK with nvdla_core blocks (deconvolution) runs on both tops over one memory.
+// The first registered top (units/engine.hpp, RtlTop::order) whose blocks hold every block the
+// program enables: nvdla_core runs SDP, PDP and the convolution pipeline, alone or together (and
+// a program enabling nothing); CDP, BDMA and RUBIK alone have their own; RUBIK with nvdla_core
+// blocks (deconvolution) runs on both tops over one memory.
 std::unique_ptr<Device> make_rtl_device(const std::vector<std::string>& blocks, const golden::HwConfig& cfg,
                                         const RunOptions& opt, std::string& why) {
-  return make_nvdla_core_device(blocks, cfg, opt, why);
+  if (const units::RtlTop* top = units::rtl_top_for(blocks)) return top->make(blocks, cfg, opt);
+  const auto& core = nvdla_core_blocks();
+  for (const auto& b : blocks) {
+    if (b != "RBK" && std::find(core.begin(), core.end(), b) == core.end()) {
+      why = fmt::format("the program enables {}, and this build's RTL has {} (nvdla_core, with or without RBK) only", b,
+                        units::join_and(core));
+      return nullptr;
+    }
+  }
+  why = "no RTL top of this build has every block the program enables";
+  return nullptr;
 }
 
 }  // namespace dla::harness

@@ -7,12 +7,23 @@
 
 #include "harness/errors.hpp"
 #include "harness/program_runner.hpp"
+#include "units/engine.hpp"
 
 namespace dla::harness::units {
 
-std::vector<UnitHandler> all_handlers() { return {cmac_handler(), lut_handler(), wino_handler(), sdp_handler(), conv_handler(), pdp_handler(), cdp_handler(), bdma_handler(), rubik_handler(), deconv_handler(), program_handler()}; }
+std::vector<UnitHandler> all_handlers() {
+  std::vector<UnitHandler> v;
+  for (const Engine& e : engines()) {
+    if (e.handler != nullptr) v.push_back(e.handler());
+  }
+  return v;
+}
 
-std::vector<std::string> bench_units() { return {"cmac", "lut", "sdp", "conv", "pdp", "cdp", "bdma", "rubik", "deconv"}; }
+std::vector<std::string> bench_units() {
+  std::vector<std::string> v;
+  for (const Engine* e : bench_engines()) v.emplace_back(e->name);
+  return v;
+}
 
 namespace {
 
@@ -24,38 +35,33 @@ std::string unit_list() {
 
 nlohmann::json opt_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
 
+const BenchSupport& bench_of(const std::string& unit) {
+  const Engine* e = find_engine(unit);
+  if (e == nullptr || !e->bench) {
+    throw InputError("bench", unit, fmt::format("no benchmark for unit \"{}\" (known: {})", unit, unit_list()));
+  }
+  return *e->bench;
+}
+
 }  // namespace
 
 std::vector<BenchCase> run_bench(const std::string& unit, const BenchOptions& opt) {
-  if ((unit == "cmac" || unit == "lut") && opt.mem_given) {
+  const BenchSupport& b = bench_of(unit);
+  if (!b.memory_port && opt.mem_given) {
+    std::vector<std::string> with;
+    for (const Engine* e : bench_engines()) {
+      if (e->bench->memory_port) with.emplace_back(e->name);
+    }
     throw InputError("--mem-latency/--mem-bandwidth", "",
                      fmt::format("bench {} streams data straight into the unit, which has no memory port; the memory "
-                                 "options apply to sdp, conv, pdp, cdp, bdma, rubik and deconv",
-                                 unit));
+                                 "options apply to {}",
+                                 unit, join_and(with)));
   }
-  if (unit == "cmac") return bench_cmac(opt);
-  if (unit == "lut") return bench_lut(opt);
-  if (unit == "sdp") return bench_sdp(opt);
-  if (unit == "conv") return bench_conv(opt);
-  if (unit == "pdp") return bench_pdp(opt);
-  if (unit == "cdp") return bench_cdp(opt);
-  if (unit == "bdma") return bench_bdma(opt);
-  if (unit == "rubik") return bench_rubik(opt);
-  if (unit == "deconv") return bench_deconv(opt);
-  throw InputError("bench", unit, fmt::format("no benchmark for unit \"{}\" (known: {})", unit, unit_list()));
+  return b.run(opt);
 }
 
 std::string format_bench(const std::string& unit, const std::vector<BenchCase>& cases) {
-  if (unit == "cmac") return format_bench_cmac(cases);
-  if (unit == "lut") return format_bench_lut(cases);
-  if (unit == "sdp") return format_bench_sdp(cases);
-  if (unit == "conv") return format_bench_conv(cases);
-  if (unit == "pdp") return format_bench_pdp(cases);
-  if (unit == "cdp") return format_bench_cdp(cases);
-  if (unit == "bdma") return format_bench_bdma(cases);
-  if (unit == "rubik") return format_bench_rubik(cases);
-  if (unit == "deconv") return format_bench_deconv(cases);
-  throw InputError("bench", unit, fmt::format("no benchmark for unit \"{}\" (known: {})", unit, unit_list()));
+  return bench_of(unit).format(cases);
 }
 
 nlohmann::json bench_json(const std::vector<BenchCase>& cases) {

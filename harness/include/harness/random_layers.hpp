@@ -45,6 +45,11 @@ struct RandomLayer {
 [[nodiscard]] bool random_layer_compiles(const RandomLayer& L, const nlohmann::ordered_json& doc,
                                          Program (*compile)(const LayerHeader&, const JsonNode&));
 
+// The `conv` and `sdp` generators (harness/src/random_layers.cpp): layer L filled in with a random
+// legal convolution (shrunk or split into Split-H bands until CBUF holds it) or SDP layer.
+[[nodiscard]] RandomLayer generate_conv_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
+[[nodiscard]] RandomLayer generate_sdp_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
+
 // The `pdp` generator (harness/src/random_pdp.cpp): layer L (name, seed, stall set) filled in
 // with a random legal pooling layer drawn from `rng`.
 [[nodiscard]] RandomLayer generate_pdp_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
@@ -64,7 +69,7 @@ struct RandomLayer {
 [[nodiscard]] RandomLayer generate_bdma_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
 [[nodiscard]] std::string bdma_reference_diff(const RandomLayer& L, const JsonNode& root, const Memory& mem);
 
-// Units that have a generator ("conv", "sdp", "pdp", "cdp").
+// Units that have a generator (the registered engines with random support, harness/units/engine.hpp).
 [[nodiscard]] std::vector<std::string> random_units();
 
 // Layer `index` of a campaign of `unit` with seed `seed` on `config`: a pure function of these

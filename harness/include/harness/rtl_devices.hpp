@@ -20,12 +20,15 @@ namespace dla::harness {
                                                       const golden::HwConfig& cfg, const RunOptions& opt,
                                                       std::string& why);
 
-// The NVDLA core (convolution pipeline + SDP): the blocks it implements, and a device for a
-// program whose enabled blocks are among them (nullptr with `why` otherwise).
+// The NVDLA core (convolution pipeline + SDP + PDP): the blocks it implements, and a device for a
+// program whose enabled blocks are among them (nullptr with `why` otherwise; make_nvdla_core_top
+// does not check).
 [[nodiscard]] const std::vector<std::string>& nvdla_core_blocks();
 [[nodiscard]] std::unique_ptr<Device> make_nvdla_core_device(const std::vector<std::string>& blocks,
                                                              const golden::HwConfig& cfg, const RunOptions& opt,
                                                              std::string& why);
+[[nodiscard]] std::unique_ptr<Device> make_nvdla_core_top(const std::vector<std::string>& blocks,
+                                                          const golden::HwConfig& cfg, const RunOptions& opt);
 
 // CDP with CDP_RDMA (rtl/top/nvdla_cdp_top.sv; harness/units/cdp_rtl.cpp): the device for a program
 // whose enabled blocks are CDP and CDP_RDMA.

@@ -1,0 +1,71 @@
+// The convolution pipeline (harness/units/conv.cpp, conv_bench.cpp, nvdla_rtl.cpp; rtl/conv in
+// rtl/top/nvdla_core with SDP and PDP): registry entry, with the nvdla_core top and the int64
+// reference judge of random conv layers.
+#include <fmt/format.h>
+
+#include "harness/conv_reference.hpp"
+#include "harness/regdb.hpp"
+#include "harness/rtl_devices.hpp"
+#include "units/conv.hpp"
+#include "units/engine.hpp"
+
+namespace dla::harness::units {
+
+namespace {
+
+uint32_t cacc_saturation(Device& dev, const std::string& config) {
+  const RegDb& db = RegDb::nvdla();
+  return dev.reg_read(*db.address(config, *db.find("CACC.D_OUT_SATURATION")));
+}
+
+// Both devices' output and CACC saturation count against the int64 reference (not applicable to
+// EW LUT, EQL and inexact Winograd layers: conv_ref::not_applicable).
+void judge_conv(const JsonNode& root, const RandomLayer& layer, const RandomCompiled& compiled, Device& gold,
+                Device& rtl, RandomRun& out) {
+  const conv_ref::Layer R = conv_ref::read_layer(root, layer.name, layer.seed);
+  const conv_ref::Expected e = conv_ref::reference(R);
+  const std::string na = conv_ref::not_applicable(R, e);
+  if (!na.empty()) {
+    out.reference = "n/a: " + na;
+    return;
+  }
+  std::string g = conv_ref::diff(conv_ref::read_output(gold.memory(), compiled.out_base, R), e.out, R);
+  std::string t = conv_ref::diff(conv_ref::read_output(rtl.memory(), compiled.out_base, R), e.out, R);
+  const uint32_t gs = cacc_saturation(gold, layer.config->name), ts = cacc_saturation(rtl, layer.config->name);
+  if (g.empty() && gs != e.cacc_saturated) g = fmt::format("CACC D_OUT_SATURATION {}, expected {}", gs, e.cacc_saturated);
+  if (t.empty() && ts != e.cacc_saturated) t = fmt::format("CACC D_OUT_SATURATION {}, expected {}", ts, e.cacc_saturated);
+  if (g.empty() && t.empty()) {
+    out.reference = "agrees";
+    return;
+  }
+  out.reference = g.empty() ? "golden agrees with the reference" : "golden differs from the reference: " + g;
+  out.reference += t.empty() ? "; RTL agrees with the reference" : "; RTL differs from the reference: " + t;
+  out.status = RandomStatus::Mismatch;
+  if (out.message.empty()) out.message = "RTL and golden agree but differ from the int64 reference";
+}
+
+}  // namespace
+
+Engine engine_conv() {
+  return {.name = "conv",
+          .order = 50,
+          .handler = &conv_handler,
+          .rate_unit = "elements/cycle",
+          .blocks = {"CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC"},
+          .interrupts = {"CACC", "CDMA_DAT", "CDMA_WT"},
+          .golden = [] { return std::vector<GoldenDevice::Unit>{golden_units::conv()}; },
+          // nvdla_core: the convolution pipeline flying into SDP, SDP flying into PDP, the GLB.
+          .rtl_tops = {RtlTop{.name = "nvdla_core", .order = 0, .engines = {"conv", "sdp", "pdp"}, .make = &make_nvdla_core_top}},
+          .bench = BenchSupport{.run = &bench_conv, .format = &format_bench_conv},
+          .random = RandomSupport{.order = 10,
+                                  .generate = &generate_conv_layer,
+                                  .compile =
+                                      [](const LayerHeader& h, const JsonNode& root) {
+                                        const CompiledConv c = compile_conv_layer(h, root, true);
+                                        return RandomCompiled{c.program, c.out_layout.base};
+                                      },
+                                  .device_reference = &judge_conv,
+                                  .reports_reference_counts = true}};
+}
+
+}  // namespace dla::harness::units

@@ -1,0 +1,15 @@
+// The LUT engine (harness/units/lut.cpp: layers and bench; rtl/lut): registry entry.
+#include "units/engine.hpp"
+
+namespace dla::harness::units {
+
+Engine engine_lut() {
+  return {.name = "lut",
+          .order = 20,
+          .handler = &lut_handler,
+          .rate_unit = "elements/cycle",
+          .flip_bit = true,
+          .bench = BenchSupport{.run = &bench_lut, .format = &format_bench_lut, .memory_port = false}};
+}
+
+}  // namespace dla::harness::units

@@ -1,0 +1,11 @@
+// Register programs (harness/units/program_unit.cpp): a layer unit of their own, run on the RTL top
+// their enabled blocks choose. Registry entry.
+#include "units/engine.hpp"
+
+namespace dla::harness::units {
+
+Engine engine_program() {
+  return {.name = "program", .order = 1000, .handler = &program_handler, .rate_unit = "elements/cycle"};
+}
+
+}  // namespace dla::harness::units
