@@ -1,0 +1,280 @@
+// The line-buffer 3x3 engine of seed 003 (docs/LINEBUF.md): a descriptor per layer on `cfg`,
+// pixels on `px` (row, channel, column), weight groups on `wt` (per output row, kernel, channel
+// group), results on `out` (output row, kernel, column). 3x3 stride-1 convolution, pad 0/1
+// stored with the lines, NumPe PEs over the channels of one kernel, a line of partial sums
+// across channel groups, double-buffered weights, activation + requantize, fused 2x2 max pool.
+// One pass (output row, kernel, group) takes Wp cycles; the engine waits (never drops) when
+// the line it needs is not filled, the next weight group has not come, or the output is full.
+// NumPe must be a power of two and MaxC a multiple of it; the descriptor must satisfy
+// docs/LINEBUF.md §3 (the driver refuses what does not).
+module linebuf_core #(
+  parameter int unsigned NumPe     = 4,
+  parameter int unsigned LineDepth = 64,
+  parameter int unsigned MaxC      = 64,
+  parameter int unsigned MaxK      = 64,
+  parameter int unsigned DataW     = 16,
+  localparam int unsigned AccW     = 48,
+  localparam int unsigned WtW      = 9 * NumPe * DataW + 32
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  input  logic             cfg_valid_i,
+  output logic             cfg_ready_o,
+  input  linebuf_pkg::desc_t cfg_i,
+  input  logic             px_valid_i,
+  output logic             px_ready_o,
+  input  logic [DataW-1:0] px_data_i,
+  input  logic             wt_valid_i,
+  output logic             wt_ready_o,
+  input  logic [WtW-1:0]   wt_data_i,
+  output logic             out_valid_o,
+  input  logic             out_ready_i,
+  output logic [DataW-1:0] out_data_o,
+  output logic             busy_o
+);
+  localparam int unsigned PeLog = $clog2(NumPe);
+  localparam int unsigned ChW   = $clog2(MaxC);
+  localparam int unsigned PosW  = $clog2(LineDepth + 2);
+  localparam int unsigned XW    = $clog2(LineDepth);
+  localparam int unsigned KW    = $clog2(MaxK);
+
+  linebuf_pkg::desc_t d_q;
+  logic        run_q;
+  logic [16:0] wp, hp, ho, groups;
+
+  always_comb begin
+    wp     = {1'b0, d_q.width} + {15'b0, d_q.pad, 1'b0};
+    hp     = {1'b0, d_q.height} + {15'b0, d_q.pad, 1'b0};
+    ho     = hp - 17'd2;
+    groups = ({1'b0, d_q.channels} + 17'(NumPe - 1)) >> PeLog;
+  end
+
+  assign cfg_ready_o = !run_q;
+  assign busy_o      = run_q;
+
+  // ---------------------------------------------------------------- filling the lines
+  logic [16:0] fr_q, fc_q, fx_q;  // padded row, channel, padded column being written
+  logic [16:0] cy_q, ck_q, cg_q, cc_q;  // output row, kernel, channel group, padded column
+  logic        fill_can, pad_row, pad_col, fill_step;
+
+  always_comb begin
+    fill_can   = run_q && fr_q < hp && fr_q <= cy_q + 17'd3;
+    pad_row    = d_q.pad && (fr_q == '0 || fr_q == hp - 17'd1);
+    pad_col    = d_q.pad && (fx_q == '0 || fx_q == wp - 17'd1);
+    px_ready_o = fill_can && !pad_row && !pad_col;
+    fill_step  = fill_can && (pad_row || pad_col || px_valid_i);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fr_q <= '0;
+      fc_q <= '0;
+      fx_q <= '0;
+    end else if (cfg_valid_i && cfg_ready_o) begin
+      fr_q <= '0;
+      fc_q <= '0;
+      fx_q <= '0;
+    end else if (fill_step) begin
+      if (pad_row) begin
+        fr_q <= fr_q + 17'd1;
+      end else if (fx_q == wp - 17'd1) begin
+        fx_q <= '0;
+        if (fc_q == {1'b0, d_q.channels} - 17'd1) begin
+          fc_q <= '0;
+          fr_q <= fr_q + 17'd1;
+        end else begin
+          fc_q <= fc_q + 17'd1;
+        end
+      end else begin
+        fx_q <= fx_q + 17'd1;
+      end
+    end
+  end
+
+  logic [NumPe*3*DataW-1:0] cols;
+
+  linebuf_lines #(
+    .NumPe    (NumPe),
+    .LineDepth(LineDepth),
+    .MaxC     (MaxC),
+    .DataW    (DataW)
+  ) u_lines (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .wr_i         (fill_step),
+    .wr_zero_row_i(pad_row),
+    .wr_slot_i    (fr_q[1:0]),
+    .wr_ch_i      (fc_q[ChW-1:0]),
+    .wr_pos_i     (fx_q[PosW-1:0]),
+    .wr_data_i    (pad_col ? '0 : px_data_i),
+    .rd_slot_i    (cy_q[1:0]),
+    .rd_ch_i      (ChW'(cg_q << PeLog)),
+    .rd_pos_i     (cc_q[PosW-1:0]),
+    .rd_data_o    (cols)
+  );
+
+  // ---------------------------------------------------------------- weights
+  logic             wb_valid, wb_in_ready, wb_release, w_done_q;
+  logic [WtW-1:0]   wb_data;
+  logic [16:0]      wy_q, wk_q, wg_q;
+  logic             wt_fire;
+
+  assign wt_ready_o = run_q && !w_done_q && wb_in_ready;
+  assign wt_fire    = wt_valid_i && wt_ready_o;
+
+  linebuf_wbank #(.Width(WtW)) u_wbank (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .clear_i   (cfg_valid_i && cfg_ready_o),
+    .in_valid_i(wt_valid_i && run_q && !w_done_q),
+    .in_ready_o(wb_in_ready),
+    .in_data_i (wt_data_i),
+    .valid_o   (wb_valid),
+    .data_o    (wb_data),
+    .release_i (wb_release)
+  );
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wy_q     <= '0;
+      wk_q     <= '0;
+      wg_q     <= '0;
+      w_done_q <= 1'b0;
+    end else if (cfg_valid_i && cfg_ready_o) begin
+      wy_q     <= '0;
+      wk_q     <= '0;
+      wg_q     <= '0;
+      w_done_q <= 1'b0;
+    end else if (wt_fire) begin
+      if (wg_q == groups - 17'd1) begin
+        wg_q <= '0;
+        if (wk_q == {1'b0, d_q.kernels} - 17'd1) begin
+          wk_q <= '0;
+          wy_q <= wy_q + 17'd1;
+          if (wy_q == ho - 17'd1) w_done_q <= 1'b1;
+        end else begin
+          wk_q <= wk_q + 17'd1;
+        end
+      end else begin
+        wg_q <= wg_q + 17'd1;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- PEs and partial sums
+  logic                   fifo_in_ready, adv, col_out, last_g, end_pass;
+  logic signed [AccW-1:0] pe_sum[NumPe];
+  logic signed [AccW-1:0] sum, base, acc;
+  logic signed [AccW-1:0] psum_q[LineDepth];
+  logic [XW-1:0]          x;
+
+  always_comb begin
+    adv      = run_q && fr_q >= cy_q + 17'd3 && wb_valid && fifo_in_ready;
+    col_out  = cc_q >= 17'd2;
+    x        = XW'(cc_q - 17'd2);
+    last_g   = cg_q == groups - 17'd1;
+    end_pass = adv && cc_q == wp - 17'd1;
+  end
+  assign wb_release = end_pass;
+
+  for (genvar p = 0; p < NumPe; p++) begin : g_pe
+    logic [3*DataW-1:0] col;
+    // Channels at or beyond C read as zeros: their weights never count.
+    assign col = ((cg_q << PeLog) + 17'(p) < {1'b0, d_q.channels}) ? cols[3*p*DataW +: 3*DataW] : '0;
+    linebuf_pe #(.DataW(DataW), .SumW(AccW)) u_pe (
+      .clk_i  (clk_i),
+      .rst_ni (rst_ni),
+      .shift_i(adv),
+      .col_i  (col),
+      .w_i    (wb_data[9*p*DataW +: 9*DataW]),
+      .sum_o  (pe_sum[p])
+    );
+  end
+
+  always_comb begin
+    sum = '0;
+    for (int unsigned p = 0; p < NumPe; p++) sum = sum + pe_sum[p];
+    base = (cg_q == '0) ? AccW'($signed(wb_data[9*NumPe*DataW +: 32])) : psum_q[x];
+    acc  = base + sum;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (adv && col_out && !last_g) psum_q[x] <= acc;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      run_q <= 1'b0;
+      d_q   <= '0;
+      cy_q  <= '0;
+      ck_q  <= '0;
+      cg_q  <= '0;
+      cc_q  <= '0;
+    end else if (cfg_valid_i && cfg_ready_o) begin
+      run_q <= 1'b1;
+      d_q   <= cfg_i;
+      cy_q  <= '0;
+      ck_q  <= '0;
+      cg_q  <= '0;
+      cc_q  <= '0;
+    end else if (adv) begin
+      if (cc_q == wp - 17'd1) begin
+        cc_q <= '0;
+        if (last_g) begin
+          cg_q <= '0;
+          if (ck_q == {1'b0, d_q.kernels} - 17'd1) begin
+            ck_q <= '0;
+            cy_q <= cy_q + 17'd1;
+            if (cy_q == ho - 17'd1) run_q <= 1'b0;
+          end else begin
+            ck_q <= ck_q + 17'd1;
+          end
+        end else begin
+          cg_q <= cg_q + 17'd1;
+        end
+      end else begin
+        cc_q <= cc_q + 17'd1;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- output stage, pool, FIFO
+  logic [DataW-1:0] res, pooled;
+  logic             pooled_valid;
+  logic [$clog2(3)-1:0] unused_level;
+
+  linebuf_out #(.AccW(AccW), .DataW(DataW)) u_out (
+    .acc_i        (acc),
+    .act_i        (d_q.act),
+    .slope_i      (d_q.leaky_slope),
+    .slope_shift_i(d_q.leaky_shift),
+    .out_shift_i  (d_q.out_shift),
+    .int16_i      (d_q.int16),
+    .data_o       (res)
+  );
+
+  linebuf_pool #(.LineDepth(LineDepth), .MaxK(MaxK), .DataW(DataW)) u_pool (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .pool_i (d_q.pool),
+    .valid_i(adv && col_out && last_g),
+    .data_i (res),
+    .k_i    (ck_q[KW-1:0]),
+    .x_i    (x),
+    .y_odd_i(cy_q[0]),
+    .valid_o(pooled_valid),
+    .data_o (pooled)
+  );
+
+  dla_fifo #(.Depth(2), .Width(DataW)) u_out_fifo (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (pooled_valid),
+    .in_ready_o (fifo_in_ready),
+    .in_data_i  (pooled),
+    .out_valid_o(out_valid_o),
+    .out_ready_i(out_ready_i),
+    .out_data_o (out_data_o),
+    .level_o    (unused_level)
+  );
+endmodule
