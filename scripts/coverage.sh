@@ -83,15 +83,20 @@ EOF
 run regress-default "$dla" regress testvectors/suites/default.json -j "$jobs"
 run regress-extra "$dla" regress "$out/runs/extra.json" -j "$jobs"
 
-for unit in conv sdp pdp cdp bdma rubik deconv; do
+# Every unit with a random campaign (the engine registry, as `dlacosim help random` lists them), on
+# every configuration that has it (a --list of one layer is refused elsewhere: BDMA and RUBIK exist
+# on nv_full only).
+random_units=$("$dla" help random | sed -n 's/.*(units: \([^;]*\);.*/\1/p' | tr -d ,)
+[[ -n $random_units ]] || { echo "coverage: no units in 'dlacosim help random'" >&2; exit 2; }
+for unit in $random_units; do
   case $unit in
-    bdma | rubik | deconv) configs=(nv_full) ;;
     # conv nv_large: 40 random layers did not finish in 7.5 min with coverage counters
     # (docs/COVERAGE.md); its RTL is the nv_full RTL with other parameters.
     conv) configs=(nv_small nv_full) ;;
     *) configs=(nv_small nv_large nv_full) ;;
   esac
   for cfg in "${configs[@]}"; do
+    "$dla" random "$unit" --config "$cfg" --count 1 --list >/dev/null 2>&1 || continue
     step "random $unit --config $cfg --count $count --seed $seed"
     run "random-$unit-$cfg" "$dla" random "$unit" --count "$count" --seed "$seed" --config "$cfg" \
       -j "$jobs" --quiet
