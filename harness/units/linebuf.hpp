@@ -1,0 +1,36 @@
+// The line-buffer 3x3 engine's driver (docs/LINEBUF.md, harness/units/linebuf.cpp): a
+// `linebuf` layer parsed into a job, run on golden and on the RTL (Vlinebuf).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "golden/linebuf.hpp"
+#include "harness/layer.hpp"
+
+namespace dla::harness::units {
+
+inline constexpr int kLinebufNumPe = 4;  // the verilated model's NumPe
+
+struct LinebufJob {
+  golden::Precision precision = golden::Precision::Int8;
+  golden::LinebufMap input;
+  std::vector<golden::LinebufLayer> layers;
+};
+
+struct LinebufOutcome {
+  std::vector<golden::LinebufMap> maps;  // every layer's output
+  uint64_t cycles = 0;
+};
+
+// Parses and checks a `linebuf` layer (docs/LAYER_FORMAT.md); throws InputError.
+[[nodiscard]] LinebufJob build_linebuf_job(const LayerHeader& h, const JsonNode& root);
+[[nodiscard]] LinebufOutcome run_linebuf_golden(const LinebufJob& job);
+// The stack on the RTL, layer after layer, each fed the RTL's previous output; back-pressure
+// `stall` on every port (seeded by `seed`).
+[[nodiscard]] LinebufOutcome run_linebuf_rtl(const LinebufJob& job, const SimOptions& sopt, double stall,
+                                             uint64_t seed);
+// `linebuf` layers (docs/LAYER_FORMAT.md), registered in harness/units/linebuf_engine.cpp.
+[[nodiscard]] UnitHandler linebuf_handler();
+
+}  // namespace dla::harness::units

@@ -1,0 +1,12 @@
+// The line-buffer 3x3 engine of seed 003 (harness/units/linebuf.cpp; rtl/linebuf; docs/LINEBUF.md):
+// registry entry.
+#include "units/engine.hpp"
+#include "units/linebuf.hpp"
+
+namespace dla::harness::units {
+
+Engine engine_linebuf() {
+  return {.name = "linebuf", .order = 110, .handler = &linebuf_handler, .rate_unit = "work/cycle", .flip_bit = true};
+}
+
+}  // namespace dla::harness::units

@@ -1,0 +1,314 @@
+// The line-buffer 3x3 engine (docs/LINEBUF.md): every bundled `linebuf` layer (and the seed-style
+// stack 3x56x56 -> 7x7 -> FC) equal to an int64 reference written here, on golden and on the RTL
+// under the stress legs (tests/rtl/cross_stress.hpp: 3 of the 10 per layer in CI, all 10 in
+// [.long]); bad layers; a flipped bit; a 416x416 stack on golden alone against the reference
+// ([.long]: the verilated model's LineDepth is 64).
+#include <unistd.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cross_stress.hpp"
+#include "harness/json_reader.hpp"
+#include "harness/layer.hpp"
+#include "harness/rng.hpp"
+#include "units/linebuf.hpp"
+
+using namespace dla::harness;
+using dla::golden::LinebufAct;
+using dla::golden::LinebufKind;
+using dla::golden::LinebufLayer;
+using dla::golden::LinebufMap;
+using dla::golden::Precision;
+namespace fs = std::filesystem;
+
+namespace {
+
+// ---------------------------------------------------------------- the int64 reference
+// docs/LINEBUF.md §1 as plain loops: its own rounding (floor, then the remainder against half)
+// and clamping, nothing from golden/.
+
+using I128 = __int128;
+
+int64_t ref_round_shift_clamp(I128 v, int s, int bits) {
+  I128 q = v;
+  if (s > 0) {
+    const I128 div = static_cast<I128>(1) << s;
+    q = v / div;
+    I128 rem = v - q * div;  // C++ division truncates: make q the floor
+    if (rem < 0) {
+      q -= 1;
+      rem += div;
+    }
+    const I128 half = div / 2;
+    if (rem > half || (rem == half && v >= 0)) q += 1;
+  }
+  const I128 hi = (static_cast<I128>(1) << (bits - 1)) - 1;
+  const I128 lo = -hi - 1;
+  return static_cast<int64_t>(q > hi ? hi : q < lo ? lo : q);
+}
+
+int64_t ref_out(int64_t acc, const LinebufLayer& L, int bits) {
+  I128 v = acc;
+  if (L.out.act == LinebufAct::Relu && acc < 0) v = 0;
+  if (L.out.act == LinebufAct::Leaky && acc < 0) {
+    v = ref_round_shift_clamp(static_cast<I128>(acc) * L.out.leaky_slope, L.out.leaky_shift, 64);
+  }
+  return ref_round_shift_clamp(v, L.out.out_shift, bits);
+}
+
+LinebufMap ref_layer(const LinebufMap& in, const LinebufLayer& L, int bits) {
+  LinebufMap out;
+  if (L.kind == LinebufKind::Fc) {
+    out = {L.outputs, 1, 1, {}};
+    const std::size_t n = in.data.size();
+    for (int m = 0; m < L.outputs; ++m) {
+      int64_t acc = L.bias[static_cast<std::size_t>(m)];
+      for (std::size_t i = 0; i < n; ++i) acc += in.data[i] * L.weights[static_cast<std::size_t>(m) * n + i];
+      out.data.push_back(ref_out(acc, L, bits));
+    }
+    return out;
+  }
+  // Padded copy, then a plain 3x3 correlation.
+  const int hp = in.h + 2 * L.pad, wp = in.w + 2 * L.pad;
+  std::vector<int64_t> padded(static_cast<std::size_t>(in.c) * hp * wp, 0);
+  for (int c = 0; c < in.c; ++c) {
+    for (int y = 0; y < in.h; ++y) {
+      for (int x = 0; x < in.w; ++x) {
+        padded[(static_cast<std::size_t>(c) * hp + y + L.pad) * wp + x + L.pad] =
+            in.data[(static_cast<std::size_t>(c) * in.h + y) * in.w + x];
+      }
+    }
+  }
+  const int ho = hp - 2, wo = wp - 2;
+  std::vector<int64_t> conv;
+  for (int k = 0; k < L.outputs; ++k) {
+    for (int y = 0; y < ho; ++y) {
+      for (int x = 0; x < wo; ++x) {
+        int64_t acc = L.bias[static_cast<std::size_t>(k)];
+        for (int c = 0; c < in.c; ++c) {
+          for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 3; ++j) {
+              acc += padded[(static_cast<std::size_t>(c) * hp + y + i) * wp + x + j] *
+                     L.weights[static_cast<std::size_t>(((k * in.c + c) * 3 + i) * 3 + j)];
+            }
+          }
+        }
+        conv.push_back(ref_out(acc, L, bits));
+      }
+    }
+  }
+  if (!L.pool) return {L.outputs, ho, wo, conv};
+  out = {L.outputs, ho / 2, wo / 2, {}};
+  for (int k = 0; k < L.outputs; ++k) {
+    for (int y = 0; y < ho / 2; ++y) {
+      for (int x = 0; x < wo / 2; ++x) {
+        const auto at = [&](int yy, int xx) { return conv[(static_cast<std::size_t>(k) * ho + yy) * wo + xx]; };
+        out.data.push_back(std::max(std::max(at(2 * y, 2 * x), at(2 * y, 2 * x + 1)),
+                                    std::max(at(2 * y + 1, 2 * x), at(2 * y + 1, 2 * x + 1))));
+      }
+    }
+  }
+  return out;
+}
+
+// The reference on the job's own values: every layer fed the reference's previous output.
+std::vector<LinebufMap> ref_stack(const units::LinebufJob& job) {
+  std::vector<LinebufMap> outs;
+  const int bits = job.precision == Precision::Int16 ? 16 : 8;
+  const LinebufMap* cur = &job.input;
+  for (const LinebufLayer& L : job.layers) {
+    outs.push_back(ref_layer(*cur, L, bits));
+    cur = &outs.back();
+  }
+  return outs;
+}
+
+void require_equal(const std::vector<LinebufMap>& got, const std::vector<LinebufMap>& ref, const std::string& what) {
+  REQUIRE(got.size() == ref.size());
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    INFO(what << ", layer " << i);
+    REQUIRE(got[i].c == ref[i].c);
+    REQUIRE(got[i].h == ref[i].h);
+    REQUIRE(got[i].w == ref[i].w);
+    REQUIRE(got[i].data == ref[i].data);
+  }
+}
+
+struct Loaded {
+  std::string name;
+  units::LinebufJob job;
+  uint64_t seed = 1;
+};
+
+std::vector<Loaded> bundled() {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(fs::path(DLA_SOURCE_DIR) / "testvectors" / "layers" / "linebuf")) {
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<Loaded> out;
+  for (const auto& f : files) {
+    const LoadedLayer l = load_layer(f);
+    out.push_back({f.stem().string(), units::build_linebuf_job(l.header, l.root()), l.header.seed});
+  }
+  return out;
+}
+
+// Layer `L` on the RTL under each leg of `legs`: equal to the reference.
+void rtl_under(const Loaded& L, const std::vector<LinebufMap>& ref, const std::vector<RunOptions>& legs) {
+  for (const RunOptions& o : legs) {
+    SimOptions s = o.sim;
+    s.seed = *o.seed;
+    const units::LinebufOutcome rtl = units::run_linebuf_rtl(L.job, s, *o.stall, *o.seed);
+    require_equal(rtl.maps, ref, L.name + " RTL seed " + std::to_string(*o.seed) + " rand-reset " +
+                                     std::to_string(o.sim.rand_reset));
+  }
+}
+
+// Statistics that show a layer is not degenerate: distinct output values of the last layer.
+std::size_t distinct(const LinebufMap& m) {
+  std::vector<int64_t> v = m.data;
+  std::sort(v.begin(), v.end());
+  return static_cast<std::size_t>(std::unique(v.begin(), v.end()) - v.begin());
+}
+
+RunResult run_text(const std::string& tag, const std::string& json, const RunOptions& o) {
+  const fs::path file = fs::temp_directory_path() / ("dla_linebuf_" + tag + "_" + std::to_string(::getpid()) + ".json");
+  {
+    std::ofstream f(file);
+    f << json;
+  }
+  RunResult r = run_layer(file, o);
+  fs::remove(file);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("linebuf: >= 20 bundled layers equal the int64 reference on golden and on the RTL under 3 stress legs each",
+          "[rtl][linebuf]") {
+  const std::vector<Loaded> layers = bundled();
+  REQUIRE(layers.size() >= 20);
+  bool stack6 = false;
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    const Loaded& L = layers[i];
+    const std::vector<LinebufMap> ref = ref_stack(L.job);
+    INFO(L.name);
+    if (L.name == "13_saturate_int8") {
+      // Full-range weights and bias, out_shift 0: every output saturates.
+      for (const int64_t v : ref.back().data) CHECK((v == 127 || v == -128));
+    } else if (L.name == "22_out_shift_40") {
+      // |acc| < 2^40 / 2 everywhere: every output rounds to 0.
+      for (const int64_t v : ref.back().data) CHECK(v == 0);
+    } else {
+      // Not degenerate: at least three distinct values at the end (as many as there are, below 3).
+      CHECK(distinct(ref.back()) >= std::min<std::size_t>(3, ref.back().data.size()));
+    }
+    require_equal(units::run_linebuf_golden(L.job).maps, ref, L.name + " golden");
+    rtl_under(L, ref, cross_stress::legs_for(i));
+    if (L.job.layers.size() >= 6 && L.job.input.w <= 56 && ref[ref.size() - 3].h == 7) stack6 = true;
+  }
+  CHECK(stack6);  // the seed-style stack: >= 6 layers down to a 7x7 map, then FC
+}
+
+TEST_CASE("linebuf: every bundled layer under all 10 stress legs", "[rtl][linebuf][.long]") {
+  for (const Loaded& L : bundled()) rtl_under(L, ref_stack(L.job), cross_stress::options());
+}
+
+TEST_CASE("linebuf: the cross run passes and compares every layer; a flipped bit is a mismatch", "[rtl][linebuf]") {
+  RunOptions o;
+  o.stall = 0.3;
+  o.sim.rand_reset = 2;
+  const fs::path f = fs::path(DLA_SOURCE_DIR) / "testvectors/layers/linebuf/19_stack_conv_pool_fc.json";
+  RunResult r = run_layer(f, o);
+  INFO(format_run(r));
+  REQUIRE(r.status == Status::Pass);
+  REQUIRE(r.compares.size() == 3);
+  CHECK(r.compares[0].elements == 8u * 8u * 8u);
+  CHECK(r.compares[2].elements == 10u);
+  o.flip = FlipBit{4, 2};
+  r = run_layer(f, o);
+  CHECK(r.status == Status::Mismatch);
+  CHECK(r.compares[2].mismatches == 1);
+}
+
+TEST_CASE("linebuf layers: bad input names the JSON pointer and the rule", "[rtl][linebuf]") {
+  const std::string head = R"({"unit":"linebuf","config":"nv_small","precision":"int8",)";
+  const std::string in8 = R"("input":{"channels":2,"height":4,"width":4,"data":{"random":{}}},)";
+  const std::string wb = R"("weights":{"random":{}},"bias":{"random":{}})";
+  RunOptions o;
+  struct Bad {
+    std::string tag, json, pointer, rule;
+  };
+  const std::vector<Bad> bad = {
+      {"wide", head + R"("input":{"channels":1,"height":4,"width":65,"data":{"random":{}}},"layers":[{"kind":"conv","outputs":1,)" + wb + "}]}",
+       "/layers/0", "LineDepth"},
+      {"small", head + R"("input":{"channels":1,"height":2,"width":5,"data":{"random":{}}},"layers":[{"kind":"conv","outputs":1,)" + wb + "}]}",
+       "/layers/0", "smaller than the 3x3 kernel"},
+      {"pool", head + R"("input":{"channels":1,"height":1,"width":5,"data":{"random":{}}},"layers":[{"kind":"conv","outputs":1,"pad":1,"pool":true,)" + wb + "}]}",
+       "/layers/0", "no complete window"},
+      {"slope", head + in8 + R"("layers":[{"kind":"conv","outputs":1,"act":"leaky","leaky_slope":5,"leaky_shift":2,)" + wb + "}]}",
+       "/layers/0/leaky_slope", "at most 1"},
+      {"kernels", head + in8 + R"("layers":[{"kind":"conv","outputs":65,)" + wb + "}]}", "/layers/0", "MaxK"},
+      {"fcpad", head + in8 + R"("layers":[{"kind":"fc","outputs":2,"pad":1,)" + wb + "}]}", "/layers/0/pad",
+       "no pad and no pool"},
+      {"count", head + in8 + R"("layers":[{"kind":"conv","outputs":1,"weights":{"values":[1,2]},"bias":{"random":{}}}]})",
+       "/layers/0/weights", "18"},
+      {"range", head + R"("input":{"channels":1,"height":3,"width":3,"data":{"values":[1,2,3,4,200,6,7,8,9]}},"layers":[{"kind":"conv","outputs":1,)" + wb + "}]}",
+       "/input/data/values/4", ""},
+      {"key", head + in8 + R"("layers":[{"kind":"conv","outputs":1,"stride":2,)" + wb + "}]}", "/layers/0", "stride"},
+      {"empty", head + in8 + R"("layers":[]})", "/layers", "non-empty"},
+  };
+  for (const Bad& b : bad) {
+    const RunResult r = run_text(b.tag, b.json, o);
+    INFO(b.tag << ": " << r.message);
+    CHECK(r.status == Status::BadInput);
+    CHECK_THAT(r.message, Catch::Contains(b.pointer) && Catch::Contains(b.rule));
+  }
+}
+
+TEST_CASE("linebuf: a 416x416 seed-style stack on golden equals the int64 reference", "[golden][linebuf][.long]") {
+  // YOLO-tiny-like: five conv 3x3 + pool layers 416 -> 208 -> 104 -> 52 -> 26 -> 13, a pad-1 conv at
+  // 13x13, three pad-0 convs 13 -> 11 -> 9 -> 7, then FC 392 -> 10. Golden runs with its line
+  // depth widened to 416 (the verilated model's LineDepth is 64).
+  using dla::golden::LinebufLimits;
+  LinebufLimits lim;
+  lim.line_depth = 416;
+  dla::harness::Rng rng(416);
+  LinebufMap in{3, 416, 416, {}};
+  for (int i = 0; i < 3 * 416 * 416; ++i) in.data.push_back(rng.range(-128, 127));
+  auto conv = [&](int c, int k, int pad, bool pool, int shift) {
+    LinebufLayer L;
+    L.outputs = k;
+    L.pad = pad;
+    L.pool = pool;
+    L.out.act = LinebufAct::Leaky;
+    L.out.leaky_slope = 13;
+    L.out.leaky_shift = 7;
+    L.out.out_shift = shift;
+    for (int i = 0; i < k * c * 9; ++i) L.weights.push_back(rng.range(-8, 8));
+    for (int i = 0; i < k; ++i) L.bias.push_back(rng.range(-200, 200));
+    return L;
+  };
+  std::vector<LinebufLayer> layers = {conv(3, 4, 1, true, 4),  conv(4, 4, 1, true, 5),  conv(4, 8, 1, true, 5),
+                                      conv(8, 8, 1, true, 6),  conv(8, 8, 1, true, 6),  conv(8, 8, 1, false, 6),
+                                      conv(8, 8, 0, false, 6), conv(8, 8, 0, false, 6), conv(8, 8, 0, false, 6)};
+  LinebufLayer fc;
+  fc.kind = LinebufKind::Fc;
+  fc.outputs = 10;
+  fc.out.out_shift = 5;
+  for (int i = 0; i < 10 * 8 * 7 * 7; ++i) fc.weights.push_back(rng.range(-8, 8));
+  for (int i = 0; i < 10; ++i) fc.bias.push_back(rng.range(-200, 200));
+  layers.push_back(fc);
+  units::LinebufJob job;
+  job.input = in;
+  job.layers = layers;
+  const std::vector<LinebufMap> ref = ref_stack(job);
+  REQUIRE(ref[ref.size() - 2].h == 7);
+  require_equal(dla::golden::linebuf_stack(in, layers, Precision::Int8, lim), ref, "416 stack golden");
+}
