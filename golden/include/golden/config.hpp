@@ -17,6 +17,8 @@ enum class Precision { Int8, Int16 };
 
 // Everything that differs between NVDLA's builds, in one place: code asks these fields, never
 // the configuration's name (table in ../shared/DESIGN.md; docs/ARCHITECTURE.md "Configurations").
+// The values come from regs/hw_configs.json, which the RTL's parameters are built from too
+// (golden/src/hw_configs.inc is generated from it; CTest hw_configs:generated-up-to-date).
 struct HwConfig {
   std::string name;
   int atomic_c = 0;         // channels per atomic operation
@@ -34,6 +36,7 @@ struct HwConfig {
   int sdp_lanes = 1;        // SDP BS/BN elements per cycle (SDP_BS_THROUGHPUT)
   int sdp_ew_lanes = 1;     // SDP EW elements per cycle (SDP_EW_THROUGHPUT; 1 where NVDLA has none)
   int pdp_throughput = 1;   // PDP elements per cycle (PDP_THROUGHPUT)
+  int cdp_throughput = 1;   // CDP elements per cycle (CDP_THROUGHPUT)
   // PDP line buffer: int8 partial sums it holds (7 KB of 14-bit sums; int16 holds half as many).
   // One output column of one split needs one sum per channel of an atom (docs/PDP.md).
   int pdp_line_buffer_elements = 4096;
