@@ -16,6 +16,7 @@
 #include "harness/errors.hpp"
 #include "harness/json_reader.hpp"
 #include "harness/random_layers.hpp"
+#include "harness/regdb.hpp"
 #include "units/bdma.hpp"
 
 namespace dla::harness {
@@ -166,7 +167,7 @@ uint64_t num(const ojson& j) {
 }  // namespace
 
 RandomLayer generate_bdma_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng) {
-  if (hw.name != "nv_full") {
+  if (const RegDb& db = RegDb::nvdla(); !db.block_base(hw.name, *db.block("BDMA"))) {
     throw InputError("--config", hw.name, "bdma layers run on nv_full only (the BDMA block exists there only, as in NVDLA)");
   }
   Pick d{rng};

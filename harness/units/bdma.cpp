@@ -12,6 +12,7 @@
 #include <deque>
 
 #include "harness/errors.hpp"
+#include "harness/regdb.hpp"
 #include "harness/rng.hpp"
 #include "units/program_builder.hpp"
 #include "units/units.hpp"
@@ -139,7 +140,7 @@ uint64_t bdma_dst_end(const BdmaCommand& c) { return extent_end(c.dst, c.dst_lin
 BdmaLayer bdma_layer(const LayerHeader& h, const JsonNode& root) {
   root.allow_keys({"unit", "name", "description", "config", "seed", "stall", "launches", "poll_free_slot",
                    "stall_count"});
-  if (h.config->name != "nv_full") {
+  if (const RegDb& db = RegDb::nvdla(); !db.block_base(h.config->name, *db.block("BDMA"))) {
     root.require("config").fail(fmt::format("{} has no BDMA: NVDLA has the BDMA engine on nv_full only (its master "
                                             "configurations compile it out)",
                                             h.config->name));
