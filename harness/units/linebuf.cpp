@@ -1,5 +1,5 @@
-// The line-buffer 3x3 engine (docs/LINEBUF.md): `linebuf` layers (a stack of conv / fc layers on
-// one input map) run on the golden model (golden/linebuf.hpp) and on the RTL (Vlinebuf,
+// The line-buffer 3x3 engine (docs/LINEBUF.md): `linebuf` layers (a "stack" of conv / fc layers
+// on one input map) run on the golden model (golden/linebuf.hpp) and on the RTL (Vlinebuf,
 // rtl/linebuf/linebuf_core.sv) driven through its descriptor, pixel, weight and output streams
 // with back-pressure on every port; every layer's output map is compared.
 #include "units/linebuf.hpp"
@@ -35,7 +35,7 @@ static_assert(golden::LinebufLimits{}.num_pe == kLinebufNumPe);
 }  // namespace
 
 LinebufJob build_linebuf_job(const LayerHeader& h, const JsonNode& root) {
-  root.allow_keys({"unit", "name", "description", "config", "seed", "stall", "precision", "input", "layers"});
+  root.allow_keys({"unit", "name", "description", "config", "seed", "stall", "precision", "input", "stack"});
   LinebufJob job;
   const JsonNode prec = root.require("precision");
   job.precision = *golden::parse_precision(prec.as_choice({"int8", "int16"}));
@@ -54,7 +54,7 @@ LinebufJob build_linebuf_job(const LayerHeader& h, const JsonNode& root) {
                                   static_cast<std::size_t>(job.input.c) * job.input.h * job.input.w, bytes, vmin,
                                   vmax, h.seed);
 
-  const JsonNode layers = root.require("layers");
+  const JsonNode layers = root.require("stack");
   if (!layers.is_array() || layers.size() == 0) layers.fail("must be a non-empty array of layers");
   int c = job.input.c, hh = job.input.h, ww = job.input.w;
   for (const JsonNode& ln : layers.items()) {

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "golden/linebuf.hpp"
 #include "harness/layer.hpp"
+#include "units/units.hpp"
 
 namespace dla::harness::units {
 
@@ -32,5 +34,8 @@ struct LinebufOutcome {
                                              uint64_t seed);
 // `linebuf` layers (docs/LAYER_FORMAT.md), registered in harness/units/linebuf_engine.cpp.
 [[nodiscard]] UnitHandler linebuf_handler();
+// `dlacosim bench linebuf` (harness/units/linebuf_bench.cpp).
+[[nodiscard]] std::vector<BenchCase> bench_linebuf(const BenchOptions& opt);
+[[nodiscard]] std::string format_bench_linebuf(const std::vector<BenchCase>& cases);
 
 }  // namespace dla::harness::units

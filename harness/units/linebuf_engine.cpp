@@ -1,4 +1,4 @@
-// The line-buffer 3x3 engine of seed 003 (harness/units/linebuf.cpp; rtl/linebuf; docs/LINEBUF.md):
+// The line-buffer 3x3 engine of seed 003 (harness/units/linebuf.cpp, linebuf_bench.cpp; rtl/linebuf; docs/LINEBUF.md):
 // registry entry.
 #include "units/engine.hpp"
 #include "units/linebuf.hpp"
@@ -6,7 +6,12 @@
 namespace dla::harness::units {
 
 Engine engine_linebuf() {
-  return {.name = "linebuf", .order = 110, .handler = &linebuf_handler, .rate_unit = "work/cycle", .flip_bit = true};
+  return {.name = "linebuf",
+          .order = 110,
+          .handler = &linebuf_handler,
+          .rate_unit = "work/cycle",
+          .flip_bit = true,
+          .bench = BenchSupport{.run = &bench_linebuf, .format = &format_bench_linebuf, .memory_port = false}};
 }
 
 }  // namespace dla::harness::units

@@ -246,23 +246,23 @@ TEST_CASE("linebuf layers: bad input names the JSON pointer and the rule", "[rtl
     std::string tag, json, pointer, rule;
   };
   const std::vector<Bad> bad = {
-      {"wide", head + R"("input":{"channels":1,"height":4,"width":65,"data":{"random":{}}},"layers":[{"kind":"conv","outputs":1,)" + wb + "}]}",
-       "/layers/0", "LineDepth"},
-      {"small", head + R"("input":{"channels":1,"height":2,"width":5,"data":{"random":{}}},"layers":[{"kind":"conv","outputs":1,)" + wb + "}]}",
-       "/layers/0", "smaller than the 3x3 kernel"},
-      {"pool", head + R"("input":{"channels":1,"height":1,"width":5,"data":{"random":{}}},"layers":[{"kind":"conv","outputs":1,"pad":1,"pool":true,)" + wb + "}]}",
-       "/layers/0", "no complete window"},
-      {"slope", head + in8 + R"("layers":[{"kind":"conv","outputs":1,"act":"leaky","leaky_slope":5,"leaky_shift":2,)" + wb + "}]}",
-       "/layers/0/leaky_slope", "at most 1"},
-      {"kernels", head + in8 + R"("layers":[{"kind":"conv","outputs":65,)" + wb + "}]}", "/layers/0", "MaxK"},
-      {"fcpad", head + in8 + R"("layers":[{"kind":"fc","outputs":2,"pad":1,)" + wb + "}]}", "/layers/0/pad",
+      {"wide", head + R"("input":{"channels":1,"height":4,"width":65,"data":{"random":{}}},"stack":[{"kind":"conv","outputs":1,)" + wb + "}]}",
+       "/stack/0", "LineDepth"},
+      {"small", head + R"("input":{"channels":1,"height":2,"width":5,"data":{"random":{}}},"stack":[{"kind":"conv","outputs":1,)" + wb + "}]}",
+       "/stack/0", "smaller than the 3x3 kernel"},
+      {"pool", head + R"("input":{"channels":1,"height":1,"width":5,"data":{"random":{}}},"stack":[{"kind":"conv","outputs":1,"pad":1,"pool":true,)" + wb + "}]}",
+       "/stack/0", "no complete window"},
+      {"slope", head + in8 + R"("stack":[{"kind":"conv","outputs":1,"act":"leaky","leaky_slope":5,"leaky_shift":2,)" + wb + "}]}",
+       "/stack/0/leaky_slope", "at most 1"},
+      {"kernels", head + in8 + R"("stack":[{"kind":"conv","outputs":65,)" + wb + "}]}", "/stack/0", "MaxK"},
+      {"fcpad", head + in8 + R"("stack":[{"kind":"fc","outputs":2,"pad":1,)" + wb + "}]}", "/stack/0/pad",
        "no pad and no pool"},
-      {"count", head + in8 + R"("layers":[{"kind":"conv","outputs":1,"weights":{"values":[1,2]},"bias":{"random":{}}}]})",
-       "/layers/0/weights", "18"},
-      {"range", head + R"("input":{"channels":1,"height":3,"width":3,"data":{"values":[1,2,3,4,200,6,7,8,9]}},"layers":[{"kind":"conv","outputs":1,)" + wb + "}]}",
+      {"count", head + in8 + R"("stack":[{"kind":"conv","outputs":1,"weights":{"values":[1,2]},"bias":{"random":{}}}]})",
+       "/stack/0/weights", "18"},
+      {"range", head + R"("input":{"channels":1,"height":3,"width":3,"data":{"values":[1,2,3,4,200,6,7,8,9]}},"stack":[{"kind":"conv","outputs":1,)" + wb + "}]}",
        "/input/data/values/4", ""},
-      {"key", head + in8 + R"("layers":[{"kind":"conv","outputs":1,"stride":2,)" + wb + "}]}", "/layers/0", "stride"},
-      {"empty", head + in8 + R"("layers":[]})", "/layers", "non-empty"},
+      {"key", head + in8 + R"("stack":[{"kind":"conv","outputs":1,"stride":2,)" + wb + "}]}", "/stack/0", "stride"},
+      {"empty", head + in8 + R"("stack":[]})", "/stack", "non-empty"},
   };
   for (const Bad& b : bad) {
     const RunResult r = run_text(b.tag, b.json, o);
