@@ -28,6 +28,9 @@ module nvdla_core #(
   parameter logic [31:0] PdpRdmaBase  = 32'ha000,
   parameter logic [31:0] PdpBase      = 32'hb000,
   parameter int unsigned PdpThroughput = 1,  // PDP_THROUGHPUT
+  // SDP_RDMA's reads in flight per operand stream: enough to cover the memory latency at one read
+  // per cycle (docs/DMA.md sizing; 8, sdp_core's synthesis default, keeps SDP latency-bound)
+  parameter int unsigned SdpRdSlots   = 264,
   parameter logic [31:0] GlbBase      = 32'h1000,
   parameter int unsigned FlyLanes     = 1,  // CACC -> SDP elements per cycle (SDP throughput)
   parameter bit          SupportWino  = 1'b0,  // Winograd convolution (nv_full)
@@ -62,8 +65,8 @@ module nvdla_core #(
   output logic                  intr_o
 );
   localparam int unsigned PdpReads = 16;   // pdp_core's MaxInFlight
-  // >= CDMA's 64 + SDP's 4 streams x RdSlots (8) + PDP_RDMA's reads in flight
-  localparam int unsigned TagDepth = 128;
+  // the reads in flight on the port: CDMA's 64 + SDP's 4 streams x SdpRdSlots + PDP_RDMA's
+  localparam int unsigned TagDepth = 64 + 4 * SdpRdSlots + PdpReads;
   logic [AtomBits-1:0] unused_rsp_data;  // each master takes dma_rd_rsp_data_i directly
 
   // ---------------------------------------------------------------- units
@@ -130,7 +133,8 @@ module nvdla_core #(
     .AtomLog2(AtomLog2),
     .SdpBase (SdpBase),
     .RdmaBase(SdpRdmaBase),
-    .Lanes   (FlyLanes)
+    .Lanes   (FlyLanes),
+    .RdSlots (SdpRdSlots)
   ) u_sdp (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),
