@@ -133,7 +133,7 @@ class LinebufRtl {
     }
     Vlinebuf& t = sim_.top();
     const int pad = L.pad;
-    const int ho = in.h + 2 * pad - 2, wo = in.w + 2 * pad - 2;
+    const int ho = in.h + 2 * pad - 2;
     const int groups = ceil_div(in.c, kLinebufNumPe);
     const golden::LinebufShape shape = golden::linebuf_out_shape(L, in.c, in.h, in.w);
     LinebufMap out{shape.c, shape.h, shape.w, std::vector<int64_t>(static_cast<std::size_t>(shape.c) * shape.h * shape.w)};
@@ -141,19 +141,7 @@ class LinebufRtl {
     const std::size_t n_wt = static_cast<std::size_t>(ho) * L.outputs * groups;
     const std::size_t n_out = out.data.size();
 
-    // Descriptor (docs/LINEBUF.md §2).
-    clear_bits(t.cfg_i);
-    put_bits(t.cfg_i, 0, 16, static_cast<uint64_t>(in.w));
-    put_bits(t.cfg_i, 16, 16, static_cast<uint64_t>(in.h));
-    put_bits(t.cfg_i, 32, 16, static_cast<uint64_t>(in.c));
-    put_bits(t.cfg_i, 48, 16, static_cast<uint64_t>(L.outputs));
-    put_bits(t.cfg_i, 64, 1, static_cast<uint64_t>(pad));
-    put_bits(t.cfg_i, 65, 1, p == Precision::Int16 ? 1 : 0);
-    put_bits(t.cfg_i, 66, 2, L.out.act == LinebufAct::Relu ? 1 : L.out.act == LinebufAct::Leaky ? 2 : 0);
-    put_bits(t.cfg_i, 68, 1, L.pool ? 1 : 0);
-    put_bits(t.cfg_i, 69, 6, static_cast<uint64_t>(L.out.out_shift));
-    put_bits(t.cfg_i, 75, 16, static_cast<uint64_t>(L.out.leaky_slope));
-    put_bits(t.cfg_i, 91, 5, static_cast<uint64_t>(L.out.leaky_shift));
+    put_descriptor(t, L, in.c, in.h, in.w, p);
 
     bool cfg_on = false, cfg_done = false, px_on = false, wt_on = false;
     std::size_t px_sent = 0, wt_sent = 0, got = 0;
@@ -195,6 +183,9 @@ class LinebufRtl {
         cfg_on = false;
         cfg_done = true;
         sim_.progress();
+        if (t.cfg_err_o != 0) {
+          throw std::runtime_error(fmt::format("linebuf RTL refused the descriptor (cfg_err_o {})", t.cfg_err_o));
+        }
       }
       if (px_fire) {
         px_on = false;
@@ -207,7 +198,6 @@ class LinebufRtl {
         sim_.progress();
       }
     }
-    (void)wo;
     // The engine returns to idle: the next descriptor is taken only then.
     while (t.busy_o) {
       sim_.settle();
@@ -216,10 +206,42 @@ class LinebufRtl {
     return out;
   }
 
+  // Sends only the descriptor of `L` on a c x h x w input; returns cfg_err_o once it is taken.
+  int descriptor_error(const LinebufLayer& L, int c, int h, int w, Precision p) {
+    Vlinebuf& t = sim_.top();
+    put_descriptor(t, L, c, h, w, p);
+    t.cfg_valid_i = 1;
+    sim_.settle();
+    while (!t.cfg_ready_o) {
+      sim_.tick();
+      sim_.settle();
+    }
+    sim_.tick();
+    t.cfg_valid_i = 0;
+    sim_.settle();
+    return t.cfg_err_o;
+  }
+
   [[nodiscard]] uint64_t cycles() const { return sim_.cycle(); }
   void finish() { sim_.finish(); }
 
  private:
+  // The descriptor (docs/LINEBUF.md §2).
+  static void put_descriptor(Vlinebuf& t, const LinebufLayer& L, int c, int h, int w, Precision p) {
+    clear_bits(t.cfg_i);
+    put_bits(t.cfg_i, 0, 16, static_cast<uint64_t>(w));
+    put_bits(t.cfg_i, 16, 16, static_cast<uint64_t>(h));
+    put_bits(t.cfg_i, 32, 16, static_cast<uint64_t>(c));
+    put_bits(t.cfg_i, 48, 16, static_cast<uint64_t>(L.outputs));
+    put_bits(t.cfg_i, 64, 1, static_cast<uint64_t>(L.pad));
+    put_bits(t.cfg_i, 65, 1, p == Precision::Int16 ? 1 : 0);
+    put_bits(t.cfg_i, 66, 2, L.out.act == LinebufAct::Relu ? 1 : L.out.act == LinebufAct::Leaky ? 2 : 0);
+    put_bits(t.cfg_i, 68, 1, L.pool ? 1 : 0);
+    put_bits(t.cfg_i, 69, 6, static_cast<uint64_t>(L.out.out_shift));
+    put_bits(t.cfg_i, 75, 16, static_cast<uint64_t>(L.out.leaky_slope));
+    put_bits(t.cfg_i, 91, 5, static_cast<uint64_t>(L.out.leaky_shift));
+  }
+
   // Weight beat `beat` of the layer: per output row, kernel k, channel group g: NumPe filters
   // (channels at or beyond C zero) and the kernel's bias in the top 32 bits.
   static void fill_weights(Vlinebuf& t, const LinebufLayer& L, int channels, std::size_t beat, int groups) {
@@ -254,6 +276,13 @@ LinebufOutcome run_linebuf_rtl(const LinebufJob& job, const SimOptions& sopt, do
   o.cycles = rtl.cycles();
   rtl.finish();
   return o;
+}
+
+int linebuf_rtl_descriptor_error(const LinebufLayer& L, int c, int h, int w, Precision p, const SimOptions& sopt) {
+  LinebufRtl rtl(sopt, 0.0, sopt.seed);
+  const int err = rtl.descriptor_error(L, c, h, w, p);
+  rtl.finish();
+  return err;
 }
 
 LinebufOutcome run_linebuf_golden(const LinebufJob& job) {

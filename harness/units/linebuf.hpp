@@ -32,6 +32,10 @@ struct LinebufOutcome {
 // `stall` on every port (seeded by `seed`).
 [[nodiscard]] LinebufOutcome run_linebuf_rtl(const LinebufJob& job, const SimOptions& sopt, double stall,
                                              uint64_t seed);
+// The RTL's own check of a descriptor (docs/LINEBUF.md §2, cfg_err_o): the descriptor of `L` on a
+// c x h x w input sent alone; 0 when the engine takes it, else the refusal code.
+[[nodiscard]] int linebuf_rtl_descriptor_error(const golden::LinebufLayer& L, int c, int h, int w,
+                                               golden::Precision p, const SimOptions& sopt);
 // `linebuf` layers (docs/LAYER_FORMAT.md), registered in harness/units/linebuf_engine.cpp.
 [[nodiscard]] UnitHandler linebuf_handler();
 // `dlacosim bench linebuf` (harness/units/linebuf_bench.cpp).

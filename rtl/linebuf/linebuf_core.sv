@@ -30,7 +30,12 @@ module linebuf_core #(
   output logic             out_valid_o,
   input  logic             out_ready_i,
   output logic [DataW-1:0] out_data_o,
-  output logic             busy_o
+  output logic             busy_o,
+  // The last descriptor's refusal (0: taken; docs/LINEBUF.md §3): a refused descriptor starts
+  // nothing and takes no pixel or weight. 1 W not in [1, LineDepth], 2 H = 0, 3 C not in
+  // [1, MaxC], 4 K not in [1, MaxK], 5 pad 0 on a map under 3x3, 6 pool without a complete
+  // window, 7 leaky slope above 1, 8 reserved act code 3.
+  output logic [3:0]       cfg_err_o
 );
   localparam int unsigned PeLog = $clog2(NumPe);
   localparam int unsigned ChW   = $clog2(MaxC);
@@ -51,6 +56,27 @@ module linebuf_core #(
 
   assign cfg_ready_o = !run_q;
   assign busy_o      = run_q;
+
+  logic [3:0] cfg_err, err_q;
+  always_comb begin
+    cfg_err = 4'd0;
+    if (cfg_i.width == '0 || 32'(cfg_i.width) > LineDepth) cfg_err = 4'd1;
+    else if (cfg_i.height == '0) cfg_err = 4'd2;
+    else if (cfg_i.channels == '0 || 32'(cfg_i.channels) > MaxC) cfg_err = 4'd3;
+    else if (cfg_i.kernels == '0 || 32'(cfg_i.kernels) > MaxK) cfg_err = 4'd4;
+    else if (!cfg_i.pad && (cfg_i.width < 16'd3 || cfg_i.height < 16'd3)) cfg_err = 4'd5;
+    else if (cfg_i.pool && (({1'b0, cfg_i.width} + {15'b0, cfg_i.pad, 1'b0}) < 17'd4 ||
+                            ({1'b0, cfg_i.height} + {15'b0, cfg_i.pad, 1'b0}) < 17'd4)) cfg_err = 4'd6;
+    else if (cfg_i.act == linebuf_pkg::ActLeaky && 33'(cfg_i.leaky_slope) > (33'd1 << cfg_i.leaky_shift))
+      cfg_err = 4'd7;
+    else if (cfg_i.act == 2'd3) cfg_err = 4'd8;
+  end
+  assign cfg_err_o = err_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) err_q <= '0;
+    else if (cfg_valid_i && cfg_ready_o) err_q <= cfg_err;
+  end
 
   // ---------------------------------------------------------------- filling the lines
   logic [16:0] fr_q, fc_q, fx_q;  // padded row, channel, padded column being written
@@ -211,7 +237,7 @@ module linebuf_core #(
       cg_q  <= '0;
       cc_q  <= '0;
     end else if (cfg_valid_i && cfg_ready_o) begin
-      run_q <= 1'b1;
+      run_q <= cfg_err == '0;
       d_q   <= cfg_i;
       cy_q  <= '0;
       ck_q  <= '0;

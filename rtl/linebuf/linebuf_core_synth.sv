@@ -16,7 +16,8 @@ module linebuf_core_synth (
   output logic          out_valid_o,
   input  logic          out_ready_i,
   output logic [7:0]    out_data_o,
-  output logic          busy_o
+  output logic          busy_o,
+  output logic [3:0]    cfg_err_o
 );
   linebuf_core #(
     .NumPe    (2),
@@ -39,6 +40,7 @@ module linebuf_core_synth (
     .out_valid_o(out_valid_o),
     .out_ready_i(out_ready_i),
     .out_data_o (out_data_o),
-    .busy_o     (busy_o)
+    .busy_o     (busy_o),
+    .cfg_err_o  (cfg_err_o)
   );
 endmodule

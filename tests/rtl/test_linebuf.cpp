@@ -312,3 +312,40 @@ TEST_CASE("linebuf: a 416x416 seed-style stack on golden equals the int64 refere
   REQUIRE(ref[ref.size() - 2].h == 7);
   require_equal(dla::golden::linebuf_stack(in, layers, Precision::Int8, lim), ref, "416 stack golden");
 }
+
+TEST_CASE("linebuf RTL refuses a descriptor outside its limits with a code, as golden refuses it",
+          "[rtl][linebuf]") {
+  using dla::golden::linebuf_refusal;
+  const dla::golden::LinebufLimits lim;
+  auto conv = [](int k, int pad, bool pool) {
+    LinebufLayer L;
+    L.outputs = k;
+    L.pad = pad;
+    L.pool = pool;
+    return L;
+  };
+  LinebufLayer leaky = conv(1, 1, false);
+  leaky.out.act = LinebufAct::Leaky;
+  leaky.out.leaky_slope = 3;
+  leaky.out.leaky_shift = 1;
+  LinebufLayer leaky_one = leaky;
+  leaky_one.out.leaky_slope = 2;  // exactly 1: taken
+  struct Case {
+    const char* what;
+    LinebufLayer L;
+    int c, h, w, code;
+  };
+  const std::vector<Case> cases = {
+      {"taken", conv(4, 1, true), 3, 8, 8, 0},      {"W above LineDepth", conv(1, 0, false), 1, 3, 65, 1},
+      {"H 0", conv(1, 1, false), 1, 0, 4, 2},       {"C above MaxC", conv(1, 0, false), 65, 3, 3, 3},
+      {"K above MaxK", conv(65, 1, false), 1, 3, 3, 4}, {"pad 0 under 3x3", conv(1, 0, false), 1, 2, 5, 5},
+      {"pool, no window", conv(1, 1, true), 1, 1, 8, 6}, {"slope above 1", leaky, 1, 3, 3, 7},
+      {"slope 1", leaky_one, 1, 3, 3, 0},           {"W = LineDepth", conv(64, 0, false), 64, 3, 64, 0},
+  };
+  SimOptions s;
+  for (const Case& k : cases) {
+    INFO(k.what);
+    CHECK(units::linebuf_rtl_descriptor_error(k.L, k.c, k.h, k.w, Precision::Int8, s) == k.code);
+    CHECK(linebuf_refusal(k.L, k.c, k.h, k.w, lim).has_value() == (k.code != 0));
+  }
+}
