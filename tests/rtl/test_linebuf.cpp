@@ -220,7 +220,7 @@ TEST_CASE("linebuf: every bundled layer under all 10 stress legs", "[rtl][linebu
   for (const Loaded& L : bundled()) rtl_under(L, ref_stack(L.job), cross_stress::options());
 }
 
-TEST_CASE("linebuf: the cross run passes and compares every layer; a flipped bit is a mismatch", "[rtl][linebuf]") {
+TEST_CASE("linebuf: the cross run passes and compares every layer, and a flipped bit is a mismatch", "[rtl][linebuf]") {
   RunOptions o;
   o.stall = 0.3;
   o.sim.rand_reset = 2;
