@@ -69,7 +69,9 @@ std::optional<std::string> linebuf_refusal(const LinebufLayer& layer, int c, int
                          "buffer holds {} (MaxC)",
                          n, n, (n + 8) / 9, lim.max_channels);
     }
-    if (layer.pool || layer.pad != 0) return std::string("a fully connected layer has no pad and no pool");
+    if (layer.pool || layer.pad != 0 || layer.weights_once) {
+      return std::string("a fully connected layer has no pad, no pool and no dataflow choice");
+    }
     return std::nullopt;
   }
   if (layer.pad != 0 && layer.pad != 1) return fmt_text("pad {} is not 0 or 1", layer.pad);
@@ -77,6 +79,11 @@ std::optional<std::string> linebuf_refusal(const LinebufLayer& layer, int c, int
   if (c > lim.max_channels) return fmt_text("C {} is above the {} channels a line holds (MaxC)", c, lim.max_channels);
   if (layer.pad == 0 && (w < 3 || h < 3)) {
     return fmt_text("a {}x{} (HxW) input without padding is smaller than the 3x3 kernel", h, w);
+  }
+  if (layer.weights_once && (h + 2 * layer.pad > lim.map_rows || w + 2 * layer.pad > lim.map_rows)) {
+    return fmt_text("the weights-once dataflow keeps the whole padded map on chip: {}x{} (HxW, padded) is above {}x{} "
+                    "(MapRows)",
+                    h + 2 * layer.pad, w + 2 * layer.pad, lim.map_rows, lim.map_rows);
   }
   const int ho = h + 2 * layer.pad - 2;
   const int wo = w + 2 * layer.pad - 2;

@@ -58,8 +58,8 @@ LinebufJob build_linebuf_job(const LayerHeader& h, const JsonNode& root) {
   if (!layers.is_array() || layers.size() == 0) layers.fail("must be a non-empty array of layers");
   int c = job.input.c, hh = job.input.h, ww = job.input.w;
   for (const JsonNode& ln : layers.items()) {
-    ln.allow_keys({"kind", "outputs", "pad", "pool", "act", "leaky_slope", "leaky_shift", "out_shift", "weights",
-                   "bias"});
+    ln.allow_keys({"kind", "outputs", "pad", "pool", "dataflow", "act", "leaky_slope", "leaky_shift", "out_shift",
+                   "weights", "bias"});
     LinebufLayer L;
     L.kind = ln.require("kind").as_choice({"conv", "fc"}) == "conv" ? LinebufKind::Conv : LinebufKind::Fc;
     const JsonNode outs = ln.require("outputs");
@@ -67,8 +67,12 @@ LinebufJob build_linebuf_job(const LayerHeader& h, const JsonNode& root) {
     if (L.kind == LinebufKind::Conv) {
       L.pad = ln.get("pad") ? static_cast<int>(ln.require("pad").as_int(0, 1)) : 0;
       L.pool = ln.get("pool") ? ln.require("pool").as_bool() : false;
-    } else if (ln.get("pad") || ln.get("pool")) {
-      (ln.get("pad") ? ln.require("pad") : ln.require("pool")).fail("a fully connected layer has no pad and no pool");
+      L.weights_once = ln.get("dataflow") &&
+                       ln.require("dataflow").as_choice({"pixels_once", "weights_once"}) == "weights_once";
+    } else {
+      for (const char* key : {"pad", "pool", "dataflow"}) {
+        if (ln.get(key)) ln.require(key).fail("a fully connected layer has no pad, no pool and no dataflow choice");
+      }
     }
     const std::string act = ln.get("act") ? ln.require("act").as_choice({"none", "relu", "leaky"}) : "none";
     L.out.act = act == "relu" ? LinebufAct::Relu : act == "leaky" ? LinebufAct::Leaky : LinebufAct::None;
@@ -138,7 +142,8 @@ class LinebufRtl {
     const golden::LinebufShape shape = golden::linebuf_out_shape(L, in.c, in.h, in.w);
     LinebufMap out{shape.c, shape.h, shape.w, std::vector<int64_t>(static_cast<std::size_t>(shape.c) * shape.h * shape.w)};
     const std::size_t n_px = in.data.size();
-    const std::size_t n_wt = static_cast<std::size_t>(ho) * L.outputs * groups;
+    // Weight groups: per output row, kernel, group (pixels once) or per kernel, group (weights once).
+    const std::size_t n_wt = static_cast<std::size_t>(L.weights_once ? 1 : ho) * L.outputs * groups;
     const std::size_t n_out = out.data.size();
 
     put_descriptor(t, L, in.c, in.h, in.w, p);
@@ -169,10 +174,12 @@ class LinebufRtl {
       const bool wt_fire = wt_on && t.wt_ready_o;
       if (t.out_valid_o && t.out_ready_i) {
         if (got >= n_out) throw std::runtime_error("linebuf RTL: more outputs than the layer has");
-        // Order: output row, kernel, column.
+        // Order: output row, kernel, column (pixels once); kernel, row, column (weights once).
         const std::size_t x = got % static_cast<std::size_t>(out.w);
-        const std::size_t k = (got / static_cast<std::size_t>(out.w)) % static_cast<std::size_t>(out.c);
-        const std::size_t y = got / (static_cast<std::size_t>(out.w) * out.c);
+        const std::size_t k = L.weights_once ? got / (static_cast<std::size_t>(out.w) * out.h)
+                                             : (got / static_cast<std::size_t>(out.w)) % static_cast<std::size_t>(out.c);
+        const std::size_t y = L.weights_once ? (got / static_cast<std::size_t>(out.w)) % static_cast<std::size_t>(out.h)
+                                             : got / (static_cast<std::size_t>(out.w) * out.c);
         out.data[(k * out.h + y) * out.w + x] =
             golden::sign_extend(t.out_data_o, golden::bits_per_element(p));
         ++got;
@@ -240,6 +247,7 @@ class LinebufRtl {
     put_bits(t.cfg_i, 69, 6, static_cast<uint64_t>(L.out.out_shift));
     put_bits(t.cfg_i, 75, 16, static_cast<uint64_t>(L.out.leaky_slope));
     put_bits(t.cfg_i, 91, 5, static_cast<uint64_t>(L.out.leaky_shift));
+    put_bits(t.cfg_i, 96, 1, L.weights_once ? 1 : 0);
   }
 
   // Weight beat `beat` of the layer: per output row, kernel k, channel group g: NumPe filters

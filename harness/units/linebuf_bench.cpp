@@ -24,6 +24,7 @@ struct Case {
   int c, h, w, k;
   bool pool;
   bool fc;
+  bool once = false;  // the weights-once dataflow
 };
 
 golden::LinebufLayer random_layer(const Case& k, Rng& rng) {
@@ -32,6 +33,7 @@ golden::LinebufLayer random_layer(const Case& k, Rng& rng) {
   L.outputs = k.k;
   L.pad = k.fc ? 0 : 1;
   L.pool = k.pool;
+  L.weights_once = k.once;
   L.out.act = golden::LinebufAct::Relu;
   L.out.out_shift = 6;
   const std::size_t per = k.fc ? static_cast<std::size_t>(k.c) * k.h * k.w : static_cast<std::size_t>(k.c) * 9;
@@ -52,7 +54,10 @@ std::vector<BenchCase> bench_linebuf(const BenchOptions& opt) {
                            {"conv+pool 56x56 c4 k8", 4, 56, 56, 8, true, false},
                            {"conv 28x28 c32 k32", 32, 28, 28, 32, false, false},
                            {"conv 7x7 c64 k64", 64, 7, 7, 64, false, false},
-                           {"fc 392 -> 16", 8, 7, 7, 16, false, true}};
+                           {"fc 392 -> 16", 8, 7, 7, 16, false, true},
+                           {"conv 7x7 c64 k64 wonce", 64, 7, 7, 64, false, false, true},
+                           {"conv 14x14 c32 k32", 32, 14, 14, 32, false, false},
+                           {"conv 14x14 c32 k32 wonce", 32, 14, 14, 32, false, false, true}};
   const golden::HwConfig& nv = *golden::find_config("nv_small");
   std::vector<BenchCase> out;
   for (const Case& k : cases_in) {
@@ -87,10 +92,14 @@ std::vector<BenchCase> bench_linebuf(const BenchOptions& opt) {
                {"kernels", k.k},
                {"peak_pixels_per_cycle", peak},
                {"sim_elements_per_s", sec > 0 ? static_cast<double>(pixels) / sec : 0.0},
+               {"dataflow", k.once ? "weights_once" : "pixels_once"},
+               // Weight groups streamed in (one per kernel and group of 4 channels, per output row
+               // in the pixels-once dataflow).
+               {"weight_beats", static_cast<uint64_t>(k.once || k.fc ? 1 : k.h) * k.k * ch_groups},
                {"nvdla_config", nv.name},
                {"nvdla_cycles", nullptr},
                {"nvdla_detail", ""}};
-    if (!k.fc && !k.pool) {
+    if (!k.fc && !k.pool && !k.once) {
       // The same convolution on NVDLA's pipeline (nv_small), direct, pad 1.
       golden::ConvParams p;
       p.w = k.w;
@@ -110,7 +119,9 @@ std::vector<BenchCase> bench_linebuf(const BenchOptions& opt) {
         b.extra["nvdla_detail"] = e.what();
       }
     } else {
-      b.extra["nvdla_detail"] = k.fc ? "FC: no NVDLA conv case" : "pooling fused here: no like-for-like NVDLA case";
+      b.extra["nvdla_detail"] = k.fc     ? "FC: no NVDLA conv case"
+                                : k.once ? "weights once: the pixels-once case of the same layer has it"
+                                         : "pooling fused here: no like-for-like NVDLA case";
     }
     out.push_back(std::move(b));
   }
@@ -118,23 +129,24 @@ std::vector<BenchCase> bench_linebuf(const BenchOptions& opt) {
 }
 
 std::string format_bench_linebuf(const std::vector<BenchCase>& cases) {
-  std::string out = fmt::format("{:<6} {:<22} {:>10} {:>4} {:>9} {:>9} {:>9} {:>9} {:>6} {:>12} {:>9} {:>8}\n",
+  std::string out = fmt::format("{:<6} {:<26} {:>10} {:>4} {:>9} {:>9} {:>9} {:>9} {:>6} {:>8} {:>12} {:>7} {:>8}\n",
                                 "config", "case", "cube", "K", "pixels", "cycles", "pix/cyc", "peak", "util",
-                                "NVDLA cycles", "ratio", "status");
+                                "wt beats", "NVDLA cycles", "ratio", "status");
   for (const BenchCase& c : cases) {
     const auto& nvc = c.extra.at("nvdla_cycles");
     const std::string nv = nvc.is_null() ? "-" : fmt::format("{}", nvc.get<uint64_t>());
     const std::string ratio =
         nvc.is_null() ? "-" : fmt::format("{:.2f}", static_cast<double>(c.cycles) / nvc.get<double>());
-    out += fmt::format("{:<6} {:<22} {:>10} {:>4} {:>9} {:>9} {:>9.3f} {:>9.3f} {:>6.3f} {:>12} {:>9} {:>8}\n",
+    out += fmt::format("{:<6} {:<26} {:>10} {:>4} {:>9} {:>9} {:>9.3f} {:>9.3f} {:>6.3f} {:>8} {:>12} {:>7} {:>8}\n",
                        c.config, c.name, c.extra.at("cube").get<std::string>(), c.extra.at("kernels").get<int>(),
                        c.elements, c.cycles, c.elements_per_cycle(), c.num("peak_pixels_per_cycle"),
-                       c.utilization.value_or(0), nv, ratio, c.status);
+                       c.utilization.value_or(0), c.extra.at("weight_beats").get<uint64_t>(), nv, ratio, c.status);
   }
   out += "pixels: convolution outputs (before pooling); peak: NumPe x 9 MACs per cycle = one pixel per ceil(C/NumPe) "
          "cycles; util = pixels per cycle / peak (a pass of Wo outputs takes Wo + 2 cycles); NVDLA cycles: the same "
          "3x3 pad-1 int8 convolution on this project's NVDLA conv pipeline (nv_small, 64 MACs per cycle), ratio = "
-         "linebuf cycles / NVDLA cycles\n";
+         "linebuf cycles / NVDLA cycles; wt beats: weight groups streamed in (NumPe filters each), once per output row "
+         "(pixels once) or once per layer (wonce: weights once, the padded map on chip)\n";
   return out;
 }
 

@@ -13,6 +13,7 @@ module linebuf_core #(
   parameter int unsigned MaxC      = 64,
   parameter int unsigned MaxK      = 64,
   parameter int unsigned DataW     = 16,
+  parameter int unsigned MapRows   = 16,  // line slots (a power of two >= 4); weights-once maps up to MapRows x MapRows padded
   localparam int unsigned AccW     = 48,
   localparam int unsigned WtW      = 9 * NumPe * DataW + 32
 ) (
@@ -34,7 +35,8 @@ module linebuf_core #(
   // The last descriptor's refusal (0: taken; docs/LINEBUF.md §3): a refused descriptor starts
   // nothing and takes no pixel or weight. 1 W not in [1, LineDepth], 2 H = 0, 3 C not in
   // [1, MaxC], 4 K not in [1, MaxK], 5 pad 0 on a map under 3x3, 6 pool without a complete
-  // window, 7 leaky slope above 1, 8 reserved act code 3.
+  // window, 7 leaky slope above 1, 8 reserved act code 3, 9 weights once on a padded map above
+  // MapRows x MapRows.
   output logic [3:0]       cfg_err_o
 );
   localparam int unsigned PeLog = $clog2(NumPe);
@@ -42,6 +44,10 @@ module linebuf_core #(
   localparam int unsigned PosW  = $clog2(LineDepth + 2);
   localparam int unsigned XW    = $clog2(LineDepth);
   localparam int unsigned KW    = $clog2(MaxK);
+  localparam int unsigned SlotW = $clog2(MapRows);
+  // Partial sums: a line (pixels once) or the whole output map (weights once).
+  localparam int unsigned PsumDepth = (MapRows * MapRows > LineDepth) ? MapRows * MapRows : LineDepth;
+  localparam int unsigned PsW   = $clog2(PsumDepth);
 
   linebuf_pkg::desc_t d_q;
   logic        run_q;
@@ -70,6 +76,8 @@ module linebuf_core #(
     else if (cfg_i.act == linebuf_pkg::ActLeaky && 33'(cfg_i.leaky_slope) > (33'd1 << cfg_i.leaky_shift))
       cfg_err = 4'd7;
     else if (cfg_i.act == 2'd3) cfg_err = 4'd8;
+    else if (cfg_i.wonce && (({1'b0, cfg_i.width} + {15'b0, cfg_i.pad, 1'b0}) > 17'(MapRows) ||
+                             ({1'b0, cfg_i.height} + {15'b0, cfg_i.pad, 1'b0}) > 17'(MapRows))) cfg_err = 4'd9;
   end
   assign cfg_err_o = err_q;
 
@@ -84,7 +92,7 @@ module linebuf_core #(
   logic        fill_can, pad_row, pad_col, fill_step;
 
   always_comb begin
-    fill_can   = run_q && fr_q < hp && fr_q <= cy_q + 17'd3;
+    fill_can   = run_q && fr_q < hp && (d_q.wonce || fr_q <= cy_q + 17'(MapRows - 1));
     pad_row    = d_q.pad && (fr_q == '0 || fr_q == hp - 17'd1);
     pad_col    = d_q.pad && (fx_q == '0 || fx_q == wp - 17'd1);
     px_ready_o = fill_can && !pad_row && !pad_col;
@@ -123,17 +131,18 @@ module linebuf_core #(
     .NumPe    (NumPe),
     .LineDepth(LineDepth),
     .MaxC     (MaxC),
-    .DataW    (DataW)
+    .DataW    (DataW),
+    .Slots    (MapRows)
   ) u_lines (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .wr_i         (fill_step),
     .wr_zero_row_i(pad_row),
-    .wr_slot_i    (fr_q[1:0]),
+    .wr_slot_i    (fr_q[SlotW-1:0]),
     .wr_ch_i      (fc_q[ChW-1:0]),
     .wr_pos_i     (fx_q[PosW-1:0]),
     .wr_data_i    (pad_col ? '0 : px_data_i),
-    .rd_slot_i    (cy_q[1:0]),
+    .rd_slot_i    (cy_q[SlotW-1:0]),
     .rd_ch_i      (ChW'(cg_q << PeLog)),
     .rd_pos_i     (cc_q[PosW-1:0]),
     .rd_data_o    (cols)
@@ -172,12 +181,13 @@ module linebuf_core #(
       wg_q     <= '0;
       w_done_q <= 1'b0;
     end else if (wt_fire) begin
+      // Pixels once: per output row, kernel, group; weights once: per kernel, group.
       if (wg_q == groups - 17'd1) begin
         wg_q <= '0;
         if (wk_q == {1'b0, d_q.kernels} - 17'd1) begin
           wk_q <= '0;
           wy_q <= wy_q + 17'd1;
-          if (wy_q == ho - 17'd1) w_done_q <= 1'b1;
+          if (d_q.wonce || wy_q == ho - 17'd1) w_done_q <= 1'b1;
         end else begin
           wk_q <= wk_q + 17'd1;
         end
@@ -191,8 +201,9 @@ module linebuf_core #(
   logic                   fifo_in_ready, adv, col_out, last_g, end_pass;
   logic signed [AccW-1:0] pe_sum[NumPe];
   logic signed [AccW-1:0] sum, base, acc;
-  logic signed [AccW-1:0] psum_q[LineDepth];
+  logic signed [AccW-1:0] psum_q[PsumDepth];
   logic [XW-1:0]          x;
+  logic [PsW-1:0]         pb_q, pi;  // weights once: psum base of the output row (cy * Wo); index
 
   always_comb begin
     adv      = run_q && fr_q >= cy_q + 17'd3 && wb_valid && fifo_in_ready;
@@ -200,8 +211,10 @@ module linebuf_core #(
     x        = XW'(cc_q - 17'd2);
     last_g   = cg_q == groups - 17'd1;
     end_pass = adv && cc_q == wp - 17'd1;
+    pi       = pb_q + PsW'(x);
   end
-  assign wb_release = end_pass;
+  // Weights once: a group's weights serve every output row.
+  assign wb_release = end_pass && (!d_q.wonce || cy_q == ho - 17'd1);
 
   for (genvar p = 0; p < NumPe; p++) begin : g_pe
     logic [3*DataW-1:0] col;
@@ -220,12 +233,12 @@ module linebuf_core #(
   always_comb begin
     sum = '0;
     for (int unsigned p = 0; p < NumPe; p++) sum = sum + pe_sum[p];
-    base = (cg_q == '0) ? AccW'($signed(wb_data[9*NumPe*DataW +: 32])) : psum_q[x];
+    base = (cg_q == '0) ? AccW'($signed(wb_data[9*NumPe*DataW +: 32])) : psum_q[pi];
     acc  = base + sum;
   end
 
   always_ff @(posedge clk_i) begin
-    if (adv && col_out && !last_g) psum_q[x] <= acc;
+    if (adv && col_out && !last_g) psum_q[pi] <= acc;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -244,7 +257,10 @@ module linebuf_core #(
       cg_q  <= '0;
       cc_q  <= '0;
     end else if (adv) begin
-      if (cc_q == wp - 17'd1) begin
+      if (cc_q != wp - 17'd1) begin
+        cc_q <= cc_q + 17'd1;
+      end else if (!d_q.wonce) begin
+        // Pixels once: column, channel group, kernel, output row.
         cc_q <= '0;
         if (last_g) begin
           cg_q <= '0;
@@ -259,9 +275,28 @@ module linebuf_core #(
           cg_q <= cg_q + 17'd1;
         end
       end else begin
-        cc_q <= cc_q + 17'd1;
+        // Weights once: column, output row, channel group, kernel.
+        cc_q <= '0;
+        if (cy_q == ho - 17'd1) begin
+          cy_q <= '0;
+          if (last_g) begin
+            cg_q <= '0;
+            if (ck_q == {1'b0, d_q.kernels} - 17'd1) run_q <= 1'b0;
+            else ck_q <= ck_q + 17'd1;
+          end else begin
+            cg_q <= cg_q + 17'd1;
+          end
+        end else begin
+          cy_q <= cy_q + 17'd1;
+        end
       end
     end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) pb_q <= '0;
+    else if (cfg_valid_i && cfg_ready_o) pb_q <= '0;
+    else if (d_q.wonce && end_pass) pb_q <= (cy_q == ho - 17'd1) ? '0 : pb_q + PsW'(wp - 17'd2);
   end
 
   // ---------------------------------------------------------------- output stage, pool, FIFO

@@ -1,7 +1,8 @@
-// The line-buffer engine's descriptor (docs/LINEBUF.md §2): one 96-bit beat per layer.
+// The line-buffer engine's descriptor (docs/LINEBUF.md §2): one 97-bit beat per layer.
 // A packed struct lists its fields MSB first: width is bits [15:0].
 package linebuf_pkg;
   typedef struct packed {
+    logic        wonce;        // [96]    dataflow "weights load once": the whole padded map on chip
     logic [4:0]  leaky_shift;  // [95:91]
     logic [15:0] leaky_slope;  // [90:75] unsigned; negatives times slope / 2^leaky_shift
     logic [5:0]  out_shift;    // [74:69] requantize: sat(rhaz(v / 2^out_shift))

@@ -152,6 +152,11 @@ TEST_CASE("linebuf refusals name the rule", "[linebuf]") {
   leaky.out.leaky_slope = 3;
   leaky.out.leaky_shift = 1;
   CHECK(linebuf_refusal(leaky, 1, 3, 3, lim)->find("above 2^leaky_shift") != std::string::npos);
+  LinebufLayer once = conv(1, 1, false, {}, {});
+  once.weights_once = true;
+  CHECK(!linebuf_refusal(once, 1, 14, 14, lim));  // 16 x 16 padded
+  CHECK(linebuf_refusal(once, 1, 15, 14, lim)->find("MapRows") != std::string::npos);
+  CHECK(linebuf_refusal(once, 1, 14, 15, lim)->find("MapRows") != std::string::npos);
   LinebufLayer fc;
   fc.kind = LinebufKind::Fc;
   fc.outputs = 2;

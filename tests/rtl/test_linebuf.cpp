@@ -256,7 +256,7 @@ TEST_CASE("linebuf layers: bad input names the JSON pointer and the rule", "[rtl
        "/stack/0/leaky_slope", "at most 1"},
       {"kernels", head + in8 + R"("stack":[{"kind":"conv","outputs":65,)" + wb + "}]}", "/stack/0", "MaxK"},
       {"fcpad", head + in8 + R"("stack":[{"kind":"fc","outputs":2,"pad":1,)" + wb + "}]}", "/stack/0/pad",
-       "no pad and no pool"},
+       "no pad, no pool"},
       {"count", head + in8 + R"("stack":[{"kind":"conv","outputs":1,"weights":{"values":[1,2]},"bias":{"random":{}}}]})",
        "/stack/0/weights", "18"},
       {"range", head + R"("input":{"channels":1,"height":3,"width":3,"data":{"values":[1,2,3,4,200,6,7,8,9]}},"stack":[{"kind":"conv","outputs":1,)" + wb + "}]}",
@@ -328,6 +328,11 @@ TEST_CASE("linebuf RTL refuses a descriptor outside its limits with a code, as g
   leaky.out.act = LinebufAct::Leaky;
   leaky.out.leaky_slope = 3;
   leaky.out.leaky_shift = 1;
+  auto once = [&](int k, int, int) {
+    LinebufLayer L = conv(k, 1, false);
+    L.weights_once = true;
+    return L;
+  };
   LinebufLayer leaky_one = leaky;
   leaky_one.out.leaky_slope = 2;  // exactly 1: taken
   struct Case {
@@ -341,6 +346,9 @@ TEST_CASE("linebuf RTL refuses a descriptor outside its limits with a code, as g
       {"K above MaxK", conv(65, 1, false), 1, 3, 3, 4}, {"pad 0 under 3x3", conv(1, 0, false), 1, 2, 5, 5},
       {"pool, no window", conv(1, 1, true), 1, 1, 8, 6}, {"slope above 1", leaky, 1, 3, 3, 7},
       {"slope 1", leaky_one, 1, 3, 3, 0},           {"W = LineDepth", conv(64, 0, false), 64, 3, 64, 0},
+      {"weights once, 16x16 padded", once(1, 14, 14), 1, 14, 14, 0},
+      {"weights once, 17 padded rows", once(1, 15, 14), 1, 15, 14, 9},
+      {"weights once, 17 padded columns", once(1, 14, 15), 1, 14, 15, 9},
   };
   SimOptions s;
   for (const Case& k : cases) {

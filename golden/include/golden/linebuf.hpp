@@ -19,6 +19,7 @@ struct LinebufLimits {
   int line_depth = 64;
   int max_channels = 64;
   int max_kernels = 64;
+  int map_rows = 16;  // MapRows: the weights-once dataflow holds a padded map up to map_rows square
 };
 
 enum class LinebufAct { None, Relu, Leaky };
@@ -48,6 +49,9 @@ struct LinebufLayer {
   int outputs = 1;
   int pad = 0;        // conv only: 0 or 1
   bool pool = false;  // conv only
+  // conv only: the engine's "weights load once" dataflow (docs/LINEBUF.md §2); the same values,
+  // refused on a padded map above map_rows x map_rows.
+  bool weights_once = false;
   LinebufOutStage out;
   std::vector<int64_t> weights;
   std::vector<int64_t> bias;
