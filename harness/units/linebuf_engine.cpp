@@ -9,7 +9,7 @@ Engine engine_linebuf() {
   return {.name = "linebuf",
           .order = 110,
           .handler = &linebuf_handler,
-          .rate_unit = "work/cycle",
+          .rate_unit = "elements/cycle",
           .flip_bit = true,
           .bench = BenchSupport{.run = &bench_linebuf, .format = &format_bench_linebuf, .memory_port = false}};
 }
