@@ -104,11 +104,12 @@ for unit in $random_units; do
 done
 
 # The RTL tests of the blocks and paths the layers do not reach on their own: the primitives'
-# own models, the DMA read engine, GLB, LUT table access, CSB register tests (the whole RTL suite
+# own models, the DMA read engine, GLB, LUT table access, CSB register tests, BDMA's stall
+# counters, the line-buffer engine (not a random-campaign unit) (the whole RTL suite
 # takes too long with coverage counters).
 if ((do_tests)); then
   step "RTL Catch2 tests"
-  run ctest-rtl ctest --test-dir "$build" -j "$jobs" -R '^rtl:(GLB|RTL device reads|BDMA RTL over|BDMA RTL device|CDP RTL over|every bundled cmac|cmac|conv RTL perf|the two-top|dla_dma_rd|lut|prim|RUBIK RTL runs|every bundled wino|wino layers)'
+  run ctest-rtl ctest --test-dir "$build" -j "$jobs" -R '^rtl:(GLB|RTL device reads|BDMA RTL over|BDMA RTL device|BDMA RTL stall|CDP RTL over|every bundled cmac|cmac|conv RTL perf|the two-top|dla_dma_rd|lut|linebuf|prim|RUBIK RTL runs|every bundled wino|wino layers)'
 fi
 fi
 
@@ -118,7 +119,7 @@ python3 scripts/coverage_report.py split "$out/merged.dat" "$out"
 verilator_coverage --write-info "$out/line.info" "$out/line.dat"
 verilator_coverage --write-info "$out/toggle.info" "$out/toggle.dat"
 
-units=(cmac lut wino sdp conv pdp cdp bdma rubik dma prim glb top common)
+units=(cmac lut wino sdp conv pdp cdp bdma rubik linebuf dma prim glb top common)
 for u in "${units[@]}"; do
   mkdir -p "$out/$u"
   lcov --quiet --extract "$out/line.info" "*/rtl/$u/*" -o "$out/$u/line.info" >/dev/null 2>&1 || true
