@@ -24,6 +24,7 @@ module conv_cdma #(
   parameter int unsigned MaxOutstanding = 64,
   parameter int unsigned GroupKernels   = 8,  // kernels per kernel group at int8 (half at int16)
   parameter bit          SupportWino    = 1'b0,
+  parameter bit          SupportWfold   = 1'b0,  // W-fold (cfg.wfold, docs/WFOLD.md)
   parameter int unsigned StripeLower    = 8,
   parameter int unsigned StripeUpper    = 16,
   localparam int unsigned AtomBytes = 1 << AtomLog2,
@@ -111,28 +112,114 @@ module conv_cdma #(
   assign w0_bytes = (32'(group_k) * 32'(cfg_i.byte_per_kernel) < cfg_i.wt_bytes)
                   ? 32'(group_k) * 32'(cfg_i.byte_per_kernel) : cfg_i.wt_bytes;
 
-  // The data walk of each side.
+  // The data walk of each side: conv_cdma_walk, or in W-fold mode conv_cdma_fold_walk (one slot
+  // of a folded row per step).
+  logic              fold;
   logic              q_step, s_step, q_done, s_done, q_line_last, s_line_last, q_skip, s_skip;
   logic [13:0]       q_line, s_line, q_lines, s_lines;
   logic [63:0]       q_addr, s_addr;
-  logic [RowW-1:0]   q_row, s_row;
-  logic [LaneW-1:0]  q_lane, s_lane;
+  logic [RowW-1:0]   s_row;
+  logic [LaneW-1:0]  s_lane;
+  logic              d_q_done, d_s_done, d_q_line_last, d_s_line_last, d_q_skip, d_s_skip;
+  logic [13:0]       d_q_line, d_s_line, d_q_lines, d_s_lines;
+  logic [63:0]       d_q_addr, d_s_addr;
+  logic [RowW-1:0]   d_q_row, d_s_row;
+  logic [LaneW-1:0]  d_q_lane, d_s_lane;
   conv_cdma_walk #(
     .AtomLog2(AtomLog2), .AtomicC(AtomicC), .SupportInt16(SupportInt16), .SupportWino(SupportWino),
     .CbufRows(CbufRows)
   ) u_req_walk (
     .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start_i), .cfg_i(cfg_i), .step_i(q_step),
-    .line_o(q_line), .lines_o(q_lines), .done_o(q_done), .line_last_o(q_line_last), .skip_o(q_skip),
-    .addr_o(q_addr), .row_o(q_row), .lane_o(q_lane)
+    .line_o(d_q_line), .lines_o(d_q_lines), .done_o(d_q_done), .line_last_o(d_q_line_last),
+    .skip_o(d_q_skip), .addr_o(d_q_addr), .row_o(d_q_row), .lane_o(d_q_lane)
   );
   conv_cdma_walk #(
     .AtomLog2(AtomLog2), .AtomicC(AtomicC), .SupportInt16(SupportInt16), .SupportWino(SupportWino),
     .CbufRows(CbufRows)
   ) u_rsp_walk (
     .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start_i), .cfg_i(cfg_i), .step_i(s_step),
-    .line_o(s_line), .lines_o(s_lines), .done_o(s_done), .line_last_o(s_line_last), .skip_o(s_skip),
-    .addr_o(s_addr), .row_o(s_row), .lane_o(s_lane)
+    .line_o(d_s_line), .lines_o(d_s_lines), .done_o(d_s_done), .line_last_o(d_s_line_last),
+    .skip_o(d_s_skip), .addr_o(d_s_addr), .row_o(d_s_row), .lane_o(d_s_lane)
   );
+
+  logic [AtomBits-1:0] cvt_data;  // the response through the input converter (D_CVT_CFG)
+
+  // W-fold: the response side assembles each CBUF lane from its slots (docs/WFOLD.md).
+  logic [AtomBits-1:0] fold_lane;
+  logic                fold_we;
+  if (SupportWfold) begin : g_fold
+    logic              f_q_done, f_s_done, f_q_line_last, f_s_line_last, f_q_skip, f_s_skip;
+    logic [13:0]       f_q_line, f_s_line, f_q_lines, f_s_lines;
+    logic [63:0]       f_q_addr, f_s_addr;
+    logic [RowW-1:0]   f_q_row, f_s_row;
+    logic [LaneW-1:0]  f_q_lane, f_s_lane;
+    logic [AtomLog2-1:0] f_q_src, f_q_dst, f_s_src, f_s_dst;
+    logic [AtomLog2:0]   f_q_bytes, f_s_bytes;
+    logic              f_q_first, f_q_last, f_s_first, f_s_last;
+    conv_cdma_fold_walk #(
+      .AtomLog2(AtomLog2), .AtomicC(AtomicC), .SupportInt16(SupportInt16), .CbufRows(CbufRows)
+    ) u_req_fold (
+      .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start_i), .cfg_i(cfg_i), .step_i(q_step),
+      .line_o(f_q_line), .lines_o(f_q_lines), .done_o(f_q_done), .line_last_o(f_q_line_last),
+      .skip_o(f_q_skip), .addr_o(f_q_addr), .row_o(f_q_row), .lane_o(f_q_lane),
+      .src_off_o(f_q_src), .dst_off_o(f_q_dst), .bytes_o(f_q_bytes), .lane_first_o(f_q_first),
+      .lane_last_o(f_q_last)
+    );
+    conv_cdma_fold_walk #(
+      .AtomLog2(AtomLog2), .AtomicC(AtomicC), .SupportInt16(SupportInt16), .CbufRows(CbufRows)
+    ) u_rsp_fold (
+      .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start_i), .cfg_i(cfg_i), .step_i(s_step),
+      .line_o(f_s_line), .lines_o(f_s_lines), .done_o(f_s_done), .line_last_o(f_s_line_last),
+      .skip_o(f_s_skip), .addr_o(f_s_addr), .row_o(f_s_row), .lane_o(f_s_lane),
+      .src_off_o(f_s_src), .dst_off_o(f_s_dst), .bytes_o(f_s_bytes), .lane_first_o(f_s_first),
+      .lane_last_o(f_s_last)
+    );
+    assign fold        = cfg_i.wfold;
+    assign q_line      = fold ? f_q_line : d_q_line;
+    assign q_lines     = fold ? f_q_lines : d_q_lines;
+    assign q_done      = fold ? f_q_done : d_q_done;
+    assign q_line_last = fold ? f_q_line_last : d_q_line_last;
+    assign q_skip      = fold ? f_q_skip : d_q_skip;
+    assign q_addr      = fold ? f_q_addr : d_q_addr;
+    assign s_line      = fold ? f_s_line : d_s_line;
+    assign s_lines     = fold ? f_s_lines : d_s_lines;
+    assign s_done      = fold ? f_s_done : d_s_done;
+    assign s_line_last = fold ? f_s_line_last : d_s_line_last;
+    assign s_skip      = fold ? f_s_skip : d_s_skip;
+    assign s_addr      = fold ? f_s_addr : d_s_addr;
+    assign s_row       = fold ? f_s_row : d_s_row;
+    assign s_lane      = fold ? f_s_lane : d_s_lane;
+
+    conv_cdma_fold_lane #(
+      .AtomLog2(AtomLog2), .SupportInt16(SupportInt16)
+    ) u_fold_lane (
+      .clk_i(clk_i), .rst_ni(rst_ni), .step_i(fold && s_step), .int16_i(cfg_i.int16),
+      .pad_value_i(cfg_i.src_pad_value), .pad_i(f_s_skip), .first_i(f_s_first), .src_off_i(f_s_src),
+      .dst_off_i(f_s_dst), .bytes_i(f_s_bytes), .data_i(cvt_data), .lane_o(fold_lane)
+    );
+    assign fold_we   = fold && s_step && f_s_last;
+
+    logic unused_fold;
+    assign unused_fold = ^{f_q_row, f_q_lane, f_q_src, f_q_dst, f_q_bytes, f_q_first, f_q_last};
+  end else begin : g_no_fold
+    assign fold        = 1'b0;
+    assign q_line      = d_q_line;
+    assign q_lines     = d_q_lines;
+    assign q_done      = d_q_done;
+    assign q_line_last = d_q_line_last;
+    assign q_skip      = d_q_skip;
+    assign q_addr      = d_q_addr;
+    assign s_line      = d_s_line;
+    assign s_lines     = d_s_lines;
+    assign s_done      = d_s_done;
+    assign s_line_last = d_s_line_last;
+    assign s_skip      = d_s_skip;
+    assign s_addr      = d_s_addr;
+    assign s_row       = d_s_row;
+    assign s_lane      = d_s_lane;
+    assign fold_lane   = '0;
+    assign fold_we     = 1'b0;
+  end
 
   phase_e      req_ph_q;
   logic [31:0] qo_q;
@@ -250,13 +337,14 @@ module conv_cdma #(
     .scale_i   (cfg_i.cvt_scale),
     .truncate_i(cfg_i.cvt_truncate),
     .data_i    (dma_rd_rsp_data_i),
-    .data_o    (dat_wdata_o)
+    .data_o    (cvt_data)
   );
 
 
-  assign dat_we_o    = s_dat && rsp_fire;
+  assign dat_we_o    = fold ? fold_we : s_dat && rsp_fire;
   assign dat_wrow_o  = s_row;
   assign dat_wlane_o = s_lane;
+  assign dat_wdata_o = fold ? fold_lane : cvt_data;
   assign wt_we_o     = s_wt_fire;
   assign wt_wrow_o   = RowW'(wt_row_q);
   assign wt_wlane_o  = LaneW'(so_q >> AtomLog2);
@@ -275,7 +363,7 @@ module conv_cdma #(
   assign fetch_done_o     = rsp_ph_q == PhDone;
 
   logic unused;
-  assign unused = ^{cfg_i, s_addr, q_row, q_lane};
+  assign unused = ^{cfg_i, s_addr, d_q_row, d_q_lane};
 `ifndef SYNTHESIS
   // Cover points for scripts/coverage.sh: the request and response phase sequencers.
   for (genvar s = 0; s < 6; s++) begin : g_cov_req_ph

@@ -32,6 +32,7 @@ module conv_core #(
   parameter logic [31:0] CaccBase     = 32'h7000,
   parameter int unsigned FlyLanes     = 1,  // CACC elements per beat to SDP
   parameter bit          SupportWino  = 1'b0,  // Winograd F(2x2,3x3) (nv_full: AtomicC 64, int16)
+  parameter bit          SupportWfold = 1'b0,  // the W-fold CDMA data path (nv_full, docs/WFOLD.md)
   localparam int unsigned AtomBytes   = 1 << AtomLog2,
   localparam int unsigned AtomBits    = 8 * AtomBytes
 ) (
@@ -329,6 +330,8 @@ module conv_core #(
   assign cdma_zero_padding_value = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_ZERO_PADDING_VALUE_OFFSET) - CdmaDFirst) / 4];
   logic [31:0] csc_pra_cfg;
   assign csc_pra_cfg = csc_d[(32'(nvdla_regs_pkg::CSC_D_PRA_CFG_OFFSET) - CscDFirst) / 4];
+  logic [31:0] cdma_wfold;
+  assign cdma_wfold = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_WFOLD_OFFSET) - CdmaDFirst) / 4];
   logic [31:0] cacc_clip_cfg;
   assign cacc_clip_cfg = cacc_d[(32'(nvdla_regs_pkg::CACC_D_CLIP_CFG_OFFSET) - CaccDFirst) / 4];
   /* verilator lint_on UNUSEDSIGNAL */
@@ -374,6 +377,11 @@ module conv_core #(
     cfg.src_pad_left    = cdma_zero_padding[nvdla_regs_pkg::CDMA_D_ZERO_PADDING_PAD_LEFT_LSB +: nvdla_regs_pkg::CDMA_D_ZERO_PADDING_PAD_LEFT_WIDTH];
     cfg.src_pad_top     = cdma_zero_padding[nvdla_regs_pkg::CDMA_D_ZERO_PADDING_PAD_TOP_LSB +: nvdla_regs_pkg::CDMA_D_ZERO_PADDING_PAD_TOP_WIDTH];
     cfg.src_pad_value   = cdma_zero_padding_value[nvdla_regs_pkg::CDMA_D_ZERO_PADDING_VALUE_PAD_VALUE_LSB +: nvdla_regs_pkg::CDMA_D_ZERO_PADDING_VALUE_PAD_VALUE_WIDTH];
+    cfg.wfold           = SupportWfold && !cfg.wino &&
+                          cdma_wfold[nvdla_regs_pkg::CDMA_D_WFOLD_WFOLD_EN_LSB];
+    cfg.ws_log2         = cdma_wfold[nvdla_regs_pkg::CDMA_D_WFOLD_WS_LOG2_LSB +: nvdla_regs_pkg::CDMA_D_WFOLD_WS_LOG2_WIDTH];
+    cfg.fold_kern_w     = 6'(cdma_wfold[nvdla_regs_pkg::CDMA_D_WFOLD_KERNEL_WIDTH_LSB +: nvdla_regs_pkg::CDMA_D_WFOLD_KERNEL_WIDTH_WIDTH]) + 6'd1;
+    cfg.fold_dil_x      = 6'(cdma_wfold[nvdla_regs_pkg::CDMA_D_WFOLD_X_DILATION_LSB +: nvdla_regs_pkg::CDMA_D_WFOLD_X_DILATION_WIDTH]) + 6'd1;
   end
 
   // ---------------------------------------------------------------- layer control
@@ -419,6 +427,7 @@ module conv_core #(
     .MaxOutstanding(64),
     .GroupKernels  (NumOut),
     .SupportWino   (SupportWino),
+    .SupportWfold  (SupportWfold),
     .StripeLower   (StripeLower),
     .StripeUpper   (StripeUpper)
   ) u_cdma (

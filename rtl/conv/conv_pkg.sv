@@ -50,6 +50,13 @@ package conv_pkg;
     logic [4:0]  src_pad_left;  // CDMA D_ZERO_PADDING / _VALUE
     logic [4:0]  src_pad_top;
     logic [15:0] src_pad_value;
+    // W-fold (CDMA D_WFOLD, nv_full, docs/WFOLD.md): CSC's in_*, kern_w, stride_x, dil_x and
+    // pad_left above describe the folded convolution; CDMA folds the cube src_* describes, read
+    // by the layer's own kernel width, X stride (src_stride_x), X dilation and PAD_LEFT
+    logic        wfold;
+    logic [2:0]  ws_log2;       // ws = 2**ws_log2 positions per CBUF row, pci = AtomicC / ws
+    logic [5:0]  fold_kern_w;   // S
+    logic [5:0]  fold_dil_x;    // dx
   } cfg_t;
 
   // Stripe length for `left` positions still to issue (conv-pipeline.md §5): the upper limit

@@ -34,6 +34,7 @@ module nvdla_core #(
   parameter logic [31:0] GlbBase      = 32'h1000,
   parameter int unsigned FlyLanes     = 1,  // CACC -> SDP elements per cycle (SDP throughput)
   parameter bit          SupportWino  = 1'b0,  // Winograd convolution (nv_full)
+  parameter bit          SupportWfold = 1'b0,  // the W-fold CDMA data path (nv_full)
   localparam int unsigned AtomBytes   = 1 << AtomLog2,
   localparam int unsigned AtomBits    = 8 * AtomBytes,
   localparam int unsigned WrW         = 64 + AtomBits + AtomBytes
@@ -106,7 +107,8 @@ module nvdla_core #(
     .CmacBBase   (CmacBBase),
     .CaccBase    (CaccBase),
     .FlyLanes    (FlyLanes),
-    .SupportWino (SupportWino)
+    .SupportWino (SupportWino),
+    .SupportWfold(SupportWfold)
   ) u_conv (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),

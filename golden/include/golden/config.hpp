@@ -32,6 +32,7 @@ struct HwConfig {
   int stripe_lower = 0;     // CSC stripe partition (conv-pipeline.md §5): lower / upper stripe length
   int stripe_upper = 0;
   bool winograd = false;    // Winograd convolution (nvdlav1 only)
+  bool wfold = false;       // the W-fold CDMA data path (seed 004, docs/WFOLD.md; nv_full only)
   bool nvdlav1_map = false; // CSB block bases: nvdlav1's map (nv_full), else master's
   int sdp_lanes = 1;        // SDP BS/BN elements per cycle (SDP_BS_THROUGHPUT)
   int sdp_ew_lanes = 1;     // SDP EW elements per cycle (SDP_EW_THROUGHPUT; 1 where NVDLA has none)

@@ -847,6 +847,17 @@ inline constexpr uint32_t defined_mask = 0xffffffff;
 inline constexpr uint32_t writable_mask = 0xffffffff;
 using CYA = FieldDef<0, 32>;  // [31:0] rw
 }  // namespace D_CYA
+namespace D_WFOLD {
+inline constexpr uint32_t offset = 0x0ec;
+inline constexpr uint32_t reset = 0x0;
+inline constexpr bool dual = true;
+inline constexpr uint32_t defined_mask = 0x1f1f71;
+inline constexpr uint32_t writable_mask = 0x1f1f71;
+using WFOLD_EN = FieldDef<0, 1>;  // [0:0] rw
+using WS_LOG2 = FieldDef<4, 3>;  // [6:4] rw
+using KERNEL_WIDTH = FieldDef<8, 5>;  // [12:8] rw
+using X_DILATION = FieldDef<16, 5>;  // [20:16] rw
+}  // namespace D_WFOLD
 }  // namespace cdma
 
 namespace cdp {
