@@ -69,6 +69,8 @@ module conv_cdma_fold_walk #(
   assign done_o      = ln_q == lines_o;
   assign line_o      = ln_q;
 
+  logic signed [16:0] x_start;  // the first output column's first input column: -PAD_LEFT
+  assign x_start = 17'sd0 - 17'(cfg_i.src_pad_left);
   logic signed [16:0] ws_dx;  // x advance from one folded column to the next: ws*dx
   assign ws_dx = 17'(cfg_i.fold_dil_x) << cfg_i.ws_log2;
 
@@ -94,9 +96,9 @@ module conv_cdma_fold_walk #(
       t_q         <= '0;
       j_q         <= '0;
       s_q         <= '0;
-      x_ow_q      <= -17'(cfg_i.src_pad_left);
-      x_t_q       <= -17'(cfg_i.src_pad_left);
-      x_q         <= -17'(cfg_i.src_pad_left);
+      x_ow_q      <= x_start;
+      x_t_q       <= x_start;
+      x_q         <= x_start;
       row_base_q  <= '0;
       line_addr_q <= cfg_i.dain_addr;
     end else if (step_i) begin
@@ -124,9 +126,9 @@ module conv_cdma_fold_walk #(
           end else begin
             ow_q       <= '0;
             wf_q       <= '0;
-            x_ow_q     <= -17'(cfg_i.src_pad_left);
-            x_t_q      <= -17'(cfg_i.src_pad_left);
-            x_q        <= -17'(cfg_i.src_pad_left);
+            x_ow_q     <= x_start;
+            x_t_q      <= x_start;
+            x_q        <= x_start;
             row_base_q <= row_base_q + 28'(wf_n);
             if (!last_g) begin
               g_q <= g_q + 14'd1;
