@@ -5,6 +5,7 @@
 
 #include "golden/arith.hpp"
 #include "golden/cmac.hpp"
+#include "golden/conv_wfold.hpp"
 #include "golden/conv_wino.hpp"
 #include "golden/nvdla_regs.hpp"
 
@@ -68,6 +69,7 @@ std::vector<int> csc_stripes(int positions, const StripeLimits& limits) {
 // ---- typed configuration ----------------------------------------------------------------------
 
 WeightLayout ConvConfig::weight_layout() const {
+  if (wfold_ws != 0) return wfold_view(*this).weight_layout();
   WeightLayout w;
   w.k = kernels;
   w.c = input.c;
@@ -109,6 +111,8 @@ std::vector<std::string> ConvConfig::unsupported() const {
     const std::vector<std::string> w = wino_unsupported(*this);
     u.insert(u.end(), w.begin(), w.end());
   }
+  const std::vector<std::string> f = wfold_unsupported(*this);
+  u.insert(u.end(), f.begin(), f.end());
   return u;
 }
 
@@ -134,9 +138,11 @@ ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
   if (wg) c.mode = ConvMode::Winograd;
   if (!wg && std::any_of(std::begin(modes), std::end(modes), [](uint32_t m) { return m != 0; }))
     bad.push_back("D_MISC_CFG.CONV_MODE is WINOGRAD in some but not all of CDMA/CSC/CMAC_A/CMAC_B/CACC");
-  // Relations that hold in direct mode only; decode_conv_wino checks the Winograd ones.
+  // W-fold (docs/WFOLD.md): CDMA's copies describe the layer, CSC's the folded convolution.
+  const bool wf = field(regs.cdma(rcdma::D_WFOLD::offset), rcdma::D_WFOLD::WFOLD_EN{}) != 0;
+  // Relations that hold in direct mode only; decode_conv_wino / decode_conv_wfold check theirs.
   auto mismatch_dc = [&](const std::string& what, uint32_t a, uint32_t b) {
-    if (!wg) mismatch(what, a, b);
+    if (!wg && !wf) mismatch(what, a, b);
   };
 
   const uint32_t prec = field(cdma_misc, rcdma::D_MISC_CFG::PROC_PRECISION{});
@@ -272,6 +278,7 @@ ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
   c.clip_truncate = sint(field(regs.cacc(rcacc::D_CLIP_CFG::offset), rcacc::D_CLIP_CFG::CLIP_TRUNCATE{}));
 
   if (wg) decode_conv_wino(regs, hw, c);
+  if (wf) decode_conv_wfold(regs, hw, c);
 
   // ---- CBUF bookkeeping: must agree, or the hardware fails or hangs
   const ConvDerived d = conv_derived(c, hw);
@@ -304,6 +311,7 @@ std::string conv_describe(const ConvConfig& c) {
                   str(c.dilation_x) + "x" + str(c.dilation_y) + ", pad L" + str(c.pad_left) + " R" + str(c.pad_right) +
                   " T" + str(c.pad_top) + " B" + str(c.pad_bottom) + " value " + str(c.pad_value) + ", clip " +
                   str(c.clip_truncate);
+  if (c.wfold_ws != 0) s += ", W-fold ws " + str(c.wfold_ws);
   if (c.cvt.enabled)
     s += ", input cvt offset " + str(c.cvt.offset) + " scale " + str(c.cvt.scale) + " truncate " + str(c.cvt.truncate);
   return s;
@@ -336,7 +344,6 @@ ConvConfig conv_config_from(const ConvParams& p, const HwConfig& hw, uint64_t in
   c.kernel_h = p.r;
   c.kernel_w = p.s;
   c.weight_base = weight_base;
-  c.weight_bytes = c.weight_layout().padded_bytes();
   c.stride_x = p.stride_x;
   c.stride_y = p.stride_y;
   c.dilation_x = p.dilation_x;
@@ -348,11 +355,14 @@ ConvConfig conv_config_from(const ConvParams& p, const HwConfig& hw, uint64_t in
   c.pad_value = p.pad_value;
   c.output = CubeShape{1, p.k, conv_out_h(p), conv_out_w(p)};
   c.clip_truncate = p.clip_truncate;
+  c.wfold_ws = p.wfold_ws;
+  c.weight_bytes = c.weight_layout().padded_bytes();
   return c;
 }
 
 ConvDerived conv_derived(const ConvConfig& c, const HwConfig& hw) {
   if (c.mode == ConvMode::Winograd) return conv_derived_wino(c, hw);
+  if (c.wfold_ws != 0) return conv_derived(wfold_view(c), hw);  // CBUF holds the folded cube
   ConvDerived d;
   const CbufGeometry cb = cbuf_geometry(hw);
   const int bpe = c.bpe();
@@ -400,17 +410,33 @@ Cube<int64_t> conv_fetch_input(const ConvConfig& cfg, const ByteReader& read) {
   return in;
 }
 
+namespace {
+ConvRun run_conv_direct(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& read, const Cube<int64_t>& in);
+}  // namespace
+
 ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& read) {
   std::vector<std::string> u = cfg.unsupported();
   if (cfg.atomic_c != hw.atomic_c || cfg.atomic_k != hw.atomic_k(cfg.precision) || cfg.atom_bytes != hw.atom_bytes)
     u.push_back("atomic_c / atomic_k / atom of the config do not match " + hw.name);
   if (cfg.mode == ConvMode::Winograd && !has_winograd(hw)) u.push_back(wino_hw_refusal(hw));
+  if (cfg.wfold_ws != 0 && !hw.wfold) u.push_back(wfold_hw_refusal(hw));
   if (!u.empty()) {
     std::string msg = "convolution: cannot run this configuration: " + u.front();
     for (std::size_t i = 1; i < u.size(); ++i) msg += "; " + u[i];
     throw std::invalid_argument(msg);
   }
   if (cfg.mode == ConvMode::Winograd) return run_conv_wino(cfg, hw, read);
+  // CDMA: fetch the input cube (every element through the feature layout) and convert it; in fold
+  // mode it writes the folded cube into CBUF, which CSC reads as an ordinary direct convolution.
+  const Cube<int64_t> in = conv_fetch_input(cfg, read);
+  if (cfg.wfold_ws != 0) return run_conv_direct(wfold_view(cfg), hw, read, wfold_fold(cfg, in));
+  return run_conv_direct(cfg, hw, read, in);
+}
+
+namespace {
+
+// The direct convolution of the cube `in` CBUF holds (CSC's geometry in cfg).
+ConvRun run_conv_direct(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& read, const Cube<int64_t>& in) {
   const Precision prec = cfg.precision;
   const int bpe = cfg.bpe();
   const int ck = cfg.atomic_c;
@@ -418,9 +444,6 @@ ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& re
   const int C = cfg.input.c, H = cfg.input.h, W = cfg.input.w;
   const int K = cfg.kernels, R = cfg.kernel_h, S = cfg.kernel_w;
   const int OW = cfg.output.w, OH = cfg.output.h;
-
-  // CDMA: fetch the input cube (every element through the feature layout) and convert it.
-  const Cube<int64_t> in = conv_fetch_input(cfg, read);
 
   // CDMA/CSC: the weights of each (kernel group, channel block, r, s) as the MAC cells load them:
   // weights[k][c] for the group's kernels, channels beyond C zero.
@@ -502,5 +525,7 @@ ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& re
   }
   return run;
 }
+
+}  // namespace
 
 }  // namespace dla::golden

@@ -68,6 +68,10 @@ enum class ConvMode { Direct, Winograd };
 
 struct ConvConfig {
   ConvMode mode = ConvMode::Direct;       // CONV_MODE of all five blocks
+  // W-fold (CDMA D_WFOLD, golden/conv_wfold.hpp, docs/WFOLD.md): ws 2..16 when WFOLD_EN, else 0.
+  // In fold mode this config is the layer as in memory (the X geometry CDMA's and D_WFOLD's) and
+  // weight_layout() / conv_derived() are the folded convolution's (wfold_view).
+  int wfold_ws = 0;
   int pra_truncate = 0;                   // CSC D_PRA_CFG.PRA_TRUNCATE (Winograd only)
   Precision precision = Precision::Int8;  // CDMA IN_PRECISION = PROC_PRECISION = CSC = CMAC = CACC
   int atom_bytes = 8;                     // memory atom of the configuration
@@ -145,6 +149,7 @@ struct ConvParams {
   Precision precision = Precision::Int8;
   int clip_truncate = 0;
   ConvInputCvt cvt{};
+  int wfold_ws = 0;  // W-fold width ws (docs/WFOLD.md), 0: unfolded
 };
 
 // Output size: W' = (W + PL + PR - ((S-1)*dx + 1)) / sx + 1 (H' likewise); 0 when the dilated
@@ -153,7 +158,7 @@ struct ConvParams {
 [[nodiscard]] int conv_out_h(const ConvParams& p);
 
 // A typed config for `p` on `hw`: input packed at in_base (FeatureLayout::packed), weights at
-// weight_base, WEIGHT_BYTES = padded_bytes().
+// weight_base, WEIGHT_BYTES = padded_bytes() (of the folded weights with p.wfold_ws).
 [[nodiscard]] ConvConfig conv_config_from(const ConvParams& p, const HwConfig& hw, uint64_t in_base,
                                           uint64_t weight_base);
 
