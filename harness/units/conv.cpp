@@ -12,10 +12,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <optional>
 #include <vector>
 
 #include "golden/arith.hpp"
+#include "golden/conv_wfold.hpp"
 #include "golden/conv_wino.hpp"
 #include "golden/nvdla_regs.hpp"
 #include "golden/pdp.hpp"
@@ -261,10 +263,42 @@ void parse_pool_post_op(const JsonNode& pool, const JsonNode& root, const HwConf
   L.pool = c;
 }
 
+// "wfold": "off" | "auto" | N (docs/WFOLD.md, docs/LAYER_FORMAT.md): the fold width ws, 0 for
+// unfolded; refuses what docs/WFOLD.md "Where it cannot apply" lists. `ow`: the layer's W'.
+int parse_wfold(const JsonNode& n, const ConvParams& p, const HwConfig& hw, bool wino, int ow) {
+  constexpr const char* kRule = "must be \"off\", \"auto\" or a power of two 2..16 (the fold width ws, docs/WFOLD.md)";
+  int ws = 0;
+  bool automatic = false;
+  if (n.is_string()) {
+    const std::string v = n.as_string();
+    if (v == "off") return 0;
+    if (v != "auto") n.fail(kRule);
+    automatic = true;
+  } else if (n.raw().is_number_integer()) {
+    const int64_t v = n.raw().get<int64_t>();
+    if (v != 2 && v != 4 && v != 8 && v != 16) n.fail(kRule);
+    ws = static_cast<int>(v);
+  } else {
+    n.fail(kRule);
+  }
+  if (!hw.wfold) n.fail(golden::wfold_hw_refusal(hw));
+  if (wino) n.fail("W-fold and \"mode\": \"winograd\" exclude each other (docs/WFOLD.md)");
+  if (automatic) {
+    ws = golden::wfold_auto_ws(p, hw);
+  } else if (const std::string e = golden::wfold_ws_refusal(p, hw, ws); !e.empty()) {
+    n.fail(e);
+  }
+  if (ws != 0 && int64_t{ow} * ((p.s + ws - 1) / ws) > kMaxDim) {
+    n.fail(fmt::format("the folded width W' x S' = {} x {} exceeds CSC's {} (DATAIN_WIDTH_EXT)", ow,
+                       (p.s + ws - 1) / ws, kMaxDim));
+  }
+  return ws;
+}
+
 ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   root.allow_keys({"unit", "name", "description", "config", "seed", "stall", "mode", "wino_scheme", "pra_truncate",
                    "precision", "input", "weights", "padding", "stride", "dilation", "clip", "output", "bs", "bn", "ew",
-                   "perf", "pool"});
+                   "perf", "pool", "wfold"});
   const HwConfig& hw = *h.config;
   ConvLayer L;
   ConvParams& p = L.p;
@@ -343,7 +377,15 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   if (bpk / bpe * p.k > kMaxElements) {
     wt.fail(fmt::format("K x C x R x S = {} weights exceed the limit of {}", bpk / bpe * p.k, kMaxElements));
   }
+  if (const auto n = root.get("wfold")) p.wfold_ws = parse_wfold(*n, p, hw, wino, ow);
   ConvConfig cfg = golden::conv_config_from(p, hw, sdp::kInputBase, kWeightBase);
+  if (p.wfold_ws != 0) {
+    if (const uint64_t fbpk = golden::conv_derived(cfg, hw).byte_per_kernel; fbpk > uint64_t{kMaxBytePerKernel}) {
+      root.require("wfold").fail(fmt::format("a kernel's folded weights (R x S' x C' x {} bytes) are {} bytes; "
+                                             "BYTE_PER_KERNEL holds at most {}",
+                                             bpe, fbpk, kMaxBytePerKernel));
+    }
+  }
   if (wino) {
     cfg.mode = golden::ConvMode::Winograd;
     const uint64_t wbpk = golden::wino_weight_layout(cfg).kernel_bytes();
@@ -418,9 +460,11 @@ std::vector<uint8_t> input_image(const ConvLayer& L, const ConvConfig& c) {
 // Winograd: golden::wino_compile's pre-transformed image (zero-padded channels and kernels).
 std::vector<uint8_t> weight_image(const ConvLayer& L, const ConvConfig& c) {
   if (L.wino) return L.wino->weights;
-  const golden::WeightLayout wl = c.weight_layout();
+  const golden::WeightLayout wl = c.weight_layout();  // W-fold: the folded weights' (K x R x S' x C')
   std::vector<uint8_t> bytes(wl.padded_bytes(), sdp::kGapFill);
-  golden::store_weights(wl, weight_cube(L.p, L.weights), 0, [&](uint64_t a, uint8_t v) { bytes[a] = v; });
+  golden::Cube<int64_t> w = weight_cube(L.p, L.weights);
+  if (c.wfold_ws != 0) w = golden::wfold_weights(c, w);
+  golden::store_weights(wl, w, 0, [&](uint64_t a, uint8_t v) { bytes[a] = v; });
   return bytes;
 }
 
@@ -528,7 +572,9 @@ int64_t rtl_data_rows(const ConvConfig& c, const HwConfig& hw) {
     const int ncb = g.phases * g.c_pad * c.bpe() / c.atom_bytes;  // phases x ceil(C * bpe / atom)
     return int64_t{c.output.h / 2 + 1} * ncb * (c.output.w / 2 + 1);
   }
-  return int64_t{golden::conv_derived(c, hw).channel_blocks} * c.input.w * c.input.h;
+  // W-fold: the folded cube, G channel blocks x Wf x H rows (docs/WFOLD.md)
+  const ConvConfig& v = c.wfold_ws != 0 ? golden::wfold_view(c) : c;
+  return int64_t{golden::conv_derived(c, hw).channel_blocks} * v.input.w * v.input.h;
 }
 
 int rtl_data_banks(const ConvConfig& c, const HwConfig& hw) {
@@ -587,6 +633,8 @@ BlockWords conv_register_words(const ConvConfig& c, const HwConfig& hw, const Co
   const uint32_t prec = c.precision == Precision::Int16 ? 1u : 0u;
   const uint32_t atom = u(c.atom_bytes);
   BlockWords w;
+  // W-fold: CDMA's copies are the layer's, CSC's the folded convolution's (docs/WFOLD.md "Registers").
+  const ConvConfig& v = c.wfold_ws != 0 ? golden::wfold_view(c) : c;
 
   // CDMA. D_MISC_CFG: DIRECT, no reuse, release everything at the end (SKIP_*_RLS 0); image-mode,
   // mean, compressed-weight and batch registers stay 0 (D_FETCH_GRAIN 0: one line per grain).
@@ -625,30 +673,36 @@ BlockWords conv_register_words(const ConvConfig& c, const HwConfig& hw, const Co
   cdma[cd::D_ZERO_PADDING_VALUE::offset] = place(u(c.pad_value), cd::D_ZERO_PADDING_VALUE::PAD_VALUE{});
   cdma[cd::D_BANK::offset] =
       place(u(banks.data - 1), cd::D_BANK::DATA_BANK{}) | place(u(banks.weight - 1), cd::D_BANK::WEIGHT_BANK{});
+  if (c.wfold_ws != 0) {
+    cdma[cd::D_WFOLD::offset] = place(1u, cd::D_WFOLD::WFOLD_EN{}) |
+                                place(u(std::countr_zero(u(c.wfold_ws))), cd::D_WFOLD::WS_LOG2{}) |
+                                place(u(c.kernel_w - 1), cd::D_WFOLD::KERNEL_WIDTH{}) |
+                                place(u(c.dilation_x - 1), cd::D_WFOLD::X_DILATION{});
+  }
 
   // CSC: the datapath's view (same sizes as CDMA), the output, ATOMICS, release all H slices.
   auto& csc = w["CSC"];
   csc[cs::D_MISC_CFG::offset] = place(prec, cs::D_MISC_CFG::IN_PRECISION{}) | place(prec, cs::D_MISC_CFG::PROC_PRECISION{});
-  csc[cs::D_DATAIN_SIZE_EXT_0::offset] = place(u(c.input.w - 1), cs::D_DATAIN_SIZE_EXT_0::DATAIN_WIDTH_EXT{}) |
-                                         place(u(c.input.h - 1), cs::D_DATAIN_SIZE_EXT_0::DATAIN_HEIGHT_EXT{});
-  csc[cs::D_DATAIN_SIZE_EXT_1::offset] = place(u(c.input.c - 1), cs::D_DATAIN_SIZE_EXT_1::DATAIN_CHANNEL_EXT{});
+  csc[cs::D_DATAIN_SIZE_EXT_0::offset] = place(u(v.input.w - 1), cs::D_DATAIN_SIZE_EXT_0::DATAIN_WIDTH_EXT{}) |
+                                         place(u(v.input.h - 1), cs::D_DATAIN_SIZE_EXT_0::DATAIN_HEIGHT_EXT{});
+  csc[cs::D_DATAIN_SIZE_EXT_1::offset] = place(u(v.input.c - 1), cs::D_DATAIN_SIZE_EXT_1::DATAIN_CHANNEL_EXT{});
   csc[cs::D_ENTRY_PER_SLICE::offset] = place(u(d.entries_per_slice - 1), cs::D_ENTRY_PER_SLICE::ENTRIES{});
-  csc[cs::D_WEIGHT_SIZE_EXT_0::offset] = place(u(c.kernel_w - 1), cs::D_WEIGHT_SIZE_EXT_0::WEIGHT_WIDTH_EXT{}) |
+  csc[cs::D_WEIGHT_SIZE_EXT_0::offset] = place(u(v.kernel_w - 1), cs::D_WEIGHT_SIZE_EXT_0::WEIGHT_WIDTH_EXT{}) |
                                          place(u(c.kernel_h - 1), cs::D_WEIGHT_SIZE_EXT_0::WEIGHT_HEIGHT_EXT{});
-  csc[cs::D_WEIGHT_SIZE_EXT_1::offset] = place(u(c.input.c - 1), cs::D_WEIGHT_SIZE_EXT_1::WEIGHT_CHANNEL_EXT{}) |
+  csc[cs::D_WEIGHT_SIZE_EXT_1::offset] = place(u(v.input.c - 1), cs::D_WEIGHT_SIZE_EXT_1::WEIGHT_CHANNEL_EXT{}) |
                                          place(u(c.kernels - 1), cs::D_WEIGHT_SIZE_EXT_1::WEIGHT_KERNEL{});
   csc[cs::D_WEIGHT_BYTES::offset] = lo32(d.weight_bytes);
   csc[cs::D_DATAOUT_SIZE_0::offset] = place(u(c.output.w - 1), cs::D_DATAOUT_SIZE_0::DATAOUT_WIDTH{}) |
                                       place(u(c.output.h - 1), cs::D_DATAOUT_SIZE_0::DATAOUT_HEIGHT{});
   csc[cs::D_DATAOUT_SIZE_1::offset] = place(u(c.kernels - 1), cs::D_DATAOUT_SIZE_1::DATAOUT_CHANNEL{});
   csc[cs::D_ATOMICS::offset] = place(u(d.atomics - 1), cs::D_ATOMICS::ATOMICS{});
-  csc[cs::D_RELEASE::offset] = place(u(c.input.h - 1), cs::D_RELEASE::RLS_SLICES{});
-  csc[cs::D_CONV_STRIDE_EXT::offset] = place(u(c.stride_x - 1), cs::D_CONV_STRIDE_EXT::CONV_X_STRIDE_EXT{}) |
+  csc[cs::D_RELEASE::offset] = place(u(v.input.h - 1), cs::D_RELEASE::RLS_SLICES{});
+  csc[cs::D_CONV_STRIDE_EXT::offset] = place(u(v.stride_x - 1), cs::D_CONV_STRIDE_EXT::CONV_X_STRIDE_EXT{}) |
                                        place(u(c.stride_y - 1), cs::D_CONV_STRIDE_EXT::CONV_Y_STRIDE_EXT{});
-  csc[cs::D_DILATION_EXT::offset] = place(u(c.dilation_x - 1), cs::D_DILATION_EXT::X_DILATION_EXT{}) |
+  csc[cs::D_DILATION_EXT::offset] = place(u(v.dilation_x - 1), cs::D_DILATION_EXT::X_DILATION_EXT{}) |
                                     place(u(c.dilation_y - 1), cs::D_DILATION_EXT::Y_DILATION_EXT{});
   csc[cs::D_ZERO_PADDING::offset] =
-      place(u(c.pad_left), cs::D_ZERO_PADDING::PAD_LEFT{}) | place(u(c.pad_top), cs::D_ZERO_PADDING::PAD_TOP{});
+      place(u(v.pad_left), cs::D_ZERO_PADDING::PAD_LEFT{}) | place(u(c.pad_top), cs::D_ZERO_PADDING::PAD_TOP{});
   csc[cs::D_ZERO_PADDING_VALUE::offset] = place(u(c.pad_value), cs::D_ZERO_PADDING_VALUE::PAD_VALUE{});
   csc[cs::D_BANK::offset] = cdma[cd::D_BANK::offset];
   static_assert(cs::D_BANK::DATA_BANK::lsb == cd::D_BANK::DATA_BANK::lsb &&
