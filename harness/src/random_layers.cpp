@@ -1019,6 +1019,53 @@ std::string RandomRun::command() const {
   return cmd;
 }
 
+namespace {
+
+// The cross-mode run options of a layer: its seed, stall, randomized reset, memory and watchdog.
+RunOptions cross_run_options(const RandomLayer& layer, uint64_t watchdog) {
+  RunOptions o;
+  o.mode = "cross";
+  o.seed = layer.seed;
+  o.stall = layer.stall;
+  o.sim.seed = layer.seed;
+  o.sim.rand_reset = layer.rand_reset;
+  o.sim.watchdog = std::max(watchdog, layer.watchdog);
+  o.mem = layer.mem;
+  return o;
+}
+
+// The cross run's result `r` as the layer's verdict.
+void take_cross_result(RunResult r, const RandomLayer& layer, RandomRun& out) {
+  r.name = layer.name;
+  r.unit = layer.unit;
+  r.seed = layer.seed;
+  r.stall = layer.stall;
+  r.rand_reset = layer.rand_reset;
+  out.status = from_status(r.status, r.message);
+  if (out.status != RandomStatus::Pass) out.message = r.message;
+  out.cross = std::move(r);
+}
+
+// A unit without a register program (RandomSupport::compile null): its layer handler runs the layer
+// in cross mode (the unit's RTL against golden, the handler's comparison). Throws as the handler does.
+void done_via_handler(const units::Engine& engine, const LayerHeader& h, const JsonNode& root, const RandomLayer& layer,
+                      uint64_t watchdog, RandomRun& out) {
+  if (engine.handler == nullptr) throw std::logic_error("no layer handler for " + layer.unit);
+  const UnitHandler uh = engine.handler();
+  try {
+    uh.validate(h, root);
+  } catch (const InputError& e) {
+    out.status = RandomStatus::Refused;
+    out.message = fmt::format("the layer parser refused the generated layer (a generator bug): {}", e.what());
+    return;
+  }
+  const RunOptions o = cross_run_options(layer, watchdog);
+  out.watchdog = o.sim.watchdog;
+  take_cross_result(uh.run(h, root, o), layer, out);
+}
+
+}  // namespace
+
 RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
   const auto t0 = std::chrono::steady_clock::now();
   RandomRun out;
@@ -1034,6 +1081,10 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
     const units::Engine* engine = units::find_engine(layer.unit);
     if (engine == nullptr || !engine->random) throw std::logic_error("no random-layer support for " + layer.unit);
     const units::RandomSupport& support = *engine->random;
+    if (support.compile == nullptr) {
+      done_via_handler(*engine, h, root, layer, watchdog, out);
+      return done();
+    }
     units::RandomCompiled compiled;
     try {
       compiled = support.compile(h, root);
@@ -1042,14 +1093,7 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
       out.message = fmt::format("the layer compiler refused the generated layer (a generator bug): {}", e.what());
       return done();
     }
-    RunOptions o;
-    o.mode = "cross";
-    o.seed = layer.seed;
-    o.stall = layer.stall;
-    o.sim.seed = layer.seed;
-    o.sim.rand_reset = layer.rand_reset;
-    o.sim.watchdog = std::max(watchdog, layer.watchdog);
-    o.mem = layer.mem;
+    const RunOptions o = cross_run_options(layer, watchdog);
     out.watchdog = o.sim.watchdog;
     std::string why;
     const Program& program = compiled.program;
@@ -1088,15 +1132,8 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
     ProgramRunOptions po;
     po.mode = "cross";
     RunResult r = run_program(program, &gold, rtl.get(), po);
-    r.name = layer.name;
-    r.unit = layer.unit;
     r.cycles = rtl->cycles();
-    r.seed = layer.seed;
-    r.stall = layer.stall;
-    r.rand_reset = layer.rand_reset;
-    out.status = from_status(r.status, r.message);
-    if (out.status != RandomStatus::Pass) out.message = r.message;
-    out.cross = r;
+    take_cross_result(std::move(r), layer, out);
     if (has_reference && (out.status == RandomStatus::Pass || out.status == RandomStatus::Mismatch)) {
       const std::string g = support.memory_reference(root, layer, gold.memory());
       const std::string t = support.memory_reference(root, layer, rtl->memory());

@@ -50,6 +50,8 @@ struct RandomCompiled {
 struct RandomSupport {
   int order = 0;  // position in the unit lists of `random` (help, errors)
   RandomLayer (*generate)(const golden::HwConfig&, RandomLayer, Rng&) = nullptr;
+  // Null: the unit has no register program; a layer runs through the engine's layer handler in
+  // cross mode (its own RTL against golden, the handler's comparison; `linebuf`).
   RandomCompiled (*compile)(const LayerHeader&, const JsonNode&) = nullptr;
   // The independent reference's verdict on a device's memory after the layer: "" when it
   // agrees, else the first difference. Null when the unit has none of this kind.

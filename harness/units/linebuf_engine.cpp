@@ -11,7 +11,8 @@ Engine engine_linebuf() {
           .handler = &linebuf_handler,
           .rate_unit = "elements/cycle",
           .flip_bit = true,
-          .bench = BenchSupport{.run = &bench_linebuf, .format = &format_bench_linebuf, .memory_port = false}};
+          .bench = BenchSupport{.run = &bench_linebuf, .format = &format_bench_linebuf, .memory_port = false},
+          .random = RandomSupport{.order = 90, .generate = &generate_linebuf_layer}};
 }
 
 }  // namespace dla::harness::units

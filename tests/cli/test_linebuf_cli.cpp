@@ -78,3 +78,26 @@ TEST_CASE("linebuf layers through the CLI: run under back-pressure passes, valid
   CHECK(v.exit == 0);
   CHECK_THAT(v.out, Catch::Contains("ok ") && Catch::Contains("linebuf"));
 }
+
+// `dlacosim random linebuf` (harness/src/random_linebuf.cpp; docs/RANDOM.md "linebuf"): a 20-layer
+// campaign passes in cross mode and reports 20 layers; a written layer validates, `dlacosim run`
+// reproduces it, and the same layer with one output bit flipped on the RTL side is a mismatch (the
+// campaign's comparison can fail).
+TEST_CASE("dlacosim random linebuf: 20 layers pass, a written layer reproduces, a flipped bit fails",
+          "[cli][random][linebuf]") {
+  const std::string out = std::string(DLA_BINARY_DIR) + "/test_tmp/random_linebuf_cli";
+  const Cmd r = dlacosim("random linebuf --count 20 --seed 2026 -j 1 --quiet --config nv_small --all --out " + out);
+  INFO(r.out);
+  CHECK(r.exit == 0);
+  CHECK_THAT(r.out, Catch::Contains("random linebuf --seed 2026 --count 20 -j 1: 20 layers in "));
+  CHECK_THAT(r.out, Catch::Contains("failing layers (index): none"));
+  const std::string layer = out + "/random_linebuf_nv_small_s2026_00003.json";
+  const Cmd v = dlacosim("validate " + layer);
+  CHECK(v.exit == 0);
+  const Cmd run = dlacosim("run " + layer);
+  CHECK(run.exit == 0);
+  CHECK_THAT(run.out, Catch::Contains("PASS random_linebuf_nv_small_s2026_00003"));
+  const Cmd flip = dlacosim("run " + layer + " --flip-bit 0:0");
+  CHECK(flip.exit == 1);
+  CHECK_THAT(flip.out, Catch::Contains("MISMATCH"));
+}

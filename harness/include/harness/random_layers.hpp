@@ -69,6 +69,10 @@ struct RandomLayer {
 [[nodiscard]] RandomLayer generate_bdma_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
 [[nodiscard]] std::string bdma_reference_diff(const RandomLayer& L, const JsonNode& root, const Memory& mem);
 
+// The `linebuf` generator (harness/src/random_linebuf.cpp): layer L filled in with a random legal
+// line-buffer stack (any configuration: the engine is not NVDLA's). Runs through the layer handler.
+[[nodiscard]] RandomLayer generate_linebuf_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
+
 // Units that have a generator (the registered engines with random support, harness/units/engine.hpp).
 [[nodiscard]] std::vector<std::string> random_units();
 
