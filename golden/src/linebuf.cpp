@@ -62,6 +62,23 @@ std::optional<std::string> linebuf_refusal(const LinebufLayer& layer, int c, int
     return fmt_text("{} outputs: the engine holds 1 to {} kernels (MaxK)", layer.outputs, lim.max_kernels);
   }
   if (auto r = out_stage_refusal(layer.out)) return r;
+  if (layer.out_chip) {
+    const LinebufShape o = linebuf_out_shape(layer, c, h, w);
+    if (int64_t{o.c} * o.h * o.w > lim.map_words) {
+      return fmt_text("the output map {}x{}x{} (CxHxW) does not fit the on-chip map store of {} values (MapWords)",
+                      o.c, o.h, o.w, lim.map_words);
+    }
+  }
+  if (layer.in_chip) {
+    // As the engine reads it: an FC layer's input as its 3 x 3 x ceil(N/9) map.
+    const int64_t chw = int64_t{c} * h * w;
+    const int64_t n = layer.kind == LinebufKind::Fc ? (chw + 8) / 9 * 9 : chw;
+    if (n > lim.map_words) {
+      return fmt_text("the input map {}x{}x{} (CxHxW, {} values as the engine reads it) does not fit the on-chip map "
+                      "store of {} values (MapWords)",
+                      c, h, w, n, lim.map_words);
+    }
+  }
   if (layer.kind == LinebufKind::Fc) {
     const int64_t n = int64_t{c} * h * w;
     if (n > int64_t{9} * lim.max_channels) {
@@ -182,6 +199,15 @@ std::vector<LinebufMap> linebuf_stack(const LinebufMap& in, const std::vector<Li
   std::vector<LinebufMap> outs;
   const LinebufMap* cur = &in;
   for (std::size_t i = 0; i < layers.size(); ++i) {
+    // An on-chip output is the next layer's input, and an on-chip input the previous layer's output.
+    const bool prev_out = i > 0 && layers[i - 1].out_chip;
+    const bool next_in = i + 1 < layers.size() && layers[i + 1].in_chip;
+    if (layers[i].in_chip && !prev_out) {
+      throw std::invalid_argument(fmt_text("layer {}: an on-chip input needs the previous layer's output on chip", i));
+    }
+    if (layers[i].out_chip && !next_in) {
+      throw std::invalid_argument(fmt_text("layer {}: an on-chip output must be the next layer's on-chip input", i));
+    }
     try {
       outs.push_back(linebuf_layer(*cur, layers[i], p, lim));
     } catch (const std::invalid_argument& e) {

@@ -3,7 +3,8 @@
 // verilated model's limits: LineDepth 64, MaxC 64, MaxK 64, MapRows 16) -- int8 and int16; stacks
 // of 1 to 6 layers; conv with pad 0 / 1, the fused 2x2 pool, both dataflows; FC layers up to
 // ceil(N/9) = MaxC; activations none / ReLU / leaky with every slope and shift; out_shift near the
-// accumulator's width (sometimes anywhere in [0, 63]); maps from 1x1 up to W 64 and H 256. Each draw
+// accumulator's width (sometimes anywhere in [0, 63]); maps from 1x1 up to W 64 and H 256; a stack's
+// intermediate maps on chip where they fit or (half the stacks) all in memory. Each draw
 // is checked by the layer parser (build_linebuf_job, which applies the engine's refusals) and drawn
 // again if refused, so every generated layer is legal. The engine has no memory port: the campaign's
 // memory draw is dropped. Run in cross mode (the RTL, Vlinebuf, against the golden model, every
@@ -196,6 +197,14 @@ Drawn draw_layer(const RandomLayer& L, Rng& d) {
     // Later layers read requantized maps spread over about half the precision's range.
     data_mag = int64_t{1} << (bits - 2);
     want_wonce = false;
+  }
+  // Intermediate maps on chip where they fit (the parser's default) or all through the streams
+  // (then every layer's map is compared).
+  if (n_layers > 1 && d.chance(0.5)) {
+    doc["maps"] = "memory";
+    out.feat += " (maps in memory)";
+  } else if (n_layers > 1 && d.chance(0.2)) {
+    doc["maps"] = "on_chip";
   }
   doc["stack"] = std::move(stack);
   out.doc = std::move(doc);

@@ -20,9 +20,20 @@ struct LinebufJob {
   std::vector<golden::LinebufLayer> layers;
 };
 
+// Where a stack's intermediate maps go (docs/LINEBUF.md §2, "Maps on chip"): on chip, each layer
+// whose output fits the map store (and the next layer's input as the engine reads it) keeps it
+// there for the next layer (in_chip / out_chip set); in memory, every map leaves through `out`
+// and comes back through `px`. The layer parser places them on chip unless "maps": "memory".
+void place_linebuf_maps(LinebufJob& job, bool on_chip);
+
 struct LinebufOutcome {
-  std::vector<golden::LinebufMap> maps;  // every layer's output
+  // Every layer's output; on the RTL, a map kept on chip has its shape and no data (nothing
+  // outside the engine sees it).
+  std::vector<golden::LinebufMap> maps;
   uint64_t cycles = 0;
+  // The streams' traffic on the RTL (what a DMA would read and write): pixel, weight-group and
+  // output bytes.
+  uint64_t px_bytes = 0, wt_bytes = 0, out_bytes = 0;
 };
 
 // Parses and checks a `linebuf` layer (docs/LAYER_FORMAT.md); throws InputError.

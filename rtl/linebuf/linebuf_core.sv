@@ -6,7 +6,9 @@
 // One pass (output row, kernel, group) takes Wp cycles; the engine waits (never drops) when
 // the line it needs is not filled, the next weight group has not come, or the output is full.
 // NumPe must be a power of two and MaxC a multiple of it; the descriptor must satisfy
-// docs/LINEBUF.md §3 (the driver refuses what does not).
+// docs/LINEBUF.md §3 (the driver refuses what does not). A layer may read its input from and write
+// its output to the on-chip map store (linebuf_map, MapWords values per bank, a power of two)
+// instead of `px` / `out`: a stack's intermediate maps stay on chip.
 module linebuf_core #(
   parameter int unsigned NumPe     = 4,
   parameter int unsigned LineDepth = 64,
@@ -14,6 +16,7 @@ module linebuf_core #(
   parameter int unsigned MaxK      = 64,
   parameter int unsigned DataW     = 16,
   parameter int unsigned MapRows   = 16,  // line slots (a power of two >= 4); weights-once maps up to MapRows x MapRows padded
+  parameter int unsigned MapWords  = 4096,  // on-chip map store: values per bank (a power of two)
   localparam int unsigned AccW     = 48,
   localparam int unsigned WtW      = 9 * NumPe * DataW + 32
 ) (
@@ -36,7 +39,8 @@ module linebuf_core #(
   // nothing and takes no pixel or weight. 1 W not in [1, LineDepth], 2 H = 0, 3 C not in
   // [1, MaxC], 4 K not in [1, MaxK], 5 pad 0 on a map under 3x3, 6 pool without a complete
   // window, 7 leaky slope above 1, 8 reserved act code 3, 9 weights once on a padded map above
-  // MapRows x MapRows.
+  // MapRows x MapRows, 10 an on-chip input (C·H·W) or output (K·Ho'·Wo') above MapWords, 11 an
+  // on-chip input while no layer has written the map store.
   output logic [3:0]       cfg_err_o
 );
   localparam int unsigned PeLog = $clog2(NumPe);
@@ -48,6 +52,7 @@ module linebuf_core #(
   // Partial sums: a line (pixels once) or the whole output map (weights once).
   localparam int unsigned PsumDepth = (MapRows * MapRows > LineDepth) ? MapRows * MapRows : LineDepth;
   localparam int unsigned PsW   = $clog2(PsumDepth);
+  localparam int unsigned MapAW = $clog2(MapWords);
 
   linebuf_pkg::desc_t d_q;
   logic        run_q;
@@ -64,7 +69,18 @@ module linebuf_core #(
   assign busy_o      = run_q;
 
   logic [3:0] cfg_err, err_q;
+  logic [16:0] c_wo, c_ho;     // the descriptor's output map (after pooling)
+  logic [63:0] c_in_n, c_out_n;
+  logic        last_out_q, map_valid_q, rd_bank_q;  // the map store: a map written, its bank
   always_comb begin
+    c_wo    = {1'b0, cfg_i.width} + {15'b0, cfg_i.pad, 1'b0} - 17'd2;
+    c_ho    = {1'b0, cfg_i.height} + {15'b0, cfg_i.pad, 1'b0} - 17'd2;
+    if (cfg_i.pool) begin
+      c_wo = c_wo >> 1;
+      c_ho = c_ho >> 1;
+    end
+    c_in_n  = 64'(cfg_i.channels) * 64'(cfg_i.height) * 64'(cfg_i.width);
+    c_out_n = 64'(cfg_i.kernels) * 64'(c_ho) * 64'(c_wo);
     cfg_err = 4'd0;
     if (cfg_i.width == '0 || 32'(cfg_i.width) > LineDepth) cfg_err = 4'd1;
     else if (cfg_i.height == '0) cfg_err = 4'd2;
@@ -78,6 +94,9 @@ module linebuf_core #(
     else if (cfg_i.act == 2'd3) cfg_err = 4'd8;
     else if (cfg_i.wonce && (({1'b0, cfg_i.width} + {15'b0, cfg_i.pad, 1'b0}) > 17'(MapRows) ||
                              ({1'b0, cfg_i.height} + {15'b0, cfg_i.pad, 1'b0}) > 17'(MapRows))) cfg_err = 4'd9;
+    else if ((cfg_i.in_chip && c_in_n > 64'(MapWords)) || (cfg_i.out_chip && c_out_n > 64'(MapWords)))
+      cfg_err = 4'd10;
+    else if (cfg_i.in_chip && !map_valid_q && !last_out_q) cfg_err = 4'd11;
   end
   assign cfg_err_o = err_q;
 
@@ -86,17 +105,38 @@ module linebuf_core #(
     else if (cfg_valid_i && cfg_ready_o) err_q <= cfg_err;
   end
 
+  // The map store's banks: a layer writes its on-chip output into bank !rd_bank_q; when the next
+  // descriptor comes, that bank becomes the one on-chip inputs read.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      last_out_q  <= 1'b0;
+      map_valid_q <= 1'b0;
+      rd_bank_q   <= 1'b0;
+    end else if (cfg_valid_i && cfg_ready_o) begin
+      last_out_q <= cfg_err == '0 && cfg_i.out_chip;
+      if (last_out_q) begin
+        rd_bank_q   <= !rd_bank_q;
+        map_valid_q <= 1'b1;
+      end
+    end
+  end
+
   // ---------------------------------------------------------------- filling the lines
   logic [16:0] fr_q, fc_q, fx_q;  // padded row, channel, padded column being written
   logic [16:0] cy_q, ck_q, cg_q, cc_q;  // output row, kernel, channel group, padded column
   logic        fill_can, pad_row, pad_col, fill_step;
+  logic [31:0] map_rd_idx;  // on-chip input: the pixel's [c][y][x] index
+  logic [DataW-1:0] map_rd_data, fill_data;
 
   always_comb begin
     fill_can   = run_q && fr_q < hp && (d_q.wonce || fr_q <= cy_q + 17'(MapRows - 1));
     pad_row    = d_q.pad && (fr_q == '0 || fr_q == hp - 17'd1);
     pad_col    = d_q.pad && (fx_q == '0 || fx_q == wp - 17'd1);
-    px_ready_o = fill_can && !pad_row && !pad_col;
-    fill_step  = fill_can && (pad_row || pad_col || px_valid_i);
+    px_ready_o = fill_can && !pad_row && !pad_col && !d_q.in_chip;
+    fill_step  = fill_can && (pad_row || pad_col || d_q.in_chip || px_valid_i);
+    map_rd_idx = (32'(fc_q) * 32'(d_q.height) + 32'(fr_q) - 32'(d_q.pad)) * 32'(d_q.width) + 32'(fx_q) -
+                 32'(d_q.pad);
+    fill_data  = pad_col ? '0 : d_q.in_chip ? map_rd_data : px_data_i;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -141,7 +181,7 @@ module linebuf_core #(
     .wr_slot_i    (fr_q[SlotW-1:0]),
     .wr_ch_i      (fc_q[ChW-1:0]),
     .wr_pos_i     (fx_q[PosW-1:0]),
-    .wr_data_i    (pad_col ? '0 : px_data_i),
+    .wr_data_i    (fill_data),
     .rd_slot_i    (cy_q[SlotW-1:0]),
     .rd_ch_i      (ChW'(cg_q << PeLog)),
     .rd_pos_i     (cc_q[PosW-1:0]),
@@ -327,10 +367,60 @@ module linebuf_core #(
     .data_o (pooled)
   );
 
+  // On-chip output: the pooled stream's position walks the output map in the dataflow's order
+  // (pixels once: row, kernel, column; weights once: kernel, row, column) and the value goes to
+  // [k][y][x] of the write bank instead of the output FIFO.
+  logic [16:0] o_wo, o_ho, ox_q, oy_q, ok_q;
+  logic [31:0] map_wr_idx;
+  logic        o_last_x, o_last_y, o_last_k;
+  always_comb begin
+    o_wo       = d_q.pool ? (wp - 17'd2) >> 1 : wp - 17'd2;
+    o_ho       = d_q.pool ? ho >> 1 : ho;
+    o_last_x   = ox_q == o_wo - 17'd1;
+    o_last_y   = oy_q == o_ho - 17'd1;
+    o_last_k   = ok_q == {1'b0, d_q.kernels} - 17'd1;
+    map_wr_idx = (32'(ok_q) * 32'(o_ho) + 32'(oy_q)) * 32'(o_wo) + 32'(ox_q);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ox_q <= '0;
+      oy_q <= '0;
+      ok_q <= '0;
+    end else if (cfg_valid_i && cfg_ready_o) begin
+      ox_q <= '0;
+      oy_q <= '0;
+      ok_q <= '0;
+    end else if (pooled_valid) begin
+      ox_q <= o_last_x ? '0 : ox_q + 17'd1;
+      if (o_last_x && !d_q.wonce) begin
+        ok_q <= o_last_k ? '0 : ok_q + 17'd1;
+        if (o_last_k) oy_q <= oy_q + 17'd1;
+      end else if (o_last_x) begin
+        oy_q <= o_last_y ? '0 : oy_q + 17'd1;
+        if (o_last_y) ok_q <= ok_q + 17'd1;
+      end
+    end
+  end
+
+  logic [63-2*MapAW:0] unused_map_idx;  // indices are below MapWords (refusal 10)
+  assign unused_map_idx = {map_wr_idx[31:MapAW], map_rd_idx[31:MapAW]};
+
+  linebuf_map #(.MapWords(MapWords), .DataW(DataW)) u_map (
+    .clk_i    (clk_i),
+    .wr_i     (pooled_valid && d_q.out_chip),
+    .wr_bank_i(!rd_bank_q),
+    .wr_addr_i(map_wr_idx[MapAW-1:0]),
+    .wr_data_i(pooled),
+    .rd_bank_i(rd_bank_q),
+    .rd_addr_i(map_rd_idx[MapAW-1:0]),
+    .rd_data_o(map_rd_data)
+  );
+
   dla_fifo #(.Depth(2), .Width(DataW)) u_out_fifo (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
-    .in_valid_i (pooled_valid),
+    .in_valid_i (pooled_valid && !d_q.out_chip),
     .in_ready_o (fifo_in_ready),
     .in_data_i  (pooled),
     .out_valid_o(out_valid_o),

@@ -1,5 +1,5 @@
 // Synthesis wrapper of linebuf_core at a small size (NumPe 2, LineDepth 8, MaxC 2, MaxK 2, int8,
-// 4 line slots):
+// 4 line slots, a 2 x 32-value on-chip map store):
 // parameter-free, because Yosys 0.55 asserts when -chparam re-derives a module with
 // parameterized children (docs/SYNTHESIS.md). The same logic as the verilated model, smaller.
 module linebuf_core_synth (
@@ -7,7 +7,7 @@ module linebuf_core_synth (
   input  logic          rst_ni,
   input  logic          cfg_valid_i,
   output logic          cfg_ready_o,
-  input  logic [96:0]   cfg_i,
+  input  logic [98:0]   cfg_i,
   input  logic          px_valid_i,
   output logic          px_ready_o,
   input  logic [7:0]    px_data_i,
@@ -26,7 +26,8 @@ module linebuf_core_synth (
     .MaxC     (2),
     .MaxK     (2),
     .DataW    (8),
-    .MapRows  (4)
+    .MapRows  (4),
+    .MapWords (32)
   ) u_core (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),

@@ -1,7 +1,9 @@
-// The line-buffer engine's descriptor (docs/LINEBUF.md §2): one 97-bit beat per layer.
+// The line-buffer engine's descriptor (docs/LINEBUF.md §2): one 99-bit beat per layer.
 // A packed struct lists its fields MSB first: width is bits [15:0].
 package linebuf_pkg;
   typedef struct packed {
+    logic        out_chip;     // [98]    output to the on-chip map store (no `out` beats)
+    logic        in_chip;      // [97]    input from the on-chip map store (no `px` beats)
     logic        wonce;        // [96]    dataflow "weights load once": the whole padded map on chip
     logic [4:0]  leaky_shift;  // [95:91]
     logic [15:0] leaky_slope;  // [90:75] unsigned; negatives times slope / 2^leaky_shift

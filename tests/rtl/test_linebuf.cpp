@@ -159,14 +159,36 @@ std::vector<Loaded> bundled() {
   return out;
 }
 
-// Layer `L` on the RTL under each leg of `legs`: equal to the reference.
+// The RTL's maps against the reference: a map kept on chip (out_chip) has the shape and no data;
+// every other map equals the reference.
+void require_equal_rtl(const std::vector<LinebufMap>& got, const std::vector<LinebufMap>& ref,
+                       const units::LinebufJob& job, const std::string& what) {
+  REQUIRE(got.size() == ref.size());
+  std::vector<LinebufMap> seen = ref;
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    if (job.layers[i].out_chip) {
+      INFO(what << ", layer " << i << " on chip");
+      REQUIRE(got[i].data.empty());
+      seen[i].data.clear();
+    }
+  }
+  require_equal(got, seen, what);
+}
+
+// Layer `L` on the RTL under each leg of `legs`, its maps in memory (every layer's map compared)
+// and on chip where they fit (the maps that leave compared): equal to the reference.
 void rtl_under(const Loaded& L, const std::vector<LinebufMap>& ref, const std::vector<RunOptions>& legs) {
-  for (const RunOptions& o : legs) {
-    SimOptions s = o.sim;
-    s.seed = *o.seed;
-    const units::LinebufOutcome rtl = units::run_linebuf_rtl(L.job, s, *o.stall, *o.seed);
-    require_equal(rtl.maps, ref, L.name + " RTL seed " + std::to_string(*o.seed) + " rand-reset " +
-                                     std::to_string(o.sim.rand_reset));
+  for (const bool on_chip : {false, true}) {
+    units::LinebufJob job = L.job;
+    units::place_linebuf_maps(job, on_chip);
+    for (const RunOptions& o : legs) {
+      SimOptions s = o.sim;
+      s.seed = *o.seed;
+      const units::LinebufOutcome rtl = units::run_linebuf_rtl(job, s, *o.stall, *o.seed);
+      require_equal_rtl(rtl.maps, ref, job,
+                        L.name + (on_chip ? " maps on chip" : " maps in memory") + " RTL seed " +
+                            std::to_string(*o.seed) + " rand-reset " + std::to_string(o.sim.rand_reset));
+    }
   }
 }
 
@@ -224,17 +246,78 @@ TEST_CASE("linebuf: the cross run passes and compares every layer, and a flipped
   RunOptions o;
   o.stall = 0.3;
   o.sim.rand_reset = 2;
+  // Maps in memory: every layer's map leaves the engine and is compared.
   const fs::path f = fs::path(DLA_SOURCE_DIR) / "testvectors/layers/linebuf/19_stack_conv_pool_fc.json";
-  RunResult r = run_layer(f, o);
+  std::ifstream in(f);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t at = text.find("\"stack\"");
+  REQUIRE(at != std::string::npos);
+  const std::string mem = text.substr(0, at) + "\"maps\": \"memory\", " + text.substr(at);
+  RunResult r = run_text("19_memory", mem, o);
   INFO(format_run(r));
   REQUIRE(r.status == Status::Pass);
   REQUIRE(r.compares.size() == 3);
   CHECK(r.compares[0].elements == 8u * 8u * 8u);
   CHECK(r.compares[2].elements == 10u);
   o.flip = FlipBit{4, 2};
-  r = run_layer(f, o);
+  r = run_text("19_memory_flip", mem, o);
   CHECK(r.status == Status::Mismatch);
   CHECK(r.compares[2].mismatches == 1);
+  // As bundled (maps on chip where they fit: layers 0 and 1 keep theirs): the final map compared.
+  o.flip.reset();
+  r = run_layer(f, o);
+  INFO(format_run(r));
+  REQUIRE(r.status == Status::Pass);
+  REQUIRE(r.compares.size() == 1);
+  CHECK(r.compares[0].elements == 10u);
+  CHECK_THAT(r.message, Catch::Contains("layers 0, 1 stayed on chip"));
+  o.flip = FlipBit{4, 2};
+  r = run_layer(f, o);
+  CHECK(r.status == Status::Mismatch);
+  CHECK(r.compares[0].mismatches == 1);
+}
+
+TEST_CASE("linebuf: the seed stack keeps maps 1-5 on chip: equal to the reference, and they never cross the streams",
+          "[rtl][linebuf]") {
+  // 3x56x56 -> conv+pool 8x28x28 (6272 values: above the 4096-value map store, through memory)
+  // -> 16x14x14 (3136) -> 16x7x7 (784) -> 16x7x7 -> 8x7x7 (392) -> FC 16 -> FC 10: the outputs of
+  // layers 1-5 fit and stay on chip. int8, so a value is a byte. Pixels read: the input (3·56·56 =
+  // 9408) and layer 1's (6272) only; in memory also 3136 + 784 + 784, and the FC layers' inputs as
+  // 3x3 maps (44·9 = 396 for N = 392, 2·9 = 18 for N = 16): 20798. Outputs written: layer 0's 6272
+  // and the 10 results; in memory also 3136 + 784 + 784 + 392 + 16: 11394. Weights: the same.
+  const Loaded L = [] {
+    for (const Loaded& x : bundled()) {
+      if (x.name == "20_stack_seed_56") return x;
+    }
+    FAIL("20_stack_seed_56 missing");
+    return Loaded{};
+  }();
+  const std::vector<LinebufMap> ref = ref_stack(L.job);
+  for (std::size_t i = 0; i < L.job.layers.size(); ++i) {
+    INFO("layer " << i);
+    CHECK(L.job.layers[i].out_chip == (i >= 1 && i <= 5));
+    CHECK(L.job.layers[i].in_chip == (i >= 2));
+  }
+  units::LinebufJob mem = L.job;
+  units::place_linebuf_maps(mem, false);
+  uint64_t wt_bytes = 0;
+  for (const RunOptions& o : cross_stress::legs_for(3)) {
+    SimOptions s = o.sim;
+    s.seed = *o.seed;
+    const units::LinebufOutcome chip = units::run_linebuf_rtl(L.job, s, *o.stall, *o.seed);
+    require_equal_rtl(chip.maps, ref, L.job, "seed stack on chip");
+    CHECK(chip.px_bytes == 9408u + 6272u);
+    CHECK(chip.out_bytes == 6272u + 10u);
+    const units::LinebufOutcome through = units::run_linebuf_rtl(mem, s, *o.stall, *o.seed);
+    require_equal(through.maps, ref, "seed stack in memory");
+    CHECK(through.px_bytes == 20798u);
+    CHECK(through.out_bytes == 11394u);
+    CHECK(chip.wt_bytes == through.wt_bytes);
+    wt_bytes = chip.wt_bytes;
+  }
+  CHECK(wt_bytes > 0);
+  // Golden with the same placement: the same values.
+  require_equal(units::run_linebuf_golden(L.job).maps, ref, "seed stack golden, maps on chip");
 }
 
 TEST_CASE("linebuf layers: bad input names the JSON pointer and the rule", "[rtl][linebuf]") {
@@ -333,6 +416,12 @@ TEST_CASE("linebuf RTL refuses a descriptor outside its limits with a code, as g
     L.weights_once = true;
     return L;
   };
+  auto chip = [&](int k, bool in, bool out) {
+    LinebufLayer L = conv(k, 1, false);
+    L.in_chip = in;
+    L.out_chip = out;
+    return L;
+  };
   LinebufLayer leaky_one = leaky;
   leaky_one.out.leaky_slope = 2;  // exactly 1: taken
   struct Case {
@@ -349,6 +438,9 @@ TEST_CASE("linebuf RTL refuses a descriptor outside its limits with a code, as g
       {"weights once, 16x16 padded", once(1, 14, 14), 1, 14, 14, 0},
       {"weights once, 17 padded rows", once(1, 15, 14), 1, 15, 14, 9},
       {"weights once, 17 padded columns", once(1, 14, 15), 1, 14, 15, 9},
+      {"on-chip output of 64x8x8 = 4096 values", chip(64, false, true), 1, 8, 8, 0},
+      {"on-chip output of 64x9x8 = 4608 values", chip(64, false, true), 1, 9, 8, 10},
+      {"on-chip input of 64x8x9 = 4608 values", chip(1, true, false), 64, 8, 9, 10},
   };
   SimOptions s;
   for (const Case& k : cases) {
@@ -356,4 +448,18 @@ TEST_CASE("linebuf RTL refuses a descriptor outside its limits with a code, as g
     CHECK(units::linebuf_rtl_descriptor_error(k.L, k.c, k.h, k.w, Precision::Int8, s) == k.code);
     CHECK(linebuf_refusal(k.L, k.c, k.h, k.w, lim).has_value() == (k.code != 0));
   }
+  // An on-chip input before any layer wrote the map store: the RTL refuses it (11), golden refuses
+  // it as a stack's first layer.
+  CHECK(units::linebuf_rtl_descriptor_error(chip(1, true, false), 1, 3, 3, Precision::Int8, s) == 11);
+  LinebufLayer first = chip(1, true, false);
+  first.weights.assign(9, 1);
+  first.bias.assign(1, 0);
+  const LinebufMap in{1, 3, 3, std::vector<int64_t>(9, 1)};
+  CHECK_THROWS_WITH(dla::golden::linebuf_stack(in, {first}, Precision::Int8),
+                    Catch::Contains("an on-chip input needs the previous layer's output on chip"));
+  LinebufLayer last = first;
+  last.in_chip = false;
+  last.out_chip = true;
+  CHECK_THROWS_WITH(dla::golden::linebuf_stack(in, {last}, Precision::Int8),
+                    Catch::Contains("must be the next layer's on-chip input"));
 }

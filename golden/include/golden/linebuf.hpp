@@ -20,6 +20,7 @@ struct LinebufLimits {
   int max_channels = 64;
   int max_kernels = 64;
   int map_rows = 16;  // MapRows: the weights-once dataflow holds a padded map up to map_rows square
+  int map_words = 4096;  // MapWords: the on-chip map store holds a map of up to map_words values
 };
 
 enum class LinebufAct { None, Relu, Leaky };
@@ -52,6 +53,11 @@ struct LinebufLayer {
   // conv only: the engine's "weights load once" dataflow (docs/LINEBUF.md §2); the same values,
   // refused on a padded map above map_rows x map_rows.
   bool weights_once = false;
+  // Maps on chip (docs/LINEBUF.md §2): the input is the previous layer's output kept in the
+  // on-chip map store, and / or the output stays there for the next layer. The same values;
+  // refused when the map is above map_words, and in a stack unless the two ends meet.
+  bool in_chip = false;
+  bool out_chip = false;
   LinebufOutStage out;
   std::vector<int64_t> weights;
   std::vector<int64_t> bias;
