@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "golden/conv.hpp"
+#include "golden/conv_wfold.hpp"
 #include "harness/conv_reference.hpp"
 #include "harness/cdp_reference.hpp"
 #include "harness/rubik_reference.hpp"
@@ -278,6 +279,7 @@ struct ConvShape {
   int w = 1, h = 1, c = 1, k = 1, r = 1, s = 1;
   int pl = 0, pr = 0, pt = 0, pb = 0, sx = 1, sy = 1, dx = 1, dy = 1;
   int ow4 = 0, oh4 = 0;  // Winograd: the output size (multiples of 4) the input is derived from
+  int wfold = 0;         // "wfold": 0 off, -1 "auto", else the fold width asked for (docs/WFOLD.md)
   [[nodiscard]] int ext_x() const { return (s - 1) * dx + 1; }
   [[nodiscard]] int ext_y() const { return (r - 1) * dy + 1; }
   [[nodiscard]] int min_w() const { return std::max(1, ext_x() - pl - pr); }
@@ -499,10 +501,46 @@ ojson render_conv(const ConvShape& s, const ojson& rest) {
   if (!pad.empty()) doc["padding"] = pad;
   if (s.sx != 1 || s.sy != 1) doc["stride"] = ojson{{"x", s.sx}, {"y", s.sy}};
   if (s.dx != 1 || s.dy != 1) doc["dilation"] = ojson{{"x", s.dx}, {"y", s.dy}};
+  if (s.wfold != 0) doc["wfold"] = s.wfold < 0 ? ojson("auto") : ojson(s.wfold);
   for (const char* key : {"clip", "output", "bs", "bn", "ew", "perf"}) {
     if (rest.contains(key)) doc[key] = rest[key];
   }
   return doc;
+}
+
+golden::ConvParams fold_params(const ConvShape& s) {
+  golden::ConvParams p;
+  p.c = s.c;
+  p.s = s.s;
+  p.precision = s.int16 ? golden::Precision::Int16 : golden::Precision::Int8;
+  return p;
+}
+
+// The fold width the layer runs with (0: unfolded): "auto"'s choice, or the asked ws.
+int effective_ws(const ConvShape& s, const HwConfig& hw) {
+  return s.wfold < 0 ? golden::wfold_auto_ws(fold_params(s), hw) : s.wfold;
+}
+
+// W-fold (docs/WFOLD.md) for 1 in 5 direct layers on a configuration with the fold, drawn from a
+// stream of the layer's seed of its own (the layer's other draws stay as they were): C above 32
+// becomes 1..32 three times in four (where folding pays), then half "auto", half a legal ws no
+// costlier than the unfolded layer (G x S' <= ceil(C / ATOMIC_C) x S atomic operations per output
+// and kernel row), else "auto".
+void draw_wfold(const HwConfig& hw, ConvShape& s, uint64_t seed) {
+  if (!hw.wfold || s.wino) return;
+  Rng rng = Rng::derive(seed, "wfold");
+  Draw d{rng};
+  if (!d.chance(0.2)) return;
+  if (s.c > 32 && d.chance(0.75)) s.c = d.i(1, 32);
+  const int unfolded = (s.c + hw.atomic_c - 1) / hw.atomic_c * s.s;
+  std::vector<int> legal;
+  for (const int ws : {2, 4, 8, 16}) {
+    const int pci = hw.atomic_c / ws;
+    const int cost = (s.c + pci - 1) / pci * ((s.s + ws - 1) / ws);
+    if (golden::wfold_ws_refusal(fold_params(s), hw, ws).empty() && cost <= unfolded) legal.push_back(ws);
+  }
+  const bool automatic = legal.empty() || d.chance(0.5);
+  s.wfold = automatic ? -1 : legal[static_cast<std::size_t>(d.i(0, static_cast<int>(legal.size()) - 1))];
 }
 
 // Tries the layer compiler on `doc` (no golden run): "" when accepted, else the error; `cbuf`
@@ -549,6 +587,10 @@ int64_t conv_atomic_ops(const ConvShape& s, const HwConfig& hw) {
   const int64_t groups = (s.k + hw.atomic_k(p) - 1) / hw.atomic_k(p);
   const int64_t c = int64_t{s.c} * (s.wino ? s.sx * s.sy : 1);
   const int64_t blocks = (c + hw.atomic_c - 1) / hw.atomic_c;
+  if (const int ws = s.wino ? 0 : effective_ws(s, hw); ws != 0) {  // W-fold: G channel blocks x S' columns
+    const int pci = hw.atomic_c / ws;
+    return ow * oh * s.r * ((s.c + pci - 1) / pci) * ((s.s + ws - 1) / ws) * groups;
+  }
   return s.wino ? ow * oh / 4 * 4 * blocks * groups : ow * oh * s.r * s.s * blocks * groups;
 }
 
@@ -596,6 +638,7 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
   const bool int16 = hw.int16 && d.chance(0.3);
   const bool wino = hw.winograd && d.chance(0.15);
   ConvShape s = wino ? draw_wino_shape(d, int16, feat) : draw_direct_shape(d, hw, int16, feat);
+  draw_wfold(hw, s, L.seed);  // a stream of its own: the draws below stay as they were
   const int64_t vmax = int16 ? 32767 : 127, vmin = -vmax - 1;
   feat = fmt::format("{}{}{}", wino ? "winograd" : "direct", int16 ? " int16" : " int8", feat);
 
@@ -702,7 +745,12 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
     bool cbuf = false;
     std::string where;
     int bands = 1;
-    const std::string err = try_compile_conv(L, L.doc, cbuf, where, &bands);
+    std::string err = try_compile_conv(L, L.doc, cbuf, where, &bands);
+    if (!err.empty() && !cbuf && where == "/wfold") {  // e.g. W' x S' beyond CSC's width: unfolded
+      s.wfold = 0;
+      L.doc = render_conv(s, r);
+      err = try_compile_conv(L, L.doc, cbuf, where, &bands);
+    }
     if (err.empty() && bands > 1) feat += fmt::format(" split-h {}", bands);  // larger than CBUF
     if (err.empty() || !cbuf || attempt >= 200) break;
     shrink_conv(s, where, d);
@@ -715,7 +763,10 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
   {
     const int upper = hw.stripe_upper;
     const int blocks = (s.c * (s.wino ? s.sx * s.sy : 1) + hw.atomic_c - 1) / hw.atomic_c;
-    const int64_t quiet = int64_t{upper} * (s.wino ? 4 : int64_t{s.r} * s.s) * blocks;
+    int64_t quiet = int64_t{upper} * (s.wino ? 4 : int64_t{s.r} * s.s) * blocks;
+    if (const int ws = s.wino ? 0 : effective_ws(s, hw); ws != 0) {  // W-fold: R x S' x G per position
+      quiet = int64_t{upper} * s.r * ((s.s + ws - 1) / ws) * ((s.c + hw.atomic_c / ws - 1) / (hw.atomic_c / ws));
+    }
     if (4 * quiet > 20000) L.watchdog = static_cast<uint64_t>(4 * quiet);
   }
   // Under a bandwidth limit the bytes moved can outlast the runner's 10M-cycle wait for an
@@ -726,8 +777,12 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
   if (!L.mem.unlimited()) {
     const double bpe = s.int16 ? 2.0 : 1.0, obpe = out16 ? 2.0 : 1.0, atom = hw.atom_bytes;
     const double ow = (s.w + s.pl + s.pr - s.ext_x()) / s.sx + 1, oh = (s.h + s.pt + s.pb - s.ext_y()) / s.sy + 1;
+    // W-fold: the folded weights are at most R x ceil(C / ATOMIC_C) x S x ATOMIC_C per kernel (draw_wfold).
+    const int ws = s.wino ? 0 : effective_ws(s, hw);  // W-fold: the folded weights, R x S' x C' a kernel
+    const double wcols = ws != 0 ? std::ceil(double(s.s) / ws) * std::ceil(double(s.c) / (hw.atomic_c / ws)) * hw.atomic_c
+                                 : double(s.s) * s.c;
     const double bytes = double(s.w) * s.h * std::ceil(s.c * bpe / atom) * atom +
-                         double(s.k) * s.r * s.s * s.c * bpe + ow * oh * std::ceil(s.k * obpe / atom) * atom;
+                         double(s.k) * s.r * wcols * bpe + ow * oh * std::ceil(s.k * obpe / atom) * atom;
     while (bytes / L.mem.bandwidth > 4e6) L.mem.bandwidth *= 2;
   }
   // A pool post-op (conv -> SDP -> PDP on the fly) on direct layers with a packed output: any
@@ -777,6 +832,12 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
     }
   }
   if (strided_out) feat += " out-strided";
+  if (s.wfold < 0) {
+    const int ws = effective_ws(s, hw);
+    feat += ws != 0 ? fmt::format(" wfold auto({})", ws) : std::string(" wfold auto(unfolded)");
+  } else if (s.wfold > 0) {
+    feat += fmt::format(" wfold {}", s.wfold);
+  }
   if (s.sx != 1 || s.sy != 1) feat += fmt::format(" stride {}x{}", s.sx, s.sy);
   if (s.dx != 1 || s.dy != 1) feat += fmt::format(" dilation {}x{}", s.dx, s.dy);
   L.features = fmt::format("{} {}x{}x{} k{} {}x{}", feat, s.w, s.h, s.c, s.k, s.r, s.s);

@@ -2,8 +2,8 @@
 // around the independent int64 reference (harness/conv_reference.hpp: the layer read from its
 // JSON, its expected output from plain int64 loops -- the convolution, CDMA input converter, CACC's
 // clip and 32-bit saturation, the SDP post-ops -- with no golden/ arithmetic and no layer-compiler
-// code). A Winograd layer ("mode": "winograd") computes the same convolution, so the same
-// reference judges it.
+// code). A Winograd layer ("mode": "winograd") or a W-fold layer ("wfold", docs/WFOLD.md) computes
+// the same convolution, so the same reference judges it (it reads neither key).
 #pragma once
 
 #include <algorithm>
