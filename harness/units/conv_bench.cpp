@@ -10,9 +10,12 @@
 #include <optional>
 #include <span>
 
+#include "golden/conv_wfold.hpp"
 #include "golden/nvdla_regs.hpp"
 #include "harness/errors.hpp"
 #include "harness/golden_device.hpp"
+#include "harness/json_reader.hpp"
+#include "harness/program_runner.hpp"
 #include "harness/regdb.hpp"
 #include "harness/rng.hpp"
 #include "harness/rtl_devices.hpp"
@@ -284,6 +287,66 @@ BenchCase conv_case(const golden::HwConfig& hw, std::string name, const ConvBenc
   return c;
 }
 
+// W-fold against the unfolded layer on nv_full (docs/WFOLD.md "Bench"): small-C layers compiled by
+// the `conv` layer compiler with "wfold": "off" and "auto" (Split-H where CBUF cannot hold the
+// layer), each whole program run in cross mode. Utilization counts the layer's own MACs
+// (W'H' x K x C x R x S), not the folded convolution's, against ATOMIC_C x ATOMIC_K per cycle.
+struct WfoldLayer {
+  int w, h, c, k, r, s, sx, sy, pad;
+};
+// The ResNet stem (7x7 stride 2 on an RGB image, the layer) and a 3x3 stride-1 layer on
+// a one-channel map.
+constexpr WfoldLayer kWfoldLayers[] = {{224, 224, 3, 64, 7, 7, 2, 2, 3}, {64, 32, 1, 32, 3, 3, 1, 1, 1}};
+
+std::string wfold_layer_name(const WfoldLayer& l) {
+  return fmt::format("{}x{}x{} -> {}, {}x{} stride {}x{} pad {}", l.w, l.h, l.c, l.k, l.s, l.r, l.sx, l.sy, l.pad);
+}
+
+BenchCase wfold_case(const WfoldLayer& l, const char* fold, const BenchOptions& opt) {
+  const HwConfig& hw = golden::nv_full();
+  const nlohmann::ordered_json values{{"random", {{"min", -20}, {"max", 20}}}};
+  const nlohmann::ordered_json doc{{"unit", "conv"},
+                                   {"config", hw.name},
+                                   {"seed", opt.seed},
+                                   {"input", {{"w", l.w}, {"h", l.h}, {"c", l.c}, {"data", values}}},
+                                   {"weights", {{"k", l.k}, {"r", l.r}, {"s", l.s}, {"data", values}}},
+                                   {"padding", {{"left", l.pad}, {"right", l.pad}, {"top", l.pad}, {"bottom", l.pad}}},
+                                   {"stride", {{"x", l.sx}, {"y", l.sy}}},
+                                   {"clip", 8},
+                                   {"wfold", fold}};
+  const std::string name = fmt::format("wfold comparison {}, wfold {}", wfold_layer_name(l), fold);
+  const auto jd = parse_json_text("bench-conv.json", doc.dump(1));
+  const CompiledConv cc = compile_conv_layer(bench_layer_header("conv", name, hw, opt.seed), JsonNode::root(jd));
+  double seconds = 0;
+  const RunResult rr = run_bench_rtl(cc.program, hw, opt, seconds, "cross");
+  const int ow = (l.w + 2 * l.pad - l.s) / l.sx + 1, oh = (l.h + 2 * l.pad - l.r) / l.sy + 1;
+  const uint64_t macs = uint64_t(ow) * uint64_t(oh) * uint64_t(l.k) * uint64_t(l.c) * uint64_t(l.r) * uint64_t(l.s);
+  const int mac_units = hw.atomic_c * hw.atomic_k(golden::Precision::Int8);
+  BenchCase b;
+  b.unit = "conv";
+  b.config = hw.name;
+  b.name = name;
+  b.element = "MAC";
+  b.cycles = rr.cycles;
+  b.elements = macs;
+  b.nvdla_elements_per_cycle = mac_units;
+  b.utilization = rr.cycles ? double(macs) / (double(rr.cycles) * mac_units) : 0.0;
+  b.wall_s = seconds;
+  b.mem = opt.mem;
+  b.dma = rr.dma;
+  b.status = rr.status == Status::Pass ? "PASS" : fmt::format("{}: {}", status_name(rr.status), rr.message);
+  const bool folded = cc.conv.wfold_ws != 0;
+  const golden::ConvConfig c = folded ? golden::wfold_view(cc.conv) : cc.conv;  // what CSC runs
+  b.extra = {{"layer", wfold_layer_name(l)},
+             {"wfold", fold},
+             {"folded", folded},
+             {"ws", folded ? cc.conv.wfold_ws : 1},
+             {"csc_cube", fmt::format("{}x{}x{}, kernel {}x{}", c.input.w, c.input.h, c.input.c, c.kernel_w, c.kernel_h)},
+             {"bands", cc.bands},
+             {"mac_units", mac_units}};
+  return b;
+}
+
 }  // namespace
 
 std::vector<BenchCase> bench_conv(const BenchOptions& opt) {
@@ -333,6 +396,14 @@ std::vector<BenchCase> bench_conv(const BenchOptions& opt) {
       cases.push_back(std::move(c));
     }
   }
+  for (const WfoldLayer& l : kWfoldLayers) {
+    BenchCase off = wfold_case(l, "off", opt);
+    BenchCase on = wfold_case(l, "auto", opt);
+    const double gain = off.utilization.value_or(0) > 0 ? on.utilization.value_or(0) / *off.utilization : 0.0;
+    off.extra["wfold_gain"] = on.extra["wfold_gain"] = gain;
+    cases.push_back(std::move(off));
+    cases.push_back(std::move(on));
+  }
   return cases;
 }
 
@@ -343,6 +414,20 @@ std::string format_bench_conv(const std::vector<BenchCase>& cases) {
   };
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const BenchCase& c = cases[i];
+    if (c.extra.contains("wfold_gain")) {
+      // A comparison: the unfolded case, then the folded one.
+      if (i + 1 >= cases.size()) break;
+      out += fmt::format("conv {} W-fold, {} (int8, the layer compiler's program, Split-H bands included):\n",
+                         c.config, c.extra.at("layer").get<std::string>());
+      for (const BenchCase* r : {&c, &cases[i + 1]}) {
+        out += fmt::format("  wfold {:<4}: CSC runs {} ({} band(s)), {} cycles, utilization {:.2f}%, output {}\n",
+                           r->extra.at("wfold").get<std::string>(), r->extra.at("csc_cube").get<std::string>(),
+                           r->extra.at("bands").get<int>(), r->cycles, 100.0 * r->utilization.value_or(0), status(*r));
+      }
+      out += fmt::format("  folded / unfolded utilization: {:.2f}x\n", c.num("wfold_gain"));
+      ++i;
+      continue;
+    }
     if (c.winograd_speedup) {
       // A comparison: the direct case, then the Winograd one.
       if (i + 1 >= cases.size()) break;
@@ -375,7 +460,7 @@ std::string format_bench_conv(const std::vector<BenchCase>& cases) {
         c.extra.at("cycles_to_sdp").get<uint64_t>(), c.wall_s, c.num("simulated_macs_per_s"), status(c));
   }
   for (const BenchCase& c : cases) {
-    if (c.dma) {
+    if (c.dma && c.extra.contains("cycles_to_sdp")) {
       out += fmt::format("  {} {}, OP_EN -> SDP done: {}\n", c.config, c.name,
                          format_dma(*c.dma, c.extra.at("cycles_to_sdp").get<uint64_t>()));
     }

@@ -2,9 +2,10 @@
 // CBUF entry = one channel block of WordW bits, AtomicC elements at the widest precision) split
 // by the programmed D_BANK as NVDLA splits it: the data part is rows [0, wt_base_i) (banks
 // 0..DATA_BANK), the weight part the ring of rows from wt_base_i ((DATA_BANK+1) x entries) that
-// CDMA and CSC address by ring row (docs/CONV_RTL.md, "CBUF"). CDMA writes one memory atom per
-// cycle, into the data part or the weight ring (a row takes RowAtoms atoms; one DMA response
-// per cycle, so never both). CSC reads DatRdPorts data rows and two consecutive weight rows per
+// CDMA and CSC address by ring row (docs/CONV_RTL.md, "CBUF"). CDMA writes one cycle either
+// the data part -- any set of a row's lanes (dat_wmask_i; one atom a cycle in direct mode, a
+// whole folded row in W-fold mode) -- or one atom of the weight ring (never both: CDMA has one
+// response a cycle). CSC reads DatRdPorts data rows and two consecutive weight rows per
 // cycle (asynchronous reads). DatRdPorts 4 (Winograd): CSC reads the four rows of a 4x4 tile
 // per cycle; they are the four parities of (row pair, column pair).
 module conv_cbuf #(
@@ -21,8 +22,8 @@ module conv_cbuf #(
   // CDMA writes
   input  logic                dat_we_i,
   input  logic [RowW-1:0]     dat_wrow_i,
-  input  logic [LaneW-1:0]    dat_wlane_i,
-  input  logic [AtomBits-1:0] dat_wdata_i,
+  input  logic [RowAtoms-1:0] dat_wmask_i,  // lanes of the row written
+  input  logic [WordW-1:0]    dat_wdata_i,
   input  logic                wt_we_i,
   input  logic [RowW-1:0]     wt_wrow_i,    // ring row
   input  logic [LaneW-1:0]    wt_wlane_i,
@@ -36,22 +37,20 @@ module conv_cbuf #(
   output logic [WordW-1:0]    wt_rdata1_o
 );
   // The one write port: data or weights (physical row of a ring row: wt_base_i + ring row).
-  logic                we;
   logic [RowW-1:0]     wrow, wt_prow0, wt_prow1;
-  logic [LaneW-1:0]    wlane;
-  logic [AtomBits-1:0] wdata;
-  assign we       = dat_we_i || wt_we_i;
   assign wrow     = dat_we_i ? dat_wrow_i : wt_base_i + wt_wrow_i;
-  assign wlane    = dat_we_i ? dat_wlane_i : wt_wlane_i;
-  assign wdata    = dat_we_i ? dat_wdata_i : wt_wdata_i;
   assign wt_prow0 = wt_base_i + wt_rrow0_i;
   assign wt_prow1 = wt_base_i + wt_rrow1_i;
 
   // One memory per atom lane so every write is a whole word of its memory.
   for (genvar l = 0; l < RowAtoms; l++) begin : g_lane
     logic [AtomBits-1:0] mem [CbufRows];
+    logic                we;
+    logic [AtomBits-1:0] wdata;
+    assign we    = dat_we_i ? dat_wmask_i[l] : wt_we_i && (RowAtoms == 1 || wt_wlane_i == LaneW'(l));
+    assign wdata = dat_we_i ? dat_wdata_i[l*AtomBits +: AtomBits] : wt_wdata_i;
     always_ff @(posedge clk_i) begin
-      if (we && (RowAtoms == 1 || wlane == LaneW'(l))) mem[wrow] <= wdata;
+      if (we) mem[wrow] <= wdata;
     end
     for (genvar p = 0; p < DatRdPorts; p++) begin : g_rd
       assign dat_rdata_o[p][l*AtomBits +: AtomBits] = mem[dat_rrow_i[p]];
@@ -61,6 +60,6 @@ module conv_cbuf #(
   end
   if (RowAtoms == 1) begin : g_no_lanes
     logic unused_lanes;
-    assign unused_lanes = ^wlane;
+    assign unused_lanes = ^wt_wlane_i;
   end
 endmodule

@@ -49,8 +49,9 @@ module conv_cdma #(
   // CBUF writes
   output logic                dat_we_o,
   output logic [RowW-1:0]     dat_wrow_o,
-  output logic [LaneW-1:0]    dat_wlane_o,
-  output logic [AtomBits-1:0] dat_wdata_o,
+  output logic [RowAtoms-1:0] dat_wmask_o,  // lanes of the row written
+  output logic [WordW-1:0]    dat_wdata_o,
+  output logic                dat_rsp_o,    // a data response is taken (perf counters)
   output logic                wt_we_o,
   output logic [RowW-1:0]     wt_wrow_o,    // ring row
   output logic [LaneW-1:0]    wt_wlane_o,
@@ -144,35 +145,38 @@ module conv_cdma #(
 
   logic [AtomBits-1:0] cvt_data;  // the response through the input converter (D_CVT_CFG)
 
-  // W-fold: the response side assembles each CBUF lane from its slots (docs/WFOLD.md).
-  logic [AtomBits-1:0] fold_lane;
+  // W-fold: the response side assembles each CBUF row from its slots (docs/WFOLD.md).
+  logic [WordW-1:0]    fold_row;
+  logic [RowAtoms-1:0] fold_mask;
   logic                fold_we;
   if (SupportWfold) begin : g_fold
     logic              f_q_done, f_s_done, f_q_line_last, f_s_line_last, f_q_skip, f_s_skip;
     logic [13:0]       f_q_line, f_s_line, f_q_lines, f_s_lines;
     logic [63:0]       f_q_addr, f_s_addr;
     logic [RowW-1:0]   f_q_row, f_s_row;
-    logic [LaneW-1:0]  f_q_lane, f_s_lane;
-    logic [AtomLog2-1:0] f_q_src, f_q_dst, f_s_src, f_s_dst;
+    logic [RowAtoms-1:0] f_q_mask, f_s_mask;
+    logic [AtomLog2-1:0] f_q_src, f_s_src;
+    logic [RowLog2-1:0]  f_q_dst, f_s_dst;
     logic [AtomLog2:0]   f_q_bytes, f_s_bytes;
-    logic              f_q_first, f_q_last, f_s_first, f_s_last;
+    logic [RowLog2:0]    f_q_shift, f_s_shift;
+    logic              f_q_first, f_q_reuse, f_q_last, f_s_first, f_s_reuse, f_s_last;
     conv_cdma_fold_walk #(
       .AtomLog2(AtomLog2), .AtomicC(AtomicC), .SupportInt16(SupportInt16), .CbufRows(CbufRows)
     ) u_req_fold (
       .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start_i), .cfg_i(cfg_i), .step_i(q_step),
       .line_o(f_q_line), .lines_o(f_q_lines), .done_o(f_q_done), .line_last_o(f_q_line_last),
-      .skip_o(f_q_skip), .addr_o(f_q_addr), .row_o(f_q_row), .lane_o(f_q_lane),
-      .src_off_o(f_q_src), .dst_off_o(f_q_dst), .bytes_o(f_q_bytes), .lane_first_o(f_q_first),
-      .lane_last_o(f_q_last)
+      .skip_o(f_q_skip), .addr_o(f_q_addr), .row_o(f_q_row), .mask_o(f_q_mask),
+      .src_off_o(f_q_src), .dst_off_o(f_q_dst), .bytes_o(f_q_bytes), .row_first_o(f_q_first),
+      .reuse_o(f_q_reuse), .shift_o(f_q_shift), .row_last_o(f_q_last)
     );
     conv_cdma_fold_walk #(
       .AtomLog2(AtomLog2), .AtomicC(AtomicC), .SupportInt16(SupportInt16), .CbufRows(CbufRows)
     ) u_rsp_fold (
       .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start_i), .cfg_i(cfg_i), .step_i(s_step),
       .line_o(f_s_line), .lines_o(f_s_lines), .done_o(f_s_done), .line_last_o(f_s_line_last),
-      .skip_o(f_s_skip), .addr_o(f_s_addr), .row_o(f_s_row), .lane_o(f_s_lane),
-      .src_off_o(f_s_src), .dst_off_o(f_s_dst), .bytes_o(f_s_bytes), .lane_first_o(f_s_first),
-      .lane_last_o(f_s_last)
+      .skip_o(f_s_skip), .addr_o(f_s_addr), .row_o(f_s_row), .mask_o(f_s_mask),
+      .src_off_o(f_s_src), .dst_off_o(f_s_dst), .bytes_o(f_s_bytes), .row_first_o(f_s_first),
+      .reuse_o(f_s_reuse), .shift_o(f_s_shift), .row_last_o(f_s_last)
     );
     assign fold        = cfg_i.wfold;
     assign q_line      = fold ? f_q_line : d_q_line;
@@ -188,19 +192,22 @@ module conv_cdma #(
     assign s_skip      = fold ? f_s_skip : d_s_skip;
     assign s_addr      = fold ? f_s_addr : d_s_addr;
     assign s_row       = fold ? f_s_row : d_s_row;
-    assign s_lane      = fold ? f_s_lane : d_s_lane;
+    assign s_lane      = d_s_lane;
 
-    conv_cdma_fold_lane #(
-      .AtomLog2(AtomLog2), .SupportInt16(SupportInt16)
-    ) u_fold_lane (
+    conv_cdma_fold_row #(
+      .AtomLog2(AtomLog2), .AtomicC(AtomicC), .SupportInt16(SupportInt16)
+    ) u_fold_row (
       .clk_i(clk_i), .rst_ni(rst_ni), .step_i(fold && s_step), .int16_i(cfg_i.int16),
-      .pad_value_i(cfg_i.src_pad_value), .pad_i(f_s_skip), .first_i(f_s_first), .src_off_i(f_s_src),
-      .dst_off_i(f_s_dst), .bytes_i(f_s_bytes), .data_i(cvt_data), .lane_o(fold_lane)
+      .pad_value_i(cfg_i.src_pad_value), .pad_i(f_s_skip), .first_i(f_s_first), .reuse_i(f_s_reuse),
+      .shift_i(f_s_shift), .src_off_i(f_s_src), .dst_off_i(f_s_dst), .bytes_i(f_s_bytes),
+      .data_i(cvt_data), .row_o(fold_row)
     );
+    assign fold_mask = f_s_mask;
     assign fold_we   = fold && s_step && f_s_last;
 
     logic unused_fold;
-    assign unused_fold = ^{f_q_row, f_q_lane, f_q_src, f_q_dst, f_q_bytes, f_q_first, f_q_last};
+    assign unused_fold = ^{f_q_row, f_q_mask, f_q_src, f_q_dst, f_q_bytes, f_q_first, f_q_reuse, f_q_shift,
+                           f_q_last};
   end else begin : g_no_fold
     assign fold        = 1'b0;
     assign q_line      = d_q_line;
@@ -217,7 +224,8 @@ module conv_cdma #(
     assign s_addr      = d_s_addr;
     assign s_row       = d_s_row;
     assign s_lane      = d_s_lane;
-    assign fold_lane   = '0;
+    assign fold_row    = '0;
+    assign fold_mask   = '0;
     assign fold_we     = 1'b0;
   end
 
@@ -343,8 +351,9 @@ module conv_cdma #(
 
   assign dat_we_o    = fold ? fold_we : s_dat && rsp_fire;
   assign dat_wrow_o  = s_row;
-  assign dat_wlane_o = s_lane;
-  assign dat_wdata_o = fold ? fold_lane : cvt_data;
+  assign dat_wmask_o = fold ? fold_mask : RowAtoms'(1) << s_lane;
+  assign dat_wdata_o = fold ? fold_row : {RowAtoms{cvt_data}};
+  assign dat_rsp_o   = s_dat && rsp_fire;
   assign wt_we_o     = s_wt_fire;
   assign wt_wrow_o   = RowW'(wt_row_q);
   assign wt_wlane_o  = LaneW'(so_q >> AtomLog2);

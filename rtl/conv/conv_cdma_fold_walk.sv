@@ -3,11 +3,14 @@
 // Loop order: line h -> channel group g -> folded column wf = ow*S' + t -> slot j. Slot j of
 // folded column (ow, t) stands for kernel column s = t*ws + j and input column
 // x = ow*sx - PAD_LEFT + s*dx; the slots of a row stop at s = S - 1 (the rest of the row is
-// zero: it is cleared in the lane being assembled, and a lane no slot reaches is not written).
-// A slot is pci = AtomicC / ws channels (pci*bpe <= one memory atom), taken from the memory atom
-// a = (g*pci*bpe) / AtomBytes of pixel (h, x) at byte src_off_o, and placed at byte dst_off_o of
-// CBUF lane lane_o of row h*G*Wf + g*Wf + wf. A slot whose x lies outside [0, W) is padding:
-// no read (skip_o), the pad value instead.
+// zero). A slot is pci = AtomicC / ws channels (pci*bpe <= one memory atom), taken from the
+// memory atom a = (g*pci*bpe) / AtomBytes of pixel (h, x) at byte src_off_o and placed at byte
+// dst_off_o of row h*G*Wf + g*Wf + wf, which is written whole (the lanes in mask_o) at its last
+// slot. A slot whose x lies outside [0, W) is padding: no read (skip_o), the pad value instead.
+// Reuse: with one folded column (S <= ws), X dilation 1 and sx < S, the row of output column
+// ow + 1 is the row of ow moved down by sx slots plus sx new slots, so after a channel group's
+// first row only slots S - sx .. S - 1 are walked (reuse_o: move the previous row): sx reads
+// per output column instead of S.
 module conv_cdma_fold_walk #(
   parameter int unsigned AtomLog2     = 5,
   parameter int unsigned AtomicC      = 64,
@@ -16,7 +19,7 @@ module conv_cdma_fold_walk #(
   localparam int unsigned AtomBytes   = 1 << AtomLog2,
   localparam int unsigned WordW       = AtomicC * (SupportInt16 ? 16 : 8),
   localparam int unsigned RowAtoms    = WordW / (8 * AtomBytes),
-  localparam int unsigned LaneW       = RowAtoms > 1 ? $clog2(RowAtoms) : 1,
+  localparam int unsigned RowLog2     = $clog2(WordW / 8),
   localparam int unsigned RowW        = $clog2(CbufRows)
 ) (
   input  logic                clk_i,
@@ -31,12 +34,14 @@ module conv_cdma_fold_walk #(
   output logic                skip_o,       // padding: no read
   output logic [63:0]         addr_o,       // memory atom of the current slot
   output logic [RowW-1:0]     row_o,
-  output logic [LaneW-1:0]    lane_o,
+  output logic [RowAtoms-1:0] mask_o,       // the lanes a row's slots reach (written at its end)
   output logic [AtomLog2-1:0] src_off_o,    // byte offset of the slot in the memory atom
-  output logic [AtomLog2-1:0] dst_off_o,    // byte offset of the slot in the CBUF lane
+  output logic [RowLog2-1:0]  dst_off_o,    // byte offset of the slot in the row
   output logic [AtomLog2:0]   bytes_o,      // bytes of real channels in the slot (the rest 0)
-  output logic                lane_first_o, // the slot starts its lane (clear the assembly)
-  output logic                lane_last_o   // the slot ends its lane: write it
+  output logic                row_first_o,  // the row's first walked slot: start the row
+  output logic                reuse_o,      // ... from the previous row moved by shift_o bytes
+  output logic [RowLog2:0]    shift_o,
+  output logic                row_last_o    // the row's last slot: write it
 );
   localparam int unsigned CLog2 = $clog2(AtomicC);
 
@@ -52,6 +57,11 @@ module conv_cdma_fold_walk #(
   assign kcols    = (14'(cfg_i.fold_kern_w) + ws - 14'd1) >> cfg_i.ws_log2;  // S'
   assign wf_n     = cfg_i.out_w * kcols;                                     // Wf
   assign lines_o  = cfg_i.in_h;
+
+  logic       reuse;   // the layer reuses slots (see above)
+  logic [5:0] j_reuse; // first new slot of a reused row: S - sx
+  assign reuse   = kcols == 14'd1 && cfg_i.fold_dil_x == 6'd1 && 6'(cfg_i.src_stride_x) < cfg_i.fold_kern_w;
+  assign j_reuse = cfg_i.fold_kern_w - 6'(cfg_i.src_stride_x);
 
   // Position: line, group, output column, folded column t, slot j; wf counts (ow, t) rows.
   logic [13:0] ln_q, g_q, ow_q, wf_q;
@@ -121,7 +131,9 @@ module conv_cdma_fold_walk #(
             ow_q   <= ow_q + 14'd1;
             x_ow_q <= x_ow_q + 17'(cfg_i.src_stride_x);
             x_t_q  <= x_ow_q + 17'(cfg_i.src_stride_x);
-            x_q    <= x_ow_q + 17'(cfg_i.src_stride_x);
+            x_q    <= x_ow_q + 17'(cfg_i.src_stride_x) + (reuse ? 17'(j_reuse) : 17'sd0);
+            j_q    <= reuse ? j_reuse : '0;
+            s_q    <= reuse ? 8'(j_reuse) : '0;
             wf_q   <= wf_q + 14'd1;
           end else begin
             ow_q       <= '0;
@@ -151,17 +163,28 @@ module conv_cdma_fold_walk #(
   assign j_byte    = 20'(j_q) << sb_log2;
   assign atom      = 14'(g_byte >> AtomLog2);
   assign src_off_o = g_byte[AtomLog2-1:0];
-  assign dst_off_o = j_byte[AtomLog2-1:0];
-  assign lane_o    = LaneW'(j_byte >> AtomLog2);
+  assign dst_off_o = RowLog2'(j_byte);
 
   logic [13:0] chans;  // real channels of the slot: min(pci, C - g*pci)
   assign chans   = (cfg_i.src_c - (g_q << pci_log2) < pci) ? cfg_i.src_c - (g_q << pci_log2) : pci;
   assign bytes_o = (AtomLog2 + 1)'(chans << int16);
 
-  logic [19:0] j_end;  // byte after the slot in the row
-  assign j_end        = j_byte + (20'd1 << sb_log2);
-  assign lane_first_o = dst_off_o == '0;
-  assign lane_last_o  = last_j || j_end[AtomLog2-1:0] == '0;
+  // The row starts at its first walked slot: slot 0, or S - sx of a reused row (ow > 0).
+  logic row_reused;
+  assign row_reused  = reuse && ow_q != '0;
+  assign row_first_o = row_reused ? j_q == j_reuse : j_q == '0;
+  assign reuse_o     = row_reused;
+  assign shift_o     = (RowLog2 + 1)'(20'(cfg_i.src_stride_x) << sb_log2);
+  assign row_last_o  = last_j;
+
+  // Lanes reached: the bytes of min(S, ws) slots.
+  logic [19:0] row_bytes;
+  logic [5:0]  used_slots;
+  assign used_slots = (14'(cfg_i.fold_kern_w) < ws) ? cfg_i.fold_kern_w : 6'(ws);
+  assign row_bytes  = 20'(used_slots) << sb_log2;
+  always_comb begin
+    for (int l = 0; l < RowAtoms; l++) mask_o[l] = 20'(l) << AtomLog2 < row_bytes;
+  end
 
   assign skip_o = x_q < 17'sd0 || x_q >= $signed(17'(cfg_i.src_w));
   assign addr_o = line_addr_q + 64'(atom) * 64'(cfg_i.surf_stride) + (64'(x_q[15:0]) << AtomLog2);
@@ -171,5 +194,5 @@ module conv_cdma_fold_walk #(
   assign row_o = RowW'(row);
 
   logic unused;
-  assign unused = ^{cfg_i, row, g_byte, j_byte, j_end, atom, s_q};
+  assign unused = ^{cfg_i, row, g_byte, j_byte, atom, s_q};
 endmodule

@@ -414,8 +414,11 @@ module conv_core #(
                                      nvdla_regs_pkg::CDMA_D_BANK_WEIGHT_BANK_WIDTH]) + 6'd1;
   assign wt_base      = RowW'((RowW + 6)'(data_banks) << EntLog2);
   assign wt_ring      = (RowW + 1)'((RowW + 6)'(weight_banks) << EntLog2);
-  logic [LaneW-1:0]    dat_wlane, wt_wlane;
-  logic [AtomBits-1:0] dat_wdata, wt_wdata;
+  logic [LaneW-1:0]    wt_wlane;
+  logic [RowAtoms-1:0] dat_wmask;
+  logic [WordW-1:0]    dat_wdata;
+  logic [AtomBits-1:0] wt_wdata;
+  logic                dat_rsp;
   logic [WordW-1:0]    wt_rdata0, wt_rdata1;
   logic [31:0]         wt_written, wt_release;
 
@@ -443,8 +446,9 @@ module conv_core #(
     .dma_rd_rsp_data_i (dma_rd_rsp_data_i),
     .dat_we_o          (dat_we),
     .dat_wrow_o        (dat_wrow),
-    .dat_wlane_o       (dat_wlane),
+    .dat_wmask_o       (dat_wmask),
     .dat_wdata_o       (dat_wdata),
+    .dat_rsp_o         (dat_rsp),
     .wt_we_o           (wt_we),
     .wt_wrow_o         (wt_wrow),
     .wt_wlane_o        (wt_wlane),
@@ -469,7 +473,7 @@ module conv_core #(
     .wt_base_i  (wt_base),
     .dat_we_i   (dat_we),
     .dat_wrow_i (dat_wrow),
-    .dat_wlane_i(dat_wlane),
+    .dat_wmask_i(dat_wmask),
     .dat_wdata_i(dat_wdata),
     .wt_we_i    (wt_we),
     .wt_wrow_i  (wt_wrow),
@@ -620,7 +624,7 @@ module conv_core #(
       dat_out_q <= '0;
       wt_out_q  <= '0;
     end else begin
-      dat_out_q <= dat_out_q + 8'(dat_req_fire) - 8'(dat_we);
+      dat_out_q <= dat_out_q + 8'(dat_req_fire) - 8'(dat_rsp);
       wt_out_q  <= wt_out_q + 8'(wt_req_fire) - 8'(wt_we);
     end
   end
