@@ -8,7 +8,8 @@
 // is checked by the layer parser (build_linebuf_job, which applies the engine's refusals) and drawn
 // again if refused, so every generated layer is legal. The engine has no memory port: the campaign's
 // memory draw is dropped. Run in cross mode (the RTL, Vlinebuf, against the golden model, every
-// layer's output map compared) through the `linebuf` layer handler.
+// map that leaves the engine compared) through the `linebuf` layer handler; the golden model's every map is
+// also judged by the int64 reference (harness/linebuf_reference.hpp).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 
 #include "harness/errors.hpp"
 #include "harness/json_reader.hpp"
+#include "harness/linebuf_reference.hpp"
 #include "harness/random_layers.hpp"
 #include "units/linebuf.hpp"
 
@@ -218,6 +220,13 @@ Program linebuf_checked(const LayerHeader& h, const JsonNode& root) {
 }
 
 }  // namespace
+
+std::string linebuf_golden_reference_diff(const LayerHeader& h, const JsonNode& root) {
+  const units::LinebufJob job = units::build_linebuf_job(h, root);
+  return linebuf_ref::first_difference(
+      units::run_linebuf_golden(job).maps,
+      linebuf_ref::stack(job.input, job.layers, golden::bits_per_element(job.precision)));
+}
 
 RandomLayer generate_linebuf_layer(const golden::HwConfig& /*hw*/, RandomLayer L, Rng& rng) {
   L.mem = MemOptions{};  // no memory port: the runs' memory model does not apply

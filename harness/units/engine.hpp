@@ -63,6 +63,10 @@ struct RandomSupport {
   // run's reference, status and message; called when the cross run passed or mismatched.
   void (*device_reference)(const JsonNode& root, const RandomLayer&, const RandomCompiled&, Device& gold,
                            Device& rtl, RandomRun& out) = nullptr;
+  // For a unit run through its layer handler (compile null): the independent reference's verdict
+  // on the golden model's outputs of the layer ("" when they agree, else the first difference);
+  // the cross run has shown the RTL equal to golden. Null: none.
+  std::string (*layer_reference)(const LayerHeader&, const JsonNode& root) = nullptr;
   // The summary reports how often that reference agreed and how often it did not apply.
   bool reports_reference_counts = false;
 };

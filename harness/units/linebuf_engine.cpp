@@ -12,7 +12,10 @@ Engine engine_linebuf() {
           .rate_unit = "elements/cycle",
           .flip_bit = true,
           .bench = BenchSupport{.run = &bench_linebuf, .format = &format_bench_linebuf, .memory_port = false},
-          .random = RandomSupport{.order = 90, .generate = &generate_linebuf_layer}};
+          .random = RandomSupport{.order = 90,
+                                  .generate = &generate_linebuf_layer,
+                                  .layer_reference = &linebuf_golden_reference_diff,
+                                  .reports_reference_counts = true}};
 }
 
 }  // namespace dla::harness::units

@@ -72,6 +72,9 @@ struct RandomLayer {
 // The `linebuf` generator (harness/src/random_linebuf.cpp): layer L filled in with a random legal
 // line-buffer stack (any configuration: the engine is not NVDLA's). Runs through the layer handler.
 [[nodiscard]] RandomLayer generate_linebuf_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
+// The golden model's maps of a `linebuf` layer against the int64 reference (harness/linebuf_reference.hpp):
+// "" when every map agrees, else the first difference.
+[[nodiscard]] std::string linebuf_golden_reference_diff(const LayerHeader& h, const JsonNode& root);
 
 // Units that have a generator (the registered engines with random support, harness/units/engine.hpp).
 [[nodiscard]] std::vector<std::string> random_units();
