@@ -406,6 +406,7 @@ po::options_description random_options() {
     ("out", po::value<std::string>(), "write each failing layer (JSON) and summary.json to this directory")
     ("all", po::bool_switch(), "with --out: write every generated layer, not only the failing ones")
     ("watchdog", po::value<uint64_t>()->default_value(20000), "cycles without progress before a run is ended")
+    ("focus", po::value<std::string>(), "every layer exercises this feature of the unit (conv: wfold); its own layers")
     ("quiet", po::bool_switch(), "no line per finished layer, only failures and the summary")
     ("list", po::bool_switch(), "generate the layers and print each one's name and features; run nothing");
   return d;
@@ -435,10 +436,11 @@ int cmd_random(const std::vector<std::string>& args) {
   if (p.vm.count("out")) o.out_dir = p.vm["out"].as<std::string>();
   o.save_all = p.vm["all"].as<bool>();
   if (o.save_all && o.out_dir.empty()) throw InputError("--all", "", "needs --out DIR");
+  if (p.vm.count("focus")) o.focus = p.vm["focus"].as<std::string>();
   if (p.vm["list"].as<bool>()) {
     const auto cfgs = campaign_configs(o);
     for (uint64_t i = 0; i < o.count; ++i) {
-      const RandomLayer L = generate_random_layer(o.unit, *cfgs[i % cfgs.size()], o.seed, i);
+      const RandomLayer L = generate_random_layer(o.unit, *cfgs[i % cfgs.size()], o.seed, i, o.focus);
       std::cout << fmt::format("{} {}{}\n", L.name, L.features,
                                L.resized > 0 ? fmt::format(" (shrunk {}x to fit CBUF)", L.resized) : "");
     }

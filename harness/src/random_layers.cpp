@@ -521,16 +521,17 @@ int effective_ws(const ConvShape& s, const HwConfig& hw) {
   return s.wfold < 0 ? golden::wfold_auto_ws(fold_params(s), hw) : s.wfold;
 }
 
-// W-fold (docs/WFOLD.md) for 1 in 5 direct layers on a configuration with the fold, drawn from a
+// W-fold (docs/WFOLD.md) for 1 in 5 direct layers (every one with `always`: --focus wfold) on a
+// configuration with the fold, drawn from a
 // stream of the layer's seed of its own (the layer's other draws stay as they were): C above 32
 // becomes 1..32 three times in four (where folding pays), then half "auto", half a legal ws no
 // costlier than the unfolded layer (G x S' <= ceil(C / ATOMIC_C) x S atomic operations per output
 // and kernel row), else "auto".
-void draw_wfold(const HwConfig& hw, ConvShape& s, uint64_t seed) {
+void draw_wfold(const HwConfig& hw, ConvShape& s, uint64_t seed, bool always) {
   if (!hw.wfold || s.wino) return;
   Rng rng = Rng::derive(seed, "wfold");
   Draw d{rng};
-  if (!d.chance(0.2)) return;
+  if (!d.chance(0.2) && !always) return;
   if (s.c > 32 && d.chance(0.75)) s.c = d.i(1, 32);
   const int unfolded = (s.c + hw.atomic_c - 1) / hw.atomic_c * s.s;
   std::vector<int> legal;
@@ -636,9 +637,10 @@ void shrink_conv(ConvShape& s, const std::string& where, Draw& d) {
 RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
   std::string feat;
   const bool int16 = hw.int16 && d.chance(0.3);
-  const bool wino = hw.winograd && d.chance(0.15);
+  const bool focus_wfold = L.focus == "wfold";
+  const bool wino = hw.winograd && d.chance(0.15) && !focus_wfold;
   ConvShape s = wino ? draw_wino_shape(d, int16, feat) : draw_direct_shape(d, hw, int16, feat);
-  draw_wfold(hw, s, L.seed);  // a stream of its own: the draws below stay as they were
+  draw_wfold(hw, s, L.seed, focus_wfold);  // a stream of its own: the draws below stay as they were
   const int64_t vmax = int16 ? 32767 : 127, vmin = -vmax - 1;
   feat = fmt::format("{}{}{}", wino ? "winograd" : "direct", int16 ? " int16" : " int8", feat);
 
@@ -747,7 +749,7 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
     int bands = 1;
     std::string err = try_compile_conv(L, L.doc, cbuf, where, &bands);
     if (!err.empty() && !cbuf && where == "/wfold") {  // e.g. W' x S' beyond CSC's width: unfolded
-      s.wfold = 0;
+      s.wfold = focus_wfold ? -1 : 0;  // "auto" keeps such a layer unfolded by its own rule
       L.doc = render_conv(s, r);
       err = try_compile_conv(L, L.doc, cbuf, where, &bands);
     }
@@ -1020,6 +1022,24 @@ bool random_layer_compiles(const RandomLayer& L, const ojson& doc, Program (*com
   }
 }
 
+namespace {
+
+// --focus: a feature the unit's generator knows, on a configuration that has it.
+void check_focus(const units::RandomSupport& g, const std::string& unit, const std::string& focus, const HwConfig& cfg) {
+  std::string known;
+  for (const units::RandomFocus& f : g.focus) {
+    if (f.name == focus) {
+      if (f.has != nullptr && !(cfg.*f.has))
+        throw InputError("--focus", focus, fmt::format("configuration {} has no {} (choose one with --config)", cfg.name, focus));
+      return;
+    }
+    known += fmt::format("{}{} ({})", known.empty() ? "" : ", ", f.name, f.what);
+  }
+  throw InputError("--focus", focus, fmt::format("random {} knows no such feature ({})", unit, known.empty() ? "it has none" : known));
+}
+
+}  // namespace
+
 std::vector<std::string> random_units() {
   std::vector<std::string> out;
   for (const units::Engine* e : units::random_engines()) out.emplace_back(e->name);
@@ -1037,7 +1057,8 @@ std::string_view random_status_name(RandomStatus s) {
   return "?";
 }
 
-RandomLayer generate_random_layer(const std::string& unit, const HwConfig& config, uint64_t seed, uint64_t index) {
+RandomLayer generate_random_layer(const std::string& unit, const HwConfig& config, uint64_t seed, uint64_t index,
+                                  const std::string& focus) {
   const units::RandomSupport* g = nullptr;
   std::string list;
   for (const units::Engine* e : units::random_engines()) {
@@ -1045,9 +1066,13 @@ RandomLayer generate_random_layer(const std::string& unit, const HwConfig& confi
     list += (list.empty() ? "" : ", ") + std::string(e->name);
   }
   if (g == nullptr) throw InputError("random", "UNIT", fmt::format("no random-layer generator for \"{}\" (units: {})", unit, list));
-  Rng rng = Rng::derive(seed, fmt::format("random/{}/{}/{}", unit, config.name, index));
+  if (!focus.empty()) check_focus(*g, unit, focus, config);
+  // A focused campaign draws its own layers: "random/conv/nv_full/7/wfold" is not layer 7 of
+  // the unfocused campaign, so no one mistakes the one for the other.
+  Rng rng = Rng::derive(seed, fmt::format("random/{}/{}/{}{}", unit, config.name, index, focus.empty() ? "" : "/" + focus));
   Draw d{rng};
   RandomLayer L;
+  L.focus = focus;
   L.unit = unit;
   L.config = &config;
   L.index = index;
@@ -1251,6 +1276,18 @@ std::vector<const HwConfig*> campaign_configs(const RandomOptions& o) {
       throw InputError("--config", cfg->name, engine->absent_rule);
     }
   }
+  if (!o.focus.empty() && engine != nullptr && engine->random) {
+    // Without --config, a focused campaign runs on the configurations that have the feature.
+    if (o.configs.empty()) {
+      std::erase_if(cfgs, [&](const HwConfig* cfg) {
+        for (const units::RandomFocus& f : engine->random->focus)
+          if (f.name == o.focus) return f.has != nullptr && !(cfg->*f.has);
+        return false;
+      });
+      if (cfgs.empty()) throw InputError("--focus", o.focus, "no configuration has this feature");
+    }
+    for (const HwConfig* cfg : cfgs) check_focus(*engine->random, o.unit, o.focus, *cfg);
+  }
   return cfgs;
 }
 
@@ -1269,7 +1306,7 @@ RandomCampaign run_random_campaign(const RandomOptions& options) {
       const HwConfig& cfg = *opt.configs[i % opt.configs.size()];
       RandomRun run;
       try {
-        run = run_random_layer(generate_random_layer(opt.unit, cfg, opt.seed, i), opt.watchdog);
+        run = run_random_layer(generate_random_layer(opt.unit, cfg, opt.seed, i, opt.focus), opt.watchdog);
       } catch (const std::exception& e) {
         run.layer.name = fmt::format("random_{}_{}_s{}_{:05}", opt.unit, cfg.name, opt.seed, i);
         run.layer.config = &cfg;
@@ -1280,8 +1317,9 @@ RandomCampaign run_random_campaign(const RandomOptions& options) {
       if ((run.status != RandomStatus::Pass || opt.save_all) && !opt.out_dir.empty() && !run.layer.doc.empty()) {
         ojson doc = run.layer.doc;
         run.file = opt.out_dir / (run.layer.name + ".json");
-        doc["description"] = fmt::format("dlacosim random {} --seed {} layer {} ({}): {}{}. Reproduce: {}",
-                                         opt.unit, opt.seed, i, run.layer.features,
+        doc["description"] = fmt::format("dlacosim random {} --seed {}{} layer {} ({}): {}{}. Reproduce: {}",
+                                         opt.unit, opt.seed, opt.focus.empty() ? "" : " --focus " + opt.focus, i,
+                                         run.layer.features,
                                          random_status_name(run.status),
                                          run.reference.empty() ? "" : "; int64 reference: " + run.reference,
                                          run.command());

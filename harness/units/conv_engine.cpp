@@ -65,7 +65,10 @@ Engine engine_conv() {
                                         return RandomCompiled{c.program, c.out_layout.base};
                                       },
                                   .device_reference = &judge_conv,
-                                  .reports_reference_counts = true}};
+                                  .reports_reference_counts = true,
+                                  .focus = {RandomFocus{.name = "wfold",
+                                                        .has = &golden::HwConfig::wfold,
+                                                        .what = "every layer direct with a \"wfold\" draw (docs/WFOLD.md)"}}}};
 }
 
 }  // namespace dla::harness::units

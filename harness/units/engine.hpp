@@ -46,6 +46,14 @@ struct RandomCompiled {
   uint64_t out_base = 0;
 };
 
+// A feature `random <name> --focus NAME` makes every layer exercise, on the configurations whose
+// HwConfig flag `has` is set (null: every configuration).
+struct RandomFocus {
+  std::string_view name;
+  bool golden::HwConfig::*has = nullptr;
+  std::string_view what;  // for help and errors
+};
+
 // `dlacosim random <name>` (docs/RANDOM.md).
 struct RandomSupport {
   int order = 0;  // position in the unit lists of `random` (help, errors)
@@ -69,6 +77,7 @@ struct RandomSupport {
   std::string (*layer_reference)(const LayerHeader&, const JsonNode& root) = nullptr;
   // The summary reports how often that reference agreed and how often it did not apply.
   bool reports_reference_counts = false;
+  std::vector<RandomFocus> focus;  // what --focus accepts
 };
 
 // An RTL top a program can run on (its verilated model and the harness device around it).

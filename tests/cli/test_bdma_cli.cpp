@@ -36,14 +36,14 @@ TEST_CASE("dlacosim bdma: nv_full only, refusals exit 2 naming the block", "[cli
   }
 }
 
-TEST_CASE("dlacosim random: CI campaign bdma nv_full 100 layers", "[cli][random][campaign]") {
+TEST_CASE("dlacosim random: CI campaign bdma nv_full 50 layers", "[cli][random][campaign]") {
   const fs::path dir = kTmp / "ci_bdma";
   fs::remove_all(dir);
-  const Cmd r = dlacosim("random bdma --count 100 --seed 2026 -j 1 --quiet --out " + dir.string());
+  const Cmd r = dlacosim("random bdma --count 50 --seed 2026 -j 1 --quiet --out " + dir.string());
   INFO(r.out);
   CHECK(r.exit == 0);
   CHECK_THAT(r.out, Catch::Contains("failing layers (index): none"));
-  CHECK_THAT(r.out, Catch::Contains("100 layers in "));
+  CHECK_THAT(r.out, Catch::Contains("50 layers in "));
 }
 
 TEST_CASE("dlacosim random bdma: a written layer reproduces with dlacosim run", "[cli][random][bdma]") {

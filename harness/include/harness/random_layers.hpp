@@ -36,6 +36,7 @@ struct RandomLayer {
   uint64_t watchdog = 0; // the quiet cycles this layer may legitimately need (0: the default)
   int resized = 0;       // times the generator shrank the layer until CBUF held it
   std::string features;  // short description of what is special (shown for failures)
+  std::string focus;     // --focus: the feature every layer of the campaign exercises ("": none)
   nlohmann::ordered_json doc;
 };
 
@@ -80,10 +81,10 @@ struct RandomLayer {
 [[nodiscard]] std::vector<std::string> random_units();
 
 // Layer `index` of a campaign of `unit` with seed `seed` on `config`: a pure function of these
-// four, so a layer is the same whatever the count, the job count or the other configurations.
-// Throws InputError for a unit without a generator.
+// four (and --focus), so a layer is the same whatever the count, the job count or the other
+// configurations. Throws InputError for a unit without a generator or a focus it does not know.
 [[nodiscard]] RandomLayer generate_random_layer(const std::string& unit, const golden::HwConfig& config,
-                                                uint64_t seed, uint64_t index);
+                                                uint64_t seed, uint64_t index, const std::string& focus = {});
 
 // What became of one layer.
 enum class RandomStatus { Pass, Mismatch, Timeout, Error, Refused };
@@ -110,6 +111,7 @@ struct RandomOptions {
   std::filesystem::path out_dir;                 // failing layers and summary.json; empty: none
   bool save_all = false;                         // write every layer to out_dir, not only failing ones
   uint64_t watchdog = 20000;
+  std::string focus;  // --focus FEATURE: every layer exercises it (the unit's RandomSupport::focus)
   std::function<void(const RandomRun&)> on_done;  // called (serialized) after each layer
 };
 
