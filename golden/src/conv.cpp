@@ -5,6 +5,7 @@
 
 #include "golden/arith.hpp"
 #include "golden/cmac.hpp"
+#include "golden/conv_image.hpp"
 #include "golden/conv_wfold.hpp"
 #include "golden/conv_wino.hpp"
 #include "golden/nvdla_regs.hpp"
@@ -69,6 +70,7 @@ std::vector<int> csc_stripes(int positions, const StripeLimits& limits) {
 // ---- typed configuration ----------------------------------------------------------------------
 
 WeightLayout ConvConfig::weight_layout() const {
+  if (image.enabled) return image_view(*this).weight_layout();
   if (wfold_ws != 0) return wfold_view(*this).weight_layout();
   WeightLayout w;
   w.k = kernels;
@@ -99,9 +101,10 @@ std::vector<std::string> ConvConfig::unsupported() const {
     u.push_back("CACC CLIP_TRUNCATE " + str(clip_truncate) +
                 " is outside 0..16 (NVDLA keeps 16 fraction bits; the C model rejects larger values)");
   if (atomic_c < 1 || atomic_k < 1) u.push_back("atomic_c and atomic_k must be >= 1");
-  if (in_layout.bpe != bpe() || in_layout.atom_bytes != atom_bytes)
+  if (!image.enabled && (in_layout.bpe != bpe() || in_layout.atom_bytes != atom_bytes))
     u.push_back("the input layout's element size / atom does not match the precision / configuration");
-  if (const std::string e = in_layout.validate(input); !e.empty()) u.push_back("input cube layout: " + e);
+  if (const std::string e = image.enabled ? std::string() : in_layout.validate(input); !e.empty())
+    u.push_back("input cube layout: " + e);
   if (const std::string e = weight_layout().validate(); !e.empty()) u.push_back("weights: " + e);
   if (kernels >= 1 && input.c >= 1 && kernel_h >= 1 && kernel_w >= 1 && weight_bytes < weight_layout().total_bytes())
     u.push_back("D_WEIGHT_BYTES " + std::to_string(weight_bytes) + " is smaller than the " +
@@ -113,6 +116,8 @@ std::vector<std::string> ConvConfig::unsupported() const {
   }
   const std::vector<std::string> f = wfold_unsupported(*this);
   u.insert(u.end(), f.begin(), f.end());
+  const std::vector<std::string> im = image_unsupported(*this);
+  u.insert(u.end(), im.begin(), im.end());
   return u;
 }
 
@@ -140,20 +145,30 @@ ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
     bad.push_back("D_MISC_CFG.CONV_MODE is WINOGRAD in some but not all of CDMA/CSC/CMAC_A/CMAC_B/CACC");
   // W-fold (docs/WFOLD.md): CDMA's copies describe the layer, CSC's the folded convolution.
   const bool wf = field(regs.cdma(rcdma::D_WFOLD::offset), rcdma::D_WFOLD::WFOLD_EN{}) != 0;
-  // Relations that hold in direct mode only; decode_conv_wino / decode_conv_wfold check theirs.
+  // Image input (golden/conv_image.hpp): CDMA's DATAIN_FORMAT decides what CDMA fetches.
+  const uint32_t cdma_format =
+      field(regs.cdma(rcdma::D_DATAIN_FORMAT::offset), rcdma::D_DATAIN_FORMAT::DATAIN_FORMAT{});
+  const bool img = cdma_format != 0;
+  mismatch("CDMA and CSC DATAIN_FORMAT", cdma_format,
+           field(regs.csc(rcsc::D_DATAIN_FORMAT::offset), rcsc::D_DATAIN_FORMAT::DATAIN_FORMAT{}));
+  // Relations that hold in direct mode only; decode_conv_wino / _wfold / _image check theirs.
   auto mismatch_dc = [&](const std::string& what, uint32_t a, uint32_t b) {
-    if (!wg && !wf) mismatch(what, a, b);
+    if (!wg && !wf && !img) mismatch(what, a, b);
   };
 
   const uint32_t prec = field(cdma_misc, rcdma::D_MISC_CFG::PROC_PRECISION{});
-  const uint32_t precs[] = {field(cdma_misc, rcdma::D_MISC_CFG::IN_PRECISION{}),
-                            field(csc_misc, rcsc::D_MISC_CFG::IN_PRECISION{}),
-                            field(csc_misc, rcsc::D_MISC_CFG::PROC_PRECISION{}),
+  const uint32_t cdma_in = field(cdma_misc, rcdma::D_MISC_CFG::IN_PRECISION{});
+  const uint32_t csc_in = field(csc_misc, rcsc::D_MISC_CFG::IN_PRECISION{});
+  const uint32_t precs[] = {field(csc_misc, rcsc::D_MISC_CFG::PROC_PRECISION{}),
                             field(cma_misc, rcmac::D_MISC_CFG::PROC_PRECISION{}),
                             field(cmb_misc, rcmac::D_MISC_CFG::PROC_PRECISION{}),
                             field(cacc_misc, rcacc::D_MISC_CFG::PROC_PRECISION{})};
-  if (std::any_of(std::begin(precs), std::end(precs), [&](uint32_t p) { return p != prec; }))
-    bad.push_back("the precisions of CDMA (IN/PROC), CSC (IN/PROC), CMAC_A, CMAC_B and CACC differ");
+  // Image input: IN_PRECISION (CDMA's and CSC's) is the pixel format's, checked by
+  // decode_conv_image; the PROC precisions still agree.
+  if (std::any_of(std::begin(precs), std::end(precs), [&](uint32_t p) { return p != prec; }) || csc_in != cdma_in ||
+      (!img && cdma_in != prec))
+    bad.push_back(img ? "the precisions of CDMA and CSC (IN), CDMA, CSC, CMAC_A, CMAC_B and CACC (PROC) differ"
+                      : "the precisions of CDMA (IN/PROC), CSC (IN/PROC), CMAC_A, CMAC_B and CACC differ");
   if (prec == 0) {
     c.precision = Precision::Int8;
   } else if (prec == 1) {
@@ -166,9 +181,6 @@ ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
   if (field(cdma_misc, rcdma::D_MISC_CFG::DATA_REUSE{}) != 0 || field(cdma_misc, rcdma::D_MISC_CFG::WEIGHT_REUSE{}) != 0 ||
       field(csc_misc, rcsc::D_MISC_CFG::DATA_REUSE{}) != 0 || field(csc_misc, rcsc::D_MISC_CFG::WEIGHT_REUSE{}) != 0)
     bad.push_back("DATA_REUSE / WEIGHT_REUSE (CBUF contents kept from the previous layer) are not modelled");
-  if (field(regs.cdma(rcdma::D_DATAIN_FORMAT::offset), rcdma::D_DATAIN_FORMAT::DATAIN_FORMAT{}) != 0 ||
-      field(regs.csc(rcsc::D_DATAIN_FORMAT::offset), rcsc::D_DATAIN_FORMAT::DATAIN_FORMAT{}) != 0)
-    bad.push_back("DATAIN_FORMAT is PIXEL (image input); only FEATURE input is modelled");
   if (field(regs.cdma(rcdma::D_WEIGHT_FORMAT::offset), rcdma::D_WEIGHT_FORMAT::WEIGHT_FORMAT{}) != 0 ||
       field(regs.csc(rcsc::D_WEIGHT_FORMAT::offset), rcsc::D_WEIGHT_FORMAT::WEIGHT_FORMAT{}) != 0)
     bad.push_back("compressed weights (D_WEIGHT_FORMAT) are not modelled");
@@ -257,8 +269,10 @@ ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
   c.pad_right = sint(field(cdma_pad, rcdma::D_ZERO_PADDING::PAD_RIGHT{}));
   c.pad_bottom = sint(field(cdma_pad, rcdma::D_ZERO_PADDING::PAD_BOTTOM{}));
   const uint32_t pad_raw = field(regs.csc(rcsc::D_ZERO_PADDING_VALUE::offset), rcsc::D_ZERO_PADDING_VALUE::PAD_VALUE{});
-  mismatch("CDMA and CSC PAD_VALUE",
-           field(regs.cdma(rcdma::D_ZERO_PADDING_VALUE::offset), rcdma::D_ZERO_PADDING_VALUE::PAD_VALUE{}), pad_raw);
+  // Image input: CDMA's value pads left / right, CSC's top / bottom (decode_conv_image).
+  if (!img)
+    mismatch("CDMA and CSC PAD_VALUE",
+             field(regs.cdma(rcdma::D_ZERO_PADDING_VALUE::offset), rcdma::D_ZERO_PADDING_VALUE::PAD_VALUE{}), pad_raw);
   c.pad_value = static_cast<int32_t>(sign_extend(pad_raw, 8 * bpe));
 
   // ---- output (CSC, CACC)
@@ -279,13 +293,14 @@ ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
 
   if (wg) decode_conv_wino(regs, hw, c);
   if (wf) decode_conv_wfold(regs, hw, c);
+  if (img) decode_conv_image(regs, hw, c);  // names a wrong ENTRY_PER_SLICE with its rule
 
   // ---- CBUF bookkeeping: must agree, or the hardware fails or hangs
   const ConvDerived d = conv_derived(c, hw);
   const uint32_t eps = field(regs.cdma(rcdma::D_ENTRY_PER_SLICE::offset), rcdma::D_ENTRY_PER_SLICE::ENTRIES{}) + 1;
   mismatch("CDMA and CSC D_ENTRY_PER_SLICE", eps,
            field(regs.csc(rcsc::D_ENTRY_PER_SLICE::offset), rcsc::D_ENTRY_PER_SLICE::ENTRIES{}) + 1);
-  mismatch("D_ENTRY_PER_SLICE and the entries one input line needs", eps, static_cast<uint32_t>(d.entries_per_slice));
+  if (!img) mismatch("D_ENTRY_PER_SLICE and the entries one input line needs", eps, static_cast<uint32_t>(d.entries_per_slice));
   const uint32_t bank = regs.cdma(rcdma::D_BANK::offset);
   mismatch("CDMA and CSC D_BANK", bank, regs.csc(rcsc::D_BANK::offset));
   const int data_banks = sint(field(bank, rcdma::D_BANK::DATA_BANK{})) + 1;
@@ -314,6 +329,15 @@ std::string conv_describe(const ConvConfig& c) {
   if (c.wfold_ws != 0) s += ", W-fold ws " + str(c.wfold_ws);
   if (c.cvt.enabled)
     s += ", input cvt offset " + str(c.cvt.offset) + " scale " + str(c.cvt.scale) + " truncate " + str(c.cvt.truncate);
+  if (c.image.enabled) {
+    const PixelFormat* f = pixel_format(c.image.pixel_format);
+    s += ", image " + std::string(f != nullptr ? f->name : "reserved format") +
+         (c.image.sign_override ? " signed" : " unsigned") + " x offset " + str(c.image.x_offset) +
+         ", left/right pad value " + str(c.image.pad_value_lr);
+    if (c.image.mean)
+      s += ", means " + str(c.image.means[0]) + "/" + str(c.image.means[1]) + "/" + str(c.image.means[2]) + "/" +
+           str(c.image.means[3]);
+  }
   return s;
 }
 
@@ -361,6 +385,7 @@ ConvConfig conv_config_from(const ConvParams& p, const HwConfig& hw, uint64_t in
 }
 
 ConvDerived conv_derived(const ConvConfig& c, const HwConfig& hw) {
+  if (c.image.enabled) return conv_derived_image(c, hw);
   if (c.mode == ConvMode::Winograd) return conv_derived_wino(c, hw);
   if (c.wfold_ws != 0) return conv_derived(wfold_view(c), hw);  // CBUF holds the folded cube
   ConvDerived d;
@@ -399,19 +424,22 @@ int64_t cacc_output(int64_t acc, int clip_truncate, bool* saturated) {
 
 // ---- one layer ---------------------------------------------------------------------------------
 
+int64_t cdma_convert(int64_t x, int32_t operand, const ConvInputCvt& cvt, int out_bits) {
+  const Wide v = (Wide{x} - operand) * cvt.scale;
+  return shift_right_sat(v, 128, cvt.truncate, out_bits);
+}
+
 Cube<int64_t> conv_fetch_input(const ConvConfig& cfg, const ByteReader& read) {
   Cube<int64_t> in = load_cube(cfg.in_layout, cfg.input, read);
   if (cfg.cvt.enabled) {
-    for (auto& x : in.data()) {
-      const Wide v = (Wide{x} - cfg.cvt.offset) * cfg.cvt.scale;
-      x = shift_right_sat(v, 128, cfg.cvt.truncate, 8 * cfg.bpe());
-    }
+    for (auto& x : in.data()) x = cdma_convert(x, cfg.cvt.offset, cfg.cvt, 8 * cfg.bpe());
   }
   return in;
 }
 
 namespace {
-ConvRun run_conv_direct(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& read, const Cube<int64_t>& in);
+ConvRun run_conv_direct(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& read, const Cube<int64_t>& in,
+                        const std::vector<int>& stripes);
 }  // namespace
 
 ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& read) {
@@ -420,23 +448,33 @@ ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& re
     u.push_back("atomic_c / atomic_k / atom of the config do not match " + hw.name);
   if (cfg.mode == ConvMode::Winograd && !has_winograd(hw)) u.push_back(wino_hw_refusal(hw));
   if (cfg.wfold_ws != 0 && !hw.wfold) u.push_back(wfold_hw_refusal(hw));
+  const std::vector<std::string> im = image_hw_problems(cfg, hw);
+  u.insert(u.end(), im.begin(), im.end());
   if (!u.empty()) {
     std::string msg = "convolution: cannot run this configuration: " + u.front();
     for (std::size_t i = 1; i < u.size(); ++i) msg += "; " + u[i];
     throw std::invalid_argument(msg);
   }
   if (cfg.mode == ConvMode::Winograd) return run_conv_wino(cfg, hw, read);
+  // Image input: CDMA writes the padded, converted image lines into CBUF; CSC reads each kernel
+  // row as C' pre-extended channels of a line (golden/conv_image.hpp) in its image stripes.
+  if (cfg.image.enabled)
+    return run_conv_direct(image_view(cfg), hw, read, image_view_cube(cfg, image_cbuf(cfg, hw, read)),
+                           image_stripes(cfg));
   // CDMA: fetch the input cube (every element through the feature layout) and convert it; in fold
   // mode it writes the folded cube into CBUF, which CSC reads as an ordinary direct convolution.
   const Cube<int64_t> in = conv_fetch_input(cfg, read);
-  if (cfg.wfold_ws != 0) return run_conv_direct(wfold_view(cfg), hw, read, wfold_fold(cfg, in));
-  return run_conv_direct(cfg, hw, read, in);
+  const std::vector<int> stripes = csc_stripes(cfg.output.w * cfg.output.h, stripe_limits(hw));
+  if (cfg.wfold_ws != 0) return run_conv_direct(wfold_view(cfg), hw, read, wfold_fold(cfg, in), stripes);
+  return run_conv_direct(cfg, hw, read, in, stripes);
 }
 
 namespace {
 
-// The direct convolution of the cube `in` CBUF holds (CSC's geometry in cfg).
-ConvRun run_conv_direct(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& read, const Cube<int64_t>& in) {
+// The direct convolution of the cube `in` CBUF holds (CSC's geometry in cfg), in CSC's `stripes`
+// (consecutive output positions in raster order).
+ConvRun run_conv_direct(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& read, const Cube<int64_t>& in,
+                        const std::vector<int>& stripes) {
   const Precision prec = cfg.precision;
   const int bpe = cfg.bpe();
   const int ck = cfg.atomic_c;
@@ -476,7 +514,6 @@ ConvRun run_conv_direct(const ConvConfig& cfg, const HwConfig& hw, const ByteRea
   // partial sums, then clip-truncates on the last pass.
   ConvRun run;
   run.cacc = Cube<int64_t>(CubeShape{1, cfg.output_lanes(), OH, OW}, 0);
-  const std::vector<int> stripes = csc_stripes(OW * OH, stripe_limits(hw));
   run.stats.stripes_per_group = static_cast<int>(stripes.size());
   std::vector<int32_t> atom(static_cast<std::size_t>(ck), 0);
   for (int g = 0; g < groups; ++g) {

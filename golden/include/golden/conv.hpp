@@ -17,6 +17,7 @@
 // run_conv() then computes the CACC output from memory.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -66,6 +67,21 @@ struct ConvInputCvt {
 // D_MISC_CFG.CONV_MODE. Winograd (nv_full only) is golden/conv_wino.hpp.
 enum class ConvMode { Direct, Winograd };
 
+// Image input (CDMA D_DATAIN_FORMAT.DATAIN_FORMAT = PIXEL): golden/conv_image.hpp,
+// docs/IMAGE_INPUT.md. Plane 0's base and line stride are ConvConfig::in_layout's (the same
+// registers, D_DAIN_ADDR_*_0 and D_LINE_STRIDE); the rest of the pixel registers are here.
+struct ConvImage {
+  bool enabled = false;
+  int pixel_format = 0;        // D_DATAIN_FORMAT.PIXEL_FORMAT (cdma-input-modes.md table 1.2)
+  bool sign_override = false;  // PIXEL_SIGN_OVERRIDE: 1 = components are two's complement
+  int x_offset = 0;            // D_PIXEL_OFFSET.PIXEL_X_OFFSET (pixels inside the first atom)
+  uint64_t base_uv = 0;        // D_DAIN_ADDR_HIGH_1/LOW_1: plane 1 (semi-planar formats)
+  uint64_t line_stride_uv = 0; // D_LINE_UV_STRIDE
+  bool mean = false;           // D_MEAN_FORMAT.MEAN_FORMAT: the global means replace CVT_OFFSET
+  std::array<int32_t, 4> means{};  // MEAN_RY, MEAN_GU, MEAN_BV, MEAN_AX (s16), by CBUF channel
+  int32_t pad_value_lr = 0;    // CDMA PAD_VALUE for the left / right pad pixels (signed, PROC bits)
+};
+
 struct ConvConfig {
   ConvMode mode = ConvMode::Direct;       // CONV_MODE of all five blocks
   // W-fold (CDMA D_WFOLD, golden/conv_wfold.hpp, docs/WFOLD.md): ws 2..16 when WFOLD_EN, else 0.
@@ -82,6 +98,10 @@ struct ConvConfig {
   CubeShape input{};
   FeatureLayout in_layout{};  // base D_DAIN_ADDR_*_0, D_LINE_STRIDE, D_SURF_STRIDE, atom, bpe
   ConvInputCvt cvt{};
+  // Image input: input is the image W x H x C (C = the format's channels), kernel_w the network
+  // kernel's S; CSC runs image_view() (C' = S*C pre-extended channels, S' = 1). pad_value is then
+  // CSC's (top / bottom pad rows) and image.pad_value_lr CDMA's (left / right pad pixels).
+  ConvImage image{};
 
   // Weights: kernels x input channels x R (height) x S (width), uncompressed.
   int kernels = 1;
@@ -128,8 +148,9 @@ struct ConvRegReaders {
 // Decodes the five blocks' registers into a ConvConfig for `hw`. Field positions come from the
 // generated golden/nvdla_regs.hpp; only defined field bits are read. Cross-block inconsistencies
 // (CDMA vs CSC sizes, CSC vs CACC output, precisions, ENTRY_PER_SLICE, banks, ...) and modes the
-// model does not run (Winograd off nv_full or outside its rules, image input, compressed weights,
-// batches, fp16) are listed in decode_problems. CONV_MODE = WINOGRAD in all five blocks decodes
+// model does not run (Winograd off nv_full or outside its rules, compressed weights, batches,
+// fp16, image input outside golden/conv_image.hpp's rules) are listed in decode_problems.
+// DATAIN_FORMAT = PIXEL decodes the image registers (golden/conv_image.hpp). CONV_MODE = WINOGRAD in all five blocks decodes
 // the Winograd registers (golden/conv_wino.hpp).
 [[nodiscard]] ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw);
 
@@ -173,7 +194,7 @@ struct ConvDerived {
   int atomics = 0;               // CSC D_ATOMICS + 1 = W'*H'
   int kernel_groups = 0;         // ceil(K / atomic_k)
   int channel_blocks = 0;        // ceil(C / atomic_c)
-  std::vector<int> stripes{};    // stripe lengths of one kernel group
+  std::vector<int> stripes{};    // stripe lengths of one kernel group (image: per output line)
 };
 [[nodiscard]] ConvDerived conv_derived(const ConvConfig& c, const HwConfig& hw);
 
@@ -202,7 +223,13 @@ struct ConvRun {
   ConvStats stats{};
 };
 
-// CDMA's input fetch: the input cube through cfg.in_layout, then the input converter.
+// The CDMA input converter on one element x (already extended from its container, signed or
+// not): sat_out(rhaz((x - operand) * CVT_SCALE / 2^CVT_TRUNCATE)); operand is CVT_OFFSET, or in
+// image mode with MEAN_FORMAT the channel's mean (cdma-input-modes.md §2.2).
+[[nodiscard]] int64_t cdma_convert(int64_t x, int32_t operand, const ConvInputCvt& cvt, int out_bits);
+
+// CDMA's input fetch: the input cube through cfg.in_layout, then the input converter (feature
+// input; image input is image_cbuf, golden/conv_image.hpp).
 [[nodiscard]] Cube<int64_t> conv_fetch_input(const ConvConfig& cfg, const ByteReader& read);
 // One little-endian element of `bpe` bytes at addr, sign-extended (weights and features).
 [[nodiscard]] int64_t conv_read_element(const ByteReader& read, uint64_t addr, int bpe);
