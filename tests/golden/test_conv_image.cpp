@@ -698,3 +698,53 @@ TEST_CASE("image input refuses what NVDLA does not allow or the model does not r
     CHECK_THAT(problems(w, nv_full()), Contains("reads padded pixels up to 7 but an image line holds"));
   }
 }
+
+// ---- hand-worked cases (expected values worked out in the comments) ------------------------------
+
+TEST_CASE("image semi-planar Y8 V8U8 by hand: second plane, x offset modulo its pixels per atom, means", "[conv][image]") {
+  // T_Y8___V8U8_N444 (29): plane 0 Y, plane 1 b0 = U, b1 = V. W = 2, H = 1, 1x1 kernel (1, 10, 100).
+  // PIXEL_X_OFFSET 5: plane 0 pixel x at base0 + 5 + x; plane 1 at base1 + 2 * ((5 mod (atom / 2)) + x):
+  // nv_full (32-byte atom, 16 UV pixels) base1 + 10 + 2x, nv_small (8-byte atom, 4 UV pixels) base1 + 2 + 2x.
+  for (const HwConfig* hw : {&nv_full(), &nv_small()}) {
+    INFO(hw->name);
+    Img L = format_layer(29, *hw);
+    L.w = 2, L.h = 1, L.x_offset = 5;
+    Mem m;
+    m.bytes[L.base0 + 5] = 10, m.bytes[L.base0 + 6] = 20;  // Y
+    const uint64_t uv = L.base1 + (hw == &nv_full() ? 10 : 2);
+    m.bytes[uv] = 3, m.bytes[uv + 1] = 4;      // pixel 0: U 3, V 4
+    m.bytes[uv + 2] = 5, m.bytes[uv + 3] = 6;  // pixel 1: U 5, V 6
+    m.bytes[kWtBase] = 1, m.bytes[kWtBase + 1] = 10, m.bytes[kWtBase + 2] = 100;
+    ConvRun run = run_image(L, m);
+    CHECK(run.cacc.at(0, 0, 0, 0) == 10 + 30 + 400);  // (Y, U, V) = (10, 3, 4)
+    CHECK(run.cacc.at(0, 0, 0, 1) == 20 + 50 + 600);  // (20, 5, 6)
+    // MEAN_FORMAT: Y - 10, U - 1, V - 2 (scale 1, truncate 0): (0, 2, 2) and (10, 4, 4).
+    L.cvt = true, L.mean = true, L.means[0] = 10, L.means[1] = 1, L.means[2] = 2, L.offset = 99;
+    run = run_image(L, m);
+    CHECK(run.cacc.at(0, 0, 0, 0) == 0 + 20 + 200);
+    CHECK(run.cacc.at(0, 0, 0, 1) == 10 + 40 + 400);
+  }
+}
+
+TEST_CASE("image A16Y16U16V16 by hand: halfword order, sign override and int16 saturation", "[conv][image]") {
+  // T_A16Y16U16V16 (9): h0 = V, h1 = U, h2 = Y, h3 = A -> CBUF (Y, U, V, A). One pixel, kernel
+  // (1000, 100, 10, 1) as int16.
+  Img L = format_layer(9, nv_full());
+  L.w = 1, L.h = 1;
+  Mem m;
+  const uint16_t h[4] = {4, 3, 2, 0xFFFF};  // V 4, U 3, Y 2, A 0xFFFF
+  for (int i = 0; i < 4; ++i) {
+    m.bytes[L.base0 + static_cast<uint64_t>(2 * i)] = static_cast<uint8_t>(h[i]);
+    m.bytes[L.base0 + static_cast<uint64_t>(2 * i + 1)] = static_cast<uint8_t>(h[i] >> 8);
+  }
+  const int16_t wts[4] = {1000, 100, 10, 1};
+  for (int i = 0; i < 4; ++i) {
+    m.bytes[kWtBase + static_cast<uint64_t>(2 * i)] = static_cast<uint8_t>(wts[i]);
+    m.bytes[kWtBase + static_cast<uint64_t>(2 * i + 1)] = static_cast<uint8_t>(static_cast<uint16_t>(wts[i]) >> 8);
+  }
+  CHECK(run_image(L, m).cacc.at(0, 0, 0, 0) == 2000 + 300 + 40 - 1);  // raw bits: A = -1
+  L.cvt = true, L.scale = 1;
+  CHECK(run_image(L, m).cacc.at(0, 0, 0, 0) == 2000 + 300 + 40 + 32767);  // unsigned 65535 -> sat16 32767
+  L.sign = true;
+  CHECK(run_image(L, m).cacc.at(0, 0, 0, 0) == 2000 + 300 + 40 - 1);  // signed -1
+}
