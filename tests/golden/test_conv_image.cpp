@@ -508,6 +508,14 @@ TEST_CASE("image ENTRY_PER_SLICE and stripes follow the reference document's num
   CHECK(image_stripes(decode(encode(L), nv_full())) == std::vector<int>{64, 36, 64, 36});
   L.proc16 = true, L.cvt = true;
   CHECK(image_stripes(decode(encode(L), nv_full())) == std::vector<int>{64, 36, 64, 36});
+  {  // CSC issues them: 4 stripes per kernel group; 200 positions x 1 block x R 2 x 2 groups atomic ops
+    Img l = format_layer(12, nv_full());
+    l.w = 100, l.h = 3, l.r = 2, l.k = 33;
+    Mem m;
+    const ConvRun run = run_image(l, m);
+    CHECK(run.stats.stripes_per_group == 4);
+    CHECK(run.stats.atomic_ops == 200 * 2 * 2);
+  }
   L = format_layer(12, nv_small());
   L.w = 20, L.h = 1;
   CHECK(image_stripes(decode(encode(L), nv_small())) == std::vector<int>{16, 4});
@@ -747,4 +755,38 @@ TEST_CASE("image A16Y16U16V16 by hand: halfword order, sign override and int16 s
   CHECK(run_image(L, m).cacc.at(0, 0, 0, 0) == 2000 + 300 + 40 + 32767);  // unsigned 65535 -> sat16 32767
   L.sign = true;
   CHECK(run_image(L, m).cacc.at(0, 0, 0, 0) == 2000 + 300 + 40 - 1);  // signed -1
+}
+
+TEST_CASE("image random layers on nv_small, nv_large and nv_full equal the int64 reference", "[conv][image]") {
+  std::mt19937 rng(20261124);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  const std::vector<int> int8_formats = {0, 12, 13, 14, 15, 16, 17, 18, 19, 26, 27, 28, 29};
+  const std::vector<int> all_formats = {0,  1,  2,  3,  4,  6,  7,  9,  10, 12, 13, 14, 15, 16, 17, 18, 19,
+                                        20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35};
+  for (int i = 0; i < 60; ++i) {
+    const HwConfig& hw = i % 3 == 0 ? nv_small() : (i % 3 == 1 ? nv_large() : nv_full());
+    const std::vector<int>& formats = hw.int16 ? all_formats : int8_formats;
+    Img L = format_layer(formats[static_cast<std::size_t>(pick(0, static_cast<int>(formats.size()) - 1))], hw);
+    L.cvt = pick(0, 2) != 0;
+    if (hw.int16 && L.cvt) L.proc16 = pick(0, 1) != 0;  // IN != PROC only through the converter
+    L.sign = pick(0, 1) != 0;
+    L.mean = pick(0, 1) != 0;
+    for (auto& m : L.means) m = pick(-32768, 32767) >> pick(0, 15);
+    L.offset = pick(-32768, 32767) >> pick(0, 15);
+    L.scale = pick(-32768, 32767) >> pick(0, 15);
+    L.truncate = pick(0, 20);
+    L.s = pick(1, std::min(8, 128 / L.c));
+    L.r = pick(1, 4);
+    L.pl = pick(0, L.s - 1), L.pr = pick(0, L.s - 1), L.pt = pick(0, L.r - 1), L.pb = pick(0, L.r - 1);
+    L.sx = pick(1, 3), L.sy = pick(1, 3);
+    L.w = pick(std::max(1, L.s - L.pl - L.pr), 14);
+    L.h = pick(std::max(1, L.r - L.pt - L.pb), 5);
+    L.k = pick(1, 40);
+    L.x_offset = pick(0, L.atom() / L.bpp0 - 1);
+    L.extra_stride = static_cast<uint64_t>(pick(0, 2) * L.atom());
+    L.base1 = 0x18000000 + static_cast<uint64_t>(pick(0, 7) * L.atom());
+    L.pad_lr = static_cast<uint32_t>(pick(0, 0xffff)), L.pad_tb = static_cast<uint32_t>(pick(0, 0xffff));
+    L.clip = pick(0, 12);
+    random_case(L, static_cast<uint32_t>(1000 + i));
+  }
 }
