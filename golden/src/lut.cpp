@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "golden/arith.hpp"
+#include "golden/nvdla_reg_structs.hpp"
 
 namespace dla::golden {
 namespace {
@@ -74,41 +75,65 @@ int shift5(int s) { return static_cast<int>(sign_extend(static_cast<uint32_t>(s)
 
 // ---- registers ------------------------------------------------------------------------------
 
+namespace {
+
+// The fields SDP's and CDP's S_LUT_* registers share (the generated structs name them alike).
+template <class S>
+void decode_lut_common(const S& s, LutConfig& c) {
+  using Index = regs::sdp::S_LUT_INFO::LUT_LE_INDEX_OFFSET;
+  using Scale = regs::sdp::S_LUT_LE_SLOPE_SCALE::LUT_LE_SLOPE_UFLOW_SCALE;
+  using Shift = regs::sdp::S_LUT_LE_SLOPE_SHIFT::LUT_LE_SLOPE_UFLOW_SHIFT;
+  auto i8 = [](uint32_t x) { return static_cast<int8_t>(sign_extend(x, Index::width)); };
+  auto scale = [](uint32_t x) { return static_cast<int16_t>(sign_extend(x, Scale::width)); };
+  auto shift = [](uint32_t x) { return static_cast<int>(sign_extend(x, Shift::width)); };
+  c.le_linear = s.lut_cfg_lut_le_function != 0;
+  c.uflow_prio_lo = s.lut_cfg_lut_uflow_priority != 0;
+  c.oflow_prio_lo = s.lut_cfg_lut_oflow_priority != 0;
+  c.hybrid_prio_lo = s.lut_cfg_lut_hybrid_priority != 0;
+  c.le_index_offset = i8(s.lut_info_lut_le_index_offset);
+  c.le_index_select = i8(s.lut_info_lut_le_index_select);
+  c.lo_index_select = i8(s.lut_info_lut_lo_index_select);
+  c.le_uflow_scale = scale(s.lut_le_slope_scale_lut_le_slope_uflow_scale);
+  c.le_oflow_scale = scale(s.lut_le_slope_scale_lut_le_slope_oflow_scale);
+  c.le_uflow_shift = shift(s.lut_le_slope_shift_lut_le_slope_uflow_shift);
+  c.le_oflow_shift = shift(s.lut_le_slope_shift_lut_le_slope_oflow_shift);
+  c.lo_uflow_scale = scale(s.lut_lo_slope_scale_lut_lo_slope_uflow_scale);
+  c.lo_oflow_scale = scale(s.lut_lo_slope_scale_lut_lo_slope_oflow_scale);
+  c.lo_uflow_shift = shift(s.lut_lo_slope_shift_lut_lo_slope_uflow_shift);
+  c.lo_oflow_shift = shift(s.lut_lo_slope_shift_lut_lo_slope_oflow_shift);
+}
+
+}  // namespace
+
 LutConfig decode_lut_config(LutVariant v, std::span<const uint32_t> w, LutPrecision precision) {
   if (w.size() < static_cast<std::size_t>(lut_reg_count(v))) {
     throw std::invalid_argument("decode_lut_config: too few register words");
   }
-  LutConfig c;
-  c.le_linear = (w[0] & 1u) != 0;
-  c.uflow_prio_lo = ((w[0] >> 4) & 1u) != 0;
-  c.oflow_prio_lo = ((w[0] >> 5) & 1u) != 0;
-  c.hybrid_prio_lo = ((w[0] >> 6) & 1u) != 0;
-  c.le_index_offset = static_cast<int8_t>(sign_extend(w[1] & 0xffu, 8));
-  c.le_index_select = static_cast<int8_t>(sign_extend((w[1] >> 8) & 0xffu, 8));
-  c.lo_index_select = static_cast<int8_t>(sign_extend((w[1] >> 16) & 0xffu, 8));
-  std::size_t k = 2;
-  auto range = [&]() -> int64_t {
-    if (v == LutVariant::Sdp) return sign_extend(w[k++], 32);
-    const uint64_t low = w[k++];
-    const uint64_t high = w[k++] & 0x3fu;
-    return sign_extend((high << 32) | low, 38);
+  // The generated decoders of the single registers; w[k] is the word at S_LUT_CFG + 4k, the
+  // registers below it are not the LUT's.
+  auto word_at = [w](uint32_t offset) {
+    return offset < kLutCfgFirstOffset ? 0u : w[(offset - kLutCfgFirstOffset) / 4];
   };
-  c.le_start = range();
-  c.le_end = range();
-  c.lo_start = range();
-  c.lo_end = range();
-  auto lo16 = [](uint32_t x) { return static_cast<int16_t>(sign_extend(x & 0xffffu, 16)); };
-  auto hi16 = [](uint32_t x) { return static_cast<int16_t>(sign_extend(x >> 16, 16)); };
-  auto sh0 = [](uint32_t x) { return static_cast<int>(sign_extend(x & 0x1fu, 5)); };
-  auto sh1 = [](uint32_t x) { return static_cast<int>(sign_extend((x >> 5) & 0x1fu, 5)); };
-  c.le_uflow_scale = lo16(w[k]);
-  c.le_oflow_scale = hi16(w[k++]);
-  c.le_uflow_shift = sh0(w[k]);
-  c.le_oflow_shift = sh1(w[k++]);
-  c.lo_uflow_scale = lo16(w[k]);
-  c.lo_oflow_scale = hi16(w[k++]);
-  c.lo_uflow_shift = sh0(w[k]);
-  c.lo_oflow_shift = sh1(w[k++]);
+  LutConfig c;
+  if (v == LutVariant::Sdp) {
+    const auto s = regs::sdp::S::read(word_at);
+    decode_lut_common(s, c);
+    c.le_start = sign_extend(s.lut_le_start, 32);
+    c.le_end = sign_extend(s.lut_le_end, 32);
+    c.lo_start = sign_extend(s.lut_lo_start, 32);
+    c.lo_end = sign_extend(s.lut_lo_end, 32);
+  } else {
+    const auto s = regs::cdp::S::read(word_at);
+    decode_lut_common(s, c);
+    auto range = [](uint32_t high, uint32_t low) {
+      constexpr int kBits = 32 + regs::cdp::S_LUT_LE_START_HIGH::LUT_LE_START_HIGH::width;  // 38
+      return sign_extend((static_cast<uint64_t>(high) << 32) | low, kBits);
+    };
+    c.le_start = range(s.lut_le_start_high, s.lut_le_start_low);
+    c.le_end = range(s.lut_le_end_high, s.lut_le_end_low);
+    c.lo_start = range(s.lut_lo_start_high, s.lut_lo_start_low);
+    c.lo_end = range(s.lut_lo_end_high, s.lut_lo_end_low);
+  }
   c.precision = precision;
   return c;
 }

@@ -4294,5 +4294,689 @@ package nvdla_regs_pkg;
   localparam logic [1120-1:0] SDP_RDMA_D_RESET = {32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000014, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000001, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000001, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000001, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000};
   localparam logic [1120-1:0] SDP_RDMA_D_WRITABLE = {32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000003, 32'h00000000, 32'h00000000, 32'h00000001, 32'h00001fff, 32'hffffffff, 32'hffffffff, 32'hffffffff, 32'hffffffff, 32'hffffffff, 32'h0000003f, 32'hffffffff, 32'hffffffff, 32'hffffffff, 32'hffffffff, 32'hffffffff, 32'h0000003f, 32'hffffffff, 32'hffffffff, 32'hffffffff, 32'hffffffff, 32'hffffffff, 32'h0000003f, 32'hffffffff, 32'hffffffff, 32'hffffffff, 32'hffffffff, 32'h00001fff, 32'h00001fff, 32'h00001fff, 32'h00000001};
 
+  // ---------------------------------------------------------------- register structs
+  /* verilator lint_off UNUSEDSIGNAL */
+
+  // ---- CACC register structs (cacc_reg_top)
+  // the consumer group's software-written D fields
+  typedef struct packed {
+    logic        op_enable;                                // D_OP_ENABLE.OP_EN [0:0]
+    logic        misc_cfg_conv_mode;                       // D_MISC_CFG.CONV_MODE [0:0]
+    logic [1:0]  misc_cfg_proc_precision;                  // D_MISC_CFG.PROC_PRECISION [13:12]
+    logic [12:0] dataout_size_0_dataout_width;             // D_DATAOUT_SIZE_0.DATAOUT_WIDTH [12:0]
+    logic [12:0] dataout_size_0_dataout_height;            // D_DATAOUT_SIZE_0.DATAOUT_HEIGHT [28:16]
+    logic [12:0] dataout_size_1;                           // D_DATAOUT_SIZE_1.DATAOUT_CHANNEL [12:0]
+    logic [31:0] dataout_addr;                             // D_DATAOUT_ADDR.DATAOUT_ADDR [31:0]
+    logic [4:0]  batch_number;                             // D_BATCH_NUMBER.BATCHES [4:0]
+    logic [23:0] line_stride;                              // D_LINE_STRIDE.LINE_STRIDE [23:0]
+    logic [23:0] surf_stride;                              // D_SURF_STRIDE.SURF_STRIDE [23:0]
+    logic        dataout_map_line_packed;                  // D_DATAOUT_MAP.LINE_PACKED [0:0]
+    logic        dataout_map_surf_packed;                  // D_DATAOUT_MAP.SURF_PACKED [16:16]
+    logic [4:0]  clip_cfg;                                 // D_CLIP_CFG.CLIP_TRUNCATE [4:0]
+    logic [31:0] cya;                                      // D_CYA.CYA [31:0]
+  } cacc_reg2hw_d_t;
+  // hardware-written D fields, written into the consumer group where <field>_de is set
+  typedef struct packed {
+    logic [31:0] out_saturation;                           // D_OUT_SATURATION.SAT_COUNT [31:0]
+    logic        out_saturation_de;
+  } cacc_hw2reg_t;
+
+  // ---- CDMA register structs (cdma_reg_top)
+  // the consumer group's software-written D fields
+  typedef struct packed {
+    logic        op_enable;                                // D_OP_ENABLE.OP_EN [0:0]
+    logic        misc_cfg_conv_mode;                       // D_MISC_CFG.CONV_MODE [0:0]
+    logic [1:0]  misc_cfg_in_precision;                    // D_MISC_CFG.IN_PRECISION [9:8]
+    logic [1:0]  misc_cfg_proc_precision;                  // D_MISC_CFG.PROC_PRECISION [13:12]
+    logic        misc_cfg_data_reuse;                      // D_MISC_CFG.DATA_REUSE [16:16]
+    logic        misc_cfg_weight_reuse;                    // D_MISC_CFG.WEIGHT_REUSE [20:20]
+    logic        misc_cfg_skip_data_rls;                   // D_MISC_CFG.SKIP_DATA_RLS [24:24]
+    logic        misc_cfg_skip_weight_rls;                 // D_MISC_CFG.SKIP_WEIGHT_RLS [28:28]
+    logic        datain_format_datain_format;              // D_DATAIN_FORMAT.DATAIN_FORMAT [0:0]
+    logic [5:0]  datain_format_pixel_format;               // D_DATAIN_FORMAT.PIXEL_FORMAT [13:8]
+    logic        datain_format_pixel_mapping;              // D_DATAIN_FORMAT.PIXEL_MAPPING [16:16]
+    logic        datain_format_pixel_sign_override;        // D_DATAIN_FORMAT.PIXEL_SIGN_OVERRIDE [20:20]
+    logic [12:0] datain_size_0_datain_width;               // D_DATAIN_SIZE_0.DATAIN_WIDTH [12:0]
+    logic [12:0] datain_size_0_datain_height;              // D_DATAIN_SIZE_0.DATAIN_HEIGHT [28:16]
+    logic [12:0] datain_size_1;                            // D_DATAIN_SIZE_1.DATAIN_CHANNEL [12:0]
+    logic [12:0] datain_size_ext_0_datain_width_ext;       // D_DATAIN_SIZE_EXT_0.DATAIN_WIDTH_EXT [12:0]
+    logic [12:0] datain_size_ext_0_datain_height_ext;      // D_DATAIN_SIZE_EXT_0.DATAIN_HEIGHT_EXT [28:16]
+    logic [4:0]  pixel_offset_pixel_x_offset;              // D_PIXEL_OFFSET.PIXEL_X_OFFSET [4:0]
+    logic [2:0]  pixel_offset_pixel_y_offset;              // D_PIXEL_OFFSET.PIXEL_Y_OFFSET [18:16]
+    logic        dain_ram_type;                            // D_DAIN_RAM_TYPE.DATAIN_RAM_TYPE [0:0]
+    logic [31:0] dain_addr_high_0;                         // D_DAIN_ADDR_HIGH_0.DATAIN_ADDR_HIGH_0 [31:0]
+    logic [31:0] dain_addr_low_0;                          // D_DAIN_ADDR_LOW_0.DATAIN_ADDR_LOW_0 [31:0]
+    logic [31:0] dain_addr_high_1;                         // D_DAIN_ADDR_HIGH_1.DATAIN_ADDR_HIGH_1 [31:0]
+    logic [31:0] dain_addr_low_1;                          // D_DAIN_ADDR_LOW_1.DATAIN_ADDR_LOW_1 [31:0]
+    logic [31:0] line_stride;                              // D_LINE_STRIDE.LINE_STRIDE [31:0]
+    logic [31:0] line_uv_stride;                           // D_LINE_UV_STRIDE.UV_LINE_STRIDE [31:0]
+    logic [31:0] surf_stride;                              // D_SURF_STRIDE.SURF_STRIDE [31:0]
+    logic        dain_map_line_packed;                     // D_DAIN_MAP.LINE_PACKED [0:0]
+    logic        dain_map_surf_packed;                     // D_DAIN_MAP.SURF_PACKED [16:16]
+    logic [9:0]  reserved_x_cfg_rsv_per_line;              // D_RESERVED_X_CFG.RSV_PER_LINE [9:0]
+    logic [9:0]  reserved_x_cfg_rsv_per_uv_line;           // D_RESERVED_X_CFG.RSV_PER_UV_LINE [25:16]
+    logic [2:0]  reserved_y_cfg_rsv_height;                // D_RESERVED_Y_CFG.RSV_HEIGHT [2:0]
+    logic [4:0]  reserved_y_cfg_rsv_y_index;               // D_RESERVED_Y_CFG.RSV_Y_INDEX [20:16]
+    logic [4:0]  batch_number;                             // D_BATCH_NUMBER.BATCHES [4:0]
+    logic [31:0] batch_stride;                             // D_BATCH_STRIDE.BATCH_STRIDE [31:0]
+    logic [13:0] entry_per_slice;                          // D_ENTRY_PER_SLICE.ENTRIES [13:0]
+    logic [11:0] fetch_grain;                              // D_FETCH_GRAIN.GRAINS [11:0]
+    logic        weight_format;                            // D_WEIGHT_FORMAT.WEIGHT_FORMAT [0:0]
+    logic [17:0] weight_size_0;                            // D_WEIGHT_SIZE_0.BYTE_PER_KERNEL [17:0]
+    logic [12:0] weight_size_1;                            // D_WEIGHT_SIZE_1.WEIGHT_KERNEL [12:0]
+    logic        weight_ram_type;                          // D_WEIGHT_RAM_TYPE.WEIGHT_RAM_TYPE [0:0]
+    logic [31:0] weight_addr_high;                         // D_WEIGHT_ADDR_HIGH.WEIGHT_ADDR_HIGH [31:0]
+    logic [31:0] weight_addr_low;                          // D_WEIGHT_ADDR_LOW.WEIGHT_ADDR_LOW [31:0]
+    logic [31:0] weight_bytes;                             // D_WEIGHT_BYTES.WEIGHT_BYTES [31:0]
+    logic [31:0] wgs_addr_high;                            // D_WGS_ADDR_HIGH.WGS_ADDR_HIGH [31:0]
+    logic [31:0] wgs_addr_low;                             // D_WGS_ADDR_LOW.WGS_ADDR_LOW [31:0]
+    logic [31:0] wmb_addr_high;                            // D_WMB_ADDR_HIGH.WMB_ADDR_HIGH [31:0]
+    logic [31:0] wmb_addr_low;                             // D_WMB_ADDR_LOW.WMB_ADDR_LOW [31:0]
+    logic [27:0] wmb_bytes;                                // D_WMB_BYTES.WMB_BYTES [27:0]
+    logic        mean_format;                              // D_MEAN_FORMAT.MEAN_FORMAT [0:0]
+    logic [15:0] mean_global_0_mean_ry;                    // D_MEAN_GLOBAL_0.MEAN_RY [15:0]
+    logic [15:0] mean_global_0_mean_gu;                    // D_MEAN_GLOBAL_0.MEAN_GU [31:16]
+    logic [15:0] mean_global_1_mean_bv;                    // D_MEAN_GLOBAL_1.MEAN_BV [15:0]
+    logic [15:0] mean_global_1_mean_ax;                    // D_MEAN_GLOBAL_1.MEAN_AX [31:16]
+    logic        cvt_cfg_cvt_en;                           // D_CVT_CFG.CVT_EN [0:0]
+    logic [5:0]  cvt_cfg_cvt_truncate;                     // D_CVT_CFG.CVT_TRUNCATE [9:4]
+    logic [15:0] cvt_offset;                               // D_CVT_OFFSET.CVT_OFFSET [15:0]
+    logic [15:0] cvt_scale;                                // D_CVT_SCALE.CVT_SCALE [15:0]
+    logic [2:0]  conv_stride_conv_x_stride;                // D_CONV_STRIDE.CONV_X_STRIDE [2:0]
+    logic [2:0]  conv_stride_conv_y_stride;                // D_CONV_STRIDE.CONV_Y_STRIDE [18:16]
+    logic [4:0]  zero_padding_pad_left;                    // D_ZERO_PADDING.PAD_LEFT [4:0]
+    logic [5:0]  zero_padding_pad_right;                   // D_ZERO_PADDING.PAD_RIGHT [13:8]
+    logic [4:0]  zero_padding_pad_top;                     // D_ZERO_PADDING.PAD_TOP [20:16]
+    logic [5:0]  zero_padding_pad_bottom;                  // D_ZERO_PADDING.PAD_BOTTOM [29:24]
+    logic [15:0] zero_padding_value;                       // D_ZERO_PADDING_VALUE.PAD_VALUE [15:0]
+    logic [4:0]  bank_data_bank;                           // D_BANK.DATA_BANK [4:0]
+    logic [4:0]  bank_weight_bank;                         // D_BANK.WEIGHT_BANK [20:16]
+    logic        nan_flush_to_zero;                        // D_NAN_FLUSH_TO_ZERO.NAN_TO_ZERO [0:0]
+    logic        perf_enable;                              // D_PERF_ENABLE.DMA_EN [0:0]
+    logic [31:0] cya;                                      // D_CYA.CYA [31:0]
+    logic        wfold_wfold_en;                           // D_WFOLD.WFOLD_EN [0:0]
+    logic [2:0]  wfold_ws_log2;                            // D_WFOLD.WS_LOG2 [6:4]
+    logic [4:0]  wfold_kernel_width;                       // D_WFOLD.KERNEL_WIDTH [12:8]
+    logic [4:0]  wfold_x_dilation;                         // D_WFOLD.X_DILATION [20:16]
+  } cdma_reg2hw_d_t;
+  // hardware-written D fields, written into the consumer group where <field>_de is set
+  typedef struct packed {
+    logic [31:0] nan_input_data_num;                       // D_NAN_INPUT_DATA_NUM.NAN_DATA_NUM [31:0]
+    logic        nan_input_data_num_de;
+    logic [31:0] nan_input_weight_num;                     // D_NAN_INPUT_WEIGHT_NUM.NAN_WEIGHT_NUM [31:0]
+    logic        nan_input_weight_num_de;
+    logic [31:0] inf_input_data_num;                       // D_INF_INPUT_DATA_NUM.INF_DATA_NUM [31:0]
+    logic        inf_input_data_num_de;
+    logic [31:0] inf_input_weight_num;                     // D_INF_INPUT_WEIGHT_NUM.INF_WEIGHT_NUM [31:0]
+    logic        inf_input_weight_num_de;
+    logic [31:0] perf_dat_read_stall;                      // D_PERF_DAT_READ_STALL.DAT_RD_STALL [31:0]
+    logic        perf_dat_read_stall_de;
+    logic [31:0] perf_wt_read_stall;                       // D_PERF_WT_READ_STALL.WT_RD_STALL [31:0]
+    logic        perf_wt_read_stall_de;
+    logic [31:0] perf_dat_read_latency;                    // D_PERF_DAT_READ_LATENCY.DAT_RD_LATENCY [31:0]
+    logic        perf_dat_read_latency_de;
+    logic [31:0] perf_wt_read_latency;                     // D_PERF_WT_READ_LATENCY.WT_RD_LATENCY [31:0]
+    logic        perf_wt_read_latency_de;
+  } cdma_hw2reg_t;
+  // the single registers' software-written fields
+  typedef struct packed {
+    logic [3:0]  arbiter_arb_weight;                       // S_ARBITER.ARB_WEIGHT [3:0]
+    logic [3:0]  arbiter_arb_wmb;                          // S_ARBITER.ARB_WMB [19:16]
+  } cdma_reg2hw_s_t;
+  localparam int CDMA_S_WORDS = 4;
+  // The single fields from the S words (word i = offset 4i).
+  function automatic cdma_reg2hw_s_t cdma_s_decode(input logic [32*CDMA_S_WORDS-1:0] words);
+    cdma_reg2hw_s_t s;
+    s.arbiter_arb_weight = words[64 +: 4];
+    s.arbiter_arb_wmb = words[80 +: 4];
+    cdma_s_decode = s;  // (Yosys 0.55 takes no return statement)
+  endfunction
+
+  // ---- CDP register structs (cdp_reg_top)
+  // the consumer group's software-written D fields
+  typedef struct packed {
+    logic        op_enable;                                // D_OP_ENABLE.OP_EN [0:0]
+    logic        func_bypass_sqsum_bypass;                 // D_FUNC_BYPASS.SQSUM_BYPASS [0:0]
+    logic        func_bypass_mul_bypass;                   // D_FUNC_BYPASS.MUL_BYPASS [1:1]
+    logic [31:0] dst_base_addr_low;                        // D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW [31:0]
+    logic [31:0] dst_base_addr_high;                       // D_DST_BASE_ADDR_HIGH.DST_BASE_ADDR_HIGH [31:0]
+    logic [31:0] dst_line_stride;                          // D_DST_LINE_STRIDE.DST_LINE_STRIDE [31:0]
+    logic [31:0] dst_surface_stride;                       // D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE [31:0]
+    logic        dst_dma_cfg;                              // D_DST_DMA_CFG.DST_RAM_TYPE [0:0]
+    logic [1:0]  data_format;                              // D_DATA_FORMAT.INPUT_DATA_TYPE [1:0]
+    logic        nan_flush_to_zero;                        // D_NAN_FLUSH_TO_ZERO.NAN_TO_ZERO [0:0]
+    logic [1:0]  lrn_cfg;                                  // D_LRN_CFG.NORMALZ_LEN [1:0]
+    logic [15:0] datin_offset;                             // D_DATIN_OFFSET.DATIN_OFFSET [15:0]
+    logic [15:0] datin_scale;                              // D_DATIN_SCALE.DATIN_SCALE [15:0]
+    logic [4:0]  datin_shifter;                            // D_DATIN_SHIFTER.DATIN_SHIFTER [4:0]
+    logic [31:0] datout_offset;                            // D_DATOUT_OFFSET.DATOUT_OFFSET [31:0]
+    logic [15:0] datout_scale;                             // D_DATOUT_SCALE.DATOUT_SCALE [15:0]
+    logic [5:0]  datout_shifter;                           // D_DATOUT_SHIFTER.DATOUT_SHIFTER [5:0]
+    logic        perf_enable_dma_en;                       // D_PERF_ENABLE.DMA_EN [0:0]
+    logic        perf_enable_lut_en;                       // D_PERF_ENABLE.LUT_EN [1:1]
+    logic [31:0] cya;                                      // D_CYA.CYA [31:0]
+  } cdp_reg2hw_d_t;
+  // hardware-written D fields, written into the consumer group where <field>_de is set
+  typedef struct packed {
+    logic        dst_compression_en;                       // D_DST_COMPRESSION_EN.DST_COMPRESSION_EN [0:0]
+    logic        dst_compression_en_de;
+    logic [31:0] nan_input_num;                            // D_NAN_INPUT_NUM.NAN_INPUT_NUM [31:0]
+    logic        nan_input_num_de;
+    logic [31:0] inf_input_num;                            // D_INF_INPUT_NUM.INF_INPUT_NUM [31:0]
+    logic        inf_input_num_de;
+    logic [31:0] nan_output_num;                           // D_NAN_OUTPUT_NUM.NAN_OUTPUT_NUM [31:0]
+    logic        nan_output_num_de;
+    logic [31:0] out_saturation;                           // D_OUT_SATURATION.OUT_SATURATION [31:0]
+    logic        out_saturation_de;
+    logic [31:0] perf_write_stall;                         // D_PERF_WRITE_STALL.PERF_WRITE_STALL [31:0]
+    logic        perf_write_stall_de;
+    logic [31:0] perf_lut_uflow;                           // D_PERF_LUT_UFLOW.PERF_LUT_UFLOW [31:0]
+    logic        perf_lut_uflow_de;
+    logic [31:0] perf_lut_oflow;                           // D_PERF_LUT_OFLOW.PERF_LUT_OFLOW [31:0]
+    logic        perf_lut_oflow_de;
+    logic [31:0] perf_lut_hybrid;                          // D_PERF_LUT_HYBRID.PERF_LUT_HYBRID [31:0]
+    logic        perf_lut_hybrid_de;
+    logic [31:0] perf_lut_le_hit;                          // D_PERF_LUT_LE_HIT.PERF_LUT_LE_HIT [31:0]
+    logic        perf_lut_le_hit_de;
+    logic [31:0] perf_lut_lo_hit;                          // D_PERF_LUT_LO_HIT.PERF_LUT_LO_HIT [31:0]
+    logic        perf_lut_lo_hit_de;
+  } cdp_hw2reg_t;
+  // the single registers' software-written fields
+  typedef struct packed {
+    logic [9:0]  lut_access_cfg_lut_addr;                  // S_LUT_ACCESS_CFG.LUT_ADDR [9:0]
+    logic        lut_access_cfg_lut_table_id;              // S_LUT_ACCESS_CFG.LUT_TABLE_ID [16:16]
+    logic        lut_access_cfg_lut_access_type;           // S_LUT_ACCESS_CFG.LUT_ACCESS_TYPE [17:17]
+    logic [15:0] lut_access_data;                          // S_LUT_ACCESS_DATA.LUT_DATA [15:0]
+    logic        lut_cfg_lut_le_function;                  // S_LUT_CFG.LUT_LE_FUNCTION [0:0]
+    logic        lut_cfg_lut_uflow_priority;               // S_LUT_CFG.LUT_UFLOW_PRIORITY [4:4]
+    logic        lut_cfg_lut_oflow_priority;               // S_LUT_CFG.LUT_OFLOW_PRIORITY [5:5]
+    logic        lut_cfg_lut_hybrid_priority;              // S_LUT_CFG.LUT_HYBRID_PRIORITY [6:6]
+    logic [7:0]  lut_info_lut_le_index_offset;             // S_LUT_INFO.LUT_LE_INDEX_OFFSET [7:0]
+    logic [7:0]  lut_info_lut_le_index_select;             // S_LUT_INFO.LUT_LE_INDEX_SELECT [15:8]
+    logic [7:0]  lut_info_lut_lo_index_select;             // S_LUT_INFO.LUT_LO_INDEX_SELECT [23:16]
+    logic [31:0] lut_le_start_low;                         // S_LUT_LE_START_LOW.LUT_LE_START_LOW [31:0]
+    logic [5:0]  lut_le_start_high;                        // S_LUT_LE_START_HIGH.LUT_LE_START_HIGH [5:0]
+    logic [31:0] lut_le_end_low;                           // S_LUT_LE_END_LOW.LUT_LE_END_LOW [31:0]
+    logic [5:0]  lut_le_end_high;                          // S_LUT_LE_END_HIGH.LUT_LE_END_HIGH [5:0]
+    logic [31:0] lut_lo_start_low;                         // S_LUT_LO_START_LOW.LUT_LO_START_LOW [31:0]
+    logic [5:0]  lut_lo_start_high;                        // S_LUT_LO_START_HIGH.LUT_LO_START_HIGH [5:0]
+    logic [31:0] lut_lo_end_low;                           // S_LUT_LO_END_LOW.LUT_LO_END_LOW [31:0]
+    logic [5:0]  lut_lo_end_high;                          // S_LUT_LO_END_HIGH.LUT_LO_END_HIGH [5:0]
+    logic [15:0] lut_le_slope_scale_lut_le_slope_uflow_scale;  // S_LUT_LE_SLOPE_SCALE.LUT_LE_SLOPE_UFLOW_SCALE [15:0]
+    logic [15:0] lut_le_slope_scale_lut_le_slope_oflow_scale;  // S_LUT_LE_SLOPE_SCALE.LUT_LE_SLOPE_OFLOW_SCALE [31:16]
+    logic [4:0]  lut_le_slope_shift_lut_le_slope_uflow_shift;  // S_LUT_LE_SLOPE_SHIFT.LUT_LE_SLOPE_UFLOW_SHIFT [4:0]
+    logic [4:0]  lut_le_slope_shift_lut_le_slope_oflow_shift;  // S_LUT_LE_SLOPE_SHIFT.LUT_LE_SLOPE_OFLOW_SHIFT [9:5]
+    logic [15:0] lut_lo_slope_scale_lut_lo_slope_uflow_scale;  // S_LUT_LO_SLOPE_SCALE.LUT_LO_SLOPE_UFLOW_SCALE [15:0]
+    logic [15:0] lut_lo_slope_scale_lut_lo_slope_oflow_scale;  // S_LUT_LO_SLOPE_SCALE.LUT_LO_SLOPE_OFLOW_SCALE [31:16]
+    logic [4:0]  lut_lo_slope_shift_lut_lo_slope_uflow_shift;  // S_LUT_LO_SLOPE_SHIFT.LUT_LO_SLOPE_UFLOW_SHIFT [4:0]
+    logic [4:0]  lut_lo_slope_shift_lut_lo_slope_oflow_shift;  // S_LUT_LO_SLOPE_SHIFT.LUT_LO_SLOPE_OFLOW_SHIFT [9:5]
+  } cdp_reg2hw_s_t;
+  localparam int CDP_S_WORDS = 18;
+  // The single fields from the S words (word i = offset 4i).
+  function automatic cdp_reg2hw_s_t cdp_s_decode(input logic [32*CDP_S_WORDS-1:0] words);
+    cdp_reg2hw_s_t s;
+    s.lut_access_cfg_lut_addr = words[64 +: 10];
+    s.lut_access_cfg_lut_table_id = words[80 +: 1];
+    s.lut_access_cfg_lut_access_type = words[81 +: 1];
+    s.lut_access_data = words[96 +: 16];
+    s.lut_cfg_lut_le_function = words[128 +: 1];
+    s.lut_cfg_lut_uflow_priority = words[132 +: 1];
+    s.lut_cfg_lut_oflow_priority = words[133 +: 1];
+    s.lut_cfg_lut_hybrid_priority = words[134 +: 1];
+    s.lut_info_lut_le_index_offset = words[160 +: 8];
+    s.lut_info_lut_le_index_select = words[168 +: 8];
+    s.lut_info_lut_lo_index_select = words[176 +: 8];
+    s.lut_le_start_low = words[192 +: 32];
+    s.lut_le_start_high = words[224 +: 6];
+    s.lut_le_end_low = words[256 +: 32];
+    s.lut_le_end_high = words[288 +: 6];
+    s.lut_lo_start_low = words[320 +: 32];
+    s.lut_lo_start_high = words[352 +: 6];
+    s.lut_lo_end_low = words[384 +: 32];
+    s.lut_lo_end_high = words[416 +: 6];
+    s.lut_le_slope_scale_lut_le_slope_uflow_scale = words[448 +: 16];
+    s.lut_le_slope_scale_lut_le_slope_oflow_scale = words[464 +: 16];
+    s.lut_le_slope_shift_lut_le_slope_uflow_shift = words[480 +: 5];
+    s.lut_le_slope_shift_lut_le_slope_oflow_shift = words[485 +: 5];
+    s.lut_lo_slope_scale_lut_lo_slope_uflow_scale = words[512 +: 16];
+    s.lut_lo_slope_scale_lut_lo_slope_oflow_scale = words[528 +: 16];
+    s.lut_lo_slope_shift_lut_lo_slope_uflow_shift = words[544 +: 5];
+    s.lut_lo_slope_shift_lut_lo_slope_oflow_shift = words[549 +: 5];
+    cdp_s_decode = s;  // (Yosys 0.55 takes no return statement)
+  endfunction
+
+  // ---- CDP_RDMA register structs (cdp_rdma_reg_top)
+  // the consumer group's software-written D fields
+  typedef struct packed {
+    logic        op_enable;                                // D_OP_ENABLE.OP_EN [0:0]
+    logic [12:0] data_cube_width;                          // D_DATA_CUBE_WIDTH.WIDTH [12:0]
+    logic [12:0] data_cube_height;                         // D_DATA_CUBE_HEIGHT.HEIGHT [12:0]
+    logic [12:0] data_cube_channel;                        // D_DATA_CUBE_CHANNEL.CHANNEL [12:0]
+    logic [31:0] src_base_addr_low;                        // D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW [31:0]
+    logic [31:0] src_base_addr_high;                       // D_SRC_BASE_ADDR_HIGH.SRC_BASE_ADDR_HIGH [31:0]
+    logic [31:0] src_line_stride;                          // D_SRC_LINE_STRIDE.SRC_LINE_STRIDE [31:0]
+    logic [31:0] src_surface_stride;                       // D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE [31:0]
+    logic        src_dma_cfg;                              // D_SRC_DMA_CFG.SRC_RAM_TYPE [0:0]
+    logic [1:0]  data_format;                              // D_DATA_FORMAT.INPUT_DATA [1:0]
+    logic        perf_enable;                              // D_PERF_ENABLE.DMA_EN [0:0]
+    logic [31:0] cya;                                      // D_CYA.CYA [31:0]
+  } cdp_rdma_reg2hw_d_t;
+  // hardware-written D fields, written into the consumer group where <field>_de is set
+  typedef struct packed {
+    logic        src_compression_en;                       // D_SRC_COMPRESSION_EN.SRC_COMPRESSION_EN [0:0]
+    logic        src_compression_en_de;
+    logic [1:0]  operation_mode;                           // D_OPERATION_MODE.OPERATION_MODE [1:0]
+    logic        operation_mode_de;
+    logic [31:0] perf_read_stall;                          // D_PERF_READ_STALL.PERF_READ_STALL [31:0]
+    logic        perf_read_stall_de;
+  } cdp_rdma_hw2reg_t;
+
+  // ---- CMAC_A register structs (cmac_a_reg_top)
+  // the consumer group's software-written D fields
+  typedef struct packed {
+    logic        op_enable;                                // D_OP_ENABLE.OP_EN [0:0]
+    logic        misc_cfg_conv_mode;                       // D_MISC_CFG.CONV_MODE [0:0]
+    logic [1:0]  misc_cfg_proc_precision;                  // D_MISC_CFG.PROC_PRECISION [13:12]
+  } cmac_a_reg2hw_d_t;
+
+  // ---- CMAC_B register structs (cmac_b_reg_top)
+  // the consumer group's software-written D fields
+  typedef struct packed {
+    logic        op_enable;                                // D_OP_ENABLE.OP_EN [0:0]
+    logic        misc_cfg_conv_mode;                       // D_MISC_CFG.CONV_MODE [0:0]
+    logic [1:0]  misc_cfg_proc_precision;                  // D_MISC_CFG.PROC_PRECISION [13:12]
+  } cmac_b_reg2hw_d_t;
+
+  // ---- CSC register structs (csc_reg_top)
+  // the consumer group's software-written D fields
+  typedef struct packed {
+    logic        op_enable;                                // D_OP_ENABLE.OP_EN [0:0]
+    logic        misc_cfg_conv_mode;                       // D_MISC_CFG.CONV_MODE [0:0]
+    logic [1:0]  misc_cfg_in_precision;                    // D_MISC_CFG.IN_PRECISION [9:8]
+    logic [1:0]  misc_cfg_proc_precision;                  // D_MISC_CFG.PROC_PRECISION [13:12]
+    logic        misc_cfg_data_reuse;                      // D_MISC_CFG.DATA_REUSE [16:16]
+    logic        misc_cfg_weight_reuse;                    // D_MISC_CFG.WEIGHT_REUSE [20:20]
+    logic        misc_cfg_skip_data_rls;                   // D_MISC_CFG.SKIP_DATA_RLS [24:24]
+    logic        misc_cfg_skip_weight_rls;                 // D_MISC_CFG.SKIP_WEIGHT_RLS [28:28]
+    logic        datain_format;                            // D_DATAIN_FORMAT.DATAIN_FORMAT [0:0]
+    logic [12:0] datain_size_ext_0_datain_width_ext;       // D_DATAIN_SIZE_EXT_0.DATAIN_WIDTH_EXT [12:0]
+    logic [12:0] datain_size_ext_0_datain_height_ext;      // D_DATAIN_SIZE_EXT_0.DATAIN_HEIGHT_EXT [28:16]
+    logic [12:0] datain_size_ext_1;                        // D_DATAIN_SIZE_EXT_1.DATAIN_CHANNEL_EXT [12:0]
+    logic [4:0]  batch_number;                             // D_BATCH_NUMBER.BATCHES [4:0]
+    logic [1:0]  post_y_extension;                         // D_POST_Y_EXTENSION.Y_EXTENSION [1:0]
+    logic [13:0] entry_per_slice;                          // D_ENTRY_PER_SLICE.ENTRIES [13:0]
+    logic        weight_format;                            // D_WEIGHT_FORMAT.WEIGHT_FORMAT [0:0]
+    logic [4:0]  weight_size_ext_0_weight_width_ext;       // D_WEIGHT_SIZE_EXT_0.WEIGHT_WIDTH_EXT [4:0]
+    logic [4:0]  weight_size_ext_0_weight_height_ext;      // D_WEIGHT_SIZE_EXT_0.WEIGHT_HEIGHT_EXT [20:16]
+    logic [12:0] weight_size_ext_1_weight_channel_ext;     // D_WEIGHT_SIZE_EXT_1.WEIGHT_CHANNEL_EXT [12:0]
+    logic [12:0] weight_size_ext_1_weight_kernel;          // D_WEIGHT_SIZE_EXT_1.WEIGHT_KERNEL [28:16]
+    logic [31:0] weight_bytes;                             // D_WEIGHT_BYTES.WEIGHT_BYTES [31:0]
+    logic [27:0] wmb_bytes;                                // D_WMB_BYTES.WMB_BYTES [27:0]
+    logic [12:0] dataout_size_0_dataout_width;             // D_DATAOUT_SIZE_0.DATAOUT_WIDTH [12:0]
+    logic [12:0] dataout_size_0_dataout_height;            // D_DATAOUT_SIZE_0.DATAOUT_HEIGHT [28:16]
+    logic [12:0] dataout_size_1;                           // D_DATAOUT_SIZE_1.DATAOUT_CHANNEL [12:0]
+    logic [20:0] atomics;                                  // D_ATOMICS.ATOMICS [20:0]
+    logic [11:0] release_rls_slices;                       // D_RELEASE.RLS_SLICES [11:0]
+    logic [2:0]  conv_stride_ext_conv_x_stride_ext;        // D_CONV_STRIDE_EXT.CONV_X_STRIDE_EXT [2:0]
+    logic [2:0]  conv_stride_ext_conv_y_stride_ext;        // D_CONV_STRIDE_EXT.CONV_Y_STRIDE_EXT [18:16]
+    logic [4:0]  dilation_ext_x_dilation_ext;              // D_DILATION_EXT.X_DILATION_EXT [4:0]
+    logic [4:0]  dilation_ext_y_dilation_ext;              // D_DILATION_EXT.Y_DILATION_EXT [20:16]
+    logic [4:0]  zero_padding_pad_left;                    // D_ZERO_PADDING.PAD_LEFT [4:0]
+    logic [4:0]  zero_padding_pad_top;                     // D_ZERO_PADDING.PAD_TOP [20:16]
+    logic [15:0] zero_padding_value;                       // D_ZERO_PADDING_VALUE.PAD_VALUE [15:0]
+    logic [4:0]  bank_data_bank;                           // D_BANK.DATA_BANK [4:0]
+    logic [4:0]  bank_weight_bank;                         // D_BANK.WEIGHT_BANK [20:16]
+    logic [1:0]  pra_cfg;                                  // D_PRA_CFG.PRA_TRUNCATE [1:0]
+    logic [31:0] cya;                                      // D_CYA.CYA [31:0]
+  } csc_reg2hw_d_t;
+
+  // ---- PDP register structs (pdp_reg_top)
+  // the consumer group's software-written D fields
+  typedef struct packed {
+    logic        op_enable;                                // D_OP_ENABLE.OP_EN [0:0]
+    logic [12:0] data_cube_in_width;                       // D_DATA_CUBE_IN_WIDTH.CUBE_IN_WIDTH [12:0]
+    logic [12:0] data_cube_in_height;                      // D_DATA_CUBE_IN_HEIGHT.CUBE_IN_HEIGHT [12:0]
+    logic [12:0] data_cube_in_channel;                     // D_DATA_CUBE_IN_CHANNEL.CUBE_IN_CHANNEL [12:0]
+    logic [12:0] data_cube_out_width;                      // D_DATA_CUBE_OUT_WIDTH.CUBE_OUT_WIDTH [12:0]
+    logic [12:0] data_cube_out_height;                     // D_DATA_CUBE_OUT_HEIGHT.CUBE_OUT_HEIGHT [12:0]
+    logic [12:0] data_cube_out_channel;                    // D_DATA_CUBE_OUT_CHANNEL.CUBE_OUT_CHANNEL [12:0]
+    logic [1:0]  operation_mode_cfg_pooling_method;        // D_OPERATION_MODE_CFG.POOLING_METHOD [1:0]
+    logic        operation_mode_cfg_flying_mode;           // D_OPERATION_MODE_CFG.FLYING_MODE [4:4]
+    logic [7:0]  operation_mode_cfg_split_num;             // D_OPERATION_MODE_CFG.SPLIT_NUM [15:8]
+    logic        nan_flush_to_zero;                        // D_NAN_FLUSH_TO_ZERO.NAN_TO_ZERO [0:0]
+    logic [9:0]  partial_width_in_partial_width_in_first;  // D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_FIRST [9:0]
+    logic [9:0]  partial_width_in_partial_width_in_last;   // D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_LAST [19:10]
+    logic [9:0]  partial_width_in_partial_width_in_mid;    // D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_MID [29:20]
+    logic [9:0]  partial_width_out_partial_width_out_first;  // D_PARTIAL_WIDTH_OUT.PARTIAL_WIDTH_OUT_FIRST [9:0]
+    logic [9:0]  partial_width_out_partial_width_out_last;  // D_PARTIAL_WIDTH_OUT.PARTIAL_WIDTH_OUT_LAST [19:10]
+    logic [9:0]  partial_width_out_partial_width_out_mid;  // D_PARTIAL_WIDTH_OUT.PARTIAL_WIDTH_OUT_MID [29:20]
+    logic [3:0]  pooling_kernel_cfg_kernel_width;          // D_POOLING_KERNEL_CFG.KERNEL_WIDTH [3:0]
+    logic [3:0]  pooling_kernel_cfg_kernel_height;         // D_POOLING_KERNEL_CFG.KERNEL_HEIGHT [11:8]
+    logic [3:0]  pooling_kernel_cfg_kernel_stride_width;   // D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH [19:16]
+    logic [3:0]  pooling_kernel_cfg_kernel_stride_height;  // D_POOLING_KERNEL_CFG.KERNEL_STRIDE_HEIGHT [23:20]
+    logic [16:0] recip_kernel_width;                       // D_RECIP_KERNEL_WIDTH.RECIP_KERNEL_WIDTH [16:0]
+    logic [16:0] recip_kernel_height;                      // D_RECIP_KERNEL_HEIGHT.RECIP_KERNEL_HEIGHT [16:0]
+    logic [2:0]  pooling_padding_cfg_pad_left;             // D_POOLING_PADDING_CFG.PAD_LEFT [2:0]
+    logic [2:0]  pooling_padding_cfg_pad_top;              // D_POOLING_PADDING_CFG.PAD_TOP [6:4]
+    logic [2:0]  pooling_padding_cfg_pad_right;            // D_POOLING_PADDING_CFG.PAD_RIGHT [10:8]
+    logic [2:0]  pooling_padding_cfg_pad_bottom;           // D_POOLING_PADDING_CFG.PAD_BOTTOM [14:12]
+    logic [18:0] pooling_padding_value_1_cfg;              // D_POOLING_PADDING_VALUE_1_CFG.PAD_VALUE_1X [18:0]
+    logic [18:0] pooling_padding_value_2_cfg;              // D_POOLING_PADDING_VALUE_2_CFG.PAD_VALUE_2X [18:0]
+    logic [18:0] pooling_padding_value_3_cfg;              // D_POOLING_PADDING_VALUE_3_CFG.PAD_VALUE_3X [18:0]
+    logic [18:0] pooling_padding_value_4_cfg;              // D_POOLING_PADDING_VALUE_4_CFG.PAD_VALUE_4X [18:0]
+    logic [18:0] pooling_padding_value_5_cfg;              // D_POOLING_PADDING_VALUE_5_CFG.PAD_VALUE_5X [18:0]
+    logic [18:0] pooling_padding_value_6_cfg;              // D_POOLING_PADDING_VALUE_6_CFG.PAD_VALUE_6X [18:0]
+    logic [18:0] pooling_padding_value_7_cfg;              // D_POOLING_PADDING_VALUE_7_CFG.PAD_VALUE_7X [18:0]
+    logic [31:0] src_base_addr_low;                        // D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW [31:0]
+    logic [31:0] src_base_addr_high;                       // D_SRC_BASE_ADDR_HIGH.SRC_BASE_ADDR_HIGH [31:0]
+    logic [31:0] src_line_stride;                          // D_SRC_LINE_STRIDE.SRC_LINE_STRIDE [31:0]
+    logic [31:0] src_surface_stride;                       // D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE [31:0]
+    logic [31:0] dst_base_addr_low;                        // D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW [31:0]
+    logic [31:0] dst_base_addr_high;                       // D_DST_BASE_ADDR_HIGH.DST_BASE_ADDR_HIGH [31:0]
+    logic [31:0] dst_line_stride;                          // D_DST_LINE_STRIDE.DST_LINE_STRIDE [31:0]
+    logic [31:0] dst_surface_stride;                       // D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE [31:0]
+    logic        dst_ram_cfg;                              // D_DST_RAM_CFG.DST_RAM_TYPE [0:0]
+    logic [1:0]  data_format;                              // D_DATA_FORMAT.INPUT_DATA [1:0]
+    logic        perf_enable;                              // D_PERF_ENABLE.DMA_EN [0:0]
+    logic [31:0] cya;                                      // D_CYA.CYA [31:0]
+  } pdp_reg2hw_d_t;
+  // hardware-written D fields, written into the consumer group where <field>_de is set
+  typedef struct packed {
+    logic [31:0] inf_input_num;                            // D_INF_INPUT_NUM.INF_INPUT_NUM [31:0]
+    logic        inf_input_num_de;
+    logic [31:0] nan_input_num;                            // D_NAN_INPUT_NUM.NAN_INPUT_NUM [31:0]
+    logic        nan_input_num_de;
+    logic [31:0] nan_output_num;                           // D_NAN_OUTPUT_NUM.NAN_OUTPUT_NUM [31:0]
+    logic        nan_output_num_de;
+    logic [31:0] perf_write_stall;                         // D_PERF_WRITE_STALL.PERF_WRITE_STALL [31:0]
+    logic        perf_write_stall_de;
+  } pdp_hw2reg_t;
+
+  // ---- PDP_RDMA register structs (pdp_rdma_reg_top)
+  // the consumer group's software-written D fields
+  typedef struct packed {
+    logic        op_enable;                                // D_OP_ENABLE.OP_EN [0:0]
+    logic [12:0] data_cube_in_width;                       // D_DATA_CUBE_IN_WIDTH.CUBE_IN_WIDTH [12:0]
+    logic [12:0] data_cube_in_height;                      // D_DATA_CUBE_IN_HEIGHT.CUBE_IN_HEIGHT [12:0]
+    logic [12:0] data_cube_in_channel;                     // D_DATA_CUBE_IN_CHANNEL.CUBE_IN_CHANNEL [12:0]
+    logic        flying_mode;                              // D_FLYING_MODE.FLYING_MODE [0:0]
+    logic [31:0] src_base_addr_low;                        // D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW [31:0]
+    logic [31:0] src_base_addr_high;                       // D_SRC_BASE_ADDR_HIGH.SRC_BASE_ADDR_HIGH [31:0]
+    logic [31:0] src_line_stride;                          // D_SRC_LINE_STRIDE.SRC_LINE_STRIDE [31:0]
+    logic [31:0] src_surface_stride;                       // D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE [31:0]
+    logic        src_ram_cfg;                              // D_SRC_RAM_CFG.SRC_RAM_TYPE [0:0]
+    logic [1:0]  data_format;                              // D_DATA_FORMAT.INPUT_DATA [1:0]
+    logic [7:0]  operation_mode_cfg;                       // D_OPERATION_MODE_CFG.SPLIT_NUM [7:0]
+    logic [3:0]  pooling_kernel_cfg_kernel_width;          // D_POOLING_KERNEL_CFG.KERNEL_WIDTH [3:0]
+    logic [3:0]  pooling_kernel_cfg_kernel_stride_width;   // D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH [7:4]
+    logic [3:0]  pooling_padding_cfg;                      // D_POOLING_PADDING_CFG.PAD_WIDTH [3:0]
+    logic [9:0]  partial_width_in_partial_width_in_first;  // D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_FIRST [9:0]
+    logic [9:0]  partial_width_in_partial_width_in_last;   // D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_LAST [19:10]
+    logic [9:0]  partial_width_in_partial_width_in_mid;    // D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_MID [29:20]
+    logic        perf_enable;                              // D_PERF_ENABLE.DMA_EN [0:0]
+    logic [31:0] cya;                                      // D_CYA.CYA [31:0]
+  } pdp_rdma_reg2hw_d_t;
+  // hardware-written D fields, written into the consumer group where <field>_de is set
+  typedef struct packed {
+    logic [31:0] perf_read_stall;                          // D_PERF_READ_STALL.PERF_READ_STALL [31:0]
+    logic        perf_read_stall_de;
+  } pdp_rdma_hw2reg_t;
+
+  // ---- RBK register structs (rbk_reg_top)
+  // the consumer group's software-written D fields
+  typedef struct packed {
+    logic        op_enable;                                // D_OP_ENABLE.OP_EN [0:0]
+    logic [1:0]  misc_cfg_rubik_mode;                      // D_MISC_CFG.RUBIK_MODE [1:0]
+    logic [1:0]  misc_cfg_in_precision;                    // D_MISC_CFG.IN_PRECISION [9:8]
+    logic        dain_ram_type;                            // D_DAIN_RAM_TYPE.DATAIN_RAM_TYPE [0:0]
+    logic [12:0] datain_size_0_datain_width;               // D_DATAIN_SIZE_0.DATAIN_WIDTH [12:0]
+    logic [12:0] datain_size_0_datain_height;              // D_DATAIN_SIZE_0.DATAIN_HEIGHT [28:16]
+    logic [12:0] datain_size_1;                            // D_DATAIN_SIZE_1.DATAIN_CHANNEL [12:0]
+    logic [31:0] dain_addr_high;                           // D_DAIN_ADDR_HIGH.DAIN_ADDR_HIGH [31:0]
+    logic [26:0] dain_addr_low;                            // D_DAIN_ADDR_LOW.DAIN_ADDR_LOW [31:5]
+    logic [26:0] dain_line_stride;                         // D_DAIN_LINE_STRIDE.DAIN_LINE_STRIDE [31:5]
+    logic [26:0] dain_surf_stride;                         // D_DAIN_SURF_STRIDE.DAIN_SURF_STRIDE [31:5]
+    logic [26:0] dain_planar_stride;                       // D_DAIN_PLANAR_STRIDE.DAIN_PLANAR_STRIDE [31:5]
+    logic        daout_ram_type;                           // D_DAOUT_RAM_TYPE.DATAOUT_RAM_TYPE [0:0]
+    logic [12:0] dataout_size_1;                           // D_DATAOUT_SIZE_1.DATAOUT_CHANNEL [12:0]
+    logic [31:0] daout_addr_high;                          // D_DAOUT_ADDR_HIGH.DAOUT_ADDR_HIGH [31:0]
+    logic [26:0] daout_addr_low;                           // D_DAOUT_ADDR_LOW.DAOUT_ADDR_LOW [31:5]
+    logic [26:0] daout_line_stride;                        // D_DAOUT_LINE_STRIDE.DAOUT_LINE_STRIDE [31:5]
+    logic [26:0] contract_stride_0;                        // D_CONTRACT_STRIDE_0.CONTRACT_STRIDE_0 [31:5]
+    logic [26:0] contract_stride_1;                        // D_CONTRACT_STRIDE_1.CONTRACT_STRIDE_1 [31:5]
+    logic [26:0] daout_surf_stride;                        // D_DAOUT_SURF_STRIDE.DAOUT_SURF_STRIDE [31:5]
+    logic [26:0] daout_planar_stride;                      // D_DAOUT_PLANAR_STRIDE.DAOUT_PLANAR_STRIDE [31:5]
+    logic [4:0]  deconv_stride_deconv_x_stride;            // D_DECONV_STRIDE.DECONV_X_STRIDE [4:0]
+    logic [4:0]  deconv_stride_deconv_y_stride;            // D_DECONV_STRIDE.DECONV_Y_STRIDE [20:16]
+    logic        perf_enable;                              // D_PERF_ENABLE.PERF_EN [0:0]
+  } rbk_reg2hw_d_t;
+  // hardware-written D fields, written into the consumer group where <field>_de is set
+  typedef struct packed {
+    logic [31:0] perf_read_stall;                          // D_PERF_READ_STALL.RD_STALL_CNT [31:0]
+    logic        perf_read_stall_de;
+    logic [31:0] perf_write_stall;                         // D_PERF_WRITE_STALL.WR_STALL_CNT [31:0]
+    logic        perf_write_stall_de;
+  } rbk_hw2reg_t;
+
+  // ---- SDP register structs (sdp_reg_top)
+  // the consumer group's software-written D fields
+  typedef struct packed {
+    logic        op_enable;                                // D_OP_ENABLE.OP_EN [0:0]
+    logic [12:0] data_cube_width;                          // D_DATA_CUBE_WIDTH.WIDTH [12:0]
+    logic [12:0] data_cube_height;                         // D_DATA_CUBE_HEIGHT.HEIGHT [12:0]
+    logic [12:0] data_cube_channel;                        // D_DATA_CUBE_CHANNEL.CHANNEL [12:0]
+    logic [31:0] dst_base_addr_low;                        // D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW [31:0]
+    logic [31:0] dst_base_addr_high;                       // D_DST_BASE_ADDR_HIGH.DST_BASE_ADDR_HIGH [31:0]
+    logic [31:0] dst_line_stride;                          // D_DST_LINE_STRIDE.DST_LINE_STRIDE [31:0]
+    logic [31:0] dst_surface_stride;                       // D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE [31:0]
+    logic        dp_bs_cfg_bs_bypass;                      // D_DP_BS_CFG.BS_BYPASS [0:0]
+    logic        dp_bs_cfg_bs_alu_bypass;                  // D_DP_BS_CFG.BS_ALU_BYPASS [1:1]
+    logic [1:0]  dp_bs_cfg_bs_alu_algo;                    // D_DP_BS_CFG.BS_ALU_ALGO [3:2]
+    logic        dp_bs_cfg_bs_mul_bypass;                  // D_DP_BS_CFG.BS_MUL_BYPASS [4:4]
+    logic        dp_bs_cfg_bs_mul_prelu;                   // D_DP_BS_CFG.BS_MUL_PRELU [5:5]
+    logic        dp_bs_cfg_bs_relu_bypass;                 // D_DP_BS_CFG.BS_RELU_BYPASS [6:6]
+    logic        dp_bs_alu_cfg_bs_alu_src;                 // D_DP_BS_ALU_CFG.BS_ALU_SRC [0:0]
+    logic [5:0]  dp_bs_alu_cfg_bs_alu_shift_value;         // D_DP_BS_ALU_CFG.BS_ALU_SHIFT_VALUE [13:8]
+    logic [15:0] dp_bs_alu_src_value;                      // D_DP_BS_ALU_SRC_VALUE.BS_ALU_OPERAND [15:0]
+    logic        dp_bs_mul_cfg_bs_mul_src;                 // D_DP_BS_MUL_CFG.BS_MUL_SRC [0:0]
+    logic [7:0]  dp_bs_mul_cfg_bs_mul_shift_value;         // D_DP_BS_MUL_CFG.BS_MUL_SHIFT_VALUE [15:8]
+    logic [15:0] dp_bs_mul_src_value;                      // D_DP_BS_MUL_SRC_VALUE.BS_MUL_OPERAND [15:0]
+    logic        dp_bn_cfg_bn_bypass;                      // D_DP_BN_CFG.BN_BYPASS [0:0]
+    logic        dp_bn_cfg_bn_alu_bypass;                  // D_DP_BN_CFG.BN_ALU_BYPASS [1:1]
+    logic [1:0]  dp_bn_cfg_bn_alu_algo;                    // D_DP_BN_CFG.BN_ALU_ALGO [3:2]
+    logic        dp_bn_cfg_bn_mul_bypass;                  // D_DP_BN_CFG.BN_MUL_BYPASS [4:4]
+    logic        dp_bn_cfg_bn_mul_prelu;                   // D_DP_BN_CFG.BN_MUL_PRELU [5:5]
+    logic        dp_bn_cfg_bn_relu_bypass;                 // D_DP_BN_CFG.BN_RELU_BYPASS [6:6]
+    logic        dp_bn_alu_cfg_bn_alu_src;                 // D_DP_BN_ALU_CFG.BN_ALU_SRC [0:0]
+    logic [5:0]  dp_bn_alu_cfg_bn_alu_shift_value;         // D_DP_BN_ALU_CFG.BN_ALU_SHIFT_VALUE [13:8]
+    logic [15:0] dp_bn_alu_src_value;                      // D_DP_BN_ALU_SRC_VALUE.BN_ALU_OPERAND [15:0]
+    logic        dp_bn_mul_cfg_bn_mul_src;                 // D_DP_BN_MUL_CFG.BN_MUL_SRC [0:0]
+    logic [7:0]  dp_bn_mul_cfg_bn_mul_shift_value;         // D_DP_BN_MUL_CFG.BN_MUL_SHIFT_VALUE [15:8]
+    logic [15:0] dp_bn_mul_src_value;                      // D_DP_BN_MUL_SRC_VALUE.BN_MUL_OPERAND [15:0]
+    logic        dp_ew_cfg_ew_bypass;                      // D_DP_EW_CFG.EW_BYPASS [0:0]
+    logic        dp_ew_cfg_ew_alu_bypass;                  // D_DP_EW_CFG.EW_ALU_BYPASS [1:1]
+    logic [1:0]  dp_ew_cfg_ew_alu_algo;                    // D_DP_EW_CFG.EW_ALU_ALGO [3:2]
+    logic        dp_ew_cfg_ew_mul_bypass;                  // D_DP_EW_CFG.EW_MUL_BYPASS [4:4]
+    logic        dp_ew_cfg_ew_mul_prelu;                   // D_DP_EW_CFG.EW_MUL_PRELU [5:5]
+    logic        dp_ew_cfg_ew_lut_bypass;                  // D_DP_EW_CFG.EW_LUT_BYPASS [6:6]
+    logic        dp_ew_alu_cfg_ew_alu_src;                 // D_DP_EW_ALU_CFG.EW_ALU_SRC [0:0]
+    logic        dp_ew_alu_cfg_ew_alu_cvt_bypass;          // D_DP_EW_ALU_CFG.EW_ALU_CVT_BYPASS [1:1]
+    logic [31:0] dp_ew_alu_src_value;                      // D_DP_EW_ALU_SRC_VALUE.EW_ALU_OPERAND [31:0]
+    logic [31:0] dp_ew_alu_cvt_offset_value;               // D_DP_EW_ALU_CVT_OFFSET_VALUE.EW_ALU_CVT_OFFSET [31:0]
+    logic [15:0] dp_ew_alu_cvt_scale_value;                // D_DP_EW_ALU_CVT_SCALE_VALUE.EW_ALU_CVT_SCALE [15:0]
+    logic [5:0]  dp_ew_alu_cvt_truncate_value;             // D_DP_EW_ALU_CVT_TRUNCATE_VALUE.EW_ALU_CVT_TRUNCATE [5:0]
+    logic        dp_ew_mul_cfg_ew_mul_src;                 // D_DP_EW_MUL_CFG.EW_MUL_SRC [0:0]
+    logic        dp_ew_mul_cfg_ew_mul_cvt_bypass;          // D_DP_EW_MUL_CFG.EW_MUL_CVT_BYPASS [1:1]
+    logic [31:0] dp_ew_mul_src_value;                      // D_DP_EW_MUL_SRC_VALUE.EW_MUL_OPERAND [31:0]
+    logic [31:0] dp_ew_mul_cvt_offset_value;               // D_DP_EW_MUL_CVT_OFFSET_VALUE.EW_MUL_CVT_OFFSET [31:0]
+    logic [15:0] dp_ew_mul_cvt_scale_value;                // D_DP_EW_MUL_CVT_SCALE_VALUE.EW_MUL_CVT_SCALE [15:0]
+    logic [5:0]  dp_ew_mul_cvt_truncate_value;             // D_DP_EW_MUL_CVT_TRUNCATE_VALUE.EW_MUL_CVT_TRUNCATE [5:0]
+    logic [9:0]  dp_ew_truncate_value;                     // D_DP_EW_TRUNCATE_VALUE.EW_TRUNCATE [9:0]
+    logic        feature_mode_cfg_flying_mode;             // D_FEATURE_MODE_CFG.FLYING_MODE [0:0]
+    logic        feature_mode_cfg_output_dst;              // D_FEATURE_MODE_CFG.OUTPUT_DST [1:1]
+    logic        feature_mode_cfg_winograd;                // D_FEATURE_MODE_CFG.WINOGRAD [2:2]
+    logic        feature_mode_cfg_nan_to_zero;             // D_FEATURE_MODE_CFG.NAN_TO_ZERO [3:3]
+    logic [4:0]  feature_mode_cfg_batch_number;            // D_FEATURE_MODE_CFG.BATCH_NUMBER [12:8]
+    logic        dst_dma_cfg;                              // D_DST_DMA_CFG.DST_RAM_TYPE [0:0]
+    logic [31:0] dst_batch_stride;                         // D_DST_BATCH_STRIDE.DST_BATCH_STRIDE [31:0]
+    logic [1:0]  data_format_proc_precision;               // D_DATA_FORMAT.PROC_PRECISION [1:0]
+    logic [1:0]  data_format_out_precision;                // D_DATA_FORMAT.OUT_PRECISION [3:2]
+    logic [31:0] cvt_offset;                               // D_CVT_OFFSET.CVT_OFFSET [31:0]
+    logic [15:0] cvt_scale;                                // D_CVT_SCALE.CVT_SCALE [15:0]
+    logic [5:0]  cvt_shift;                                // D_CVT_SHIFT.CVT_SHIFT [5:0]
+    logic        perf_enable_perf_dma_en;                  // D_PERF_ENABLE.PERF_DMA_EN [0:0]
+    logic        perf_enable_perf_lut_en;                  // D_PERF_ENABLE.PERF_LUT_EN [1:1]
+    logic        perf_enable_perf_sat_en;                  // D_PERF_ENABLE.PERF_SAT_EN [2:2]
+    logic        perf_enable_perf_nan_inf_count_en;        // D_PERF_ENABLE.PERF_NAN_INF_COUNT_EN [3:3]
+  } sdp_reg2hw_d_t;
+  // hardware-written D fields, written into the consumer group where <field>_de is set
+  typedef struct packed {
+    logic        status;                                   // D_STATUS.STATUS_UNEQUAL [0:0]
+    logic        status_de;
+    logic [31:0] status_nan_input_num;                     // D_STATUS_NAN_INPUT_NUM.STATUS_NAN_INPUT_NUM [31:0]
+    logic        status_nan_input_num_de;
+    logic [31:0] status_inf_input_num;                     // D_STATUS_INF_INPUT_NUM.STATUS_INF_INPUT_NUM [31:0]
+    logic        status_inf_input_num_de;
+    logic [31:0] status_nan_output_num;                    // D_STATUS_NAN_OUTPUT_NUM.STATUS_NAN_OUTPUT_NUM [31:0]
+    logic        status_nan_output_num_de;
+    logic [31:0] perf_wdma_write_stall;                    // D_PERF_WDMA_WRITE_STALL.WDMA_STALL [31:0]
+    logic        perf_wdma_write_stall_de;
+    logic [31:0] perf_lut_uflow;                           // D_PERF_LUT_UFLOW.LUT_UFLOW [31:0]
+    logic        perf_lut_uflow_de;
+    logic [31:0] perf_lut_oflow;                           // D_PERF_LUT_OFLOW.LUT_OFLOW [31:0]
+    logic        perf_lut_oflow_de;
+    logic [31:0] perf_out_saturation;                      // D_PERF_OUT_SATURATION.OUT_SATURATION [31:0]
+    logic        perf_out_saturation_de;
+    logic [31:0] perf_lut_hybrid;                          // D_PERF_LUT_HYBRID.LUT_HYBRID [31:0]
+    logic        perf_lut_hybrid_de;
+    logic [31:0] perf_lut_le_hit;                          // D_PERF_LUT_LE_HIT.LUT_LE_HIT [31:0]
+    logic        perf_lut_le_hit_de;
+    logic [31:0] perf_lut_lo_hit;                          // D_PERF_LUT_LO_HIT.LUT_LO_HIT [31:0]
+    logic        perf_lut_lo_hit_de;
+  } sdp_hw2reg_t;
+  // the single registers' software-written fields
+  typedef struct packed {
+    logic [9:0]  lut_access_cfg_lut_addr;                  // S_LUT_ACCESS_CFG.LUT_ADDR [9:0]
+    logic        lut_access_cfg_lut_table_id;              // S_LUT_ACCESS_CFG.LUT_TABLE_ID [16:16]
+    logic        lut_access_cfg_lut_access_type;           // S_LUT_ACCESS_CFG.LUT_ACCESS_TYPE [17:17]
+    logic [15:0] lut_access_data;                          // S_LUT_ACCESS_DATA.LUT_DATA [15:0]
+    logic        lut_cfg_lut_le_function;                  // S_LUT_CFG.LUT_LE_FUNCTION [0:0]
+    logic        lut_cfg_lut_uflow_priority;               // S_LUT_CFG.LUT_UFLOW_PRIORITY [4:4]
+    logic        lut_cfg_lut_oflow_priority;               // S_LUT_CFG.LUT_OFLOW_PRIORITY [5:5]
+    logic        lut_cfg_lut_hybrid_priority;              // S_LUT_CFG.LUT_HYBRID_PRIORITY [6:6]
+    logic [7:0]  lut_info_lut_le_index_offset;             // S_LUT_INFO.LUT_LE_INDEX_OFFSET [7:0]
+    logic [7:0]  lut_info_lut_le_index_select;             // S_LUT_INFO.LUT_LE_INDEX_SELECT [15:8]
+    logic [7:0]  lut_info_lut_lo_index_select;             // S_LUT_INFO.LUT_LO_INDEX_SELECT [23:16]
+    logic [31:0] lut_le_start;                             // S_LUT_LE_START.LUT_LE_START [31:0]
+    logic [31:0] lut_le_end;                               // S_LUT_LE_END.LUT_LE_END [31:0]
+    logic [31:0] lut_lo_start;                             // S_LUT_LO_START.LUT_LO_START [31:0]
+    logic [31:0] lut_lo_end;                               // S_LUT_LO_END.LUT_LO_END [31:0]
+    logic [15:0] lut_le_slope_scale_lut_le_slope_uflow_scale;  // S_LUT_LE_SLOPE_SCALE.LUT_LE_SLOPE_UFLOW_SCALE [15:0]
+    logic [15:0] lut_le_slope_scale_lut_le_slope_oflow_scale;  // S_LUT_LE_SLOPE_SCALE.LUT_LE_SLOPE_OFLOW_SCALE [31:16]
+    logic [4:0]  lut_le_slope_shift_lut_le_slope_uflow_shift;  // S_LUT_LE_SLOPE_SHIFT.LUT_LE_SLOPE_UFLOW_SHIFT [4:0]
+    logic [4:0]  lut_le_slope_shift_lut_le_slope_oflow_shift;  // S_LUT_LE_SLOPE_SHIFT.LUT_LE_SLOPE_OFLOW_SHIFT [9:5]
+    logic [15:0] lut_lo_slope_scale_lut_lo_slope_uflow_scale;  // S_LUT_LO_SLOPE_SCALE.LUT_LO_SLOPE_UFLOW_SCALE [15:0]
+    logic [15:0] lut_lo_slope_scale_lut_lo_slope_oflow_scale;  // S_LUT_LO_SLOPE_SCALE.LUT_LO_SLOPE_OFLOW_SCALE [31:16]
+    logic [4:0]  lut_lo_slope_shift_lut_lo_slope_uflow_shift;  // S_LUT_LO_SLOPE_SHIFT.LUT_LO_SLOPE_UFLOW_SHIFT [4:0]
+    logic [4:0]  lut_lo_slope_shift_lut_lo_slope_oflow_shift;  // S_LUT_LO_SLOPE_SHIFT.LUT_LO_SLOPE_OFLOW_SHIFT [9:5]
+  } sdp_reg2hw_s_t;
+  localparam int SDP_S_WORDS = 14;
+  // The single fields from the S words (word i = offset 4i).
+  function automatic sdp_reg2hw_s_t sdp_s_decode(input logic [32*SDP_S_WORDS-1:0] words);
+    sdp_reg2hw_s_t s;
+    s.lut_access_cfg_lut_addr = words[64 +: 10];
+    s.lut_access_cfg_lut_table_id = words[80 +: 1];
+    s.lut_access_cfg_lut_access_type = words[81 +: 1];
+    s.lut_access_data = words[96 +: 16];
+    s.lut_cfg_lut_le_function = words[128 +: 1];
+    s.lut_cfg_lut_uflow_priority = words[132 +: 1];
+    s.lut_cfg_lut_oflow_priority = words[133 +: 1];
+    s.lut_cfg_lut_hybrid_priority = words[134 +: 1];
+    s.lut_info_lut_le_index_offset = words[160 +: 8];
+    s.lut_info_lut_le_index_select = words[168 +: 8];
+    s.lut_info_lut_lo_index_select = words[176 +: 8];
+    s.lut_le_start = words[192 +: 32];
+    s.lut_le_end = words[224 +: 32];
+    s.lut_lo_start = words[256 +: 32];
+    s.lut_lo_end = words[288 +: 32];
+    s.lut_le_slope_scale_lut_le_slope_uflow_scale = words[320 +: 16];
+    s.lut_le_slope_scale_lut_le_slope_oflow_scale = words[336 +: 16];
+    s.lut_le_slope_shift_lut_le_slope_uflow_shift = words[352 +: 5];
+    s.lut_le_slope_shift_lut_le_slope_oflow_shift = words[357 +: 5];
+    s.lut_lo_slope_scale_lut_lo_slope_uflow_scale = words[384 +: 16];
+    s.lut_lo_slope_scale_lut_lo_slope_oflow_scale = words[400 +: 16];
+    s.lut_lo_slope_shift_lut_lo_slope_uflow_shift = words[416 +: 5];
+    s.lut_lo_slope_shift_lut_lo_slope_oflow_shift = words[421 +: 5];
+    sdp_s_decode = s;  // (Yosys 0.55 takes no return statement)
+  endfunction
+
+  // ---- SDP_RDMA register structs (sdp_rdma_reg_top)
+  // the consumer group's software-written D fields
+  typedef struct packed {
+    logic        op_enable;                                // D_OP_ENABLE.OP_EN [0:0]
+    logic [12:0] data_cube_width;                          // D_DATA_CUBE_WIDTH.WIDTH [12:0]
+    logic [12:0] data_cube_height;                         // D_DATA_CUBE_HEIGHT.HEIGHT [12:0]
+    logic [12:0] data_cube_channel;                        // D_DATA_CUBE_CHANNEL.CHANNEL [12:0]
+    logic [31:0] src_base_addr_low;                        // D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW [31:0]
+    logic [31:0] src_base_addr_high;                       // D_SRC_BASE_ADDR_HIGH.SRC_BASE_ADDR_HIGH [31:0]
+    logic [31:0] src_line_stride;                          // D_SRC_LINE_STRIDE.SRC_LINE_STRIDE [31:0]
+    logic [31:0] src_surface_stride;                       // D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE [31:0]
+    logic        brdma_cfg_brdma_disable;                  // D_BRDMA_CFG.BRDMA_DISABLE [0:0]
+    logic [1:0]  brdma_cfg_brdma_data_use;                 // D_BRDMA_CFG.BRDMA_DATA_USE [2:1]
+    logic        brdma_cfg_brdma_data_size;                // D_BRDMA_CFG.BRDMA_DATA_SIZE [3:3]
+    logic        brdma_cfg_brdma_data_mode;                // D_BRDMA_CFG.BRDMA_DATA_MODE [4:4]
+    logic        brdma_cfg_brdma_ram_type;                 // D_BRDMA_CFG.BRDMA_RAM_TYPE [5:5]
+    logic [31:0] bs_base_addr_low;                         // D_BS_BASE_ADDR_LOW.BS_BASE_ADDR_LOW [31:0]
+    logic [31:0] bs_base_addr_high;                        // D_BS_BASE_ADDR_HIGH.BS_BASE_ADDR_HIGH [31:0]
+    logic [31:0] bs_line_stride;                           // D_BS_LINE_STRIDE.BS_LINE_STRIDE [31:0]
+    logic [31:0] bs_surface_stride;                        // D_BS_SURFACE_STRIDE.BS_SURFACE_STRIDE [31:0]
+    logic [31:0] bs_batch_stride;                          // D_BS_BATCH_STRIDE.BS_BATCH_STRIDE [31:0]
+    logic        nrdma_cfg_nrdma_disable;                  // D_NRDMA_CFG.NRDMA_DISABLE [0:0]
+    logic [1:0]  nrdma_cfg_nrdma_data_use;                 // D_NRDMA_CFG.NRDMA_DATA_USE [2:1]
+    logic        nrdma_cfg_nrdma_data_size;                // D_NRDMA_CFG.NRDMA_DATA_SIZE [3:3]
+    logic        nrdma_cfg_nrdma_data_mode;                // D_NRDMA_CFG.NRDMA_DATA_MODE [4:4]
+    logic        nrdma_cfg_nrdma_ram_type;                 // D_NRDMA_CFG.NRDMA_RAM_TYPE [5:5]
+    logic [31:0] bn_base_addr_low;                         // D_BN_BASE_ADDR_LOW.BN_BASE_ADDR_LOW [31:0]
+    logic [31:0] bn_base_addr_high;                        // D_BN_BASE_ADDR_HIGH.BN_BASE_ADDR_HIGH [31:0]
+    logic [31:0] bn_line_stride;                           // D_BN_LINE_STRIDE.BN_LINE_STRIDE [31:0]
+    logic [31:0] bn_surface_stride;                        // D_BN_SURFACE_STRIDE.BN_SURFACE_STRIDE [31:0]
+    logic [31:0] bn_batch_stride;                          // D_BN_BATCH_STRIDE.BN_BATCH_STRIDE [31:0]
+    logic        erdma_cfg_erdma_disable;                  // D_ERDMA_CFG.ERDMA_DISABLE [0:0]
+    logic [1:0]  erdma_cfg_erdma_data_use;                 // D_ERDMA_CFG.ERDMA_DATA_USE [2:1]
+    logic        erdma_cfg_erdma_data_size;                // D_ERDMA_CFG.ERDMA_DATA_SIZE [3:3]
+    logic        erdma_cfg_erdma_data_mode;                // D_ERDMA_CFG.ERDMA_DATA_MODE [4:4]
+    logic        erdma_cfg_erdma_ram_type;                 // D_ERDMA_CFG.ERDMA_RAM_TYPE [5:5]
+    logic [31:0] ew_base_addr_low;                         // D_EW_BASE_ADDR_LOW.EW_BASE_ADDR_LOW [31:0]
+    logic [31:0] ew_base_addr_high;                        // D_EW_BASE_ADDR_HIGH.EW_BASE_ADDR_HIGH [31:0]
+    logic [31:0] ew_line_stride;                           // D_EW_LINE_STRIDE.EW_LINE_STRIDE [31:0]
+    logic [31:0] ew_surface_stride;                        // D_EW_SURFACE_STRIDE.EW_SURFACE_STRIDE [31:0]
+    logic [31:0] ew_batch_stride;                          // D_EW_BATCH_STRIDE.EW_BATCH_STRIDE [31:0]
+    logic        feature_mode_cfg_flying_mode;             // D_FEATURE_MODE_CFG.FLYING_MODE [0:0]
+    logic        feature_mode_cfg_winograd;                // D_FEATURE_MODE_CFG.WINOGRAD [1:1]
+    logic [1:0]  feature_mode_cfg_in_precision;            // D_FEATURE_MODE_CFG.IN_PRECISION [3:2]
+    logic [1:0]  feature_mode_cfg_proc_precision;          // D_FEATURE_MODE_CFG.PROC_PRECISION [5:4]
+    logic [1:0]  feature_mode_cfg_out_precision;           // D_FEATURE_MODE_CFG.OUT_PRECISION [7:6]
+    logic [4:0]  feature_mode_cfg_batch_number;            // D_FEATURE_MODE_CFG.BATCH_NUMBER [12:8]
+    logic        src_dma_cfg;                              // D_SRC_DMA_CFG.SRC_RAM_TYPE [0:0]
+    logic        perf_enable_perf_dma_en;                  // D_PERF_ENABLE.PERF_DMA_EN [0:0]
+    logic        perf_enable_perf_nan_inf_count_en;        // D_PERF_ENABLE.PERF_NAN_INF_COUNT_EN [1:1]
+  } sdp_rdma_reg2hw_d_t;
+  // hardware-written D fields, written into the consumer group where <field>_de is set
+  typedef struct packed {
+    logic [31:0] status_nan_input_num;                     // D_STATUS_NAN_INPUT_NUM.STATUS_NAN_INPUT_NUM [31:0]
+    logic        status_nan_input_num_de;
+    logic [31:0] status_inf_input_num;                     // D_STATUS_INF_INPUT_NUM.STATUS_INF_INPUT_NUM [31:0]
+    logic        status_inf_input_num_de;
+    logic [31:0] perf_mrdma_read_stall;                    // D_PERF_MRDMA_READ_STALL.MRDMA_STALL [31:0]
+    logic        perf_mrdma_read_stall_de;
+    logic [31:0] perf_brdma_read_stall;                    // D_PERF_BRDMA_READ_STALL.BRDMA_STALL [31:0]
+    logic        perf_brdma_read_stall_de;
+    logic [31:0] perf_nrdma_read_stall;                    // D_PERF_NRDMA_READ_STALL.NRDMA_STALL [31:0]
+    logic        perf_nrdma_read_stall_de;
+    logic [31:0] perf_erdma_read_stall;                    // D_PERF_ERDMA_READ_STALL.ERDMA_STALL [31:0]
+    logic        perf_erdma_read_stall_de;
+  } sdp_rdma_hw2reg_t;
+  /* verilator lint_on UNUSEDSIGNAL */
+
 endpackage
 /* verilator lint_on UNUSEDPARAM */
