@@ -1,10 +1,12 @@
 // Decodes the S_LUT_* configuration register words of SDP (Variant 0) or CDP (Variant 1) into
-// LUT engine fields. lut_regs_i[k] is the register at block offset 0x10 + 4k:
+// LUT engine fields. lut_regs_i[k] is the register at block offset S_LUT_CFG + 4k:
 //   SDP (10 words): LUT_CFG, LUT_INFO, LE_START, LE_END, LO_START, LO_END, LE_SLOPE_SCALE,
 //                   LE_SLOPE_SHIFT, LO_SLOPE_SCALE, LO_SLOPE_SHIFT
 //   CDP (14 words): LUT_CFG, LUT_INFO, LE_START_LOW, LE_START_HIGH, LE_END_LOW, LE_END_HIGH,
 //                   LO_START_LOW, LO_START_HIGH, LO_END_LOW, LO_END_HIGH, LE_SLOPE_SCALE,
 //                   LE_SLOPE_SHIFT, LO_SLOPE_SCALE, LO_SLOPE_SHIFT
+// The fields come from the generated decoder of the block's single registers
+// (nvdla_regs_pkg::<blk>_s_decode; the words below S_LUT_CFG are not the LUT's and read as 0).
 // CDP narrows the linear index selects to signed 7 bits (int16 input) or 6 bits (int8 input).
 module lut_cfg_decode #(
   parameter int unsigned Variant = 0,   // 0: SDP, 1: CDP
@@ -33,46 +35,68 @@ module lut_cfg_decode #(
   output logic signed [4:0]        lo_uflow_shift_o,
   output logic signed [4:0]        lo_oflow_shift_o
 );
-  // Index of the first slope register word.
-  localparam int unsigned SlopeBase = (Variant == 0) ? 6 : 10;
-
   logic [7:0] le_sel_raw, lo_sel_raw;
 
-  assign le_linear_o      = lut_regs_i[0][0];
-  assign uflow_prio_lo_o  = lut_regs_i[0][4];
-  assign oflow_prio_lo_o  = lut_regs_i[0][5];
-  assign hybrid_prio_lo_o = lut_regs_i[0][6];
-  assign le_off_o         = lut_regs_i[1][7:0];
-  assign le_sel_raw       = lut_regs_i[1][15:8];
-  assign lo_sel_raw       = lut_regs_i[1][23:16];
-
   if (Variant == 0) begin : g_sdp
-    assign le_sel_o   = le_sel_raw;
-    assign lo_sel_o   = lo_sel_raw;
-    assign le_start_o = lut_regs_i[2][InW-1:0];
-    assign le_end_o   = lut_regs_i[3][InW-1:0];
-    assign lo_start_o = lut_regs_i[4][InW-1:0];
-    assign lo_end_o   = lut_regs_i[5][InW-1:0];
+    localparam int unsigned First = 32'(nvdla_regs_pkg::SDP_S_LUT_CFG_OFFSET) / 4;
+    /* verilator lint_off UNUSEDSIGNAL */
+    nvdla_regs_pkg::sdp_reg2hw_s_t s;  // the S_LUT_ACCESS_* fields are lut_s_regs'
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign s = nvdla_regs_pkg::sdp_s_decode({lut_regs_i, (32 * First)'(0)});
+
+    assign le_linear_o      = s.lut_cfg_lut_le_function;
+    assign uflow_prio_lo_o  = s.lut_cfg_lut_uflow_priority;
+    assign oflow_prio_lo_o  = s.lut_cfg_lut_oflow_priority;
+    assign hybrid_prio_lo_o = s.lut_cfg_lut_hybrid_priority;
+    assign le_off_o         = s.lut_info_lut_le_index_offset;
+    assign le_sel_raw       = s.lut_info_lut_le_index_select;
+    assign lo_sel_raw       = s.lut_info_lut_lo_index_select;
+    assign le_sel_o         = le_sel_raw;
+    assign lo_sel_o         = lo_sel_raw;
+    assign le_start_o       = InW'(s.lut_le_start);
+    assign le_end_o         = InW'(s.lut_le_end);
+    assign lo_start_o       = InW'(s.lut_lo_start);
+    assign lo_end_o         = InW'(s.lut_lo_end);
+    assign le_uflow_scale_o = s.lut_le_slope_scale_lut_le_slope_uflow_scale;
+    assign le_oflow_scale_o = s.lut_le_slope_scale_lut_le_slope_oflow_scale;
+    assign le_uflow_shift_o = s.lut_le_slope_shift_lut_le_slope_uflow_shift;
+    assign le_oflow_shift_o = s.lut_le_slope_shift_lut_le_slope_oflow_shift;
+    assign lo_uflow_scale_o = s.lut_lo_slope_scale_lut_lo_slope_uflow_scale;
+    assign lo_oflow_scale_o = s.lut_lo_slope_scale_lut_lo_slope_oflow_scale;
+    assign lo_uflow_shift_o = s.lut_lo_slope_shift_lut_lo_slope_uflow_shift;
+    assign lo_oflow_shift_o = s.lut_lo_slope_shift_lut_lo_slope_oflow_shift;
   end else begin : g_cdp
+    localparam int unsigned First = 32'(nvdla_regs_pkg::CDP_S_LUT_CFG_OFFSET) / 4;
+    /* verilator lint_off UNUSEDSIGNAL */
+    nvdla_regs_pkg::cdp_reg2hw_s_t s;  // the S_LUT_ACCESS_* fields are lut_s_regs'
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign s = nvdla_regs_pkg::cdp_s_decode({lut_regs_i, (32 * First)'(0)});
+
+    assign le_linear_o      = s.lut_cfg_lut_le_function;
+    assign uflow_prio_lo_o  = s.lut_cfg_lut_uflow_priority;
+    assign oflow_prio_lo_o  = s.lut_cfg_lut_oflow_priority;
+    assign hybrid_prio_lo_o = s.lut_cfg_lut_hybrid_priority;
+    assign le_off_o         = s.lut_info_lut_le_index_offset;
+    assign le_sel_raw       = s.lut_info_lut_le_index_select;
+    assign lo_sel_raw       = s.lut_info_lut_lo_index_select;
     // {HIGH[InW-33:0], LOW[31:0]}
-    assign le_start_o = {lut_regs_i[3][InW-33:0], lut_regs_i[2]};
-    assign le_end_o   = {lut_regs_i[5][InW-33:0], lut_regs_i[4]};
-    assign lo_start_o = {lut_regs_i[7][InW-33:0], lut_regs_i[6]};
-    assign lo_end_o   = {lut_regs_i[9][InW-33:0], lut_regs_i[8]};
+    assign le_start_o = {s.lut_le_start_high[InW-33:0], s.lut_le_start_low};
+    assign le_end_o   = {s.lut_le_end_high[InW-33:0], s.lut_le_end_low};
+    assign lo_start_o = {s.lut_lo_start_high[InW-33:0], s.lut_lo_start_low};
+    assign lo_end_o   = {s.lut_lo_end_high[InW-33:0], s.lut_lo_end_low};
     assign le_sel_o   = in_int8_i ? {{2{le_sel_raw[5]}}, le_sel_raw[5:0]}
                                   : {le_sel_raw[6], le_sel_raw[6:0]};
     assign lo_sel_o   = in_int8_i ? {{2{lo_sel_raw[5]}}, lo_sel_raw[5:0]}
                                   : {lo_sel_raw[6], lo_sel_raw[6:0]};
+    assign le_uflow_scale_o = s.lut_le_slope_scale_lut_le_slope_uflow_scale;
+    assign le_oflow_scale_o = s.lut_le_slope_scale_lut_le_slope_oflow_scale;
+    assign le_uflow_shift_o = s.lut_le_slope_shift_lut_le_slope_uflow_shift;
+    assign le_oflow_shift_o = s.lut_le_slope_shift_lut_le_slope_oflow_shift;
+    assign lo_uflow_scale_o = s.lut_lo_slope_scale_lut_lo_slope_uflow_scale;
+    assign lo_oflow_scale_o = s.lut_lo_slope_scale_lut_lo_slope_oflow_scale;
+    assign lo_uflow_shift_o = s.lut_lo_slope_shift_lut_lo_slope_uflow_shift;
+    assign lo_oflow_shift_o = s.lut_lo_slope_shift_lut_lo_slope_oflow_shift;
   end
-
-  assign le_uflow_scale_o = lut_regs_i[SlopeBase][15:0];
-  assign le_oflow_scale_o = lut_regs_i[SlopeBase][31:16];
-  assign le_uflow_shift_o = lut_regs_i[SlopeBase+1][4:0];
-  assign le_oflow_shift_o = lut_regs_i[SlopeBase+1][9:5];
-  assign lo_uflow_scale_o = lut_regs_i[SlopeBase+2][15:0];
-  assign lo_oflow_scale_o = lut_regs_i[SlopeBase+2][31:16];
-  assign lo_uflow_shift_o = lut_regs_i[SlopeBase+3][4:0];
-  assign lo_oflow_shift_o = lut_regs_i[SlopeBase+3][9:5];
 
   // Register bits without a field (and in_int8_i for SDP) are intentionally ignored.
   logic unused_bits;
