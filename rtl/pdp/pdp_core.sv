@@ -1,9 +1,10 @@
 // NVDLA PDP + PDP_RDMA, integer data (int8, int16), off-flying (input from memory), register
 // level. Spec: ../shared/reference/pdp-cdp-bdma-rubik.md §1-2, nvdla-arithmetic.md §4;
 // docs/PDP_RTL.md.
-//   * two CSB register blocks with ping-pong groups (dla_group_regs); the layer starts when PDP's
-//     consumer group and PDP_RDMA's consumer group are both armed (either enable order), and both
-//     groups are released together after the last output write;
+//   * two CSB register blocks with ping-pong groups (the generated pdp_reg_top and
+//     pdp_rdma_reg_top, fields as structs); the layer starts when PDP's consumer group and
+//     PDP_RDMA's consumer group are both armed (either enable order), and both groups are released
+//     together after the last output write;
 //   * PDP_RDMA sequencer: per split, surface, input line, one atom read per column (its own
 //     registers: widths, split, kernel width/stride for the overlap), through dla_dma_rd (several
 //     reads in flight);
@@ -67,14 +68,13 @@ module pdp_core #(
   localparam int unsigned AccW   = 32;                 // partial results
   localparam int unsigned ColW   = $clog2(MaxOutW);
   localparam int unsigned BeatW  = $clog2(Lanes / T + 1);
-  localparam int unsigned PDFirst = 32'(nvdla_regs_pkg::PDP_DUAL_GROUP_START);
-  localparam int unsigned RDFirst = 32'(nvdla_regs_pkg::PDP_RDMA_DUAL_GROUP_START);
-  localparam int unsigned PW     = nvdla_regs_pkg::PDP_D_WORDS;
-  localparam int unsigned RW     = nvdla_regs_pkg::PDP_RDMA_D_WORDS;
 
   // ---------------------------------------------------------------- registers
-  logic [PW-1:0][31:0] pd;
-  logic [RW-1:0][31:0] rd;
+  // Generated register blocks (tools/reggen): the consumer groups' fields as structs.
+  /* verilator lint_off UNUSEDSIGNAL */
+  nvdla_regs_pkg::pdp_reg2hw_d_t      pdp;
+  nvdla_regs_pkg::pdp_rdma_reg2hw_d_t rdma;
+  /* verilator lint_on UNUSEDSIGNAL */
   logic pdp_armed, rdma_armed, pdp_consumer, rdma_consumer, layer_done;
   logic flying_q;  // the running layer's input is the flying port (ON_FLYING)
   logic [31:0] pdp_rdata, rdma_rdata;
@@ -85,60 +85,46 @@ module pdp_core #(
   assign unused_s = ^{pdp_s_we, pdp_s_re, rdma_s_we, rdma_s_re, pdp_s_off, rdma_s_off, pdp_s_wdata,
                       rdma_s_wdata, pdp_hit, rdma_hit, rdma_consumer};
 
-  dla_group_regs #(
-    .Base     (PdpBase),
-    .DFirst   (PDFirst),
-    .DWords   (PW),
-    .DReset   (nvdla_regs_pkg::PDP_D_RESET),
-    .DWritable(nvdla_regs_pkg::PDP_D_WRITABLE)
-  ) u_pdp_regs (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .req_valid_i (csb_req_valid_i),
-    .req_addr_i  (csb_req_addr_i),
-    .req_write_i (csb_req_write_i),
-    .req_wdata_i (csb_req_wdata_i),
-    .hit_o       (pdp_hit),
-    .rdata_o     (pdp_rdata),
-    .s_we_o      (pdp_s_we),
-    .s_re_o      (pdp_s_re),
-    .s_offset_o  (pdp_s_off),
-    .s_wdata_o   (pdp_s_wdata),
-    .s_rdata_i   ('0),
-    .d_consumer_o(pd),
-    .consumer_o  (pdp_consumer),
-    .armed_o     (pdp_armed),
-    .done_i      (layer_done),
-    .hw_we_i     ('0),
-    .hw_wdata_i  ('0)
+  pdp_reg_top #(.Base(PdpBase)) u_pdp_regs (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .req_valid_i(csb_req_valid_i),
+    .req_addr_i (csb_req_addr_i),
+    .req_write_i(csb_req_write_i),
+    .req_wdata_i(csb_req_wdata_i),
+    .hit_o      (pdp_hit),
+    .rdata_o    (pdp_rdata),
+    .s_we_o     (pdp_s_we),
+    .s_re_o     (pdp_s_re),
+    .s_offset_o (pdp_s_off),
+    .s_wdata_o  (pdp_s_wdata),
+    .s_rdata_i  ('0),
+    .reg2hw_o   (pdp),
+    .hw2reg_i   ('0),
+    .consumer_o (pdp_consumer),
+    .armed_o    (pdp_armed),
+    .done_i     (layer_done)
   );
 
-  dla_group_regs #(
-    .Base     (RdmaBase),
-    .DFirst   (RDFirst),
-    .DWords   (RW),
-    .DReset   (nvdla_regs_pkg::PDP_RDMA_D_RESET),
-    .DWritable(nvdla_regs_pkg::PDP_RDMA_D_WRITABLE)
-  ) u_rdma_regs (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .req_valid_i (csb_req_valid_i),
-    .req_addr_i  (csb_req_addr_i),
-    .req_write_i (csb_req_write_i),
-    .req_wdata_i (csb_req_wdata_i),
-    .hit_o       (rdma_hit),
-    .rdata_o     (rdma_rdata),
-    .s_we_o      (rdma_s_we),
-    .s_re_o      (rdma_s_re),
-    .s_offset_o  (rdma_s_off),
-    .s_wdata_o   (rdma_s_wdata),
-    .s_rdata_i   ('0),
-    .d_consumer_o(rd),
-    .consumer_o  (rdma_consumer),
-    .armed_o     (rdma_armed),
-    .done_i      (layer_done && !flying_q),
-    .hw_we_i     ('0),
-    .hw_wdata_i  ('0)
+  pdp_rdma_reg_top #(.Base(RdmaBase)) u_rdma_regs (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .req_valid_i(csb_req_valid_i),
+    .req_addr_i (csb_req_addr_i),
+    .req_write_i(csb_req_write_i),
+    .req_wdata_i(csb_req_wdata_i),
+    .hit_o      (rdma_hit),
+    .rdata_o    (rdma_rdata),
+    .s_we_o     (rdma_s_we),
+    .s_re_o     (rdma_s_re),
+    .s_offset_o (rdma_s_off),
+    .s_wdata_o  (rdma_s_wdata),
+    .s_rdata_i  ('0),
+    .reg2hw_o   (rdma),
+    .hw2reg_i   ('0),
+    .consumer_o (rdma_consumer),
+    .armed_o    (rdma_armed),
+    .done_i     (layer_done && !flying_q)
   );
 
   assign csb_req_ready_o = 1'b1;
@@ -149,48 +135,6 @@ module pdp_core #(
   end
   assign csb_rsp_valid_o = csb_rd_q;
   assign csb_rsp_rdata_o = pdp_rdata | rdma_rdata;  // a block that did not hit answers 0
-
-  // ---------------------------------------------------------------- register decode
-  /* verilator lint_off UNUSEDSIGNAL */
-  function automatic logic [31:0] pw(input logic [11:0] off);
-    pw = pd[(32'(off) - PDFirst) / 4];
-  endfunction
-  function automatic logic [31:0] rw(input logic [11:0] off);
-    rw = rd[(32'(off) - RDFirst) / 4];
-  endfunction
-  logic [31:0] p_in_w, p_in_h, p_in_c, p_out_w, p_out_h, p_mode, p_pw_in, p_pw_out, p_kcfg;
-  logic [31:0] p_recip_w, p_recip_h, p_pad, p_dst_lo, p_dst_hi, p_dst_ls, p_dst_ss, p_fmt;
-  logic [31:0] r_in_w, r_in_h, r_in_c, r_src_lo, r_src_hi, r_src_ls, r_src_ss, r_fmt, r_mode,
-               r_kcfg, r_pw_in;
-  /* verilator lint_on UNUSEDSIGNAL */
-  assign p_in_w    = pw(nvdla_regs_pkg::PDP_D_DATA_CUBE_IN_WIDTH_OFFSET);
-  assign p_in_h    = pw(nvdla_regs_pkg::PDP_D_DATA_CUBE_IN_HEIGHT_OFFSET);
-  assign p_in_c    = pw(nvdla_regs_pkg::PDP_D_DATA_CUBE_IN_CHANNEL_OFFSET);
-  assign p_out_w   = pw(nvdla_regs_pkg::PDP_D_DATA_CUBE_OUT_WIDTH_OFFSET);
-  assign p_out_h   = pw(nvdla_regs_pkg::PDP_D_DATA_CUBE_OUT_HEIGHT_OFFSET);
-  assign p_mode    = pw(nvdla_regs_pkg::PDP_D_OPERATION_MODE_CFG_OFFSET);
-  assign p_pw_in   = pw(nvdla_regs_pkg::PDP_D_PARTIAL_WIDTH_IN_OFFSET);
-  assign p_pw_out  = pw(nvdla_regs_pkg::PDP_D_PARTIAL_WIDTH_OUT_OFFSET);
-  assign p_kcfg    = pw(nvdla_regs_pkg::PDP_D_POOLING_KERNEL_CFG_OFFSET);
-  assign p_recip_w = pw(nvdla_regs_pkg::PDP_D_RECIP_KERNEL_WIDTH_OFFSET);
-  assign p_recip_h = pw(nvdla_regs_pkg::PDP_D_RECIP_KERNEL_HEIGHT_OFFSET);
-  assign p_pad     = pw(nvdla_regs_pkg::PDP_D_POOLING_PADDING_CFG_OFFSET);
-  assign p_dst_lo  = pw(nvdla_regs_pkg::PDP_D_DST_BASE_ADDR_LOW_OFFSET);
-  assign p_dst_hi  = pw(nvdla_regs_pkg::PDP_D_DST_BASE_ADDR_HIGH_OFFSET);
-  assign p_dst_ls  = pw(nvdla_regs_pkg::PDP_D_DST_LINE_STRIDE_OFFSET);
-  assign p_dst_ss  = pw(nvdla_regs_pkg::PDP_D_DST_SURFACE_STRIDE_OFFSET);
-  assign p_fmt     = pw(nvdla_regs_pkg::PDP_D_DATA_FORMAT_OFFSET);
-  assign r_in_w    = rw(nvdla_regs_pkg::PDP_RDMA_D_DATA_CUBE_IN_WIDTH_OFFSET);
-  assign r_in_h    = rw(nvdla_regs_pkg::PDP_RDMA_D_DATA_CUBE_IN_HEIGHT_OFFSET);
-  assign r_in_c    = rw(nvdla_regs_pkg::PDP_RDMA_D_DATA_CUBE_IN_CHANNEL_OFFSET);
-  assign r_src_lo  = rw(nvdla_regs_pkg::PDP_RDMA_D_SRC_BASE_ADDR_LOW_OFFSET);
-  assign r_src_hi  = rw(nvdla_regs_pkg::PDP_RDMA_D_SRC_BASE_ADDR_HIGH_OFFSET);
-  assign r_src_ls  = rw(nvdla_regs_pkg::PDP_RDMA_D_SRC_LINE_STRIDE_OFFSET);
-  assign r_src_ss  = rw(nvdla_regs_pkg::PDP_RDMA_D_SRC_SURFACE_STRIDE_OFFSET);
-  assign r_fmt     = rw(nvdla_regs_pkg::PDP_RDMA_D_DATA_FORMAT_OFFSET);
-  assign r_mode    = rw(nvdla_regs_pkg::PDP_RDMA_D_OPERATION_MODE_CFG_OFFSET);
-  assign r_kcfg    = rw(nvdla_regs_pkg::PDP_RDMA_D_POOLING_KERNEL_CFG_OFFSET);
-  assign r_pw_in   = rw(nvdla_regs_pkg::PDP_RDMA_D_PARTIAL_WIDTH_IN_OFFSET);
 
   // Values as counts (registers hold value - 1).
   typedef logic signed [17:0] pos_t;  // positions (columns, lines) incl. padding
@@ -205,39 +149,40 @@ module pdp_core #(
   logic [13:0] surfaces;
   logic [16:0] recip_w, recip_h;
   logic [6:0][18:0] pad_value;
-  assign method     = p_mode[1:0];
-  assign int16      = p_fmt[1:0] == 2'd1;
-  assign n_split    = 9'(p_mode[15:8]) + 9'd1;
-  assign in_w       = 14'(p_in_w[12:0]) + 14'd1;
-  assign in_h       = 14'(p_in_h[12:0]) + 14'd1;
-  assign out_w      = 14'(p_out_w[12:0]) + 14'd1;
-  assign out_h      = 14'(p_out_h[12:0]) + 14'd1;
-  assign pin_first  = 11'(p_pw_in[9:0]) + 11'd1;
-  assign pin_last   = 11'(p_pw_in[19:10]) + 11'd1;
-  assign pin_mid    = 11'(p_pw_in[29:20]) + 11'd1;
-  assign pout_first = 11'(p_pw_out[9:0]) + 11'd1;
-  assign pout_last  = 11'(p_pw_out[19:10]) + 11'd1;
-  assign pout_mid   = 11'(p_pw_out[29:20]) + 11'd1;
-  assign kw         = 5'(p_kcfg[3:0]) + 5'd1;
-  assign kh         = 5'(p_kcfg[11:8]) + 5'd1;
-  assign sw         = 5'(p_kcfg[19:16]) + 5'd1;
-  assign sh         = 5'(p_kcfg[23:20]) + 5'd1;
-  assign pad_l      = p_pad[2:0];
-  assign pad_t      = p_pad[6:4];
-  assign recip_w    = p_recip_w[16:0];
-  assign recip_h    = p_recip_h[16:0];
+  assign method     = pdp.operation_mode_cfg_pooling_method;
+  assign int16      = pdp.data_format == 2'd1;
+  assign n_split    = 9'(pdp.operation_mode_cfg_split_num) + 9'd1;
+  assign in_w       = 14'(pdp.data_cube_in_width) + 14'd1;
+  assign in_h       = 14'(pdp.data_cube_in_height) + 14'd1;
+  assign out_w      = 14'(pdp.data_cube_out_width) + 14'd1;
+  assign out_h      = 14'(pdp.data_cube_out_height) + 14'd1;
+  assign pin_first  = 11'(pdp.partial_width_in_partial_width_in_first) + 11'd1;
+  assign pin_last   = 11'(pdp.partial_width_in_partial_width_in_last) + 11'd1;
+  assign pin_mid    = 11'(pdp.partial_width_in_partial_width_in_mid) + 11'd1;
+  assign pout_first = 11'(pdp.partial_width_out_partial_width_out_first) + 11'd1;
+  assign pout_last  = 11'(pdp.partial_width_out_partial_width_out_last) + 11'd1;
+  assign pout_mid   = 11'(pdp.partial_width_out_partial_width_out_mid) + 11'd1;
+  assign kw         = 5'(pdp.pooling_kernel_cfg_kernel_width) + 5'd1;
+  assign kh         = 5'(pdp.pooling_kernel_cfg_kernel_height) + 5'd1;
+  assign sw         = 5'(pdp.pooling_kernel_cfg_kernel_stride_width) + 5'd1;
+  assign sh         = 5'(pdp.pooling_kernel_cfg_kernel_stride_height) + 5'd1;
+  assign pad_l      = pdp.pooling_padding_cfg_pad_left;
+  assign pad_t      = pdp.pooling_padding_cfg_pad_top;
+  assign recip_w    = pdp.recip_kernel_width;
+  assign recip_h    = pdp.recip_kernel_height;
   // surfaces = ceil(C / lanes per atom)
-  assign surfaces   = int16 ? 14'((14'(p_in_c[12:0]) + 14'(Lanes / 2)) >> (AtomLog2 - 1))
-                            : 14'((14'(p_in_c[12:0]) + 14'(Lanes)) >> AtomLog2);
-  for (genvar i = 0; i < 7; i++) begin : g_padv
-    assign pad_value[i] = pd[(32'(nvdla_regs_pkg::PDP_D_POOLING_PADDING_VALUE_1_CFG_OFFSET) - PDFirst) / 4 + i][18:0];
-  end
+  assign surfaces   = int16 ? 14'((14'(pdp.data_cube_in_channel) + 14'(Lanes / 2)) >> (AtomLog2 - 1))
+                            : 14'((14'(pdp.data_cube_in_channel) + 14'(Lanes)) >> AtomLog2);
+  assign pad_value  = {pdp.pooling_padding_value_7_cfg, pdp.pooling_padding_value_6_cfg,
+                        pdp.pooling_padding_value_5_cfg, pdp.pooling_padding_value_4_cfg,
+                        pdp.pooling_padding_value_3_cfg, pdp.pooling_padding_value_2_cfg,
+                        pdp.pooling_padding_value_1_cfg};
 
   // ---------------------------------------------------------------- layer control
   logic running_q, start;
   logic core_done, rdma_issued;
   logic off_flying;
-  assign off_flying = p_mode[4];
+  assign off_flying = pdp.operation_mode_cfg_flying_mode;
   assign start = !running_q && pdp_armed && (rdma_armed || !off_flying);
   assign layer_done = running_q && core_done;
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -254,16 +199,16 @@ module pdp_core #(
   logic [10:0] r_first, r_mid, r_last;
   logic signed [5:0] r_overlap;
   logic [13:0] r_in_h_n, r_in_w_n, r_surfaces;
-  assign r_int16    = r_fmt[1:0] == 2'd1;
-  assign r_n_split  = 9'(r_mode[7:0]) + 9'd1;
-  assign r_first    = 11'(r_pw_in[9:0]) + 11'd1;
-  assign r_last     = 11'(r_pw_in[19:10]) + 11'd1;
-  assign r_mid      = 11'(r_pw_in[29:20]) + 11'd1;
-  assign r_overlap  = $signed({2'b0, r_kcfg[3:0]}) - $signed({2'b0, r_kcfg[7:4]});
-  assign r_in_h_n   = 14'(r_in_h[12:0]) + 14'd1;
-  assign r_in_w_n   = 14'(r_in_w[12:0]) + 14'd1;
-  assign r_surfaces = r_int16 ? 14'((14'(r_in_c[12:0]) + 14'(Lanes / 2)) >> (AtomLog2 - 1))
-                              : 14'((14'(r_in_c[12:0]) + 14'(Lanes)) >> AtomLog2);
+  assign r_int16    = rdma.data_format == 2'd1;
+  assign r_n_split  = 9'(rdma.operation_mode_cfg) + 9'd1;
+  assign r_first    = 11'(rdma.partial_width_in_partial_width_in_first) + 11'd1;
+  assign r_last     = 11'(rdma.partial_width_in_partial_width_in_last) + 11'd1;
+  assign r_mid      = 11'(rdma.partial_width_in_partial_width_in_mid) + 11'd1;
+  assign r_overlap  = $signed({2'b0, rdma.pooling_kernel_cfg_kernel_width}) - $signed({2'b0, rdma.pooling_kernel_cfg_kernel_stride_width});
+  assign r_in_h_n   = 14'(rdma.data_cube_in_height) + 14'd1;
+  assign r_in_w_n   = 14'(rdma.data_cube_in_width) + 14'd1;
+  assign r_surfaces = r_int16 ? 14'((14'(rdma.data_cube_in_channel) + 14'(Lanes / 2)) >> (AtomLog2 - 1))
+                              : 14'((14'(rdma.data_cube_in_channel) + 14'(Lanes)) >> AtomLog2);
 
   logic        rq_active_q;
   logic [8:0]  rq_split_q;
@@ -283,7 +228,7 @@ module pdp_core #(
 
   assign rq_fire = rq_active_q && ce_req_ready;
   logic [63:0] src_base;
-  assign src_base = {r_src_hi, r_src_lo};
+  assign src_base = {rdma.src_base_addr_high, rdma.src_base_addr_low};
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rq_active_q     <= 1'b0;
@@ -317,15 +262,15 @@ module pdp_core #(
         rq_col_q <= '0;
         if (rq_line_q + 14'd1 < r_in_h_n) begin
           rq_line_q      <= rq_line_q + 14'd1;
-          rq_line_base_q <= rq_line_base_q + 64'(r_src_ls);
-          rq_addr_q      <= rq_line_base_q + 64'(r_src_ls);
+          rq_line_base_q <= rq_line_base_q + 64'(rdma.src_line_stride);
+          rq_addr_q      <= rq_line_base_q + 64'(rdma.src_line_stride);
         end else begin
           rq_line_q <= '0;
           if (rq_surf_q + 14'd1 < r_surfaces) begin
             rq_surf_q      <= rq_surf_q + 14'd1;
-            rq_surf_base_q <= rq_surf_base_q + 64'(r_src_ss);
-            rq_line_base_q <= rq_surf_base_q + 64'(r_src_ss);
-            rq_addr_q      <= rq_surf_base_q + 64'(r_src_ss);
+            rq_surf_base_q <= rq_surf_base_q + 64'(rdma.src_surface_stride);
+            rq_line_base_q <= rq_surf_base_q + 64'(rdma.src_surface_stride);
+            rq_addr_q      <= rq_surf_base_q + 64'(rdma.src_surface_stride);
           end else begin
             rq_surf_q <= '0;
             if (rq_split_q + 9'd1 < r_n_split) begin
@@ -623,7 +568,7 @@ module pdp_core #(
   assign core_done = st_q == SWaitWr && wf_level == '0 && !wf_out_valid && rdma_issued;
 
   logic [63:0] dst_base;
-  assign dst_base = {p_dst_hi, p_dst_lo};
+  assign dst_base = {pdp.dst_base_addr_high, pdp.dst_base_addr_low};
 
   always_ff @(posedge clk_i) begin
     if (go) begin
@@ -752,7 +697,7 @@ module pdp_core #(
           if (v_complete) begin
             v_lo_q       <= v_lo_q + 14'd1;
             v_start_lo_q <= v_start_lo_q + pos_t'(sh);
-            wline_base_q <= wline_base_q + 64'(p_dst_ls);
+            wline_base_q <= wline_base_q + 64'(pdp.dst_line_stride);
           end
           row_q <= row_q + 14'd1;
           vcol_q <= '0;
@@ -773,7 +718,7 @@ module pdp_core #(
                 vcol_q       <= '0;
                 v_lo_q       <= v_lo_q + 14'd1;
                 v_start_lo_q <= v_start_lo_q + pos_t'(sh);
-                wline_base_q <= wline_base_q + 64'(p_dst_ls);
+                wline_base_q <= wline_base_q + 64'(pdp.dst_line_stride);
               end
             end
           end
@@ -781,7 +726,7 @@ module pdp_core #(
         SSurfEnd: begin
           if (surf_q + 14'd1 < surfaces) begin
             surf_q       <= surf_q + 14'd1;
-            wsurf_base_q <= wsurf_base_q + 64'(p_dst_ss);
+            wsurf_base_q <= wsurf_base_q + 64'(pdp.dst_surface_stride);
             st_q         <= SSurf;
           end else if (split_q + 9'd1 < n_split) begin
             split_q       <= split_q + 9'd1;
