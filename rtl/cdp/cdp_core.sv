@@ -1,9 +1,10 @@
 // NVDLA CDP + CDP_RDMA (local response normalization across channels), integer data (int8,
 // int16), register level. Spec: ../shared/reference/pdp-cdp-bdma-rubik.md §1 and §3,
 // nvdla-arithmetic.md §1.5 and §5; docs/CDP_RTL.md.
-//   * two CSB register blocks with ping-pong groups (dla_group_regs); CDP's S_LUT_* registers are
-//     single: S_LUT_ACCESS_CFG/DATA go to the LUT engine's programming port, S_LUT_CFG ...
-//     LO_SLOPE_SHIFT are its configuration words. The layer starts when CDP's and CDP_RDMA's
+//   * two CSB register blocks with ping-pong groups (the generated cdp_reg_top and
+//     cdp_rdma_reg_top, fields as structs); CDP's S_LUT_* registers are single:
+//     S_LUT_ACCESS_CFG/DATA go to the LUT engine's programming port, S_LUT_CFG ... LO_SLOPE_SHIFT
+//     are its configuration words. The layer starts when CDP's and CDP_RDMA's
 //     consumer groups are both armed (either enable order); both are released after the last
 //     write;
 //   * CDP_RDMA read order: per line, per chunk of up to 8 atoms along W, per surface, the chunk's
@@ -63,79 +64,62 @@ module cdp_core #(
   localparam int unsigned ElemW   = $clog2(E8);         // element index
   localparam int unsigned BeatW   = $clog2(E8 / T + 1);
   localparam int unsigned K       = T + 8;              // converted elements a beat needs
-  localparam int unsigned CDFirst = 32'(nvdla_regs_pkg::CDP_DUAL_GROUP_START);
-  localparam int unsigned RDFirst = 32'(nvdla_regs_pkg::CDP_RDMA_DUAL_GROUP_START);
-  localparam int unsigned CW      = nvdla_regs_pkg::CDP_D_WORDS;
-  localparam int unsigned RW      = nvdla_regs_pkg::CDP_RDMA_D_WORDS;
   localparam int unsigned SideW   = 17 * T + ElemW + 1 + 64;
 
   // ---------------------------------------------------------------- registers
-  logic [CW-1:0][31:0] cd;
-  logic [RW-1:0][31:0] rd;
+  // Generated register blocks (tools/reggen): the consumer groups' fields as structs.
+  /* verilator lint_off UNUSEDSIGNAL */
+  nvdla_regs_pkg::cdp_reg2hw_d_t      cdp;
+  nvdla_regs_pkg::cdp_rdma_reg2hw_d_t rdma;
+  /* verilator lint_on UNUSEDSIGNAL */
+  nvdla_regs_pkg::cdp_hw2reg_t        cdp_hw2reg;
+  nvdla_regs_pkg::cdp_rdma_hw2reg_t   rdma_hw2reg;
   logic cdp_armed, rdma_armed, cdp_consumer, rdma_consumer, layer_done;
   logic [31:0] cdp_rdata, rdma_rdata, cdp_s_rdata;
   logic        cdp_s_we, cdp_s_re, rdma_s_we, rdma_s_re, cdp_hit, rdma_hit;
   logic [11:0] cdp_s_off, rdma_s_off;
   logic [31:0] cdp_s_wdata, rdma_s_wdata;
-  logic [CW-1:0]           cdp_hw_we;
-  logic [CW-1:0][31:0]     cdp_hw_wdata;
-  logic [RW-1:0]           rdma_hw_we;
-  logic [RW-1:0][31:0]     rdma_hw_wdata;
 
-  dla_group_regs #(
-    .Base     (CdpBase),
-    .DFirst   (CDFirst),
-    .DWords   (CW),
-    .DReset   (nvdla_regs_pkg::CDP_D_RESET),
-    .DWritable(nvdla_regs_pkg::CDP_D_WRITABLE)
-  ) u_cdp_regs (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .req_valid_i (csb_req_valid_i),
-    .req_addr_i  (csb_req_addr_i),
-    .req_write_i (csb_req_write_i),
-    .req_wdata_i (csb_req_wdata_i),
-    .hit_o       (cdp_hit),
-    .rdata_o     (cdp_rdata),
-    .s_we_o      (cdp_s_we),
-    .s_re_o      (cdp_s_re),
-    .s_offset_o  (cdp_s_off),
-    .s_wdata_o   (cdp_s_wdata),
-    .s_rdata_i   (cdp_s_rdata),
-    .d_consumer_o(cd),
-    .consumer_o  (cdp_consumer),
-    .armed_o     (cdp_armed),
-    .done_i      (layer_done),
-    .hw_we_i     (cdp_hw_we),
-    .hw_wdata_i  (cdp_hw_wdata)
+  cdp_reg_top #(.Base(CdpBase)) u_cdp_regs (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .req_valid_i(csb_req_valid_i),
+    .req_addr_i (csb_req_addr_i),
+    .req_write_i(csb_req_write_i),
+    .req_wdata_i(csb_req_wdata_i),
+    .hit_o      (cdp_hit),
+    .rdata_o    (cdp_rdata),
+    .s_we_o     (cdp_s_we),
+    .s_re_o     (cdp_s_re),
+    .s_offset_o (cdp_s_off),
+    .s_wdata_o  (cdp_s_wdata),
+    .s_rdata_i  (cdp_s_rdata),
+    .reg2hw_o   (cdp),
+    .hw2reg_i   (cdp_hw2reg),
+    .consumer_o (cdp_consumer),
+    .armed_o    (cdp_armed),
+    .done_i     (layer_done)
   );
 
-  dla_group_regs #(
-    .Base     (RdmaBase),
-    .DFirst   (RDFirst),
-    .DWords   (RW),
-    .DReset   (nvdla_regs_pkg::CDP_RDMA_D_RESET),
-    .DWritable(nvdla_regs_pkg::CDP_RDMA_D_WRITABLE)
-  ) u_rdma_regs (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .req_valid_i (csb_req_valid_i),
-    .req_addr_i  (csb_req_addr_i),
-    .req_write_i (csb_req_write_i),
-    .req_wdata_i (csb_req_wdata_i),
-    .hit_o       (rdma_hit),
-    .rdata_o     (rdma_rdata),
-    .s_we_o      (rdma_s_we),
-    .s_re_o      (rdma_s_re),
-    .s_offset_o  (rdma_s_off),
-    .s_wdata_o   (rdma_s_wdata),
-    .s_rdata_i   ('0),
-    .d_consumer_o(rd),
-    .consumer_o  (rdma_consumer),
-    .armed_o     (rdma_armed),
-    .done_i      (layer_done),
-    .hw_we_i     (rdma_hw_we),
-    .hw_wdata_i  (rdma_hw_wdata)
+  cdp_rdma_reg_top #(.Base(RdmaBase)) u_rdma_regs (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .req_valid_i(csb_req_valid_i),
+    .req_addr_i (csb_req_addr_i),
+    .req_write_i(csb_req_write_i),
+    .req_wdata_i(csb_req_wdata_i),
+    .hit_o      (rdma_hit),
+    .rdata_o    (rdma_rdata),
+    .s_we_o     (rdma_s_we),
+    .s_re_o     (rdma_s_re),
+    .s_offset_o (rdma_s_off),
+    .s_wdata_o  (rdma_s_wdata),
+    .s_rdata_i  ('0),
+    .reg2hw_o   (rdma),
+    .hw2reg_i   (rdma_hw2reg),
+    .consumer_o (rdma_consumer),
+    .armed_o    (rdma_armed),
+    .done_i     (layer_done)
   );
 
   assign csb_req_ready_o = 1'b1;
@@ -182,41 +166,6 @@ module cdp_core #(
     .prog_rsp_rdata_i(prog_rsp_rdata)
   );
 
-  // ---------------------------------------------------------------- register decode
-  function automatic logic [31:0] cw(input logic [11:0] off);
-    cw = cd[(32'(off) - CDFirst) / 4];
-  endfunction
-  function automatic logic [31:0] rw(input logic [11:0] off);
-    rw = rd[(32'(off) - RDFirst) / 4];
-  endfunction
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [31:0] c_bypass, c_dst_lo, c_dst_hi, c_dst_ls, c_dst_ss, c_fmt, c_lrn, c_in_off, c_in_scale,
-               c_in_shift, c_out_off, c_out_scale, c_out_shift, c_perf;
-  logic [31:0] r_w, r_h, r_c, r_src_lo, r_src_hi, r_src_ls, r_src_ss, r_perf;
-  /* verilator lint_on UNUSEDSIGNAL */
-  assign c_bypass    = cw(nvdla_regs_pkg::CDP_D_FUNC_BYPASS_OFFSET);
-  assign c_dst_lo    = cw(nvdla_regs_pkg::CDP_D_DST_BASE_ADDR_LOW_OFFSET);
-  assign c_dst_hi    = cw(nvdla_regs_pkg::CDP_D_DST_BASE_ADDR_HIGH_OFFSET);
-  assign c_dst_ls    = cw(nvdla_regs_pkg::CDP_D_DST_LINE_STRIDE_OFFSET);
-  assign c_dst_ss    = cw(nvdla_regs_pkg::CDP_D_DST_SURFACE_STRIDE_OFFSET);
-  assign c_fmt       = cw(nvdla_regs_pkg::CDP_D_DATA_FORMAT_OFFSET);
-  assign c_lrn       = cw(nvdla_regs_pkg::CDP_D_LRN_CFG_OFFSET);
-  assign c_in_off    = cw(nvdla_regs_pkg::CDP_D_DATIN_OFFSET_OFFSET);
-  assign c_in_scale  = cw(nvdla_regs_pkg::CDP_D_DATIN_SCALE_OFFSET);
-  assign c_in_shift  = cw(nvdla_regs_pkg::CDP_D_DATIN_SHIFTER_OFFSET);
-  assign c_out_off   = cw(nvdla_regs_pkg::CDP_D_DATOUT_OFFSET_OFFSET);
-  assign c_out_scale = cw(nvdla_regs_pkg::CDP_D_DATOUT_SCALE_OFFSET);
-  assign c_out_shift = cw(nvdla_regs_pkg::CDP_D_DATOUT_SHIFTER_OFFSET);
-  assign c_perf      = cw(nvdla_regs_pkg::CDP_D_PERF_ENABLE_OFFSET);
-  assign r_w         = rw(nvdla_regs_pkg::CDP_RDMA_D_DATA_CUBE_WIDTH_OFFSET);
-  assign r_h         = rw(nvdla_regs_pkg::CDP_RDMA_D_DATA_CUBE_HEIGHT_OFFSET);
-  assign r_c         = rw(nvdla_regs_pkg::CDP_RDMA_D_DATA_CUBE_CHANNEL_OFFSET);
-  assign r_src_lo    = rw(nvdla_regs_pkg::CDP_RDMA_D_SRC_BASE_ADDR_LOW_OFFSET);
-  assign r_src_hi    = rw(nvdla_regs_pkg::CDP_RDMA_D_SRC_BASE_ADDR_HIGH_OFFSET);
-  assign r_src_ls    = rw(nvdla_regs_pkg::CDP_RDMA_D_SRC_LINE_STRIDE_OFFSET);
-  assign r_src_ss    = rw(nvdla_regs_pkg::CDP_RDMA_D_SRC_SURFACE_STRIDE_OFFSET);
-  assign r_perf      = rw(nvdla_regs_pkg::CDP_RDMA_D_PERF_ENABLE_OFFSET);
-
   // Cube (CDP_RDMA's registers; CDP has no size registers), precision (CDP's D_DATA_FORMAT; the
   // RTL device refuses a CDP_RDMA format that differs).
   logic        int16;
@@ -224,15 +173,15 @@ module cdp_core #(
   logic [3:0]  half_n;      // NORMALZ_LEN / 2: 1, 2, 3, 4
   logic        sq_bypass, mul_bypass;
   logic [BeatW-1:0] beats;  // beats per atom
-  assign int16      = c_fmt[1:0] == 2'd1;
-  assign cube_w     = 14'(r_w[12:0]) + 14'd1;
-  assign cube_h     = 14'(r_h[12:0]) + 14'd1;
-  assign cube_c     = 14'(r_c[12:0]) + 14'd1;
-  assign surfaces   = int16 ? 14'((14'(r_c[12:0]) + 14'(E8 / 2)) >> (AtomLog2 - 1))
-                            : 14'((14'(r_c[12:0]) + 14'(E8)) >> AtomLog2);
-  assign half_n     = 4'(c_lrn[1:0]) + 4'd1;
-  assign sq_bypass  = c_bypass[0];
-  assign mul_bypass = c_bypass[1];
+  assign int16      = cdp.data_format == 2'd1;
+  assign cube_w     = 14'(rdma.data_cube_width) + 14'd1;
+  assign cube_h     = 14'(rdma.data_cube_height) + 14'd1;
+  assign cube_c     = 14'(rdma.data_cube_channel) + 14'd1;
+  assign surfaces   = int16 ? 14'((14'(rdma.data_cube_channel) + 14'(E8 / 2)) >> (AtomLog2 - 1))
+                            : 14'((14'(rdma.data_cube_channel) + 14'(E8)) >> AtomLog2);
+  assign half_n     = 4'(cdp.lrn_cfg) + 4'd1;
+  assign sq_bypass  = cdp.func_bypass_sqsum_bypass;
+  assign mul_bypass = cdp.func_bypass_mul_bypass;
   assign beats      = int16 ? BeatW'(E8 / 2 / T) : BeatW'(E8 / T);
 
   // ---------------------------------------------------------------- layer control
@@ -260,9 +209,9 @@ module cdp_core #(
     .rst_ni       (rst_ni),
     .start_i      (start),
     .step_i       (rq_active && rq_ready),
-    .base_i       ({r_src_hi, r_src_lo}),
-    .line_stride_i(r_src_ls),
-    .surf_stride_i(r_src_ss),
+    .base_i       ({rdma.src_base_addr_high, rdma.src_base_addr_low}),
+    .line_stride_i(rdma.src_line_stride),
+    .surf_stride_i(rdma.src_surface_stride),
     .width_i      (cube_w),
     .height_i     (cube_h),
     .surfaces_i   (surfaces),
@@ -374,9 +323,9 @@ module cdp_core #(
     .rst_ni       (rst_ni),
     .start_i      (start),
     .step_i       (issue && o_last_beat),
-    .base_i       ({c_dst_hi, c_dst_lo}),
-    .line_stride_i(c_dst_ls),
-    .surf_stride_i(c_dst_ss),
+    .base_i       ({cdp.dst_base_addr_high, cdp.dst_base_addr_low}),
+    .line_stride_i(cdp.dst_line_stride),
+    .surf_stride_i(cdp.dst_surface_stride),
     .width_i      (cube_w),
     .height_i     (cube_h),
     .surfaces_i   (surfaces),
@@ -425,8 +374,8 @@ module cdp_core #(
 
   logic signed [16:0] in_off;
   logic signed [15:0] in_scale;
-  assign in_off   = int16 ? 17'($signed(c_in_off[15:0])) : 17'($signed(c_in_off[7:0]));
-  assign in_scale = $signed(c_in_scale[15:0]);
+  assign in_off   = int16 ? 17'($signed(cdp.datin_offset)) : 17'($signed(cdp.datin_offset[7:0]));
+  assign in_scale = $signed(cdp.datin_scale);
 
   logic [K-1:0][16:0] raw;    // input value of element k (signed)
   logic [K-1:0]       in_cube; // channel in [0, C)
@@ -458,7 +407,7 @@ module cdp_core #(
       .int16_i   (int16),
       .in_off_i  (in_off),
       .in_scale_i(in_scale),
-      .in_shift_i(c_in_shift[4:0]),
+      .in_shift_i(cdp.datin_shifter),
       .x_o       (xk[k]),
       .sq_o      (sq[k])
     );
@@ -514,7 +463,7 @@ module cdp_core #(
     .out_lo_hit_o    (lut_lo_hit),
     .out_lo_sel_o    (lut_lo_sel),
     .out_mask_o      (lut_mask),
-    .stat_en_i       (c_perf[nvdla_regs_pkg::CDP_D_PERF_ENABLE_LUT_EN_LSB]),
+    .stat_en_i       (cdp.perf_enable_lut_en),
     .stat_clr_i      (start),
     .stat_uflow_o    (st_uflow),
     .stat_oflow_o    (st_oflow),
@@ -559,8 +508,8 @@ module cdp_core #(
   // ---------------------------------------------------------------- multiply + output converter
   logic signed [34:0] out_off;
   logic signed [15:0] out_scale;
-  assign out_off   = int16 ? 35'($signed(c_out_off)) : 35'($signed(c_out_off[24:0]));
-  assign out_scale = $signed(c_out_scale[15:0]);
+  assign out_off   = int16 ? 35'($signed(cdp.datout_offset)) : 35'($signed(cdp.datout_offset[24:0]));
+  assign out_scale = $signed(cdp.datout_scale);
   logic [T-1:0][15:0] o_val;
   logic [T-1:0]       o_sat;
   for (genvar t = 0; t < T; t++) begin : g_ocvt
@@ -571,7 +520,7 @@ module cdp_core #(
       .int16_i     (int16),
       .out_off_i   (out_off),
       .out_scale_i (out_scale),
-      .out_shift_i (c_out_shift[5:0]),
+      .out_shift_i (cdp.datout_shifter),
       .val_o       (o_val[t]),
       .sat_o       (o_sat[t])
     );
@@ -641,7 +590,7 @@ module cdp_core #(
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
     .clr_i  (start),
-    .en_i   (c_perf[nvdla_regs_pkg::CDP_D_PERF_ENABLE_DMA_EN_LSB] && running_q),
+    .en_i   (cdp.perf_enable_dma_en && running_q),
     .inc_i  (dma_wr_req_valid_o && !dma_wr_req_ready_i),
     .count_o(wr_stall)
   );
@@ -649,40 +598,30 @@ module cdp_core #(
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
     .clr_i  (start),
-    .en_i   (r_perf[nvdla_regs_pkg::CDP_RDMA_D_PERF_ENABLE_DMA_EN_LSB] && running_q),
+    .en_i   (rdma.perf_enable && running_q),
     .inc_i  (dma_rd_req_valid_o && !dma_rd_req_ready_i),
     .count_o(rd_stall)
   );
 
-  localparam int unsigned ISat    = (32'(nvdla_regs_pkg::CDP_D_OUT_SATURATION_OFFSET) - CDFirst) / 4;
-  localparam int unsigned IWStall = (32'(nvdla_regs_pkg::CDP_D_PERF_WRITE_STALL_OFFSET) - CDFirst) / 4;
-  localparam int unsigned IUflow  = (32'(nvdla_regs_pkg::CDP_D_PERF_LUT_UFLOW_OFFSET) - CDFirst) / 4;
-  localparam int unsigned IOflow  = (32'(nvdla_regs_pkg::CDP_D_PERF_LUT_OFLOW_OFFSET) - CDFirst) / 4;
-  localparam int unsigned IHybrid = (32'(nvdla_regs_pkg::CDP_D_PERF_LUT_HYBRID_OFFSET) - CDFirst) / 4;
-  localparam int unsigned ILeHit  = (32'(nvdla_regs_pkg::CDP_D_PERF_LUT_LE_HIT_OFFSET) - CDFirst) / 4;
-  localparam int unsigned ILoHit  = (32'(nvdla_regs_pkg::CDP_D_PERF_LUT_LO_HIT_OFFSET) - CDFirst) / 4;
-  localparam int unsigned IRStall = (32'(nvdla_regs_pkg::CDP_RDMA_D_PERF_READ_STALL_OFFSET) - RDFirst) / 4;
   always_comb begin
-    cdp_hw_we     = '0;
-    cdp_hw_wdata  = '0;
-    rdma_hw_we    = '0;
-    rdma_hw_wdata = '0;
-    cdp_hw_we[ISat]     = layer_done;
-    cdp_hw_we[IWStall]  = layer_done;
-    cdp_hw_we[IUflow]   = layer_done;
-    cdp_hw_we[IOflow]   = layer_done;
-    cdp_hw_we[IHybrid]  = layer_done;
-    cdp_hw_we[ILeHit]   = layer_done;
-    cdp_hw_we[ILoHit]   = layer_done;
-    rdma_hw_we[IRStall] = layer_done;
-    cdp_hw_wdata[ISat]     = sat_cnt;
-    cdp_hw_wdata[IWStall]  = wr_stall;
-    cdp_hw_wdata[IUflow]   = st_uflow;
-    cdp_hw_wdata[IOflow]   = st_oflow;
-    cdp_hw_wdata[IHybrid]  = st_hybrid;
-    cdp_hw_wdata[ILeHit]   = st_le_hit;
-    cdp_hw_wdata[ILoHit]   = st_lo_hit;
-    rdma_hw_wdata[IRStall] = rd_stall;
+    cdp_hw2reg                     = '0;
+    rdma_hw2reg                    = '0;
+    cdp_hw2reg.out_saturation_de   = layer_done;
+    cdp_hw2reg.perf_write_stall_de = layer_done;
+    cdp_hw2reg.perf_lut_uflow_de   = layer_done;
+    cdp_hw2reg.perf_lut_oflow_de   = layer_done;
+    cdp_hw2reg.perf_lut_hybrid_de  = layer_done;
+    cdp_hw2reg.perf_lut_le_hit_de  = layer_done;
+    cdp_hw2reg.perf_lut_lo_hit_de  = layer_done;
+    rdma_hw2reg.perf_read_stall_de = layer_done;
+    cdp_hw2reg.out_saturation      = sat_cnt;
+    cdp_hw2reg.perf_write_stall    = wr_stall;
+    cdp_hw2reg.perf_lut_uflow      = st_uflow;
+    cdp_hw2reg.perf_lut_oflow      = st_oflow;
+    cdp_hw2reg.perf_lut_hybrid     = st_hybrid;
+    cdp_hw2reg.perf_lut_le_hit     = st_le_hit;
+    cdp_hw2reg.perf_lut_lo_hit     = st_lo_hit;
+    rdma_hw2reg.perf_read_stall    = rd_stall;
   end
 
   logic unused;
