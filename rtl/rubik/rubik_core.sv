@@ -1,9 +1,10 @@
 // NVDLA RUBIK (RBK, data-layout transforms), int8 / int16, register level, 32-byte atoms
 // (nv_full). Spec: ../shared/reference/pdp-cdp-bdma-rubik.md §1, §4 and §6; what it computes and
 // the decisions: docs/RUBIK.md §1 and §2; this engine: docs/RUBIK.md "RTL".
-//   * registers: S_STATUS, S_POINTER and both groups' D_ registers (dla_group_regs); a group runs
-//     when its OP_EN is set and it is the consumer; done_o[group] (GLB RUBIK_DONE bits 8/9) pulses
-//     one cycle after its last write is accepted, OP_EN clears and CONSUMER flips.
+//   * registers: S_STATUS, S_POINTER and both groups' D_ registers (the generated rbk_reg_top,
+//     fields as a struct); a group runs when its OP_EN is set and it is the consumer; done_o[group]
+//     (GLB RUBIK_DONE bits 8/9) pulses one cycle after its last write is accepted, OP_EN clears
+//     and CONSUMER flips.
 //   * reads through dla_dma_rd (MaxInFlight in flight), writes of whole 32-byte atoms (mask all
 //     ones). Two address walks (rubik_walk: five nested counters) in the same order: the read walk
 //     advances on each request taken, the write walk on each write accepted.
@@ -56,68 +57,38 @@ module rubik_core #(
   // done pulse per group (to GLB)
   output logic [1:0]           done_o
 );
-  localparam int unsigned DFirst = 32'(nvdla_regs_pkg::RBK_DUAL_GROUP_START);
-  localparam int unsigned DW     = nvdla_regs_pkg::RBK_D_WORDS;
   localparam int unsigned CntW   = 13;
-  function automatic int unsigned wi(input logic [11:0] off);
-    wi = (32'(off) - DFirst) / 4;
-  endfunction
-  localparam int unsigned IMisc     = wi(nvdla_regs_pkg::RBK_D_MISC_CFG_OFFSET);
-  localparam int unsigned ISize0    = wi(nvdla_regs_pkg::RBK_D_DATAIN_SIZE_0_OFFSET);
-  localparam int unsigned ISize1    = wi(nvdla_regs_pkg::RBK_D_DATAIN_SIZE_1_OFFSET);
-  localparam int unsigned IInHi     = wi(nvdla_regs_pkg::RBK_D_DAIN_ADDR_HIGH_OFFSET);
-  localparam int unsigned IInLo     = wi(nvdla_regs_pkg::RBK_D_DAIN_ADDR_LOW_OFFSET);
-  localparam int unsigned IInLine   = wi(nvdla_regs_pkg::RBK_D_DAIN_LINE_STRIDE_OFFSET);
-  localparam int unsigned IInSurf   = wi(nvdla_regs_pkg::RBK_D_DAIN_SURF_STRIDE_OFFSET);
-  localparam int unsigned IInPlanar = wi(nvdla_regs_pkg::RBK_D_DAIN_PLANAR_STRIDE_OFFSET);
-  localparam int unsigned IOutSize1 = wi(nvdla_regs_pkg::RBK_D_DATAOUT_SIZE_1_OFFSET);
-  localparam int unsigned IOutHi    = wi(nvdla_regs_pkg::RBK_D_DAOUT_ADDR_HIGH_OFFSET);
-  localparam int unsigned IOutLo    = wi(nvdla_regs_pkg::RBK_D_DAOUT_ADDR_LOW_OFFSET);
-  localparam int unsigned IOutLine  = wi(nvdla_regs_pkg::RBK_D_DAOUT_LINE_STRIDE_OFFSET);
-  localparam int unsigned ICs0      = wi(nvdla_regs_pkg::RBK_D_CONTRACT_STRIDE_0_OFFSET);
-  localparam int unsigned ICs1      = wi(nvdla_regs_pkg::RBK_D_CONTRACT_STRIDE_1_OFFSET);
-  localparam int unsigned IOutSurf  = wi(nvdla_regs_pkg::RBK_D_DAOUT_SURF_STRIDE_OFFSET);
-  localparam int unsigned IOutPlan  = wi(nvdla_regs_pkg::RBK_D_DAOUT_PLANAR_STRIDE_OFFSET);
-  localparam int unsigned IDeconv   = wi(nvdla_regs_pkg::RBK_D_DECONV_STRIDE_OFFSET);
-  localparam int unsigned IPerf     = wi(nvdla_regs_pkg::RBK_D_PERF_ENABLE_OFFSET);
-  localparam int unsigned IRdStall  = wi(nvdla_regs_pkg::RBK_D_PERF_READ_STALL_OFFSET);
-  localparam int unsigned IWrStall  = wi(nvdla_regs_pkg::RBK_D_PERF_WRITE_STALL_OFFSET);
 
   // ---------------------------------------------------------------- registers
-  logic [DW-1:0][31:0] cfg;
-  logic [DW-1:0]       hw_we;
-  logic [DW-1:0][31:0] hw_wdata;
+  // The generated register block (tools/reggen): the consumer group's fields as a struct.
+  /* verilator lint_off UNUSEDSIGNAL */
+  nvdla_regs_pkg::rbk_reg2hw_d_t rbk;
+  /* verilator lint_on UNUSEDSIGNAL */
+  nvdla_regs_pkg::rbk_hw2reg_t   hw2reg;
   logic                consumer, armed, layer_done;
   logic                s_we, s_re;
   logic [11:0]         s_off;
   logic [31:0]         s_wdata, regs_rdata;
   logic                regs_hit;
-  dla_group_regs #(
-    .Base     (Base),
-    .DFirst   (DFirst),
-    .DWords   (DW),
-    .DReset   (nvdla_regs_pkg::RBK_D_RESET),
-    .DWritable(nvdla_regs_pkg::RBK_D_WRITABLE)
-  ) u_regs (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .req_valid_i (csb_req_valid_i),
-    .req_addr_i  (csb_req_addr_i),
-    .req_write_i (csb_req_write_i),
-    .req_wdata_i (csb_req_wdata_i),
-    .hit_o       (regs_hit),
-    .rdata_o     (regs_rdata),
-    .s_we_o      (s_we),
-    .s_re_o      (s_re),
-    .s_offset_o  (s_off),
-    .s_wdata_o   (s_wdata),
-    .s_rdata_i   (32'd0),  // RBK has no other S_ register
-    .d_consumer_o(cfg),
-    .consumer_o  (consumer),
-    .armed_o     (armed),
-    .done_i      (layer_done),
-    .hw_we_i     (hw_we),
-    .hw_wdata_i  (hw_wdata)
+  rbk_reg_top #(.Base(Base)) u_regs (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .req_valid_i(csb_req_valid_i),
+    .req_addr_i (csb_req_addr_i),
+    .req_write_i(csb_req_write_i),
+    .req_wdata_i(csb_req_wdata_i),
+    .hit_o      (regs_hit),
+    .rdata_o    (regs_rdata),
+    .s_we_o     (s_we),
+    .s_re_o     (s_re),
+    .s_offset_o (s_off),
+    .s_wdata_o  (s_wdata),
+    .s_rdata_i  (32'd0),  // RBK has no other S_ register
+    .reg2hw_o   (rbk),
+    .hw2reg_i   (hw2reg),
+    .consumer_o (consumer),
+    .armed_o    (armed),
+    .done_i     (layer_done)
   );
   assign csb_req_ready_o = 1'b1;
   logic csb_rd_q;
@@ -132,36 +103,40 @@ module rubik_core #(
   logic [1:0]      mode;
   logic            contract, split, int16;
   logic [CntW-1:0] w1, h1, c1, s1, a1, wlast1, clast1, ca1, sx1, sy1;
-  assign mode     = cfg[IMisc][nvdla_regs_pkg::RBK_D_MISC_CFG_RUBIK_MODE_LSB +: 2];
+  assign mode     = rbk.misc_cfg_rubik_mode;
   assign contract = mode == 2'd0;
   assign split    = mode == 2'd1;
-  assign int16    = cfg[IMisc][nvdla_regs_pkg::RBK_D_MISC_CFG_IN_PRECISION_LSB +: 2] != 2'd0;
-  assign w1       = cfg[ISize0][nvdla_regs_pkg::RBK_D_DATAIN_SIZE_0_DATAIN_WIDTH_LSB +: CntW];
-  assign h1       = cfg[ISize0][nvdla_regs_pkg::RBK_D_DATAIN_SIZE_0_DATAIN_HEIGHT_LSB +: CntW];
+  assign int16    = rbk.misc_cfg_in_precision != 2'd0;
+  assign w1       = rbk.datain_size_0_datain_width;
+  assign h1       = rbk.datain_size_0_datain_height;
   // Channels - 1: CONTRACT and SPLIT count DATAOUT_CHANNEL, MERGE DATAIN_CHANNEL (docs/RUBIK.md §2).
-  assign c1 = (contract || split) ? cfg[IOutSize1][CntW-1:0] : cfg[ISize1][CntW-1:0];
+  assign c1 = (contract || split) ? rbk.dataout_size_1 : rbk.datain_size_1;
   // ca = 32 / bpe lanes per atom; surfaces S = ceil(C·bpe / 32), plane-line atoms A = ceil(W / ca).
   assign ca1    = int16 ? CntW'(AtomBytes / 2 - 1) : CntW'(AtomBytes - 1);
   assign s1     = int16 ? c1 >> (AtomLog2 - 1) : c1 >> AtomLog2;
   assign a1     = int16 ? w1 >> (AtomLog2 - 1) : w1 >> AtomLog2;
   assign wlast1 = w1 & ca1;  // positions of the last block of a line, minus one
   assign clast1 = c1 & ca1;  // channels of the last surface, minus one
-  assign sx1    = 13'(cfg[IDeconv][nvdla_regs_pkg::RBK_D_DECONV_STRIDE_DECONV_X_STRIDE_LSB +: 5]);
-  assign sy1    = 13'(cfg[IDeconv][nvdla_regs_pkg::RBK_D_DECONV_STRIDE_DECONV_Y_STRIDE_LSB +: 5]);
+  assign sx1    = 13'(rbk.deconv_stride_deconv_x_stride);
+  assign sy1    = 13'(rbk.deconv_stride_deconv_y_stride);
 
-  // Addresses and strides in bytes (the registers keep bits [31:5]).
+  // Addresses and strides in bytes: the registers keep bits [31:AddrLsb] (32-byte units).
+  localparam int unsigned AddrLsb = nvdla_regs_pkg::RBK_D_DAIN_ADDR_LOW_DAIN_ADDR_LOW_LSB;
+  function automatic logic [31:0] bytes(input logic [31-AddrLsb:0] units);
+    bytes = {units, AddrLsb'(0)};
+  endfunction
   logic [63:0] in_base, out_base, in_line, in_surf, in_plan, out_line, out_surf, out_plan, cs0, cs1;
   logic [63:0] sx, cs0_sx, in_plan_ca, out_plan_ca, ca_atoms;
-  assign in_base  = {cfg[IInHi], cfg[IInLo]};
-  assign out_base = {cfg[IOutHi], cfg[IOutLo]};
-  assign in_line  = 64'(cfg[IInLine]);
-  assign in_surf  = 64'(cfg[IInSurf]);
-  assign in_plan  = 64'(cfg[IInPlanar]);
-  assign out_line = 64'(cfg[IOutLine]);
-  assign out_surf = 64'(cfg[IOutSurf]);
-  assign out_plan = 64'(cfg[IOutPlan]);
-  assign cs0      = 64'(cfg[ICs0]);
-  assign cs1      = 64'(cfg[ICs1]);
+  assign in_base  = {rbk.dain_addr_high, bytes(rbk.dain_addr_low)};
+  assign out_base = {rbk.daout_addr_high, bytes(rbk.daout_addr_low)};
+  assign in_line  = 64'(bytes(rbk.dain_line_stride));
+  assign in_surf  = 64'(bytes(rbk.dain_surf_stride));
+  assign in_plan  = 64'(bytes(rbk.dain_planar_stride));
+  assign out_line = 64'(bytes(rbk.daout_line_stride));
+  assign out_surf = 64'(bytes(rbk.daout_surf_stride));
+  assign out_plan = 64'(bytes(rbk.daout_planar_stride));
+  assign cs0      = 64'(bytes(rbk.contract_stride_0));
+  assign cs1      = 64'(bytes(rbk.contract_stride_1));
   assign sx       = 64'(sx1) + 64'd1;
   // sx · CONTRACT_STRIDE_0 (sx <= 32): one sy_i step of the sub-cube index j = sy_i·sx + sx_i.
   always_comb begin
@@ -394,7 +369,7 @@ module rubik_core #(
   // ---------------------------------------------------------------- statistics
   logic        perf_en;
   logic [31:0] rd_stall, wr_stall;
-  assign perf_en = cfg[IPerf][nvdla_regs_pkg::RBK_D_PERF_ENABLE_PERF_EN_LSB] && running_q;
+  assign perf_en = rbk.perf_enable && running_q;
   dla_perf_cnt u_rd_stall (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
@@ -412,15 +387,14 @@ module rubik_core #(
     .count_o(wr_stall)
   );
   always_comb begin
-    hw_we    = '0;
-    hw_wdata = '0;
-    hw_we[IRdStall]    = layer_done;
-    hw_we[IWrStall]    = layer_done;
-    hw_wdata[IRdStall] = rd_stall;
-    hw_wdata[IWrStall] = wr_stall;
+    hw2reg                     = '0;
+    hw2reg.perf_read_stall_de  = layer_done;
+    hw2reg.perf_write_stall_de = layer_done;
+    hw2reg.perf_read_stall     = rd_stall;
+    hw2reg.perf_write_stall    = wr_stall;
   end
 
   logic unused;
-  assign unused = s_we ^ s_re ^ (^s_off) ^ (^s_wdata) ^ regs_hit ^ (^fl_addr) ^ fl_last ^ (^cfg) ^ (^sx) ^
+  assign unused = s_we ^ s_re ^ (^s_off) ^ (^s_wdata) ^ regs_hit ^ (^fl_addr) ^ fl_last ^ (^sx) ^
                   (^rd_cnt) ^ (^fl_cnt) ^ (^wr_cnt);
 endmodule
