@@ -1,4 +1,5 @@
-// SDP datapath configuration, decoded from the SDP registers by sdp_regs (one struct per stage).
+// SDP configuration, decoded from the SDP and SDP_RDMA registers by sdp_regs (the one place the
+// register fields are read): one struct per datapath stage, per operand stream, and the layer.
 package sdp_pkg;
 
   typedef enum logic [1:0] {
@@ -55,5 +56,57 @@ package sdp_pkg;
     logic        out_int16;
     logic        eql;   // EQL mode: pass the low 16 bits, no conversion
   } c_cfg_t;
+
+  // One operand stream (BRDMA, NRDMA, ERDMA): its cube in memory and its element format.
+  typedef struct packed {
+    logic [63:0] base;
+    logic [31:0] line_stride;
+    logic [31:0] surface_stride;
+    logic [31:0] batch_stride;
+    logic        size2;    // 2-byte operand values
+    logic        both;     // ALU and MUL values interleaved
+    logic        per_elt;  // one value per element (else per channel)
+    logic        need;     // a stage of this stream reads its ALU or MUL operand from memory
+  } op_cfg_t;
+
+  // The layer: stages, streams, cube, and the geometry derived from them (docs/SDP_RTL.md).
+  typedef struct packed {
+    x_cfg_t      bs;
+    x_cfg_t      bn;
+    y_cfg_t      ew;
+    c_cfg_t      c;
+    op_cfg_t     brdma;
+    op_cfg_t     nrdma;
+    op_cfg_t     erdma;
+    logic        lut_active;  // EW's LUT stage is on
+    // input cube (MRDMA) and output cube (WDMA)
+    logic [63:0] src_base;
+    logic [31:0] src_line_stride;
+    logic [31:0] src_surface_stride;
+    logic [63:0] dst_base;
+    logic [31:0] dst_line_stride;
+    logic [31:0] dst_surface_stride;
+    logic [31:0] dst_batch_stride;
+    logic [12:0] width_m1;
+    logic [12:0] height_m1;
+    logic [4:0]  batch_m1;    // flying only, else 0
+    logic        flying;
+    logic        wg_order;    // Winograd 2x2 tile order (flying only)
+    logic        to_pdp;      // OUTPUT_DST = PDP
+    logic        in_int16;    // input lanes are int16 (output: c.out_int16)
+    // perf counter enables: saturation and LUT (SDP), write stalls (SDP), read stalls (SDP_RDMA)
+    logic        perf_sat_en;
+    logic        perf_lut_en;
+    logic        perf_wr_en;
+    logic        perf_rd_en;
+    // lanes per atom (log2) of the input, the output and the channel loop's groups; lanes
+    // computed (padded atoms included) of the input and output; channel groups - 1
+    logic [2:0]  ca_in_log2;
+    logic [2:0]  ca_out_log2;
+    logic [2:0]  ca_it_log2;
+    logic [13:0] in_lanes;
+    logic [13:0] out_lanes;
+    logic [12:0] surfaces_m1;
+  } cfg_t;
 
 endpackage
