@@ -27,6 +27,7 @@
 #include "harness/golden_device.hpp"
 #include "harness/program_runner.hpp"
 #include "harness/regdb.hpp"
+#include "units/conv_image.hpp"
 #include "units/pdp.hpp"
 #include "units/program_builder.hpp"
 #include "units/sdp_compiler.hpp"
@@ -74,6 +75,7 @@ struct ConvLayer {
   std::vector<Band> bands;       // one for a layer CBUF holds whole
   std::optional<golden::PdpConfig> pool;  // "pool": PDP on the fly after SDP
   golden::FeatureLayout pool_layout{};    // PDP's output (with "pool")
+  std::optional<ImageLayer> image;        // "input": {"format": ...} (units/conv_image.hpp)
 };
 
 // The hardware layer of band `b` of a direct convolution (NVDLA's compiler's Split-H): the input
@@ -316,15 +318,19 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
     p.precision = *golden::parse_precision(n->as_choice({"int8", "int16"}));
     if (!hw.supports(p.precision)) n->fail(fmt::format("{} does not support int16 convolution (int16 only on nv_full)", hw.name));
   }
+  const JsonNode in = root.require("input");
+  // Image input: the format gives C and, without "precision", the precision.
+  if (is_image_input(in)) L.image = parse_image_input(root, in, hw, p);
   const int bpe = golden::bytes_per_element(p.precision);
   const auto vmin = static_cast<int64_t>(golden::min_of_bits(8 * bpe));
   const auto vmax = static_cast<int64_t>(golden::max_of_bits(8 * bpe));
 
-  const JsonNode in = root.require("input");
-  in.allow_keys({"w", "h", "c", "data", "converter"});
-  p.w = static_cast<int>(in.require("w").as_int(1, kMaxDim));
-  p.h = static_cast<int>(in.require("h").as_int(1, kMaxDim));
-  p.c = static_cast<int>(in.require("c").as_int(1, kMaxDim));
+  if (!L.image) {
+    in.allow_keys({"w", "h", "c", "data", "converter"});
+    p.w = static_cast<int>(in.require("w").as_int(1, kMaxDim));
+    p.h = static_cast<int>(in.require("h").as_int(1, kMaxDim));
+    p.c = static_cast<int>(in.require("c").as_int(1, kMaxDim));
+  }
   if (const auto cv = in.get("converter")) {
     cv->allow_keys({"offset", "scale", "truncate"});
     p.cvt.enabled = true;
@@ -338,12 +344,22 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   p.r = static_cast<int>(wt.require("r").as_int(1, kMaxKernel));
   p.s = static_cast<int>(wt.require("s").as_int(1, kMaxKernel));
   if (const auto pad = root.get("padding")) {
-    pad->allow_keys({"left", "right", "top", "bottom", "value"});
+    pad->allow_keys({"left", "right", "top", "bottom", "value", "top_bottom_value"});
     p.pad_left = get_int(*pad, "left", 0, kMaxPadLeftTop, 0);
     p.pad_right = get_int(*pad, "right", 0, kMaxPadRightBottom, 0);
     p.pad_top = get_int(*pad, "top", 0, kMaxPadLeftTop, 0);
     p.pad_bottom = get_int(*pad, "bottom", 0, kMaxPadRightBottom, 0);
     p.pad_value = static_cast<int32_t>(get_int(*pad, "value", static_cast<int>(vmin), static_cast<int>(vmax), 0));
+    // Image input: "value" pads left / right (CDMA) and, unless "top_bottom_value" is given, top /
+    // bottom (CSC); p.pad_value is CSC's.
+    if (const auto tb = pad->get("top_bottom_value"); tb && !L.image) {
+      tb->fail("only with image input (\"input\": {\"format\": ...}); a feature input has one pad value");
+    }
+    if (L.image) {
+      L.image->image.pad_value_lr = p.pad_value;
+      p.pad_value = static_cast<int32_t>(
+          get_int(*pad, "top_bottom_value", static_cast<int>(vmin), static_cast<int>(vmax), p.pad_value));
+    }
   }
   if (const auto st = root.get("stride")) {
     st->allow_keys({"x", "y"});
@@ -377,8 +393,9 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   if (bpk / bpe * p.k > kMaxElements) {
     wt.fail(fmt::format("K x C x R x S = {} weights exceed the limit of {}", bpk / bpe * p.k, kMaxElements));
   }
-  if (const auto n = root.get("wfold")) p.wfold_ws = parse_wfold(*n, p, hw, wino, ow);
-  ConvConfig cfg = golden::conv_config_from(p, hw, sdp::kInputBase, kWeightBase);
+  if (const auto n = root.get("wfold"); n && !L.image) p.wfold_ws = parse_wfold(*n, p, hw, wino, ow);
+  ConvConfig cfg = L.image ? image_conv_config(p, *L.image, hw, sdp::kInputBase, kWeightBase)
+                           : golden::conv_config_from(p, hw, sdp::kInputBase, kWeightBase);
   if (p.wfold_ws != 0) {
     if (const uint64_t fbpk = golden::conv_derived(cfg, hw).byte_per_kernel; fbpk > uint64_t{kMaxBytePerKernel}) {
       root.require("wfold").fail(fmt::format("a kernel's folded weights (R x S' x C' x {} bytes) are {} bytes; "
@@ -394,6 +411,9 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
                           "bytes; BYTE_PER_KERNEL holds at most {}",
                           golden::wino_geometry(cfg).c_ext, bpe, wbpk, kMaxBytePerKernel));
     }
+  } else if (L.image) {
+    check_image_layer(root, cfg, hw);  // the whole image in CBUF: no Split-H
+    L.bands = {{0, oh}};
   } else {
     // Split-H when CBUF cannot hold the whole input; a kernel group that does not fit, or an input
     // of which not even one output row's band fits, is refused.
@@ -408,7 +428,11 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   }
 
   const auto count = [](int64_t v) { return static_cast<std::size_t>(v); };
-  L.input = resolve_values(in.require("data"), count(int64_t{p.c} * p.h * p.w), bpe, vmin, vmax, h.seed);
+  if (L.image) {
+    resolve_image_data(in, p, *L.image, h.seed);
+  } else {
+    L.input = resolve_values(in.require("data"), count(int64_t{p.c} * p.h * p.w), bpe, vmin, vmax, h.seed);
+  }
   L.weights = resolve_values(wt.require("data"), count(bpk / bpe * p.k), bpe, vmin, vmax, h.seed);
   if (wino) {
     // golden::wino_compile judges the layer (its first problem is the error) and pre-transforms
@@ -460,6 +484,7 @@ std::vector<uint8_t> input_image(const ConvLayer& L, const ConvConfig& c) {
 // Winograd: golden::wino_compile's pre-transformed image (zero-padded channels and kernels).
 std::vector<uint8_t> weight_image(const ConvLayer& L, const ConvConfig& c) {
   if (L.wino) return L.wino->weights;
+  if (L.image) return image_weight_bytes(c, weight_cube(L.p, L.weights));
   const golden::WeightLayout wl = c.weight_layout();  // W-fold: the folded weights' (K x R x S' x C')
   std::vector<uint8_t> bytes(wl.padded_bytes(), sdp::kGapFill);
   golden::Cube<int64_t> w = weight_cube(L.p, L.weights);
@@ -474,7 +499,9 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, co
   const int g0 = at != nullptr ? at->first_group : 0;
   const HwConfig& hw = *h.config;
   CompiledConv out;
-  out.conv = L.wino ? L.wino->cfg : golden::conv_config_from(L.p, hw, sdp::kInputBase, kWeightBase);
+  out.conv = L.wino    ? L.wino->cfg
+             : L.image ? image_conv_config(L.p, *L.image, hw, sdp::kInputBase, kWeightBase)
+                       : golden::conv_config_from(L.p, hw, sdp::kInputBase, kWeightBase);
   const ConvConfig& c = out.conv;
   out.out_layout = L.pool ? L.pool_layout : L.post.out_layout;
   out.out_shape = L.pool ? golden::CubeShape{1, c.output.c, L.pool->out.h, L.pool->out.w} : c.output;
@@ -482,7 +509,12 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, co
   ProgramBuilder pb(h);
 
   // Memory: input, weights, SDP operand streams, output pre-filled.
-  pb.load(c.in_layout.base, input_image(L, c), "input cube");
+  if (L.image) {
+    pb.load(c.in_layout.base, image_plane_bytes(*L.image, c, 0), "image plane 0");
+    if (L.image->format->planes == 2) pb.load(c.image.base_uv, image_plane_bytes(*L.image, c, 1), "image plane 1");
+  } else {
+    pb.load(c.in_layout.base, input_image(L, c), "input cube");
+  }
   pb.load(c.weight_base, weight_image(L, c), "weights");
   sdp::emit_operands_and_output(pb, L.post);
 
@@ -494,12 +526,14 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, co
     const int g = static_cast<int>((bi + static_cast<std::size_t>(g0)) % 2);
     // A band is its own hardware layer unless CBUF holds the whole layer (a single band may
     // still be smaller than the layer: rows only top padding reads are not fetched).
-    const ConvConfig cb = L.wino || (L.bands.size() == 1 && cbuf_holds(c, hw)) ? c : band_config(c, b);
+    const ConvConfig cb = L.wino || L.image || (L.bands.size() == 1 && cbuf_holds(c, hw)) ? c : band_config(c, b);
     const sdp::Layer post = band_post(L.post, b);
     // Registers: pointers (PRODUCER = g) and the D_ groups of the pipeline, then SDP and SDP_RDMA.
     for (const char* block : kConvBlocks) pb.write(pb.reg(block, "S_POINTER"), static_cast<uint32_t>(g));
-    BlockWords words = conv_register_words(cb, hw, conv_bank_split(cb, hw), post.out_layout);
+    BlockWords words =
+        conv_register_words(cb, hw, L.image ? image_bank_split(cb, hw) : conv_bank_split(cb, hw), post.out_layout);
     if (L.wino) apply_wino_regs(words, L.wino->regs);  // SDP's WINOGRAD bit comes with L.post
+    if (L.image) apply_image_regs(words, cb);
     for (const char* block : kConvBlocks) pb.write_group(block, words.at(block));
     sdp::emit_registers(pb, post, g);
     if (L.pool) emit_pdp_registers(pb, *L.pool);
