@@ -26,7 +26,8 @@ namespace {
 // when CDMA is enabled, decodes the group about to run (golden::decode_conv, registers never
 // written at their reset values) and refuses it if its D_BANK split cannot hold it on this RTL
 // (units::rtl_cbuf_problem: banks beyond CBUF, the input or one kernel group beyond its banks):
-// the RTL would otherwise compute wrong values silently. Checked even when the golden model
+// the RTL would otherwise compute wrong values silently; likewise image input (PIXEL), which
+// only the golden model has. Checked even when the golden model
 // refuses the layer for another reason too (an RTL-only run has no golden device to say so).
 // Only the guard reads the mirror; the RTL decodes its own registers.
 class ConvCapacityGuard {
@@ -78,6 +79,11 @@ class ConvCapacityGuard {
     golden::ConvRegReaders rr{reader(blocks_[0]), reader(blocks_[1]), reader(blocks_[2]), reader(blocks_[3]),
                               reader(blocks_[4])};
     const golden::ConvConfig c = golden::decode_conv(rr, *hw_);
+    if (c.image.enabled) {  // the golden model has it (docs/IMAGE_INPUT.md), conv_cdma does not yet
+      throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
+                       "this RTL refuses the layer: CDMA D_DATAIN_FORMAT is PIXEL, and the RTL's CDMA has no "
+                       "image input mode yet (docs/IMAGE_INPUT.md)");
+    }
     const uint32_t bank = reader(blocks_[0])(golden::regs::cdma::D_BANK::offset);
     const units::ConvBanks banks{
         static_cast<int>(golden::regs::field(bank, golden::regs::cdma::D_BANK::DATA_BANK{})) + 1,

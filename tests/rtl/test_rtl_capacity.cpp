@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -44,12 +45,15 @@ golden::ConvConfig config_of(const Layer& l) {
 
 // Writes the convolution blocks' D_ groups of `l` with D_BANK `banks` (the compiler's split when
 // absent) to the RTL device, then CDMA's D_OP_ENABLE; returns the refusal's text ("" when accepted).
-std::string enable_conv(const Layer& l, std::optional<units::ConvBanks> banks = std::nullopt) {
+// `edit` may change the words before they are written.
+std::string enable_conv(const Layer& l, std::optional<units::ConvBanks> banks = std::nullopt,
+                        const std::function<void(units::BlockWords&)>& edit = {}) {
   const golden::HwConfig& hw = *l.hw;
   const golden::ConvConfig c = config_of(l);
   golden::FeatureLayout out = c.in_layout;
   out.base = 0xa0000000ull;
-  const units::BlockWords words = units::conv_register_words(c, hw, banks.value_or(units::conv_bank_split(c, hw)), out);
+  units::BlockWords words = units::conv_register_words(c, hw, banks.value_or(units::conv_bank_split(c, hw)), out);
+  if (edit) edit(words);
   std::string why;
   RunOptions o;
   auto dev = make_nvdla_core_device({"CDMA"}, hw, o, why);
@@ -113,6 +117,23 @@ TEST_CASE("the conv RTL runs what D_BANK holds and refuses with a reason what it
   CHECK_THAT(enable_conv(packed, units::ConvBanks{5, 11}),
              Catch::Contains("the input needs 2400 CBUF rows in this RTL (1 channel block(s) of 64 x W 40 x H 60), more "
                              "than its 5 data bank(s) of 256 entries (NVDLA packs it into 1200 entries"));
+}
+
+TEST_CASE("the conv RTL refuses image input (PIXEL), which only the golden model has, with the reason", "[rtl][conv]") {
+  // nv_small R8 image 16 x 4, 8 kernels 1x1: with C = 1 and S = 1 the pre-extended kernel is the
+  // direct one (C' = S x C = 1); image mode needs DATAIN_FORMAT = PIXEL in CDMA and CSC and the
+  // image line's ENTRY_PER_SLICE, ceil(16 pixels x 1 byte / 8-byte entries) = 2 (field 1).
+  namespace r = golden::regs;
+  const Layer img{&golden::nv_small(), 16, 4, 1, 8, 1, 1};
+  CHECK(enable_conv(img).empty());  // as feature data it runs
+  const std::string why = enable_conv(img, std::nullopt, [](units::BlockWords& w) {
+    w["CDMA"][r::cdma::D_DATAIN_FORMAT::offset] = 1u | (1u << 20);  // PIXEL, T_R8 (0), signed
+    w["CSC"][r::csc::D_DATAIN_FORMAT::offset] = 1u;
+    w["CDMA"][r::cdma::D_ENTRY_PER_SLICE::offset] = 1u;
+    w["CSC"][r::csc::D_ENTRY_PER_SLICE::offset] = 1u;
+  });
+  CHECK_THAT(why, Catch::Contains("CDMA.D_OP_ENABLE") && Catch::Contains("this RTL refuses the layer") &&
+                      Catch::Contains("D_DATAIN_FORMAT is PIXEL") && Catch::Contains("no image input mode yet"));
 }
 
 TEST_CASE("a conv program whose D_BANK does not hold its input stops as bad input (exit 2) with the reason",
