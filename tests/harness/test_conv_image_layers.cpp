@@ -331,13 +331,27 @@ TEST_CASE("every image layer equals the int64 reference from the document on the
     const int64_t hi = L.int16 ? 32767 : 127;
     const auto rails = std::count_if(r.e.out.begin(), r.e.out.end(), [&](int64_t v) { return v == hi || v == -hi - 1; });
     CHECK(static_cast<std::size_t>(rails) * 4 <= r.e.out.size());
-    // "values" images: memory holds what the JSON says.
+    // Memory holds the JSON's image: its "values", or the value generator's draws in the container's
+    // range (unsigned 0..2^n - 1 or signed, n = 8 / 16) with each field's low w bits
+    // (docs/LAYER_FORMAT.md "Image input").
+    std::vector<int64_t> want;
     if (L.j["input"]["data"].contains("values")) {
-      std::vector<int64_t> want;
       for (const auto& v : L.j["input"]["data"]["values"]) want.push_back(v.get<int64_t>());
-      CHECK(want == r.e.components);
       seen.insert("values");
+    } else {
+      const LoadedLayer l = dla::harness::load_layer(f);
+      const int n = L.f.container;
+      want = dla::harness::resolve_values(l.root().require("input").require("data"),
+                                          static_cast<std::size_t>(L.C * L.H * L.W), n / 8,
+                                          L.sign ? -(int64_t{1} << (n - 1)) : 0,
+                                          L.sign ? (int64_t{1} << (n - 1)) - 1 : (int64_t{1} << n) - 1, l.header.seed);
+      for (std::size_t i = 0; i < want.size(); ++i) {
+        const int w = L.f.ch[i / static_cast<std::size_t>(L.H * L.W)].width;
+        const uint64_t bits = static_cast<uint64_t>(want[i]) & ((uint64_t{1} << w) - 1);
+        want[i] = L.sign ? sext(bits, w) : static_cast<int64_t>(bits);
+      }
     }
+    CHECK(want == r.e.components);
     seen.insert(L.config);
     seen.insert(L.format);
     const int code = L.f.code;
