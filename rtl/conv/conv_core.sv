@@ -1,8 +1,9 @@
 // The direct-convolution pipeline at register level: CDMA -> CBUF -> CSC -> CMAC_A/B -> CACC,
-// with a flying output stream into SDP (docs/CONV_RTL.md). Five CSB register blocks
-// (dla_group_regs each, NVDLA offsets, block bases as parameters), one DMA read port (one atom
-// per request, responses in order), the CACC output on fly_* (FlyLanes 32-bit elements per beat
-// in SDP's processing order: kernel group, h, w, lane; padded lanes included).
+// with a flying output stream into SDP (docs/CONV_RTL.md). Five CSB register blocks (the
+// generated <blk>_reg_top each: NVDLA offsets, block bases as parameters, fields as structs), one
+// DMA read port (one atom per request, responses in order), the CACC output on fly_* (FlyLanes
+// 32-bit elements per beat in SDP's processing order: kernel group, h, w, lane; padded lanes
+// included).
 //
 // A layer starts when the consumer groups of CDMA, CSC, CMAC_A, CMAC_B and CACC are all armed;
 // the configuration is read from their consumer groups (CSC: geometry; CDMA: addresses,
@@ -73,23 +74,18 @@ module conv_core #(
   localparam int unsigned EntLog2     = $clog2(CbufEntries);
   localparam int unsigned DatRdPorts  = SupportWino ? 4 : 1;
 
-  localparam int unsigned CdmaDFirst  = 32'(nvdla_regs_pkg::CDMA_D_OP_ENABLE_OFFSET);
-  localparam int unsigned CscDFirst   = 32'(nvdla_regs_pkg::CSC_D_OP_ENABLE_OFFSET);
-  localparam int unsigned CmacADFirst = 32'(nvdla_regs_pkg::CMAC_A_D_OP_ENABLE_OFFSET);
-  localparam int unsigned CmacBDFirst = 32'(nvdla_regs_pkg::CMAC_B_D_OP_ENABLE_OFFSET);
-  localparam int unsigned CaccDFirst  = 32'(nvdla_regs_pkg::CACC_D_OP_ENABLE_OFFSET);
-  localparam int unsigned DWCdma      = nvdla_regs_pkg::CDMA_D_WORDS;
-  localparam int unsigned DWCsc       = nvdla_regs_pkg::CSC_D_WORDS;
-  localparam int unsigned DWCmacA     = nvdla_regs_pkg::CMAC_A_D_WORDS;
-  localparam int unsigned DWCmacB     = nvdla_regs_pkg::CMAC_B_D_WORDS;
-  localparam int unsigned DWCacc      = nvdla_regs_pkg::CACC_D_WORDS;
-
   // ---------------------------------------------------------------- register blocks
-  logic [DWCdma-1:0][31:0]  cdma_d;
-  logic [DWCsc-1:0][31:0]   csc_d;
-  logic [DWCmacA-1:0][31:0] cmac_a_d;
-  logic [DWCmacB-1:0][31:0] cmac_b_d;
-  logic [DWCacc-1:0][31:0]  cacc_d;
+  // Generated (tools/reggen): each block's consumer group as a struct of its fields (reg2hw),
+  // hardware-written fields in (hw2reg). Only the fields named below are read.
+  /* verilator lint_off UNUSEDSIGNAL */
+  nvdla_regs_pkg::cdma_reg2hw_d_t   cdma;
+  nvdla_regs_pkg::csc_reg2hw_d_t    csc;
+  nvdla_regs_pkg::cmac_a_reg2hw_d_t cmac_a;
+  nvdla_regs_pkg::cmac_b_reg2hw_d_t cmac_b;
+  nvdla_regs_pkg::cacc_reg2hw_d_t   cacc;
+  /* verilator lint_on UNUSEDSIGNAL */
+  nvdla_regs_pkg::cdma_hw2reg_t     cdma_hw2reg;
+  nvdla_regs_pkg::cacc_hw2reg_t     cacc_hw2reg;
   logic [4:0]        armed, consumer, hit;
   logic [4:0][31:0]  rdata;
   logic [4:0]        s_we, s_re;
@@ -97,151 +93,109 @@ module conv_core #(
   logic [4:0][31:0]  s_wdata;
   logic [31:0]       cdma_s_rdata;
   logic              layer_done;
-  logic [DWCdma-1:0]       cdma_hw_we;
-  logic [DWCdma-1:0][31:0] cdma_hw_wdata;
-  logic [DWCacc-1:0]       cacc_hw_we;
-  logic [DWCacc-1:0][31:0] cacc_hw_wdata;
 
   assign csb_req_ready_o = 1'b1;
 
-  dla_group_regs #(
-    .Base     (CdmaBase),
-    .DFirst   (CdmaDFirst),
-    .DWords   (DWCdma),
-    .DReset   (nvdla_regs_pkg::CDMA_D_RESET),
-    .DWritable(nvdla_regs_pkg::CDMA_D_WRITABLE)
-  ) u_cdma_regs (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .req_valid_i (csb_req_valid_i),
-    .req_addr_i  (csb_req_addr_i),
-    .req_write_i (csb_req_write_i),
-    .req_wdata_i (csb_req_wdata_i),
-    .hit_o       (hit[0]),
-    .rdata_o     (rdata[0]),
-    .s_we_o      (s_we[0]),
-    .s_re_o      (s_re[0]),
-    .s_offset_o  (s_off[0]),
-    .s_wdata_o   (s_wdata[0]),
-    .s_rdata_i   (cdma_s_rdata),
-    .d_consumer_o(cdma_d),
-    .consumer_o  (consumer[0]),
-    .armed_o     (armed[0]),
-    .done_i      (layer_done),
-    .hw_we_i     (cdma_hw_we),
-    .hw_wdata_i  (cdma_hw_wdata)
+  cdma_reg_top #(.Base(CdmaBase)) u_cdma_regs (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .req_valid_i(csb_req_valid_i),
+    .req_addr_i (csb_req_addr_i),
+    .req_write_i(csb_req_write_i),
+    .req_wdata_i(csb_req_wdata_i),
+    .hit_o      (hit[0]),
+    .rdata_o    (rdata[0]),
+    .s_we_o     (s_we[0]),
+    .s_re_o     (s_re[0]),
+    .s_offset_o (s_off[0]),
+    .s_wdata_o  (s_wdata[0]),
+    .s_rdata_i  (cdma_s_rdata),
+    .reg2hw_o   (cdma),
+    .hw2reg_i   (cdma_hw2reg),
+    .consumer_o (consumer[0]),
+    .armed_o    (armed[0]),
+    .done_i     (layer_done)
   );
 
-  dla_group_regs #(
-    .Base     (CscBase),
-    .DFirst   (CscDFirst),
-    .DWords   (DWCsc),
-    .DReset   (nvdla_regs_pkg::CSC_D_RESET),
-    .DWritable(nvdla_regs_pkg::CSC_D_WRITABLE)
-  ) u_csc_regs (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .req_valid_i (csb_req_valid_i),
-    .req_addr_i  (csb_req_addr_i),
-    .req_write_i (csb_req_write_i),
-    .req_wdata_i (csb_req_wdata_i),
-    .hit_o       (hit[1]),
-    .rdata_o     (rdata[1]),
-    .s_we_o      (s_we[1]),
-    .s_re_o      (s_re[1]),
-    .s_offset_o  (s_off[1]),
-    .s_wdata_o   (s_wdata[1]),
-    .s_rdata_i   ('0),
-    .d_consumer_o(csc_d),
-    .consumer_o  (consumer[1]),
-    .armed_o     (armed[1]),
-    .done_i      (layer_done),
-    .hw_we_i     ('0),
-    .hw_wdata_i  ('0)
+  csc_reg_top #(.Base(CscBase)) u_csc_regs (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .req_valid_i(csb_req_valid_i),
+    .req_addr_i (csb_req_addr_i),
+    .req_write_i(csb_req_write_i),
+    .req_wdata_i(csb_req_wdata_i),
+    .hit_o      (hit[1]),
+    .rdata_o    (rdata[1]),
+    .s_we_o     (s_we[1]),
+    .s_re_o     (s_re[1]),
+    .s_offset_o (s_off[1]),
+    .s_wdata_o  (s_wdata[1]),
+    .s_rdata_i  ('0),
+    .reg2hw_o   (csc),
+    .consumer_o (consumer[1]),
+    .armed_o    (armed[1]),
+    .done_i     (layer_done)
   );
 
-  dla_group_regs #(
-    .Base     (CmacABase),
-    .DFirst   (CmacADFirst),
-    .DWords   (DWCmacA),
-    .DReset   (nvdla_regs_pkg::CMAC_A_D_RESET),
-    .DWritable(nvdla_regs_pkg::CMAC_A_D_WRITABLE)
-  ) u_cmac_a_regs (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .req_valid_i (csb_req_valid_i),
-    .req_addr_i  (csb_req_addr_i),
-    .req_write_i (csb_req_write_i),
-    .req_wdata_i (csb_req_wdata_i),
-    .hit_o       (hit[2]),
-    .rdata_o     (rdata[2]),
-    .s_we_o      (s_we[2]),
-    .s_re_o      (s_re[2]),
-    .s_offset_o  (s_off[2]),
-    .s_wdata_o   (s_wdata[2]),
-    .s_rdata_i   ('0),
-    .d_consumer_o(cmac_a_d),
-    .consumer_o  (consumer[2]),
-    .armed_o     (armed[2]),
-    .done_i      (layer_done),
-    .hw_we_i     ('0),
-    .hw_wdata_i  ('0)
+  cmac_a_reg_top #(.Base(CmacABase)) u_cmac_a_regs (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .req_valid_i(csb_req_valid_i),
+    .req_addr_i (csb_req_addr_i),
+    .req_write_i(csb_req_write_i),
+    .req_wdata_i(csb_req_wdata_i),
+    .hit_o      (hit[2]),
+    .rdata_o    (rdata[2]),
+    .s_we_o     (s_we[2]),
+    .s_re_o     (s_re[2]),
+    .s_offset_o (s_off[2]),
+    .s_wdata_o  (s_wdata[2]),
+    .s_rdata_i  ('0),
+    .reg2hw_o   (cmac_a),
+    .consumer_o (consumer[2]),
+    .armed_o    (armed[2]),
+    .done_i     (layer_done)
   );
 
-  dla_group_regs #(
-    .Base     (CmacBBase),
-    .DFirst   (CmacBDFirst),
-    .DWords   (DWCmacB),
-    .DReset   (nvdla_regs_pkg::CMAC_B_D_RESET),
-    .DWritable(nvdla_regs_pkg::CMAC_B_D_WRITABLE)
-  ) u_cmac_b_regs (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .req_valid_i (csb_req_valid_i),
-    .req_addr_i  (csb_req_addr_i),
-    .req_write_i (csb_req_write_i),
-    .req_wdata_i (csb_req_wdata_i),
-    .hit_o       (hit[3]),
-    .rdata_o     (rdata[3]),
-    .s_we_o      (s_we[3]),
-    .s_re_o      (s_re[3]),
-    .s_offset_o  (s_off[3]),
-    .s_wdata_o   (s_wdata[3]),
-    .s_rdata_i   ('0),
-    .d_consumer_o(cmac_b_d),
-    .consumer_o  (consumer[3]),
-    .armed_o     (armed[3]),
-    .done_i      (layer_done),
-    .hw_we_i     ('0),
-    .hw_wdata_i  ('0)
+  cmac_b_reg_top #(.Base(CmacBBase)) u_cmac_b_regs (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .req_valid_i(csb_req_valid_i),
+    .req_addr_i (csb_req_addr_i),
+    .req_write_i(csb_req_write_i),
+    .req_wdata_i(csb_req_wdata_i),
+    .hit_o      (hit[3]),
+    .rdata_o    (rdata[3]),
+    .s_we_o     (s_we[3]),
+    .s_re_o     (s_re[3]),
+    .s_offset_o (s_off[3]),
+    .s_wdata_o  (s_wdata[3]),
+    .s_rdata_i  ('0),
+    .reg2hw_o   (cmac_b),
+    .consumer_o (consumer[3]),
+    .armed_o    (armed[3]),
+    .done_i     (layer_done)
   );
 
-  dla_group_regs #(
-    .Base     (CaccBase),
-    .DFirst   (CaccDFirst),
-    .DWords   (DWCacc),
-    .DReset   (nvdla_regs_pkg::CACC_D_RESET),
-    .DWritable(nvdla_regs_pkg::CACC_D_WRITABLE)
-  ) u_cacc_regs (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .req_valid_i (csb_req_valid_i),
-    .req_addr_i  (csb_req_addr_i),
-    .req_write_i (csb_req_write_i),
-    .req_wdata_i (csb_req_wdata_i),
-    .hit_o       (hit[4]),
-    .rdata_o     (rdata[4]),
-    .s_we_o      (s_we[4]),
-    .s_re_o      (s_re[4]),
-    .s_offset_o  (s_off[4]),
-    .s_wdata_o   (s_wdata[4]),
-    .s_rdata_i   ('0),
-    .d_consumer_o(cacc_d),
-    .consumer_o  (consumer[4]),
-    .armed_o     (armed[4]),
-    .done_i      (layer_done),
-    .hw_we_i     (cacc_hw_we),
-    .hw_wdata_i  (cacc_hw_wdata)
+  cacc_reg_top #(.Base(CaccBase)) u_cacc_regs (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .req_valid_i(csb_req_valid_i),
+    .req_addr_i (csb_req_addr_i),
+    .req_write_i(csb_req_write_i),
+    .req_wdata_i(csb_req_wdata_i),
+    .hit_o      (hit[4]),
+    .rdata_o    (rdata[4]),
+    .s_we_o     (s_we[4]),
+    .s_re_o     (s_re[4]),
+    .s_offset_o (s_off[4]),
+    .s_wdata_o  (s_wdata[4]),
+    .s_rdata_i  ('0),
+    .reg2hw_o   (cacc),
+    .hw2reg_i   (cacc_hw2reg),
+    .consumer_o (consumer[4]),
+    .armed_o    (armed[4]),
+    .done_i     (layer_done)
   );
 
   // CSB read data: a block that did not hit answers 0.
@@ -270,118 +224,50 @@ module conv_core #(
   end
 
   // ---------------------------------------------------------------- register decode
-  // Register words: only their defined fields are read.
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [31:0] cdma_misc_cfg;
-  assign cdma_misc_cfg = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_MISC_CFG_OFFSET) - CdmaDFirst) / 4];
-  logic [31:0] cdma_dain_addr_high_0;
-  assign cdma_dain_addr_high_0 = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_DAIN_ADDR_HIGH_0_OFFSET) - CdmaDFirst) / 4];
-  logic [31:0] cdma_dain_addr_low_0;
-  assign cdma_dain_addr_low_0 = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_DAIN_ADDR_LOW_0_OFFSET) - CdmaDFirst) / 4];
-  logic [31:0] cdma_line_stride;
-  assign cdma_line_stride = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_LINE_STRIDE_OFFSET) - CdmaDFirst) / 4];
-  logic [31:0] cdma_surf_stride;
-  assign cdma_surf_stride = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_SURF_STRIDE_OFFSET) - CdmaDFirst) / 4];
-  logic [31:0] cdma_weight_size_0;
-  assign cdma_weight_size_0 = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_WEIGHT_SIZE_0_OFFSET) - CdmaDFirst) / 4];
-  logic [31:0] cdma_weight_addr_high;
-  assign cdma_weight_addr_high = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_WEIGHT_ADDR_HIGH_OFFSET) - CdmaDFirst) / 4];
-  logic [31:0] cdma_weight_addr_low;
-  assign cdma_weight_addr_low = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_WEIGHT_ADDR_LOW_OFFSET) - CdmaDFirst) / 4];
-  logic [31:0] cdma_weight_bytes;
-  assign cdma_weight_bytes = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_WEIGHT_BYTES_OFFSET) - CdmaDFirst) / 4];
-  logic [31:0] cdma_bank;
-  assign cdma_bank = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_BANK_OFFSET) - CdmaDFirst) / 4];
-  logic [31:0] cdma_cvt_cfg;
-  assign cdma_cvt_cfg = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_CVT_CFG_OFFSET) - CdmaDFirst) / 4];
-  logic [31:0] cdma_cvt_offset;
-  assign cdma_cvt_offset = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_CVT_OFFSET_OFFSET) - CdmaDFirst) / 4];
-  logic [31:0] cdma_cvt_scale;
-  assign cdma_cvt_scale = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_CVT_SCALE_OFFSET) - CdmaDFirst) / 4];
-  logic [31:0] csc_misc_cfg;
-  assign csc_misc_cfg = csc_d[(32'(nvdla_regs_pkg::CSC_D_MISC_CFG_OFFSET) - CscDFirst) / 4];
-  logic [31:0] csc_datain_size_ext_0;
-  assign csc_datain_size_ext_0 = csc_d[(32'(nvdla_regs_pkg::CSC_D_DATAIN_SIZE_EXT_0_OFFSET) - CscDFirst) / 4];
-  logic [31:0] csc_datain_size_ext_1;
-  assign csc_datain_size_ext_1 = csc_d[(32'(nvdla_regs_pkg::CSC_D_DATAIN_SIZE_EXT_1_OFFSET) - CscDFirst) / 4];
-  logic [31:0] csc_weight_size_ext_0;
-  assign csc_weight_size_ext_0 = csc_d[(32'(nvdla_regs_pkg::CSC_D_WEIGHT_SIZE_EXT_0_OFFSET) - CscDFirst) / 4];
-  logic [31:0] csc_weight_size_ext_1;
-  assign csc_weight_size_ext_1 = csc_d[(32'(nvdla_regs_pkg::CSC_D_WEIGHT_SIZE_EXT_1_OFFSET) - CscDFirst) / 4];
-  logic [31:0] csc_dataout_size_0;
-  assign csc_dataout_size_0 = csc_d[(32'(nvdla_regs_pkg::CSC_D_DATAOUT_SIZE_0_OFFSET) - CscDFirst) / 4];
-  logic [31:0] csc_conv_stride_ext;
-  assign csc_conv_stride_ext = csc_d[(32'(nvdla_regs_pkg::CSC_D_CONV_STRIDE_EXT_OFFSET) - CscDFirst) / 4];
-  logic [31:0] csc_dilation_ext;
-  assign csc_dilation_ext = csc_d[(32'(nvdla_regs_pkg::CSC_D_DILATION_EXT_OFFSET) - CscDFirst) / 4];
-  logic [31:0] csc_zero_padding;
-  assign csc_zero_padding = csc_d[(32'(nvdla_regs_pkg::CSC_D_ZERO_PADDING_OFFSET) - CscDFirst) / 4];
-  logic [31:0] csc_zero_padding_value;
-  assign csc_zero_padding_value = csc_d[(32'(nvdla_regs_pkg::CSC_D_ZERO_PADDING_VALUE_OFFSET) - CscDFirst) / 4];
-  logic [31:0] cdma_datain_size_0;
-  assign cdma_datain_size_0 = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_DATAIN_SIZE_0_OFFSET) - CdmaDFirst) / 4];
-  logic [31:0] cdma_datain_size_1;
-  assign cdma_datain_size_1 = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_DATAIN_SIZE_1_OFFSET) - CdmaDFirst) / 4];
-  logic [31:0] cdma_conv_stride;
-  assign cdma_conv_stride = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_CONV_STRIDE_OFFSET) - CdmaDFirst) / 4];
-  logic [31:0] cdma_zero_padding;
-  assign cdma_zero_padding = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_ZERO_PADDING_OFFSET) - CdmaDFirst) / 4];
-  logic [31:0] cdma_zero_padding_value;
-  assign cdma_zero_padding_value = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_ZERO_PADDING_VALUE_OFFSET) - CdmaDFirst) / 4];
-  logic [31:0] csc_pra_cfg;
-  assign csc_pra_cfg = csc_d[(32'(nvdla_regs_pkg::CSC_D_PRA_CFG_OFFSET) - CscDFirst) / 4];
-  logic [31:0] cdma_wfold;
-  assign cdma_wfold = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_WFOLD_OFFSET) - CdmaDFirst) / 4];
-  logic [31:0] cacc_clip_cfg;
-  assign cacc_clip_cfg = cacc_d[(32'(nvdla_regs_pkg::CACC_D_CLIP_CFG_OFFSET) - CaccDFirst) / 4];
-  /* verilator lint_on UNUSEDSIGNAL */
-
   conv_pkg::cfg_t cfg;
   always_comb begin
-    cfg.int16           = SupportInt16 &&
-                          csc_misc_cfg[nvdla_regs_pkg::CSC_D_MISC_CFG_PROC_PRECISION_LSB +: nvdla_regs_pkg::CSC_D_MISC_CFG_PROC_PRECISION_WIDTH] == 2'd1;
-    cfg.in_w            = 14'(csc_datain_size_ext_0[nvdla_regs_pkg::CSC_D_DATAIN_SIZE_EXT_0_DATAIN_WIDTH_EXT_LSB +: nvdla_regs_pkg::CSC_D_DATAIN_SIZE_EXT_0_DATAIN_WIDTH_EXT_WIDTH]) + 14'd1;
-    cfg.in_h            = 14'(csc_datain_size_ext_0[nvdla_regs_pkg::CSC_D_DATAIN_SIZE_EXT_0_DATAIN_HEIGHT_EXT_LSB +: nvdla_regs_pkg::CSC_D_DATAIN_SIZE_EXT_0_DATAIN_HEIGHT_EXT_WIDTH]) + 14'd1;
-    cfg.in_c            = 14'(csc_datain_size_ext_1[nvdla_regs_pkg::CSC_D_DATAIN_SIZE_EXT_1_DATAIN_CHANNEL_EXT_LSB +: nvdla_regs_pkg::CSC_D_DATAIN_SIZE_EXT_1_DATAIN_CHANNEL_EXT_WIDTH]) + 14'd1;
-    cfg.kernels         = 14'(csc_weight_size_ext_1[nvdla_regs_pkg::CSC_D_WEIGHT_SIZE_EXT_1_WEIGHT_KERNEL_LSB +: nvdla_regs_pkg::CSC_D_WEIGHT_SIZE_EXT_1_WEIGHT_KERNEL_WIDTH]) + 14'd1;
-    cfg.kern_w          = 6'(csc_weight_size_ext_0[nvdla_regs_pkg::CSC_D_WEIGHT_SIZE_EXT_0_WEIGHT_WIDTH_EXT_LSB +: nvdla_regs_pkg::CSC_D_WEIGHT_SIZE_EXT_0_WEIGHT_WIDTH_EXT_WIDTH]) + 6'd1;
-    cfg.kern_h          = 6'(csc_weight_size_ext_0[nvdla_regs_pkg::CSC_D_WEIGHT_SIZE_EXT_0_WEIGHT_HEIGHT_EXT_LSB +: nvdla_regs_pkg::CSC_D_WEIGHT_SIZE_EXT_0_WEIGHT_HEIGHT_EXT_WIDTH]) + 6'd1;
-    cfg.byte_per_kernel = 19'(cdma_weight_size_0[nvdla_regs_pkg::CDMA_D_WEIGHT_SIZE_0_BYTE_PER_KERNEL_LSB +: nvdla_regs_pkg::CDMA_D_WEIGHT_SIZE_0_BYTE_PER_KERNEL_WIDTH]) + 19'd1;
-    cfg.wt_addr         = {cdma_weight_addr_high, cdma_weight_addr_low};
-    cfg.wt_bytes        = cdma_weight_bytes;
-    cfg.out_w           = 14'(csc_dataout_size_0[nvdla_regs_pkg::CSC_D_DATAOUT_SIZE_0_DATAOUT_WIDTH_LSB +: nvdla_regs_pkg::CSC_D_DATAOUT_SIZE_0_DATAOUT_WIDTH_WIDTH]) + 14'd1;
-    cfg.out_h           = 14'(csc_dataout_size_0[nvdla_regs_pkg::CSC_D_DATAOUT_SIZE_0_DATAOUT_HEIGHT_LSB +: nvdla_regs_pkg::CSC_D_DATAOUT_SIZE_0_DATAOUT_HEIGHT_WIDTH]) + 14'd1;
-    cfg.stride_x        = 4'(csc_conv_stride_ext[nvdla_regs_pkg::CSC_D_CONV_STRIDE_EXT_CONV_X_STRIDE_EXT_LSB +: nvdla_regs_pkg::CSC_D_CONV_STRIDE_EXT_CONV_X_STRIDE_EXT_WIDTH]) + 4'd1;
-    cfg.stride_y        = 4'(csc_conv_stride_ext[nvdla_regs_pkg::CSC_D_CONV_STRIDE_EXT_CONV_Y_STRIDE_EXT_LSB +: nvdla_regs_pkg::CSC_D_CONV_STRIDE_EXT_CONV_Y_STRIDE_EXT_WIDTH]) + 4'd1;
-    cfg.dil_x           = 6'(csc_dilation_ext[nvdla_regs_pkg::CSC_D_DILATION_EXT_X_DILATION_EXT_LSB +: nvdla_regs_pkg::CSC_D_DILATION_EXT_X_DILATION_EXT_WIDTH]) + 6'd1;
-    cfg.dil_y           = 6'(csc_dilation_ext[nvdla_regs_pkg::CSC_D_DILATION_EXT_Y_DILATION_EXT_LSB +: nvdla_regs_pkg::CSC_D_DILATION_EXT_Y_DILATION_EXT_WIDTH]) + 6'd1;
-    cfg.pad_left        = csc_zero_padding[nvdla_regs_pkg::CSC_D_ZERO_PADDING_PAD_LEFT_LSB +: nvdla_regs_pkg::CSC_D_ZERO_PADDING_PAD_LEFT_WIDTH];
-    cfg.pad_top         = csc_zero_padding[nvdla_regs_pkg::CSC_D_ZERO_PADDING_PAD_TOP_LSB +: nvdla_regs_pkg::CSC_D_ZERO_PADDING_PAD_TOP_WIDTH];
-    cfg.pad_value       = csc_zero_padding_value[nvdla_regs_pkg::CSC_D_ZERO_PADDING_VALUE_PAD_VALUE_LSB +: nvdla_regs_pkg::CSC_D_ZERO_PADDING_VALUE_PAD_VALUE_WIDTH];
-    cfg.dain_addr       = {cdma_dain_addr_high_0, cdma_dain_addr_low_0};
-    cfg.line_stride     = cdma_line_stride;
-    cfg.surf_stride     = cdma_surf_stride;
-    cfg.cvt_en          = cdma_cvt_cfg[nvdla_regs_pkg::CDMA_D_CVT_CFG_CVT_EN_LSB +: nvdla_regs_pkg::CDMA_D_CVT_CFG_CVT_EN_WIDTH];
-    cfg.cvt_truncate    = cdma_cvt_cfg[nvdla_regs_pkg::CDMA_D_CVT_CFG_CVT_TRUNCATE_LSB +: nvdla_regs_pkg::CDMA_D_CVT_CFG_CVT_TRUNCATE_WIDTH];
-    cfg.cvt_offset      = cdma_cvt_offset[nvdla_regs_pkg::CDMA_D_CVT_OFFSET_CVT_OFFSET_LSB +: nvdla_regs_pkg::CDMA_D_CVT_OFFSET_CVT_OFFSET_WIDTH];
-    cfg.cvt_scale       = cdma_cvt_scale[nvdla_regs_pkg::CDMA_D_CVT_SCALE_CVT_SCALE_LSB +: nvdla_regs_pkg::CDMA_D_CVT_SCALE_CVT_SCALE_WIDTH];
-    cfg.clip_truncate   = cacc_clip_cfg[nvdla_regs_pkg::CACC_D_CLIP_CFG_CLIP_TRUNCATE_LSB +: nvdla_regs_pkg::CACC_D_CLIP_CFG_CLIP_TRUNCATE_WIDTH];
+    cfg.int16           = SupportInt16 && csc.misc_cfg_proc_precision == 2'd1;
+    cfg.in_w            = 14'(csc.datain_size_ext_0_datain_width_ext) + 14'd1;
+    cfg.in_h            = 14'(csc.datain_size_ext_0_datain_height_ext) + 14'd1;
+    cfg.in_c            = 14'(csc.datain_size_ext_1) + 14'd1;
+    cfg.kernels         = 14'(csc.weight_size_ext_1_weight_kernel) + 14'd1;
+    cfg.kern_w          = 6'(csc.weight_size_ext_0_weight_width_ext) + 6'd1;
+    cfg.kern_h          = 6'(csc.weight_size_ext_0_weight_height_ext) + 6'd1;
+    cfg.byte_per_kernel = 19'(cdma.weight_size_0) + 19'd1;
+    cfg.wt_addr         = {cdma.weight_addr_high, cdma.weight_addr_low};
+    cfg.wt_bytes        = cdma.weight_bytes;
+    cfg.out_w           = 14'(csc.dataout_size_0_dataout_width) + 14'd1;
+    cfg.out_h           = 14'(csc.dataout_size_0_dataout_height) + 14'd1;
+    cfg.stride_x        = 4'(csc.conv_stride_ext_conv_x_stride_ext) + 4'd1;
+    cfg.stride_y        = 4'(csc.conv_stride_ext_conv_y_stride_ext) + 4'd1;
+    cfg.dil_x           = 6'(csc.dilation_ext_x_dilation_ext) + 6'd1;
+    cfg.dil_y           = 6'(csc.dilation_ext_y_dilation_ext) + 6'd1;
+    cfg.pad_left        = csc.zero_padding_pad_left;
+    cfg.pad_top         = csc.zero_padding_pad_top;
+    cfg.pad_value       = csc.zero_padding_value;
+    cfg.dain_addr       = {cdma.dain_addr_high_0, cdma.dain_addr_low_0};
+    cfg.line_stride     = cdma.line_stride;
+    cfg.surf_stride     = cdma.surf_stride;
+    cfg.cvt_en          = cdma.cvt_cfg_cvt_en;
+    cfg.cvt_truncate    = cdma.cvt_cfg_cvt_truncate;
+    cfg.cvt_offset      = cdma.cvt_offset;
+    cfg.cvt_scale       = cdma.cvt_scale;
+    cfg.clip_truncate   = cacc.clip_cfg;
     // CSC's CONV_MODE selects the mode (the driver writes the same value into all five blocks).
-    cfg.wino            = SupportWino && csc_misc_cfg[nvdla_regs_pkg::CSC_D_MISC_CFG_CONV_MODE_LSB];
-    cfg.pra_truncate    = csc_pra_cfg[nvdla_regs_pkg::CSC_D_PRA_CFG_PRA_TRUNCATE_LSB +: nvdla_regs_pkg::CSC_D_PRA_CFG_PRA_TRUNCATE_WIDTH];
-    cfg.src_w           = 14'(cdma_datain_size_0[nvdla_regs_pkg::CDMA_D_DATAIN_SIZE_0_DATAIN_WIDTH_LSB +: nvdla_regs_pkg::CDMA_D_DATAIN_SIZE_0_DATAIN_WIDTH_WIDTH]) + 14'd1;
-    cfg.src_h           = 14'(cdma_datain_size_0[nvdla_regs_pkg::CDMA_D_DATAIN_SIZE_0_DATAIN_HEIGHT_LSB +: nvdla_regs_pkg::CDMA_D_DATAIN_SIZE_0_DATAIN_HEIGHT_WIDTH]) + 14'd1;
-    cfg.src_c           = 14'(cdma_datain_size_1[nvdla_regs_pkg::CDMA_D_DATAIN_SIZE_1_DATAIN_CHANNEL_LSB +: nvdla_regs_pkg::CDMA_D_DATAIN_SIZE_1_DATAIN_CHANNEL_WIDTH]) + 14'd1;
-    cfg.src_stride_x    = 4'(cdma_conv_stride[nvdla_regs_pkg::CDMA_D_CONV_STRIDE_CONV_X_STRIDE_LSB +: nvdla_regs_pkg::CDMA_D_CONV_STRIDE_CONV_X_STRIDE_WIDTH]) + 4'd1;
-    cfg.src_stride_y    = 4'(cdma_conv_stride[nvdla_regs_pkg::CDMA_D_CONV_STRIDE_CONV_Y_STRIDE_LSB +: nvdla_regs_pkg::CDMA_D_CONV_STRIDE_CONV_Y_STRIDE_WIDTH]) + 4'd1;
-    cfg.src_pad_left    = cdma_zero_padding[nvdla_regs_pkg::CDMA_D_ZERO_PADDING_PAD_LEFT_LSB +: nvdla_regs_pkg::CDMA_D_ZERO_PADDING_PAD_LEFT_WIDTH];
-    cfg.src_pad_top     = cdma_zero_padding[nvdla_regs_pkg::CDMA_D_ZERO_PADDING_PAD_TOP_LSB +: nvdla_regs_pkg::CDMA_D_ZERO_PADDING_PAD_TOP_WIDTH];
-    cfg.src_pad_value   = cdma_zero_padding_value[nvdla_regs_pkg::CDMA_D_ZERO_PADDING_VALUE_PAD_VALUE_LSB +: nvdla_regs_pkg::CDMA_D_ZERO_PADDING_VALUE_PAD_VALUE_WIDTH];
-    cfg.wfold           = SupportWfold && !cfg.wino &&
-                          cdma_wfold[nvdla_regs_pkg::CDMA_D_WFOLD_WFOLD_EN_LSB];
-    cfg.ws_log2         = cdma_wfold[nvdla_regs_pkg::CDMA_D_WFOLD_WS_LOG2_LSB +: nvdla_regs_pkg::CDMA_D_WFOLD_WS_LOG2_WIDTH];
-    cfg.fold_kern_w     = 6'(cdma_wfold[nvdla_regs_pkg::CDMA_D_WFOLD_KERNEL_WIDTH_LSB +: nvdla_regs_pkg::CDMA_D_WFOLD_KERNEL_WIDTH_WIDTH]) + 6'd1;
-    cfg.fold_dil_x      = 6'(cdma_wfold[nvdla_regs_pkg::CDMA_D_WFOLD_X_DILATION_LSB +: nvdla_regs_pkg::CDMA_D_WFOLD_X_DILATION_WIDTH]) + 6'd1;
+    cfg.wino            = SupportWino && csc.misc_cfg_conv_mode;
+    cfg.pra_truncate    = csc.pra_cfg;
+    cfg.src_w           = 14'(cdma.datain_size_0_datain_width) + 14'd1;
+    cfg.src_h           = 14'(cdma.datain_size_0_datain_height) + 14'd1;
+    cfg.src_c           = 14'(cdma.datain_size_1) + 14'd1;
+    cfg.src_stride_x    = 4'(cdma.conv_stride_conv_x_stride) + 4'd1;
+    cfg.src_stride_y    = 4'(cdma.conv_stride_conv_y_stride) + 4'd1;
+    cfg.src_pad_left    = cdma.zero_padding_pad_left;
+    cfg.src_pad_top     = cdma.zero_padding_pad_top;
+    cfg.src_pad_value   = cdma.zero_padding_value;
+    cfg.wfold           = SupportWfold && !cfg.wino && cdma.wfold_wfold_en;
+    cfg.ws_log2         = cdma.wfold_ws_log2;
+    cfg.fold_kern_w     = 6'(cdma.wfold_kernel_width) + 6'd1;
+    cfg.fold_dil_x      = 6'(cdma.wfold_x_dilation) + 6'd1;
   end
 
   // ---------------------------------------------------------------- layer control
@@ -408,10 +294,8 @@ module conv_core #(
   logic [5:0]          data_banks, weight_banks;
   logic [RowW-1:0]     wt_base;
   logic [RowW:0]       wt_ring;
-  assign data_banks   = 6'(cdma_bank[nvdla_regs_pkg::CDMA_D_BANK_DATA_BANK_LSB +:
-                                     nvdla_regs_pkg::CDMA_D_BANK_DATA_BANK_WIDTH]) + 6'd1;
-  assign weight_banks = 6'(cdma_bank[nvdla_regs_pkg::CDMA_D_BANK_WEIGHT_BANK_LSB +:
-                                     nvdla_regs_pkg::CDMA_D_BANK_WEIGHT_BANK_WIDTH]) + 6'd1;
+  assign data_banks   = 6'(cdma.bank_data_bank) + 6'd1;
+  assign weight_banks = 6'(cdma.bank_weight_bank) + 6'd1;
   assign wt_base      = RowW'((RowW + 6)'(data_banks) << EntLog2);
   assign wt_ring      = (RowW + 1)'((RowW + 6)'(weight_banks) << EntLog2);
   logic [LaneW-1:0]    wt_wlane;
@@ -601,12 +485,10 @@ module conv_core #(
   end
   assign layer_done = running_q && (cacc_done || cacc_fin_q) && fetch_done;
 
-  localparam int unsigned ISat = (32'(nvdla_regs_pkg::CACC_D_OUT_SATURATION_OFFSET) - CaccDFirst) / 4;
   always_comb begin
-    cacc_hw_we          = '0;
-    cacc_hw_wdata       = '0;
-    cacc_hw_we[ISat]    = layer_done;
-    cacc_hw_wdata[ISat] = sat_count;
+    cacc_hw2reg                   = '0;
+    cacc_hw2reg.out_saturation_de = layer_done;
+    cacc_hw2reg.out_saturation    = sat_count;
   end
 
   // CDMA perf counters (D_PERF_ENABLE.DMA_EN): stall = cycles a read waits on the port; latency =
@@ -615,8 +497,7 @@ module conv_core #(
   logic        perf_en, dat_req_fire, wt_req_fire;
   logic [7:0]  dat_out_q, wt_out_q;
   logic [3:0][31:0] perf_cnt;
-  assign perf_en      = cdma_d[(32'(nvdla_regs_pkg::CDMA_D_PERF_ENABLE_OFFSET) - CdmaDFirst) / 4]
-                               [nvdla_regs_pkg::CDMA_D_PERF_ENABLE_DMA_EN_LSB];
+  assign perf_en      = cdma.perf_enable;
   assign dat_req_fire = dma_rd_req_valid_o && dma_rd_req_ready_i && req_dat;
   assign wt_req_fire  = dma_rd_req_valid_o && dma_rd_req_ready_i && !req_dat;
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -636,21 +517,16 @@ module conv_core #(
                                       .inc_i(dat_out_q), .count_o(perf_cnt[2]));
   dla_perf_cnt #(.IncW(8)) u_wt_lat (.clk_i(clk_i), .rst_ni(rst_ni), .clr_i(start), .en_i(perf_en && running_q),
                                      .inc_i(wt_out_q), .count_o(perf_cnt[3]));
-  localparam int unsigned IDatStall = (32'(nvdla_regs_pkg::CDMA_D_PERF_DAT_READ_STALL_OFFSET) - CdmaDFirst) / 4;
-  localparam int unsigned IWtStall  = (32'(nvdla_regs_pkg::CDMA_D_PERF_WT_READ_STALL_OFFSET) - CdmaDFirst) / 4;
-  localparam int unsigned IDatLat   = (32'(nvdla_regs_pkg::CDMA_D_PERF_DAT_READ_LATENCY_OFFSET) - CdmaDFirst) / 4;
-  localparam int unsigned IWtLat    = (32'(nvdla_regs_pkg::CDMA_D_PERF_WT_READ_LATENCY_OFFSET) - CdmaDFirst) / 4;
   always_comb begin
-    cdma_hw_we                = '0;
-    cdma_hw_wdata             = '0;
-    cdma_hw_we[IDatStall]     = layer_done;
-    cdma_hw_we[IWtStall]      = layer_done;
-    cdma_hw_we[IDatLat]       = layer_done;
-    cdma_hw_we[IWtLat]        = layer_done;
-    cdma_hw_wdata[IDatStall]  = perf_cnt[0];
-    cdma_hw_wdata[IWtStall]   = perf_cnt[1];
-    cdma_hw_wdata[IDatLat]    = perf_cnt[2];
-    cdma_hw_wdata[IWtLat]     = perf_cnt[3];
+    cdma_hw2reg                          = '0;
+    cdma_hw2reg.perf_dat_read_stall_de   = layer_done;
+    cdma_hw2reg.perf_wt_read_stall_de    = layer_done;
+    cdma_hw2reg.perf_dat_read_latency_de = layer_done;
+    cdma_hw2reg.perf_wt_read_latency_de  = layer_done;
+    cdma_hw2reg.perf_dat_read_stall      = perf_cnt[0];
+    cdma_hw2reg.perf_wt_read_stall       = perf_cnt[1];
+    cdma_hw2reg.perf_dat_read_latency    = perf_cnt[2];
+    cdma_hw2reg.perf_wt_read_latency     = perf_cnt[3];
   end
 
   // Interrupts: CACC at the end; CDMA_DAT / CDMA_WT when their fetch finishes (CDMA's group).
@@ -662,8 +538,7 @@ module conv_core #(
   end
 
   logic unused;
-  assign unused = ^{hit, s_we[4:1], s_re[4:1], s_off[4:1], s_wdata, consumer[3:1], arbiter_q[31:20],
-                    cmac_a_d, cmac_b_d, cdma_misc_cfg};
+  assign unused = ^{hit, s_we[4:1], s_re[4:1], s_off[4:1], s_wdata, consumer[3:1], arbiter_q[31:20]};
 `ifndef SYNTHESIS
   // Cover points for scripts/coverage.sh: the layer sequencer and the valid/ready ports.
   CovStart: cover property (@(posedge clk_i) start);
