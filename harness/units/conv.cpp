@@ -7,6 +7,7 @@
 // reads and a `check golden` over the output region. D_BANK as NVDLA's driver chooses it (data
 // banks for the whole input, the rest for the weights); a layer whose input and one kernel group
 // CBUF cannot hold is split into bands of output rows (Split-H).
+// Image input ("input": {"format": ...}): units/conv_image.hpp, docs/IMAGE_INPUT.md "Compiler".
 #include "units/conv.hpp"
 
 #include <fmt/format.h>
