@@ -198,7 +198,14 @@ void resolve_image_data(const JsonNode& in, const golden::ConvParams& p, ImageLa
   const int64_t hi = sgn ? golden::max_of_bits(cb) : (int64_t{1} << cb) - 1;
   const JsonNode data = in.require("data");
   const auto plane = static_cast<std::size_t>(p.h) * static_cast<std::size_t>(p.w);
-  im.components = resolve_values(data, plane * static_cast<std::size_t>(p.c), cb / 8, lo, hi, seed);
+  // A file holds signed little-endian elements: an unsigned image's components are their low n bits.
+  const bool file = data.get("file").has_value() && !sgn;
+  im.components = resolve_values(data, plane * static_cast<std::size_t>(p.c), cb / 8,
+                                 file ? static_cast<int64_t>(golden::min_of_bits(cb)) : lo,
+                                 file ? static_cast<int64_t>(golden::max_of_bits(cb)) : hi, seed);
+  if (file) {
+    for (int64_t& v : im.components) v &= (int64_t{1} << cb) - 1;
+  }
   const bool random = data.get("random").has_value();
   for (int ch = 0; ch < p.c; ++ch) {
     const int w = f.field[static_cast<std::size_t>(ch)].width;

@@ -47,7 +47,8 @@ void check_image_layer(const JsonNode& root, const golden::ConvConfig& c, const 
 
 // "input"."data": C x H x W component values, each within its field (unsigned 0 .. 2^w - 1, or
 // signed -2^(w-1) .. 2^(w-1) - 1 with "sign": "signed"; w = 8 or 16, 10 / 2 for the packed 10-bit
-// formats' colour / alpha); "random" draws in the container's range keep the field's low w bits.
+// formats' colour / alpha); "random" draws in the container's range keep the field's low w bits;
+// a "file" holds 1- or 2-byte elements, taken as unsigned with "sign": "unsigned".
 void resolve_image_data(const JsonNode& in, const golden::ConvParams& p, ImageLayer& im, uint64_t seed);
 
 // Plane `plane`'s memory image (H lines of its line stride; bytes no pixel owns sdp::kGapFill).

@@ -10,6 +10,7 @@
 #include <array>
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string>
@@ -529,4 +530,31 @@ TEST_CASE("malformed image layers are refused naming the JSON pointer and the ru
       CHECK_THAT(e.rule(), Catch::Contains(c.rule));
     }
   }
+}
+
+TEST_CASE("an unsigned image from a file takes its bytes as unsigned components", "[conv][image]") {
+  // T_R8 unsigned 4x2 from a .bin file with bytes >= 128, and T_R16 with halfwords >= 0x8000: memory
+  // (plane 0, line stride 32 on nv_full) holds the bytes as given.
+  const fs::path dir = fs::temp_directory_path() / ("dla-image-file-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::vector<uint8_t> bytes = {0x00, 0x7f, 0x80, 0xff, 0xc8, 0x01, 0x90, 0xfe};
+  std::ofstream(dir / "img.bin", std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), 8);
+  for (const std::string fmt : {"T_R8", "T_R16"}) {
+    const int w = fmt == "T_R8" ? 4 : 2;
+    std::ofstream(dir / "l.json") << R"({"unit": "conv", "config": "nv_full", "seed": 1, "input": {"format": ")" << fmt
+                                   << R"(", "w": )" << w << R"(, "h": 2, "data": {"file": "img.bin"}},
+      "weights": {"k": 1, "r": 1, "s": 1, "data": {"values": [1]}}})";
+    const LoadedLayer l = dla::harness::load_layer(dir / "l.json");
+    const Program p = dla::harness::units::compile_conv_layer(l.header, l.root(), false).program;
+    auto img = std::find_if(p.steps.begin(), p.steps.end(), [](const auto& s) {
+      return s.op == StepOp::MemLoad && s.where.find("image plane 0") != std::string::npos;
+    });
+    REQUIRE(img != p.steps.end());
+    INFO(fmt);
+    REQUIRE(img->bytes.size() == 64u);  // two lines of 32 bytes
+    for (int y = 0; y < 2; ++y)
+      for (int i = 0; i < 4; ++i)
+        CHECK(img->bytes[static_cast<std::size_t>(32 * y + i)] == bytes[static_cast<std::size_t>(4 * y + i)]);
+  }
+  fs::remove_all(dir);
 }
