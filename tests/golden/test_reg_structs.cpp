@@ -48,7 +48,7 @@ TEST_CASE("reg structs: CDMA D group fields decode from their words", "[regs]") 
   CHECK_THROWS(regs::cdma::D::decode(std::vector<uint32_t>(regs::cdma::D::words - 1, 0u)));
 }
 
-TEST_CASE("reg structs: a field in bits [31:5] keeps its 27 bits (RUBIK addresses)", "[regs]") {
+TEST_CASE("reg structs: a field in bits 31 to 5 keeps its 27 bits (RUBIK addresses)", "[regs]") {
   // RBK's D group starts at 0x008; D_DAIN_ADDR_LOW's field DAIN_ADDR_LOW is [31:5].
   namespace r = regs::rbk;
   CHECK(r::D::first_offset == 0x008u);
