@@ -46,7 +46,17 @@ module dla_group_regs #(
 
   logic        producer_q, consumer_q;
   logic [1:0]  op_en_q;
-  logic [1:0][DWords-1:0][31:0] d_q;  // [group][word]
+  // [group][word], unpacked: Verilator 5.006 writes a packed register file's reset constant with
+  // VL_CONSTHI_W_*, which leaves the upper words unreset and zero-fills memory past the array's end
+  // when the constant's top words are 0 (docs/RTL_CONVENTIONS.md "Verilator 5.006"); an unpacked
+  // array of 32-bit words is reset word by word.
+  (* mem2reg *) logic [31:0] d_q [2][DWords];
+  logic [1:0][DWords-1:0][31:0] d_view;  // the same words packed, for the indexed reads
+  always_comb begin
+    for (int unsigned g = 0; g < 2; g++) begin
+      for (int unsigned i = 0; i < DWords; i++) d_view[g][i] = d_q[g][i];
+    end
+  end
 
   localparam int unsigned IdxW = DWords > 1 ? $clog2(DWords) : 1;
   logic is_d, is_status, is_pointer;
@@ -76,7 +86,9 @@ module dla_group_regs #(
       producer_q <= 1'b0;
       consumer_q <= 1'b0;
       op_en_q    <= '0;
-      d_q        <= {2{DReset}};  // the flat vector is the packed array, word 0 lowest
+      for (int unsigned g = 0; g < 2; g++) begin
+        for (int unsigned i = 0; i < DWords; i++) d_q[g][i] <= DReset[32*i +: 32];
+      end
     end else begin
       if (hit_o && req_write_i && is_pointer) producer_q <= req_wdata_i[0];
       for (int unsigned g = 0; g < 2; g++) begin
@@ -118,13 +130,13 @@ module dla_group_regs #(
       rd_s_q <= s_re_o;
       if (is_status) rd_word_q <= {14'd0, status1, 14'd0, status0};
       else if (is_pointer) rd_word_q <= {15'd0, consumer_q, 15'd0, producer_q};
-      else if (is_d) rd_word_q <= d_q[producer_q][d_idx];
+      else if (is_d) rd_word_q <= d_view[producer_q][d_idx];
       else rd_word_q <= '0;
     end
   end
   assign rdata_o = !rd_q ? '0 : rd_s_q ? s_rdata_i : rd_word_q;
 
-  assign d_consumer_o = d_q[consumer_q];
+  assign d_consumer_o = d_view[consumer_q];
   assign consumer_o   = consumer_q;
   assign armed_o      = op_en_q[consumer_q];
 endmodule
