@@ -29,12 +29,15 @@ std::vector<fs::path> sdp_traces(const std::string& dir) {
 // SDP output goes to PDP on the fly: tested with PDP in tests/rtl/test_pdp_rtl.cpp ("SDP -> PDP on the fly").
 bool needs_pdp(const fs::path& p) { return p.filename().string().rfind("sdp_pdp_", 0) == 0; }
 
-void run_all(const std::string& dir, const dla::golden::HwConfig& hw, std::size_t expected_traces) {
+// Each trace under 3 of the 10 stress legs, rotating so that every four traces meet all ten
+// (cross_stress::legs_for, as the conv layer tests); `all_legs`: every trace under every leg.
+void run_all(const std::string& dir, const dla::golden::HwConfig& hw, std::size_t expected_traces,
+             bool all_legs = false) {
   std::size_t ran = 0;
   for (const auto& cfg : sdp_traces(dir)) {
     if (needs_pdp(cfg)) continue;
     const Program p = import_nvdla_cfg(cfg, hw.name);
-    for (const RunOptions& o : cross_stress::options()) {
+    for (const RunOptions& o : all_legs ? cross_stress::options() : cross_stress::legs_for(ran)) {
       const RunResult r = run_program_in_mode(p, hw, o);
       INFO(cfg.filename().string() << " seed " << *o.seed << " rand-reset " << o.sim.rand_reset << "\n" << format_run(r));
       REQUIRE(r.status == Status::Pass);
@@ -54,4 +57,9 @@ TEST_CASE("SDP RTL reproduces NVIDIA's CRC on every nv_small sdp trace", "[rtl][
 
 TEST_CASE("SDP RTL reproduces NVIDIA's CRC on the nv_large sdp traces", "[rtl][sdp][traces]") {
   run_all("nv_large", dla::golden::nv_large(), 2);
+}
+
+TEST_CASE("SDP RTL reproduces NVIDIA's CRC on every sdp trace under every stress leg", "[rtl][sdp][traces][.long]") {
+  run_all("nv_small", dla::golden::nv_small(), 13, true);
+  run_all("nv_large", dla::golden::nv_large(), 2, true);
 }
