@@ -1,8 +1,9 @@
 // NVDLA BDMA (bridge DMA: memory-to-memory copies in command batches), register level.
 // Spec: ../shared/reference/pdp-cdp-bdma-rubik.md §5; decisions in docs/BDMA.md.
-//   * CSB: the twelve CFG_* staging registers (defined bits only), CFG_STATUS.STALL_COUNT_EN,
-//     STATUS = FREE_SLOT[7:0] | IDLE[8] | GRP0_BUSY[9] | GRP1_BUSY[10], the four stall counters;
-//     CFG_OP, CFG_LAUNCH0/1 are triggers and read 0. Reads answer one cycle later.
+//   * CSB: the generated register block bdma_reg_top: the twelve CFG_* staging registers (defined
+//     bits only), CFG_STATUS.STALL_COUNT_EN, STATUS = FREE_SLOT | IDLE | GRP0_BUSY | GRP1_BUSY, the
+//     four stall counters; CFG_OP, CFG_LAUNCH0/1 are triggers and read 0. Reads answer one cycle
+//     later.
 //   * CFG_OP.EN = 1 pushes a snapshot of the staging registers into a FifoDepth-entry command
 //     FIFO (dla_fifo; FREE_SLOT = FifoDepth - level); a command is counted as "gathered" until
 //     CFG_LAUNCHn.GRPn_LAUNCH = 1 closes the gathered commands as a batch of group n (a 2-entry
@@ -73,95 +74,92 @@ module bdma_core #(
   } wcmd_t;
 
   // ---------------------------------------------------------------- CSB registers
-  logic [11:0][31:0] stg_q;  // CFG_SRC_ADDR_LOW .. CFG_DST_SURF
-  logic              stall_en_q;
+  // The generated register block bdma_reg_top (tools/reggen): the staging registers and
+  // CFG_STATUS as reg2hw fields, CFG_OP / CFG_LAUNCH0/1 as trigger pulses (they store nothing and
+  // read 0), STATUS and the stall counters through hw2reg.
+  nvdla_regs_pkg::bdma_reg2hw_s_t cfg;
+  nvdla_regs_pkg::bdma_trigger_t  trig;
+  nvdla_regs_pkg::bdma_hw2reg_t   hw2reg;
   logic [1:0]        busy_q;
   logic [LevelW-1:0] cmd_level;
   logic [LevelW-1:0] gather_q;
-  logic              hit, wr, rd;
-  logic [11:0]       off;
-  logic [31:0]       rdata_d, rdata_q;
   logic              rsp_q;
   logic [1:0][31:0]  rd_stall, wr_stall;
-  logic [7:0]        free_slot;
   localparam int unsigned SlotW    = 8;
   localparam logic [7:0]  Slots    = FifoDepth[7:0];
   localparam logic [63:0] AtomStep = 64'd32;  // AtomBytes
 
-  assign hit = csb_req_valid_i && csb_req_addr_i[31:12] == Base[31:12];
-  assign off = csb_req_addr_i[11:0];
-  assign wr  = hit && csb_req_write_i;
-  assign rd  = csb_req_valid_i && !csb_req_write_i;
-
-  function automatic logic [31:0] stg_mask(input int unsigned i);
-    case (i)
-      0, 2:    stg_mask = 32'hffffffe0;  // ADDR_LOW V32[31:5]
-      1, 3:    stg_mask = 32'h000000ff;  // ADDR_HIGH V8 (40-bit addresses)
-      4:       stg_mask = 32'h00001fff;  // LINE.SIZE
-      5:       stg_mask = 32'h00000003;  // CMD SRC/DST_RAM_TYPE
-      6, 9:    stg_mask = 32'h00ffffff;  // LINE/SURF_REPEAT.NUMBER
-      default: stg_mask = 32'hffffffe0;  // strides [31:5]
-    endcase
-  endfunction
-
-  logic cmd_push, cmd_in_ready, launch, launch_grp;
-  assign cmd_push   = wr && off == 12'h030 && csb_req_wdata_i[0];
-  assign launch     = wr && (off == 12'h034 || off == 12'h038) && csb_req_wdata_i[0] && gather_q != '0;
+  logic cmd_push, cmd_in_ready, launch, launch_grp, bq_in_ready, csb_hit;
+  assign cmd_push   = trig.cfg_op;
+  assign launch     = (trig.cfg_launch0 || trig.cfg_launch1) && gather_q != '0;
   logic  launch_go;  // taken
   assign launch_go  = launch && bq_in_ready;
-  assign launch_grp = off == 12'h038;
+  assign launch_grp = trig.cfg_launch1;
   // A CFG_OP into a full FIFO, or a launch with two batches queued, waits (CSB back-pressure) until
   // the read walk takes a launched command / batch: nothing is lost. (With nothing launched this
   // would wait for ever: the RTL device refuses that program.)
-  logic bq_in_ready;
   assign csb_req_ready_o = !(cmd_push && !cmd_in_ready) && !(launch && !bq_in_ready);
+
+  bdma_reg_top #(
+    .Base(Base)
+  ) u_regs (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .req_valid_i(csb_req_valid_i),
+    .req_ready_i(csb_req_ready_o),
+    .req_addr_i (csb_req_addr_i),
+    .req_write_i(csb_req_write_i),
+    .req_wdata_i(csb_req_wdata_i),
+    .hit_o      (csb_hit),
+    .rdata_o    (csb_rsp_rdata_o),
+    .reg2hw_o   (cfg),
+    .trigger_o  (trig),
+    .hw2reg_i   (hw2reg)
+  );
+
+  always_comb begin
+    hw2reg                         = '0;
+    hw2reg.status_free_slot        = Slots - SlotW'(cmd_level);
+    hw2reg.status_idle             = cmd_level == '0 && busy_q == '0;
+    hw2reg.status_grp0_busy        = busy_q[0];
+    hw2reg.status_grp1_busy        = busy_q[1];
+    hw2reg.status_grp0_read_stall  = rd_stall[0];
+    hw2reg.status_grp0_write_stall = wr_stall[0];
+    hw2reg.status_grp1_read_stall  = rd_stall[1];
+    hw2reg.status_grp1_write_stall = wr_stall[1];
+  end
 
   logic [1:0] done_d;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      stg_q      <= '0;
-      stall_en_q <= 1'b0;
-      busy_q     <= '0;
-      gather_q   <= '0;
-      rsp_q      <= 1'b0;
-      rdata_q    <= '0;
+      busy_q   <= '0;
+      gather_q <= '0;
+      rsp_q    <= 1'b0;
     end else begin
-      for (int unsigned i = 0; i < 12; i++) begin
-        if (wr && off[11:2] == i[9:0] && off[1:0] == 2'b00) stg_q[i] <= csb_req_wdata_i & stg_mask(i);
-      end
-      if (wr && off == 12'h03c) stall_en_q <= csb_req_wdata_i[0];
       if (cmd_push && cmd_in_ready) gather_q <= gather_q + 1'b1;
       else if (launch_go) gather_q <= '0;
-      busy_q  <= (busy_q & ~done_d) | (launch_go ? (launch_grp ? 2'b10 : 2'b01) : 2'b00);
-      rsp_q   <= rd;
-      rdata_q <= rdata_d;
+      busy_q <= (busy_q & ~done_d) | (launch_go ? (launch_grp ? 2'b10 : 2'b01) : 2'b00);
+      rsp_q  <= csb_req_valid_i && !csb_req_write_i;
     end
   end
-
-  always_comb begin
-    rdata_d = '0;
-    if (hit && !csb_req_write_i) begin
-      if (off < 12'h030 && off[1:0] == 2'b00) rdata_d = stg_q[off[5:2]];
-      unique case (off)
-        12'h03c: rdata_d = {31'b0, stall_en_q};
-        12'h040: rdata_d = {21'b0, busy_q, cmd_level == '0 && busy_q == '0, free_slot};
-        12'h044: rdata_d = rd_stall[0];
-        12'h048: rdata_d = wr_stall[0];
-        12'h04c: rdata_d = rd_stall[1];
-        12'h050: rdata_d = wr_stall[1];
-        default: ;
-      endcase
-    end
-  end
-  assign free_slot       = Slots - SlotW'(cmd_level);
   assign csb_rsp_valid_o = rsp_q;
-  assign csb_rsp_rdata_o = rdata_q;
 
   // ---------------------------------------------------------------- command FIFO and batches
+  // A snapshot of the staging registers (REPEAT.NUMBER[23:13] are reserved: the RTL device refuses
+  // a CFG_OP with any of them set, so the command keeps 13 bits).
   cmd_t stg_cmd;
-  assign stg_cmd = {stg_q[1][7:0], stg_q[0][31:5], stg_q[3][7:0], stg_q[2][31:5], stg_q[4][12:0], stg_q[5][1],
-                    stg_q[6][12:0], stg_q[9][12:0], stg_q[7][31:5], stg_q[8][31:5], stg_q[10][31:5],
-                    stg_q[11][31:5]};
+  always_comb begin
+    stg_cmd.src      = {cfg.cfg_src_addr_high, cfg.cfg_src_addr_low};
+    stg_cmd.dst      = {cfg.cfg_dst_addr_high, cfg.cfg_dst_addr_low};
+    stg_cmd.size     = cfg.cfg_line;
+    stg_cmd.dst_mc   = cfg.cfg_cmd_dst_ram_type;
+    stg_cmd.lines    = 13'(cfg.cfg_line_repeat);
+    stg_cmd.surfs    = 13'(cfg.cfg_surf_repeat);
+    stg_cmd.src_line = cfg.cfg_src_line;
+    stg_cmd.dst_line = cfg.cfg_dst_line;
+    stg_cmd.src_surf = cfg.cfg_src_surf;
+    stg_cmd.dst_surf = cfg.cfg_dst_surf;
+  end
 
   logic cmd_valid, cmd_pop;
   cmd_t cmd_head;
@@ -382,7 +380,7 @@ module bdma_core #(
       .clk_i  (clk_i),
       .rst_ni (rst_ni),
       .clr_i  (1'b0),
-      .en_i   (stall_en_q),
+      .en_i   (cfg.cfg_status),
       .inc_i  (dma_rd_req_valid_o && !dma_rd_req_ready_i && rd_grp_q == g[0]),
       .count_o(rd_stall[g])
     );
@@ -390,12 +388,13 @@ module bdma_core #(
       .clk_i  (clk_i),
       .rst_ni (rst_ni),
       .clr_i  (1'b0),
-      .en_i   (stall_en_q),
+      .en_i   (cfg.cfg_status),
       .inc_i  (dma_wr_req_valid_o && !dma_wr_req_ready_i && wq_head.grp == g[0]),
       .count_o(wr_stall[g])
     );
   end
 
   logic unused;
-  assign unused = (^bq_level) ^ (^wq_level) ^ (^stg_q[5][0]);
+  assign unused = (^bq_level) ^ (^wq_level) ^ cfg.cfg_cmd_src_ram_type ^ csb_hit ^ (^cfg.cfg_line_repeat) ^
+                  (^cfg.cfg_surf_repeat);
 endmodule

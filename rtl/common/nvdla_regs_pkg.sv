@@ -123,6 +123,9 @@ package nvdla_regs_pkg;
   localparam logic [31:0] BDMA_STATUS_GRP1_WRITE_STALL_WRITABLE_MASK = 32'h00000000;
   localparam int BDMA_STATUS_GRP1_WRITE_STALL_COUNT_LSB = 0;
   localparam int BDMA_STATUS_GRP1_WRITE_STALL_COUNT_WIDTH = 32;  // r
+  localparam int BDMA_S_WORDS = 21;
+  localparam logic [672-1:0] BDMA_S_RESET = {32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000114, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000};
+  localparam logic [672-1:0] BDMA_S_WRITABLE = {32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000000, 32'h00000001, 32'h00000000, 32'h00000000, 32'h00000000, 32'hffffffe0, 32'hffffffe0, 32'h00ffffff, 32'hffffffe0, 32'hffffffe0, 32'h00ffffff, 32'h00000003, 32'h00001fff, 32'h000000ff, 32'hffffffe0, 32'h000000ff, 32'hffffffe0};
 
   // ---- CACC
   localparam logic [31:0] CACC_BASE_SMALL = 32'h00007000;
@@ -4296,6 +4299,61 @@ package nvdla_regs_pkg;
 
   // ---------------------------------------------------------------- register structs
   /* verilator lint_off UNUSEDSIGNAL */
+
+  // ---- BDMA register structs (bdma_reg_top; single registers only)
+  // the stored software-written fields
+  typedef struct packed {
+    logic [26:0] cfg_src_addr_low;                         // CFG_SRC_ADDR_LOW.V32 [31:5]
+    logic [7:0]  cfg_src_addr_high;                        // CFG_SRC_ADDR_HIGH.V8 [7:0]
+    logic [26:0] cfg_dst_addr_low;                         // CFG_DST_ADDR_LOW.V32 [31:5]
+    logic [7:0]  cfg_dst_addr_high;                        // CFG_DST_ADDR_HIGH.V8 [7:0]
+    logic [12:0] cfg_line;                                 // CFG_LINE.SIZE [12:0]
+    logic        cfg_cmd_src_ram_type;                     // CFG_CMD.SRC_RAM_TYPE [0:0]
+    logic        cfg_cmd_dst_ram_type;                     // CFG_CMD.DST_RAM_TYPE [1:1]
+    logic [23:0] cfg_line_repeat;                          // CFG_LINE_REPEAT.NUMBER [23:0]
+    logic [26:0] cfg_src_line;                             // CFG_SRC_LINE.STRIDE [31:5]
+    logic [26:0] cfg_dst_line;                             // CFG_DST_LINE.STRIDE [31:5]
+    logic [23:0] cfg_surf_repeat;                          // CFG_SURF_REPEAT.NUMBER [23:0]
+    logic [26:0] cfg_src_surf;                             // CFG_SRC_SURF.STRIDE [31:5]
+    logic [26:0] cfg_dst_surf;                             // CFG_DST_SURF.STRIDE [31:5]
+    logic        cfg_status;                               // CFG_STATUS.STALL_COUNT_EN [0:0]
+  } bdma_reg2hw_s_t;
+  // the trigger registers' fields: the value of this cycle's CSB write of the register, else 0
+  typedef struct packed {
+    logic        cfg_op;                                   // CFG_OP.EN [0:0]
+    logic        cfg_launch0;                              // CFG_LAUNCH0.GRP0_LAUNCH [0:0]
+    logic        cfg_launch1;                              // CFG_LAUNCH1.GRP1_LAUNCH [0:0]
+  } bdma_trigger_t;
+  // the read-only fields: a read returns the hardware's value
+  typedef struct packed {
+    logic [7:0]  status_free_slot;                         // STATUS.FREE_SLOT [7:0]
+    logic        status_idle;                              // STATUS.IDLE [8:8]
+    logic        status_grp0_busy;                         // STATUS.GRP0_BUSY [9:9]
+    logic        status_grp1_busy;                         // STATUS.GRP1_BUSY [10:10]
+    logic [31:0] status_grp0_read_stall;                   // STATUS_GRP0_READ_STALL.COUNT [31:0]
+    logic [31:0] status_grp0_write_stall;                  // STATUS_GRP0_WRITE_STALL.COUNT [31:0]
+    logic [31:0] status_grp1_read_stall;                   // STATUS_GRP1_READ_STALL.COUNT [31:0]
+    logic [31:0] status_grp1_write_stall;                  // STATUS_GRP1_WRITE_STALL.COUNT [31:0]
+  } bdma_hw2reg_t;
+  // The stored fields from the words (word i = offset 4i).
+  function automatic bdma_reg2hw_s_t bdma_s_decode(input logic [32*BDMA_S_WORDS-1:0] words);
+    bdma_reg2hw_s_t s;
+    s.cfg_src_addr_low = words[5 +: 27];
+    s.cfg_src_addr_high = words[32 +: 8];
+    s.cfg_dst_addr_low = words[69 +: 27];
+    s.cfg_dst_addr_high = words[96 +: 8];
+    s.cfg_line = words[128 +: 13];
+    s.cfg_cmd_src_ram_type = words[160 +: 1];
+    s.cfg_cmd_dst_ram_type = words[161 +: 1];
+    s.cfg_line_repeat = words[192 +: 24];
+    s.cfg_src_line = words[229 +: 27];
+    s.cfg_dst_line = words[261 +: 27];
+    s.cfg_surf_repeat = words[288 +: 24];
+    s.cfg_src_surf = words[325 +: 27];
+    s.cfg_dst_surf = words[357 +: 27];
+    s.cfg_status = words[480 +: 1];
+    bdma_s_decode = s;  // (Yosys 0.55 takes no return statement)
+  endfunction
 
   // ---- CACC register structs (cacc_reg_top)
   // the consumer group's software-written D fields

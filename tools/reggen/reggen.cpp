@@ -7,7 +7,10 @@
 //                                               packed structs <blk>_reg2hw_d_t, <blk>_hw2reg_t,
 //                                               <blk>_reg2hw_s_t (with <blk>_s_decode)
 //   rtl/common/regs/<blk>_reg_top.sv            per grouped block, the register block: a wrapper
-//                                               of dla_group_regs with reg2hw / hw2reg ports
+//                                               of dla_group_regs with reg2hw / hw2reg ports;
+//                                               per single-register engine block (BDMA), a
+//                                               wrapper of dla_single_regs with reg2hw (stored
+//                                               fields), trigger (write pulses), hw2reg ports
 //
 //   reggen --json regs/nvdla-registers.json --root SOURCE_DIR
 //   reggen --json ... --root OUT_DIR --check SOURCE_DIR
@@ -136,6 +139,52 @@ constexpr const char* kBanner =
 
 bool writable(const Field& f) { return f.access.find('w') != std::string::npos; }
 
+// Engine blocks whose registers are all single (no S_/D_ groups) and that get a register block,
+// with what NVDLA's RDL does not say about them (../shared/reference/pdp-cdp-bdma-rubik.md §5,
+// docs/BDMA.md "Decisions"): trigger registers (a write is a command: its fields are pulses of the
+// write, nothing is stored, reads return 0) and fields the hardware keeps narrower than the RDL
+// (REG.FIELD -> kept width; the constants keep the RDL's width, the block stores the kept bits).
+struct SingleRegFacts {
+  std::set<std::string> triggers;
+  std::map<std::string, int> kept_width;
+};
+const std::map<std::string, SingleRegFacts>& single_reg_blocks() {
+  static const std::map<std::string, SingleRegFacts> k = {
+      {"BDMA",
+       {{"CFG_OP", "CFG_LAUNCH0", "CFG_LAUNCH1"},
+        // nvdlav1 reads back ADDR_HIGH[7:0] (40-bit addresses)
+        {{"CFG_SRC_ADDR_HIGH.V8", 8}, {"CFG_DST_ADDR_HIGH.V8", 8}}}}};
+  return k;
+}
+bool single_reg_block(const Block& b) { return !b.grouped && single_reg_blocks().count(b.name) != 0; }
+
+// A single-register block as its register block implements it: kept widths applied.
+Block as_implemented(const Block& b) {
+  Block out = b;
+  const auto& facts = single_reg_blocks().at(b.name);
+  std::size_t applied = 0;
+  for (auto& r : out.regs) {
+    for (auto& f : r.fields) {
+      const auto it = facts.kept_width.find(r.name + "." + f.name);
+      if (it == facts.kept_width.end()) continue;
+      if (it->second > f.width) throw std::runtime_error(b.name + ": kept width above the RDL's: " + it->first);
+      f.width = it->second;
+      ++applied;
+    }
+  }
+  if (applied != facts.kept_width.size()) throw std::runtime_error(b.name + ": a kept-width field is not in the RDL");
+  for (const auto& t : facts.triggers) {
+    if (std::none_of(out.regs.begin(), out.regs.end(), [&](const Reg& r) { return r.name == t; })) {
+      throw std::runtime_error(b.name + ": trigger register " + t + " is not in the RDL");
+    }
+  }
+  return out;
+}
+bool is_trigger(const Block& b, const Reg& r) {
+  const auto it = single_reg_blocks().find(b.name);
+  return !b.grouped && it != single_reg_blocks().end() && it->second.triggers.count(r.name) != 0;
+}
+
 // SystemVerilog and C++ keywords a register or field name could spell.
 const std::set<std::string>& keywords() {
   static const std::set<std::string> k = {
@@ -195,6 +244,24 @@ std::vector<StructField> struct_fields(const Block& b, bool dual, bool want_writ
   return out;
 }
 
+// A single-register block's fields of one kind (by offset and lsb; member names checked unique):
+// stored (software-written, not a trigger), trigger (the trigger registers' fields) or hw (read-only).
+enum class SingleKind { kStored, kTrigger, kHw };
+std::vector<StructField> single_fields(const Block& b, SingleKind kind) {
+  std::vector<StructField> out;
+  std::set<std::string> seen;
+  for (const auto& r : b.regs) {
+    for (const auto& f : r.fields) {
+      const SingleKind k = !writable(f) ? SingleKind::kHw : is_trigger(b, r) ? SingleKind::kTrigger : SingleKind::kStored;
+      if (k != kind) continue;
+      StructField sf{member(r, f), &r, &f, r.offset / 4};
+      if (!seen.insert(sf.member).second) throw std::runtime_error(b.name + ": struct member clash " + sf.member);
+      out.push_back(sf);
+    }
+  }
+  return out;
+}
+
 uint32_t d_words(const Block& b) {
   uint32_t last = b.dual_start;
   for (const auto& r : b.regs) last = std::max(last, r.offset);
@@ -206,7 +273,7 @@ uint32_t s_words(const Block& b) {
   for (const auto& r : b.regs) {
     if (!r.dual) last = std::max(last, r.offset);
   }
-  if (last >= b.dual_start) throw std::runtime_error(b.name + ": a single register after the D group");
+  if (b.grouped && last >= b.dual_start) throw std::runtime_error(b.name + ": a single register after the D group");
   return last / 4 + 1;
 }
 
@@ -232,6 +299,21 @@ void emit_sv_struct(std::ostringstream& o, const std::string& type, const std::v
   o << "  } " << type << ";\n";
 }
 
+// <blk>_s_decode: the <blk>_reg2hw_s_t fields from the S words.
+void emit_sv_s_decode(std::ostringstream& o, const Block& b, const std::vector<StructField>& fields,
+                      const std::string& comment) {
+  const std::string lb = lower(b.name);
+  o << "  // " << comment << "\n"
+    << "  function automatic " << lb << "_reg2hw_s_t " << lb << "_s_decode(input logic [32*" << b.name
+    << "_S_WORDS-1:0] words);\n"
+    << "    " << lb << "_reg2hw_s_t s;\n";
+  for (const auto& sf : fields) {
+    o << "    s." << sf.member << " = words[" << (32 * sf.word + static_cast<uint32_t>(sf.field->lsb)) << " +: "
+      << sf.field->width << "];\n";
+  }
+  o << "    " << lb << "_s_decode = s;  // (Yosys 0.55 takes no return statement)\n  endfunction\n";
+}
+
 // The per-block struct part of nvdla_regs_pkg (inside the package).
 void emit_sv_structs(std::ostringstream& o, const Block& b) {
   const std::string lb = lower(b.name);
@@ -247,16 +329,112 @@ void emit_sv_structs(std::ostringstream& o, const Block& b) {
   if (!s.empty()) {
     emit_sv_struct(o, lb + "_reg2hw_s_t", s, false, "the single registers' software-written fields");
     o << "  localparam int " << b.name << "_S_WORDS = " << s_words(b) << ";\n";
-    o << "  // The single fields from the S words (word i = offset 4i).\n"
-      << "  function automatic " << lb << "_reg2hw_s_t " << lb << "_s_decode(input logic [32*" << b.name
-      << "_S_WORDS-1:0] words);\n"
-      << "    " << lb << "_reg2hw_s_t s;\n";
-    for (const auto& sf : s) {
-      o << "    s." << sf.member << " = words[" << (32 * sf.word + static_cast<uint32_t>(sf.field->lsb)) << " +: "
-        << sf.field->width << "];\n";
-    }
-    o << "    " << lb << "_s_decode = s;  // (Yosys 0.55 takes no return statement)\n  endfunction\n";
+    emit_sv_s_decode(o, b, s, "The single fields from the S words (word i = offset 4i).");
   }
+}
+
+std::string msb_lsb(const Field& f) {
+  const int msb = f.lsb + f.width - 1;
+  return "[" + std::to_string(msb) + (f.width > 1 ? ":" + std::to_string(f.lsb) : "") + "]";
+}
+
+// The struct part of nvdla_regs_pkg for a single-register block (b as implemented).
+void emit_sv_single_structs(std::ostringstream& o, const Block& b) {
+  const std::string lb = lower(b.name);
+  const auto stored = single_fields(b, SingleKind::kStored);
+  o << "\n  // ---- " << b.name << " register structs (" << lb << "_reg_top; single registers only)\n";
+  emit_sv_struct(o, lb + "_reg2hw_s_t", stored, false, "the stored software-written fields");
+  emit_sv_struct(o, lb + "_trigger_t", single_fields(b, SingleKind::kTrigger), false,
+                 "the trigger registers' fields: the value of this cycle's CSB write of the register, else 0");
+  emit_sv_struct(o, lb + "_hw2reg_t", single_fields(b, SingleKind::kHw), false,
+                 "the read-only fields: a read returns the hardware's value");
+  emit_sv_s_decode(o, b, stored, "The stored fields from the words (word i = offset 4i).");
+}
+
+// A reg_top's banner, description and module head up to its CSB ports (with req_ready_i for a
+// single-register block, whose engine may hold a write).
+void emit_reg_top_head(std::ostringstream& o, const Block& b, const std::string& description, bool with_ready) {
+  char base[32];
+  std::snprintf(base, sizeof base, "32'h%08x", b.base_small);
+  o << "// " << kBanner << "\n"
+    << "//\n"
+    << "// " << description << "\n"
+    << "module " << lower(b.name) << "_reg_top #(\n"
+    << "  parameter logic [31:0] Base = " << base << "\n"
+    << ") (\n"
+    << "  input  logic        clk_i,\n"
+    << "  input  logic        rst_ni,\n"
+    << (with_ready ? "  // CSB request (byte address); a write is stored when req_ready_i\n"
+                   : "  // CSB request (byte address)\n")
+    << "  input  logic        req_valid_i,\n"
+    << (with_ready ? "  input  logic        req_ready_i,\n" : "")
+    << "  input  logic [31:0] req_addr_i,\n"
+    << "  input  logic        req_write_i,\n"
+    << "  input  logic [31:0] req_wdata_i,\n"
+    << "  output logic        hit_o,\n"
+    << "  output logic [31:0] rdata_o,\n";
+}
+
+// The register block of a single-register block (b as implemented): dla_single_regs with the
+// block's words, triggers from its write strobes, read-only words from hw2reg.
+std::string emit_single_reg_top(const Block& b) {
+  const std::string lb = lower(b.name);
+  const std::string pkg = "nvdla_regs_pkg::";
+  std::ostringstream o;
+  emit_reg_top_head(o, b,
+                    b.name + "'s register block (single registers only): dla_single_regs with " + b.name +
+                        "'s words (reset values\n"
+                        "// and stored bits from nvdla_regs_pkg); the stored fields leave as reg2hw_o, the trigger registers'\n"
+                        "// fields as trigger_o (this cycle's CSB write, whether or not the engine takes it yet: the engine\n"
+                        "// drives req_ready_i), and reads of the read-only fields return hw2reg_i.",
+                    true);
+  o << "  // engine\n"
+    << "  output " << pkg << lb << "_reg2hw_s_t reg2hw_o,\n"
+    << "  output " << pkg << lb << "_trigger_t trigger_o,\n"
+    << "  input  " << pkg << lb << "_hw2reg_t hw2reg_i\n"
+    << ");\n"
+    << "  localparam int unsigned Words = " << pkg << b.name << "_S_WORDS;\n\n"
+    << "  logic [Words-1:0][31:0] q, hw;\n"
+    << "  logic [Words-1:0]       we;\n"
+    << "  logic [31:0]            wdata;\n\n"
+    << "  dla_single_regs #(\n"
+    << "    .Base    (Base),\n"
+    << "    .Words   (Words),\n"
+    << "    .Reset   (" << pkg << b.name << "_S_RESET),\n"
+    << "    .Writable(" << pkg << b.name << "_S_WRITABLE)\n"
+    << "  ) u_regs (\n"
+    << "    .clk_i      (clk_i),\n"
+    << "    .rst_ni     (rst_ni),\n"
+    << "    .req_valid_i(req_valid_i),\n"
+    << "    .req_ready_i(req_ready_i),\n"
+    << "    .req_addr_i (req_addr_i),\n"
+    << "    .req_write_i(req_write_i),\n"
+    << "    .req_wdata_i(req_wdata_i),\n"
+    << "    .hit_o      (hit_o),\n"
+    << "    .rdata_o    (rdata_o),\n"
+    << "    .q_o        (q),\n"
+    << "    .we_o       (we),\n"
+    << "    .wdata_o    (wdata),\n"
+    << "    .hw_i       (hw)\n"
+    << "  );\n\n"
+    << "  assign reg2hw_o = " << pkg << lb << "_s_decode(q);\n\n"
+    << "  always_comb begin\n";
+  for (const auto& sf : single_fields(b, SingleKind::kTrigger)) {
+    o << "    trigger_o." << pad(sf.member, 28) << " = ";
+    if (sf.field->width == 1) o << "we[" << sf.word << "] && wdata" << msb_lsb(*sf.field) << ";\n";
+    else o << "we[" << sf.word << "] ? wdata" << msb_lsb(*sf.field) << " : '0;\n";
+  }
+  o << "  end\n\n"
+    << "  always_comb begin\n"
+    << "    hw = '0;\n";
+  for (const auto& sf : single_fields(b, SingleKind::kHw)) {
+    o << "    hw[" << sf.word << "]" << msb_lsb(*sf.field) << " = hw2reg_i." << sf.member << ";\n";
+  }
+  o << "  end\n\n"
+    << "  // The write strobes and data bits of stored registers are dla_single_regs' own.\n"
+    << "  logic unused;\n  assign unused = (^we) ^ (^wdata);\n"
+    << "endmodule\n";
+  return o.str();
 }
 
 std::string emit_reg_top(const Block& b) {
@@ -265,29 +443,16 @@ std::string emit_reg_top(const Block& b) {
   const auto hw = struct_fields(b, true, false);
   const std::string pkg = "nvdla_regs_pkg::";
   std::ostringstream o;
-  char base[32];
-  std::snprintf(base, sizeof base, "32'h%08x", b.base_small);
-  o << "// " << kBanner << "\n"
-    << "//\n"
-    << "// " << b.name << "'s register block: dla_group_regs with " << b.name
-    << "'s D group (offsets, reset values and writable\n"
-    << "// masks from nvdla_regs_pkg); the consumer group's software-written fields leave as reg2hw_o,\n"
-    << "// " << (hw.empty() ? "the block has no hardware-written fields." : "hw2reg_i's fields are written into the consumer group where their _de is set.")
-    << "\n"
-    << "// Other S_ registers are the engine's (s_*), as in dla_group_regs.\n"
-    << "module " << lb << "_reg_top #(\n"
-    << "  parameter logic [31:0] Base = " << base << "\n"
-    << ") (\n"
-    << "  input  logic        clk_i,\n"
-    << "  input  logic        rst_ni,\n"
-    << "  // CSB request (byte address)\n"
-    << "  input  logic        req_valid_i,\n"
-    << "  input  logic [31:0] req_addr_i,\n"
-    << "  input  logic        req_write_i,\n"
-    << "  input  logic [31:0] req_wdata_i,\n"
-    << "  output logic        hit_o,\n"
-    << "  output logic [31:0] rdata_o,\n"
-    << "  // other S_ registers\n"
+  emit_reg_top_head(o, b,
+                    b.name + "'s register block: dla_group_regs with " + b.name +
+                        "'s D group (offsets, reset values and writable\n"
+                        "// masks from nvdla_regs_pkg); the consumer group's software-written fields leave as reg2hw_o,\n"
+                        "// " +
+                        (hw.empty() ? "the block has no hardware-written fields."
+                                    : "hw2reg_i's fields are written into the consumer group where their _de is set.") +
+                        "\n// Other S_ registers are the engine's (s_*), as in dla_group_regs.",
+                    false);
+  o << "  // other S_ registers\n"
     << "  output logic        s_we_o,\n"
     << "  output logic        s_re_o,\n"
     << "  output logic [11:0] s_offset_o,\n"
@@ -501,6 +666,25 @@ std::string emit_sv(const std::vector<Block>& blocks) {
         param(p + "_" + f.name + "_WIDTH", "int", std::to_string(f.width), f.access);
       }
     }
+    if (single_reg_block(b)) {
+      // The words as dla_single_regs stores them (word i = offset 4i): reset values and stored bits
+      // (the trigger registers and read-only fields store none; kept widths applied).
+      const Block impl = as_implemented(b);
+      const uint32_t words = s_words(impl);
+      std::vector<uint32_t> reset(words, 0), stored(words, 0);
+      for (const auto& r : impl.regs) {
+        reset[r.offset / 4] = r.reset;
+        if (!is_trigger(impl, r)) stored[r.offset / 4] = writable_mask(r);
+      }
+      std::string rv = "{", sv = "{";
+      for (uint32_t i = words; i-- > 0;) {
+        rv += sv_hex(reset[i]) + (i == 0 ? "}" : ", ");
+        sv += sv_hex(stored[i]) + (i == 0 ? "}" : ", ");
+      }
+      param(b.name + "_S_WORDS", "int", std::to_string(words));
+      param(b.name + "_S_RESET", "logic [" + std::to_string(32 * words) + "-1:0]", rv);
+      param(b.name + "_S_WRITABLE", "logic [" + std::to_string(32 * words) + "-1:0]", sv);
+    }
     if (b.grouped) {
       // The D_ region as word vectors for dla_group_regs: reset values and writable bits per word
       // (0 for offsets without a register), word 0 = D_OP_ENABLE.
@@ -528,6 +712,7 @@ std::string emit_sv(const std::vector<Block>& blocks) {
     << "  /* verilator lint_off UNUSEDSIGNAL */\n";
   for (const auto& b : blocks) {
     if (b.grouped) emit_sv_structs(o, b);
+    if (single_reg_block(b)) emit_sv_single_structs(o, as_implemented(b));
   }
   o << "  /* verilator lint_on UNUSEDSIGNAL */\n";
   o << "\nendpackage\n/* verilator lint_on UNUSEDPARAM */\n";
@@ -573,6 +758,10 @@ std::vector<std::pair<std::string, std::string>> generate(const std::vector<Bloc
       {"rtl/common/nvdla_regs_pkg.sv", emit_sv(blocks)}};
   for (const auto& b : blocks) {
     if (b.grouped) files.emplace_back(std::string(kRegTopDir) + "/" + lower(b.name) + "_reg_top.sv", emit_reg_top(b));
+    if (single_reg_block(b)) {
+      files.emplace_back(std::string(kRegTopDir) + "/" + lower(b.name) + "_reg_top.sv",
+                         emit_single_reg_top(as_implemented(b)));
+    }
   }
   return files;
 }
