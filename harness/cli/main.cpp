@@ -19,6 +19,7 @@
 #include "harness/random_layers.hpp"
 #include "harness/regress.hpp"
 #include "harness/report.hpp"
+#include "units/network.hpp"
 #include "units/units.hpp"
 
 namespace po = boost::program_options;
@@ -35,6 +36,7 @@ commands:
   run TEST.cfg     replay an NVDLA trace test (.cfg, or NVDLA v1's input.txn) as a register
                    program (--config, --mode)
   import TEST.cfg  print an NVDLA trace test (.cfg or .txn) as a register-program layer (JSON)
+  compile NET.json print a network's register program as a program layer (JSON; docs/NETWORKS.md)
   regress SUITE    run a suite of layers, print a summary table, write JUnit/JSON
   validate FILE..  check layer, program and suite files without running them
   bench UNIT       measure simulation speed (dlacosim help bench lists the units)
@@ -243,6 +245,19 @@ int cmd_import(const std::vector<std::string>& args) {
   return 0;
 }
 
+// `compile NET.json`: the network's one register program, replayable with `dlacosim run`.
+int cmd_compile(const std::vector<std::string>& args) {
+  const Parsed p = parse(args, po::options_description("compile options"));
+  if (p.positional.size() != 1) throw InputError("compile", "", "expected exactly one network file");
+  const LoadedLayer l = load_layer(p.positional[0]);
+  if (l.header.unit != "network") {
+    throw InputError(p.positional[0], "/unit", "compile takes network files (\"unit\": \"network\")");
+  }
+  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  std::cout << program_to_json(n.program, "compiled from " + p.positional[0] + " by dlacosim compile").dump(1) << "\n";
+  return 0;
+}
+
 int cmd_run(const std::vector<std::string>& args) {
   const Parsed p = parse(args, run_options());
   if (p.positional.size() != 1) throw InputError("run", "", "expected exactly one layer file");
@@ -326,7 +341,7 @@ int cmd_validate(const std::vector<std::string>& args) {
   for (const auto& f : p.positional) {
     try {
       const auto doc = parse_json_file(f);
-      if (doc->root.is_object() && doc->root.contains("layers")) {
+      if (doc->root.is_object() && doc->root.contains("layers") && !doc->root.contains("unit")) {  // a network has "unit"
         const Suite s = load_suite(f);
         std::cout << fmt::format("ok   {} (suite, {} runs)\n", f, s.entries.size());
       } else {
@@ -540,6 +555,7 @@ int main(int argc, char** argv) {
         std::cout << "usage: dlacosim random UNIT [options]   (units: " << units << "; docs/RANDOM.md)\n" << random_options();
       }
       else if (which == "validate") std::cout << "usage: dlacosim validate FILE...\n";
+      else if (which == "compile") std::cout << "usage: dlacosim compile NET.json\n";
       else if (which == "import") std::cout << "usage: dlacosim import TEST.cfg [options]\n" << import_options();
       else if (which == "merge") std::cout << "usage: dlacosim merge RESULTS.json... [options]\n" << merge_options();
       else if (which == "report") std::cout << "usage: dlacosim report RESULTS.json... --html OUT [options]\n" << report_options();
@@ -554,6 +570,7 @@ int main(int argc, char** argv) {
     if (cmd == "regress") return cmd_regress(args);
     if (cmd == "validate") return cmd_validate(args);
     if (cmd == "import") return cmd_import(args);
+    if (cmd == "compile") return cmd_compile(args);
     if (cmd == "bench") return cmd_bench(args);
     if (cmd == "random") return cmd_random(args);
     if (cmd == "merge") return cmd_merge(args);

@@ -1,0 +1,750 @@
+// `network` layers: the compiler (network.hpp, docs/NETWORKS.md).
+//
+// Each layer is written as a layer of its unit (a `conv` / `sdp` / `pdp` / `cdp` layer JSON whose
+// input values are the tensor's: a network input's data, or what the golden model computed for a
+// produced tensor) and compiled by that unit's compiler, which places its regions at fixed bases
+// (input 0x8000_0000, SDP operands 0x9/0xA/0xB000_0000, output 0xC000_0000, weights 0xD000_0000)
+// and programs register group 0 on a fresh pipeline. The network compiler then
+//   - relocates: the input and output regions onto the tensors' allocations (the input image load
+//     dropped: the tensor is already in memory), every other region the layer loads onto a
+//     constant allocated for it; memory steps and the *ADDR* registers move by the same offset;
+//   - regroups: each block's S_POINTER and done interrupts move to the group that block is at
+//     (NVDLA's consumer pointer flips once per hardware layer the block ran);
+//   - schedules: layer N+1's memory images and registers (into its groups) are programmed after
+//     layer N's launch and before N's done interrupts (pingpong), then N+1 is launched after N's
+//     interrupts; N's status reads and the golden check of its output follow N's interrupts.
+#include "units/network.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <stdexcept>
+
+#include "golden/arith.hpp"
+#include "golden/cube.hpp"
+#include "harness/errors.hpp"
+#include "harness/golden_device.hpp"
+#include "harness/program_runner.hpp"
+#include "harness/regdb.hpp"
+#include "harness/rng.hpp"
+#include "units/cdp.hpp"
+#include "units/conv.hpp"
+#include "units/engine.hpp"
+#include "units/pdp.hpp"
+#include "units/program_builder.hpp"
+#include "units/sdp.hpp"
+#include "units/units.hpp"
+
+namespace dla::harness::units {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr int kMaxDim = 8192;
+constexpr int64_t kMaxElements = 4'000'000;
+constexpr uint64_t kMemoryBase = 0x1000'0000ull;   // the network's memory window starts here
+constexpr uint64_t kMemoryMax = 0x6000'0000ull;    // and ends below the unit compilers' fixed regions
+constexpr uint64_t kAlign = 0x100;                  // tensor and constant alignment (NVDLA: 32 B)
+constexpr uint64_t kRegionFirst = 0x8, kRegionLast = 0xd;  // the unit compilers' regions (addr >> 28)
+constexpr uint64_t kInRegion = 0x8, kEwRegion = 0xb, kOutRegion = 0xc;
+constexpr uint8_t kGapFill = 0xa5;
+
+const std::vector<std::string_view> kOps = {"conv", "sdp", "pdp", "cdp"};
+// Blocks an op needs in the configuration's register map.
+std::vector<std::string_view> op_blocks(std::string_view op) {
+  if (op == "conv") return {"CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC", "SDP"};
+  if (op == "sdp") return {"SDP", "SDP_RDMA"};
+  if (op == "pdp") return {"PDP", "PDP_RDMA"};
+  return {"CDP", "CDP_RDMA"};
+}
+// Keys of a network layer per op, besides name / op / input / output / description; they go into
+// the unit layer as they are (so errors inside them keep their pointer under the layer).
+std::vector<std::string_view> op_keys(std::string_view op) {
+  if (op == "conv")
+    return {"weights", "padding", "stride", "dilation", "clip", "converter", "bs", "bn", "ew", "mode", "wino_scheme",
+            "pra_truncate", "wfold"};
+  if (op == "sdp") return {"operand", "converter", "bs", "bn", "ew", "perf"};
+  if (op == "pdp") return {"pool", "split"};
+  return {"lrn", "in_cvt", "out_cvt", "lut", "perf_lut_en"};
+}
+
+uint64_t align_up(uint64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+const char* prec_name(golden::Precision p) { return p == golden::Precision::Int16 ? "int16" : "int8"; }
+
+struct Net {
+  const LayerHeader* h = nullptr;
+  const golden::HwConfig* hw = nullptr;
+  CompiledNetwork out;
+  std::vector<JsonNode> layer_nodes, tensor_nodes;
+  uint64_t next_free = kMemoryBase;
+  std::optional<JsonNode> memory_node;
+
+  [[noreturn]] void fail_at(const std::string& pointer, const std::string& rule) const {
+    throw InputError(h->file.string(), pointer.empty() ? "/" : pointer, rule);
+  }
+  // Allocates `bytes` in the network's memory window or fails at `at`.
+  uint64_t allocate(uint64_t bytes, const JsonNode& at, const std::string& what) {
+    const uint64_t base = next_free;
+    const uint64_t end = base + bytes;
+    if (end > out.memory_base + out.memory_bytes) {
+      at.fail(fmt::format("{} needs {} bytes at {:#x}, beyond the network's memory of {} bytes at {:#x} "
+                          "(used {} bytes before it; \"memory\": {{\"bytes\"}} sets the size, at most {})",
+                          what, bytes, base, out.memory_bytes, out.memory_base, base - out.memory_base, kMemoryMax));
+    }
+    next_free = align_up(end);
+    out.memory_used = end - out.memory_base;
+    return base;
+  }
+};
+
+// ---- parsing and validation ------------------------------------------------------------------
+
+void parse_tensors(Net& n, const JsonNode& root) {
+  const JsonNode ts = root.require("tensors");
+  if (!ts.is_array() || ts.size() == 0) ts.fail("must be a non-empty array of tensors");
+  std::map<std::string, int> seen;
+  for (const JsonNode& t : ts.items()) {
+    t.allow_keys({"name", "w", "h", "c", "precision", "data", "description"});
+    NetTensor x;
+    x.name = t.require("name").as_string();
+    if (x.name.empty()) t.require("name").fail("must not be empty");
+    if (const auto it = seen.find(x.name); it != seen.end()) {
+      t.require("name").fail(fmt::format("tensor \"{}\" is declared twice (first at /tensors/{})", x.name, it->second));
+    }
+    seen[x.name] = static_cast<int>(n.out.tensors.size());
+    x.w = static_cast<int>(t.require("w").as_int(1, kMaxDim));
+    x.h = static_cast<int>(t.require("h").as_int(1, kMaxDim));
+    x.c = static_cast<int>(t.require("c").as_int(1, kMaxDim));
+    if (int64_t{x.w} * x.h * x.c > kMaxElements) {
+      t.fail(fmt::format("{} x {} x {} = {} elements exceed the limit of {}", x.w, x.h, x.c, int64_t{x.w} * x.h * x.c,
+                         kMaxElements));
+    }
+    if (const auto p = t.get("precision")) x.prec = *golden::parse_precision(p->as_choice({"int8", "int16"}));
+    if (!n.hw->supports(x.prec)) {
+      t.require("precision").fail(fmt::format("{} has no int16 (int16 only on nv_full)", n.hw->name));
+    }
+    n.out.tensors.push_back(std::move(x));
+    n.tensor_nodes.push_back(t);
+  }
+}
+
+int tensor_ref(const Net& n, const JsonNode& node) {
+  const std::string name = node.as_string();
+  for (std::size_t i = 0; i < n.out.tensors.size(); ++i) {
+    if (n.out.tensors[i].name == name) return static_cast<int>(i);
+  }
+  std::vector<std::string> names;
+  for (const auto& t : n.out.tensors) names.push_back(t.name);
+  node.fail(fmt::format("unknown tensor \"{}\" (the network declares {})", name, join_and(names)));
+}
+
+void parse_layers(Net& n, const JsonNode& root) {
+  const JsonNode ls = root.require("layers");
+  if (!ls.is_array() || ls.size() == 0) ls.fail("must be a non-empty array of layers");
+  const RegDb& db = RegDb::nvdla();
+  std::map<std::string, int> seen;
+  for (const JsonNode& l : ls.items()) {
+    NetLayer L;
+    L.pointer = l.pointer();
+    L.name = l.require("name").as_string();
+    if (L.name.empty()) l.require("name").fail("must not be empty");
+    if (const auto it = seen.find(L.name); it != seen.end()) {
+      l.require("name").fail(fmt::format("layer \"{}\" is declared twice (first at /layers/{})", L.name, it->second));
+    }
+    seen[L.name] = static_cast<int>(n.out.layers.size());
+    const JsonNode op = l.require("op");
+    L.op = op.as_string();
+    if (std::find(kOps.begin(), kOps.end(), L.op) == kOps.end()) {
+      op.fail(fmt::format("\"{}\" is not an op of network layers: conv, sdp, pdp or cdp (deconv, bdma, rubik and "
+                          "concat are not built yet, docs/NETWORKS.md)",
+                          L.op));
+    }
+    // Keys: the common ones and the op's.
+    std::set<std::string> allowed = {"name", "op", "input", "output", "description"};
+    for (auto k : op_keys(L.op)) allowed.insert(std::string(k));
+    for (const auto& [key, v] : l.raw().items()) {
+      if (!allowed.contains(key)) {
+        (void)v;
+        std::vector<std::string> a(allowed.begin(), allowed.end());
+        l.require(key).fail(fmt::format("unknown key \"{}\" in a {} layer (allowed: {})", key, L.op, join_and(a)));
+      }
+    }
+    for (auto b : op_blocks(L.op)) {
+      const RegDef* r = db.find(fmt::format("{}.S_POINTER", b));
+      if (r == nullptr || !db.address(n.hw->name, *r)) {
+        op.fail(fmt::format("{} has no {} block, which a {} layer needs", n.hw->name, b, L.op));
+      }
+    }
+    L.input = tensor_ref(n, l.require("input"));
+    L.output = tensor_ref(n, l.require("output"));
+    if (L.input == L.output) l.require("output").fail("a layer cannot write the tensor it reads (in place)");
+    if (const auto o = l.get("operand")) {
+      L.operand = tensor_ref(n, *o);
+      if (L.operand == L.output) o->fail("a layer cannot write the tensor it reads (in place)");
+    }
+    n.out.layers.push_back(std::move(L));
+    n.layer_nodes.push_back(l);
+  }
+  // Producers: at most one per tensor; network inputs carry data, produced tensors none.
+  for (std::size_t i = 0; i < n.out.layers.size(); ++i) {
+    NetTensor& t = n.out.tensors[static_cast<std::size_t>(n.out.layers[i].output)];
+    if (t.producer >= 0) {
+      n.layer_nodes[i].require("output").fail(fmt::format("tensor \"{}\" is already written by layer \"{}\"", t.name,
+                                                          n.out.layers[static_cast<std::size_t>(t.producer)].name));
+    }
+    t.producer = static_cast<int>(i);
+  }
+  for (std::size_t i = 0; i < n.out.tensors.size(); ++i) {
+    const NetTensor& t = n.out.tensors[i];
+    const JsonNode& tn = n.tensor_nodes[i];
+    if (t.producer >= 0 && tn.get("data")) {
+      tn.require("data").fail(fmt::format("tensor \"{}\" is written by layer \"{}\"; only network inputs take data",
+                                          t.name, n.out.layers[static_cast<std::size_t>(t.producer)].name));
+    }
+    if (t.producer < 0 && !tn.get("data")) {
+      tn.fail(fmt::format("tensor \"{}\" is written by no layer, so it is a network input and needs \"data\"", t.name));
+    }
+  }
+}
+
+// Execution order (Kahn, file order among ready layers); a cycle fails naming its layers.
+void order_layers(Net& n) {
+  const std::size_t count = n.out.layers.size();
+  std::vector<bool> done(count, false);
+  const auto ready = [&](const NetLayer& L) {
+    for (const int t : {L.input, L.operand}) {
+      if (t < 0) continue;
+      const int p = n.out.tensors[static_cast<std::size_t>(t)].producer;
+      if (p >= 0 && !done[static_cast<std::size_t>(p)]) return false;
+    }
+    return true;
+  };
+  while (n.out.order.size() < count) {
+    bool progress = false;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (!done[i] && ready(n.out.layers[i])) {
+        done[i] = true;
+        n.out.order.push_back(static_cast<int>(i));
+        progress = true;
+        break;
+      }
+    }
+    if (!progress) {
+      // Follow unfinished producers from the first waiting layer until one repeats: a cycle.
+      const auto waits_on = [&](std::size_t i) {
+        for (const int t : {n.out.layers[i].input, n.out.layers[i].operand}) {
+          if (t < 0) continue;
+          const int p = n.out.tensors[static_cast<std::size_t>(t)].producer;
+          if (p >= 0 && !done[static_cast<std::size_t>(p)]) return static_cast<std::size_t>(p);
+        }
+        return count;
+      };
+      std::vector<std::size_t> path;
+      std::size_t i = static_cast<std::size_t>(std::find(done.begin(), done.end(), false) - done.begin());
+      while (std::find(path.begin(), path.end(), i) == path.end()) {
+        path.push_back(i);
+        i = waits_on(i);
+      }
+      std::vector<std::size_t> cycle(std::find(path.begin(), path.end(), i), path.end());
+      std::sort(cycle.begin(), cycle.end());
+      std::vector<std::string> names;
+      for (const std::size_t c : cycle) names.push_back(n.out.layers[c].name);
+      n.layer_nodes[cycle.front()].require("input").fail(
+          fmt::format("the layers {} form a cycle (each waits for a tensor another of them writes)", join_and(names)));
+    }
+  }
+}
+
+void resolve_inputs(Net& n) {
+  for (std::size_t i = 0; i < n.out.tensors.size(); ++i) {
+    NetTensor& t = n.out.tensors[i];
+    if (t.producer >= 0) continue;
+    const JsonNode d = n.tensor_nodes[i].require("data");
+    const int bits = 8 * golden::bytes_per_element(t.prec);
+    const auto lo = static_cast<int64_t>(golden::min_of_bits(bits));
+    const auto hi = static_cast<int64_t>(golden::max_of_bits(bits));
+    const auto count = static_cast<std::size_t>(int64_t{t.c} * t.h * t.w);
+    if (const auto k = d.get("constant")) {
+      d.allow_keys({"constant"});
+      t.values.assign(count, k->as_int(lo, hi));
+    } else {
+      t.values = resolve_values(d, count, golden::bytes_per_element(t.prec), lo, hi, n.h->seed);
+    }
+  }
+}
+
+void allocate_tensors(Net& n) {
+  for (std::size_t i = 0; i < n.out.tensors.size(); ++i) {
+    NetTensor& t = n.out.tensors[i];
+    const int bpe = golden::bytes_per_element(t.prec);
+    const golden::CubeShape shape{1, t.c, t.h, t.w};
+    t.layout = golden::FeatureLayout::packed(shape, n.hw->atom_bytes, bpe, 0);
+    t.bytes = t.layout.region_bytes(shape);
+    t.layout.base = n.allocate(t.bytes, n.tensor_nodes[i], fmt::format("tensor \"{}\" ({} x {} x {} {})", t.name, t.w,
+                                                                        t.h, t.c, prec_name(t.prec)));
+  }
+}
+
+// ---- one layer as a layer of its unit ----------------------------------------------------------
+
+json values_json(const std::vector<int64_t>& v) { return json{{"values", v}}; }
+
+json unit_layer(const Net& n, const NetLayer& L, const JsonNode& node, uint64_t seed) {
+  const NetTensor& in = n.out.tensors[static_cast<std::size_t>(L.input)];
+  const NetTensor& out = n.out.tensors[static_cast<std::size_t>(L.output)];
+  const json& j = node.raw();
+  json s{{"unit", L.op}, {"name", L.name}, {"config", n.hw->name}, {"seed", seed}};
+  for (auto k : op_keys(L.op)) {
+    if (k != "operand" && k != "converter" && j.contains(std::string(k))) s[std::string(k)] = j[std::string(k)];
+  }
+  if (L.op == "conv") {
+    s["precision"] = prec_name(in.prec);
+    s["input"] = {{"w", in.w}, {"h", in.h}, {"c", in.c}, {"data", values_json(in.values)}};
+    s["weights"]["data"] = values_json(L.weights);
+    s["output"] = {{"precision", prec_name(out.prec)}};
+    if (j.contains("converter")) s["output"]["converter"] = j["converter"];
+  } else {
+    s["cube"] = {{"w", in.w}, {"h", in.h}, {"c", in.c}};
+    s["input"] = {{"precision", prec_name(in.prec)}, {"data", values_json(in.values)}};
+    s["output"] = json::object();
+    if (L.op == "sdp") {
+      s["output"]["precision"] = prec_name(out.prec);
+      if (j.contains("converter")) s["output"]["converter"] = j["converter"];
+      if (L.operand >= 0) {
+        const NetTensor& op = n.out.tensors[static_cast<std::size_t>(L.operand)];
+        json& ew = s["ew"];
+        if (!ew.is_object()) ew = json::object();
+        if (!ew.contains("alu") || !ew["alu"].is_object()) ew["alu"] = json::object();
+        ew["alu"]["operand"] = values_json(op.values);
+        ew["operands"] = {{"per", "element"}, {"precision", prec_name(op.prec)}};
+      }
+    }
+  }
+  return s;
+}
+
+// Where an error of the unit compiler lies in the network file: under the layer, at the same key
+// when the layer gave it, else at the layer's input tensor (the generated cube / input / data).
+[[noreturn]] void rethrow_in_layer(const Net& n, const NetLayer& L, const JsonNode& node, const InputError& e) {
+  std::string where = e.where() == "/" ? "" : e.where();
+  const std::string key = where.empty() ? "" : where.substr(1, where.find('/', 1) == std::string::npos
+                                                                   ? std::string::npos
+                                                                   : where.find('/', 1) - 1);
+  std::string pointer = node.pointer();
+  const bool given = !key.empty() && node.raw().contains(key) && key != "input" && key != "output";
+  if (given) {
+    pointer += where;
+  } else if (key == "input" || key == "cube" || key == "precision") {
+    pointer += "/input";
+  } else if (key == "output" && node.raw().contains("converter")) {
+    pointer += "/converter";
+  } else if (key == "output") {
+    pointer += "/output";
+  }
+  n.fail_at(pointer, fmt::format("layer \"{}\" ({}): {}", L.name, L.op, e.rule()));
+}
+
+// ---- relocation, regrouping, scheduling ------------------------------------------------------
+
+std::string block_of_intr(const std::string& unit) {
+  if (unit == "CDMA_DAT" || unit == "CDMA_WT") return "CDMA";
+  return unit;
+}
+
+// A layer's program cut where the firmware would cut it.
+struct Segments {
+  std::vector<ProgramStep> setup, launch, wait, post;
+  bool overlappable = true;  // its setup may run while the previous layer runs
+  bool single_shot = true;   // every block it enables runs once (one hardware layer)
+  std::map<std::string, uint32_t> setup_pointer;  // block -> S_POINTER the setup leaves (launch needs it)
+  std::map<std::string, uint32_t> last_pointer;   // block -> the last S_POINTER (post reads need it)
+};
+
+bool is_enable(const ProgramStep& s) {
+  return s.op == StepOp::RegWrite && s.reg != nullptr && s.reg->name == "D_OP_ENABLE";
+}
+
+struct Placed {
+  Program program;
+  Segments seg;
+};
+
+// Relocates and regroups `sub` (a unit compiler's program in group 0) for layer L; updates the
+// block parities.
+Placed place_layer(Net& n, const NetLayer& L, const JsonNode& node, Program sub, std::map<std::string, int>& parity) {
+  const NetTensor& in = n.out.tensors[static_cast<std::size_t>(L.input)];
+  const NetTensor& out = n.out.tensors[static_cast<std::size_t>(L.output)];
+  std::map<uint64_t, uint64_t> base;  // region -> new base
+  base[kInRegion] = in.layout.base;
+  base[kOutRegion] = out.layout.base;
+  if (L.operand >= 0) base[kEwRegion] = n.out.tensors[static_cast<std::size_t>(L.operand)].layout.base;
+  const auto region = [](uint64_t a) -> uint64_t {
+    const uint64_t r = a >> 28;
+    return r >= kRegionFirst && r <= kRegionLast ? r : 0;
+  };
+  // Constants: every other region the layer's memory steps touch, sized by their extent.
+  std::map<uint64_t, uint64_t> extent;
+  for (const ProgramStep& s : sub.steps) {
+    if (s.op != StepOp::MemLoad && s.op != StepOp::MemFill) continue;
+    const uint64_t r = region(s.addr);
+    if (r == 0) throw std::logic_error(fmt::format("network compiler: {} lies outside the unit regions", s.where));
+    if (base.contains(r)) continue;
+    const uint64_t end = s.addr - (r << 28) + (s.op == StepOp::MemLoad ? s.bytes.size() : s.size);
+    extent[r] = std::max(extent[r], end);
+  }
+  for (const auto& [r, bytes] : extent) {
+    const JsonNode at = node.get("weights").value_or(node);
+    base[r] = n.allocate(bytes, at, fmt::format("layer \"{}\"'s constants (region {:#x})", L.name, r << 28));
+  }
+  const auto move = [&](uint64_t a) {
+    const uint64_t r = region(a);
+    const auto it = base.find(r);
+    return it == base.end() ? a : it->second + (a - (r << 28));
+  };
+  const auto check_size = [&](const ProgramStep& s, uint64_t limit, const NetTensor& t) {
+    if (s.addr - (region(s.addr) << 28) + s.bytes.size() > limit) {
+      throw std::logic_error(fmt::format("network compiler: {} is larger than tensor {}'s {} bytes", s.where, t.name,
+                                         limit));
+    }
+  };
+  Placed p;
+  std::map<std::string, int> enables;
+  std::vector<ProgramStep> steps;
+  for (ProgramStep& s : sub.steps) {
+    const std::string_view wh = s.where;
+    const std::string prefix = n.h->file.string() + ": ";
+    s.where = fmt::format("{}: layer {} ({}): {}", n.h->file.string(), L.name, L.op,
+                          wh.substr(0, prefix.size()) == prefix ? wh.substr(prefix.size()) : wh);
+    switch (s.op) {
+      case StepOp::MemLoad: {
+        const uint64_t r = region(s.addr);
+        if (r == kInRegion) {  // the input tensor is in memory already
+          check_size(s, in.bytes, in);
+          continue;
+        }
+        if (r == kEwRegion && L.operand >= 0) {
+          check_size(s, n.out.tensors[static_cast<std::size_t>(L.operand)].bytes,
+                     n.out.tensors[static_cast<std::size_t>(L.operand)]);
+          continue;
+        }
+        s.addr = move(s.addr);
+        break;
+      }
+      case StepOp::MemFill:
+      case StepOp::Check:
+        s.addr = move(s.addr);
+        break;
+      case StepOp::RegWrite:
+        if (s.reg->name == "S_POINTER") {
+          const int g = (static_cast<int>(s.value & 1u) ^ parity[s.reg->block]) & 1;
+          s.value = (s.value & ~1u) | static_cast<uint32_t>(g);
+        } else if (s.reg->name.find("ADDR") != std::string::npos && region(s.value) != 0) {
+          s.value = static_cast<uint32_t>(move(s.value));
+        } else if (s.reg->name == "D_OP_ENABLE" && (s.value & 1u) != 0) {
+          ++enables[s.reg->block];
+        }
+        break;
+      case StepOp::WaitIntr: {
+        const auto us = s.intr.rfind('_');
+        const std::string unit = s.intr.substr(0, us);
+        const int g = (std::stoi(s.intr.substr(us + 1)) ^ parity[block_of_intr(unit)]) & 1;
+        s.intr = fmt::format("{}_{}", unit, g);
+        break;
+      }
+      default:
+        break;
+    }
+    steps.push_back(std::move(s));
+  }
+  for (const auto& [b, count] : enables) {
+    parity[b] ^= count & 1;
+    if (count > 1) p.seg.single_shot = false;
+  }
+  // Segments: setup until the first launch step (a read such as the CBUF flush status, or an
+  // enable), launch until the first interrupt wait, wait until after the last, post the rest.
+  std::size_t a = steps.size(), b = steps.size(), c = steps.size();
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    if (steps[i].op == StepOp::RegRead || is_enable(steps[i]) || steps[i].op == StepOp::WaitIntr) {
+      a = i;
+      break;
+    }
+  }
+  for (std::size_t i = a; i < steps.size(); ++i) {
+    if (steps[i].op == StepOp::WaitIntr) {
+      b = i;
+      break;
+    }
+  }
+  for (std::size_t i = steps.size(); i > b; --i) {
+    if (steps[i - 1].op == StepOp::WaitIntr) {
+      c = i;
+      break;
+    }
+  }
+  if (b == steps.size()) c = b;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const ProgramStep& s = steps[i];
+    if (s.op == StepOp::RegWrite && s.reg->name == "S_POINTER") {
+      if (i < a) p.seg.setup_pointer[s.reg->block] = s.value;
+      p.seg.last_pointer[s.reg->block] = s.value;
+    }
+    // A single register (LUT tables, S_LUT_*) would change under the running layer.
+    if (i < a && s.op == StepOp::RegWrite && !s.reg->dual && s.reg->name != "S_POINTER") p.seg.overlappable = false;
+    auto& dst = i < a ? p.seg.setup : i < b ? p.seg.launch : i < c ? p.seg.wait : p.seg.post;
+    dst.push_back(s);
+  }
+  p.program.name = L.name;
+  p.program.config = n.hw->name;
+  p.program.steps = std::move(steps);
+  return p;
+}
+
+void resolve_weights(Net& n, NetLayer& L, const JsonNode& node) {
+  const NetTensor& in = n.out.tensors[static_cast<std::size_t>(L.input)];
+  const JsonNode wt = node.require("weights");
+  wt.allow_keys({"k", "r", "s", "data"});
+  L.k = static_cast<int>(wt.require("k").as_int(1, kMaxDim));
+  L.r = static_cast<int>(wt.require("r").as_int(1, 32));
+  L.s = static_cast<int>(wt.require("s").as_int(1, 32));
+  const int64_t count = int64_t{L.k} * in.c * L.r * L.s;
+  if (count > kMaxElements) wt.fail(fmt::format("K x C x R x S = {} weights exceed the limit of {}", count, kMaxElements));
+  const int bits = 8 * golden::bytes_per_element(in.prec);
+  L.weights = resolve_values(wt.require("data"), static_cast<std::size_t>(count), golden::bytes_per_element(in.prec),
+                             static_cast<int64_t>(golden::min_of_bits(bits)),
+                             static_cast<int64_t>(golden::max_of_bits(bits)), n.h->seed);
+}
+
+// Shape and precision the layer produces, checked against its output tensor (and operand).
+void check_shapes(const Net& n, const NetLayer& L, const JsonNode& node, int w, int h, int c, golden::Precision prec) {
+  const NetTensor& out = n.out.tensors[static_cast<std::size_t>(L.output)];
+  if (out.w != w || out.h != h || out.c != c) {
+    node.require("output").fail(fmt::format("layer \"{}\" ({}) computes {} x {} x {} (W x H x C), but tensor \"{}\" "
+                                            "is declared {} x {} x {}",
+                                            L.name, L.op, w, h, c, out.name, out.w, out.h, out.c));
+  }
+  if (out.prec != prec) {
+    node.require("output").fail(fmt::format("layer \"{}\" ({}) writes {}, but tensor \"{}\" is declared {}", L.name,
+                                            L.op, prec_name(prec), out.name, prec_name(out.prec)));
+  }
+}
+
+void check_layer_shapes(const Net& n, const NetLayer& L, const JsonNode& node) {
+  const NetTensor& in = n.out.tensors[static_cast<std::size_t>(L.input)];
+  const NetTensor& out = n.out.tensors[static_cast<std::size_t>(L.output)];
+  if (L.op == "conv") {
+    // W' = (W + left + right - ((S - 1) x dilation + 1)) / stride + 1, when the fields are plain
+    // integers in range (else the conv compiler names them).
+    const json& j = node.raw();
+    const auto get = [&](const char* obj, const char* key, int def, int lo, int hi) -> std::optional<int> {
+      if (!j.contains(obj)) return def;
+      const json& o = j[obj];
+      if (!o.is_object()) return std::nullopt;
+      if (!o.contains(key)) return def;
+      if (!o[key].is_number_integer()) return std::nullopt;
+      const auto v = o[key].get<int64_t>();
+      return v >= lo && v <= hi ? std::optional<int>(static_cast<int>(v)) : std::nullopt;
+    };
+    const auto pl = get("padding", "left", 0, 0, 31), pr = get("padding", "right", 0, 0, 63);
+    const auto pt = get("padding", "top", 0, 0, 31), pb = get("padding", "bottom", 0, 0, 63);
+    const auto sx = get("stride", "x", 1, 1, 8), sy = get("stride", "y", 1, 1, 8);
+    const auto dx = get("dilation", "x", 1, 1, 32), dy = get("dilation", "y", 1, 1, 32);
+    if (pl && pr && pt && pb && sx && sy && dx && dy) {
+      const int ew = (L.s - 1) * *dx + 1, eh = (L.r - 1) * *dy + 1;
+      const int iw = in.w + *pl + *pr, ih = in.h + *pt + *pb;
+      if (iw >= ew && ih >= eh) {
+        check_shapes(n, L, node, (iw - ew) / *sx + 1, (ih - eh) / *sy + 1, L.k, out.prec);
+      }
+    }
+  } else if (L.op == "pdp") {
+    golden::PdpConfig c;
+    c.atom_bytes = n.hw->atom_bytes;
+    c.in = {1, in.c, in.h, in.w};
+    (void)parse_pool(node.require("pool"), c);
+    check_shapes(n, L, node, c.out.w, c.out.h, c.out.c, in.prec);
+  } else if (L.op == "cdp") {
+    check_shapes(n, L, node, in.w, in.h, in.c, in.prec);
+  } else if (L.op == "sdp") {
+    check_shapes(n, L, node, in.w, in.h, in.c, out.prec);
+    if (L.operand >= 0) {
+      const NetTensor& op = n.out.tensors[static_cast<std::size_t>(L.operand)];
+      if (op.w != in.w || op.h != in.h || op.c != in.c || op.prec != in.prec) {
+        node.require("operand").fail(fmt::format("the EW operand \"{}\" ({} x {} x {} {}) must have the input \"{}\"'s "
+                                                 "shape and precision ({} x {} x {} {}): it is read per element",
+                                                 op.name, op.w, op.h, op.c, prec_name(op.prec), in.name, in.w, in.h,
+                                                 in.c, prec_name(in.prec)));
+      }
+      if (const auto ew = node.get("ew")) {
+        if (const auto alu = ew->get("alu"); alu && alu->get("operand")) {
+          alu->require("operand").fail("the EW operand is the layer's \"operand\" tensor; give it there only");
+        }
+      }
+    } else if (const auto ew = node.get("ew")) {
+      (void)ew;  // register operands or per-channel values: the sdp compiler judges them
+    }
+  }
+}
+
+// Values of tensor t as the golden device holds them.
+std::vector<int64_t> read_tensor(GoldenDevice& dev, const NetTensor& t) {
+  const golden::Cube<int64_t> cube = golden::load_cube(t.layout, {1, t.c, t.h, t.w},
+                                                       [&](uint64_t a) { return dev.memory().read(a); });
+  return {cube.data().begin(), cube.data().end()};
+}
+
+// S_POINTER writes setting each block of `ptr` (block -> value).
+void set_pointers(std::vector<ProgramStep>& dst, const std::map<std::string, uint32_t>& ptr,
+                  const std::set<std::string>& only, const std::string& where) {
+  const RegDb& db = RegDb::nvdla();
+  for (const auto& [block, v] : ptr) {
+    if (!only.contains(block)) continue;
+    ProgramStep s;
+    s.op = StepOp::RegWrite;
+    s.reg = db.find(block + ".S_POINTER");
+    s.value = v;
+    s.where = where;
+    dst.push_back(std::move(s));
+  }
+}
+
+std::set<std::string> blocks_of(const std::vector<ProgramStep>& steps, bool dual_reads_only) {
+  std::set<std::string> out;
+  for (const auto& s : steps) {
+    if (s.reg == nullptr) continue;
+    if (dual_reads_only ? (s.op == StepOp::RegRead && s.reg->dual) : is_enable(s)) out.insert(s.reg->block);
+  }
+  return out;
+}
+
+}  // namespace
+
+CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root) {
+  root.allow_keys({"unit", "name", "description", "config", "seed", "stall", "memory", "schedule", "tensors", "layers"});
+  Net n;
+  n.h = &h;
+  n.hw = h.config;
+  n.out.memory_base = kMemoryBase;
+  n.out.memory_bytes = kMemoryMax;
+  if (const auto m = root.get("memory")) {
+    m->allow_keys({"bytes"});
+    n.out.memory_bytes = m->require("bytes").as_u64(kMemoryMax);
+    if (n.out.memory_bytes == 0) m->require("bytes").fail("must be at least 1");
+  }
+  if (const auto s = root.get("schedule")) n.out.pingpong = s->as_choice({"pingpong", "sequential"}) == "pingpong";
+  parse_tensors(n, root);
+  parse_layers(n, root);
+  order_layers(n);
+  for (std::size_t i = 0; i < n.out.layers.size(); ++i) {
+    if (n.out.layers[i].op == "conv") resolve_weights(n, n.out.layers[i], n.layer_nodes[i]);
+    check_layer_shapes(n, n.out.layers[i], n.layer_nodes[i]);
+  }
+  resolve_inputs(n);
+  allocate_tensors(n);
+
+  // The network's inputs in memory, then the layers, each run on the golden model as it is
+  // placed (its output values feed the next layers' compilers).
+  GoldenDevice dev(*n.hw);
+  ProgramBuilder pb(h);
+  for (const NetTensor& t : n.out.tensors) {
+    if (t.producer >= 0) continue;
+    golden::Cube<int64_t> cube({1, t.c, t.h, t.w});
+    std::copy(t.values.begin(), t.values.end(), cube.data().begin());
+    ProgramStep& s = pb.add(StepOp::MemLoad, fmt::format("mem_load network input {}", t.name));
+    s.addr = t.layout.base;
+    s.bytes = golden::store_cube_bytes(t.layout, cube, kGapFill);
+    dev.memory().write(s.addr, s.bytes);
+  }
+  std::map<std::string, int> parity;
+  std::vector<Segments> segs;
+  for (const int li : n.out.order) {
+    NetLayer& L = n.out.layers[static_cast<std::size_t>(li)];
+    const JsonNode& node = n.layer_nodes[static_cast<std::size_t>(li)];
+    const uint64_t seed = Rng::derive(h.seed, L.pointer).next();
+    const LayerHeader sh{h.file, L.op, L.name, h.config, seed, h.stall};
+    const auto doc = parse_json_text(h.file, unit_layer(n, L, node, seed).dump());
+    const JsonNode sub = JsonNode::root(doc);
+    Program prog;
+    std::optional<CompiledConv> cc;
+    try {
+      if (L.op == "conv") {
+        cc = compile_conv_layer(sh, sub, true);
+        prog = cc->program;
+      } else if (L.op == "pdp") {
+        prog = compile_pdp_layer(sh, sub);
+      } else if (L.op == "cdp") {
+        prog = compile_cdp_layer(sh, sub);
+      } else {
+        prog = compile_sdp_layer(sh, sub, true);
+      }
+    } catch (const InputError& e) {
+      rethrow_in_layer(n, L, node, e);
+    }
+    if (cc) {
+      const NetTensor& out = n.out.tensors[static_cast<std::size_t>(L.output)];
+      check_shapes(n, L, node, cc->out_shape.w, cc->out_shape.h, cc->out_shape.c, out.prec);
+      if (cc->out_layout.line_stride != out.layout.line_stride ||
+          cc->out_layout.surface_stride != out.layout.surface_stride) {
+        throw std::logic_error(fmt::format("network compiler: layer {}'s output layout differs from tensor {}'s",
+                                           L.name, out.name));
+      }
+    }
+    Placed placed = place_layer(n, L, node, std::move(prog), parity);
+    ProgramRunOptions po;
+    po.mode = "golden";
+    const RunResult gr = run_program(placed.program, &dev, nullptr, po);
+    if (gr.status != Status::Pass) {
+      throw std::runtime_error(fmt::format("network compiler: the golden model did not run layer {} as placed: {}",
+                                           L.name, gr.message));
+    }
+    NetTensor& out = n.out.tensors[static_cast<std::size_t>(L.output)];
+    out.values = read_tensor(dev, out);
+    segs.push_back(std::move(placed.seg));
+  }
+
+  // The schedule.
+  auto& steps = pb.program().steps;
+  const auto append = [&](std::vector<ProgramStep>& v) {
+    for (auto& s : v) steps.push_back(std::move(s));
+  };
+  for (std::size_t k = 0; k < segs.size(); ++k) {
+    Segments& s = segs[k];
+    NetLayer& L = n.out.layers[static_cast<std::size_t>(n.out.order[k])];
+    const std::string where = fmt::format("{}: layer {} ({}): schedule", h.file.string(), L.name, L.op);
+    if (k == 0 || !L.overlapped) append(s.setup);
+    // Launch with the pointers its setup left (a later layer's setup may have moved them).
+    if (L.overlapped) set_pointers(steps, s.setup_pointer, blocks_of(s.launch, false), where);
+    append(s.launch);
+    // The next layer's setup while this one runs.
+    if (k + 1 < segs.size()) {
+      NetLayer& next = n.out.layers[static_cast<std::size_t>(n.out.order[k + 1])];
+      next.overlapped = n.out.pingpong && s.single_shot && segs[k + 1].overlappable;
+      if (next.overlapped) append(segs[k + 1].setup);
+    }
+    append(s.wait);
+    if (k + 1 < segs.size() && n.out.layers[static_cast<std::size_t>(n.out.order[k + 1])].overlapped) {
+      set_pointers(steps, s.last_pointer, blocks_of(s.post, true), where);
+    }
+    append(s.post);
+  }
+  n.out.program = std::move(pb.program());
+  n.out.program.name = h.name;
+  return std::move(n.out);
+}
+
+namespace {
+
+void validate(const LayerHeader& h, const JsonNode& root) { (void)compile_network(h, root); }
+
+RunResult run(const LayerHeader& h, const JsonNode& root, const RunOptions& opt) {
+  return run_layer_program(compile_network(h, root).program, h, opt, "network");
+}
+
+}  // namespace
+
+UnitHandler network_handler() { return {"network", &validate, &run}; }
+
+}  // namespace dla::harness::units

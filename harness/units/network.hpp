@@ -1,0 +1,60 @@
+// `network` layers (docs/NETWORKS.md): a layer graph of `conv`, `sdp`, `pdp` and `cdp` layers over
+// named tensors, compiled into ONE register program: every tensor allocated in the network's
+// memory (golden/layout.hpp packed feature layouts), each layer compiled by its unit's compiler
+// (harness/units/conv.cpp, sdp.cpp, pdp.cpp, cdp.cpp), relocated onto the tensors and constants
+// allocated for it, moved onto the register group each of its blocks is at, and scheduled as
+// NVDLA's firmware does: layer N+1 programmed into the other group while layer N runs, launched
+// after N's done interrupts, and every layer's output compared golden against RTL as soon as its
+// interrupts arrived.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "golden/config.hpp"
+#include "golden/layout.hpp"
+#include "harness/json_reader.hpp"
+#include "harness/layer.hpp"
+#include "harness/program.hpp"
+
+namespace dla::harness::units {
+
+struct NetTensor {
+  std::string name;
+  int w = 1, h = 1, c = 1;
+  golden::Precision prec = golden::Precision::Int8;
+  int producer = -1;                // index into CompiledNetwork::layers, -1 for a network input
+  golden::FeatureLayout layout{};   // where it lives (packed, the network's allocation)
+  uint64_t bytes = 0;               // region_bytes of the layout
+  // Network inputs: the resolved data. Produced tensors: what the golden model computed (the
+  // compiler runs the program on the golden model as it builds it).
+  std::vector<int64_t> values;      // C x H x W, c-major
+};
+
+struct NetLayer {
+  std::string name, op;
+  std::string pointer;  // "/layers/3"
+  int input = -1, operand = -1, output = -1;  // tensor indices (operand: sdp's EW second tensor)
+  // conv: K x C x R x S weights as the compiler resolved them (for references).
+  std::vector<int64_t> weights;
+  int k = 0, r = 0, s = 0;
+  bool overlapped = false;  // programmed while the previous layer ran (ping-pong)
+};
+
+struct CompiledNetwork {
+  Program program;
+  std::vector<NetTensor> tensors;
+  std::vector<NetLayer> layers;  // in file order
+  std::vector<int> order;        // layer indices in execution order
+  bool pingpong = true;          // "schedule": "pingpong" (default) or "sequential"
+  uint64_t memory_base = 0, memory_bytes = 0, memory_used = 0;
+};
+
+// Parses, validates and compiles a network file body (throws InputError naming the file, the JSON
+// pointer and the rule).
+[[nodiscard]] CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root);
+
+[[nodiscard]] UnitHandler network_handler();
+
+}  // namespace dla::harness::units

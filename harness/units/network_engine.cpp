@@ -1,0 +1,12 @@
+// `network` layers (harness/units/network.cpp, docs/NETWORKS.md): a layer graph compiled into one
+// register program; it runs on the RTL top its enabled blocks choose. Registry entry.
+#include "units/engine.hpp"
+#include "units/network.hpp"
+
+namespace dla::harness::units {
+
+Engine engine_network() {
+  return {.name = "network", .order = 950, .handler = &network_handler, .rate_unit = "elements/cycle"};
+}
+
+}  // namespace dla::harness::units

@@ -1,0 +1,66 @@
+// dlacosim with `network` files (docs/NETWORKS.md): malformed networks exit 2 from run and validate
+// naming file, JSON pointer and rule; the bundled LeNet-5 validates and runs in cross mode (every
+// layer compared); `compile` prints its one register program, which `run` replays.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include <unistd.h>
+
+#include "cli_run.hpp"
+
+namespace {
+
+using dla::test::Cmd;
+using dla::test::dlacosim;
+
+const std::string kSrc = DLA_SOURCE_DIR;
+const std::string kBad = kSrc + "/tests/data/bad_networks/";
+const std::string kLenet = kSrc + "/testvectors/networks/lenet5.json";
+
+}  // namespace
+
+TEST_CASE("malformed networks exit 2 naming file, JSON pointer and rule", "[cli][network]") {
+  dla::test::check_bad_files(
+      kBad, {{"unknown_tensor.json", "/layers/0/input", "unknown tensor \"z\" (the network declares x and y)"},
+             {"cycle.json", "/layers/0/input",
+              "the layers first and second form a cycle (each waits for a tensor another of them writes)"},
+             {"shape.json", "/layers/0/output",
+              "layer \"conv\" (conv) computes 6 x 6 x 4 (W x H x C), but tensor \"y\" is declared 8 x 8 x 4"},
+             {"memory.json", "/tensors/1",
+              "tensor \"y\" (8 x 8 x 8 int8) needs 512 bytes at 0x10000200, beyond the network's memory of 1000 "
+              "bytes"},
+             {"int16_small.json", "/tensors/0/precision", "nv_small has no int16 (int16 only on nv_full)"}});
+}
+
+TEST_CASE("the bundled lenet5 validates, runs in cross mode and compiles to a replayable program",
+          "[cli][network]") {
+  Cmd r = dlacosim("validate " + kLenet);
+  INFO(r.out);
+  CHECK(r.exit == 0);
+  CHECK_THAT(r.out, Catch::Contains("(network on nv_small)"));
+  r = dlacosim("run " + kLenet);
+  INFO(r.out);
+  CHECK(r.exit == 0);
+  CHECK_THAT(r.out, Catch::Contains("PASS lenet5 [network nv_small cross]"));
+  const Cmd c = dlacosim("compile " + kLenet, false);
+  REQUIRE(c.exit == 0);
+  const auto prog = nlohmann::json::parse(c.out);
+  CHECK(prog["unit"] == "program");
+  int checks = 0;
+  for (const auto& s : prog["steps"]) checks += s["op"] == "check" ? 1 : 0;
+  CHECK(checks == 7);
+  const std::string f = (std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "-dla_lenet_prog.json")).string();
+  std::ofstream(f) << c.out;
+  r = dlacosim("run " + f + " --stall 0.2");
+  INFO(r.out);
+  CHECK(r.exit == 0);
+  CHECK_THAT(r.out, Catch::Contains("PASS lenet5 [program nv_small cross]"));
+  std::filesystem::remove(f);
+  // compile takes network files only.
+  r = dlacosim("compile " + kSrc + "/testvectors/layers/rubik/contract_int8_s2x2.json");
+  CHECK(r.exit == 2);
+  CHECK_THAT(r.out, Catch::Contains("/unit: compile takes network files"));
+}

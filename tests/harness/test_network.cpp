@@ -1,0 +1,320 @@
+// `network` layers (harness/units/network.cpp, docs/NETWORKS.md): the bundled LeNet-5
+// (testvectors/networks/lenet5.json) on the golden model against an independent int64 reference
+// assembled here from per-op reference functions (plain loops over the tensors: convolution, CACC's
+// clip, SDP's ReLU and output saturation, max pooling), every tensor; the compiled schedule (one
+// program, layer N+1 programmed into the other register groups before N's done interrupts); and
+// every refusal, each naming the JSON pointer and the rule. The RTL runs: tests/rtl/test_network_rtl.cpp.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "harness/errors.hpp"
+#include "harness/layer.hpp"
+#include "layer_helpers.hpp"
+#include "units/network.hpp"
+
+namespace fs = std::filesystem;
+using namespace dla::harness;
+using nlohmann::json;
+
+namespace {
+
+const fs::path kLenet = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/lenet5.json";
+
+// A tensor of the reference: C x H x W values, c-major.
+struct Ref {
+  int w = 0, h = 0, c = 0;
+  std::vector<int64_t> v;
+  [[nodiscard]] int64_t at(int ch, int y, int x) const {
+    return v[static_cast<std::size_t>((int64_t{ch} * h + y) * w + x)];
+  }
+};
+
+// Round half away from zero of v / 2^s (CACC's clip, docs/LAYER_FORMAT.md `clip`).
+int64_t rhaz(int64_t v, int s) {
+  if (s == 0) return v;
+  const int64_t half = int64_t{1} << (s - 1);
+  return v >= 0 ? (v + half) >> s : -((-v + half) >> s);
+}
+int64_t sat(int64_t v, int bits) {
+  const int64_t hi = (int64_t{1} << (bits - 1)) - 1;
+  return std::clamp(v, -hi - 1, hi);
+}
+
+// Direct convolution, stride 1, no padding, K x C x R x S weights; CACC: sat32(rhaz(acc / 2^clip));
+// SDP: BS with ReLU only (truncate 0), output sat17 then int8.
+Ref conv(const Ref& in, const std::vector<int64_t>& w, int k, int r, int s, int clip, bool relu) {
+  Ref o{in.w - s + 1, in.h - r + 1, k, {}};
+  for (int kk = 0; kk < k; ++kk) {
+    for (int oy = 0; oy < o.h; ++oy) {
+      for (int ox = 0; ox < o.w; ++ox) {
+        int64_t acc = 0;
+        for (int c = 0; c < in.c; ++c) {
+          for (int y = 0; y < r; ++y) {
+            for (int x = 0; x < s; ++x) {
+              acc += in.at(c, oy + y, ox + x) * w[static_cast<std::size_t>(((int64_t{kk} * in.c + c) * r + y) * s + x)];
+            }
+          }
+        }
+        int64_t v = sat(rhaz(acc, clip), 32);
+        if (relu && v < 0) v = 0;
+        o.v.push_back(sat(sat(v, 17), 8));
+      }
+    }
+  }
+  return o;
+}
+
+Ref maxpool(const Ref& in, int kw, int kh, int sw, int sh) {
+  Ref o{(in.w - kw) / sw + 1, (in.h - kh) / sh + 1, in.c, {}};
+  for (int c = 0; c < in.c; ++c) {
+    for (int oy = 0; oy < o.h; ++oy) {
+      for (int ox = 0; ox < o.w; ++ox) {
+        int64_t m = in.at(c, oy * sh, ox * sw);
+        for (int y = 0; y < kh; ++y) {
+          for (int x = 0; x < kw; ++x) m = std::max(m, in.at(c, oy * sh + y, ox * sw + x));
+        }
+        o.v.push_back(m);
+      }
+    }
+  }
+  return o;
+}
+
+json lenet_json() {
+  std::ifstream in(kLenet);
+  return json::parse(in);
+}
+
+std::string refusal(const json& body) { return testing::refusal(body.dump(), "dla_network_bad.json"); }
+
+}  // namespace
+
+TEST_CASE("network lenet5: every tensor of the golden model equals an int64 reference of its ops", "[network]") {
+  const LoadedLayer l = load_layer(kLenet);
+  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  const json j = lenet_json();
+  REQUIRE(n.layers.size() == 7);
+  // The reference chain: each layer from the reference's own previous tensors (never golden's).
+  std::map<std::string, Ref> ref;
+  for (const auto& t : n.tensors) {
+    if (t.producer < 0) ref[t.name] = Ref{t.w, t.h, t.c, t.values};
+  }
+  int nonzero = 0, saturated = 0;
+  for (std::size_t i = 0; i < n.layers.size(); ++i) {
+    const json& L = j["layers"][i];
+    const units::NetLayer& nl = n.layers[i];
+    const Ref& in = ref.at(L["input"]);
+    Ref out;
+    if (L["op"] == "conv") {
+      const bool relu = L.contains("bs") && L["bs"].value("relu", false);
+      out = conv(in, nl.weights, L["weights"]["k"], L["weights"]["r"], L["weights"]["s"], L.value("clip", 0), relu);
+    } else {
+      REQUIRE(L["op"] == "pdp");
+      REQUIRE(L["pool"]["method"] == "max");
+      out = maxpool(in, L["pool"]["kernel"]["w"], L["pool"]["kernel"]["h"], L["pool"]["stride"]["w"],
+                    L["pool"]["stride"]["h"]);
+    }
+    const units::NetTensor& t = n.tensors[static_cast<std::size_t>(nl.output)];
+    INFO("layer " << nl.name << " -> tensor " << t.name);
+    REQUIRE(out.w == t.w);
+    REQUIRE(out.h == t.h);
+    REQUIRE(out.c == t.c);
+    CHECK(t.values == out.v);
+    nonzero += static_cast<int>(std::count_if(out.v.begin(), out.v.end(), [](int64_t v) { return v != 0; }));
+    saturated += static_cast<int>(std::count_if(out.v.begin(), out.v.end(), [](int64_t v) { return v == 127; }));
+    ref[t.name] = std::move(out);
+  }
+  // The data exercise the layers (not all zero after the ReLUs, and not all saturated).
+  CHECK(nonzero > 1000);
+  CHECK(saturated < nonzero / 4);
+  const Ref& logits = ref.at("logits");
+  CHECK(std::count_if(logits.v.begin(), logits.v.end(), [](int64_t v) { return v != 0; }) >= 5);
+}
+
+TEST_CASE("network lenet5: one program, each layer programmed into the other groups while the previous runs",
+          "[network]") {
+  const LoadedLayer l = load_layer(kLenet);
+  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  REQUIRE(n.pingpong);
+  const auto& steps = n.program.steps;
+  // Index of the first step of layer `name` matching `pred`.
+  const auto first = [&](const std::string& name, auto pred) {
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      if (steps[i].where.find("layer " + name + " (") != std::string::npos && pred(steps[i])) return i;
+    }
+    FAIL("no such step of " << name);
+    return steps.size();
+  };
+  const auto is_wait = [](const ProgramStep& s) { return s.op == StepOp::WaitIntr; };
+  const auto is_write = [](const ProgramStep& s) { return s.op == StepOp::RegWrite; };
+  const auto is_enable = [](const ProgramStep& s) { return s.op == StepOp::RegWrite && s.reg->name == "D_OP_ENABLE"; };
+  const auto is_check = [](const ProgramStep& s) { return s.op == StepOp::Check; };
+  const std::vector<std::string> order = {"conv1", "pool1", "conv2", "pool2", "fc1", "fc2", "fc3"};
+  for (std::size_t k = 0; k + 1 < order.size(); ++k) {
+    INFO(order[k] << " -> " << order[k + 1]);
+    // N+1's registers before N's done interrupts; N+1 launched after them; N's output checked.
+    CHECK(first(order[k + 1], is_write) < first(order[k], is_wait));
+    CHECK(first(order[k + 1], is_enable) > first(order[k], is_wait));
+    CHECK(first(order[k], is_check) < first(order[k + 1], is_enable));
+  }
+  // Groups: conv1 runs in group 0, conv2 (the conv pipeline's second layer) in group 1, fc1 in 0.
+  const auto waits_of = [&](const std::string& name) {
+    std::vector<std::string> out;
+    for (const auto& s : steps) {
+      if (s.op == StepOp::WaitIntr && s.where.find("layer " + name + " (") != std::string::npos) out.push_back(s.intr);
+    }
+    return out;
+  };
+  CHECK(waits_of("conv1") == std::vector<std::string>{"CDMA_DAT_0", "CDMA_WT_0", "CACC_0", "SDP_0"});
+  CHECK(waits_of("pool1") == std::vector<std::string>{"PDP_0"});
+  CHECK(waits_of("conv2") == std::vector<std::string>{"CDMA_DAT_1", "CDMA_WT_1", "CACC_1", "SDP_1"});
+  CHECK(waits_of("pool2") == std::vector<std::string>{"PDP_1"});
+  CHECK(waits_of("fc1") == std::vector<std::string>{"CDMA_DAT_0", "CDMA_WT_0", "CACC_0", "SDP_0"});
+  // Every layer's output is checked once, at its tensor.
+  int checks = 0;
+  for (const auto& s : steps) {
+    if (s.op != StepOp::Check) continue;
+    ++checks;
+    const bool at_tensor = std::any_of(n.tensors.begin(), n.tensors.end(), [&](const units::NetTensor& t) {
+      return t.producer >= 0 && t.layout.base == s.addr && t.bytes == s.size;
+    });
+    CHECK(at_tensor);
+  }
+  CHECK(checks == 7);
+  // Tensors do not overlap, and they lie in the network's memory.
+  for (const auto& a : n.tensors) {
+    CHECK(a.layout.base >= n.memory_base);
+    CHECK(a.layout.base + a.bytes <= n.memory_base + n.memory_bytes);
+    for (const auto& b : n.tensors) {
+      if (&a != &b) CHECK((a.layout.base + a.bytes <= b.layout.base || b.layout.base + b.bytes <= a.layout.base));
+    }
+  }
+}
+
+TEST_CASE("network lenet5: the sequential schedule programs each layer after the previous one's interrupts",
+          "[network]") {
+  json j = lenet_json();
+  j["schedule"] = "sequential";
+  const auto f = fs::temp_directory_path() / (std::to_string(::getpid()) + "-dla_network_seq.json");
+  std::ofstream(f) << j.dump();
+  const LoadedLayer l = load_layer(f);
+  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  fs::remove(f);
+  CHECK_FALSE(n.pingpong);
+  std::size_t last_wait = 0;
+  for (std::size_t i = 0; i < n.program.steps.size(); ++i) {
+    const auto& s = n.program.steps[i];
+    if (s.where.find("layer pool1 (") != std::string::npos && s.op == StepOp::RegWrite) {
+      CHECK(i > last_wait);
+      break;
+    }
+    if (s.op == StepOp::WaitIntr) last_wait = i;
+  }
+  for (const auto& L : n.layers) CHECK_FALSE(L.overlapped);
+}
+
+TEST_CASE("network files: each refusal names the JSON pointer and the rule", "[network]") {
+  const json base = lenet_json();
+  CHECK(refusal(base) == "accepted");
+  {
+    json j = base;
+    j["layers"][1]["input"] = "nope";
+    CHECK(refusal(j) == "/layers/1/input | unknown tensor \"nope\" (the network declares image, c1, p1, c2, p2, f1, "
+                        "f2 and logits)");
+  }
+  {
+    json j = base;
+    j["tensors"][1]["w"] = 22;
+    CHECK(refusal(j) == "/layers/0/output | layer \"conv1\" (conv) computes 24 x 24 x 6 (W x H x C), but tensor "
+                        "\"c1\" is declared 22 x 24 x 6");
+  }
+  {
+    json j = base;
+    j["tensors"][2]["c"] = 5;
+    CHECK(refusal(j) == "/layers/1/output | layer \"pool1\" (pdp) computes 12 x 12 x 6 (W x H x C), but tensor "
+                        "\"p1\" is declared 12 x 12 x 5");
+  }
+  {
+    json j = base;  // conv1 reads p1, which pool1 computes from conv1's c1
+    j["layers"][0]["input"] = "p1";
+    CHECK(refusal(j).starts_with("/layers/0/input | the layers conv1 and pool1 form a cycle (each waits"));
+  }
+  {
+    json j = base;
+    j["memory"] = {{"bytes", 8192}};
+    CHECK(refusal(j).starts_with("/tensors/1 | tensor \"c1\" (24 x 24 x 6 int8) needs 4608 bytes at 0x10001900, "
+                                 "beyond the network's memory of 8192 bytes"));
+  }
+  {
+    json j = base;  // the weights do not fit either
+    j["memory"] = {{"bytes", 20000}};
+    CHECK(refusal(j).starts_with("/layers/4/weights | layer \"fc1\"'s constants"));
+  }
+  {
+    json j = base;
+    j["tensors"][0]["precision"] = "int16";
+    CHECK(refusal(j) == "/tensors/0/precision | nv_small has no int16 (int16 only on nv_full)");
+  }
+  {
+    json j = base;  // an op the configuration lacks: Winograd is nv_full's
+    j["layers"][0]["mode"] = "winograd";
+    CHECK(refusal(j).starts_with("/layers/0/mode | layer \"conv1\" (conv): Winograd"));
+  }
+  {
+    json j = base;
+    j["layers"][0]["op"] = "deconv";
+    CHECK(refusal(j).starts_with("/layers/0/op | \"deconv\" is not an op of network layers"));
+  }
+  {
+    json j = base;
+    j["config"] = "nv_full";
+    j["layers"][1]["op"] = "rubik";
+    CHECK(refusal(j).starts_with("/layers/1/op | \"rubik\" is not an op"));
+  }
+  {
+    json j = base;
+    j["tensors"][1]["data"] = {{"constant", 1}};
+    CHECK(refusal(j) == "/tensors/1/data | tensor \"c1\" is written by layer \"conv1\"; only network inputs take data");
+  }
+  {
+    json j = base;
+    j["tensors"][0].erase("data");
+    CHECK(refusal(j) == "/tensors/0 | tensor \"image\" is written by no layer, so it is a network input and needs "
+                        "\"data\"");
+  }
+  {
+    json j = base;
+    j["layers"][1]["output"] = "c2";
+    CHECK(refusal(j) == "/layers/2/output | tensor \"c2\" is already written by layer \"pool1\"");
+  }
+  {
+    json j = base;
+    j["layers"][0]["weights"]["r"] = 40;
+    CHECK(refusal(j) == "/layers/0/weights/r | 40 is out of range [1, 32]");
+  }
+  {
+    json j = base;
+    j["layers"][0]["clip"] = 17;
+    CHECK(refusal(j) == "/layers/0/clip | layer \"conv1\" (conv): 17 is out of range [0, 16]");
+  }
+  {
+    json j = base;
+    j["layers"][0]["stride"] = {{"x", 2}};
+    CHECK(refusal(j).starts_with("/layers/0/output | layer \"conv1\" (conv) computes 12 x 24 x 6"));
+  }
+  {
+    json j = base;
+    j["layers"][0]["colour"] = 1;
+    CHECK(refusal(j).starts_with("/layers/0/colour | unknown key \"colour\" in a conv layer"));
+  }
+  {
+    json j = base;
+    j["tensors"][3]["name"] = "c1";
+    CHECK(refusal(j) == "/tensors/3/name | tensor \"c1\" is declared twice (first at /tensors/1)");
+  }
+}
