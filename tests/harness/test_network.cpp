@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -24,6 +25,7 @@ using nlohmann::json;
 namespace {
 
 const fs::path kLenet = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/lenet5.json";
+const fs::path kResnet = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/resnet_block.json";
 
 // A tensor of the reference: C x H x W values, c-major.
 struct Ref {
@@ -45,10 +47,11 @@ int64_t sat(int64_t v, int bits) {
   return std::clamp(v, -hi - 1, hi);
 }
 
-// Direct convolution, stride 1, no padding, K x C x R x S weights; CACC: sat32(rhaz(acc / 2^clip));
+// Direct convolution, stride 1, zero padding, K x C x R x S weights; CACC: sat32(rhaz(acc / 2^clip));
 // SDP: BS with ReLU only (truncate 0), output sat17 then int8.
-Ref conv(const Ref& in, const std::vector<int64_t>& w, int k, int r, int s, int clip, bool relu) {
-  Ref o{in.w - s + 1, in.h - r + 1, k, {}};
+Ref conv(const Ref& in, const std::vector<int64_t>& w, int k, int r, int s, int pad_l, int pad_r, int pad_t, int pad_b,
+         int clip, bool relu) {
+  Ref o{in.w + pad_l + pad_r - s + 1, in.h + pad_t + pad_b - r + 1, k, {}};
   for (int kk = 0; kk < k; ++kk) {
     for (int oy = 0; oy < o.h; ++oy) {
       for (int ox = 0; ox < o.w; ++ox) {
@@ -56,7 +59,9 @@ Ref conv(const Ref& in, const std::vector<int64_t>& w, int k, int r, int s, int 
         for (int c = 0; c < in.c; ++c) {
           for (int y = 0; y < r; ++y) {
             for (int x = 0; x < s; ++x) {
-              acc += in.at(c, oy + y, ox + x) * w[static_cast<std::size_t>(((int64_t{kk} * in.c + c) * r + y) * s + x)];
+              const int iy = oy + y - pad_t, ix = ox + x - pad_l;
+              if (iy < 0 || iy >= in.h || ix < 0 || ix >= in.w) continue;
+              acc += in.at(c, iy, ix) * w[static_cast<std::size_t>(((int64_t{kk} * in.c + c) * r + y) * s + x)];
             }
           }
         }
@@ -65,6 +70,19 @@ Ref conv(const Ref& in, const std::vector<int64_t>& w, int k, int r, int s, int 
         o.v.push_back(sat(sat(v, 17), 8));
       }
     }
+  }
+  return o;
+}
+
+// SDP from memory: BS ReLU (when asked), EW sum with a per-element operand (when given):
+// sat32(v + op), output sat17 then int8.
+Ref sdp(const Ref& in, const Ref* operand, bool relu) {
+  Ref o{in.w, in.h, in.c, {}};
+  for (std::size_t i = 0; i < in.v.size(); ++i) {
+    int64_t v = in.v[i];
+    if (relu && v < 0) v = 0;
+    if (operand != nullptr) v = sat(v + operand->v[i], 32);
+    o.v.push_back(sat(sat(v, 17), 8));
   }
   return o;
 }
@@ -94,25 +112,29 @@ std::string refusal(const json& body) { return testing::refusal(body.dump(), "dl
 
 }  // namespace
 
-TEST_CASE("network lenet5: every tensor of the golden model equals an int64 reference of its ops", "[network]") {
-  const LoadedLayer l = load_layer(kLenet);
+// The reference of every layer of network file `file`, from the reference's own tensors (never
+// golden's), checked against the golden model's tensor; returns the number of non-zero elements.
+static int check_against_reference(const fs::path& file, std::map<std::string, Ref>& ref) {
+  const LoadedLayer l = load_layer(file);
   const units::CompiledNetwork n = units::compile_network(l.header, l.root());
-  const json j = lenet_json();
-  REQUIRE(n.layers.size() == 7);
-  // The reference chain: each layer from the reference's own previous tensors (never golden's).
-  std::map<std::string, Ref> ref;
+  std::ifstream is(file);
+  const json j = json::parse(is);
   for (const auto& t : n.tensors) {
     if (t.producer < 0) ref[t.name] = Ref{t.w, t.h, t.c, t.values};
   }
-  int nonzero = 0, saturated = 0;
-  for (std::size_t i = 0; i < n.layers.size(); ++i) {
-    const json& L = j["layers"][i];
-    const units::NetLayer& nl = n.layers[i];
+  int nonzero = 0;
+  for (const int li : n.order) {
+    const json& L = j["layers"][static_cast<std::size_t>(li)];
+    const units::NetLayer& nl = n.layers[static_cast<std::size_t>(li)];
     const Ref& in = ref.at(L["input"]);
+    const bool relu = L.contains("bs") && L["bs"].value("relu", false);
     Ref out;
     if (L["op"] == "conv") {
-      const bool relu = L.contains("bs") && L["bs"].value("relu", false);
-      out = conv(in, nl.weights, L["weights"]["k"], L["weights"]["r"], L["weights"]["s"], L.value("clip", 0), relu);
+      const json pad = L.value("padding", json::object());
+      out = conv(in, nl.weights, L["weights"]["k"], L["weights"]["r"], L["weights"]["s"], pad.value("left", 0),
+                 pad.value("right", 0), pad.value("top", 0), pad.value("bottom", 0), L.value("clip", 0), relu);
+    } else if (L["op"] == "sdp") {
+      out = sdp(in, L.contains("operand") ? &ref.at(L["operand"]) : nullptr, relu);
     } else {
       REQUIRE(L["op"] == "pdp");
       REQUIRE(L["pool"]["method"] == "max");
@@ -126,14 +148,50 @@ TEST_CASE("network lenet5: every tensor of the golden model equals an int64 refe
     REQUIRE(out.c == t.c);
     CHECK(t.values == out.v);
     nonzero += static_cast<int>(std::count_if(out.v.begin(), out.v.end(), [](int64_t v) { return v != 0; }));
-    saturated += static_cast<int>(std::count_if(out.v.begin(), out.v.end(), [](int64_t v) { return v == 127; }));
     ref[t.name] = std::move(out);
   }
-  // The data exercise the layers (not all zero after the ReLUs, and not all saturated).
+  return nonzero;
+}
+
+TEST_CASE("network lenet5: every tensor of the golden model equals an int64 reference of its ops", "[network]") {
+  std::map<std::string, Ref> ref;
+  const int nonzero = check_against_reference(kLenet, ref);
+  // The data exercise the layers (not all zero after the ReLUs, and not mostly saturated).
   CHECK(nonzero > 1000);
+  int saturated = 0;
+  for (const auto& [name, t] : ref) saturated += static_cast<int>(std::count(t.v.begin(), t.v.end(), 127));
   CHECK(saturated < nonzero / 4);
   const Ref& logits = ref.at("logits");
   CHECK(std::count_if(logits.v.begin(), logits.v.end(), [](int64_t v) { return v != 0; }) >= 5);
+}
+
+TEST_CASE("network resnet_block: every tensor of the golden model equals an int64 reference of its ops",
+          "[network]") {
+  std::map<std::string, Ref> ref;
+  const int nonzero = check_against_reference(kResnet, ref);
+  CHECK(nonzero > 2000);
+  // The residual add changed the values (the skip tensor is not zero), and the ReLU clamped some.
+  CHECK(ref.at("sum").v != ref.at("b").v);
+  CHECK(std::count(ref.at("sum").v.begin(), ref.at("sum").v.end(), 0) < std::count(ref.at("y").v.begin(), ref.at("y").v.end(), 0));
+  // Register groups per block: SDP ran conv_a (0) and conv_b (1) on the fly, so the add is in
+  // group 0 and the ReLU in 1; SDP_RDMA, never enabled by the convolutions, starts at 0 with the add.
+  const LoadedLayer l = load_layer(kResnet);
+  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  std::map<std::string, std::vector<std::string>> waits;
+  std::map<std::string, std::vector<uint32_t>> rdma_pointer;
+  for (const auto& st : n.program.steps) {
+    for (const char* name : {"add", "relu"}) {
+      if (st.where.find(std::string("layer ") + name + " (") == std::string::npos) continue;
+      if (st.op == StepOp::WaitIntr) waits[name].push_back(st.intr);
+      if (st.op == StepOp::RegWrite && st.reg->block == "SDP_RDMA" && st.reg->name == "D_OP_ENABLE") {
+        rdma_pointer[name].push_back(1);
+      }
+    }
+  }
+  CHECK(waits["add"] == std::vector<std::string>{"SDP_0"});
+  CHECK(waits["relu"] == std::vector<std::string>{"SDP_1"});
+  CHECK(rdma_pointer["add"].size() == 1);
+  CHECK(rdma_pointer["relu"].size() == 1);
 }
 
 TEST_CASE("network lenet5: one program, each layer programmed into the other groups while the previous runs",

@@ -1,13 +1,15 @@
-// `network` layers on the RTL (docs/NETWORKS.md): the bundled LeNet-5 in cross mode under the
+// `network` layers on the RTL (docs/NETWORKS.md): every bundled network in cross mode under the
 // stress matrix (tests/rtl/cross_stress.hpp), every layer's output compared golden against RTL as
-// its interrupts arrive, in both schedules; the cycles ping-pong programming saves, measured; and a
+// its interrupts arrive; LeNet-5 in the sequential schedule too; the cycles ping-pong programming saves, measured; and a
 // corrupted RTL output reported at its layer with the element's coordinates. The golden model
 // against the int64 reference: tests/harness/test_network.cpp.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "cross_stress.hpp"
 #include "harness/layer.hpp"
@@ -32,7 +34,7 @@ fs::path lenet_with_schedule(const std::string& schedule) {
   return f;
 }
 
-void check_every_layer_compared(const RunResult& r) {
+void check_every_layer_compared(const RunResult& r) {  // LeNet-5: 7 layers
   int layers = 0;
   for (const auto& c : r.compares) {
     if (c.region.rfind("golden memory", 0) != 0) continue;
@@ -74,13 +76,31 @@ class Corrupting : public Device {
 
 }  // namespace
 
-TEST_CASE("network lenet5 on nv_small: RTL equals golden after every layer under the stress matrix",
-          "[network][rtl]") {
-  for (const RunOptions& o : cross_stress::options()) {
-    const RunResult r = run_layer(kLenet, o);
-    INFO("seed " << *o.seed << " rand-reset " << o.sim.rand_reset << "\n" << format_run(r));
-    REQUIRE(r.status == Status::Pass);
-    check_every_layer_compared(r);
+TEST_CASE("every bundled network: RTL equals golden after every layer under the stress matrix", "[network][rtl]") {
+  // lenet5 (nv_small: conv, pdp), resnet_block (nv_full: conv, the residual add on SDP, ReLU on SDP),
+  // lrn_pair (nv_small: two CDP layers on the CDP top).
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(fs::path(DLA_SOURCE_DIR) / "testvectors/networks")) {
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  REQUIRE(files.size() >= 3);
+  for (const fs::path& f : files) {
+    const LoadedLayer l = load_layer(f);
+    const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+    for (const RunOptions& o : cross_stress::options()) {
+      const RunResult r = run_layer(f, o);
+      INFO(f.filename().string() << " seed " << *o.seed << " rand-reset " << o.sim.rand_reset << "\n" << format_run(r));
+      REQUIRE(r.status == Status::Pass);
+      std::size_t layers = 0;
+      for (const auto& c : r.compares) {
+        if (c.region.rfind("golden memory", 0) != 0) continue;
+        ++layers;
+        CHECK(c.elements > 0);
+        CHECK(c.mismatches == 0);
+      }
+      CHECK(layers == n.layers.size());
+    }
   }
 }
 
