@@ -4,8 +4,8 @@
 // 0..DATA_BANK), the weight part the ring of rows from wt_base_i ((DATA_BANK+1) x entries) that
 // CDMA and CSC address by ring row (docs/CONV_RTL.md, "CBUF"). CDMA writes one cycle either
 // the data part -- any set of a row's lanes (dat_wmask_i; one atom a cycle in direct mode, a
-// whole folded row in W-fold mode) -- or one atom of the weight ring (never both: CDMA has one
-// response a cycle). CSC reads DatRdPorts data rows and two consecutive weight rows per
+// whole folded row in W-fold mode) -- or any set of a row's lanes of the weight ring (wt_wmask_i;
+// the atoms of one DMA beat) -- never both: CDMA writes one response a cycle. CSC reads DatRdPorts data rows and two consecutive weight rows per
 // cycle (asynchronous reads). DatRdPorts 4 (Winograd): CSC reads the four rows of a 4x4 tile
 // per cycle; they are the four parities of (row pair, column pair).
 module conv_cbuf #(
@@ -14,7 +14,6 @@ module conv_cbuf #(
   parameter int unsigned CbufRows   = 16384,
   parameter int unsigned DatRdPorts = 1,
   localparam int unsigned RowAtoms = WordW / AtomBits,
-  localparam int unsigned LaneW    = RowAtoms > 1 ? $clog2(RowAtoms) : 1,
   localparam int unsigned RowW     = $clog2(CbufRows)
 ) (
   input  logic                clk_i,
@@ -26,8 +25,8 @@ module conv_cbuf #(
   input  logic [WordW-1:0]    dat_wdata_i,
   input  logic                wt_we_i,
   input  logic [RowW-1:0]     wt_wrow_i,    // ring row
-  input  logic [LaneW-1:0]    wt_wlane_i,
-  input  logic [AtomBits-1:0] wt_wdata_i,
+  input  logic [RowAtoms-1:0] wt_wmask_i,   // lanes of the ring row written
+  input  logic [WordW-1:0]    wt_wdata_i,
   // CSC reads
   input  logic [DatRdPorts-1:0][RowW-1:0] dat_rrow_i,
   output logic [DatRdPorts-1:0][WordW-1:0] dat_rdata_o,
@@ -47,8 +46,8 @@ module conv_cbuf #(
     logic [AtomBits-1:0] mem [CbufRows];
     logic                we;
     logic [AtomBits-1:0] wdata;
-    assign we    = dat_we_i ? dat_wmask_i[l] : wt_we_i && (RowAtoms == 1 || wt_wlane_i == LaneW'(l));
-    assign wdata = dat_we_i ? dat_wdata_i[l*AtomBits +: AtomBits] : wt_wdata_i;
+    assign we    = dat_we_i ? dat_wmask_i[l] : wt_we_i && wt_wmask_i[l];
+    assign wdata = dat_we_i ? dat_wdata_i[l*AtomBits +: AtomBits] : wt_wdata_i[l*AtomBits +: AtomBits];
     always_ff @(posedge clk_i) begin
       if (we) mem[wrow] <= wdata;
     end
@@ -57,9 +56,5 @@ module conv_cbuf #(
     end
     assign wt_rdata0_o[l*AtomBits +: AtomBits] = mem[wt_prow0];
     assign wt_rdata1_o[l*AtomBits +: AtomBits] = mem[wt_prow1];
-  end
-  if (RowAtoms == 1) begin : g_no_lanes
-    logic unused_lanes;
-    assign unused_lanes = ^wt_wlane_i;
   end
 endmodule

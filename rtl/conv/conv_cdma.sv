@@ -3,7 +3,11 @@
 // through the DMA read port (one atom per request, responses in request order, up to
 // MaxOutstanding reads in flight), and writes them into CBUF. That order lets CSC start after a
 // few lines and one weight set while the rest is still arriving (one read port: a data-first
-// order would idle the MACs for the whole cube).
+// order would idle the MACs for the whole cube). A weight request asks for WtAtoms consecutive
+// atoms where its offset is a multiple of WtAtoms atoms and the phase and the ring have room
+// for them (WtAtoms = min(DmaAtoms, atoms per CBUF row): nv_full's 512-bit port carries two
+// 32-byte atoms a beat), else one; the beat is written into the lanes of one ring row. Data
+// requests are one atom each.
 //   * data: the walk of conv_cdma_walk (for each line h, channel atom a, w, conv-pipeline.md §3;
 //     Winograd: placed into the channel-extended cube, padding left to CSC); the input converter
 //     (D_CVT_CFG) is applied on the way in;
@@ -27,12 +31,14 @@ module conv_cdma #(
   parameter bit          SupportWfold   = 1'b0,  // W-fold (cfg.wfold, docs/WFOLD.md)
   parameter int unsigned StripeLower    = 8,
   parameter int unsigned StripeUpper    = 16,
+  parameter int unsigned DmaAtoms       = 1,  // atoms per DMA read beat (a power of two)
   localparam int unsigned AtomBytes = 1 << AtomLog2,
   localparam int unsigned AtomBits  = 8 * AtomBytes,
+  localparam int unsigned DmaBits   = AtomBits * DmaAtoms,
+  localparam int unsigned LenW      = DmaAtoms > 1 ? $clog2(DmaAtoms) : 1,
   localparam int unsigned WordW     = AtomicC * (SupportInt16 ? 16 : 8),
   localparam int unsigned RowBytes  = WordW / 8,
   localparam int unsigned RowAtoms  = WordW / AtomBits,
-  localparam int unsigned LaneW     = RowAtoms > 1 ? $clog2(RowAtoms) : 1,
   localparam int unsigned RowW      = $clog2(CbufRows)
 ) (
   input  logic                clk_i,
@@ -43,9 +49,10 @@ module conv_cdma #(
   output logic                dma_rd_req_valid_o,
   input  logic                dma_rd_req_ready_i,
   output logic [63:0]         dma_rd_req_addr_o,
+  output logic [LenW-1:0]     dma_rd_req_len_o,   // atoms - 1
   input  logic                dma_rd_rsp_valid_i,
   output logic                dma_rd_rsp_ready_o,
-  input  logic [AtomBits-1:0] dma_rd_rsp_data_i,
+  input  logic [DmaBits-1:0]  dma_rd_rsp_data_i,
   // CBUF writes
   output logic                dat_we_o,
   output logic [RowW-1:0]     dat_wrow_o,
@@ -54,8 +61,8 @@ module conv_cdma #(
   output logic                dat_rsp_o,    // a data response is taken (perf counters)
   output logic                wt_we_o,
   output logic [RowW-1:0]     wt_wrow_o,    // ring row
-  output logic [LaneW-1:0]    wt_wlane_o,
-  output logic [AtomBits-1:0] wt_wdata_o,
+  output logic [RowAtoms-1:0] wt_wmask_o,   // lanes of the ring row written
+  output logic [WordW-1:0]    wt_wdata_o,   // lane l's atom at l x AtomBits
   // to CSC
   input  logic [31:0]         wt_release_i,
   input  logic [RowW:0]       wt_ring_i,     // rows of the weight ring (D_BANK.WEIGHT_BANK)
@@ -68,6 +75,10 @@ module conv_cdma #(
 );
   localparam int unsigned RowLog2  = $clog2(RowBytes);
   localparam int unsigned OutW     = $clog2(MaxOutstanding + 1);
+  localparam int unsigned LaneW    = RowAtoms > 1 ? $clog2(RowAtoms) : 1;
+  // atoms of a weight beat: the port's, at most a CBUF row's
+  localparam int unsigned WtAtoms  = DmaAtoms < RowAtoms ? DmaAtoms : RowAtoms;
+  localparam int unsigned WtLog2   = $clog2(WtAtoms);
 
   logic wino;
   assign wino = SupportWino && cfg_i.wino;
@@ -233,13 +244,29 @@ module conv_cdma #(
   logic [31:0] qo_q;
   logic [OutW-1:0] out_cnt_q;
   logic        q_dat, q_last_o, q_last_o0, wt_room, req_fire, rsp_fire;
+  logic [31:0] q_bytes;  // bytes of this weight request: one atom or WtAtoms
+  logic [32:0] wt_limit; // ring room: stream offsets below this may be written
+  logic        q_wide;
 
   assign q_dat    = req_ph_q == PhData0 || req_ph_q == PhData;
-  assign q_last_o = qo_q + 32'(AtomBytes) >= cfg_i.wt_bytes;
-  assign q_last_o0 = qo_q + 32'(AtomBytes) >= w0_bytes;
-  assign wt_room  = 33'(qo_q) + 33'(AtomBytes) <= 33'(wt_release_i) + (33'(wt_ring_i) << RowLog2);
+  assign wt_limit = 33'(wt_release_i) + (33'(wt_ring_i) << RowLog2);
+  if (WtAtoms > 1) begin : g_q_wide
+    // aligned, every atom starts inside the phase, and the ring has room for all of them
+    logic [31:0] q_end;
+    assign q_end  = (req_ph_q == PhWeight0) ? w0_bytes : cfg_i.wt_bytes;
+    assign q_wide = qo_q[AtomLog2 +: WtLog2] == '0 &&
+                    qo_q + 32'((WtAtoms - 1) * AtomBytes) < q_end &&
+                    33'(qo_q) + 33'(WtAtoms * AtomBytes) <= wt_limit;
+  end else begin : g_q_narrow
+    assign q_wide = 1'b0;
+  end
+  assign q_bytes   = q_wide ? 32'(WtAtoms * AtomBytes) : 32'(AtomBytes);
+  assign q_last_o  = qo_q + q_bytes >= cfg_i.wt_bytes;
+  assign q_last_o0 = qo_q + q_bytes >= w0_bytes;
+  assign wt_room   = 33'(qo_q) + 33'(AtomBytes) <= wt_limit;
 
   assign dma_rd_req_addr_o  = q_dat ? q_addr : cfg_i.wt_addr + 64'(qo_q);
+  assign dma_rd_req_len_o   = (!q_dat && q_wide) ? LenW'(WtAtoms - 1) : '0;
   assign dma_rd_req_valid_o = out_cnt_q != OutW'(MaxOutstanding) &&
                               ((q_dat && !q_skip) ||
                                ((req_ph_q == PhWeight0 || req_ph_q == PhWeight) && wt_room));
@@ -266,7 +293,7 @@ module conv_cdma #(
           end
         end
       end else if (req_fire) begin
-        qo_q <= qo_q + 32'(AtomBytes);
+        qo_q <= qo_q + q_bytes;
         if (req_ph_q == PhWeight0 && (q_last_o0 || q_last_o)) begin
           req_ph_q <= !q_done ? PhData : q_last_o ? PhDone : PhWeight;
         end else if (q_last_o) begin
@@ -280,10 +307,37 @@ module conv_cdma #(
   // The response side walks the same sequence; a skipped atom takes no response.
   phase_e      rsp_ph_q;
   logic [31:0] so_q;
-  logic        s_dat, s_last_o, s_last_o0, s_wt_fire;
+  logic        s_dat, s_last_o, s_last_o0, s_wt_fire, s_wide;
+  logic [31:0] s_bytes;
   assign s_dat     = rsp_ph_q == PhData0 || rsp_ph_q == PhData;
-  assign s_last_o  = so_q + 32'(AtomBytes) >= cfg_i.wt_bytes;
-  assign s_last_o0 = so_q + 32'(AtomBytes) >= w0_bytes;
+  // The width of each weight request, in request order, for its response (the request side's
+  // choice depends on the ring's room at the time).
+  if (WtAtoms > 1) begin : g_wide_fifo
+    logic wide_valid, wide_ready;
+    logic [$clog2(MaxOutstanding + 1)-1:0] wide_level;
+    dla_fifo #(
+      .Depth      (MaxOutstanding),
+      .Width      (1),
+      .FallThrough(1'b1)
+    ) u_wide (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .in_valid_i (req_fire && !q_dat),
+      .in_ready_o (wide_ready),  // never full: it holds at most the reads in flight
+      .in_data_i  (q_wide),
+      .out_valid_o(wide_valid),
+      .out_ready_i(s_wt_fire),
+      .out_data_o (s_wide),
+      .level_o    (wide_level)
+    );
+    logic unused_wide;
+    assign unused_wide = ^{wide_valid, wide_ready, wide_level};
+  end else begin : g_no_wide_fifo
+    assign s_wide = 1'b0;
+  end
+  assign s_bytes   = s_wide ? 32'(WtAtoms * AtomBytes) : 32'(AtomBytes);
+  assign s_last_o  = so_q + s_bytes >= cfg_i.wt_bytes;
+  assign s_last_o0 = so_q + s_bytes >= w0_bytes;
   assign dma_rd_rsp_ready_o = !(s_dat && s_skip);
   assign rsp_fire  = dma_rd_rsp_valid_i && dma_rd_rsp_ready_o;
   assign s_step    = s_dat && (s_skip || rsp_fire);
@@ -306,7 +360,7 @@ module conv_cdma #(
           end
         end
       end else if (s_wt_fire) begin
-        so_q <= so_q + 32'(AtomBytes);
+        so_q <= so_q + s_bytes;
         if (rsp_ph_q == PhWeight0 && (s_last_o0 || s_last_o)) begin
           rsp_ph_q <= !s_done ? PhData : s_last_o ? PhDone : PhWeight;
         end else if (s_last_o) begin
@@ -319,11 +373,14 @@ module conv_cdma #(
   // Ring row of the weight stream offset so_q: so_q / RowBytes mod wt_ring_i, kept by stepping
   // (the ring is any number of banks, not a power of two).
   logic [RowW:0] wt_row_q;
-  logic          wt_row_end;  // the atom at so_q is its row's last
+  logic          wt_row_end;  // the beat at so_q ends its row
+  logic [LaneW-1:0] wt_lane;  // lane of the beat's first atom
   if (RowAtoms == 1) begin : g_row_end1
     assign wt_row_end = 1'b1;
+    assign wt_lane    = '0;
   end else begin : g_row_end
-    assign wt_row_end = &so_q[RowLog2-1:AtomLog2];
+    assign wt_lane    = so_q[AtomLog2 +: LaneW];
+    assign wt_row_end = (32'(wt_lane) + (s_bytes >> AtomLog2)) == 32'(RowAtoms);
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -344,7 +401,7 @@ module conv_cdma #(
     .offset_i  (cfg_i.cvt_offset),
     .scale_i   (cfg_i.cvt_scale),
     .truncate_i(cfg_i.cvt_truncate),
-    .data_i    (dma_rd_rsp_data_i),
+    .data_i    (dma_rd_rsp_data_i[AtomBits-1:0]),
     .data_o    (cvt_data)
   );
 
@@ -356,8 +413,11 @@ module conv_cdma #(
   assign dat_rsp_o   = s_dat && rsp_fire;
   assign wt_we_o     = s_wt_fire;
   assign wt_wrow_o   = RowW'(wt_row_q);
-  assign wt_wlane_o  = LaneW'(so_q >> AtomLog2);
-  assign wt_wdata_o  = dma_rd_rsp_data_i;
+  // a one-atom beat goes to its lane, a wide one (aligned) to WtAtoms lanes from its lane: the
+  // beat's atoms repeated along the row put atom j at lane (lane + j)
+  assign wt_wmask_o  = (s_wide ? RowAtoms'((1 << WtAtoms) - 1) : RowAtoms'(1)) << wt_lane;
+  assign wt_wdata_o  = s_wide ? {(RowAtoms / WtAtoms){dma_rd_rsp_data_i[WtAtoms*AtomBits-1:0]}}
+                              : {RowAtoms{dma_rd_rsp_data_i[AtomBits-1:0]}};
 
   // Lines complete in CBUF (reset at start). Winograd: extended lines, whose input lines
   // (ye*sy + py - PAD_TOP, all phases) have all arrived; padding lines need none.
@@ -372,7 +432,7 @@ module conv_cdma #(
   assign fetch_done_o     = rsp_ph_q == PhDone;
 
   logic unused;
-  assign unused = ^{cfg_i, s_addr, d_q_row, d_q_lane};
+  assign unused = ^{cfg_i, s_addr, d_q_row, d_q_lane, dma_rd_rsp_data_i};
 `ifndef SYNTHESIS
   // Cover points for scripts/coverage.sh: the request and response phase sequencers.
   for (genvar s = 0; s < 6; s++) begin : g_cov_req_ph

@@ -1,7 +1,8 @@
 // The direct-convolution pipeline at register level: CDMA -> CBUF -> CSC -> CMAC_A/B -> CACC,
 // with a flying output stream into SDP (docs/CONV_RTL.md). Five CSB register blocks (the
 // generated <blk>_reg_top each: NVDLA offsets, block bases as parameters, fields as structs), one
-// DMA read port (one atom per request, responses in order), the CACC output on fly_* (FlyLanes
+// DMA read port (1 .. DmaAtoms atoms per request, one beat per response, responses in order;
+// docs/DMA.md "The port"), the CACC output on fly_* (FlyLanes
 // 32-bit elements per beat in SDP's processing order: kernel group, h, w, lane; padded lanes
 // included).
 //
@@ -34,8 +35,11 @@ module conv_core #(
   parameter int unsigned FlyLanes     = 1,  // CACC elements per beat to SDP
   parameter bit          SupportWino  = 1'b0,  // Winograd F(2x2,3x3) (nv_full: AtomicC 64, int16)
   parameter bit          SupportWfold = 1'b0,  // the W-fold CDMA data path (nv_full, docs/WFOLD.md)
+  parameter int unsigned DmaAtoms     = 1,  // atoms per DMA read beat (dma_bits / atom bits)
   localparam int unsigned AtomBytes   = 1 << AtomLog2,
-  localparam int unsigned AtomBits    = 8 * AtomBytes
+  localparam int unsigned AtomBits    = 8 * AtomBytes,
+  localparam int unsigned DmaBits     = AtomBits * DmaAtoms,
+  localparam int unsigned LenW        = DmaAtoms > 1 ? $clog2(DmaAtoms) : 1
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -47,13 +51,14 @@ module conv_core #(
   input  logic [31:0]         csb_req_wdata_i,
   output logic                csb_rsp_valid_o,
   output logic [31:0]         csb_rsp_rdata_o,
-  // DMA read: one atom per request, responses in order
+  // DMA read: len + 1 atoms per request, one beat per response, responses in order
   output logic                dma_rd_req_valid_o,
   input  logic                dma_rd_req_ready_i,
   output logic [63:0]         dma_rd_req_addr_o,
+  output logic [LenW-1:0]     dma_rd_req_len_o,
   input  logic                dma_rd_rsp_valid_i,
   output logic                dma_rd_rsp_ready_o,
-  input  logic [AtomBits-1:0] dma_rd_rsp_data_i,
+  input  logic [DmaBits-1:0]  dma_rd_rsp_data_i,
   // flying output to SDP
   output logic                fly_valid_o,
   input  logic                fly_ready_i,
@@ -68,7 +73,6 @@ module conv_core #(
   localparam int unsigned PsumW       = (SupportInt16 ? 32 : 16) + $clog2(AtomicC);
   localparam int unsigned CellW       = NumCells > 1 ? $clog2(NumCells) : 1;
   localparam int unsigned RowAtoms    = WordW / AtomBits;
-  localparam int unsigned LaneW       = RowAtoms > 1 ? $clog2(RowAtoms) : 1;
   localparam int unsigned CbufRows    = CbufBanks * CbufEntries;
   localparam int unsigned RowW        = $clog2(CbufRows);
   localparam int unsigned EntLog2     = $clog2(CbufEntries);
@@ -298,10 +302,8 @@ module conv_core #(
   assign weight_banks = 6'(cdma.bank_weight_bank) + 6'd1;
   assign wt_base      = RowW'((RowW + 6)'(data_banks) << EntLog2);
   assign wt_ring      = (RowW + 1)'((RowW + 6)'(weight_banks) << EntLog2);
-  logic [LaneW-1:0]    wt_wlane;
-  logic [RowAtoms-1:0] dat_wmask;
-  logic [WordW-1:0]    dat_wdata;
-  logic [AtomBits-1:0] wt_wdata;
+  logic [RowAtoms-1:0] dat_wmask, wt_wmask;
+  logic [WordW-1:0]    dat_wdata, wt_wdata;
   logic                dat_rsp;
   logic [WordW-1:0]    wt_rdata0, wt_rdata1;
   logic [31:0]         wt_written, wt_release;
@@ -316,7 +318,8 @@ module conv_core #(
     .SupportWino   (SupportWino),
     .SupportWfold  (SupportWfold),
     .StripeLower   (StripeLower),
-    .StripeUpper   (StripeUpper)
+    .StripeUpper   (StripeUpper),
+    .DmaAtoms      (DmaAtoms)
   ) u_cdma (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),
@@ -325,6 +328,7 @@ module conv_core #(
     .dma_rd_req_valid_o(dma_rd_req_valid_o),
     .dma_rd_req_ready_i(dma_rd_req_ready_i),
     .dma_rd_req_addr_o (dma_rd_req_addr_o),
+    .dma_rd_req_len_o  (dma_rd_req_len_o),
     .dma_rd_rsp_valid_i(dma_rd_rsp_valid_i),
     .dma_rd_rsp_ready_o(dma_rd_rsp_ready_o),
     .dma_rd_rsp_data_i (dma_rd_rsp_data_i),
@@ -335,7 +339,7 @@ module conv_core #(
     .dat_rsp_o         (dat_rsp),
     .wt_we_o           (wt_we),
     .wt_wrow_o         (wt_wrow),
-    .wt_wlane_o        (wt_wlane),
+    .wt_wmask_o        (wt_wmask),
     .wt_wdata_o        (wt_wdata),
     .wt_release_i      (wt_release),
     .wt_ring_i         (wt_ring),
@@ -361,7 +365,7 @@ module conv_core #(
     .dat_wdata_i(dat_wdata),
     .wt_we_i    (wt_we),
     .wt_wrow_i  (wt_wrow),
-    .wt_wlane_i (wt_wlane),
+    .wt_wmask_i (wt_wmask),
     .wt_wdata_i (wt_wdata),
     .dat_rrow_i (dat_rrow),
     .dat_rdata_o(dat_rdata),

@@ -3,10 +3,16 @@
 //     goes out only while the tag FIFO has room for the master's index.
 //   * Responses: the tag at the FIFO's head names the master the next response belongs to.
 // TagDepth bounds the reads in flight on the port: at least the sum of the masters' own.
+// A request is ReqW bits: the 64-bit address, and above it whatever further fields the port has
+// (nvdla_core: the request length in atoms - 1, docs/DMA.md "The port"); they pass through as
+// the address does. Weights: the arbiter's per-master weights (dla_rr_arb).
 module dla_dma_rd_mux #(
   parameter int unsigned N        = 2,
   parameter int unsigned DataW    = 64,
   parameter int unsigned TagDepth = 16,
+  parameter int unsigned ReqW     = 64,
+  parameter int unsigned WeightW  = 4,
+  parameter logic [N*WeightW-1:0] Weights = {N{WeightW'(1)}},
   localparam int unsigned IdxW    = $clog2(N)
 ) (
   input  logic                  clk_i,
@@ -14,14 +20,14 @@ module dla_dma_rd_mux #(
   // masters
   input  logic [N-1:0]          m_req_valid_i,
   output logic [N-1:0]          m_req_ready_o,
-  input  logic [N-1:0][63:0]    m_req_addr_i,
+  input  logic [N-1:0][ReqW-1:0] m_req_addr_i,
   output logic [N-1:0]          m_rsp_valid_o,
   input  logic [N-1:0]          m_rsp_ready_i,
   output logic [DataW-1:0]      m_rsp_data_o,  // shared: valid only where m_rsp_valid_o is set
   // the port
   output logic                  req_valid_o,
   input  logic                  req_ready_i,
-  output logic [63:0]           req_addr_o,
+  output logic [ReqW-1:0]       req_addr_o,
   input  logic                  rsp_valid_i,
   output logic                  rsp_ready_o,
   input  logic [DataW-1:0]      rsp_data_i
@@ -31,8 +37,10 @@ module dla_dma_rd_mux #(
   logic [$clog2(TagDepth+1)-1:0] tag_level;
 
   dla_rr_arb #(
-    .N    (N),
-    .Width(64)
+    .N      (N),
+    .Width  (ReqW),
+    .WeightW(WeightW),
+    .Weights(Weights)
   ) u_arb (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),

@@ -4,7 +4,10 @@
 //   * CSB: one port fanned out to all blocks; every block decodes its own 4 KiB window, the read
 //     data of the blocks that did not hit is 0, so the answers are ORed (dla_csb_merge);
 //   * DMA read: one port shared by SDP_RDMA, CDMA and PDP_RDMA, round robin; a tag FIFO routes the
-//     in-order responses back (dla_dma_rd_mux);
+//     in-order responses back (dla_dma_rd_mux). The port is DmaAtoms atoms wide (the
+//     configuration's dma_bits: 512 bits on nv_full); a request asks for 1 .. DmaAtoms
+//     consecutive atoms (dma_rd_req_len_o = atoms - 1), answered in one beat, low lanes first
+//     (docs/DMA.md "The port"). SDP and PDP read one atom a request, CDMA's weights DmaAtoms;
 //   * DMA write: SDP and PDP, round robin (dla_rr_arb, a stalled grant is held);
 //   * GLB (nvdla_glb, also on the CSB): the units' done pulses (SDP_DONE, PDP_DONE, CACC_DONE,
 //     CDMA_DAT_DONE, CDMA_WT_DONE per register group) set S_INTR_STATUS; intr_o is GLB's level
@@ -35,8 +38,11 @@ module nvdla_core #(
   parameter int unsigned FlyLanes     = 1,  // CACC -> SDP elements per cycle (SDP throughput)
   parameter bit          SupportWino  = 1'b0,  // Winograd convolution (nv_full)
   parameter bit          SupportWfold = 1'b0,  // the W-fold CDMA data path (nv_full)
+  parameter int unsigned DmaAtoms     = 1,  // atoms per read beat: dma_bits / (8 x atom_bytes)
   localparam int unsigned AtomBytes   = 1 << AtomLog2,
   localparam int unsigned AtomBits    = 8 * AtomBytes,
+  localparam int unsigned DmaBits     = AtomBits * DmaAtoms,
+  localparam int unsigned LenW        = DmaAtoms > 1 ? $clog2(DmaAtoms) : 1,
   localparam int unsigned WrW         = 64 + AtomBits + AtomBytes
 ) (
   input  logic                  clk_i,
@@ -53,9 +59,10 @@ module nvdla_core #(
   output logic                  dma_rd_req_valid_o,
   input  logic                  dma_rd_req_ready_i,
   output logic [63:0]           dma_rd_req_addr_o,
+  output logic [LenW-1:0]       dma_rd_req_len_o,   // atoms - 1
   input  logic                  dma_rd_rsp_valid_i,
   output logic                  dma_rd_rsp_ready_o,
-  input  logic [AtomBits-1:0]   dma_rd_rsp_data_i,
+  input  logic [DmaBits-1:0]    dma_rd_rsp_data_i,
   // DMA write
   output logic                  dma_wr_req_valid_o,
   input  logic                  dma_wr_req_ready_i,
@@ -68,7 +75,8 @@ module nvdla_core #(
   localparam int unsigned PdpReads = 16;   // pdp_core's MaxInFlight
   // the reads in flight on the port: CDMA's 64 + SDP's 4 streams x SdpRdSlots + PDP_RDMA's
   localparam int unsigned TagDepth = 64 + 4 * SdpRdSlots + PdpReads;
-  logic [AtomBits-1:0] unused_rsp_data;  // each master takes dma_rd_rsp_data_i directly
+  logic [DmaBits-1:0]  unused_rsp_data;  // each master takes dma_rd_rsp_data_i directly
+  logic [AtomBits-1:0] rsp_atom;         // the beat's first atom: SDP's and PDP's reads
 
   // ---------------------------------------------------------------- units
   logic        conv_csb_ready, sdp_csb_ready, conv_rsp_valid, sdp_rsp_valid;
@@ -84,6 +92,8 @@ module nvdla_core #(
   // DMA read, per master: 0 = SDP, 1 = CDMA, 2 = PDP
   logic [2:0]        m_req_valid, m_req_ready, m_rsp_valid, m_rsp_ready;
   logic [2:0][63:0]  m_req_addr;
+  logic [LenW-1:0]   cdma_len;
+  logic [2:0][LenW+63:0] m_req;
   // DMA write, per master: 0 = SDP, 1 = PDP
   logic [1:0]                wr_valid, wr_ready;
   logic [1:0][63:0]          wr_addr;
@@ -108,7 +118,8 @@ module nvdla_core #(
     .CaccBase    (CaccBase),
     .FlyLanes    (FlyLanes),
     .SupportWino (SupportWino),
-    .SupportWfold(SupportWfold)
+    .SupportWfold(SupportWfold),
+    .DmaAtoms    (DmaAtoms)
   ) u_conv (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),
@@ -122,6 +133,7 @@ module nvdla_core #(
     .dma_rd_req_valid_o(m_req_valid[1]),
     .dma_rd_req_ready_i(m_req_ready[1]),
     .dma_rd_req_addr_o (m_req_addr[1]),
+    .dma_rd_req_len_o  (cdma_len),
     .dma_rd_rsp_valid_i(m_rsp_valid[1]),
     .dma_rd_rsp_ready_o(m_rsp_ready[1]),
     .dma_rd_rsp_data_i (dma_rd_rsp_data_i),
@@ -152,7 +164,7 @@ module nvdla_core #(
     .dma_rd_req_addr_o (m_req_addr[0]),
     .dma_rd_rsp_valid_i(m_rsp_valid[0]),
     .dma_rd_rsp_ready_o(m_rsp_ready[0]),
-    .dma_rd_rsp_data_i (dma_rd_rsp_data_i),
+    .dma_rd_rsp_data_i (rsp_atom),
     .dma_wr_req_valid_o(wr_valid[0]),
     .dma_wr_req_ready_i(wr_ready[0]),
     .dma_wr_req_addr_o (wr_addr[0]),
@@ -188,7 +200,7 @@ module nvdla_core #(
     .dma_rd_req_addr_o (m_req_addr[2]),
     .dma_rd_rsp_valid_i(m_rsp_valid[2]),
     .dma_rd_rsp_ready_o(m_rsp_ready[2]),
-    .dma_rd_rsp_data_i (dma_rd_rsp_data_i),
+    .dma_rd_rsp_data_i (rsp_atom),
     .dma_wr_req_valid_o(wr_valid[1]),
     .dma_wr_req_ready_i(wr_ready[1]),
     .dma_wr_req_addr_o (wr_addr[1]),
@@ -235,22 +247,28 @@ module nvdla_core #(
 
   // ---------------------------------------------------------------- DMA read arbiter
   // Round robin between the masters; a tag FIFO routes the in-order responses (dla_dma_rd_mux).
+  // A request is {length, address}: SDP and PDP one atom (length 0).
+  assign rsp_atom = dma_rd_rsp_data_i[AtomBits-1:0];
+  assign m_req[0] = {LenW'(0), m_req_addr[0]};
+  assign m_req[1] = {cdma_len, m_req_addr[1]};
+  assign m_req[2] = {LenW'(0), m_req_addr[2]};
   dla_dma_rd_mux #(
     .N       (3),
-    .DataW   (AtomBits),
-    .TagDepth(TagDepth)
+    .DataW   (DmaBits),
+    .TagDepth(TagDepth),
+    .ReqW    (LenW + 64)
   ) u_rd_mux (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .m_req_valid_i(m_req_valid),
     .m_req_ready_o(m_req_ready),
-    .m_req_addr_i (m_req_addr),
+    .m_req_addr_i (m_req),
     .m_rsp_valid_o(m_rsp_valid),
     .m_rsp_ready_i(m_rsp_ready),
     .m_rsp_data_o (unused_rsp_data),
     .req_valid_o  (dma_rd_req_valid_o),
     .req_ready_i  (dma_rd_req_ready_i),
-    .req_addr_o   (dma_rd_req_addr_o),
+    .req_addr_o   ({dma_rd_req_len_o, dma_rd_req_addr_o}),
     .rsp_valid_i  (dma_rd_rsp_valid_i),
     .rsp_ready_o  (dma_rd_rsp_ready_o),
     .rsp_data_i   (dma_rd_rsp_data_i)

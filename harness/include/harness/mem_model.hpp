@@ -17,8 +17,8 @@ struct MemOptions {
   [[nodiscard]] bool unlimited() const { return bandwidth <= 0; }
 };
 
-// What one RTL device's DMA ports moved: whole beats (one atom each) of read responses taken and
-// write requests accepted, under `mem`.
+// What one RTL device's DMA ports moved: the bytes of the read responses taken (each the atoms its
+// request asked for) and of the write requests accepted (one atom each), under `mem`.
 struct DmaTraffic {
   MemOptions mem;
   uint64_t bytes_read = 0;

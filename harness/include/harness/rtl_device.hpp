@@ -9,7 +9,9 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "golden/config.hpp"
@@ -27,11 +29,16 @@ struct RtlDeviceOptions {
   MemOptions mem;          // read latency range and bandwidth
 };
 
-// Serves one unit's DMA read and write ports from a Memory, one atom (`bytes`) per beat. Reads are
-// answered in order, each `latency` cycles (uniform in [latency_min, latency_max], seeded) after
-// its request at the earliest. With a bandwidth of B bytes/cycle, a token bucket gains B each
-// cycle (capacity max(B, one beat), empty at reset); a read response is presented, and a write
-// request accepted (ready), only while the bucket holds a whole beat, which the beat then takes.
+// Serves one unit's DMA read and write ports from a Memory, one beat per cycle each way. A write
+// beat is one atom (`bytes`). A read request is one atom, or, on a port with a request length
+// (`dma_rd_req_len_o`: atoms - 1; nvdla_core where the configuration's dma_bits holds more than
+// one atom, docs/DMA.md "The port"), len + 1 consecutive atoms from its address, answered in one
+// response beat in the low lanes of `dma_rd_rsp_data_i`; the lanes above carry the poison byte
+// kPoison (a unit that used them would fail bit-exactness). Reads are answered in order, each
+// `latency` cycles (uniform in [latency_min, latency_max], seeded) after its request at the
+// earliest. With a bandwidth of B bytes/cycle, a token bucket gains B each cycle (capacity
+// max(B, the widest beat), empty at reset); a read response is presented, and a write request
+// accepted (ready), only while the bucket holds the beat's bytes, which the beat then takes.
 // Read responses are served first. So the bytes moved never exceed B x cycles. Tokens are kept
 // in 1/65536 byte: B is rounded down to that grain.
 template <class Model>
@@ -40,7 +47,7 @@ class DmaServer {
   DmaServer(Memory& mem, unsigned bytes, const RtlDeviceOptions& opt)
       : mem_(mem), bytes_(bytes), lat_(Rng::derive(opt.sim.seed, "dma.latency")), mem_opt_(opt.mem),
         rate_(opt.mem.unlimited() ? 0 : static_cast<uint64_t>(opt.mem.bandwidth * kTokenOne)),
-        beat_(uint64_t{bytes} * kTokenOne), cap_(std::max(rate_, beat_)),
+        beat_(uint64_t{bytes} * kTokenOne), cap_(std::max(rate_, uint64_t{kRspBytes} * kTokenOne)),
         rd_req_(opt.sim.seed, "dma.rd_req", opt.stall), rd_rsp_(opt.sim.seed, "dma.rd_rsp", opt.stall),
         wr_req_(opt.sim.seed, "dma.wr_req", opt.stall) {}
 
@@ -48,17 +55,23 @@ class DmaServer {
   void drive(Model& m, uint64_t cycle) {
     if (rate_ != 0) tokens_ = std::min(cap_, tokens_ + rate_);
     m.dma_rd_req_ready_i = !rd_req_.stall();
-    if (!rsp_on_ && !pending_.empty() && pending_.front().ready <= cycle && has_beat() && !rd_rsp_.stall()) {
-      rsp_on_ = true;
-      take_beat();
-      for (unsigned i = 0; i < bytes_; i += 8) {
-        uint64_t word = 0;
-        for (unsigned b = 0; b < 8 && i + b < bytes_; ++b) word |= uint64_t{pending_.front().data[i + b]} << (8 * b);
-        put_bits(m.dma_rd_rsp_data_i, 8 * i, std::min(64u, 8 * (bytes_ - i)), word);
+    if (!rsp_on_ && !pending_.empty() && pending_.front().ready <= cycle && !rd_rsp_.stall()) {
+      const std::vector<uint8_t>& data = pending_.front().data;
+      const uint64_t cost = uint64_t{data.size()} * kTokenOne;
+      if (has_tokens(cost)) {
+        rsp_on_ = true;
+        take_tokens(cost);
+        for (unsigned i = 0; i < kRspBytes; i += 8) {
+          uint64_t word = 0;
+          for (unsigned b = 0; b < 8 && i + b < kRspBytes; ++b) {
+            word |= uint64_t{i + b < data.size() ? data[i + b] : kPoison} << (8 * b);
+          }
+          put_bits(m.dma_rd_rsp_data_i, 8 * i, std::min(64u, 8 * (kRspBytes - i)), word);
+        }
       }
     }
     m.dma_rd_rsp_valid_i = rsp_on_;
-    wr_ok_ = !wr_req_.stall() && has_beat();
+    wr_ok_ = !wr_req_.stall() && has_tokens(beat_);
     m.dma_wr_req_ready_i = wr_ok_;
   }
 
@@ -70,18 +83,25 @@ class DmaServer {
       const uint64_t ready =
           std::max(last_ready_, cycle + static_cast<uint64_t>(lat_.range(mem_opt_.latency_min, mem_opt_.latency_max)));
       last_ready_ = ready;
-      pending_.push_back({ready, mem_.read(addr, bytes_)});
+      unsigned atoms = 1;
+      if constexpr (requires { m.dma_rd_req_len_o; }) atoms += static_cast<unsigned>(m.dma_rd_req_len_o);
+      if (atoms * bytes_ > kRspBytes) {
+        throw std::logic_error(fmt::format("DMA read of {} atoms of {} bytes wider than the {}-byte response port",
+                                           atoms, bytes_, kRspBytes));
+      }
+      pending_.push_back({ready, mem_.read(addr, atoms * bytes_)});
       ++reads_;
       moved = true;
     }
     if (rsp_on_ && m.dma_rd_rsp_ready_o) {
+      bytes_read_ += pending_.front().data.size();
       pending_.pop_front();
       rsp_on_ = false;
       ++responses_;
       moved = true;
     }
     if (m.dma_wr_req_valid_o && wr_ok_) {
-      take_beat();
+      take_tokens(beat_);
       const uint64_t addr = m.dma_wr_req_addr_o;
       for (unsigned i = 0; i < bytes_; i += 8) {
         const unsigned n = std::min(8u, bytes_ - i);
@@ -98,13 +118,16 @@ class DmaServer {
   }
   [[nodiscard]] uint64_t reads() const { return reads_; }
   [[nodiscard]] uint64_t writes() const { return writes_; }
-  [[nodiscard]] DmaTraffic traffic() const { return {mem_opt_, responses_ * bytes_, writes_ * bytes_}; }
+  [[nodiscard]] DmaTraffic traffic() const { return {mem_opt_, bytes_read_, writes_ * bytes_}; }
 
  private:
   static constexpr uint64_t kTokenOne = 65536;  // tokens per byte
-  [[nodiscard]] bool has_beat() const { return rate_ == 0 || tokens_ >= beat_; }
-  void take_beat() {
-    if (rate_ != 0) tokens_ -= beat_;
+  static constexpr uint8_t kPoison = 0xe5;      // response lanes above the request's atoms
+  // the read response port's width in bytes (a verilated port of N bits is N / 8 bytes of storage)
+  static constexpr unsigned kRspBytes = sizeof(std::declval<Model&>().dma_rd_rsp_data_i);
+  [[nodiscard]] bool has_tokens(uint64_t cost) const { return rate_ == 0 || tokens_ >= cost; }
+  void take_tokens(uint64_t cost) {
+    if (rate_ != 0) tokens_ -= cost;
   }
 
   struct Pending {
@@ -122,7 +145,7 @@ class DmaServer {
   std::deque<Pending> pending_;
   bool rsp_on_ = false;
   uint64_t last_ready_ = 0;
-  uint64_t reads_ = 0, writes_ = 0, responses_ = 0;
+  uint64_t reads_ = 0, writes_ = 0, responses_ = 0, bytes_read_ = 0;
 };
 
 // The device. The GLB (S_INTR_MASK, S_INTR_SET, S_INTR_STATUS) is RTL inside the unit's top: every
