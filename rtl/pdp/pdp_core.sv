@@ -518,13 +518,12 @@ module pdp_core #(
     );
   end
 
-  // ---- output FIFO (address + atom)
+  // ---- writer: the DMA write engine (dla_dma_wr, a 4-entry FIFO: docs/DMA.md)
   logic                     go;   // the state machine advances a beat (below)
-  logic                     wf_in_valid, wf_in_ready, wf_out_valid;
-  logic [64+AtomBits-1:0]   wf_out_data;
+  logic                     wf_in_valid, wf_in_ready, wr_idle;
   logic [AtomBits-1:0]      pack_d;
   logic [63:0]              waddr;
-  logic [$clog2(5)-1:0]     wf_level;
+  logic [$clog2(5)-1:0]     unused_wr_pending;
   always_comb begin
     pack_d = pack_q;
     for (int unsigned b = 0; b < NBeats; b++) begin
@@ -539,24 +538,27 @@ module pdp_core #(
   assign waddr       = wline_base_q + (64'(vcol) << AtomLog2);
   assign wf_in_valid = go && emit && last_beat;
 
-  dla_fifo #(
-    .Depth(4),
-    .Width(64 + AtomBits)
-  ) u_wr_fifo (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .in_valid_i (wf_in_valid),
-    .in_ready_o (wf_in_ready),
-    .in_data_i  ({waddr, pack_d}),
-    .out_valid_o(wf_out_valid),
-    .out_ready_i(dma_wr_req_ready_i),
-    .out_data_o (wf_out_data),
-    .level_o    (wf_level)
+  dla_dma_wr #(
+    .AddrWidth(64),
+    .DataWidth(AtomBits),
+    .Depth    (4),
+    .Fifo     (1'b1)
+  ) u_wr (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .req_valid_i    (wf_in_valid),
+    .req_ready_o    (wf_in_ready),
+    .req_addr_i     (waddr),
+    .req_data_i     (pack_d),
+    .req_mask_i     ('1),
+    .mem_req_valid_o(dma_wr_req_valid_o),
+    .mem_req_ready_i(dma_wr_req_ready_i),
+    .mem_req_addr_o (dma_wr_req_addr_o),
+    .mem_req_data_o (dma_wr_req_data_o),
+    .mem_req_mask_o (dma_wr_req_mask_o),
+    .pending_o      (unused_wr_pending),
+    .idle_o         (wr_idle)
   );
-  assign dma_wr_req_valid_o = wf_out_valid;
-  assign dma_wr_req_addr_o  = wf_out_data[AtomBits +: 64];
-  assign dma_wr_req_data_o  = wf_out_data[AtomBits-1:0];
-  assign dma_wr_req_mask_o  = '1;
 
   // ---- the state machine advances a beat when its input and output are there
   always_comb begin
@@ -565,7 +567,7 @@ module pdp_core #(
     if (emit && !wf_in_ready) go = 1'b0;
   end
   assign in_ready  = st_q == SStream && go && last_beat;
-  assign core_done = st_q == SWaitWr && wf_level == '0 && !wf_out_valid && rdma_issued;
+  assign core_done = st_q == SWaitWr && wr_idle && rdma_issued;
 
   logic [63:0] dst_base;
   assign dst_base = {pdp.dst_base_addr_high, pdp.dst_base_addr_low};

@@ -1,15 +1,19 @@
 // The DMA write engine (rtl/dma/dla_dma_wr.sv, docs/DMA.md) through its verilated models, cycle by
 // cycle, against expectations written from its contract (not from the RTL): a client that issues
 // random (address, data, mask) writes with random gaps, a memory that takes them with random
-// back-pressure, +verilator+rand+reset 0/1/2. Checked every cycle, exactly:
-//   * req_ready_o == (pending < Depth || mem_req_ready_i);
-//   * mem_req_valid_o == (a write is pending and the oldest was accepted >= Depth cycles ago):
-//     a request reaches memory Depth cycles after it is accepted, the oldest never waits behind
-//     an empty stage;
-//   * while mem_req_valid_o, the address, data and mask are the oldest pending write's (order,
-//     nothing lost, nothing duplicated);
-//   * pending_o == writes accepted and not yet taken, idle_o == (none).
-// Rate: N writes with nothing stalled leave in exactly N + Depth cycles (one per cycle).
+// back-pressure, +verilator+rand+reset 0/1/2. Checked every cycle, exactly, for the three buffers
+// (pipe: Fifo = 0; FIFO: Fifo = 1; falling through: Fifo = 1, FallThrough = 1):
+//   * req_ready_o == (pending < Depth || mem_req_ready_i) (pipe), (pending < Depth) (FIFO, falling
+//     through);
+//   * mem_req_valid_o == (a write is pending and the oldest was accepted >= Depth cycles ago)
+//     (pipe: a request reaches memory Depth cycles after it is accepted, the oldest never waits
+//     behind an empty stage), (a write is pending) (FIFO: one cycle after), (a write is pending or
+//     the client requests) (falling through: an empty buffer hands the request over at once);
+//   * while mem_req_valid_o, the address, data and mask are the oldest pending write's, or the
+//     client's request when none is pending (order, nothing lost, nothing duplicated);
+//   * pending_o == writes accepted in earlier cycles and not yet taken, idle_o == (none).
+// Rate: N writes with nothing stalled leave in exactly N + Depth cycles (pipe), N + 1 (FIFO),
+// N (falling through): one per cycle.
 #include <catch2/catch.hpp>
 #include <array>
 #include <cstdint>
@@ -20,6 +24,8 @@
 #include "Vdma_wr_d1.h"
 #include "Vdma_wr_d3.h"
 #include "Vdma_wr_d2_w256.h"
+#include "Vdma_wr_f4.h"
+#include "Vdma_wr_ft2_w256.h"
 #include "harness/rng.hpp"
 #include "harness/sim.hpp"
 
@@ -36,6 +42,8 @@ struct Write {
   uint64_t mask = 0;
   uint64_t accepted = 0;  // cycle of the client handshake
 };
+
+enum class Buffer { kPipe, kFifo, kFallThrough };
 
 struct Profile {
   const char* name;
@@ -54,7 +62,7 @@ bool words_are(const Port& port, unsigned bits, const std::vector<uint64_t>& wor
 
 // Returns the cycles from reset to the last write taken by memory.
 template <class Model>
-uint64_t wr_run(const std::string& unit, unsigned depth, unsigned bits, const Profile& pf, uint64_t seed,
+uint64_t wr_run(const std::string& unit, Buffer buf, unsigned depth, unsigned bits, const Profile& pf, uint64_t seed,
                 int rand_reset) {
   INFO(unit << " profile " << pf.name << " seed " << seed << " rand-reset " << rand_reset);
   const unsigned mask_bits = bits / 8;
@@ -96,27 +104,40 @@ uint64_t wr_run(const std::string& unit, unsigned depth, unsigned bits, const Pr
     sim.settle();
 
     const size_t n = pending.size();
-    REQUIRE(m.req_ready_o == (n < depth || m.mem_req_ready_i));
-    const bool due = n > 0 && cycle - pending.front().accepted >= depth;
-    REQUIRE(m.mem_req_valid_o == due);
+    const bool bypass = buf == Buffer::kFallThrough && n == 0 && presenting;  // the request goes straight on
+    switch (buf) {
+      case Buffer::kPipe:
+        REQUIRE(m.req_ready_o == (n < depth || m.mem_req_ready_i));
+        REQUIRE(m.mem_req_valid_o == (n > 0 && cycle - pending.front().accepted >= depth));
+        break;
+      case Buffer::kFifo:
+        REQUIRE(m.req_ready_o == (n < depth));
+        REQUIRE(m.mem_req_valid_o == (n > 0));
+        break;
+      case Buffer::kFallThrough:
+        REQUIRE(m.req_ready_o == (n < depth));
+        REQUIRE(m.mem_req_valid_o == (n > 0 || bypass));
+        break;
+    }
     REQUIRE(m.pending_o == n);
     REQUIRE(m.idle_o == (n == 0));
     if (m.mem_req_valid_o) {
-      const Write& w = pending.front();
+      const Write& w = bypass ? cur : pending.front();
       INFO("write " << written << " address 0x" << std::hex << w.addr);
       REQUIRE(m.mem_req_addr_o == w.addr);
       REQUIRE(words_are(m.mem_req_data_o, bits, w.data));
       REQUIRE(static_cast<uint64_t>(m.mem_req_mask_o) == w.mask);
     }
-    if (m.mem_req_valid_o && m.mem_req_ready_i) {
-      pending.pop_front();
+    const bool taken = m.mem_req_valid_o && m.mem_req_ready_i;
+    if (taken) {
+      if (!bypass) pending.pop_front();
       ++written;
       last = cycle;
       sim.progress();
     }
     if (m.req_valid_i && m.req_ready_o) {
       cur.accepted = cycle;
-      pending.push_back(cur);
+      if (!(bypass && taken)) pending.push_back(cur);
       presenting = false;
       ++issued;
     }
@@ -142,10 +163,10 @@ const std::array<Profile, 4> kProfiles = {{
 }};
 
 template <class Model>
-void wr_matrix(const std::string& unit, unsigned depth, unsigned bits) {
+void wr_matrix(const std::string& unit, Buffer buf, unsigned depth, unsigned bits) {
   for (const Profile& pf : kProfiles) {
     for (const uint64_t seed : kSeeds) {
-      for (const int rr : kRandResets) wr_run<Model>(unit, depth, bits, pf, seed, rr);
+      for (const int rr : kRandResets) wr_run<Model>(unit, buf, depth, bits, pf, seed, rr);
     }
   }
 }
@@ -153,23 +174,35 @@ void wr_matrix(const std::string& unit, unsigned depth, unsigned bits) {
 }  // namespace
 
 TEST_CASE("dla_dma_wr: depth 1, random back-pressure, rand-reset", "[rtl][dma]") {
-  wr_matrix<Vdma_wr_d1>("dla_dma_wr d1", 1, 64);
+  wr_matrix<Vdma_wr_d1>("dla_dma_wr d1", Buffer::kPipe, 1, 64);
 }
 
 TEST_CASE("dla_dma_wr: depth 3, random back-pressure, rand-reset", "[rtl][dma]") {
-  wr_matrix<Vdma_wr_d3>("dla_dma_wr d3", 3, 64);
+  wr_matrix<Vdma_wr_d3>("dla_dma_wr d3", Buffer::kPipe, 3, 64);
 }
 
 TEST_CASE("dla_dma_wr: 256-bit atoms, depth 2, random back-pressure, rand-reset", "[rtl][dma]") {
-  wr_matrix<Vdma_wr_d2_w256>("dla_dma_wr d2_w256", 2, 256);
+  wr_matrix<Vdma_wr_d2_w256>("dla_dma_wr d2_w256", Buffer::kPipe, 2, 256);
 }
 
-TEST_CASE("dla_dma_wr: rate, N writes leave in N + Depth cycles with nothing stalled", "[rtl][dma]") {
+TEST_CASE("dla_dma_wr: FIFO buffer, depth 4, random back-pressure, rand-reset", "[rtl][dma]") {
+  wr_matrix<Vdma_wr_f4>("dla_dma_wr f4", Buffer::kFifo, 4, 64);
+}
+
+TEST_CASE("dla_dma_wr: falling-through FIFO, 256-bit atoms, depth 2, random back-pressure, rand-reset", "[rtl][dma]") {
+  wr_matrix<Vdma_wr_ft2_w256>("dla_dma_wr ft2_w256", Buffer::kFallThrough, 2, 256);
+}
+
+TEST_CASE("dla_dma_wr: rate, N writes leave in N + Depth, N + 1 or N cycles with nothing stalled", "[rtl][dma]") {
   constexpr size_t kN = 500;
   constexpr uint64_t kFirst = 4;  // Sim::reset's cycles: the first request is accepted in cycle 4
   const Profile pf{"rate", 0.0, 0.0, kN};
-  // write i is accepted in cycle kFirst + i and taken Depth cycles later
-  CHECK(wr_run<Vdma_wr_d1>("dla_dma_wr rate d1", 1, 64, pf, 1, 0) == kFirst + kN - 1 + 1);
-  CHECK(wr_run<Vdma_wr_d3>("dla_dma_wr rate d3", 3, 64, pf, 1, 0) == kFirst + kN - 1 + 3);
-  CHECK(wr_run<Vdma_wr_d2_w256>("dla_dma_wr rate d2_w256", 2, 256, pf, 1, 0) == kFirst + kN - 1 + 2);
+  // write i is accepted in cycle kFirst + i and taken Depth cycles later (pipe), one cycle later
+  // (FIFO), in the same cycle (falling through)
+  CHECK(wr_run<Vdma_wr_d1>("dla_dma_wr rate d1", Buffer::kPipe, 1, 64, pf, 1, 0) == kFirst + kN - 1 + 1);
+  CHECK(wr_run<Vdma_wr_d3>("dla_dma_wr rate d3", Buffer::kPipe, 3, 64, pf, 1, 0) == kFirst + kN - 1 + 3);
+  CHECK(wr_run<Vdma_wr_d2_w256>("dla_dma_wr rate d2_w256", Buffer::kPipe, 2, 256, pf, 1, 0) == kFirst + kN - 1 + 2);
+  CHECK(wr_run<Vdma_wr_f4>("dla_dma_wr rate f4", Buffer::kFifo, 4, 64, pf, 1, 0) == kFirst + kN - 1 + 1);
+  CHECK(wr_run<Vdma_wr_ft2_w256>("dla_dma_wr rate ft2_w256", Buffer::kFallThrough, 2, 256, pf, 1, 0) ==
+        kFirst + kN - 1);
 }
