@@ -528,9 +528,8 @@ module cdp_core #(
 
   // ---------------------------------------------------------------- packing + writer
   logic [AtomBits-1:0] pack_q, pack_d;
-  logic                wf_in_ready, wf_out_valid, lut_fire;
-  logic [64+AtomBits-1:0] wf_out_data;
-  logic [$clog2(5)-1:0] wf_level;
+  logic                wf_in_ready, wr_idle, lut_fire;
+  logic [$clog2(5)-1:0] unused_wr_pending;
   always_comb begin
     pack_d = pack_q;
     for (int unsigned b = 0; b < E8 / T; b++) begin
@@ -548,27 +547,30 @@ module cdp_core #(
     if (lut_fire) pack_q <= pack_d;
   end
 
-  dla_fifo #(
-    .Depth(4),
-    .Width(64 + AtomBits)
-  ) u_wr_fifo (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .in_valid_i (lut_fire && s_last),
-    .in_ready_o (wf_in_ready),
-    .in_data_i  ({s_addr, pack_d}),
-    .out_valid_o(wf_out_valid),
-    .out_ready_i(dma_wr_req_ready_i),
-    .out_data_o (wf_out_data),
-    .level_o    (wf_level)
+  // the DMA write engine (dla_dma_wr, a 4-entry FIFO: docs/DMA.md)
+  dla_dma_wr #(
+    .AddrWidth(64),
+    .DataWidth(AtomBits),
+    .Depth    (4),
+    .Fifo     (1'b1)
+  ) u_wr (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .req_valid_i    (lut_fire && s_last),
+    .req_ready_o    (wf_in_ready),
+    .req_addr_i     (s_addr),
+    .req_data_i     (pack_d),
+    .req_mask_i     ('1),
+    .mem_req_valid_o(dma_wr_req_valid_o),
+    .mem_req_ready_i(dma_wr_req_ready_i),
+    .mem_req_addr_o (dma_wr_req_addr_o),
+    .mem_req_data_o (dma_wr_req_data_o),
+    .mem_req_mask_o (dma_wr_req_mask_o),
+    .pending_o      (unused_wr_pending),
+    .idle_o         (wr_idle)
   );
-  assign dma_wr_req_valid_o = wf_out_valid;
-  assign dma_wr_req_addr_o  = wf_out_data[AtomBits +: 64];
-  assign dma_wr_req_data_o  = wf_out_data[AtomBits-1:0];
-  assign dma_wr_req_mask_o  = '1;
 
-  assign core_done = !o_active && !rq_active && side_level == '0 && !side_out_valid &&
-                     wf_level == '0 && !wf_out_valid;
+  assign core_done = !o_active && !rq_active && side_level == '0 && !side_out_valid && wr_idle;
 
   // ---------------------------------------------------------------- statistics
   localparam int unsigned SatIncW = $clog2(T + 1);
