@@ -12,11 +12,11 @@
 //   * copy engine: the read walk pops a command only once its batch is launched and reads it atom
 //     by atom (surface, line, atom order; 32-byte atoms) through dla_dma_rd (MaxInFlight reads in
 //     flight); the command goes on to the write walk (a 2-entry FIFO), which writes each response
-//     whole at the same walk of the destination. So reads of the next command run while the
-//     writes of the previous one drain (the RTL device refuses programs whose written lines
+//     whole at the same walk of the destination, through dla_dma_wr (one write falling through).
+//     So reads of the next command run while the writes of the previous one drain (the RTL device refuses programs whose written lines
 //     overlap other lines: the order of such accesses would decide the result).
-//   * the last write of a batch being accepted pulses done_o[group] (to GLB bits 6/7) one cycle
-//     later and clears GRPn_BUSY; IDLE = FIFO empty and no group busy.
+//   * the last write of a batch being taken by memory pulses done_o[group] (to GLB bits 6/7) one
+//     cycle later and clears GRPn_BUSY; IDLE = FIFO empty and no group busy.
 //   * stall counters: cycles a read / write request of group n waits, while STALL_COUNT_EN.
 module bdma_core #(
   parameter logic [31:0] Base        = 32'h4000,  // nvdlav1 map (nv_full)
@@ -316,18 +316,59 @@ module bdma_core #(
   logic        wr_active_q;
   logic [12:0] wr_atom_q, wr_line_q, wr_surf_q;
   logic [63:0] wr_addr_q, wr_line_addr_q, wr_surf_addr_q;
-  logic        wr_take, wr_end;
+  logic        wr_req_valid, wr_req_ready, wr_take, wr_end, wr_idle, mem_wr_take;
+  logic        unused_wr_pending;
 
-  assign dma_wr_req_valid_o = wr_active_q && rsp_valid;
-  assign dma_wr_req_addr_o  = wr_addr_q;
-  assign dma_wr_req_data_o  = rsp_data;
-  assign dma_wr_req_mask_o  = '1;
-  assign wr_take            = dma_wr_req_valid_o && dma_wr_req_ready_i;
-  assign rsp_ready          = wr_take;
+  assign wr_req_valid = wr_active_q && rsp_valid;
+  assign wr_take      = wr_req_valid && wr_req_ready;
+  assign rsp_ready    = wr_take;
   assign wr_end = wr_atom_q == wq_head.cmd.size && wr_line_q == wq_head.cmd.lines &&
                   wr_surf_q == wq_head.cmd.surfs;
   assign wq_pop = wr_take && wr_end;
-  assign done_d = (wq_pop && wq_head.last) ? (wq_head.grp ? 2'b10 : 2'b01) : 2'b00;
+
+  // The DMA write engine (docs/DMA.md), one write falling through: while memory takes every write
+  // the port sees the walk's write in the cycle it is made, as without a buffer; a write memory
+  // does not take is held there (the engine takes the next one once it has left).
+  dla_dma_wr #(
+    .AddrWidth  (64),
+    .DataWidth  (AtomBits),
+    .Depth      (1),
+    .Fifo       (1'b1),
+    .FallThrough(1'b1)
+  ) u_wr (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .req_valid_i    (wr_req_valid),
+    .req_ready_o    (wr_req_ready),
+    .req_addr_i     (wr_addr_q),
+    .req_data_i     (rsp_data),
+    .req_mask_i     ('1),
+    .mem_req_valid_o(dma_wr_req_valid_o),
+    .mem_req_ready_i(dma_wr_req_ready_i),
+    .mem_req_addr_o (dma_wr_req_addr_o),
+    .mem_req_data_o (dma_wr_req_data_o),
+    .mem_req_mask_o (dma_wr_req_mask_o),
+    .pending_o      (unused_wr_pending),
+    .idle_o         (wr_idle)
+  );
+  assign mem_wr_take = dma_wr_req_valid_o && dma_wr_req_ready_i;
+
+  // The group of the write at the port and whether it ends its batch: the write the walk makes now
+  // while the engine holds none, else the held one's (the engine takes a write only while it holds
+  // none). A batch is done when memory takes its last write.
+  logic port_grp, port_end, held_grp_q, held_end_q;
+  assign port_grp = wr_idle ? wq_head.grp : held_grp_q;
+  assign port_end = wr_idle ? wq_pop && wq_head.last : held_end_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      held_grp_q <= 1'b0;
+      held_end_q <= 1'b0;
+    end else if (wr_take && !mem_wr_take) begin
+      held_grp_q <= wq_head.grp;
+      held_end_q <= wq_pop && wq_head.last;
+    end
+  end
+  assign done_d = (mem_wr_take && port_end) ? (port_grp ? 2'b10 : 2'b01) : 2'b00;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -389,7 +430,7 @@ module bdma_core #(
       .rst_ni (rst_ni),
       .clr_i  (1'b0),
       .en_i   (cfg.cfg_status),
-      .inc_i  (dma_wr_req_valid_o && !dma_wr_req_ready_i && wq_head.grp == g[0]),
+      .inc_i  (dma_wr_req_valid_o && !dma_wr_req_ready_i && port_grp == g[0]),
       .count_o(wr_stall[g])
     );
   end
