@@ -3,11 +3,12 @@
 // the decisions: docs/RUBIK.md §1 and §2; this engine: docs/RUBIK.md "RTL".
 //   * registers: S_STATUS, S_POINTER and both groups' D_ registers (the generated rbk_reg_top,
 //     fields as a struct); a group runs when its OP_EN is set and it is the consumer; done_o[group]
-//     (GLB RUBIK_DONE bits 8/9) pulses one cycle after its last write is accepted, OP_EN clears
+//     (GLB RUBIK_DONE bits 8/9) pulses one cycle after memory takes its last write, OP_EN clears
 //     and CONSUMER flips.
 //   * reads through dla_dma_rd (MaxInFlight in flight), writes of whole 32-byte atoms (mask all
-//     ones). Two address walks (rubik_walk: five nested counters) in the same order: the read walk
-//     advances on each request taken, the write walk on each write accepted.
+//     ones) through dla_dma_wr (one write falling through). Two address walks (rubik_walk: five
+//     nested counters) in the same order: the read walk advances on each request taken, the write
+//     walk on each write the write engine accepts.
 //   * CONTRACT: every response is written as it is, at the output atom of the same step
 //     (loops surface, input line, sy_i, w, sx_i; one atom per cycle).
 //   * SPLIT / MERGE: loops line h, surface s, atom a of a plane line, then the block's atoms. A
@@ -341,13 +342,44 @@ module rubik_core #(
     .addr_o  (wr_addr),
     .last_o  (wr_last)
   );
-  assign dma_wr_req_valid_o = running_q && (contract ? rsp_valid : full_q[db_q]);
-  assign dma_wr_req_addr_o  = wr_addr;
-  assign dma_wr_req_data_o  = contract ? rsp_data : tr_data;
-  assign dma_wr_req_mask_o  = '1;
-  assign wr_take            = dma_wr_req_valid_o && dma_wr_req_ready_i;
-  assign rsp_ready          = contract ? wr_take : fl_take;
-  assign layer_done         = wr_take && wr_last;
+  logic wr_req_valid, wr_req_ready, wr_idle, mem_wr_take, unused_wr_pending;
+  assign wr_req_valid = running_q && (contract ? rsp_valid : full_q[db_q]);
+  assign wr_take      = wr_req_valid && wr_req_ready;
+  assign rsp_ready    = contract ? wr_take : fl_take;
+
+  // The DMA write engine with one write falling through, as bdma_core's (docs/DMA.md "Users").
+  dla_dma_wr #(
+    .AddrWidth  (64),
+    .DataWidth  (AtomBits),
+    .Depth      (1),
+    .Fifo       (1'b1),
+    .FallThrough(1'b1)
+  ) u_wr (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .req_valid_i    (wr_req_valid),
+    .req_ready_o    (wr_req_ready),
+    .req_addr_i     (wr_addr),
+    .req_data_i     (contract ? rsp_data : tr_data),
+    .req_mask_i     ('1),
+    .mem_req_valid_o(dma_wr_req_valid_o),
+    .mem_req_ready_i(dma_wr_req_ready_i),
+    .mem_req_addr_o (dma_wr_req_addr_o),
+    .mem_req_data_o (dma_wr_req_data_o),
+    .mem_req_mask_o (dma_wr_req_mask_o),
+    .pending_o      (unused_wr_pending),
+    .idle_o         (wr_idle)
+  );
+  assign mem_wr_take = dma_wr_req_valid_o && dma_wr_req_ready_i;
+
+  // The layer is done when memory takes its last write: the write the walk makes now while the
+  // engine holds none, else the held one (the engine takes a write only while it holds none).
+  logic held_last_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) held_last_q <= 1'b0;
+    else if (wr_take && !mem_wr_take) held_last_q <= wr_last;
+  end
+  assign layer_done = mem_wr_take && (wr_idle ? wr_take && wr_last : held_last_q);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
