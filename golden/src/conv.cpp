@@ -6,6 +6,7 @@
 #include "golden/arith.hpp"
 #include "golden/cmac.hpp"
 #include "golden/conv_image.hpp"
+#include "golden/conv_modes.hpp"
 #include "golden/conv_wfold.hpp"
 #include "golden/conv_wino.hpp"
 #include "golden/nvdla_regs.hpp"
@@ -87,7 +88,9 @@ int ConvConfig::output_lanes() const { return ceil_div(std::max(kernels, 1), ato
 
 std::vector<std::string> ConvConfig::unsupported() const {
   std::vector<std::string> u = decode_problems;
-  if (input.n != 1) u.push_back("batches (" + str(input.n) + ") are not modelled; the layer must have one batch");
+  if (input.n < 1 || input.n > kMaxConvBatches || output.n != input.n)
+    u.push_back("the batches must be 1.." + str(kMaxConvBatches) + " and equal in the input (" + str(input.n) +
+                ") and the output (" + str(output.n) + ")");
   if (input.c < 1 || input.h < 1 || input.w < 1) u.push_back("the input cube must have W, H, C >= 1");
   if (kernels < 1 || kernel_h < 1 || kernel_w < 1) u.push_back("the kernel must have K, R, S >= 1");
   if (kernel_h > 32 || kernel_w > 32) u.push_back("R and S must be <= 32 (CSC D_WEIGHT_SIZE_EXT_0)");
@@ -106,7 +109,8 @@ std::vector<std::string> ConvConfig::unsupported() const {
   if (const std::string e = image.enabled ? std::string() : in_layout.validate(input); !e.empty())
     u.push_back("input cube layout: " + e);
   if (const std::string e = weight_layout().validate(); !e.empty()) u.push_back("weights: " + e);
-  if (kernels >= 1 && input.c >= 1 && kernel_h >= 1 && kernel_w >= 1 && weight_bytes < weight_layout().total_bytes())
+  if (!compression.enabled && kernels >= 1 && input.c >= 1 && kernel_h >= 1 && kernel_w >= 1 &&
+      weight_bytes < weight_layout().total_bytes())
     u.push_back("D_WEIGHT_BYTES " + std::to_string(weight_bytes) + " is smaller than the " +
                 std::to_string(weight_layout().total_bytes()) + " weight bytes R*S*C*K*bpe (CSC would wait forever)");
   if (cvt.enabled && (cvt.truncate < 0 || cvt.truncate > 63)) u.push_back("CDMA CVT_TRUNCATE must be 0..63");
@@ -118,6 +122,8 @@ std::vector<std::string> ConvConfig::unsupported() const {
   u.insert(u.end(), f.begin(), f.end());
   const std::vector<std::string> im = image_unsupported(*this);
   u.insert(u.end(), im.begin(), im.end());
+  const std::vector<std::string> md = modes_unsupported(*this);
+  u.insert(u.end(), md.begin(), md.end());
   return u;
 }
 
@@ -181,15 +187,6 @@ ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
   if (field(cdma_misc, rcdma::D_MISC_CFG::DATA_REUSE{}) != 0 || field(cdma_misc, rcdma::D_MISC_CFG::WEIGHT_REUSE{}) != 0 ||
       field(csc_misc, rcsc::D_MISC_CFG::DATA_REUSE{}) != 0 || field(csc_misc, rcsc::D_MISC_CFG::WEIGHT_REUSE{}) != 0)
     bad.push_back("DATA_REUSE / WEIGHT_REUSE (CBUF contents kept from the previous layer) are not modelled");
-  if (field(regs.cdma(rcdma::D_WEIGHT_FORMAT::offset), rcdma::D_WEIGHT_FORMAT::WEIGHT_FORMAT{}) != 0 ||
-      field(regs.csc(rcsc::D_WEIGHT_FORMAT::offset), rcsc::D_WEIGHT_FORMAT::WEIGHT_FORMAT{}) != 0)
-    bad.push_back("compressed weights (D_WEIGHT_FORMAT) are not modelled");
-  const uint32_t batches[] = {field(regs.cdma(rcdma::D_BATCH_NUMBER::offset), rcdma::D_BATCH_NUMBER::BATCHES{}),
-                              field(regs.csc(rcsc::D_BATCH_NUMBER::offset), rcsc::D_BATCH_NUMBER::BATCHES{}),
-                              field(regs.cacc(rcacc::D_BATCH_NUMBER::offset), rcacc::D_BATCH_NUMBER::BATCHES{})};
-  if (std::any_of(std::begin(batches), std::end(batches), [](uint32_t b) { return b != 0; }))
-    bad.push_back("D_BATCH_NUMBER is not 0 in CDMA/CSC/CACC; multi-batch convolution is not modelled");
-
   c.atom_bytes = hw.atom_bytes;
   c.atomic_c = hw.atomic_c;
   c.atomic_k = hw.atomic_k(c.precision);
@@ -294,6 +291,7 @@ ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
   if (wg) decode_conv_wino(regs, hw, c);
   if (wf) decode_conv_wfold(regs, hw, c);
   if (img) decode_conv_image(regs, hw, c);  // names a wrong ENTRY_PER_SLICE with its rule
+  decode_conv_modes(regs, hw, c);           // batches (input.n, output.n), compressed weights
 
   // ---- CBUF bookkeeping: must agree, or the hardware fails or hangs
   const ConvDerived d = conv_derived(c, hw);
@@ -310,9 +308,12 @@ ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
     bad.push_back("D_BANK uses " + str(data_banks) + " data + " + str(weight_banks) + " weight banks, more than the " +
                   str(cb.banks) + " CBUF banks");
   if (data_banks < d.data_banks_min)
-    bad.push_back("D_BANK.DATA_BANK holds " + str(data_banks) + " banks but the whole input (EPS*H entries) needs " +
-                  str(d.data_banks_min) + "; CSC would wait forever");
-  if (weight_banks < d.weight_banks_min)
+    bad.push_back("D_BANK.DATA_BANK holds " + str(data_banks) + " banks but the whole input (EPS*H" +
+                  (c.input.n > 1 ? "*batches" : "") + " entries) needs " + str(d.data_banks_min) +
+                  "; CSC would wait forever");
+  // Compressed weights: the group sizes in memory decide (decompress_weights checks WGS[g] + 128).
+  c.compression.weight_banks = weight_banks;
+  if (!c.compression.enabled && weight_banks < d.weight_banks_min)
     bad.push_back("D_BANK.WEIGHT_BANK holds " + str(weight_banks) + " banks but one kernel group needs " +
                   str(d.weight_banks_min) + "; CSC would wait forever");
   return c;
@@ -327,6 +328,8 @@ std::string conv_describe(const ConvConfig& c) {
                   " T" + str(c.pad_top) + " B" + str(c.pad_bottom) + " value " + str(c.pad_value) + ", clip " +
                   str(c.clip_truncate);
   if (c.wfold_ws != 0) s += ", W-fold ws " + str(c.wfold_ws);
+  if (c.input.n > 1) s += ", " + str(c.input.n) + " batches (stride " + std::to_string(c.in_layout.batch_stride) + ")";
+  if (c.compression.enabled) s += ", compressed weights";
   if (c.cvt.enabled)
     s += ", input cvt offset " + str(c.cvt.offset) + " scale " + str(c.cvt.scale) + " truncate " + str(c.cvt.truncate);
   if (c.image.enabled) {
@@ -361,7 +364,7 @@ ConvConfig conv_config_from(const ConvParams& p, const HwConfig& hw, uint64_t in
   c.atom_bytes = hw.atom_bytes;
   c.atomic_c = hw.atomic_c;
   c.atomic_k = hw.atomic_k(p.precision);
-  c.input = CubeShape{1, p.c, p.h, p.w};
+  c.input = CubeShape{p.batch, p.c, p.h, p.w};
   c.in_layout = FeatureLayout::packed(c.input, hw.atom_bytes, c.bpe(), in_base);
   c.cvt = p.cvt;
   c.kernels = p.k;
@@ -377,7 +380,7 @@ ConvConfig conv_config_from(const ConvParams& p, const HwConfig& hw, uint64_t in
   c.pad_top = p.pad_top;
   c.pad_bottom = p.pad_bottom;
   c.pad_value = p.pad_value;
-  c.output = CubeShape{1, p.k, conv_out_h(p), conv_out_w(p)};
+  c.output = CubeShape{p.batch, p.k, conv_out_h(p), conv_out_w(p)};
   c.clip_truncate = p.clip_truncate;
   c.wfold_ws = p.wfold_ws;
   c.weight_bytes = c.weight_layout().padded_bytes();
@@ -398,7 +401,8 @@ ConvDerived conv_derived(const ConvConfig& c, const HwConfig& hw) {
   const int rem = n_atoms % a;
   const int extra = rem == 0 ? 0 : (2 * rem > a ? c.input.w : (4 * rem > a ? ceil_div(c.input.w, 2) : ceil_div(c.input.w, 4)));
   d.entries_per_slice = (n_atoms / a) * c.input.w + extra;
-  d.data_banks_min = ceil_div(d.entries_per_slice * c.input.h, cb.entries_per_bank);
+  // Batches: the slices of every batch, interleaved line-major (cdma-input-modes.md §4.2).
+  d.data_banks_min = ceil_div(d.entries_per_slice * c.input.h * std::max(1, c.input.n), cb.entries_per_bank);
   const uint64_t bank_bytes = u64(cb.entries_per_bank) * u64(cb.entry_bytes);
   d.byte_per_kernel = static_cast<uint32_t>(c.kernel_h * c.kernel_w * c.input.c * bpe);
   const uint64_t group_bytes = u64(std::min(c.kernels, c.atomic_k)) * d.byte_per_kernel;
@@ -408,7 +412,7 @@ ConvDerived conv_derived(const ConvConfig& c, const HwConfig& hw) {
   d.atomics = c.output.w * c.output.h;
   d.kernel_groups = ceil_div(c.kernels, c.atomic_k);
   d.channel_blocks = ceil_div(c.input.c, c.atomic_c);
-  d.stripes = csc_stripes(d.atomics, stripe_limits(hw));
+  d.stripes = c.input.n > 1 ? batch_stripes(d.atomics, c.input.n) : csc_stripes(d.atomics, stripe_limits(hw));
   return d;
 }
 
@@ -450,23 +454,40 @@ ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& re
   if (cfg.wfold_ws != 0 && !hw.wfold) u.push_back(wfold_hw_refusal(hw));
   const std::vector<std::string> im = image_hw_problems(cfg, hw);
   u.insert(u.end(), im.begin(), im.end());
+  const std::vector<std::string> md = modes_hw_problems(cfg, hw);
+  u.insert(u.end(), md.begin(), md.end());
+  // Compressed weights: CSC decompresses the stream (WMB, data, WGS in memory); the rules on
+  // those images are checked here, where memory is known.
+  DecompressedWeights dw;
+  if (u.empty() && cfg.compression.enabled) {
+    dw = decompress_weights(cfg, hw, read);
+    u.insert(u.end(), dw.problems.begin(), dw.problems.end());
+  }
   if (!u.empty()) {
     std::string msg = "convolution: cannot run this configuration: " + u.front();
     for (std::size_t i = 1; i < u.size(); ++i) msg += "; " + u[i];
     throw std::invalid_argument(msg);
   }
   if (cfg.mode == ConvMode::Winograd) return run_conv_wino(cfg, hw, read);
+  // CSC's weights: from memory, or the decompressed stream in place of the compressed one.
+  const ByteReader wread = !cfg.compression.enabled ? read : ByteReader([&](uint64_t a) -> uint8_t {
+    const uint64_t off = a - cfg.weight_base;
+    return a >= cfg.weight_base && off < dw.bytes.size() ? dw.bytes[static_cast<std::size_t>(off)] : read(a);
+  });
   // Image input: CDMA writes the padded, converted image lines into CBUF; CSC reads each kernel
   // row as C' pre-extended channels of a line (golden/conv_image.hpp) in its image stripes.
   if (cfg.image.enabled)
-    return run_conv_direct(image_view(cfg), hw, read, image_view_cube(cfg, image_cbuf(cfg, hw, read)),
+    return run_conv_direct(image_view(cfg), hw, wread, image_view_cube(cfg, image_cbuf(cfg, hw, read)),
                            image_stripes(cfg));
   // CDMA: fetch the input cube (every element through the feature layout) and convert it; in fold
   // mode it writes the folded cube into CBUF, which CSC reads as an ordinary direct convolution.
+  // Batches: every batch's cube through in_layout (D_BATCH_STRIDE apart), CSC's batch stripes.
   const Cube<int64_t> in = conv_fetch_input(cfg, read);
-  const std::vector<int> stripes = csc_stripes(cfg.output.w * cfg.output.h, stripe_limits(hw));
-  if (cfg.wfold_ws != 0) return run_conv_direct(wfold_view(cfg), hw, read, wfold_fold(cfg, in), stripes);
-  return run_conv_direct(cfg, hw, read, in, stripes);
+  const int positions = cfg.output.w * cfg.output.h;
+  const std::vector<int> stripes =
+      cfg.input.n > 1 ? batch_stripes(positions, cfg.input.n) : csc_stripes(positions, stripe_limits(hw));
+  if (cfg.wfold_ws != 0) return run_conv_direct(wfold_view(cfg), hw, wread, wfold_fold(cfg, in), stripes);
+  return run_conv_direct(cfg, hw, wread, in, stripes);
 }
 
 namespace {
@@ -509,30 +530,33 @@ ConvRun run_conv_direct(const ConvConfig& cfg, const HwConfig& hw, const ByteRea
     }
   }
 
-  // CSC issue order: kernel group -> stripe -> channel block -> r -> s -> positions of the stripe.
-  // CACC accumulates every (position, kernel) over (b, r, s) in that order with saturating
+  // CSC issue order: kernel group -> stripe -> channel block -> r -> s -> positions of the stripe
+  // -> batch (cdma-input-modes.md §4.3: one weight load serves stripe x N atoms).
+  // CACC accumulates every (batch, position, kernel) over (b, r, s) in that order with saturating
   // partial sums, then clip-truncates on the last pass.
+  const int N = std::max(1, cfg.input.n);
   ConvRun run;
-  run.cacc = Cube<int64_t>(CubeShape{1, cfg.output_lanes(), OH, OW}, 0);
+  run.cacc = Cube<int64_t>(CubeShape{N, cfg.output_lanes(), OH, OW}, 0);
   run.stats.stripes_per_group = static_cast<int>(stripes.size());
   std::vector<int32_t> atom(static_cast<std::size_t>(ck), 0);
   for (int g = 0; g < groups; ++g) {
     int first = 0;
     for (const int len : stripes) {
-      std::vector<int64_t> acc(static_cast<std::size_t>(len) * static_cast<std::size_t>(kk), 0);
+      std::vector<int64_t> acc(static_cast<std::size_t>(len * N) * static_cast<std::size_t>(kk), 0);
       for (int b = 0; b < blocks; ++b) {
         const int cpb = std::min(ck, C - b * ck);
         for (int r = 0; r < R; ++r) {
           for (int s = 0; s < S; ++s) {
             const CmacWeights& ws = wset(g, b, r, s);
-            for (int i = 0; i < len; ++i) {
-              const int p = first + i;
+            for (int i = 0; i < len * N; ++i) {
+              const int p = first + i / N;
+              const int n = i % N;
               const int hi = (p / OW) * cfg.stride_y + r * cfg.dilation_y - cfg.pad_top;
               const int wi = (p % OW) * cfg.stride_x + s * cfg.dilation_x - cfg.pad_left;
               const bool inside = hi >= 0 && hi < H && wi >= 0 && wi < W;
               for (int ci = 0; ci < ck; ++ci) {
                 int64_t v = 0;
-                if (ci < cpb) v = inside ? in.at(0, b * ck + ci, hi, wi) : cfg.pad_value;
+                if (ci < cpb) v = inside ? in.at(n, b * ck + ci, hi, wi) : cfg.pad_value;
                 atom[static_cast<std::size_t>(ci)] = static_cast<int32_t>(v);
               }
               const std::vector<int64_t> psum = cmac_atomic_op(hw, prec, ws, atom);
@@ -548,13 +572,13 @@ ConvRun run_conv_direct(const ConvConfig& cfg, const HwConfig& hw, const ByteRea
         }
       }
       // Last pass of the stripe (channel_end): round, saturate to 32 bits, deliver.
-      for (int i = 0; i < len; ++i) {
-        const int p = first + i;
+      for (int i = 0; i < len * N; ++i) {
+        const int p = first + i / N;
         for (int k = 0; k < kk; ++k) {
           bool saturated = false;
           const int64_t y = cacc_output(acc[static_cast<std::size_t>(i * kk + k)], cfg.clip_truncate, &saturated);
           if (saturated && run.stats.out_saturation != UINT32_MAX) ++run.stats.out_saturation;
-          run.cacc.at(0, g * kk + k, p / OW, p % OW) = y;
+          run.cacc.at(i % N, g * kk + k, p / OW, p % OW) = y;
         }
       }
       first += len;

@@ -685,11 +685,13 @@ void conv_run(GoldenDevice& d, int g) {
 
   // CACC hands SDP a W' x H' x K cube of processing-precision values; SDP must expect exactly that.
   const auto sdp_prec = cfg.precision == golden::Precision::Int16 ? golden::SdpPrecision::Int16 : golden::SdpPrecision::Int8;
+  // Batches (nv_full, docs/CDMA_MODES.md): SDP's BATCH_NUMBER must be CACC's.
   if (scfg.shape.w != cfg.output.w || scfg.shape.h != cfg.output.h || scfg.shape.c != cfg.output.c ||
-      scfg.shape.n != 1) {
+      scfg.shape.n != cfg.output.n) {
     throw std::invalid_argument(fmt::format(
-        "SDP D_DATA_CUBE_* ({}x{}x{}, {} batch(es)) differs from the CACC output cube {}x{}x{} (one batch)", scfg.shape.w,
-        scfg.shape.h, scfg.shape.c, scfg.shape.n, cfg.output.w, cfg.output.h, cfg.output.c));
+        "SDP D_DATA_CUBE_* ({}x{}x{}, {} batch(es)) differs from the CACC output cube {}x{}x{} ({} batch(es))",
+        scfg.shape.w, scfg.shape.h, scfg.shape.c, scfg.shape.n, cfg.output.w, cfg.output.h, cfg.output.c,
+        cfg.output.n));
   }
   if (scfg.proc_precision != sdp_prec) {
     throw std::invalid_argument(fmt::format("SDP D_DATA_FORMAT.PROC_PRECISION differs from the convolution's {}",

@@ -29,6 +29,7 @@
 #include "harness/program_runner.hpp"
 #include "harness/regdb.hpp"
 #include "units/conv_image.hpp"
+#include "units/conv_modes.hpp"
 #include "units/pdp.hpp"
 #include "units/program_builder.hpp"
 #include "units/sdp_compiler.hpp"
@@ -77,6 +78,10 @@ struct ConvLayer {
   std::optional<golden::PdpConfig> pool;  // "pool": PDP on the fly after SDP
   golden::FeatureLayout pool_layout{};    // PDP's output (with "pool")
   std::optional<ImageLayer> image;        // "input": {"format": ...} (units/conv_image.hpp)
+  BatchLayer batch;                       // "batch" (units/conv_modes.hpp)
+  bool compressed = false;                // "weights": {"compressed": true}
+  std::optional<golden::CompressedWeights> comp;  // the compressed weight images
+  [[nodiscard]] bool modes() const { return batch.n > 1 || compressed; }  // batched or compressed: no Split-H
 };
 
 // The hardware layer of band `b` of a direct convolution (NVDLA's compiler's Split-H): the input
@@ -298,10 +303,12 @@ int parse_wfold(const JsonNode& n, const ConvParams& p, const HwConfig& hw, bool
   return ws;
 }
 
+std::vector<uint8_t> weight_image(const ConvLayer& L, const ConvConfig& c);
+
 ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   root.allow_keys({"unit", "name", "description", "config", "seed", "stall", "mode", "wino_scheme", "pra_truncate",
                    "precision", "input", "weights", "padding", "stride", "dilation", "clip", "output", "bs", "bn", "ew",
-                   "perf", "pool", "wfold"});
+                   "perf", "pool", "wfold", "batch"});
   const HwConfig& hw = *h.config;
   ConvLayer L;
   ConvParams& p = L.p;
@@ -322,6 +329,8 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   const JsonNode in = root.require("input");
   // Image input: the format gives C and, without "precision", the precision.
   if (is_image_input(in)) L.image = parse_image_input(root, in, hw, p);
+  L.batch = parse_batch(root, hw, wino, L.image.has_value());  // "batch": nv_full, feature input only
+  p.batch = L.batch.n;
   const int bpe = golden::bytes_per_element(p.precision);
   const auto vmin = static_cast<int64_t>(golden::min_of_bits(8 * bpe));
   const auto vmax = static_cast<int64_t>(golden::max_of_bits(8 * bpe));
@@ -340,7 +349,8 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
     p.cvt.truncate = get_int(*cv, "truncate", 0, 63, 0);
   }
   const JsonNode wt = root.require("weights");
-  wt.allow_keys({"k", "r", "s", "data"});
+  wt.allow_keys({"k", "r", "s", "data", "compressed"});
+  L.compressed = parse_compressed(root, wt, hw, wino);
   p.k = static_cast<int>(wt.require("k").as_int(1, kMaxDim));
   p.r = static_cast<int>(wt.require("r").as_int(1, kMaxKernel));
   p.s = static_cast<int>(wt.require("s").as_int(1, kMaxKernel));
@@ -381,9 +391,14 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
     const auto pad = root.get("padding");
     (pad ? *pad : root).fail(fmt::format("the output is {} x {} (W' x H'); each must be at most {}", ow, oh, kMaxDim));
   }
-  if (int64_t{ow} * oh * p.k > kMaxElements) {
-    wt.require("k").fail(fmt::format("the output W' x H' x K = {} x {} x {} exceeds the limit of {} elements", ow, oh,
-                                     p.k, kMaxElements));
+  if (int64_t{ow} * oh * p.k * p.batch > kMaxElements) {
+    wt.require("k").fail(fmt::format("the output W' x H' x K x batches = {} x {} x {} x {} exceeds the limit of {} "
+                                     "elements",
+                                     ow, oh, p.k, p.batch, kMaxElements));
+  }
+  if (int64_t{p.w} * p.h * p.c * p.batch > kMaxElements) {
+    in.fail(fmt::format("the input W x H x C x batches = {} x {} x {} x {} exceeds the limit of {} elements", p.w, p.h,
+                        p.c, p.batch, kMaxElements));
   }
   const int64_t bpk = int64_t{p.r} * p.s * p.c * bpe;
   if (bpk > kMaxBytePerKernel) {
@@ -397,6 +412,7 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   if (const auto n = root.get("wfold"); n && !L.image) p.wfold_ws = parse_wfold(*n, p, hw, wino, ow);
   ConvConfig cfg = L.image ? image_conv_config(p, *L.image, hw, sdp::kInputBase, kWeightBase)
                            : golden::conv_config_from(p, hw, sdp::kInputBase, kWeightBase);
+  apply_batch_input(root, L.batch, cfg);
   if (p.wfold_ws != 0) {
     if (const uint64_t fbpk = golden::conv_derived(cfg, hw).byte_per_kernel; fbpk > uint64_t{kMaxBytePerKernel}) {
       root.require("wfold").fail(fmt::format("a kernel's folded weights (R x S' x C' x {} bytes) are {} bytes; "
@@ -415,6 +431,9 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   } else if (L.image) {
     check_image_layer(root, cfg, hw);  // the whole image in CBUF: no Split-H
     L.bands = {{0, oh}};
+  } else if (L.modes()) {
+    check_modes_cbuf(root, cfg, hw, L.compressed);  // every batch in CBUF: no Split-H
+    L.bands = {{0, oh}};
   } else {
     // Split-H when CBUF cannot hold the whole input; a kernel group that does not fit, or an input
     // of which not even one output row's band fits, is refused.
@@ -432,9 +451,16 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   if (L.image) {
     resolve_image_data(in, p, *L.image, h.seed);
   } else {
-    L.input = resolve_values(in.require("data"), count(int64_t{p.c} * p.h * p.w), bpe, vmin, vmax, h.seed);
+    L.input = resolve_values(in.require("data"), count(int64_t{p.c} * p.h * p.w * p.batch), bpe, vmin, vmax, h.seed);
   }
   L.weights = resolve_values(wt.require("data"), count(bpk / bpe * p.k), bpe, vmin, vmax, h.seed);
+  if (L.compressed) {
+    // The compressor (cdma-input-modes.md §5.2) over the uncompressed image; the banks must hold
+    // the largest compressed group beside the WMB bank.
+    L.comp = compress_layer_weights(root, cfg, weight_image(L, cfg));
+    apply_compression(cfg, *L.comp);
+  }
+  if (L.modes()) (void)modes_bank_split(root, cfg, hw, L.comp ? &*L.comp : nullptr);
   if (wino) {
     // golden::wino_compile judges the layer (its first problem is the error) and pre-transforms
     // the weights; CBUF then holds the channel-extended cube.
@@ -458,6 +484,7 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
     s.out_prec = p.precision;
     s.out_layout = golden::FeatureLayout::packed({1, s.out_lanes(), oh, ow}, hw.atom_bytes, bpe, sdp::kOutputBase);
   }
+  if (L.batch.n > 1) apply_batch_output(root, L.batch, s);  // SDP writes every batch (operands reused)
   sdp::parse_stages(root, s, h.seed);
   if (wino) {
     // NVDLA's SDP has neither EQL nor int8 -> int16 in Winograd mode.
@@ -474,11 +501,12 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
 // The memory images: the input cube (packed; padded lanes and gaps kGapFill, which CSC must
 // ignore) and the weights (WeightLayout; the tail up to WEIGHT_BYTES kGapFill, fetched but unused).
 std::vector<uint8_t> input_image(const ConvLayer& L, const ConvConfig& c) {
-  golden::Cube<int64_t> cube(c.input);
+  golden::Cube<int64_t> cube(c.input);  // batches: N x C x H x W values, batch-major
   std::size_t i = 0;
-  for (int ch = 0; ch < c.input.c; ++ch)
-    for (int y = 0; y < c.input.h; ++y)
-      for (int x = 0; x < c.input.w; ++x) cube.at(0, ch, y, x) = L.input[i++];
+  for (int n = 0; n < c.input.n; ++n)
+    for (int ch = 0; ch < c.input.c; ++ch)
+      for (int y = 0; y < c.input.h; ++y)
+        for (int x = 0; x < c.input.w; ++x) cube.at(n, ch, y, x) = L.input[i++];
   return golden::store_cube_bytes(c.in_layout, cube, sdp::kGapFill);
 }
 
@@ -503,6 +531,8 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, co
   out.conv = L.wino    ? L.wino->cfg
              : L.image ? image_conv_config(L.p, *L.image, hw, sdp::kInputBase, kWeightBase)
                        : golden::conv_config_from(L.p, hw, sdp::kInputBase, kWeightBase);
+  if (!L.wino && !L.image) apply_batch_input(root, L.batch, out.conv);
+  if (L.comp) apply_compression(out.conv, *L.comp);
   const ConvConfig& c = out.conv;
   out.out_layout = L.pool ? L.pool_layout : L.post.out_layout;
   out.out_shape = L.pool ? golden::CubeShape{1, c.output.c, L.pool->out.h, L.pool->out.w} : c.output;
@@ -516,7 +546,13 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, co
   } else {
     pb.load(c.in_layout.base, input_image(L, c), "input cube");
   }
-  pb.load(c.weight_base, weight_image(L, c), "weights");
+  if (L.comp) {
+    pb.load(c.weight_base, L.comp->data, "compressed weights");
+    pb.load(c.compression.wmb_base, L.comp->wmb, "weight mask bits");
+    pb.load(c.compression.wgs_base, L.comp->wgs_bytes(), "weight group sizes");
+  } else {
+    pb.load(c.weight_base, weight_image(L, c), "weights");
+  }
   sdp::emit_operands_and_output(pb, L.post);
 
   // One hardware layer per Split-H band (one band when CBUF holds the layer), the bands in
@@ -527,14 +563,18 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, co
     const int g = static_cast<int>((bi + static_cast<std::size_t>(g0)) % 2);
     // A band is its own hardware layer unless CBUF holds the whole layer (a single band may
     // still be smaller than the layer: rows only top padding reads are not fetched).
-    const ConvConfig cb = L.wino || L.image || (L.bands.size() == 1 && cbuf_holds(c, hw)) ? c : band_config(c, b);
+    const ConvConfig cb =
+        L.wino || L.image || L.modes() || (L.bands.size() == 1 && cbuf_holds(c, hw)) ? c : band_config(c, b);
     const sdp::Layer post = band_post(L.post, b);
     // Registers: pointers (PRODUCER = g) and the D_ groups of the pipeline, then SDP and SDP_RDMA.
     for (const char* block : kConvBlocks) pb.write(pb.reg(block, "S_POINTER"), static_cast<uint32_t>(g));
-    BlockWords words =
-        conv_register_words(cb, hw, L.image ? image_bank_split(cb, hw) : conv_bank_split(cb, hw), post.out_layout);
+    const ConvBanks banks = L.modes()  ? modes_bank_split(root, cb, hw, L.comp ? &*L.comp : nullptr)
+                            : L.image ? image_bank_split(cb, hw)
+                                      : conv_bank_split(cb, hw);
+    BlockWords words = conv_register_words(cb, hw, banks, post.out_layout);
     if (L.wino) apply_wino_regs(words, L.wino->regs);  // SDP's WINOGRAD bit comes with L.post
     if (L.image) apply_image_regs(words, cb);
+    apply_modes_regs(words, cb);  // batches, compressed weights (nothing for one batch, uncompressed)
     for (const char* block : kConvBlocks) pb.write_group(block, words.at(block));
     sdp::emit_registers(pb, post, g);
     if (L.pool) emit_pdp_registers(pb, *L.pool);

@@ -26,8 +26,8 @@ namespace {
 // when CDMA is enabled, decodes the group about to run (golden::decode_conv, registers never
 // written at their reset values) and refuses it if its D_BANK split cannot hold it on this RTL
 // (units::rtl_cbuf_problem: banks beyond CBUF, the input or one kernel group beyond its banks):
-// the RTL would otherwise compute wrong values silently; likewise image input (PIXEL), which
-// only the golden model has. Checked even when the golden model
+// the RTL would otherwise compute wrong values silently; likewise image input (PIXEL), batches
+// and compressed weights, which only the golden model has, and post-extension. Checked even when the golden model
 // refuses the layer for another reason too (an RTL-only run has no golden device to say so).
 // Only the guard reads the mirror; the RTL decodes its own registers.
 class ConvCapacityGuard {
@@ -78,6 +78,34 @@ class ConvCapacityGuard {
     };
     golden::ConvRegReaders rr{reader(blocks_[0]), reader(blocks_[1]), reader(blocks_[2]), reader(blocks_[3]),
                               reader(blocks_[4])};
+    // Multi-batch, compressed weights and post-extension (docs/CDMA_MODES.md): the golden model
+    // has the first two; this RTL ignores the registers and would compute one uncompressed batch.
+    // Judged on the raw words, whatever else decode_conv finds.
+    namespace gr = golden::regs;
+    const uint32_t batches[] = {
+        gr::field(rr.cdma(gr::cdma::D_BATCH_NUMBER::offset), gr::cdma::D_BATCH_NUMBER::BATCHES{}),
+        gr::field(rr.csc(gr::csc::D_BATCH_NUMBER::offset), gr::csc::D_BATCH_NUMBER::BATCHES{}),
+        gr::field(rr.cacc(gr::cacc::D_BATCH_NUMBER::offset), gr::cacc::D_BATCH_NUMBER::BATCHES{})};
+    if (batches[0] != 0 || batches[1] != 0 || batches[2] != 0) {
+      throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
+                       fmt::format("this RTL refuses the layer: D_BATCH_NUMBER is {} / {} / {} in CDMA / CSC / CACC, "
+                                   "and the RTL has no multi-batch mode yet (docs/CDMA_MODES.md)",
+                                   batches[0], batches[1], batches[2]));
+    }
+    if (gr::field(rr.cdma(gr::cdma::D_WEIGHT_FORMAT::offset), gr::cdma::D_WEIGHT_FORMAT::WEIGHT_FORMAT{}) != 0 ||
+        gr::field(rr.csc(gr::csc::D_WEIGHT_FORMAT::offset), gr::csc::D_WEIGHT_FORMAT::WEIGHT_FORMAT{}) != 0) {
+      throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
+                       "this RTL refuses the layer: D_WEIGHT_FORMAT is COMPRESSED, and the RTL has no weight "
+                       "decompression yet (docs/CDMA_MODES.md)");
+    }
+    if (const uint32_t e =
+            gr::field(rr.csc(gr::csc::D_POST_Y_EXTENSION::offset), gr::csc::D_POST_Y_EXTENSION::Y_EXTENSION{});
+        e != 0) {
+      throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
+                       fmt::format("this RTL refuses the layer: CSC D_POST_Y_EXTENSION is {}, and the RTL has no "
+                                   "channel post-extension (docs/CDMA_MODES.md)",
+                                   e));
+    }
     const golden::ConvConfig c = golden::decode_conv(rr, *hw_);
     if (c.image.enabled) {  // the golden model has it (docs/IMAGE_INPUT.md), conv_cdma does not yet
       throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),

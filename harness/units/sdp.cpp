@@ -397,11 +397,15 @@ void emit_registers(ProgramBuilder& pb, const Layer& L, int group) {
   s[rs::D_DP_EW_TRUNCATE_VALUE::offset] = u(y.truncate);
   // Output to memory (or on the fly to PDP), one batch; the input from memory or flying from CACC
   // (in 2x2 tiles from a Winograd convolution). SDP_RDMA's WINOGRAD bit stays 0 (docs/SDP.md: ignored).
+  // Batches (flying from a batched convolution, docs/CDMA_MODES.md): BATCH_NUMBER and the output
+  // batch stride; one batch writes 0 to both.
+  const bool batched = L.flying && L.shape.n > 1;
   s[rs::D_FEATURE_MODE_CFG::offset] = place(b(L.flying), rs::D_FEATURE_MODE_CFG::FLYING_MODE{}) |
                                       place(b(L.to_pdp), rs::D_FEATURE_MODE_CFG::OUTPUT_DST{}) |
-                                      place(b(L.winograd), rs::D_FEATURE_MODE_CFG::WINOGRAD{});
+                                      place(b(L.winograd), rs::D_FEATURE_MODE_CFG::WINOGRAD{}) |
+                                      place(batched ? u(L.shape.n - 1) : 0u, rs::D_FEATURE_MODE_CFG::BATCH_NUMBER{});
   s[rs::D_DST_DMA_CFG::offset] = place(1u, rs::D_DST_DMA_CFG::DST_RAM_TYPE{});
-  s[rs::D_DST_BATCH_STRIDE::offset] = 0;
+  s[rs::D_DST_BATCH_STRIDE::offset] = batched ? static_cast<uint32_t>(L.out_layout.batch_stride) : 0u;
   s[rs::D_DATA_FORMAT::offset] = place(prec_code(L.in_prec), rs::D_DATA_FORMAT::PROC_PRECISION{}) |
                                  place(prec_code(L.out_prec), rs::D_DATA_FORMAT::OUT_PRECISION{});
   s[rs::D_CVT_OFFSET::offset] = bits(L.cvt_offset);
@@ -451,7 +455,8 @@ void emit_registers(ProgramBuilder& pb, const Layer& L, int group) {
     }
     r[st.batch] = 0;
   }
-  r[rr::D_FEATURE_MODE_CFG::offset] = place(b(L.flying), rr::D_FEATURE_MODE_CFG::FLYING_MODE{}) |
+  r[rr::D_FEATURE_MODE_CFG::offset] = place(batched ? u(L.shape.n - 1) : 0u, rr::D_FEATURE_MODE_CFG::BATCH_NUMBER{}) |
+                                      place(b(L.flying), rr::D_FEATURE_MODE_CFG::FLYING_MODE{}) |
                                       place(prec_code(L.in_prec), rr::D_FEATURE_MODE_CFG::IN_PRECISION{}) |
                                       place(prec_code(L.in_prec), rr::D_FEATURE_MODE_CFG::PROC_PRECISION{}) |
                                       place(prec_code(L.out_prec), rr::D_FEATURE_MODE_CFG::OUT_PRECISION{});

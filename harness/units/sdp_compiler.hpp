@@ -78,7 +78,7 @@ struct YStage {
 // comes from CACC (a convolution), and `shape` / `in_prec` describe the CACC output.
 struct Layer {
   const golden::HwConfig* cfg = nullptr;
-  golden::CubeShape shape{};  // n = 1
+  golden::CubeShape shape{};  // n = 1 (flying from a batched convolution: its batches)
   golden::Precision in_prec = golden::Precision::Int8, out_prec = golden::Precision::Int8;
   bool flying = false;
   bool winograd = false;       // flying from a Winograd convolution: D_FEATURE_MODE_CFG.WINOGRAD (2x2 tile order)
@@ -103,7 +103,7 @@ struct Layer {
   }
   // Bytes from the output base to the end of the last output atom.
   [[nodiscard]] uint64_t output_bytes() const {
-    return out_layout.region_bytes({1, out_lanes(), shape.h, shape.w});
+    return out_layout.region_bytes({std::max(shape.n, 1), out_lanes(), shape.h, shape.w});
   }
 };
 

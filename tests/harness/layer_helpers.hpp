@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -53,6 +54,27 @@ inline std::string refusal(const std::string& body, const std::string& file_name
   }
   std::filesystem::remove(f);
   return out;
+}
+
+// Reference arithmetic of the layer tests, written out by hand (never the golden helpers).
+// The low `bits` bits of v as a two's-complement number.
+inline int64_t sext(uint64_t v, int bits) {
+  const uint64_t m = uint64_t{1} << (bits - 1);
+  v &= (m << 1) - 1;
+  return static_cast<int64_t>(v ^ m) - static_cast<int64_t>(m);
+}
+// v saturated to a signed `bits`-bit range.
+inline int64_t clamp_bits(int64_t v, int bits) {
+  const int64_t hi = (int64_t{1} << (bits - 1)) - 1;
+  return std::clamp(v, -hi - 1, hi);
+}
+// Round half away from zero of v / 2^s.
+inline int64_t rhaz(int64_t v, int s) {
+  if (s == 0) return v;
+  if (s >= 62) return 0;
+  const int64_t mag = v < 0 ? -v : v;
+  const int64_t q = (mag + (int64_t{1} << (s - 1))) >> s;
+  return v < 0 ? -q : q;
 }
 
 }  // namespace dla::harness::testing

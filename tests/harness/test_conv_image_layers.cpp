@@ -78,22 +78,9 @@ const std::map<std::string, Format>& formats() {
   return m;
 }
 
-int64_t sext(uint64_t v, int bits) {
-  const uint64_t m = uint64_t{1} << (bits - 1);
-  v &= (m << 1) - 1;
-  return static_cast<int64_t>(v ^ m) - static_cast<int64_t>(m);
-}
-int64_t clamp_bits(int64_t v, int bits) {
-  const int64_t hi = (int64_t{1} << (bits - 1)) - 1;
-  return std::clamp(v, -hi - 1, hi);
-}
-int64_t rhaz(int64_t v, int s) {  // round half away from zero of v / 2^s
-  if (s == 0) return v;
-  if (s >= 62) return 0;
-  const int64_t mag = v < 0 ? -v : v;
-  const int64_t q = (mag + (int64_t{1} << (s - 1))) >> s;
-  return v < 0 ? -q : q;
-}
+using dla::harness::testing::clamp_bits;
+using dla::harness::testing::rhaz;
+using dla::harness::testing::sext;
 int64_t roundup(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
 // The last value written to BLOCK.REG's `field`.

@@ -136,6 +136,37 @@ TEST_CASE("the conv RTL refuses image input (PIXEL), which only the golden model
                       Catch::Contains("D_DATAIN_FORMAT is PIXEL") && Catch::Contains("no image input mode yet"));
 }
 
+TEST_CASE("the conv RTL refuses batches, compressed weights and post-extension, which it does not have, with the reason",
+          "[rtl][conv]") {
+  // nv_full 4 x 4 x 64, 32 kernels 3x3: runs as one batch of uncompressed weights; each of the
+  // three register fields alone makes the RTL refuse (it would compute one plain batch otherwise).
+  namespace r = golden::regs;
+  const Layer l{&golden::nv_full(), 4, 4, 64, 32, 3, 3};
+  CHECK(enable_conv(l).empty());
+  const std::string batch = enable_conv(l, std::nullopt, [](units::BlockWords& w) {
+    w["CDMA"][r::cdma::D_BATCH_NUMBER::offset] = 1u;
+    w["CSC"][r::csc::D_BATCH_NUMBER::offset] = 1u;
+    w["CACC"][r::cacc::D_BATCH_NUMBER::offset] = 1u;
+    w["CDMA"][r::cdma::D_BATCH_STRIDE::offset] = 0x10000u;
+  });
+  CHECK_THAT(batch, Catch::Contains("CDMA.D_OP_ENABLE") && Catch::Contains("this RTL refuses the layer") &&
+                        Catch::Contains("D_BATCH_NUMBER is 1 / 1 / 1 in CDMA / CSC / CACC") &&
+                        Catch::Contains("no multi-batch mode yet"));
+  // CACC's copy alone (an inconsistent program) is refused too.
+  CHECK_THAT(enable_conv(l, std::nullopt, [](units::BlockWords& w) { w["CACC"][r::cacc::D_BATCH_NUMBER::offset] = 3u; }),
+             Catch::Contains("D_BATCH_NUMBER is 0 / 0 / 3"));
+  CHECK_THAT(enable_conv(l, std::nullopt,
+                         [](units::BlockWords& w) {
+                           w["CDMA"][r::cdma::D_WEIGHT_FORMAT::offset] = 1u;
+                           w["CSC"][r::csc::D_WEIGHT_FORMAT::offset] = 1u;
+                         }),
+             Catch::Contains("this RTL refuses the layer") && Catch::Contains("D_WEIGHT_FORMAT is COMPRESSED") &&
+                 Catch::Contains("no weight decompression yet"));
+  CHECK_THAT(enable_conv(l, std::nullopt, [](units::BlockWords& w) { w["CSC"][r::csc::D_POST_Y_EXTENSION::offset] = 2u; }),
+             Catch::Contains("this RTL refuses the layer") && Catch::Contains("CSC D_POST_Y_EXTENSION is 2") &&
+                 Catch::Contains("no channel post-extension"));
+}
+
 TEST_CASE("a conv program whose D_BANK does not hold its input stops as bad input (exit 2) with the reason",
           "[rtl][conv]") {
   const auto doc = parse_json_text("dbank.json", R"({"unit":"conv","config":"nv_small",

@@ -82,6 +82,16 @@ struct ConvImage {
   int32_t pad_value_lr = 0;    // CDMA PAD_VALUE for the left / right pad pixels (signed, PROC bits)
 };
 
+// Compressed weights (CDMA / CSC D_WEIGHT_FORMAT = COMPRESSED, nv_full; golden/conv_modes.hpp,
+// docs/CDMA_MODES.md): weight_base / weight_bytes are then the compressed data stream's.
+struct ConvCompression {
+  bool enabled = false;
+  uint64_t wmb_base = 0;   // D_WMB_ADDR_HIGH/LOW: the weight mask bits
+  uint64_t wmb_bytes = 0;  // D_WMB_BYTES
+  uint64_t wgs_base = 0;   // D_WGS_ADDR_HIGH/LOW: one little-endian uint32 per kernel group
+  int weight_banks = 0;    // D_BANK.WEIGHT_BANK + 1 (decode_conv; 0: the bank rules are not checked)
+};
+
 struct ConvConfig {
   ConvMode mode = ConvMode::Direct;       // CONV_MODE of all five blocks
   // W-fold (CDMA D_WFOLD, golden/conv_wfold.hpp, docs/WFOLD.md): ws 2..16 when WFOLD_EN, else 0.
@@ -94,9 +104,10 @@ struct ConvConfig {
   int atomic_c = 8;                       // channels per atomic operation (channel block)
   int atomic_k = 8;                       // kernels per atomic operation (kernel group)
 
-  // Input cube (n = 1), as CDMA fetches it and CSC sees it, and where it lives.
+  // Input cube, as CDMA fetches it and CSC sees it, and where it lives. n = the batches
+  // (D_BATCH_NUMBER + 1, nv_full, golden/conv_modes.hpp), in_layout.batch_stride = D_BATCH_STRIDE.
   CubeShape input{};
-  FeatureLayout in_layout{};  // base D_DAIN_ADDR_*_0, D_LINE_STRIDE, D_SURF_STRIDE, atom, bpe
+  FeatureLayout in_layout{};  // base D_DAIN_ADDR_*_0, D_LINE_STRIDE, D_SURF_STRIDE, D_BATCH_STRIDE, atom, bpe
   ConvInputCvt cvt{};
   // Image input: input is the image W x H x C (C = the format's channels), kernel_w the network
   // kernel's S; CSC runs image_view() (C' = S*C pre-extended channels, S' = 1). pad_value is then
@@ -108,7 +119,8 @@ struct ConvConfig {
   int kernel_h = 1;  // R
   int kernel_w = 1;  // S
   uint64_t weight_base = 0;
-  uint64_t weight_bytes = 0;  // D_WEIGHT_BYTES: bytes CDMA fetches (>= R*S*C*K*bpe)
+  uint64_t weight_bytes = 0;  // D_WEIGHT_BYTES: bytes CDMA fetches (>= R*S*C*K*bpe uncompressed)
+  ConvCompression compression{};
 
   // Geometry (CSC): real values, not value-1. Winograd: the layer's stride and pads (CDMA's
   // registers); CSC then sees the channel-extended cube with stride 1 and no padding.
@@ -118,7 +130,7 @@ struct ConvConfig {
   int pad_right = 0, pad_bottom = 0;  // CDMA only; implied by the output size (checked, not used)
   int32_t pad_value = 0;              // signed; int8 uses the low 8 bits
 
-  // Output (CSC/CACC D_DATAOUT_SIZE): n = 1, c = kernels, h = H', w = W'.
+  // Output (CSC/CACC D_DATAOUT_SIZE): n = input.n, c = kernels, h = H', w = W'.
   CubeShape output{};
   int clip_truncate = 0;  // CACC D_CLIP_CFG.CLIP_TRUNCATE
 
@@ -148,8 +160,9 @@ struct ConvRegReaders {
 // Decodes the five blocks' registers into a ConvConfig for `hw`. Field positions come from the
 // generated golden/nvdla_regs.hpp; only defined field bits are read. Cross-block inconsistencies
 // (CDMA vs CSC sizes, CSC vs CACC output, precisions, ENTRY_PER_SLICE, banks, ...) and modes the
-// model does not run (Winograd off nv_full or outside its rules, compressed weights, batches,
-// fp16, image input outside golden/conv_image.hpp's rules) are listed in decode_problems.
+// model does not run (Winograd off nv_full or outside its rules, fp16, image input outside
+// golden/conv_image.hpp's rules, batches or compressed weights outside golden/conv_modes.hpp's)
+// are listed in decode_problems. Batches and compressed weights: decode_conv_modes.
 // DATAIN_FORMAT = PIXEL decodes the image registers (golden/conv_image.hpp). CONV_MODE = WINOGRAD in all five blocks decodes
 // the Winograd registers (golden/conv_wino.hpp).
 [[nodiscard]] ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw);
@@ -171,6 +184,7 @@ struct ConvParams {
   int clip_truncate = 0;
   ConvInputCvt cvt{};
   int wfold_ws = 0;  // W-fold width ws (docs/WFOLD.md), 0: unfolded
+  int batch = 1;     // batches N (nv_full, golden/conv_modes.hpp): input and output packed per batch
 };
 
 // Output size: W' = (W + PL + PR - ((S-1)*dx + 1)) / sx + 1 (H' likewise); 0 when the dilated
@@ -217,7 +231,7 @@ struct ConvStats {
 };
 
 struct ConvRun {
-  // CACC output, delivered to SDP: shape (1, output_lanes(), H', W'), 32-bit values; lanes for
+  // CACC output, delivered to SDP: shape (N, output_lanes(), H', W'), 32-bit values; lanes for
   // kernels >= K are 0.
   Cube<int64_t> cacc{};
   ConvStats stats{};
