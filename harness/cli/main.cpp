@@ -358,8 +358,12 @@ int cmd_validate(const std::vector<std::string>& args) {
 
 int cmd_bench(const std::vector<std::string>& args) {
   const Parsed p = parse(args, bench_options());
-  if (p.positional.size() != 1) throw InputError("bench", "", "expected exactly one unit name");
+  if (p.positional.empty()) throw InputError("bench", "", "expected exactly one unit name");
+  if (p.positional.size() > 1 && p.positional[0] != "network") {
+    throw InputError("bench", p.positional[1], "expected exactly one unit name (only bench network takes files)");
+  }
   units::BenchOptions o;
+  o.files.assign(p.positional.begin() + 1, p.positional.end());
   o.ops = p.vm["ops"].as<uint64_t>();
   o.seed = p.vm["seed"].as<uint64_t>();
   o.mem = mem_options_from(p.vm);

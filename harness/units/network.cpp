@@ -622,7 +622,7 @@ std::set<std::string> blocks_of(const std::vector<ProgramStep>& steps, bool dual
 
 }  // namespace
 
-CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root) {
+CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root, std::optional<bool> pingpong) {
   root.allow_keys({"unit", "name", "description", "config", "seed", "stall", "memory", "schedule", "tensors", "layers"});
   Net n;
   n.h = &h;
@@ -635,6 +635,7 @@ CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root) {
     if (n.out.memory_bytes == 0) m->require("bytes").fail("must be at least 1");
   }
   if (const auto s = root.get("schedule")) n.out.pingpong = s->as_choice({"pingpong", "sequential"}) == "pingpong";
+  if (pingpong) n.out.pingpong = *pingpong;
   parse_tensors(n, root);
   parse_layers(n, root);
   order_layers(n);
@@ -685,6 +686,9 @@ CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root) {
     }
     if (cc) {
       const NetTensor& out = n.out.tensors[static_cast<std::size_t>(L.output)];
+      L.macs = static_cast<uint64_t>(L.k) * static_cast<uint64_t>(n.out.tensors[static_cast<std::size_t>(L.input)].c) *
+               static_cast<uint64_t>(L.r) * static_cast<uint64_t>(L.s) * static_cast<uint64_t>(cc->out_shape.w) *
+               static_cast<uint64_t>(cc->out_shape.h);
       check_shapes(n, L, node, cc->out_shape.w, cc->out_shape.h, cc->out_shape.c, out.prec);
       if (cc->out_layout.line_stride != out.layout.line_stride ||
           cc->out_layout.surface_stride != out.layout.surface_stride) {
@@ -729,6 +733,7 @@ CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root) {
       set_pointers(steps, s.last_pointer, blocks_of(s.post, true), where);
     }
     append(s.post);
+    L.end_step = steps.size();
   }
   n.out.program = std::move(pb.program());
   n.out.program.name = h.name;

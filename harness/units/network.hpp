@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "harness/json_reader.hpp"
 #include "harness/layer.hpp"
 #include "harness/program.hpp"
+#include "units/units.hpp"
 
 namespace dla::harness::units {
 
@@ -40,6 +42,8 @@ struct NetLayer {
   std::vector<int64_t> weights;
   int k = 0, r = 0, s = 0;
   bool overlapped = false;  // programmed while the previous layer ran (ping-pong)
+  std::size_t end_step = 0;  // the program's steps up to here end with this layer's check
+  uint64_t macs = 0;         // conv: K x C x R x S x W' x H' (real channels and kernels)
 };
 
 struct CompiledNetwork {
@@ -53,8 +57,14 @@ struct CompiledNetwork {
 
 // Parses, validates and compiles a network file body (throws InputError naming the file, the JSON
 // pointer and the rule).
-[[nodiscard]] CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root);
+// `pingpong` overrides the file's "schedule" (bench network compares both).
+[[nodiscard]] CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root,
+                                              std::optional<bool> pingpong = std::nullopt);
 
 [[nodiscard]] UnitHandler network_handler();
+
+// `dlacosim bench network NET.json...` (harness/units/network_bench.cpp).
+[[nodiscard]] std::vector<BenchCase> bench_network(const BenchOptions& opt);
+[[nodiscard]] std::string format_bench_network(const std::vector<BenchCase>& cases);
 
 }  // namespace dla::harness::units

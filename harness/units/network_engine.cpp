@@ -6,7 +6,11 @@
 namespace dla::harness::units {
 
 Engine engine_network() {
-  return {.name = "network", .order = 950, .handler = &network_handler, .rate_unit = "elements/cycle"};
+  return {.name = "network",
+          .order = 950,
+          .handler = &network_handler,
+          .rate_unit = "elements/cycle",
+          .bench = BenchSupport{.run = &bench_network, .format = &format_bench_network}};
 }
 
 }  // namespace dla::harness::units

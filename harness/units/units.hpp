@@ -19,6 +19,7 @@ struct BenchOptions {
   uint64_t seed = 1;
   MemOptions mem;          // the DMA memory model of units with a memory port (sdp, conv)
   bool mem_given = false;  // --mem-latency or --mem-bandwidth was given (refused by units without DMA)
+  std::vector<std::string> files;  // `bench network NET.json...`: the networks (other units take none)
 };
 
 // One measured case of a bench: the figures the text tables and the JSON both print

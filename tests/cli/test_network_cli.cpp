@@ -64,3 +64,27 @@ TEST_CASE("the bundled lenet5 validates, runs in cross mode and compiles to a re
   CHECK(r.exit == 2);
   CHECK_THAT(r.out, Catch::Contains("/unit: compile takes network files"));
 }
+
+TEST_CASE("bench network: both schedules measured, per-layer cycles adding up to the total", "[cli][network]") {
+  const Cmd r = dlacosim("bench network " + kLenet + " --json", false);
+  REQUIRE(r.exit == 0);
+  const auto cases = nlohmann::json::parse(r.out);
+  REQUIRE(cases.size() == 1);
+  const auto& c = cases[0];
+  INFO(c.dump());
+  CHECK(c["status"] == "PASS");
+  CHECK(c["unit"] == "network");
+  const uint64_t total = c["cycles"];
+  CHECK(c["sequential_cycles"].get<uint64_t>() > total);  // ping-pong hides register programming
+  CHECK(c["pingpong_saved_cycles"].get<int64_t>() ==
+        static_cast<int64_t>(c["sequential_cycles"].get<uint64_t>()) - static_cast<int64_t>(total));
+  uint64_t sum = 0;
+  for (const auto& L : c["layers"]) sum += L["cycles"].get<uint64_t>();
+  CHECK(sum == total);
+  REQUIRE(c["layers"].size() == 7);
+  CHECK(c["layers"][0]["macs"] == 24 * 24 * 6 * 25);  // conv1: W' x H' x K x R x S x C (C = 1)
+  CHECK(c["frames_per_s"].get<double>() == Approx(1e9 / static_cast<double>(total)));
+  // Files are the network bench's alone; it needs at least one.
+  CHECK(dlacosim("bench network").exit == 2);
+  CHECK(dlacosim("bench sdp " + kLenet).exit == 2);
+}
