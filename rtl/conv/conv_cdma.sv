@@ -7,7 +7,8 @@
 // atoms where its offset is a multiple of WtAtoms atoms and the phase and the ring have room
 // for them (WtAtoms = min(DmaAtoms, atoms per CBUF row): nv_full's 512-bit port carries two
 // 32-byte atoms a beat), else one; the beat is written into the lanes of one ring row. Data
-// requests are one atom each.
+// requests are one atom each, but in Winograd mode at stride 1 two atoms where the walk pairs
+// them (conv_cdma_walk: two lanes of one row).
 //   * data: the walk of conv_cdma_walk (for each line h, channel atom a, w, conv-pipeline.md §3;
 //     Winograd: placed into the channel-extended cube, padding left to CSC); the input converter
 //     (D_CVT_CFG) is applied on the way in;
@@ -79,6 +80,7 @@ module conv_cdma #(
   // atoms of a weight beat: the port's, at most a CBUF row's
   localparam int unsigned WtAtoms  = DmaAtoms < RowAtoms ? DmaAtoms : RowAtoms;
   localparam int unsigned WtLog2   = $clog2(WtAtoms);
+  localparam bit          PairData = SupportWino && DmaAtoms > 1;
 
   logic wino;
   assign wino = SupportWino && cfg_i.wino;
@@ -133,25 +135,26 @@ module conv_cdma #(
   logic [RowW-1:0]   s_row;
   logic [LaneW-1:0]  s_lane;
   logic              d_q_done, d_s_done, d_q_line_last, d_s_line_last, d_q_skip, d_s_skip;
+  logic              d_q_pair, d_s_pair, q_pair, s_pair;
   logic [13:0]       d_q_line, d_s_line, d_q_lines, d_s_lines;
   logic [63:0]       d_q_addr, d_s_addr;
   logic [RowW-1:0]   d_q_row, d_s_row;
   logic [LaneW-1:0]  d_q_lane, d_s_lane;
   conv_cdma_walk #(
     .AtomLog2(AtomLog2), .AtomicC(AtomicC), .SupportInt16(SupportInt16), .SupportWino(SupportWino),
-    .CbufRows(CbufRows)
+    .CbufRows(CbufRows), .PairData(PairData)
   ) u_req_walk (
     .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start_i), .cfg_i(cfg_i), .step_i(q_step),
     .line_o(d_q_line), .lines_o(d_q_lines), .done_o(d_q_done), .line_last_o(d_q_line_last),
-    .skip_o(d_q_skip), .addr_o(d_q_addr), .row_o(d_q_row), .lane_o(d_q_lane)
+    .pair_o(d_q_pair), .skip_o(d_q_skip), .addr_o(d_q_addr), .row_o(d_q_row), .lane_o(d_q_lane)
   );
   conv_cdma_walk #(
     .AtomLog2(AtomLog2), .AtomicC(AtomicC), .SupportInt16(SupportInt16), .SupportWino(SupportWino),
-    .CbufRows(CbufRows)
+    .CbufRows(CbufRows), .PairData(PairData)
   ) u_rsp_walk (
     .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start_i), .cfg_i(cfg_i), .step_i(s_step),
     .line_o(d_s_line), .lines_o(d_s_lines), .done_o(d_s_done), .line_last_o(d_s_line_last),
-    .skip_o(d_s_skip), .addr_o(d_s_addr), .row_o(d_s_row), .lane_o(d_s_lane)
+    .pair_o(d_s_pair), .skip_o(d_s_skip), .addr_o(d_s_addr), .row_o(d_s_row), .lane_o(d_s_lane)
   );
 
   logic [AtomBits-1:0] cvt_data;  // the response through the input converter (D_CVT_CFG)
@@ -196,6 +199,8 @@ module conv_cdma #(
     assign q_line_last = fold ? f_q_line_last : d_q_line_last;
     assign q_skip      = fold ? f_q_skip : d_q_skip;
     assign q_addr      = fold ? f_q_addr : d_q_addr;
+    assign q_pair      = !fold && d_q_pair;
+    assign s_pair      = !fold && d_s_pair;
     assign s_line      = fold ? f_s_line : d_s_line;
     assign s_lines     = fold ? f_s_lines : d_s_lines;
     assign s_done      = fold ? f_s_done : d_s_done;
@@ -227,6 +232,8 @@ module conv_cdma #(
     assign q_line_last = d_q_line_last;
     assign q_skip      = d_q_skip;
     assign q_addr      = d_q_addr;
+    assign q_pair      = d_q_pair;
+    assign s_pair      = d_s_pair;
     assign s_line      = d_s_line;
     assign s_lines     = d_s_lines;
     assign s_done      = d_s_done;
@@ -266,7 +273,7 @@ module conv_cdma #(
   assign wt_room   = 33'(qo_q) + 33'(AtomBytes) <= wt_limit;
 
   assign dma_rd_req_addr_o  = q_dat ? q_addr : cfg_i.wt_addr + 64'(qo_q);
-  assign dma_rd_req_len_o   = (!q_dat && q_wide) ? LenW'(WtAtoms - 1) : '0;
+  assign dma_rd_req_len_o   = (q_dat ? q_pair : q_wide) ? LenW'(q_dat ? 1 : WtAtoms - 1) : '0;
   assign dma_rd_req_valid_o = out_cnt_q != OutW'(MaxOutstanding) &&
                               ((q_dat && !q_skip) ||
                                ((req_ph_q == PhWeight0 || req_ph_q == PhWeight) && wt_room));
@@ -392,8 +399,11 @@ module conv_cdma #(
     end
   end
 
+  // The input converter on the beat's first atom, or on both where data reads come in pairs.
+  localparam int unsigned CvtAtoms = PairData ? 2 : 1;
+  logic [CvtAtoms*AtomBits-1:0] cvt_beat;
   conv_cdma_cvt #(
-    .AtomBytes   (AtomBytes),
+    .AtomBytes   (CvtAtoms * AtomBytes),
     .SupportInt16(SupportInt16)
   ) u_cvt (
     .en_i      (cfg_i.cvt_en),
@@ -401,15 +411,28 @@ module conv_cdma #(
     .offset_i  (cfg_i.cvt_offset),
     .scale_i   (cfg_i.cvt_scale),
     .truncate_i(cfg_i.cvt_truncate),
-    .data_i    (dma_rd_rsp_data_i[AtomBits-1:0]),
-    .data_o    (cvt_data)
+    .data_i    (dma_rd_rsp_data_i[CvtAtoms*AtomBits-1:0]),
+    .data_o    (cvt_beat)
   );
+  assign cvt_data = cvt_beat[AtomBits-1:0];
+  // a pair (even lane l) goes to lanes l and l + 1: its two atoms repeated along the row
+  logic [WordW-1:0]    dat_word;
+  logic [RowAtoms-1:0] dat_lanes;
+  if (PairData) begin : g_pair_row
+    assign dat_word  = s_pair ? {(RowAtoms / 2){cvt_beat}} : {RowAtoms{cvt_data}};
+    assign dat_lanes = s_pair ? RowAtoms'(3) : RowAtoms'(1);
+  end else begin : g_no_pair_row
+    assign dat_word  = {RowAtoms{cvt_data}};
+    assign dat_lanes = RowAtoms'(1);
+    logic unused_pair;
+    assign unused_pair = s_pair;
+  end
 
 
   assign dat_we_o    = fold ? fold_we : s_dat && rsp_fire;
   assign dat_wrow_o  = s_row;
-  assign dat_wmask_o = fold ? fold_mask : RowAtoms'(1) << s_lane;
-  assign dat_wdata_o = fold ? fold_row : {RowAtoms{cvt_data}};
+  assign dat_wmask_o = fold ? fold_mask : dat_lanes << s_lane;
+  assign dat_wdata_o = fold ? fold_row : dat_word;
   assign dat_rsp_o   = s_dat && rsp_fire;
   assign wt_we_o     = s_wt_fire;
   assign wt_wrow_o   = RowW'(wt_row_q);

@@ -13,12 +13,18 @@
 //     lane 2*(ye mod 2) + xe mod 2, with NCB = sx*sy*N and WB = W'/2 + 1. Padding is not stored
 //     (CSC substitutes it); an atom beyond the extended cube the tiles read (stride 2: a last
 //     column or row no output uses) is skipped (skip_o: no read, no write).
+//   * pairs (PairData, Winograd at stride 1): where the current atom's extended column xe is
+//     even and the next atom of the line (x + 1, same a) is needed too, the two are consecutive
+//     in memory and land in lanes (2*(ye mod 2), +1) of one row: pair_o is set and a step walks
+//     both (one two-atom read on a 512-bit port, docs/DMA.md "The port"). The walk is the same
+//     on the request and the response side, so both see the same pairs.
 module conv_cdma_walk #(
   parameter int unsigned AtomLog2     = 3,
   parameter int unsigned AtomicC      = 8,
   parameter bit          SupportInt16 = 1'b0,
   parameter bit          SupportWino  = 1'b0,
   parameter int unsigned CbufRows     = 16384,
+  parameter bit          PairData     = 1'b0,  // walk pairs of atoms (above)
   localparam int unsigned AtomBytes   = 1 << AtomLog2,
   localparam int unsigned WordW       = AtomicC * (SupportInt16 ? 16 : 8),
   localparam int unsigned RowAtoms    = WordW / (8 * AtomBytes),
@@ -33,7 +39,8 @@ module conv_cdma_walk #(
   output logic [13:0]        line_o,       // current line = lines complete (lines_o when done)
   output logic [13:0]        lines_o,      // lines of the walk
   output logic               done_o,       // every atom walked
-  output logic               line_last_o,  // the current atom is its line's last
+  output logic               line_last_o,  // the current atom (pair) is its line's last
+  output logic               pair_o,       // the current atom and the next are one step
   output logic               skip_o,       // Winograd: the current atom is not needed
   output logic [63:0]        addr_o,       // memory address of the current atom
   output logic [RowW-1:0]    row_o,        // CBUF data row and lane of the current atom
@@ -74,7 +81,8 @@ module conv_cdma_walk #(
 
   logic [13:0] ln_q, a_q, x_q;
   logic        last_x, last_a;
-  assign last_x      = x_q == width - 14'd1;
+  // the step's last column is the line's last (a pair is never split: x + 1 < width)
+  assign last_x      = x_q + 14'(pair_o) == width - 14'd1;
   assign last_a      = a_q == atoms - 14'd1;
   assign line_last_o = last_x && last_a;
   assign done_o      = ln_q == lines_o;
@@ -90,7 +98,7 @@ module conv_cdma_walk #(
       a_q  <= '0;
       x_q  <= '0;
     end else if (step_i) begin
-      x_q <= last_x ? '0 : x_q + 14'd1;
+      x_q <= last_x ? '0 : x_q + (pair_o ? 14'd2 : 14'd1);
       if (last_x) begin
         a_q <= last_a ? '0 : a_q + 14'd1;
         if (last_a) ln_q <= ln_q + 14'd1;  // stops at lines_o: done
@@ -115,6 +123,12 @@ module conv_cdma_walk #(
   assign xe_half = xe >> 1;
   assign a_blk   = a_q >> apb_log2;
   assign skip_o  = wino && (15'(ye) >= 15'(cfg_i.out_h) + 15'd2 || 15'(xe) >= 15'(cfg_i.out_w) + 15'd2);
+  if (PairData) begin : g_pair
+    assign pair_o = wino && !sx2 && !xe[0] && !skip_o && x_q + 14'd1 < width &&
+                    15'(xe) + 15'd1 < 15'(cfg_i.out_w) + 15'd2;
+  end else begin : g_no_pair
+    assign pair_o = 1'b0;
+  end
 
   logic [27:0] row, cb;
   always_comb begin
