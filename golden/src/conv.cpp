@@ -337,6 +337,7 @@ std::string conv_describe(const ConvConfig& c) {
     s += ", image " + std::string(f != nullptr ? f->name : "reserved format") +
          (c.image.sign_override ? " signed" : " unsigned") + " x offset " + str(c.image.x_offset) +
          ", left/right pad value " + str(c.image.pad_value_lr);
+    if (c.image.post_extension != 1) s += ", post-extension " + str(c.image.post_extension) + " rows";
     if (c.image.mean)
       s += ", means " + str(c.image.means[0]) + "/" + str(c.image.means[1]) + "/" + str(c.image.means[2]) + "/" +
            str(c.image.means[3]);
@@ -476,9 +477,21 @@ ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& re
   });
   // Image input: CDMA writes the padded, converted image lines into CBUF; CSC reads each kernel
   // row as C' pre-extended channels of a line (golden/conv_image.hpp) in its image stripes.
-  if (cfg.image.enabled)
-    return run_conv_direct(image_view(cfg), hw, wread, image_view_cube(cfg, image_cbuf(cfg, hw, read)),
+  // Post-extension (§3): the stored weights re-ordered to the direct layout CSC's lanes meet (the
+  // row groups change the issue order, not the arithmetic).
+  if (cfg.image.enabled) {
+    std::vector<uint8_t> direct;
+    ByteReader iread = wread;
+    if (cfg.image.post_extension > 1) {
+      direct = image_weights_direct(cfg, wread);
+      iread = [&](uint64_t a) -> uint8_t {
+        const uint64_t off = a - cfg.weight_base;
+        return a >= cfg.weight_base && off < direct.size() ? direct[static_cast<std::size_t>(off)] : read(a);
+      };
+    }
+    return run_conv_direct(image_view(cfg), hw, iread, image_view_cube(cfg, image_cbuf(cfg, hw, read)),
                            image_stripes(cfg));
+  }
   // CDMA: fetch the input cube (every element through the feature layout) and convert it; in fold
   // mode it writes the folded cube into CBUF, which CSC reads as an ordinary direct convolution.
   // Batches: every batch's cube through in_layout (D_BATCH_STRIDE apart), CSC's batch stripes.

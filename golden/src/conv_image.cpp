@@ -213,6 +213,34 @@ Cube<int64_t> image_pre_extend_weights(const ConvConfig& c, const Cube<int64_t>&
   return out;
 }
 
+uint64_t image_weight_offset(const ConvConfig& c, int k, int cx, int r) {
+  const int e = c.image.post_extension;
+  const WeightLayout wl = c.weight_layout();  // K x C' x R x 1
+  if (e <= 1) return wl.offset(k, cx, r, 0);
+  // §3: one channel block (C' <= 64 / E); group g -> row group q -> kernel -> row i -> c'.
+  const auto u = [](int64_t v) { return static_cast<uint64_t>(v); };
+  const int ck = extended_channels(c), R = c.kernel_h, kk = c.atomic_k, bpe = c.bpe();
+  const int g = k / kk, kpg = std::min(kk, c.kernels - g * kk);
+  const int q = r / e, i = r % e, nq = std::min(R, q * e + e) - q * e;
+  return u(g) * u(kk) * u(R) * u(ck) * u(bpe) + u(kpg) * u(q * e) * u(ck) * u(bpe) + u(k % kk) * u(nq) * u(ck) * u(bpe) +
+         u(i) * u(ck) * u(bpe) + u(cx) * u(bpe);
+}
+
+std::vector<uint8_t> image_weights_direct(const ConvConfig& c, const ByteReader& read) {
+  const WeightLayout wl = c.weight_layout();
+  std::vector<uint8_t> out(static_cast<std::size_t>(wl.total_bytes()), 0);
+  const int bpe = c.bpe();
+  for (int k = 0; k < c.kernels; ++k)
+    for (int cx = 0; cx < extended_channels(c); ++cx)
+      for (int r = 0; r < c.kernel_h; ++r) {
+        const uint64_t from = c.weight_base + image_weight_offset(c, k, cx, r);
+        const uint64_t to = wl.offset(k, cx, r, 0);
+        for (int b = 0; b < bpe; ++b)
+          out[static_cast<std::size_t>(to) + static_cast<std::size_t>(b)] = read(from + static_cast<uint64_t>(b));
+      }
+  return out;
+}
+
 ConvDerived conv_derived_image(const ConvConfig& c, const HwConfig& hw) {
   const CbufGeometry cb = cbuf_geometry(hw);
   ConvDerived d;
@@ -258,6 +286,16 @@ std::vector<std::string> image_unsupported(const ConvConfig& c) {
   if (cx > 128)
     u.push_back("the pre-extended channels C' = S * C = " + str(c.kernel_w) + " * " + str(c.input.c) + " = " + str(cx) +
                 " exceed 128 (CSC)");
+  // Channel post-extension (§3): E = 1, 2, 4; one block of 64 / E lanes per line.
+  if (const int e = c.image.post_extension; e != 1) {
+    if (e != 2 && e != 4) {
+      u.push_back("CSC D_POST_Y_EXTENSION.Y_EXTENSION 3 is reserved (0, 1, 2: 1, 2 or 4 kernel rows per atom, §3)");
+    } else if (cx > 64 / e || c.stride_x * c.input.c > 64 / e) {
+      u.push_back("channel post-extension by " + str(e) + " rows needs C' = S * C <= " + str(64 / e) +
+                  " and X stride * C <= " + str(64 / e) + " (got C' = " + str(cx) + ", X stride * C = " +
+                  str(c.stride_x * c.input.c) + "; CSC, §3)");
+    }
+  }
   if (c.pad_left >= c.kernel_w || c.pad_right >= c.kernel_w)
     u.push_back("PAD_LEFT " + str(c.pad_left) + " and PAD_RIGHT " + str(c.pad_right) +
                 " must be smaller than the kernel width S = " + str(c.kernel_w) + " (image input)");
@@ -297,6 +335,8 @@ std::vector<std::string> image_hw_problems(const ConvConfig& c, const HwConfig& 
   if (c.image.enabled && f != nullptr && f->in_precision == kI16 && !hw.int16)
     u.push_back("PIXEL_FORMAT " + format_name(f->code) + " needs 16-bit input, which " + hw.name +
                 " lacks (image input there takes the 8-bit formats only)");
+  if (c.image.enabled && c.image.post_extension != 1 && !hw.nvdlav1_map)
+    u.push_back("channel post-extension (CSC D_POST_Y_EXTENSION) exists on nv_full only, not on " + hw.name + " (§0)");
   return u;
 }
 
@@ -364,9 +404,9 @@ void decode_conv_image(const ConvRegReaders& regs, const HwConfig& hw, ConvConfi
     bad.push_back("CSC WEIGHT_CHANNEL_EXT+1 = C' = " + str(cx) + " is not a multiple of the image's C = " + str(c.input.c) +
                   " (C' = S * C)");
   c.kernel_w = std::max(1, cx / c.input.c);
-  if (const uint32_t e = field(regs.csc(rcsc::D_POST_Y_EXTENSION::offset), rcsc::D_POST_Y_EXTENSION::Y_EXTENSION{}); e != 0)
-    bad.push_back("CSC D_POST_Y_EXTENSION.Y_EXTENSION " + std::to_string(e) +
-                  " (channel post-extension) is not modelled yet (docs/IMAGE_INPUT.md)");
+  // Channel post-extension (§3): E = 2^Y_EXTENSION kernel rows per atom; 3 is refused as reserved.
+  im.post_extension =
+      1 << field(regs.csc(rcsc::D_POST_Y_EXTENSION::offset), rcsc::D_POST_Y_EXTENSION::Y_EXTENSION{});
   const uint32_t batches = field(regs.cdma(rcdma::D_BATCH_NUMBER::offset), rcdma::D_BATCH_NUMBER::BATCHES{}) |
                            field(regs.csc(rcsc::D_BATCH_NUMBER::offset), rcsc::D_BATCH_NUMBER::BATCHES{});
   if (batches != 0) bad.push_back("image input allows no batches (D_BATCH_NUMBER must be 0; CSC assertion)");

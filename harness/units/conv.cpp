@@ -308,7 +308,7 @@ std::vector<uint8_t> weight_image(const ConvLayer& L, const ConvConfig& c);
 ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   root.allow_keys({"unit", "name", "description", "config", "seed", "stall", "mode", "wino_scheme", "pra_truncate",
                    "precision", "input", "weights", "padding", "stride", "dilation", "clip", "output", "bs", "bn", "ew",
-                   "perf", "pool", "wfold", "batch"});
+                   "perf", "pool", "wfold", "batch", "post_extension"});
   const HwConfig& hw = *h.config;
   ConvLayer L;
   ConvParams& p = L.p;
@@ -329,6 +329,8 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   const JsonNode in = root.require("input");
   // Image input: the format gives C and, without "precision", the precision.
   if (is_image_input(in)) L.image = parse_image_input(root, in, hw, p);
+  if (const auto pe = root.get("post_extension"); pe && !L.image)
+    pe->fail("channel post-extension (CSC D_POST_Y_EXTENSION) exists only with image input (CSC assertion, §3)");
   L.batch = parse_batch(root, hw, wino, L.image.has_value());  // "batch": nv_full, feature input only
   p.batch = L.batch.n;
   const int bpe = golden::bytes_per_element(p.precision);

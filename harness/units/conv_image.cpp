@@ -88,6 +88,15 @@ ImageLayer parse_image_input(const JsonNode& root, const JsonNode& in, const HwC
     w->fail("image input and W-fold (D_WFOLD) exclude each other: an image line is already read as S x C "
             "pre-extended channels (docs/IMAGE_INPUT.md)");
   if (!root.get("precision")) p.precision = f.in_precision == 1 ? Precision::Int16 : Precision::Int8;
+  // Channel post-extension (§3): 1, 2 or 4 kernel rows per MAC atom, nv_full only; the limits
+  // are checked with the kernel (check_image_layer).
+  if (const auto pe = root.get("post_extension")) {
+    const auto e = pe->as_int(1, 4);
+    if (e == 3) pe->fail("must be 1, 2 or 4 (kernel rows per MAC atom, CSC D_POST_Y_EXTENSION 0, 1, 2; §3)");
+    if (e != 1 && !hw.nvdlav1_map)
+      pe->fail(fmt::format("channel post-extension exists on nv_full only, not on {} (cdma-input-modes.md §0)", hw.name));
+    im.image.post_extension = static_cast<int>(e);
+  }
 
   p.w = static_cast<int>(in.require("w").as_int(1, kMaxDim));
   p.h = static_cast<int>(in.require("h").as_int(1, kMaxDim));
@@ -165,6 +174,17 @@ void check_image_layer(const JsonNode& root, const ConvConfig& c, const HwConfig
   if (c.pad_bottom >= c.kernel_h)
     pad("bottom").fail(fmt::format(
         "PAD_BOTTOM {} must be smaller than the kernel height R = {} with image input (§1.7)", c.pad_bottom, c.kernel_h));
+  if (const int e = c.image.post_extension; e > 1) {
+    const int cx = c.kernel_w * c.input.c;
+    if (cx > 64 / e)
+      root.require("post_extension").fail(fmt::format(
+          "post-extension by {} rows packs {} lines into the 64 MAC lanes: C' = S x C = {} x {} = {} must be <= {} (§3)",
+          e, e, c.kernel_w, c.input.c, cx, 64 / e));
+    if (c.stride_x * c.input.c > 64 / e)
+      root.require("post_extension").fail(fmt::format(
+          "post-extension by {} rows needs X stride x C = {} x {} <= {} (CSC's window pointer, §3)", e, c.stride_x,
+          c.input.c, 64 / e));
+  }
   if (const int cx = c.kernel_w * c.input.c; cx > kMaxChannelsExt)
     root.require("weights").require("s").fail(
         fmt::format("the pre-extended channels C' = S x C = {} x {} = {} exceed CSC's {} (§1.6)", c.kernel_w, c.input.c,
@@ -254,7 +274,16 @@ std::vector<uint8_t> image_plane_bytes(const ImageLayer& im, const ConvConfig& c
 std::vector<uint8_t> image_weight_bytes(const ConvConfig& c, const golden::Cube<int64_t>& w) {
   const golden::WeightLayout wl = c.weight_layout();  // K x C' x R x 1
   std::vector<uint8_t> bytes(wl.padded_bytes(), sdp::kGapFill);
-  golden::store_weights(wl, golden::image_pre_extend_weights(c, w), 0, [&](uint64_t a, uint8_t v) { bytes[a] = v; });
+  const golden::Cube<int64_t> pre = golden::image_pre_extend_weights(c, w);
+  // Post-extension (§3): each weight at its row-group position (golden::image_weight_offset).
+  for (int k = 0; k < pre.shape().n; ++k)
+    for (int cx = 0; cx < pre.shape().c; ++cx)
+      for (int r = 0; r < pre.shape().h; ++r) {
+        const uint64_t at = golden::image_weight_offset(c, k, cx, r);
+        for (int b = 0; b < c.bpe(); ++b)
+          bytes[static_cast<std::size_t>(at) + static_cast<std::size_t>(b)] =
+              static_cast<uint8_t>(static_cast<uint64_t>(pre.at(k, cx, r, 0)) >> (8 * b));
+      }
   return bytes;
 }
 
@@ -292,6 +321,8 @@ void apply_image_regs(BlockWords& w, const ConvConfig& c) {
   auto& csc = w["CSC"];
   csc[cs::D_MISC_CFG::offset] = place(in, cs::D_MISC_CFG::IN_PRECISION{}) | place(prec, cs::D_MISC_CFG::PROC_PRECISION{});
   csc[cs::D_DATAIN_FORMAT::offset] = place(1u, cs::D_DATAIN_FORMAT::DATAIN_FORMAT{});
+  csc[cs::D_POST_Y_EXTENSION::offset] =
+      place(im.post_extension == 4 ? 2u : u(im.post_extension - 1), cs::D_POST_Y_EXTENSION::Y_EXTENSION{});
   csc[cs::D_WEIGHT_SIZE_EXT_0::offset] = place(0u, cs::D_WEIGHT_SIZE_EXT_0::WEIGHT_WIDTH_EXT{}) |
                                          place(u(c.kernel_h - 1), cs::D_WEIGHT_SIZE_EXT_0::WEIGHT_HEIGHT_EXT{});
   csc[cs::D_WEIGHT_SIZE_EXT_1::offset] =

@@ -47,6 +47,7 @@ struct Img {
   bool mean = false;
   int32_t means[4] = {0, 0, 0, 0};
   int clip = 0;
+  int ext = 1;              // channel post-extension E (CSC D_POST_Y_EXTENSION = log2 E)
   std::vector<int64_t> wt;  // network weights [k][c][r][s]
 
   int bpe() const { return proc16 ? 2 : 1; }
@@ -268,6 +269,7 @@ Words encode(const Img& L) {
   put(w.csc, cs::D_WEIGHT_SIZE_EXT_0::offset, cs::D_WEIGHT_SIZE_EXT_0::WEIGHT_HEIGHT_EXT{}, L.r - 1);
   put(w.csc, cs::D_WEIGHT_SIZE_EXT_1::offset, cs::D_WEIGHT_SIZE_EXT_1::WEIGHT_CHANNEL_EXT{}, L.cx() - 1);
   put(w.csc, cs::D_WEIGHT_SIZE_EXT_1::offset, cs::D_WEIGHT_SIZE_EXT_1::WEIGHT_KERNEL{}, L.k - 1);
+  put(w.csc, cs::D_POST_Y_EXTENSION::offset, cs::D_POST_Y_EXTENSION::Y_EXTENSION{}, L.ext == 4 ? 2 : L.ext - 1);
   put(w.csc, cs::D_WEIGHT_BYTES::offset, cs::D_WEIGHT_BYTES::WEIGHT_BYTES{}, wbytes);
   put(w.csc, cs::D_DATAOUT_SIZE_0::offset, cs::D_DATAOUT_SIZE_0::DATAOUT_WIDTH{}, L.ow() - 1);
   put(w.csc, cs::D_DATAOUT_SIZE_0::offset, cs::D_DATAOUT_SIZE_0::DATAOUT_HEIGHT{}, L.oh() - 1);
@@ -303,7 +305,9 @@ ConvConfig decode(const Words& w, const HwConfig& hw) {
 
 // Pre-extended weights K x C' x R x 1 (c' = s*C + c) at kWtBase in the direct-convolution order
 // (conv-pipeline.md §2.2, cdma-input-modes.md §1.6): kernel group -> channel block -> r -> kernel
-// -> channel of the block; the tail to WEIGHT_BYTES gets garbage.
+// -> channel of the block; the tail to WEIGHT_BYTES gets garbage. With post-extension E > 1
+// (§3, one block): kernel group -> row group q (rows qE .. min(R, qE + E) - 1, n rows) -> kernel
+// -> row of the group -> channel, i.e. a kernel's n rows contiguous.
 void store_weights_ref(const Img& L, Mem& m, std::mt19937& rng) {
   const HwConfig& hw = *L.hw;
   const int ak = hw.atomic_k(L.proc16 ? Precision::Int16 : Precision::Int8), ac = hw.atomic_c;
@@ -318,8 +322,13 @@ void store_weights_ref(const Img& L, Mem& m, std::mt19937& rng) {
       const int b = e / ac, cpb = std::min(ac, cx - b * ac);
       const int s = e / L.c, c = e % L.c;
       for (int r = 0; r < L.r; ++r) {
-        const int64_t off = int64_t{g} * ak * L.r * cx * bpe + int64_t{b} * ac * L.r * kpg * bpe +
-                            int64_t{r} * kpg * cpb * bpe + int64_t{k % ak} * cpb * bpe + int64_t{e % ac} * bpe;
+        int64_t off = int64_t{g} * ak * L.r * cx * bpe + int64_t{b} * ac * L.r * kpg * bpe +
+                      int64_t{r} * kpg * cpb * bpe + int64_t{k % ak} * cpb * bpe + int64_t{e % ac} * bpe;
+        if (L.ext > 1) {
+          const int q = r / L.ext, n = std::min(L.r, q * L.ext + L.ext) - q * L.ext;
+          off = int64_t{g} * ak * L.r * cx * bpe + int64_t{kpg} * q * L.ext * cx * bpe + int64_t{k % ak} * n * cx * bpe +
+                int64_t{r % L.ext} * cx * bpe + int64_t{e} * bpe;
+        }
         const int64_t v = L.weight(k, c, r, s);
         for (int i = 0; i < bpe; ++i)
           m.bytes[kWtBase + static_cast<uint64_t>(off + i)] = static_cast<uint8_t>(static_cast<uint64_t>(v) >> (8 * i));
@@ -658,7 +667,9 @@ TEST_CASE("image input refuses what NVDLA does not allow or the model does not r
   CHECK_THAT(with([](Words& w) { w.cdma[cd::D_DATAIN_FORMAT::offset] |= 1u << 16; }), Contains("PIXEL_MAPPING"));
   CHECK_THAT(with([](Words& w) { w.cdma[cd::D_PIXEL_OFFSET::offset] = 1u << 16; }), Contains("PIXEL_Y_OFFSET"));
   CHECK_THAT(with([](Words& w) { w.cdma[cd::D_PIXEL_OFFSET::offset] = 8; }), Contains("PIXEL_X_OFFSET 8 exceeds 7"));
-  CHECK_THAT(with([](Words& w) { w.csc[cs::D_POST_Y_EXTENSION::offset] = 1; }), Contains("post-extension"));
+  CHECK_THAT(with([](Words& w) { w.csc[cs::D_POST_Y_EXTENSION::offset] = 3; }),
+             Contains("D_POST_Y_EXTENSION.Y_EXTENSION 3 is reserved"));
+  CHECK(with([](Words& w) { w.csc[cs::D_POST_Y_EXTENSION::offset] = 2; }).empty());  // E = 4: C' = 8, sx * C = 4
   CHECK_THAT(with([](Words& w) { w.csc[cs::D_WEIGHT_SIZE_EXT_0::offset] |= 1; }), Contains("WEIGHT_WIDTH_EXT"));
   CHECK_THAT(with([](Words& w) { w.csc[cs::D_WEIGHT_SIZE_EXT_1::offset] += 1; }), Contains("not a multiple of the image's C"));
   CHECK_THAT(with([](Words& w) { w.cdma[cd::D_WEIGHT_SIZE_0::offset] += 1; }), Contains("BYTE_PER_KERNEL"));
@@ -789,4 +800,75 @@ TEST_CASE("image random layers on nv_small, nv_large and nv_full equal the int64
     L.clip = pick(0, 12);
     random_case(L, static_cast<uint32_t>(1000 + i));
   }
+}
+
+// ---- channel post-extension (§3) -----------------------------------------------------------------
+
+TEST_CASE("channel post-extension by 2 and 4 rows equals the int64 reference, its limits are refused", "[conv][image]") {
+  uint32_t seed = 900;
+  struct Case {
+    int format, s, r, sx, sy, k, ext;
+  };
+  // C' = S * C within 64 / E and sx * C within 64 / E; R not a multiple of E (a short last row
+  // group), several kernel groups, int16 processing.
+  for (const Case c : {Case{12, 3, 3, 1, 1, 2, 4}, Case{12, 3, 3, 1, 1, 2, 2}, Case{13, 4, 5, 2, 1, 40, 4},
+                       Case{28, 5, 7, 2, 2, 33, 2}, Case{0, 7, 7, 2, 2, 8, 2}, Case{0, 16, 3, 3, 1, 20, 4},
+                       Case{26, 8, 2, 1, 1, 5, 2}, Case{6, 3, 4, 1, 1, 17, 4}}) {
+    Img L = format_layer(c.format, nv_full());
+    L.w = 13, L.h = 9, L.s = c.s, L.r = c.r, L.sx = c.sx, L.sy = c.sy, L.k = c.k, L.ext = c.ext;
+    L.pl = c.s - 1, L.pr = 1, L.pt = c.r - 1, L.pb = 1;
+    L.pad_lr = 0x05, L.pad_tb = 0xfb;
+    L.cvt = true, L.sign = true, L.scale = 1;
+    L.clip = 6;
+    if (c.format == 6) L.proc16 = true, L.clip = 14;
+    random_case(L, seed++);
+  }
+}
+
+TEST_CASE("worked example 3: the post-extended weight offsets", "[conv][image]") {
+  // S = 3, C = 4 (C' = 12), R = 3, K = 2, int8: E = 4 one row group; E = 2 groups {0, 1} and {2}.
+  ConvConfig c;
+  c.image.enabled = true;
+  c.image.pixel_format = 12;
+  c.input = CubeShape{1, 4, 5, 5};
+  c.kernel_w = 3, c.kernel_h = 3, c.kernels = 2;
+  c.atomic_c = 64, c.atomic_k = 32;
+  c.image.post_extension = 4;
+  CHECK(image_weight_offset(c, 0, 0, 0) == 0);
+  CHECK(image_weight_offset(c, 0, 0, 1) == 12);
+  CHECK(image_weight_offset(c, 0, 0, 2) == 24);
+  CHECK(image_weight_offset(c, 1, 0, 0) == 36);
+  CHECK(image_weight_offset(c, 1, 0, 1) == 48);
+  CHECK(image_weight_offset(c, 1, 0, 2) == 60);
+  c.image.post_extension = 2;
+  CHECK(image_weight_offset(c, 0, 0, 0) == 0);
+  CHECK(image_weight_offset(c, 0, 11, 1) == 23);
+  CHECK(image_weight_offset(c, 1, 0, 0) == 24);
+  CHECK(image_weight_offset(c, 1, 11, 1) == 47);
+  CHECK(image_weight_offset(c, 0, 0, 2) == 48);
+  CHECK(image_weight_offset(c, 1, 0, 2) == 60);
+  c.image.post_extension = 1;  // E = 1: r0 k0 0, r0 k1 12, r1 k0 24, r2 k0 48
+  CHECK(image_weight_offset(c, 1, 0, 0) == 12);
+  CHECK(image_weight_offset(c, 0, 0, 1) == 24);
+  CHECK(image_weight_offset(c, 0, 0, 2) == 48);
+  // The limits: E = 2 needs C' <= 32 and sx * C <= 32, E = 4 C' <= 16 and sx * C <= 16.
+  auto refused = [&](int ext, int s, int sx) {
+    c.image.post_extension = ext;
+    c.kernel_w = s;
+    c.stride_x = sx;
+    std::string all;
+    for (const auto& e : image_unsupported(c)) all += e;
+    return all.find("channel post-extension") != std::string::npos;
+  };
+  CHECK_FALSE(refused(4, 4, 1));  // C' 16
+  CHECK(refused(4, 5, 1));        // C' 20
+  CHECK_FALSE(refused(2, 8, 1));  // C' 32
+  CHECK(refused(2, 9, 1));        // C' 36
+  CHECK(refused(4, 4, 5));        // sx * C = 20
+  CHECK_FALSE(refused(4, 4, 4));  // sx * C = 16
+  // nv_full only.
+  c.image.post_extension = 2;
+  REQUIRE(image_hw_problems(c, nv_small()).size() == 1);
+  CHECK(image_hw_problems(c, nv_small()).front().find("exists on nv_full only") != std::string::npos);
+  CHECK(image_hw_problems(c, nv_full()).empty());
 }

@@ -364,11 +364,14 @@ TEST_CASE("every image layer equals the int64 reference from the document on the
     if (L.R == 7 && L.S == 7) seen.insert("7x7");
     if (L.S * L.C > (L.config == "nv_small" ? 8 : 64)) seen.insert("two channel blocks");
     if (r.e.saturated_cvt > 0) seen.insert("converter saturates");
+    if (L.j.value("post_extension", 1) == 2) seen.insert("post-extension 2");
+    if (L.j.value("post_extension", 1) == 4) seen.insert("post-extension 4");
   }
   for (const char* want : {"nv_small", "nv_large", "nv_full", "8-bit RGBA", "YUV packed", "10-bit packed", "16-bit",
                            "semi-planar 8", "semi-planar 16", "mean", "converter offset", "raw",
                            "16-bit input into int8", "x_offset", "signed", "unsigned", "line strides", "pads",
-                           "distinct pad values", "stride", "3x3", "7x7", "two channel blocks", "values"}) {
+                           "distinct pad values", "stride", "3x3", "7x7", "two channel blocks", "values",
+                           "post-extension 2", "post-extension 4"}) {
     INFO(want);
     CHECK(seen.count(want) == 1);
   }
@@ -422,6 +425,36 @@ TEST_CASE("image layers program the image-mode registers of the document", "[con
     CHECK(written(p, "CDMA", "D_WEIGHT_BYTES", cd::D_WEIGHT_BYTES::WEIGHT_BYTES{}) ==
           uint32_t(roundup(int64_t{L.K} * L.R * cx * bpe, 128)));
     CHECK(written(p, "CSC", "D_DILATION_EXT", cs::D_DILATION_EXT::X_DILATION_EXT{}) == 0u);
+    // §3 channel post-extension: Y_EXTENSION = log2 E, and the weights in memory by row groups:
+    // group -> row group q (rows qE .. min(R, qE + E) - 1, n rows) -> kernel -> row -> c' = s * C + c
+    // (E = 1: group -> row -> kernel -> c', one block: C' <= 64 here).
+    const int ext = L.j.value("post_extension", 1);
+    CHECK(written(p, "CSC", "D_POST_Y_EXTENSION", cs::D_POST_Y_EXTENSION::Y_EXTENSION{}) ==
+          uint32_t(ext == 4 ? 2 : ext - 1));
+    if (cx <= (L.config == "nv_small" ? 8 : 64)) {
+      const std::vector<uint8_t>* wmem = nullptr;
+      const uint64_t wbase = word(p, "CDMA", "D_WEIGHT_ADDR_LOW");
+      for (const auto& st : p.steps)
+        if (st.op == StepOp::MemLoad && st.addr == wbase) wmem = &st.bytes;
+      REQUIRE(wmem != nullptr);
+      const int ak = L.config == "nv_small" ? 8 : (L.int16 ? 16 : 32);
+      int64_t wrong = 0;
+      for (int k = 0; k < L.K; ++k)
+        for (int r = 0; r < L.R; ++r)
+          for (int e = 0; e < cx; ++e) {
+            const int g = k / ak, kpg = std::min(ak, L.K - g * ak), q = r / ext;
+            const int n = std::min(L.R, q * ext + ext) - q * ext;
+            const int64_t off = (int64_t{g} * ak * L.R * cx + int64_t{kpg} * q * ext * cx + int64_t{k % ak} * n * cx +
+                                 int64_t{r % ext} * cx + e) * bpe;
+            const int64_t want = e / L.C < L.S ? L.weights[static_cast<std::size_t>(((k * L.C + e % L.C) * L.R + r) * L.S +
+                                                                                    e / L.C)]
+                                               : 0;
+            uint64_t v = 0;
+            for (int i = 0; i < bpe; ++i) v |= uint64_t{(*wmem)[static_cast<std::size_t>(off + i)]} << (8 * i);
+            wrong += sext(v, 8 * bpe) != want ? 1 : 0;
+          }
+      CHECK(wrong == 0);
+    }
     // §2.1 means, §2.4 pad values.
     CHECK(written(p, "CDMA", "D_MEAN_FORMAT", cd::D_MEAN_FORMAT::MEAN_FORMAT{}) == (L.mean ? 1u : 0u));
     if (L.mean) {

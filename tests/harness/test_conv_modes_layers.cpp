@@ -294,7 +294,8 @@ TEST_CASE("every batch and sparse layer equals the int64 reference on the golden
   CHECK(outputs > 10000);
 }
 
-TEST_CASE("batch and compressed conv layers: refusals name the JSON pointer and the rule", "[conv][batch][compress]") {
+TEST_CASE("batch, compressed and post-extended conv layers: refusals name the JSON pointer and the rule",
+          "[conv][batch][compress]") {
   using dla::harness::testing::refusal;
   const std::string fc = R"("input":{"w":1,"h":1,"c":64,"data":{"random":{}}},"weights":{"k":8,"r":1,"s":1,"data":{"random":{}}})";
   auto body = [&](const std::string& config, const std::string& extra, const std::string& layer = "") {
@@ -325,6 +326,25 @@ TEST_CASE("batch and compressed conv layers: refusals name the JSON pointer and 
                           R"("input":{"w":64,"h":64,"c":64,"data":{"random":{}}},"weights":{"k":8,"r":1,"s":1,"data":{"random":{}}})"),
                      "b10.json"),
              Catch::StartsWith("/batch | ") && Catch::Contains("not split (Split-H)"));
+
+  // Channel post-extension (image input, nv_full, C' and X stride x C within 64 / E).
+  const std::string img =
+      R"("input":{"format":"T_A8B8G8R8","w":8,"h":6,"data":{"random":{}}},"weights":{"k":4,"r":3,"s":3,"data":{"random":{}}})";
+  CHECK(refusal(body("nv_full", R"(,"post_extension":4)", img), "p0.json") == "accepted");
+  CHECK_THAT(refusal(body("nv_full", R"(,"post_extension":2)"), "p1.json"),
+             Catch::StartsWith("/post_extension | ") && Catch::Contains("exists only with image input"));
+  CHECK_THAT(refusal(body("nv_full", R"(,"post_extension":3)", img), "p2.json"),
+             Catch::StartsWith("/post_extension | ") && Catch::Contains("must be 1, 2 or 4"));
+  CHECK_THAT(refusal(body("nv_small", R"(,"post_extension":2)", img), "p3.json"),
+             Catch::StartsWith("/post_extension | ") && Catch::Contains("nv_full only, not on nv_small"));
+  CHECK_THAT(refusal(body("nv_full", R"(,"post_extension":4)",
+                          R"("input":{"format":"T_A8B8G8R8","w":8,"h":6,"data":{"random":{}}},"weights":{"k":4,"r":3,"s":5,"data":{"random":{}}})"),
+                     "p4.json"),
+             Catch::StartsWith("/post_extension | ") && Catch::Contains("C' = S x C = 5 x 4 = 20 must be <= 16"));
+  CHECK_THAT(refusal(body("nv_full", R"(,"post_extension":4,"stride":{"x":5,"y":1})",
+                          R"("input":{"format":"T_A8B8G8R8","w":21,"h":6,"data":{"random":{}}},"weights":{"k":4,"r":3,"s":3,"data":{"random":{}}})"),
+                     "p5.json"),
+             Catch::StartsWith("/post_extension | ") && Catch::Contains("X stride x C = 5 x 4 <= 16"));
 
   const std::string sparse =
       R"("input":{"w":2,"h":2,"c":8,"data":{"random":{}}},"weights":{"k":2,"r":1,"s":1,"compressed":true,"data":{"values":[1,0,0,0,0,0,0,2,0,0,0,3,0,0,0,0]}})";

@@ -80,6 +80,7 @@ struct ConvImage {
   bool mean = false;           // D_MEAN_FORMAT.MEAN_FORMAT: the global means replace CVT_OFFSET
   std::array<int32_t, 4> means{};  // MEAN_RY, MEAN_GU, MEAN_BV, MEAN_AX (s16), by CBUF channel
   int32_t pad_value_lr = 0;    // CDMA PAD_VALUE for the left / right pad pixels (signed, PROC bits)
+  int post_extension = 1;      // E = 2^CSC D_POST_Y_EXTENSION: kernel rows per MAC atom (1, 2, 4; §3)
 };
 
 // Compressed weights (CDMA / CSC D_WEIGHT_FORMAT = COMPRESSED, nv_full; golden/conv_modes.hpp,

@@ -102,6 +102,15 @@ struct ImageCbuf {
 // channels the network kernel lacks are 0.
 [[nodiscard]] Cube<int64_t> image_pre_extend_weights(const ConvConfig& c, const Cube<int64_t>& w);
 
+// Channel post-extension (CSC D_POST_Y_EXTENSION, §3): with E = image.post_extension > 1 the
+// pre-extended weights are stored per kernel group, row group q (rows q*E .. min(R, q*E+E) - 1),
+// kernel, row, channel c' (a kernel's rows of one group contiguous). Byte offset of pre-extended
+// weight (k, c', r) from the weight base, for any E (E = 1: the direct layout of image_view).
+[[nodiscard]] uint64_t image_weight_offset(const ConvConfig& c, int k, int cx, int r);
+// The pre-extended weights in the direct layout of image_view (weight_layout().total_bytes()
+// bytes), read from `read` at image_weight_offset: what CSC's lanes meet with post-extension.
+[[nodiscard]] std::vector<uint8_t> image_weights_direct(const ConvConfig& c, const ByteReader& read);
+
 // Values the bookkeeping registers must hold in image mode (conv_derived dispatches here).
 [[nodiscard]] ConvDerived conv_derived_image(const ConvConfig& c, const HwConfig& hw);
 
