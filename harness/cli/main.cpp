@@ -88,7 +88,9 @@ po::options_description run_options() {
     ("json", po::value<std::string>(), "write the result as JSON to this file")
     ("dump-dir", po::value<std::string>(), "on mismatch, write gzip dumps of actual and expected cubes here")
     ("max-listed", po::value<std::size_t>()->default_value(10), "mismatches listed per compared region")
-    ("flip-bit", po::value<std::string>(), "self-test: flip bit B of output element E of the RTL (E:B)");
+    ("flip-bit", po::value<std::string>(), "self-test: flip bit B of output element E of the RTL (E:B)")
+    ("stop-after", po::value<std::string>(), "network files: run the program up to this layer's check (docs/NETWORKS.md)")
+    ("wave-layer", po::value<std::string>(), "network files: dump --wave for this layer's cycles only");
   add_mem_options(d);
   return d;
 }
@@ -208,6 +210,8 @@ RunOptions run_options_from(const po::variables_map& vm) {
     o.flip = FlipBit{static_cast<std::size_t>(*e), static_cast<int>(*b)};
   }
   o.mem = mem_options_from(vm);
+  if (vm.count("stop-after")) o.stop_after = vm["stop-after"].as<std::string>();
+  if (vm.count("wave-layer")) o.wave_layer = vm["wave-layer"].as<std::string>();
   return o;
 }
 
@@ -277,6 +281,9 @@ int cmd_run(const std::vector<std::string>& args) {
   RunResult r;
   if (is_trace(p.positional[0])) {
     // An NVDLA trace: imported (InputError on malformed input) and replayed as a program.
+    if (!o.stop_after.empty() || !o.wave_layer.empty()) {
+      throw InputError(o.stop_after.empty() ? "--wave-layer" : "--stop-after", "", "applies to network files");
+    }
     const auto& config = cfg_config(o.config);
     const Program program = import_trace(p.positional[0], config.name);
     r = run_program_in_mode(program, config, o);

@@ -81,6 +81,10 @@ RunResult run_layer(const std::filesystem::path& file, const RunOptions& opt) {
                                    "judged on memory, which the flip does not reach",
                                    units::join_and(with), l.header.unit));
     }
+    if ((!opt.stop_after.empty() || !opt.wave_layer.empty()) && l.header.unit != "network") {
+      throw InputError(!opt.stop_after.empty() ? "--stop-after" : "--wave-layer", "",
+                       fmt::format("applies to network files; this is a {} layer", l.header.unit));
+    }
     r.name = l.header.name;
     r.unit = l.header.unit;
     r.config = l.header.config->name;

@@ -61,7 +61,11 @@ struct CompiledNetwork {
 [[nodiscard]] CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root,
                                               std::optional<bool> pingpong = std::nullopt);
 
+// Its run applies RunOptions::stop_after (the program up to that layer's check) and wave_layer
+// (waves of that layer's window only: from the cycle the previous layer's check was reached to the
+// cycle its own was, found by running the program up to those points on the RTL first).
 [[nodiscard]] UnitHandler network_handler();
+
 
 // `dlacosim bench network NET.json...` (harness/units/network_bench.cpp).
 [[nodiscard]] std::vector<BenchCase> bench_network(const BenchOptions& opt);

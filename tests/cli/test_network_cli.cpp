@@ -4,7 +4,9 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <string>
 
 #include <unistd.h>
@@ -13,6 +15,7 @@
 
 namespace {
 
+namespace fs = std::filesystem;
 using dla::test::Cmd;
 using dla::test::dlacosim;
 
@@ -87,4 +90,56 @@ TEST_CASE("bench network: both schedules measured, per-layer cycles adding up to
   // Files are the network bench's alone; it needs at least one.
   CHECK(dlacosim("bench network").exit == 2);
   CHECK(dlacosim("bench sdp " + kLenet).exit == 2);
+}
+
+TEST_CASE("run --stop-after and --wave-layer: the program up to a layer, waves of one layer's window",
+          "[cli][network]") {
+  const auto cycles_of = [](const std::string& out) {
+    std::smatch m;
+    REQUIRE(std::regex_search(out, m, std::regex(R"(cycles=(\d+))")));
+    return std::stoull(m[1]);
+  };
+  const fs::path tmp = fs::temp_directory_path();
+  const std::string pid = std::to_string(::getpid());
+  const std::string json = (tmp / (pid + "-dla_net_stop.json")).string();
+  Cmd r = dlacosim("run " + kLenet + " --stop-after pool1 --json " + json);
+  INFO(r.out);
+  REQUIRE(r.exit == 0);
+  CHECK_THAT(r.out, Catch::Contains("stopped after layer pool1 (2 of 7 layers)"));
+  const uint64_t after_pool1 = cycles_of(r.out);
+  {
+    std::ifstream in(json);
+    const auto res = nlohmann::json::parse(in);
+    CHECK(res["compares"].size() == 2);  // conv1's and pool1's tensors, nothing after
+  }
+  fs::remove(json);
+  r = dlacosim("run " + kLenet + " --stop-after conv2");
+  REQUIRE(r.exit == 0);
+  const uint64_t after_conv2 = cycles_of(r.out);
+  CHECK(after_pool1 < after_conv2);
+  // The wave window of conv2 is exactly what lies between those two cross runs.
+  const std::string wave = (tmp / (pid + "-dla_net_conv2.fst")).string();
+  const std::string full = (tmp / (pid + "-dla_net_full.fst")).string();
+  r = dlacosim("run " + kLenet + " --wave-layer conv2 --wave " + wave);
+  INFO(r.out);
+  REQUIRE(r.exit == 0);
+  CHECK_THAT(r.out, Catch::Contains(fmt::format("waves of layer conv2: cycles {}..{}", after_pool1, after_conv2)));
+  REQUIRE(dlacosim("run " + kLenet + " --wave " + full).exit == 0);
+  REQUIRE(fs::exists(wave));
+  CHECK(fs::file_size(wave) < fs::file_size(full) / 2);
+  fs::remove(wave);
+  fs::remove(full);
+  // Refusals.
+  r = dlacosim("run " + kLenet + " --stop-after nope");
+  CHECK(r.exit == 2);
+  CHECK_THAT(r.out, Catch::Contains("--stop-after: nope: no layer \"nope\" in the network (its layers: conv1, pool1"));
+  r = dlacosim("run " + kLenet + " --wave-layer conv2");
+  CHECK(r.exit == 2);
+  CHECK_THAT(r.out, Catch::Contains("needs --wave FILE"));
+  r = dlacosim("run " + kLenet + " --stop-after pool1 --wave-layer conv2 --wave " + wave);
+  CHECK(r.exit == 2);
+  CHECK_THAT(r.out, Catch::Contains("the run stops before layer conv2 ends"));
+  r = dlacosim("run " + kSrc + "/testvectors/layers/rubik/contract_int8_s2x2.json --stop-after x");
+  CHECK(r.exit == 2);
+  CHECK_THAT(r.out, Catch::Contains("--stop-after: applies to network files; this is a rubik layer"));
 }

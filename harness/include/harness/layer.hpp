@@ -43,6 +43,9 @@ struct RunOptions {
   std::filesystem::path dump_dir;
   std::size_t max_listed = 10;
   std::optional<FlipBit> flip;
+  // Network files only (docs/NETWORKS.md): run up to this layer's check; dump --wave for this
+  // layer's window only. Empty: not given.
+  std::string stop_after, wave_layer;
 };
 
 struct LoadedLayer {
