@@ -5,7 +5,9 @@
 // CDMA and CSC address by ring row (docs/CONV_RTL.md, "CBUF"). CDMA writes one cycle either
 // the data part -- any set of a row's lanes (dat_wmask_i; one atom a cycle in direct mode, a
 // whole folded row in W-fold mode) -- or any set of a row's lanes of the weight ring (wt_wmask_i;
-// the atoms of one DMA beat) -- never both: CDMA writes one response a cycle. CSC reads DatRdPorts data rows and two consecutive weight rows per
+// the atoms of one DMA beat) -- never both: CDMA writes one response a cycle. A data write may
+// also write lanes dat_wmask1_i of the next row (dat_wnext_i: the second atom of a two-atom beat
+// of columns x, x + 1, which this layout keeps in two rows where NVDLA packs them into one entry). CSC reads DatRdPorts data rows and two consecutive weight rows per
 // cycle (asynchronous reads). DatRdPorts 4 (Winograd): CSC reads the four rows of a 4x4 tile
 // per cycle; they are the four parities of (row pair, column pair).
 module conv_cbuf #(
@@ -23,6 +25,9 @@ module conv_cbuf #(
   input  logic [RowW-1:0]     dat_wrow_i,
   input  logic [RowAtoms-1:0] dat_wmask_i,  // lanes of the row written
   input  logic [WordW-1:0]    dat_wdata_i,
+  input  logic                dat_wnext_i,  // also write row dat_wrow_i + 1
+  input  logic [RowAtoms-1:0] dat_wmask1_i, // its lanes
+  input  logic [WordW-1:0]    dat_wdata1_i, // and data
   input  logic                wt_we_i,
   input  logic [RowW-1:0]     wt_wrow_i,    // ring row
   input  logic [RowAtoms-1:0] wt_wmask_i,   // lanes of the ring row written
@@ -50,6 +55,7 @@ module conv_cbuf #(
     assign wdata = dat_we_i ? dat_wdata_i[l*AtomBits +: AtomBits] : wt_wdata_i[l*AtomBits +: AtomBits];
     always_ff @(posedge clk_i) begin
       if (we) mem[wrow] <= wdata;
+      if (dat_wnext_i && dat_wmask1_i[l]) mem[dat_wrow_i + 1'b1] <= dat_wdata1_i[l*AtomBits +: AtomBits];
     end
     for (genvar p = 0; p < DatRdPorts; p++) begin : g_rd
       assign dat_rdata_o[p][l*AtomBits +: AtomBits] = mem[dat_rrow_i[p]];

@@ -7,8 +7,8 @@
 // atoms where its offset is a multiple of WtAtoms atoms and the phase and the ring have room
 // for them (WtAtoms = min(DmaAtoms, atoms per CBUF row): nv_full's 512-bit port carries two
 // 32-byte atoms a beat), else one; the beat is written into the lanes of one ring row. Data
-// requests are one atom each, but in Winograd mode at stride 1 two atoms where the walk pairs
-// them (conv_cdma_walk: two lanes of one row).
+// requests read two atoms where the walk pairs them (conv_cdma_walk, columns x, x + 1): two rows
+// in one write (direct; Winograd where x + PAD_LEFT is odd) or two lanes of one row.
 //   * data: the walk of conv_cdma_walk (for each line h, channel atom a, w, conv-pipeline.md §3;
 //     Winograd: placed into the channel-extended cube, padding left to CSC); the input converter
 //     (D_CVT_CFG) is applied on the way in;
@@ -59,6 +59,9 @@ module conv_cdma #(
   output logic [RowW-1:0]     dat_wrow_o,
   output logic [RowAtoms-1:0] dat_wmask_o,  // lanes of the row written
   output logic [WordW-1:0]    dat_wdata_o,
+  output logic                dat_wnext_o,  // also write row dat_wrow_o + 1
+  output logic [RowAtoms-1:0] dat_wmask1_o, // its lanes
+  output logic [WordW-1:0]    dat_wdata1_o, // and data
   output logic                dat_rsp_o,    // a data response is taken (perf counters)
   output logic                wt_we_o,
   output logic [RowW-1:0]     wt_wrow_o,    // ring row
@@ -80,7 +83,7 @@ module conv_cdma #(
   // atoms of a weight beat: the port's, at most a CBUF row's
   localparam int unsigned WtAtoms  = DmaAtoms < RowAtoms ? DmaAtoms : RowAtoms;
   localparam int unsigned WtLog2   = $clog2(WtAtoms);
-  localparam bit          PairData = SupportWino && DmaAtoms > 1;
+  localparam bit          PairData = DmaAtoms > 1 && RowAtoms > 1;
 
   logic wino;
   assign wino = SupportWino && cfg_i.wino;
@@ -418,14 +421,24 @@ module conv_cdma #(
   // a pair (even lane l) goes to lanes l and l + 1: its two atoms repeated along the row
   logic [WordW-1:0]    dat_word;
   logic [RowAtoms-1:0] dat_lanes;
+  // a pair in one row (Winograd, even extended column: lanes l, l + 1), or in rows r and r + 1:
+  // direct the same lane, Winograd (odd extended column, lane l) lane l - 1 of the next row
   if (PairData) begin : g_pair_row
-    assign dat_word  = s_pair ? {(RowAtoms / 2){cvt_beat}} : {RowAtoms{cvt_data}};
-    assign dat_lanes = s_pair ? RowAtoms'(3) : RowAtoms'(1);
+    logic one_row;
+    assign one_row      = s_pair && wino && !s_lane[0];
+    assign dat_word     = one_row ? {(RowAtoms / 2){cvt_beat}} : {RowAtoms{cvt_data}};
+    assign dat_lanes    = one_row ? RowAtoms'(3) : RowAtoms'(1);
+    assign dat_wnext_o  = !fold && s_pair && !one_row && s_dat && rsp_fire;
+    assign dat_wmask1_o = wino ? RowAtoms'(1) << (s_lane - 1'b1) : RowAtoms'(1) << s_lane;
+    assign dat_wdata1_o = {RowAtoms{cvt_beat[CvtAtoms*AtomBits-1 -: AtomBits]}};
   end else begin : g_no_pair_row
-    assign dat_word  = {RowAtoms{cvt_data}};
-    assign dat_lanes = RowAtoms'(1);
+    assign dat_word     = {RowAtoms{cvt_data}};
+    assign dat_lanes    = RowAtoms'(1);
+    assign dat_wnext_o  = 1'b0;
+    assign dat_wmask1_o = '0;
+    assign dat_wdata1_o = '0;
     logic unused_pair;
-    assign unused_pair = s_pair;
+    assign unused_pair = ^{s_pair, cvt_beat};
   end
 
 

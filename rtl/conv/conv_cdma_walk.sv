@@ -13,11 +13,13 @@
 //     lane 2*(ye mod 2) + xe mod 2, with NCB = sx*sy*N and WB = W'/2 + 1. Padding is not stored
 //     (CSC substitutes it); an atom beyond the extended cube the tiles read (stride 2: a last
 //     column or row no output uses) is skipped (skip_o: no read, no write).
-//   * pairs (PairData, Winograd at stride 1): where the current atom's extended column xe is
-//     even and the next atom of the line (x + 1, same a) is needed too, the two are consecutive
-//     in memory and land in lanes (2*(ye mod 2), +1) of one row: pair_o is set and a step walks
-//     both (one two-atom read on a 512-bit port, docs/DMA.md "The port"). The walk is the same
-//     on the request and the response side, so both see the same pairs.
+//   * pairs (PairData): the current atom and the next of the line (x + 1, same a) are
+//     consecutive in memory; where they are walked as one step, pair_o is set (one two-atom read
+//     on a 512-bit port, docs/DMA.md "The port"): x even and x + 1 < W (Winograd: at stride 1,
+//     both needed). Direct mode: the two land in rows row_o and row_o + 1, same lane. Winograd:
+//     xe even, lanes (2*(ye mod 2), +1) of one row; xe odd, lane 2*(ye mod 2) + 1 of row_o and
+//     lane 2*(ye mod 2) of row_o + 1. The walk is the same on the request and the response side,
+//     so both see the same pairs.
 module conv_cdma_walk #(
   parameter int unsigned AtomLog2     = 3,
   parameter int unsigned AtomicC      = 8,
@@ -124,8 +126,8 @@ module conv_cdma_walk #(
   assign a_blk   = a_q >> apb_log2;
   assign skip_o  = wino && (15'(ye) >= 15'(cfg_i.out_h) + 15'd2 || 15'(xe) >= 15'(cfg_i.out_w) + 15'd2);
   if (PairData) begin : g_pair
-    assign pair_o = wino && !sx2 && !xe[0] && !skip_o && x_q + 14'd1 < width &&
-                    15'(xe) + 15'd1 < 15'(cfg_i.out_w) + 15'd2;
+    assign pair_o = x_q + 14'd1 < width && !x_q[0] &&
+                    (!wino || (!sx2 && !skip_o && 15'(xe) + 15'd1 < 15'(cfg_i.out_w) + 15'd2));
   end else begin : g_no_pair
     assign pair_o = 1'b0;
   end

@@ -303,7 +303,9 @@ module conv_core #(
   assign wt_base      = RowW'((RowW + 6)'(data_banks) << EntLog2);
   assign wt_ring      = (RowW + 1)'((RowW + 6)'(weight_banks) << EntLog2);
   logic [RowAtoms-1:0] dat_wmask, wt_wmask;
-  logic [WordW-1:0]    dat_wdata, wt_wdata;
+  logic [WordW-1:0]    dat_wdata, wt_wdata, dat_wdata1;
+  logic                dat_wnext;
+  logic [RowAtoms-1:0] dat_wmask1;
   logic                dat_rsp;
   logic [WordW-1:0]    wt_rdata0, wt_rdata1;
   logic [31:0]         wt_written, wt_release;
@@ -336,6 +338,9 @@ module conv_core #(
     .dat_wrow_o        (dat_wrow),
     .dat_wmask_o       (dat_wmask),
     .dat_wdata_o       (dat_wdata),
+    .dat_wnext_o       (dat_wnext),
+    .dat_wmask1_o      (dat_wmask1),
+    .dat_wdata1_o      (dat_wdata1),
     .dat_rsp_o         (dat_rsp),
     .wt_we_o           (wt_we),
     .wt_wrow_o         (wt_wrow),
@@ -363,6 +368,9 @@ module conv_core #(
     .dat_wrow_i (dat_wrow),
     .dat_wmask_i(dat_wmask),
     .dat_wdata_i(dat_wdata),
+    .dat_wnext_i(dat_wnext),
+    .dat_wmask1_i(dat_wmask1),
+    .dat_wdata1_i(dat_wdata1),
     .wt_we_i    (wt_we),
     .wt_wrow_i  (wt_wrow),
     .wt_wmask_i (wt_wmask),
