@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <fstream>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -365,4 +367,62 @@ TEST_CASE("batch, compressed and post-extended conv layers: refusals name the JS
                           R"("input":{"w":2,"h":2,"c":8,"data":{"random":{}}},"weights":{"k":2,"r":1,"s":1,"compressed":"yes","data":{"random":{}}})"),
                      "c5.json"),
              Catch::StartsWith("/weights/compressed | "));
+}
+
+TEST_CASE("an image layer with compressed post-extended weights equals its uncompressed twin", "[conv][compress]") {
+  // A8B8G8R8 10 x 7, 40 kernels 3x3 (C' = 12, two kernel groups), post-extension 2, half the
+  // weights 0. The uncompressed twin is judged by the image tests; here the compressed program's
+  // memory, decompressed by this file's own decoder, must be the twin's weight image (the stored
+  // post-extended stream) and both outputs must be equal.
+  std::mt19937 rng(77);
+  std::uniform_int_distribution<int> v(-60, 60);
+  std::bernoulli_distribution keep(0.5);
+  std::string values;
+  for (int i = 0; i < 40 * 4 * 3 * 3; ++i) values += (i ? "," : "") + std::to_string(keep(rng) ? v(rng) | 1 : 0);
+  auto layer = [&](bool compressed) {
+    return std::string(R"({"unit":"conv","config":"nv_full","seed":5,"post_extension":2,)") +
+           R"("input":{"format":"T_A8B8G8R8","w":10,"h":7,"data":{"random":{}}},)" +
+           R"("weights":{"k":40,"r":3,"s":3,)" + (compressed ? R"("compressed":true,)" : "") + R"("data":{"values":[)" +
+           values + R"(]}},"padding":{"left":1,"right":1,"top":1,"bottom":1},"clip":7})";
+  };
+  struct Out {
+    dla::harness::units::CompiledConv c;
+    std::unique_ptr<dla::harness::GoldenDevice> dev;
+  };
+  auto run = [&](bool compressed) {
+    const fs::path f = fs::temp_directory_path() / (std::to_string(::getpid()) + (compressed ? "-zc.json" : "-zu.json"));
+    std::ofstream(f) << layer(compressed);
+    const LoadedLayer l = dla::harness::load_layer(f);
+    fs::remove(f);
+    Out o{dla::harness::units::compile_conv_layer(l.header, l.root(), true), nullptr};
+    RunResult r;
+    o.dev = dla::harness::testing::run_golden(o.c.program, l, r);
+    INFO(r.message);
+    REQUIRE(r.status == Status::Pass);
+    return o;
+  };
+  const Out z = run(true), u = run(false);
+  // The twin's stored (post-extended) weights: its "weights" load, K x R x C' bytes.
+  const uint64_t wbase = word(u.c.program, "CDMA", "D_WEIGHT_ADDR_LOW");
+  const std::vector<uint8_t>* stored = nullptr;
+  for (const auto& st : u.c.program.steps)
+    if (st.op == StepOp::MemLoad && st.addr == wbase) stored = &st.bytes;
+  REQUIRE(stored != nullptr);
+  Ran d;
+  d.L.C = 12, d.L.R = 3, d.L.S = 1, d.L.K = 40;  // the pre-extended kernel: C' x R x 1
+  d.stream.assign(stored->begin(), stored->begin() + 40 * 3 * 12);
+  const dla::harness::Memory& zm = z.dev->memory();
+  decompress(d, z.c.program, [&](uint64_t a) { return zm.read(a); });
+  CHECK(d.decompressed == d.stream);
+  CHECK(d.wgs == d.group_nonzero_bytes);
+  CHECK(word(z.c.program, "CSC", "D_POST_Y_EXTENSION") == 1u);
+  CHECK(word(z.c.program, "CDMA", "D_WEIGHT_BYTES") == up128(d.nonzero));
+  CHECK(d.nonzero > 600);
+  CHECK(d.nonzero < 840);
+  // Equal outputs.
+  REQUIRE(z.c.out_bytes == u.c.out_bytes);
+  int64_t differ = 0;
+  for (uint64_t a = 0; a < z.c.out_bytes; ++a)
+    differ += z.dev->memory().read(z.c.out_layout.base + a) != u.dev->memory().read(u.c.out_layout.base + a);
+  CHECK(differ == 0);
 }

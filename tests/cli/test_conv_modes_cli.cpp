@@ -1,0 +1,57 @@
+// dlacosim with batched and compressed `conv` layers (testvectors/layers/batch/, sparse/,
+// docs/CDMA_MODES.md): they pass with --mode golden; in cross mode the RTL device refuses them
+// (no batch mode, no decompression) and dlacosim exits 2 with the reason; a malformed one exits 2
+// from `validate` naming file, JSON pointer and rule.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "cli_run.hpp"
+
+namespace {
+
+using dla::test::Cmd;
+using dla::test::dlacosim;
+
+const std::string kSrc = DLA_SOURCE_DIR;
+
+}  // namespace
+
+TEST_CASE("batch and sparse layers pass with --mode golden and exit 2 in cross mode with the RTL's reason",
+          "[cli][conv][batch][compress]") {
+  int n = 0;
+  for (const char* dir : {"/testvectors/layers/batch/", "/testvectors/layers/sparse/"}) {
+    for (const auto& e : std::filesystem::directory_iterator(kSrc + dir)) {
+      if (e.path().extension() != ".json") continue;
+      ++n;
+      const Cmd r = dlacosim("run " + e.path().string() + " --mode golden");
+      INFO(r.out);
+      CHECK(r.exit == 0);
+      CHECK_THAT(r.out, Catch::StartsWith("PASS "));
+    }
+  }
+  CHECK(n >= 16);
+  const Cmd b = dlacosim("run " + kSrc + "/testvectors/layers/batch/fc_b2_nv_full.json");
+  INFO(b.out);
+  CHECK(b.exit == 2);
+  CHECK_THAT(b.out, Catch::Contains("this RTL refuses the layer: D_BATCH_NUMBER is 1 / 1 / 1") &&
+                        Catch::Contains("no multi-batch mode yet"));
+  const Cmd s = dlacosim("run " + kSrc + "/testvectors/layers/sparse/sparse50_3x3_nv_full.json");
+  INFO(s.out);
+  CHECK(s.exit == 2);
+  CHECK_THAT(s.out, Catch::Contains("D_WEIGHT_FORMAT is COMPRESSED") && Catch::Contains("no weight decompression yet"));
+  // A bad batch stride: exit 2 from validate, naming the file, the pointer and the rule.
+  const std::string bad =
+      (std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "-dla_bad_batch_stride.json")).string();
+  std::ofstream(bad) << R"({"unit":"conv","config":"nv_full","batch":{"n":2,"input_stride":40},
+    "input":{"w":1,"h":1,"c":64,"data":{"random":{}}},"weights":{"k":8,"r":1,"s":1,"data":{"random":{}}}})";
+  const Cmd v = dlacosim("validate " + bad);
+  INFO(v.out);
+  CHECK(v.exit == 2);
+  CHECK_THAT(v.out, Catch::Contains("-dla_bad_batch_stride.json") && Catch::Contains("/batch/input_stride") &&
+                        Catch::Contains("multiple of the 32-byte memory atom"));
+  std::filesystem::remove(bad);
+}
