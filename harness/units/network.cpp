@@ -67,7 +67,7 @@ std::vector<std::string_view> op_blocks(std::string_view op) {
 std::vector<std::string_view> op_keys(std::string_view op) {
   if (op == "conv")
     return {"weights", "padding", "stride", "dilation", "clip", "converter", "bs", "bn", "ew", "mode", "wino_scheme",
-            "pra_truncate", "wfold"};
+            "pra_truncate", "wfold", "pool"};
   if (op == "sdp") return {"operand", "converter", "bs", "bn", "ew", "perf"};
   if (op == "pdp") return {"pool", "split"};
   return {"lrn", "in_cvt", "out_cvt", "lut", "perf_lut_en"};
@@ -436,7 +436,20 @@ Placed place_layer(Net& n, const NetLayer& L, const JsonNode& node, Program sub,
         break;
       }
       case StepOp::MemFill:
+        // The output region's pre-fill covers what the unit compiler's output region holds; with a
+        // pool post-op that is SDP's unpooled cube, which goes to PDP on the fly, not to memory:
+        // only the tensor's bytes are the layer's (beyond them lie other tensors and constants).
+        if (region(s.addr) == kOutRegion) {
+          const uint64_t off = s.addr - (kOutRegion << 28);
+          if (off >= out.bytes) continue;
+          s.size = std::min(s.size, out.bytes - off);
+        }
+        s.addr = move(s.addr);
+        break;
       case StepOp::Check:
+        if (region(s.addr) == kOutRegion && s.addr - (kOutRegion << 28) + s.size > out.bytes) {
+          throw std::logic_error(fmt::format("network compiler: {} checks beyond tensor {}", s.where, out.name));
+        }
         s.addr = move(s.addr);
         break;
       case StepOp::RegWrite:
@@ -553,7 +566,7 @@ void check_layer_shapes(const Net& n, const NetLayer& L, const JsonNode& node) {
     const auto pt = get("padding", "top", 0, 0, 31), pb = get("padding", "bottom", 0, 0, 63);
     const auto sx = get("stride", "x", 1, 1, 8), sy = get("stride", "y", 1, 1, 8);
     const auto dx = get("dilation", "x", 1, 1, 32), dy = get("dilation", "y", 1, 1, 32);
-    if (pl && pr && pt && pb && sx && sy && dx && dy) {
+    if (pl && pr && pt && pb && sx && sy && dx && dy && !j.contains("pool")) {  // pooled: checked after compiling
       const int ew = (L.s - 1) * *dx + 1, eh = (L.r - 1) * *dy + 1;
       const int iw = in.w + *pl + *pr, ih = in.h + *pt + *pb;
       if (iw >= ew && ih >= eh) {
@@ -687,8 +700,8 @@ CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root, std:
     if (cc) {
       const NetTensor& out = n.out.tensors[static_cast<std::size_t>(L.output)];
       L.macs = static_cast<uint64_t>(L.k) * static_cast<uint64_t>(n.out.tensors[static_cast<std::size_t>(L.input)].c) *
-               static_cast<uint64_t>(L.r) * static_cast<uint64_t>(L.s) * static_cast<uint64_t>(cc->out_shape.w) *
-               static_cast<uint64_t>(cc->out_shape.h);
+               static_cast<uint64_t>(L.r) * static_cast<uint64_t>(L.s) * static_cast<uint64_t>(cc->conv.output.w) *
+               static_cast<uint64_t>(cc->conv.output.h);
       check_shapes(n, L, node, cc->out_shape.w, cc->out_shape.h, cc->out_shape.c, out.prec);
       if (cc->out_layout.line_stride != out.layout.line_stride ||
           cc->out_layout.surface_stride != out.layout.surface_stride) {

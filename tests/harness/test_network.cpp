@@ -25,6 +25,7 @@ using nlohmann::json;
 namespace {
 
 const fs::path kLenet = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/lenet5.json";
+const fs::path kLenetFused = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/lenet5_fused.json";
 const fs::path kResnet = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/resnet_block.json";
 
 // A tensor of the reference: C x H x W values, c-major.
@@ -133,6 +134,11 @@ static int check_against_reference(const fs::path& file, std::map<std::string, R
       const json pad = L.value("padding", json::object());
       out = conv(in, nl.weights, L["weights"]["k"], L["weights"]["r"], L["weights"]["s"], pad.value("left", 0),
                  pad.value("right", 0), pad.value("top", 0), pad.value("bottom", 0), L.value("clip", 0), relu);
+      if (L.contains("pool")) {  // conv -> SDP -> PDP on the fly
+        REQUIRE(L["pool"]["method"] == "max");
+        out = maxpool(out, L["pool"]["kernel"]["w"], L["pool"]["kernel"]["h"], L["pool"]["stride"]["w"],
+                      L["pool"]["stride"]["h"]);
+      }
     } else if (L["op"] == "sdp") {
       out = sdp(in, L.contains("operand") ? &ref.at(L["operand"]) : nullptr, relu);
     } else {
@@ -163,6 +169,23 @@ TEST_CASE("network lenet5: every tensor of the golden model equals an int64 refe
   CHECK(saturated < nonzero / 4);
   const Ref& logits = ref.at("logits");
   CHECK(std::count_if(logits.v.begin(), logits.v.end(), [](int64_t v) { return v != 0; }) >= 5);
+}
+
+TEST_CASE("network lenet5_fused: conv -> SDP -> PDP on the fly equals the reference's conv then pool",
+          "[network]") {
+  std::map<std::string, Ref> ref;
+  CHECK(check_against_reference(kLenetFused, ref) > 300);
+  // The pooled maps come straight from the convolutions: no 24x24x6 or 8x8x16 tensor, and PDP runs
+  // in its groups 0 then 1 behind SDP.
+  const LoadedLayer l = load_layer(kLenetFused);
+  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  CHECK(n.tensors.size() == 6);
+  std::vector<std::string> waits;
+  for (const auto& st : n.program.steps) {
+    if (st.op == StepOp::WaitIntr && st.intr.rfind("PDP", 0) == 0) waits.push_back(st.intr);
+  }
+  CHECK(waits == std::vector<std::string>{"PDP_0", "PDP_1"});
+  CHECK(n.layers[1].macs == 8 * 8 * 16 * 6 * 25);  // conv2's MACs: the convolution's output, not the pooled
 }
 
 TEST_CASE("network resnet_block: every tensor of the golden model equals an int64 reference of its ops",

@@ -77,14 +77,14 @@ class Corrupting : public Device {
 }  // namespace
 
 TEST_CASE("every bundled network: RTL equals golden after every layer under the stress matrix", "[network][rtl]") {
-  // lenet5 (nv_small: conv, pdp), resnet_block (nv_full: conv, the residual add on SDP, ReLU on SDP),
+  // lenet5 (nv_small: conv, pdp), lenet5_fused (conv -> SDP -> PDP on the fly), resnet_block (nv_full: conv, the residual add on SDP, ReLU on SDP),
   // lrn_pair (nv_small: two CDP layers on the CDP top).
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(fs::path(DLA_SOURCE_DIR) / "testvectors/networks")) {
     if (e.path().extension() == ".json") files.push_back(e.path());
   }
   std::sort(files.begin(), files.end());
-  REQUIRE(files.size() >= 3);
+  REQUIRE(files.size() >= 4);
   for (const fs::path& f : files) {
     const LoadedLayer l = load_layer(f);
     const units::CompiledNetwork n = units::compile_network(l.header, l.root());
