@@ -46,18 +46,12 @@ module dla_group_regs #(
 
   logic        producer_q, consumer_q;
   logic [1:0]  op_en_q;
-  // [group][word], unpacked: Verilator 5.006 writes a packed register file's reset constant with
-  // VL_CONSTHI_W_*, which leaves the upper words unreset and zero-fills memory past the array's end
-  // when the constant's top words are 0 (docs/RTL_CONVENTIONS.md "Verilator 5.006"); an unpacked
-  // array of 32-bit words is reset word by word.
-  (* mem2reg *) logic [31:0] d_q [2][DWords];
-  logic [1:0][DWords-1:0][31:0] d_view;  // the same words packed, for the indexed reads
-  always_comb begin
-    for (int unsigned g = 0; g < 2; g++) begin
-      for (int unsigned i = 0; i < DWords; i++) d_view[g][i] = d_q[g][i];
-    end
-  end
-
+  // The two groups held as the consumer's words (cur_q, which the datapath sees directly) and the
+  // other group's (oth_q), swapped at done: the model then does no per-cycle group selection or
+  // copy of the register file (docs/PERFORMANCE.md "Simulation speed"), and the words stay packed.
+  // They are reset word by word with 32-bit constants: Verilator 5.006 mishandles a packed reset
+  // constant wider than 256 bits whose top words are 0 (docs/RTL_CONVENTIONS.md "Verilator 5.006").
+  logic [DWords-1:0][31:0] cur_q, oth_q;
   localparam int unsigned IdxW = DWords > 1 ? $clog2(DWords) : 1;
   logic is_d, is_status, is_pointer;
   logic [11:0] d_off;
@@ -78,35 +72,45 @@ module dla_group_regs #(
   logic d_we;
   assign d_we = hit_o && req_write_i && is_d && !op_en_q[producer_q];
 
-  // Every write names its group and word by constant indexes (loops; the CSB one runs only on a
-  // write): an indexed write would synthesize as a shift and mask across the whole register
-  // file. A CSB write wins over the unit's own update of the same word; done clears OP_EN last.
+  // Every write names its word by a constant index (loops; each runs only when something is
+  // written): an indexed write would synthesize as a shift and mask across the whole register file.
+  // A CSB write wins over the unit's own update of the same word; done clears OP_EN last.
+  logic cur_is_prod;
+  assign cur_is_prod = producer_q == consumer_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       producer_q <= 1'b0;
       consumer_q <= 1'b0;
       op_en_q    <= '0;
-      for (int unsigned g = 0; g < 2; g++) begin
-        for (int unsigned i = 0; i < DWords; i++) d_q[g][i] <= DReset[32*i +: 32];
+      for (int unsigned i = 0; i < DWords; i++) begin
+        cur_q[i] <= DReset[32*i +: 32];
+        oth_q[i] <= DReset[32*i +: 32];
       end
     end else begin
       if (hit_o && req_write_i && is_pointer) producer_q <= req_wdata_i[0];
-      for (int unsigned g = 0; g < 2; g++) begin
-        for (int unsigned i = 0; i < DWords; i++) begin
-          if (hw_we_i[i] && consumer_q == 1'(g)) d_q[g][i] <= hw_wdata_i[i];
-        end
-      end
-      if (d_we) begin
-        for (int unsigned g = 0; g < 2; g++) begin
+      if (d_we && d_idx == '0) op_en_q[producer_q] <= req_wdata_i[0];
+      if (!done_i) begin
+        if (|hw_we_i) begin
           for (int unsigned i = 0; i < DWords; i++) begin
-            if (producer_q == 1'(g) && d_idx == IdxW'(i)) d_q[g][i] <= req_wdata_i & DWritable[32*i +: 32];
+            if (hw_we_i[i]) cur_q[i] <= hw_wdata_i[i];
           end
         end
-        if (d_idx == '0) op_en_q[producer_q] <= req_wdata_i[0];
-      end
-      if (done_i) begin
-        for (int unsigned g = 0; g < 2; g++) begin
-          if (consumer_q == 1'(g)) d_q[g][0][0] <= 1'b0;
+        if (d_we) begin
+          for (int unsigned i = 0; i < DWords; i++) begin
+            if (d_idx == IdxW'(i)) begin
+              if (cur_is_prod) cur_q[i] <= req_wdata_i & DWritable[32*i +: 32];
+              else oth_q[i] <= req_wdata_i & DWritable[32*i +: 32];
+            end
+          end
+        end
+      end else begin
+        // The finished group becomes the other one, with this cycle's writes and OP_ENABLE clear;
+        // the other group becomes the consumer's.
+        for (int unsigned i = 0; i < DWords; i++) begin
+          oth_q[i] <= (d_we && d_idx == IdxW'(i) && cur_is_prod ? req_wdata_i & DWritable[32*i +: 32]
+                       : hw_we_i[i] ? hw_wdata_i[i] : cur_q[i]) & ~32'(i == 0);
+          cur_q[i] <= d_we && d_idx == IdxW'(i) && !cur_is_prod ? req_wdata_i & DWritable[32*i +: 32]
+                      : oth_q[i];
         end
         op_en_q[consumer_q] <= 1'b0;
         consumer_q          <= !consumer_q;
@@ -130,13 +134,13 @@ module dla_group_regs #(
       rd_s_q <= s_re_o;
       if (is_status) rd_word_q <= {14'd0, status1, 14'd0, status0};
       else if (is_pointer) rd_word_q <= {15'd0, consumer_q, 15'd0, producer_q};
-      else if (is_d) rd_word_q <= d_view[producer_q][d_idx];
+      else if (is_d) rd_word_q <= cur_is_prod ? cur_q[d_idx] : oth_q[d_idx];
       else rd_word_q <= '0;
     end
   end
   assign rdata_o = !rd_q ? '0 : rd_s_q ? s_rdata_i : rd_word_q;
 
-  assign d_consumer_o = d_view[consumer_q];
+  assign d_consumer_o = cur_q;
   assign consumer_o   = consumer_q;
   assign armed_o      = op_en_q[consumer_q];
 endmodule

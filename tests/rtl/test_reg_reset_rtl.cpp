@@ -2,8 +2,8 @@
 // register database, regs/nvdla-registers.json), also when the model starts from all-ones or
 // random flip-flop values (rand-reset 1 and 2). Verilator 5.006 once left the upper words of a
 // packed register file unreset (VL_CONSTHI_W_*: group 1's zero-reset registers read 0xffffffff
-// under rand-reset 1) and zeroed memory past its end; dla_group_regs keeps its words unpacked
-// since (docs/RTL_CONVENTIONS.md).
+// under rand-reset 1) and zeroed memory past its end; dla_group_regs resets its words one 32-bit
+// word at a time since (docs/RTL_CONVENTIONS.md).
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
