@@ -54,12 +54,13 @@ constexpr uint64_t kRegionFirst = 0x8, kRegionLast = 0xd;  // the unit compilers
 constexpr uint64_t kInRegion = 0x8, kEwRegion = 0xb, kOutRegion = 0xc;
 constexpr uint8_t kGapFill = 0xa5;
 
-const std::vector<std::string_view> kOps = {"conv", "sdp", "pdp", "cdp"};
+const std::vector<std::string_view> kOps = {"conv", "sdp", "pdp", "cdp", "concat"};
 // Blocks an op needs in the configuration's register map.
 std::vector<std::string_view> op_blocks(std::string_view op) {
   if (op == "conv") return {"CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC", "SDP"};
   if (op == "sdp") return {"SDP", "SDP_RDMA"};
   if (op == "pdp") return {"PDP", "PDP_RDMA"};
+  if (op == "concat") return {};  // placement only: no block runs
   return {"CDP", "CDP_RDMA"};
 }
 // Keys of a network layer per op, besides name / op / input / output / description; they go into
@@ -70,6 +71,7 @@ std::vector<std::string_view> op_keys(std::string_view op) {
             "pra_truncate", "wfold", "pool"};
   if (op == "sdp") return {"operand", "converter", "bs", "bn", "ew", "perf"};
   if (op == "pdp") return {"pool", "split"};
+  if (op == "concat") return {};
   return {"lrn", "in_cvt", "out_cvt", "lut", "perf_lut_en"};
 }
 
@@ -160,12 +162,13 @@ void parse_layers(Net& n, const JsonNode& root) {
     const JsonNode op = l.require("op");
     L.op = op.as_string();
     if (std::find(kOps.begin(), kOps.end(), L.op) == kOps.end()) {
-      op.fail(fmt::format("\"{}\" is not an op of network layers: conv, sdp, pdp or cdp (deconv, bdma, rubik and "
-                          "concat are not built yet, docs/NETWORKS.md)",
+      op.fail(fmt::format("\"{}\" is not an op of network layers: conv, sdp, pdp, cdp or concat (deconv, bdma and "
+                          "rubik are not built yet, docs/NETWORKS.md)",
                           L.op));
     }
     // Keys: the common ones and the op's.
-    std::set<std::string> allowed = {"name", "op", "input", "output", "description"};
+    const bool concat = L.op == "concat";
+    std::set<std::string> allowed = {"name", "op", concat ? "inputs" : "input", "output", "description"};
     for (auto k : op_keys(L.op)) allowed.insert(std::string(k));
     for (const auto& [key, v] : l.raw().items()) {
       if (!allowed.contains(key)) {
@@ -180,9 +183,15 @@ void parse_layers(Net& n, const JsonNode& root) {
         op.fail(fmt::format("{} has no {} block, which a {} layer needs", n.hw->name, b, L.op));
       }
     }
-    L.input = tensor_ref(n, l.require("input"));
     L.output = tensor_ref(n, l.require("output"));
-    if (L.input == L.output) l.require("output").fail("a layer cannot write the tensor it reads (in place)");
+    if (concat) {
+      const JsonNode ins = l.require("inputs");
+      if (!ins.is_array() || ins.size() < 2) ins.fail("must be an array of at least two tensor names (the branches)");
+      for (const JsonNode& i : ins.items()) L.inputs.push_back(tensor_ref(n, i));
+    } else {
+      L.input = tensor_ref(n, l.require("input"));
+      if (L.input == L.output) l.require("output").fail("a layer cannot write the tensor it reads (in place)");
+    }
     if (const auto o = l.get("operand")) {
       L.operand = tensor_ref(n, *o);
       if (L.operand == L.output) o->fail("a layer cannot write the tensor it reads (in place)");
@@ -212,13 +221,81 @@ void parse_layers(Net& n, const JsonNode& root) {
   }
 }
 
+// The tensors a layer reads: what it waits for.
+std::vector<int> reads(const NetLayer& L) {
+  std::vector<int> r = L.inputs;
+  for (const int t : {L.input, L.operand}) {
+    if (t >= 0) r.push_back(t);
+  }
+  return r;
+}
+
+std::string shape_text(const NetTensor& t) {
+  return fmt::format("{} x {} x {} {}", t.w, t.h, t.c, prec_name(t.prec));
+}
+
+// Concat by placement, as NVDLA's compiler does it: branch k becomes channels [offset_k,
+// offset_k + C_k) of the concat's output, at the output's line and surface strides, so its
+// producer writes straight into the concatenated cube and nothing copies. A branch starts at an
+// atom-surface boundary (the hardware writes whole atoms, and a surface holds atom / bytes-per-
+// element channels): every branch but the last has a multiple of that many channels.
+void place_concats(Net& n) {
+  for (std::size_t i = 0; i < n.out.layers.size(); ++i) {
+    const NetLayer& L = n.out.layers[i];
+    if (L.op != "concat") continue;
+    const JsonNode ins = n.layer_nodes[i].require("inputs");
+    const NetTensor& out = n.out.tensors[static_cast<std::size_t>(L.output)];
+    const int ca = n.hw->atom_bytes / golden::bytes_per_element(out.prec);
+    int offset = 0;
+    for (std::size_t k = 0; k < L.inputs.size(); ++k) {
+      NetTensor& b = n.out.tensors[static_cast<std::size_t>(L.inputs[k])];
+      const JsonNode at = ins[k];
+      if (L.inputs[k] == L.output) at.fail("a concat cannot take its own output as a branch");
+      if (b.parent >= 0) {
+        at.fail(fmt::format("tensor \"{}\" is already placed in \"{}\" at channel {}: a tensor is a branch of one "
+                            "concat, once",
+                            b.name, n.out.tensors[static_cast<std::size_t>(b.parent)].name, b.c_offset));
+      }
+      if (b.w != out.w || b.h != out.h || b.prec != out.prec) {
+        at.fail(fmt::format("branch \"{}\" is {}, but the concat's output \"{}\" is {}: branches are channel slices, "
+                            "with the output's width, height and precision",
+                            b.name, shape_text(b), out.name, shape_text(out)));
+      }
+      if (offset % ca != 0) {
+        const NetTensor& prev = n.out.tensors[static_cast<std::size_t>(L.inputs[k - 1])];
+        ins[k - 1].fail(fmt::format(
+            "branch \"{}\" has {} channels, not a multiple of {} ({}'s {}-byte atom of {}): the next branch \"{}\" "
+            "would start at channel {} of \"{}\", inside an atom surface (concat by placement writes each branch as "
+            "whole surfaces; only the last branch may end inside one)",
+            prev.name, prev.c, ca, n.hw->name, n.hw->atom_bytes, prec_name(out.prec), b.name, offset, out.name));
+      }
+      b.parent = L.output;
+      b.c_offset = offset;
+      offset += b.c;
+    }
+    if (offset != out.c) {
+      n.layer_nodes[i].require("output").fail(fmt::format("the branches hold {} channels, but tensor \"{}\" is declared "
+                                                          "with {}",
+                                                          offset, out.name, out.c));
+    }
+  }
+  for (std::size_t i = 0; i < n.out.layers.size(); ++i) {
+    const NetLayer& L = n.out.layers[i];
+    if (L.op == "concat" && n.out.tensors[static_cast<std::size_t>(L.output)].parent >= 0) {
+      n.layer_nodes[i].require("output").fail(fmt::format(
+          "tensor \"{}\" is a concat's output and a branch of another concat (nested concats are not built: list "
+          "every branch in the outer one)",
+          n.out.tensors[static_cast<std::size_t>(L.output)].name));
+    }
+  }
+}
+
 // Execution order (Kahn, file order among ready layers); a cycle fails naming its layers.
 void order_layers(Net& n) {
   const std::size_t count = n.out.layers.size();
   std::vector<bool> done(count, false);
   const auto ready = [&](const NetLayer& L) {
-    for (const int t : {L.input, L.operand}) {
-      if (t < 0) continue;
+    for (const int t : reads(L)) {
       const int p = n.out.tensors[static_cast<std::size_t>(t)].producer;
       if (p >= 0 && !done[static_cast<std::size_t>(p)]) return false;
     }
@@ -237,8 +314,7 @@ void order_layers(Net& n) {
     if (!progress) {
       // Follow unfinished producers from the first waiting layer until one repeats: a cycle.
       const auto waits_on = [&](std::size_t i) {
-        for (const int t : {n.out.layers[i].input, n.out.layers[i].operand}) {
-          if (t < 0) continue;
+        for (const int t : reads(n.out.layers[i])) {
           const int p = n.out.tensors[static_cast<std::size_t>(t)].producer;
           if (p >= 0 && !done[static_cast<std::size_t>(p)]) return static_cast<std::size_t>(p);
         }
@@ -254,10 +330,13 @@ void order_layers(Net& n) {
       std::sort(cycle.begin(), cycle.end());
       std::vector<std::string> names;
       for (const std::size_t c : cycle) names.push_back(n.out.layers[c].name);
-      n.layer_nodes[cycle.front()].require("input").fail(
+      const NetLayer& first = n.out.layers[cycle.front()];
+      n.layer_nodes[cycle.front()].require(first.op == "concat" ? "inputs" : "input").fail(
           fmt::format("the layers {} form a cycle (each waits for a tensor another of them writes)", join_and(names)));
     }
   }
+  // A concat runs nothing: its branches' producers wrote its output in place.
+  std::erase_if(n.out.order, [&](int i) { return n.out.layers[static_cast<std::size_t>(i)].op == "concat"; });
 }
 
 void resolve_inputs(Net& n) {
@@ -281,12 +360,22 @@ void resolve_inputs(Net& n) {
 void allocate_tensors(Net& n) {
   for (std::size_t i = 0; i < n.out.tensors.size(); ++i) {
     NetTensor& t = n.out.tensors[i];
+    if (t.parent >= 0) continue;
     const int bpe = golden::bytes_per_element(t.prec);
     const golden::CubeShape shape{1, t.c, t.h, t.w};
     t.layout = golden::FeatureLayout::packed(shape, n.hw->atom_bytes, bpe, 0);
     t.bytes = t.layout.region_bytes(shape);
-    t.layout.base = n.allocate(t.bytes, n.tensor_nodes[i], fmt::format("tensor \"{}\" ({} x {} x {} {})", t.name, t.w,
-                                                                        t.h, t.c, prec_name(t.prec)));
+    t.layout.base = n.allocate(t.bytes, n.tensor_nodes[i], fmt::format("tensor \"{}\" ({})", t.name, shape_text(t)));
+  }
+  // Concat branches: their channel slice of the concatenated cube (same strides; a packed layout
+  // of C channels has the strides of any other C, so the branch is a packed cube at this base).
+  for (NetTensor& t : n.out.tensors) {
+    if (t.parent < 0) continue;
+    const NetTensor& p = n.out.tensors[static_cast<std::size_t>(t.parent)];
+    t.layout = p.layout;
+    t.layout.base = p.layout.base + static_cast<uint64_t>(t.c_offset / p.layout.channels_per_atom()) *
+                                        p.layout.surface_stride;
+    t.bytes = t.layout.region_bytes({1, t.c, t.h, t.w});
   }
 }
 
@@ -547,6 +636,7 @@ void check_shapes(const Net& n, const NetLayer& L, const JsonNode& node, int w, 
 }
 
 void check_layer_shapes(const Net& n, const NetLayer& L, const JsonNode& node) {
+  if (L.op == "concat") return;  // place_concats
   const NetTensor& in = n.out.tensors[static_cast<std::size_t>(L.input)];
   const NetTensor& out = n.out.tensors[static_cast<std::size_t>(L.output)];
   if (L.op == "conv") {
@@ -651,6 +741,7 @@ CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root, std:
   if (pingpong) n.out.pingpong = *pingpong;
   parse_tensors(n, root);
   parse_layers(n, root);
+  place_concats(n);
   order_layers(n);
   for (std::size_t i = 0; i < n.out.layers.size(); ++i) {
     if (n.out.layers[i].op == "conv") resolve_weights(n, n.out.layers[i], n.layer_nodes[i]);
@@ -677,6 +768,10 @@ CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root, std:
   for (const int li : n.out.order) {
     NetLayer& L = n.out.layers[static_cast<std::size_t>(li)];
     const JsonNode& node = n.layer_nodes[static_cast<std::size_t>(li)];
+    for (const int t : reads(L)) {  // what its producers wrote (a concat's output: every branch)
+      NetTensor& x = n.out.tensors[static_cast<std::size_t>(t)];
+      if (x.producer >= 0) x.values = read_tensor(dev, x);
+    }
     const uint64_t seed = Rng::derive(h.seed, L.pointer).next();
     const LayerHeader sh{h.file, L.op, L.name, h.config, seed, h.stall};
     const auto doc = parse_json_text(h.file, unit_layer(n, L, node, seed).dump());
@@ -717,9 +812,10 @@ CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root, std:
       throw std::runtime_error(fmt::format("network compiler: the golden model did not run layer {} as placed: {}",
                                            L.name, gr.message));
     }
-    NetTensor& out = n.out.tensors[static_cast<std::size_t>(L.output)];
-    out.values = read_tensor(dev, out);
     segs.push_back(std::move(placed.seg));
+  }
+  for (NetTensor& t : n.out.tensors) {
+    if (t.producer >= 0) t.values = read_tensor(dev, t);
   }
 
   // The schedule.

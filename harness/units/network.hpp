@@ -1,5 +1,6 @@
 // `network` layers (docs/NETWORKS.md): a layer graph of `conv`, `sdp`, `pdp` and `cdp` layers over
-// named tensors, compiled into ONE register program: every tensor allocated in the network's
+// named tensors (and `concat` by placement: branch outputs written as channel slices of one cube),
+// compiled into ONE register program: every tensor allocated in the network's
 // memory (golden/layout.hpp packed feature layouts), each layer compiled by its unit's compiler
 // (harness/units/conv.cpp, sdp.cpp, pdp.cpp, cdp.cpp), relocated onto the tensors and constants
 // allocated for it, moved onto the register group each of its blocks is at, and scheduled as
@@ -27,6 +28,10 @@ struct NetTensor {
   int w = 1, h = 1, c = 1;
   golden::Precision prec = golden::Precision::Int8;
   int producer = -1;                // index into CompiledNetwork::layers, -1 for a network input
+  // Concat by placement: a branch tensor is channels [c_offset, c_offset + c) of tensor `parent`
+  // (a concat layer's output), at the parent's strides: no memory of its own, no copy.
+  int parent = -1;
+  int c_offset = 0;
   golden::FeatureLayout layout{};   // where it lives (packed, the network's allocation)
   uint64_t bytes = 0;               // region_bytes of the layout
   // Network inputs: the resolved data. Produced tensors: what the golden model computed (the
@@ -38,6 +43,7 @@ struct NetLayer {
   std::string name, op;
   std::string pointer;  // "/layers/3"
   int input = -1, operand = -1, output = -1;  // tensor indices (operand: sdp's EW second tensor)
+  std::vector<int> inputs;  // concat: the branch tensors, in channel order (input stays -1)
   // conv: K x C x R x S weights as the compiler resolved them (for references).
   std::vector<int64_t> weights;
   int k = 0, r = 0, s = 0;
@@ -50,7 +56,7 @@ struct CompiledNetwork {
   Program program;
   std::vector<NetTensor> tensors;
   std::vector<NetLayer> layers;  // in file order
-  std::vector<int> order;        // layer indices in execution order
+  std::vector<int> order;        // layer indices in execution order (the hardware layers: no concat)
   bool pingpong = true;          // "schedule": "pingpong" (default) or "sequential"
   uint64_t memory_base = 0, memory_bytes = 0, memory_used = 0;
 };

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -27,6 +28,9 @@ namespace {
 const fs::path kLenet = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/lenet5.json";
 const fs::path kLenetFused = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/lenet5_fused.json";
 const fs::path kResnet = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/resnet_block.json";
+const fs::path kInception = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/inception.json";
+const fs::path kYolo = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/yolo_tiny.json";
+const fs::path kResnet18 = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/resnet18_stem.json";
 
 // A tensor of the reference: C x H x W values, c-major.
 struct Ref {
@@ -48,11 +52,30 @@ int64_t sat(int64_t v, int bits) {
   return std::clamp(v, -hi - 1, hi);
 }
 
-// Direct convolution, stride 1, zero padding, K x C x R x S weights; CACC: sat32(rhaz(acc / 2^clip));
-// SDP: BS with ReLU only (truncate 0), output sat17 then int8.
+// Leaky ReLU with slope 1/8: x, or x / 8 rounded half away from zero below 0.
+int64_t leaky(int64_t x) { return x >= 0 ? x : rhaz(x, 3); }
+
+// What SDP does after the convolution or on its memory input: BS ReLU, or leaky ReLU (the LUT
+// tables of leaky_lut_ok), then the output converter sat17(rhaz((x - offset) * scale / 2^shift)),
+// then int8.
+struct Activation {
+  bool relu = false, lut_leaky = false;
+  bool raw = false;  // what reaches SDP, unchanged (for tests of the data)
+  int64_t offset = 0, scale = 1;
+  int shift = 0;
+  [[nodiscard]] int64_t operator()(int64_t v) const {
+    if (raw) return v;
+    if (relu && v < 0) v = 0;
+    if (lut_leaky) v = leaky(v);
+    return sat(sat(rhaz((v - offset) * scale, shift), 17), 8);
+  }
+};
+
+// Direct convolution, zero padding, stride sx x sy, K x C x R x S weights; CACC:
+// sat32(rhaz(acc / 2^clip)); then SDP (`act`).
 Ref conv(const Ref& in, const std::vector<int64_t>& w, int k, int r, int s, int pad_l, int pad_r, int pad_t, int pad_b,
-         int clip, bool relu) {
-  Ref o{in.w + pad_l + pad_r - s + 1, in.h + pad_t + pad_b - r + 1, k, {}};
+         int sx, int sy, int clip, const Activation& act) {
+  Ref o{(in.w + pad_l + pad_r - s) / sx + 1, (in.h + pad_t + pad_b - r) / sy + 1, k, {}};
   for (int kk = 0; kk < k; ++kk) {
     for (int oy = 0; oy < o.h; ++oy) {
       for (int ox = 0; ox < o.w; ++ox) {
@@ -60,15 +83,13 @@ Ref conv(const Ref& in, const std::vector<int64_t>& w, int k, int r, int s, int 
         for (int c = 0; c < in.c; ++c) {
           for (int y = 0; y < r; ++y) {
             for (int x = 0; x < s; ++x) {
-              const int iy = oy + y - pad_t, ix = ox + x - pad_l;
+              const int iy = oy * sy + y - pad_t, ix = ox * sx + x - pad_l;
               if (iy < 0 || iy >= in.h || ix < 0 || ix >= in.w) continue;
               acc += in.at(c, iy, ix) * w[static_cast<std::size_t>(((int64_t{kk} * in.c + c) * r + y) * s + x)];
             }
           }
         }
-        int64_t v = sat(rhaz(acc, clip), 32);
-        if (relu && v < 0) v = 0;
-        o.v.push_back(sat(sat(v, 17), 8));
+        o.v.push_back(act(sat(rhaz(acc, clip), 32)));
       }
     }
   }
@@ -88,14 +109,18 @@ Ref sdp(const Ref& in, const Ref* operand, bool relu) {
   return o;
 }
 
-Ref maxpool(const Ref& in, int kw, int kh, int sw, int sh) {
-  Ref o{(in.w - kw) / sw + 1, (in.h - kh) / sh + 1, in.c, {}};
+// Max pooling; padded positions take no part (NVDLA's PDP pads only averages).
+Ref maxpool(const Ref& in, int kw, int kh, int sw, int sh, int pl = 0, int pr = 0, int pt = 0, int pb = 0) {
+  Ref o{(in.w + pl + pr - kw) / sw + 1, (in.h + pt + pb - kh) / sh + 1, in.c, {}};
   for (int c = 0; c < in.c; ++c) {
     for (int oy = 0; oy < o.h; ++oy) {
       for (int ox = 0; ox < o.w; ++ox) {
-        int64_t m = in.at(c, oy * sh, ox * sw);
+        int64_t m = std::numeric_limits<int64_t>::min();
         for (int y = 0; y < kh; ++y) {
-          for (int x = 0; x < kw; ++x) m = std::max(m, in.at(c, oy * sh + y, ox * sw + x));
+          for (int x = 0; x < kw; ++x) {
+            const int iy = oy * sh + y - pt, ix = ox * sw + x - pl;
+            if (iy >= 0 && iy < in.h && ix >= 0 && ix < in.w) m = std::max(m, in.at(c, iy, ix));
+          }
         }
         o.v.push_back(m);
       }
@@ -104,9 +129,83 @@ Ref maxpool(const Ref& in, int kw, int kh, int sw, int sh) {
   return o;
 }
 
+Ref maxpool(const Ref& in, const json& pool) {
+  REQUIRE(pool["method"] == "max");
+  const json pad = pool.value("pad", json::object());
+  const json stride = pool.value("stride", json::object());
+  return maxpool(in, pool["kernel"]["w"], pool["kernel"]["h"], stride.value("w", 1), stride.value("h", 1),
+                 pad.value("left", 0), pad.value("right", 0), pad.value("top", 0), pad.value("bottom", 0));
+}
+
+// Concatenation along channels (c-major values: one branch after the other).
+Ref concat(const std::vector<const Ref*>& branches) {
+  Ref o{branches.front()->w, branches.front()->h, 0, {}};
+  for (const Ref* b : branches) {
+    REQUIRE(b->w == o.w);
+    REQUIRE(b->h == o.h);
+    o.c += b->c;
+    o.v.insert(o.v.end(), b->v.begin(), b->v.end());
+  }
+  return o;
+}
+
+// A layer's `ew.lut` is the leaky ReLU of the bundled networks: LO linear from -1024 in steps of 8
+// (select 3) with entry i = leaky(-1024 + 8 i), exact on that grid, so interpolation gives
+// rhaz(x / 8) below 0 and x above; the underflow extrapolates from T[0] at START with scale 1 and
+// shift 3 (slope 1/8), the overflow from T[256] at END = 1024 with slope 1; LO wins every
+// priority, and LE (linear from 0, select 0: it hits only where LO hits) is never chosen.
+bool leaky_lut_ok(const json& lut) {
+  const json& r = lut["registers"];
+  bool ok = lut["lo"].size() == 257 && lut["le"].size() == 65;
+  for (std::size_t i = 0; ok && i < 257; ++i) ok = lut["lo"][i].get<int64_t>() == leaky(-1024 + 8 * static_cast<int64_t>(i));
+  ok = ok && r["lo_start"] == -1024 && r["lo_index_select"] == 3 && r["lo_end"] == 1024 && r["lo_uflow_scale"] == 1 &&
+       r["lo_uflow_shift"] == 3 && r["lo_oflow_scale"] == 1 && r["lo_oflow_shift"] == 0;
+  ok = ok && r["hybrid_priority"] == "lo" && r["uflow_priority"] == "lo" && r["oflow_priority"] == "lo";
+  return ok && r["le_function"] == "linear" && r["le_start"] == 0 && r["le_index_select"] == 0;
+}
+
+Activation activation_of(const json& L) {
+  Activation a;
+  a.relu = L.contains("bs") && L["bs"].value("relu", false);
+  if (L.contains("ew")) {
+    REQUIRE(L["ew"].size() == 1);  // only the LUT
+    REQUIRE(leaky_lut_ok(L["ew"]["lut"]));
+    a.lut_leaky = true;
+  }
+  if (L.contains("converter")) {
+    a.offset = L["converter"].value("offset", 0);
+    a.scale = L["converter"].value("scale", 1);
+    a.shift = L["converter"].value("shift", 0);
+  }
+  return a;
+}
+
 json lenet_json() {
   std::ifstream in(kLenet);
   return json::parse(in);
+}
+
+// The program's checks, each of which must cover exactly a produced tensor; and the tensors lie in
+// the network's memory without overlapping (but a concat's branch inside its cube).
+int checks_at_tensors(const units::CompiledNetwork& n) {
+  int checks = 0;
+  for (const auto& s : n.program.steps) {
+    if (s.op != StepOp::Check) continue;
+    ++checks;
+    const bool at_tensor = std::any_of(n.tensors.begin(), n.tensors.end(), [&](const units::NetTensor& t) {
+      return t.producer >= 0 && t.layout.base == s.addr && t.bytes == s.size;
+    });
+    CHECK(at_tensor);
+  }
+  for (const auto& a : n.tensors) {
+    CHECK(a.layout.base >= n.memory_base);
+    CHECK(a.layout.base + a.bytes <= n.memory_base + n.memory_bytes);
+    for (const auto& b : n.tensors) {
+      if (&a == &b || a.parent >= 0 || b.parent >= 0) continue;
+      CHECK((a.layout.base + a.bytes <= b.layout.base || b.layout.base + b.bytes <= a.layout.base));
+    }
+  }
+  return checks;
 }
 
 std::string refusal(const json& body) { return testing::refusal(body.dump(), "dla_network_bad.json"); }
@@ -124,28 +223,36 @@ static int check_against_reference(const fs::path& file, std::map<std::string, R
     if (t.producer < 0) ref[t.name] = Ref{t.w, t.h, t.c, t.values};
   }
   int nonzero = 0;
+  // A tensor of the reference; a concat's output is assembled from its branches when first read.
+  const auto get = [&](const std::string& name) -> const Ref& {
+    if (!ref.contains(name)) {
+      for (const json& L : j["layers"]) {
+        if (L["op"] != "concat" || L["output"] != name) continue;
+        std::vector<const Ref*> branches;
+        for (const json& b : L["inputs"]) branches.push_back(&ref.at(b.get<std::string>()));
+        ref[name] = concat(branches);
+      }
+    }
+    return ref.at(name);
+  };
   for (const int li : n.order) {
     const json& L = j["layers"][static_cast<std::size_t>(li)];
     const units::NetLayer& nl = n.layers[static_cast<std::size_t>(li)];
-    const Ref& in = ref.at(L["input"]);
+    const Ref& in = get(L["input"]);
     const bool relu = L.contains("bs") && L["bs"].value("relu", false);
     Ref out;
     if (L["op"] == "conv") {
       const json pad = L.value("padding", json::object());
+      const json stride = L.value("stride", json::object());
       out = conv(in, nl.weights, L["weights"]["k"], L["weights"]["r"], L["weights"]["s"], pad.value("left", 0),
-                 pad.value("right", 0), pad.value("top", 0), pad.value("bottom", 0), L.value("clip", 0), relu);
-      if (L.contains("pool")) {  // conv -> SDP -> PDP on the fly
-        REQUIRE(L["pool"]["method"] == "max");
-        out = maxpool(out, L["pool"]["kernel"]["w"], L["pool"]["kernel"]["h"], L["pool"]["stride"]["w"],
-                      L["pool"]["stride"]["h"]);
-      }
+                 pad.value("right", 0), pad.value("top", 0), pad.value("bottom", 0), stride.value("x", 1),
+                 stride.value("y", 1), L.value("clip", 0), activation_of(L));
+      if (L.contains("pool")) out = maxpool(out, L["pool"]);  // conv -> SDP -> PDP on the fly
     } else if (L["op"] == "sdp") {
-      out = sdp(in, L.contains("operand") ? &ref.at(L["operand"]) : nullptr, relu);
+      out = sdp(in, L.contains("operand") ? &get(L["operand"]) : nullptr, relu);
     } else {
       REQUIRE(L["op"] == "pdp");
-      REQUIRE(L["pool"]["method"] == "max");
-      out = maxpool(in, L["pool"]["kernel"]["w"], L["pool"]["kernel"]["h"], L["pool"]["stride"]["w"],
-                    L["pool"]["stride"]["h"]);
+      out = maxpool(in, L["pool"]);
     }
     const units::NetTensor& t = n.tensors[static_cast<std::size_t>(nl.output)];
     INFO("layer " << nl.name << " -> tensor " << t.name);
@@ -155,6 +262,13 @@ static int check_against_reference(const fs::path& file, std::map<std::string, R
     CHECK(t.values == out.v);
     nonzero += static_cast<int>(std::count_if(out.v.begin(), out.v.end(), [](int64_t v) { return v != 0; }));
     ref[t.name] = std::move(out);
+  }
+  // Every concat's output, as the golden model holds it after its branches' layers.
+  for (const units::NetLayer& L : n.layers) {
+    if (L.op != "concat") continue;
+    const units::NetTensor& t = n.tensors[static_cast<std::size_t>(L.output)];
+    INFO("concat " << L.name << " -> tensor " << t.name);
+    CHECK(t.values == get(t.name).v);
   }
   return nonzero;
 }
@@ -217,6 +331,114 @@ TEST_CASE("network resnet_block: every tensor of the golden model equals an int6
   CHECK(rdma_pointer["relu"].size() == 1);
 }
 
+TEST_CASE("network inception: four branches concatenated by placement equal the reference's concatenation",
+          "[network]") {
+  std::map<std::string, Ref> ref;
+  CHECK(check_against_reference(kInception, ref) > 2000);
+  // Every branch contributes (not all zero after its ReLU), and the 1x1 over the concatenation too.
+  for (const char* t : {"b1", "b2", "b3", "b4", "y"}) {
+    INFO(t);
+    CHECK(std::count(ref.at(t).v.begin(), ref.at(t).v.end(), 0) < static_cast<long>(ref.at(t).v.size()) * 3 / 4);
+    CHECK(std::count(ref.at(t).v.begin(), ref.at(t).v.end(), 127) < static_cast<long>(ref.at(t).v.size()) / 8);
+  }
+  const LoadedLayer l = load_layer(kInception);
+  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  const auto tensor = [&](const std::string& name) -> const units::NetTensor& {
+    for (const auto& t : n.tensors) {
+      if (t.name == name) return t;
+    }
+    FAIL("no tensor " << name);
+    return n.tensors.front();
+  };
+  // The branches are the concatenated cube's surfaces 0, 1-2, 3 and 4 (8 channels a surface on
+  // nv_small), at its strides; nothing else writes into the cube, and no step belongs to the
+  // concat (it runs nothing).
+  const units::NetTensor& cat = tensor("cat");
+  const uint64_t ss = cat.layout.surface_stride;
+  CHECK(ss == 16 * 16 * 8);
+  CHECK(tensor("b1").layout.base == cat.layout.base);
+  CHECK(tensor("b2").layout.base == cat.layout.base + ss);
+  CHECK(tensor("b3").layout.base == cat.layout.base + 3 * ss);
+  CHECK(tensor("b4").layout.base == cat.layout.base + 4 * ss);
+  CHECK(tensor("b4").c_offset == 32);
+  for (const char* b : {"b1", "b2", "b3", "b4"}) {
+    CHECK(tensor(b).layout.line_stride == cat.layout.line_stride);
+    CHECK(tensor(b).layout.surface_stride == ss);
+  }
+  CHECK(tensor("b4").layout.base + tensor("b4").bytes == cat.layout.base + cat.bytes);
+  CHECK(n.order.size() == 8);  // the hardware layers: every layer but the concat
+  for (const auto& st : n.program.steps) {
+    CHECK(st.where.find("layer concat (") == std::string::npos);
+    const bool in_cat = st.addr >= cat.layout.base && st.addr < cat.layout.base + cat.bytes;
+    if (st.op == StepOp::MemLoad) CHECK_FALSE(in_cat);  // no copy into the cube
+  }
+  CHECK(checks_at_tensors(n) == 8);
+}
+
+TEST_CASE("network yolo_tiny: leaky ReLU through the SDP LUT down to 13x13 equals the reference", "[network]") {
+  std::map<std::string, Ref> ref;
+  CHECK(check_against_reference(kYolo, ref) > 2000);
+  const Ref& c3 = ref.at("c3");
+  CHECK(c3.w == 13);
+  CHECK(c3.h == 13);
+  for (const std::string t : {"p1", "c2", "c3", "det"}) {
+    INFO(t);
+    const auto& v = ref.at(t).v;
+    // (p1 is max-pooled: a negative survives only where its whole window is negative)
+    CHECK(std::count_if(v.begin(), v.end(), [](int64_t x) { return x < 0; }) >
+          static_cast<long>(v.size()) / (t == "p1" ? 50 : 10));
+    CHECK(std::count_if(v.begin(), v.end(), [](int64_t x) { return x > 0; }) > static_cast<long>(v.size()) / 10);
+    CHECK(std::count_if(v.begin(), v.end(), [](int64_t x) { return x == 127 || x == -128; }) <
+          static_cast<long>(v.size()) / 10);
+  }
+  // What reaches conv2's LUT covers its four regions: underflow (x <= -1024, extrapolated with
+  // slope 1/8), hits below and above 0, overflow (x >= 1024, slope 1).
+  const LoadedLayer l = load_layer(kYolo);
+  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  Activation raw;
+  raw.raw = true;
+  const Ref x = conv(ref.at("p1"), n.layers[1].weights, 16, 3, 3, 1, 1, 1, 1, 1, 1, 0, raw);
+  const auto count = [&](auto pred) { return std::count_if(x.v.begin(), x.v.end(), pred); };
+  const long part = static_cast<long>(x.v.size()) / 20;
+  CHECK(count([](int64_t v) { return v <= -1024; }) > part);
+  CHECK(count([](int64_t v) { return v > -1024 && v < 0; }) > part);
+  CHECK(count([](int64_t v) { return v >= 0 && v < 1024; }) > part);
+  CHECK(count([](int64_t v) { return v >= 1024; }) > part);
+  // Each LUT layer programs the LUT, so its setup is not moved under the previous layer.
+  for (const auto& L : n.layers) {
+    INFO(L.name);
+    if (L.name == "conv2" || L.name == "conv3") CHECK_FALSE(L.overlapped);
+    if (L.name == "pool2" || L.name == "head") CHECK(L.overlapped);
+  }
+}
+
+TEST_CASE("network resnet18_stem: the stem and two basic blocks equal the reference", "[network]") {
+  std::map<std::string, Ref> ref;
+  CHECK(check_against_reference(kResnet18, ref) > 10000);
+  CHECK(ref.at("stem").w == 28);
+  CHECK(ref.at("pool").w == 14);
+  for (const std::string t : {"stem", "pool", "l1_1_a", "l1_1_b", "l1_1_out", "l1_2_a", "l1_2_b", "l1_2_out"}) {
+    INFO(t);
+    const auto& v = ref.at(t).v;
+    CHECK(std::count(v.begin(), v.end(), 0) < static_cast<long>(v.size()) * 3 / 4);
+    CHECK(std::count_if(v.begin(), v.end(), [](int64_t x) { return x == 127 || x == -128; }) <
+          static_cast<long>(v.size()) / 10);
+  }
+  CHECK(ref.at("l1_1_sum").v != ref.at("l1_1_b").v);  // the residual adds change the values
+  CHECK(ref.at("l1_2_sum").v != ref.at("l1_2_b").v);
+  // The stem folds W: the compiler chose a fold width (D_WFOLD non-zero).
+  const LoadedLayer l = load_layer(kResnet18);
+  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  bool folded = false;
+  for (const auto& st : n.program.steps) {
+    if (st.op == StepOp::RegWrite && st.reg->block == "CDMA" && st.reg->name == "D_WFOLD" &&
+        st.where.find("layer conv1 (") != std::string::npos) {
+      folded = st.value != 0;
+    }
+  }
+  CHECK(folded);
+}
+
 TEST_CASE("network lenet5: one program, each layer programmed into the other groups while the previous runs",
           "[network]") {
   const LoadedLayer l = load_layer(kLenet);
@@ -256,25 +478,7 @@ TEST_CASE("network lenet5: one program, each layer programmed into the other gro
   CHECK(waits_of("conv2") == std::vector<std::string>{"CDMA_DAT_1", "CDMA_WT_1", "CACC_1", "SDP_1"});
   CHECK(waits_of("pool2") == std::vector<std::string>{"PDP_1"});
   CHECK(waits_of("fc1") == std::vector<std::string>{"CDMA_DAT_0", "CDMA_WT_0", "CACC_0", "SDP_0"});
-  // Every layer's output is checked once, at its tensor.
-  int checks = 0;
-  for (const auto& s : steps) {
-    if (s.op != StepOp::Check) continue;
-    ++checks;
-    const bool at_tensor = std::any_of(n.tensors.begin(), n.tensors.end(), [&](const units::NetTensor& t) {
-      return t.producer >= 0 && t.layout.base == s.addr && t.bytes == s.size;
-    });
-    CHECK(at_tensor);
-  }
-  CHECK(checks == 7);
-  // Tensors do not overlap, and they lie in the network's memory.
-  for (const auto& a : n.tensors) {
-    CHECK(a.layout.base >= n.memory_base);
-    CHECK(a.layout.base + a.bytes <= n.memory_base + n.memory_bytes);
-    for (const auto& b : n.tensors) {
-      if (&a != &b) CHECK((a.layout.base + a.bytes <= b.layout.base || b.layout.base + b.bytes <= a.layout.base));
-    }
-  }
+  CHECK(checks_at_tensors(n) == 7);  // every layer's output checked once, at its tensor
 }
 
 TEST_CASE("network lenet5: the sequential schedule programs each layer after the previous one's interrupts",
@@ -297,6 +501,49 @@ TEST_CASE("network lenet5: the sequential schedule programs each layer after the
     if (s.op == StepOp::WaitIntr) last_wait = i;
   }
   for (const auto& L : n.layers) CHECK_FALSE(L.overlapped);
+}
+
+TEST_CASE("network files: each concat refusal names the JSON pointer and the rule", "[network]") {
+  std::ifstream in(kInception);
+  const json base = json::parse(in);
+  CHECK(refusal(base) == "accepted");
+  {
+    json j = base;  // b2 with 12 channels: b3 would start inside surface 2
+    j["tensors"][3]["c"] = 12;
+    j["tensors"][8]["c"] = 32;
+    j["layers"][2]["weights"]["k"] = 12;
+    CHECK(refusal(j) == "/layers/7/inputs/1 | branch \"b2\" has 12 channels, not a multiple of 8 (nv_small's 8-byte "
+                        "atom of int8): the next branch \"b3\" would start at channel 20 of \"cat\", inside an atom "
+                        "surface (concat by placement writes each branch as whole surfaces; only the last branch may "
+                        "end inside one)");
+  }
+  {
+    json j = base;
+    j["tensors"][8]["c"] = 40;
+    CHECK(refusal(j) == "/layers/7/output | the branches hold 36 channels, but tensor \"cat\" is declared with 40");
+  }
+  {
+    json j = base;  // a branch of another width
+    j["tensors"][1]["w"] = 15;
+    CHECK(refusal(j).starts_with("/layers/7/inputs/0 | branch \"b1\" is 15 x 16 x 8 int8, but the concat's output "
+                                 "\"cat\" is 16 x 16 x 36 int8"));
+  }
+  {
+    json j = base;  // b1 in two concats
+    j["tensors"].push_back({{"name", "cat2"}, {"w", 16}, {"h", 16}, {"c", 16}});
+    j["layers"].push_back({{"name", "concat2"}, {"op", "concat"}, {"inputs", {"b1", "x"}}, {"output", "cat2"}});
+    CHECK(refusal(j).starts_with("/layers/9/inputs/0 | tensor \"b1\" is already placed in \"cat\" at channel 0"));
+  }
+  {
+    json j = base;
+    j["layers"][7]["inputs"] = {"b1"};
+    CHECK(refusal(j) == "/layers/7/inputs | must be an array of at least two tensor names (the branches)");
+  }
+  {
+    json j = base;
+    j["layers"][7]["input"] = "b1";
+    CHECK(refusal(j).starts_with("/layers/7/input | unknown key \"input\" in a concat layer"));
+  }
 }
 
 TEST_CASE("network files: each refusal names the JSON pointer and the rule", "[network]") {
