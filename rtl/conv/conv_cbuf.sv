@@ -2,10 +2,11 @@
 // CBUF entry = one channel block of WordW bits, AtomicC elements at the widest precision) split
 // by the programmed D_BANK as NVDLA splits it: the data part is rows [0, wt_base_i) (banks
 // 0..DATA_BANK), the weight part the ring of rows from wt_base_i ((DATA_BANK+1) x entries) that
-// CDMA and CSC address by ring row (docs/CONV_RTL.md, "CBUF"). CDMA writes one cycle either
-// the data part -- any set of a row's lanes (dat_wmask_i; one atom a cycle in direct mode, a
-// whole folded row in W-fold mode) -- or any set of a row's lanes of the weight ring (wt_wmask_i;
-// the atoms of one DMA beat) -- never both: CDMA writes one response a cycle. A data write may
+// CDMA and CSC address by ring row (docs/CONV_RTL.md, "CBUF"). Two write ports, as NVDLA's CBUF
+// has (CDMA_DAT's and CDMA_WT's): a data write -- any set of a row's lanes of the data part
+// (dat_wmask_i; one atom a cycle in direct mode, a whole folded row in W-fold mode) -- and a
+// weight write -- any set of a row's lanes of the weight ring (wt_wmask_i; the atoms of one DMA
+// beat) -- may come in the same cycle: the two parts are different rows. A data write may
 // also write lanes dat_wmask1_i of the next row (dat_wnext_i: the second atom of a two-atom beat
 // of columns x, x + 1, which this layout keeps in two rows where NVDLA packs them into one entry). CSC reads DatRdPorts data rows and two consecutive weight rows per
 // cycle (asynchronous reads). DatRdPorts 4 (Winograd): CSC reads the four rows of a 4x4 tile
@@ -40,21 +41,18 @@ module conv_cbuf #(
   input  logic [RowW-1:0]     wt_rrow1_i,
   output logic [WordW-1:0]    wt_rdata1_o
 );
-  // The one write port: data or weights (physical row of a ring row: wt_base_i + ring row).
-  logic [RowW-1:0]     wrow, wt_prow0, wt_prow1;
-  assign wrow     = dat_we_i ? dat_wrow_i : wt_base_i + wt_wrow_i;
+  // Physical row of a ring row: wt_base_i + ring row.
+  logic [RowW-1:0]     wt_wprow, wt_prow0, wt_prow1;
+  assign wt_wprow = wt_base_i + wt_wrow_i;
   assign wt_prow0 = wt_base_i + wt_rrow0_i;
   assign wt_prow1 = wt_base_i + wt_rrow1_i;
 
   // One memory per atom lane so every write is a whole word of its memory.
   for (genvar l = 0; l < RowAtoms; l++) begin : g_lane
     logic [AtomBits-1:0] mem [CbufRows];
-    logic                we;
-    logic [AtomBits-1:0] wdata;
-    assign we    = dat_we_i ? dat_wmask_i[l] : wt_we_i && wt_wmask_i[l];
-    assign wdata = dat_we_i ? dat_wdata_i[l*AtomBits +: AtomBits] : wt_wdata_i[l*AtomBits +: AtomBits];
     always_ff @(posedge clk_i) begin
-      if (we) mem[wrow] <= wdata;
+      if (dat_we_i && dat_wmask_i[l]) mem[dat_wrow_i] <= dat_wdata_i[l*AtomBits +: AtomBits];
+      if (wt_we_i && wt_wmask_i[l]) mem[wt_wprow] <= wt_wdata_i[l*AtomBits +: AtomBits];
       if (dat_wnext_i && dat_wmask1_i[l]) mem[dat_wrow_i + 1'b1] <= dat_wdata1_i[l*AtomBits +: AtomBits];
     end
     for (genvar p = 0; p < DatRdPorts; p++) begin : g_rd

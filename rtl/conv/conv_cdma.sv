@@ -1,9 +1,16 @@
-// CDMA for direct convolution: fetches the input lines the first stripe needs, the first kernel
-// group's weights, the rest of the input feature cube, then the rest of the weight byte stream,
-// through the DMA read port (one atom per request, responses in request order, up to
-// MaxOutstanding reads in flight), and writes them into CBUF. That order lets CSC start after a
-// few lines and one weight set while the rest is still arriving (one read port: a data-first
-// order would idle the MACs for the whole cube). A weight request asks for WtAtoms consecutive
+// CDMA for direct convolution: two DMA read clients, as NVDLA's CDMA_DAT and CDMA_WT, each with
+// its own requests in flight and in-order responses (conv_core puts a dla_dma_rd engine on each),
+// writing CBUF's data part and weight ring through CBUF's two write ports, so their responses may
+// interleave in any way. Fetch order: the input lines the first stripe needs, the first kernel
+// group's weights, the rest of the input feature cube, then the rest of the weight byte stream --
+// as a priority between the clients, not phases of one stream: the data client waits after the
+// first lines until the first group's weights are all requested, and a weight request is
+// presented only in a cycle the data client presents none to the port (dat_rd_port_i low: its
+// walk is done, skipping, held, or out of credits), so the weights take the port time the data
+// client leaves idle. That order lets CSC start after a few lines and one weight set while the
+// rest is still arriving (one read port: a data-first order would idle the MACs for the whole
+// cube; weights first would delay the cube the first group's last stripe needs). A weight request
+// once presented stays presented until taken. A weight request asks for WtAtoms consecutive
 // atoms where its offset is a multiple of WtAtoms atoms and the phase and the ring have room
 // for them (WtAtoms = min(DmaAtoms, atoms per CBUF row): nv_full's 512-bit port carries two
 // 32-byte atoms a beat), else one; the beat is written into the lanes of one ring row. Data
@@ -26,7 +33,7 @@ module conv_cdma #(
   parameter int unsigned AtomicC        = 8,
   parameter bit          SupportInt16   = 1'b0,
   parameter int unsigned CbufRows       = 16384,
-  parameter int unsigned MaxOutstanding = 64,
+  parameter int unsigned WtRdSlots      = 64,  // the weight client's reads in flight (its engine's)
   parameter int unsigned GroupKernels   = 8,  // kernels per kernel group at int8 (half at int16)
   parameter bit          SupportWino    = 1'b0,
   parameter bit          SupportWfold   = 1'b0,  // W-fold (cfg.wfold, docs/WFOLD.md)
@@ -46,14 +53,23 @@ module conv_cdma #(
   input  logic                rst_ni,
   input  logic                start_i,
   input  conv_pkg::cfg_t      cfg_i,
-  // DMA read
-  output logic                dma_rd_req_valid_o,
-  input  logic                dma_rd_req_ready_i,
-  output logic [63:0]         dma_rd_req_addr_o,
-  output logic [LenW-1:0]     dma_rd_req_len_o,   // atoms - 1
-  input  logic                dma_rd_rsp_valid_i,
-  output logic                dma_rd_rsp_ready_o,
-  input  logic [DmaBits-1:0]  dma_rd_rsp_data_i,
+  // DMA read, data client (CDMA_DAT)
+  output logic                dat_rd_req_valid_o,
+  input  logic                dat_rd_req_ready_i,
+  output logic [63:0]         dat_rd_req_addr_o,
+  output logic [LenW-1:0]     dat_rd_req_len_o,   // atoms - 1
+  input  logic                dat_rd_port_i,      // a data request is presented to the port
+  input  logic                dat_rd_rsp_valid_i,
+  output logic                dat_rd_rsp_ready_o,
+  input  logic [DmaBits-1:0]  dat_rd_rsp_data_i,
+  // DMA read, weight client (CDMA_WT)
+  output logic                wt_rd_req_valid_o,
+  input  logic                wt_rd_req_ready_i,
+  output logic [63:0]         wt_rd_req_addr_o,
+  output logic [LenW-1:0]     wt_rd_req_len_o,
+  input  logic                wt_rd_rsp_valid_i,
+  output logic                wt_rd_rsp_ready_o,
+  input  logic [DmaBits-1:0]  wt_rd_rsp_data_i,
   // CBUF writes
   output logic                dat_we_o,
   output logic [RowW-1:0]     dat_wrow_o,
@@ -62,7 +78,6 @@ module conv_cdma #(
   output logic                dat_wnext_o,  // also write row dat_wrow_o + 1
   output logic [RowAtoms-1:0] dat_wmask1_o, // its lanes
   output logic [WordW-1:0]    dat_wdata1_o, // and data
-  output logic                dat_rsp_o,    // a data response is taken (perf counters)
   output logic                wt_we_o,
   output logic [RowW-1:0]     wt_wrow_o,    // ring row
   output logic [RowAtoms-1:0] wt_wmask_o,   // lanes of the ring row written
@@ -70,7 +85,6 @@ module conv_cdma #(
   // to CSC
   input  logic [31:0]         wt_release_i,
   input  logic [RowW:0]       wt_ring_i,     // rows of the weight ring (D_BANK.WEIGHT_BANK)
-  output logic                req_dat_o,     // the request on the port is for input data
   output logic [13:0]         dat_lines_o,
   output logic [31:0]         wt_written_o,
   output logic                dat_done_pulse_o,
@@ -78,7 +92,6 @@ module conv_cdma #(
   output logic                fetch_done_o
 );
   localparam int unsigned RowLog2  = $clog2(RowBytes);
-  localparam int unsigned OutW     = $clog2(MaxOutstanding + 1);
   localparam int unsigned LaneW    = RowAtoms > 1 ? $clog2(RowAtoms) : 1;
   // atoms of a weight beat: the port's, at most a CBUF row's
   localparam int unsigned WtAtoms  = DmaAtoms < RowAtoms ? DmaAtoms : RowAtoms;
@@ -89,9 +102,10 @@ module conv_cdma #(
   assign wino = SupportWino && cfg_i.wino;
 
   // ---------------------------------------------------------------- requests
-  // Phase order, the same on the request and the response side: PhData0 (first_lines input
-  // lines), PhWeight0 (the first kernel group's bytes), PhData (the other lines), PhWeight (the
-  // other bytes), PhDone; empty phases are skipped.
+  // Phases of each client. Data requests: PhData0 (first_lines input lines), PhData (the other
+  // lines; held while the weights are in PhWeight0), PhDone. Weight requests: PhWeight0 (the first
+  // kernel group's bytes), PhWeight (the other bytes), PhDone. The response sides: PhData (or
+  // PhWeight) until the last response, PhDone.
   typedef enum logic [2:0] {PhIdle, PhData0, PhWeight0, PhData, PhWeight, PhDone} phase_e;
   // Lines CSC needs first. Direct: those of the first output row, (R-1)*dy + 1 - PAD_TOP in
   // [1, H]. Winograd: those of the first stripe's tiles, 2*(tile rows) + 2 extended lines, i.e.
@@ -250,20 +264,21 @@ module conv_cdma #(
     assign fold_we     = 1'b0;
   end
 
-  phase_e      req_ph_q;
+  phase_e      dq_ph_q, wq_ph_q;  // data / weight request phase
   logic [31:0] qo_q;
-  logic [OutW-1:0] out_cnt_q;
-  logic        q_dat, q_last_o, q_last_o0, wt_room, req_fire, rsp_fire;
+  logic        q_dat, dat_hold, wt_held_q, q_last_o, q_last_o0, wt_room, dat_fire, wt_fire;
   logic [31:0] q_bytes;  // bytes of this weight request: one atom or WtAtoms
   logic [32:0] wt_limit; // ring room: stream offsets below this may be written
   logic        q_wide;
 
-  assign q_dat    = req_ph_q == PhData0 || req_ph_q == PhData;
+  // past the first lines, the data client waits for the first kernel group's weight requests
+  assign dat_hold = dq_ph_q == PhData && wq_ph_q == PhWeight0;
+  assign q_dat    = dq_ph_q == PhData0 || (dq_ph_q == PhData && !dat_hold);
   assign wt_limit = 33'(wt_release_i) + (33'(wt_ring_i) << RowLog2);
   if (WtAtoms > 1) begin : g_q_wide
     // aligned, every atom starts inside the phase, and the ring has room for all of them
     logic [31:0] q_end;
-    assign q_end  = (req_ph_q == PhWeight0) ? w0_bytes : cfg_i.wt_bytes;
+    assign q_end  = (wq_ph_q == PhWeight0) ? w0_bytes : cfg_i.wt_bytes;
     assign q_wide = qo_q[AtomLog2 +: WtLog2] == '0 &&
                     qo_q + 32'((WtAtoms - 1) * AtomBytes) < q_end &&
                     33'(qo_q) + 33'(WtAtoms * AtomBytes) <= wt_limit;
@@ -275,65 +290,72 @@ module conv_cdma #(
   assign q_last_o0 = qo_q + q_bytes >= w0_bytes;
   assign wt_room   = 33'(qo_q) + 33'(AtomBytes) <= wt_limit;
 
-  assign dma_rd_req_addr_o  = q_dat ? q_addr : cfg_i.wt_addr + 64'(qo_q);
-  assign dma_rd_req_len_o   = (q_dat ? q_pair : q_wide) ? LenW'(q_dat ? 1 : WtAtoms - 1) : '0;
-  assign dma_rd_req_valid_o = out_cnt_q != OutW'(MaxOutstanding) &&
-                              ((q_dat && !q_skip) ||
-                               ((req_ph_q == PhWeight0 || req_ph_q == PhWeight) && wt_room));
-  assign req_fire           = dma_rd_req_valid_o && dma_rd_req_ready_i;
+  assign dat_rd_req_addr_o  = q_addr;
+  assign dat_rd_req_len_o   = q_pair ? LenW'(1) : '0;
+  assign dat_rd_req_valid_o = q_dat && !q_skip;
+  assign dat_fire           = dat_rd_req_valid_o && dat_rd_req_ready_i;
   // a skipped atom takes a step without a read
-  assign q_step             = q_dat && (q_skip || req_fire);
+  assign q_step             = q_dat && (q_skip || dat_fire);
+  assign wt_rd_req_addr_o   = cfg_i.wt_addr + 64'(qo_q);
+  assign wt_rd_req_len_o    = q_wide ? LenW'(WtAtoms - 1) : '0;
+  assign wt_rd_req_valid_o  = (wq_ph_q == PhWeight0 || wq_ph_q == PhWeight) && wt_room &&
+                              (!dat_rd_port_i || wt_held_q);
+  assign wt_fire            = wt_rd_req_valid_o && wt_rd_req_ready_i;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      req_ph_q  <= PhIdle;
+      dq_ph_q   <= PhIdle;
+      wq_ph_q   <= PhIdle;
       qo_q      <= '0;
-      out_cnt_q <= '0;
+      wt_held_q <= 1'b0;
+    end else if (start_i) begin
+      dq_ph_q   <= PhData0;
+      wq_ph_q   <= PhWeight0;
+      qo_q      <= '0;
+      wt_held_q <= 1'b0;
     end else begin
-      out_cnt_q <= out_cnt_q + OutW'(req_fire) - OutW'(rsp_fire);
-      if (start_i) begin
-        req_ph_q <= PhData0;
-        qo_q     <= '0;
-      end else if (q_step) begin
-        if (q_line_last) begin
-          if (req_ph_q == PhData0 && (q_line + 14'd1 == q_lines || q_line + 14'd1 >= first_lines)) begin
-            req_ph_q <= PhWeight0;
-          end else if (q_line + 14'd1 == q_lines) begin
-            req_ph_q <= (qo_q >= cfg_i.wt_bytes) ? PhDone : PhWeight;
-          end
+      wt_held_q <= wt_rd_req_valid_o && !wt_rd_req_ready_i;
+      if (q_step && q_line_last) begin
+        if (q_line + 14'd1 == q_lines) begin
+          dq_ph_q <= PhDone;
+        end else if (dq_ph_q == PhData0 && q_line + 14'd1 >= first_lines) begin
+          dq_ph_q <= PhData;
         end
-      end else if (req_fire) begin
+      end
+      if (wt_fire) begin
         qo_q <= qo_q + q_bytes;
-        if (req_ph_q == PhWeight0 && (q_last_o0 || q_last_o)) begin
-          req_ph_q <= !q_done ? PhData : q_last_o ? PhDone : PhWeight;
-        end else if (q_last_o) begin
-          req_ph_q <= PhDone;
+        if (q_last_o) begin
+          wq_ph_q <= PhDone;
+        end else if (wq_ph_q == PhWeight0 && q_last_o0) begin
+          wq_ph_q <= PhWeight;
         end
       end
     end
   end
 
   // ---------------------------------------------------------------- responses -> CBUF
-  // The response side walks the same sequence; a skipped atom takes no response.
-  phase_e      rsp_ph_q;
+  // Each response side walks its client's sequence; a skipped atom takes no response. The two
+  // are independent: a data and a weight response may be written in the same cycle (CBUF's data
+  // and weight write ports).
+  phase_e      dr_ph_q, wr_ph_q;  // data / weight response phase
   logic [31:0] so_q;
-  logic        s_dat, s_last_o, s_last_o0, s_wt_fire, s_wide;
+  logic        s_dat, s_last_o, s_dat_fire, s_wt_fire, s_wide;
   logic [31:0] s_bytes;
-  assign s_dat     = rsp_ph_q == PhData0 || rsp_ph_q == PhData;
+  assign s_dat     = dr_ph_q == PhData;
   // The width of each weight request, in request order, for its response (the request side's
   // choice depends on the ring's room at the time).
   if (WtAtoms > 1) begin : g_wide_fifo
     logic wide_valid, wide_ready;
-    logic [$clog2(MaxOutstanding + 1)-1:0] wide_level;
+    logic [$clog2(WtRdSlots + 1)-1:0] wide_level;
     dla_fifo #(
-      .Depth      (MaxOutstanding),
+      .Depth      (WtRdSlots),
       .Width      (1),
       .FallThrough(1'b1)
     ) u_wide (
       .clk_i      (clk_i),
       .rst_ni     (rst_ni),
-      .in_valid_i (req_fire && !q_dat),
-      .in_ready_o (wide_ready),  // never full: it holds at most the reads in flight
+      .in_valid_i (wt_fire),
+      .in_ready_o (wide_ready),  // never full: it holds at most the weight reads in flight
       .in_data_i  (q_wide),
       .out_valid_o(wide_valid),
       .out_ready_i(s_wt_fire),
@@ -347,34 +369,29 @@ module conv_cdma #(
   end
   assign s_bytes   = s_wide ? 32'(WtAtoms * AtomBytes) : 32'(AtomBytes);
   assign s_last_o  = so_q + s_bytes >= cfg_i.wt_bytes;
-  assign s_last_o0 = so_q + s_bytes >= w0_bytes;
-  assign dma_rd_rsp_ready_o = !(s_dat && s_skip);
-  assign rsp_fire  = dma_rd_rsp_valid_i && dma_rd_rsp_ready_o;
-  assign s_step    = s_dat && (s_skip || rsp_fire);
-  assign s_wt_fire = rsp_fire && (rsp_ph_q == PhWeight0 || rsp_ph_q == PhWeight);
+  assign dat_rd_rsp_ready_o = s_dat && !s_skip;
+  assign s_dat_fire = dat_rd_rsp_valid_i && dat_rd_rsp_ready_o;
+  assign s_step     = s_dat && (s_skip || s_dat_fire);
+  assign wt_rd_rsp_ready_o = wr_ph_q == PhWeight;
+  assign s_wt_fire  = wt_rd_rsp_valid_i && wt_rd_rsp_ready_o;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      rsp_ph_q <= PhIdle;
-      so_q     <= '0;
+      dr_ph_q <= PhIdle;
+      wr_ph_q <= PhIdle;
+      so_q    <= '0;
+    end else if (start_i) begin
+      dr_ph_q <= PhData;
+      wr_ph_q <= PhWeight;
+      so_q    <= '0;
     end else begin
-      if (start_i) begin
-        rsp_ph_q <= PhData0;
-        so_q     <= '0;
-      end else if (s_step) begin
-        if (s_line_last) begin
-          if (rsp_ph_q == PhData0 && (s_line + 14'd1 == s_lines || s_line + 14'd1 >= first_lines)) begin
-            rsp_ph_q <= PhWeight0;
-          end else if (s_line + 14'd1 == s_lines) begin
-            rsp_ph_q <= (so_q >= cfg_i.wt_bytes) ? PhDone : PhWeight;
-          end
-        end
-      end else if (s_wt_fire) begin
+      if (s_step && s_line_last && s_line + 14'd1 == s_lines) begin
+        dr_ph_q <= PhDone;
+      end
+      if (s_wt_fire) begin
         so_q <= so_q + s_bytes;
-        if (rsp_ph_q == PhWeight0 && (s_last_o0 || s_last_o)) begin
-          rsp_ph_q <= !s_done ? PhData : s_last_o ? PhDone : PhWeight;
-        end else if (s_last_o) begin
-          rsp_ph_q <= PhDone;
+        if (s_last_o) begin
+          wr_ph_q <= PhDone;
         end
       end
     end
@@ -414,7 +431,7 @@ module conv_cdma #(
     .offset_i  (cfg_i.cvt_offset),
     .scale_i   (cfg_i.cvt_scale),
     .truncate_i(cfg_i.cvt_truncate),
-    .data_i    (dma_rd_rsp_data_i[CvtAtoms*AtomBits-1:0]),
+    .data_i    (dat_rd_rsp_data_i[CvtAtoms*AtomBits-1:0]),
     .data_o    (cvt_beat)
   );
   assign cvt_data = cvt_beat[AtomBits-1:0];
@@ -428,7 +445,7 @@ module conv_cdma #(
     assign one_row      = s_pair && wino && !s_lane[0];
     assign dat_word     = one_row ? {(RowAtoms / 2){cvt_beat}} : {RowAtoms{cvt_data}};
     assign dat_lanes    = one_row ? RowAtoms'(3) : RowAtoms'(1);
-    assign dat_wnext_o  = !fold && s_pair && !one_row && s_dat && rsp_fire;
+    assign dat_wnext_o  = !fold && s_pair && !one_row && s_dat && s_dat_fire;
     assign dat_wmask1_o = wino ? RowAtoms'(1) << (s_lane - 1'b1) : RowAtoms'(1) << s_lane;
     assign dat_wdata1_o = {RowAtoms{cvt_beat[CvtAtoms*AtomBits-1 -: AtomBits]}};
   end else begin : g_no_pair_row
@@ -442,18 +459,17 @@ module conv_cdma #(
   end
 
 
-  assign dat_we_o    = fold ? fold_we : s_dat && rsp_fire;
+  assign dat_we_o    = fold ? fold_we : s_dat && s_dat_fire;
   assign dat_wrow_o  = s_row;
   assign dat_wmask_o = fold ? fold_mask : dat_lanes << s_lane;
   assign dat_wdata_o = fold ? fold_row : dat_word;
-  assign dat_rsp_o   = s_dat && rsp_fire;
   assign wt_we_o     = s_wt_fire;
   assign wt_wrow_o   = RowW'(wt_row_q);
   // a one-atom beat goes to its lane, a wide one (aligned) to WtAtoms lanes from its lane: the
   // beat's atoms repeated along the row put atom j at lane (lane + j)
   assign wt_wmask_o  = (s_wide ? RowAtoms'((1 << WtAtoms) - 1) : RowAtoms'(1)) << wt_lane;
-  assign wt_wdata_o  = s_wide ? {(RowAtoms / WtAtoms){dma_rd_rsp_data_i[WtAtoms*AtomBits-1:0]}}
-                              : {RowAtoms{dma_rd_rsp_data_i[AtomBits-1:0]}};
+  assign wt_wdata_o  = s_wide ? {(RowAtoms / WtAtoms){wt_rd_rsp_data_i[WtAtoms*AtomBits-1:0]}}
+                              : {RowAtoms{wt_rd_rsp_data_i[AtomBits-1:0]}};
 
   // Lines complete in CBUF (reset at start). Winograd: extended lines, whose input lines
   // (ye*sy + py - PAD_TOP, all phases) have all arrived; padding lines need none.
@@ -461,21 +477,28 @@ module conv_cdma #(
   assign ext_lines   = (15'(s_line) + 15'(cfg_i.src_pad_top)) >> (cfg_i.src_stride_y == 4'd2);
   assign dat_lines_o = !wino ? s_line
                      : (s_done || ext_lines >= 15'(cfg_i.out_h) + 15'd2) ? cfg_i.out_h + 14'd2 : 14'(ext_lines);
-  assign req_dat_o        = q_dat;
   assign wt_written_o     = so_q;
   assign dat_done_pulse_o = s_step && s_line_last && s_line + 14'd1 == s_lines;
   assign wt_done_pulse_o  = wt_we_o && s_last_o;
-  assign fetch_done_o     = rsp_ph_q == PhDone;
+  assign fetch_done_o     = dr_ph_q == PhDone && wr_ph_q == PhDone;
 
   logic unused;
-  assign unused = ^{cfg_i, s_addr, d_q_row, d_q_lane, dma_rd_rsp_data_i};
+  assign unused = ^{cfg_i, s_addr, d_q_row, d_q_lane, q_done, dat_rd_rsp_data_i, wt_rd_rsp_data_i};
 `ifndef SYNTHESIS
-  // Cover points for scripts/coverage.sh: the request and response phase sequencers.
-  for (genvar s = 0; s < 6; s++) begin : g_cov_req_ph
-    CovState: cover property (@(posedge clk_i) req_ph_q == phase_e'(s));
+  // Cover points for scripts/coverage.sh: the request and response phase sequencers, the held
+  // data client and a weight request taken beside data responses.
+  for (genvar s = 0; s < 6; s++) begin : g_cov_dq_ph
+    if (s != PhWeight0 && s != PhWeight) begin : g_st
+      CovState: cover property (@(posedge clk_i) dq_ph_q == phase_e'(s));
+    end
   end
-  for (genvar s = 0; s < 6; s++) begin : g_cov_rsp_ph
-    CovState: cover property (@(posedge clk_i) rsp_ph_q == phase_e'(s));
+  for (genvar s = 0; s < 6; s++) begin : g_cov_wq_ph
+    if (s != PhData0 && s != PhData) begin : g_st
+      CovState: cover property (@(posedge clk_i) wq_ph_q == phase_e'(s));
+    end
   end
+  CovDatHold: cover property (@(posedge clk_i) dat_hold);
+  CovBothRsp: cover property (@(posedge clk_i) s_dat_fire && s_wt_fire);
+  CovWtBackfill: cover property (@(posedge clk_i) wt_fire && dq_ph_q != PhDone && !dat_hold);
 `endif
 endmodule

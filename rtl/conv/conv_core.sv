@@ -1,8 +1,9 @@
 // The direct-convolution pipeline at register level: CDMA -> CBUF -> CSC -> CMAC_A/B -> CACC,
 // with a flying output stream into SDP (docs/CONV_RTL.md). Five CSB register blocks (the
-// generated <blk>_reg_top each: NVDLA offsets, block bases as parameters, fields as structs), one
-// DMA read port (1 .. DmaAtoms atoms per request, one beat per response, responses in order;
-// docs/DMA.md "The port"), the CACC output on fly_* (FlyLanes
+// generated <blk>_reg_top each: NVDLA offsets, block bases as parameters, fields as structs), two
+// DMA read ports, CDMA's data and weight clients (NVDLA's CDMA_DAT and CDMA_WT), each through a
+// dla_dma_rd engine of DatRdSlots / WtRdSlots reads in flight (1 .. DmaAtoms atoms per request,
+// one beat per response, responses in order; docs/DMA.md "The port"), the CACC output on fly_* (FlyLanes
 // 32-bit elements per beat in SDP's processing order: kernel group, h, w, lane; padded lanes
 // included).
 //
@@ -36,6 +37,10 @@ module conv_core #(
   parameter bit          SupportWino  = 1'b0,  // Winograd F(2x2,3x3) (nv_full: AtomicC 64, int16)
   parameter bit          SupportWfold = 1'b0,  // the W-fold CDMA data path (nv_full, docs/WFOLD.md)
   parameter int unsigned DmaAtoms     = 1,  // atoms per DMA read beat (dma_bits / atom bits)
+  // reads in flight of CDMA's data / weight client (their engines' buffers, in beats): small by
+  // default (synthesis); the verilated models take regs/hw_configs.json's (docs/DMA.md)
+  parameter int unsigned DatRdSlots   = 8,
+  parameter int unsigned WtRdSlots    = 8,
   localparam int unsigned AtomBytes   = 1 << AtomLog2,
   localparam int unsigned AtomBits    = 8 * AtomBytes,
   localparam int unsigned DmaBits     = AtomBits * DmaAtoms,
@@ -51,14 +56,22 @@ module conv_core #(
   input  logic [31:0]         csb_req_wdata_i,
   output logic                csb_rsp_valid_o,
   output logic [31:0]         csb_rsp_rdata_o,
-  // DMA read: len + 1 atoms per request, one beat per response, responses in order
-  output logic                dma_rd_req_valid_o,
-  input  logic                dma_rd_req_ready_i,
-  output logic [63:0]         dma_rd_req_addr_o,
-  output logic [LenW-1:0]     dma_rd_req_len_o,
-  input  logic                dma_rd_rsp_valid_i,
-  output logic                dma_rd_rsp_ready_o,
-  input  logic [DmaBits-1:0]  dma_rd_rsp_data_i,
+  // DMA read, CDMA_DAT and CDMA_WT: len + 1 atoms per request, one beat per response, responses
+  // in order
+  output logic                dat_rd_req_valid_o,
+  input  logic                dat_rd_req_ready_i,
+  output logic [63:0]         dat_rd_req_addr_o,
+  output logic [LenW-1:0]     dat_rd_req_len_o,
+  input  logic                dat_rd_rsp_valid_i,
+  output logic                dat_rd_rsp_ready_o,
+  input  logic [DmaBits-1:0]  dat_rd_rsp_data_i,
+  output logic                wt_rd_req_valid_o,
+  input  logic                wt_rd_req_ready_i,
+  output logic [63:0]         wt_rd_req_addr_o,
+  output logic [LenW-1:0]     wt_rd_req_len_o,
+  input  logic                wt_rd_rsp_valid_i,
+  output logic                wt_rd_rsp_ready_o,
+  input  logic [DmaBits-1:0]  wt_rd_rsp_data_i,
   // flying output to SDP
   output logic                fly_valid_o,
   input  logic                fly_ready_i,
@@ -286,7 +299,6 @@ module conv_core #(
   // ---------------------------------------------------------------- CDMA, CBUF, CSC
   logic                dat_we, wt_we, dat_done_pulse, wt_done_pulse, fetch_done;
   logic [13:0]         dat_lines;
-  logic                req_dat;
   logic [RowW-1:0]     dat_wrow;
   logic [DatRdPorts-1:0][RowW-1:0] dat_rrow;
   logic [DatRdPorts-1:0][WordW-1:0] dat_rdata;
@@ -306,16 +318,21 @@ module conv_core #(
   logic [WordW-1:0]    dat_wdata, wt_wdata, dat_wdata1;
   logic                dat_wnext;
   logic [RowAtoms-1:0] dat_wmask1;
-  logic                dat_rsp;
   logic [WordW-1:0]    wt_rdata0, wt_rdata1;
   logic [31:0]         wt_written, wt_release;
+  // CDMA's clients on their engines' client side
+  logic                cdat_req_valid, cdat_req_ready, cdat_rsp_valid, cdat_rsp_ready;
+  logic                cwt_req_valid, cwt_req_ready, cwt_rsp_valid, cwt_rsp_ready;
+  logic [63:0]         cdat_req_addr, cwt_req_addr;
+  logic [LenW-1:0]     cdat_req_len, cwt_req_len;
+  logic [DmaBits-1:0]  cdat_rsp_data, cwt_rsp_data;
 
   conv_cdma #(
     .AtomLog2      (AtomLog2),
     .AtomicC       (AtomicC),
     .SupportInt16  (SupportInt16),
     .CbufRows      (CbufRows),
-    .MaxOutstanding(64),
+    .WtRdSlots     (WtRdSlots),
     .GroupKernels  (NumOut),
     .SupportWino   (SupportWino),
     .SupportWfold  (SupportWfold),
@@ -327,13 +344,21 @@ module conv_core #(
     .rst_ni            (rst_ni),
     .start_i           (start),
     .cfg_i             (cfg),
-    .dma_rd_req_valid_o(dma_rd_req_valid_o),
-    .dma_rd_req_ready_i(dma_rd_req_ready_i),
-    .dma_rd_req_addr_o (dma_rd_req_addr_o),
-    .dma_rd_req_len_o  (dma_rd_req_len_o),
-    .dma_rd_rsp_valid_i(dma_rd_rsp_valid_i),
-    .dma_rd_rsp_ready_o(dma_rd_rsp_ready_o),
-    .dma_rd_rsp_data_i (dma_rd_rsp_data_i),
+    .dat_rd_req_valid_o(cdat_req_valid),
+    .dat_rd_req_ready_i(cdat_req_ready),
+    .dat_rd_req_addr_o (cdat_req_addr),
+    .dat_rd_req_len_o  (cdat_req_len),
+    .dat_rd_port_i     (dat_rd_req_valid_o),
+    .dat_rd_rsp_valid_i(cdat_rsp_valid),
+    .dat_rd_rsp_ready_o(cdat_rsp_ready),
+    .dat_rd_rsp_data_i (cdat_rsp_data),
+    .wt_rd_req_valid_o (cwt_req_valid),
+    .wt_rd_req_ready_i (cwt_req_ready),
+    .wt_rd_req_addr_o  (cwt_req_addr),
+    .wt_rd_req_len_o   (cwt_req_len),
+    .wt_rd_rsp_valid_i (cwt_rsp_valid),
+    .wt_rd_rsp_ready_o (cwt_rsp_ready),
+    .wt_rd_rsp_data_i  (cwt_rsp_data),
     .dat_we_o          (dat_we),
     .dat_wrow_o        (dat_wrow),
     .dat_wmask_o       (dat_wmask),
@@ -341,19 +366,60 @@ module conv_core #(
     .dat_wnext_o       (dat_wnext),
     .dat_wmask1_o      (dat_wmask1),
     .dat_wdata1_o      (dat_wdata1),
-    .dat_rsp_o         (dat_rsp),
     .wt_we_o           (wt_we),
     .wt_wrow_o         (wt_wrow),
     .wt_wmask_o        (wt_wmask),
     .wt_wdata_o        (wt_wdata),
     .wt_release_i      (wt_release),
     .wt_ring_i         (wt_ring),
-    .req_dat_o         (req_dat),
     .dat_lines_o       (dat_lines),
     .wt_written_o      (wt_written),
     .dat_done_pulse_o  (dat_done_pulse),
     .wt_done_pulse_o   (wt_done_pulse),
     .fetch_done_o      (fetch_done)
+  );
+
+  // CDMA's two read clients, each through its DMA read engine (reads in flight, in-order
+  // responses in a buffer of that many beats); the request is {len, address}.
+  dla_dma_rd #(
+    .AddrWidth  (LenW + 64),
+    .DataWidth  (DmaBits),
+    .MaxInFlight(DatRdSlots)
+  ) u_dat_rd (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .req_valid_i    (cdat_req_valid),
+    .req_ready_o    (cdat_req_ready),
+    .req_addr_i     ({cdat_req_len, cdat_req_addr}),
+    .rsp_valid_o    (cdat_rsp_valid),
+    .rsp_ready_i    (cdat_rsp_ready),
+    .rsp_data_o     (cdat_rsp_data),
+    .mem_req_valid_o(dat_rd_req_valid_o),
+    .mem_req_ready_i(dat_rd_req_ready_i),
+    .mem_req_addr_o ({dat_rd_req_len_o, dat_rd_req_addr_o}),
+    .mem_rsp_valid_i(dat_rd_rsp_valid_i),
+    .mem_rsp_ready_o(dat_rd_rsp_ready_o),
+    .mem_rsp_data_i (dat_rd_rsp_data_i)
+  );
+  dla_dma_rd #(
+    .AddrWidth  (LenW + 64),
+    .DataWidth  (DmaBits),
+    .MaxInFlight(WtRdSlots)
+  ) u_wt_rd (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .req_valid_i    (cwt_req_valid),
+    .req_ready_o    (cwt_req_ready),
+    .req_addr_i     ({cwt_req_len, cwt_req_addr}),
+    .rsp_valid_o    (cwt_rsp_valid),
+    .rsp_ready_i    (cwt_rsp_ready),
+    .rsp_data_o     (cwt_rsp_data),
+    .mem_req_valid_o(wt_rd_req_valid_o),
+    .mem_req_ready_i(wt_rd_req_ready_i),
+    .mem_req_addr_o ({wt_rd_req_len_o, wt_rd_req_addr_o}),
+    .mem_rsp_valid_i(wt_rd_rsp_valid_i),
+    .mem_rsp_ready_o(wt_rd_rsp_ready_o),
+    .mem_rsp_data_i (wt_rd_rsp_data_i)
   );
 
   conv_cbuf #(
@@ -503,32 +569,35 @@ module conv_core #(
     cacc_hw2reg.out_saturation    = sat_count;
   end
 
-  // CDMA perf counters (D_PERF_ENABLE.DMA_EN): stall = cycles a read waits on the port; latency =
-  // the sum over reads of request-accept to response cycles (each cycle adds the reads in flight).
-  // Reads are data or weight by CDMA's phase; responses come back in order.
-  logic        perf_en, dat_req_fire, wt_req_fire;
-  logic [7:0]  dat_out_q, wt_out_q;
-  logic [3:0][31:0] perf_cnt;
-  assign perf_en      = cdma.perf_enable;
-  assign dat_req_fire = dma_rd_req_valid_o && dma_rd_req_ready_i && req_dat;
-  assign wt_req_fire  = dma_rd_req_valid_o && dma_rd_req_ready_i && !req_dat;
+  // CDMA perf counters (D_PERF_ENABLE.DMA_EN), per client at its port: stall = cycles a read
+  // waits on the port; latency = the sum over reads of request-accept to response cycles (each
+  // cycle adds the client's reads in flight at the port).
+  localparam int unsigned DatOutW = $clog2(DatRdSlots + 1);
+  localparam int unsigned WtOutW  = $clog2(WtRdSlots + 1);
+  logic               perf_en;
+  logic [DatOutW-1:0] dat_out_q;
+  logic [WtOutW-1:0]  wt_out_q;
+  logic [3:0][31:0]   perf_cnt;
+  assign perf_en = cdma.perf_enable;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       dat_out_q <= '0;
       wt_out_q  <= '0;
     end else begin
-      dat_out_q <= dat_out_q + 8'(dat_req_fire) - 8'(dat_rsp);
-      wt_out_q  <= wt_out_q + 8'(wt_req_fire) - 8'(wt_we);
+      dat_out_q <= dat_out_q + DatOutW'(dat_rd_req_valid_o && dat_rd_req_ready_i)
+                             - DatOutW'(dat_rd_rsp_valid_i && dat_rd_rsp_ready_o);
+      wt_out_q  <= wt_out_q + WtOutW'(wt_rd_req_valid_o && wt_rd_req_ready_i)
+                            - WtOutW'(wt_rd_rsp_valid_i && wt_rd_rsp_ready_o);
     end
   end
   dla_perf_cnt u_dat_stall (.clk_i(clk_i), .rst_ni(rst_ni), .clr_i(start), .en_i(perf_en && running_q),
-                            .inc_i(dma_rd_req_valid_o && !dma_rd_req_ready_i && req_dat), .count_o(perf_cnt[0]));
+                            .inc_i(dat_rd_req_valid_o && !dat_rd_req_ready_i), .count_o(perf_cnt[0]));
   dla_perf_cnt u_wt_stall (.clk_i(clk_i), .rst_ni(rst_ni), .clr_i(start), .en_i(perf_en && running_q),
-                           .inc_i(dma_rd_req_valid_o && !dma_rd_req_ready_i && !req_dat), .count_o(perf_cnt[1]));
-  dla_perf_cnt #(.IncW(8)) u_dat_lat (.clk_i(clk_i), .rst_ni(rst_ni), .clr_i(start), .en_i(perf_en && running_q),
-                                      .inc_i(dat_out_q), .count_o(perf_cnt[2]));
-  dla_perf_cnt #(.IncW(8)) u_wt_lat (.clk_i(clk_i), .rst_ni(rst_ni), .clr_i(start), .en_i(perf_en && running_q),
-                                     .inc_i(wt_out_q), .count_o(perf_cnt[3]));
+                           .inc_i(wt_rd_req_valid_o && !wt_rd_req_ready_i), .count_o(perf_cnt[1]));
+  dla_perf_cnt #(.IncW(DatOutW)) u_dat_lat (.clk_i(clk_i), .rst_ni(rst_ni), .clr_i(start),
+                                            .en_i(perf_en && running_q), .inc_i(dat_out_q), .count_o(perf_cnt[2]));
+  dla_perf_cnt #(.IncW(WtOutW)) u_wt_lat (.clk_i(clk_i), .rst_ni(rst_ni), .clr_i(start),
+                                          .en_i(perf_en && running_q), .inc_i(wt_out_q), .count_o(perf_cnt[3]));
   always_comb begin
     cdma_hw2reg                          = '0;
     cdma_hw2reg.perf_dat_read_stall_de   = layer_done;
@@ -559,10 +628,11 @@ module conv_core #(
   CovCsbReqFire: cover property (@(posedge clk_i) csb_req_valid_i && csb_req_ready_o);
   CovCsbReqStall: cover property (@(posedge clk_i) csb_req_valid_i && !csb_req_ready_o);
   CovCsbRsp: cover property (@(posedge clk_i) csb_rsp_valid_o);
-  CovDmaRdReqFire: cover property (@(posedge clk_i) dma_rd_req_valid_o && dma_rd_req_ready_i);
-  CovDmaRdReqStall: cover property (@(posedge clk_i) dma_rd_req_valid_o && !dma_rd_req_ready_i);
-  CovDmaRdRspFire: cover property (@(posedge clk_i) dma_rd_rsp_valid_i && dma_rd_rsp_ready_o);
-  CovDmaRdRspStall: cover property (@(posedge clk_i) dma_rd_rsp_valid_i && !dma_rd_rsp_ready_o);
+  CovDatRdReqFire: cover property (@(posedge clk_i) dat_rd_req_valid_o && dat_rd_req_ready_i);
+  CovDatRdReqStall: cover property (@(posedge clk_i) dat_rd_req_valid_o && !dat_rd_req_ready_i);
+  CovWtRdReqFire: cover property (@(posedge clk_i) wt_rd_req_valid_o && wt_rd_req_ready_i);
+  CovWtRdReqStall: cover property (@(posedge clk_i) wt_rd_req_valid_o && !wt_rd_req_ready_i);
+  CovRdReqBoth: cover property (@(posedge clk_i) dat_rd_req_valid_o && wt_rd_req_valid_o);
   CovFlyFire: cover property (@(posedge clk_i) fly_valid_o && fly_ready_i);
   CovFlyStall: cover property (@(posedge clk_i) fly_valid_o && !fly_ready_i);
 `endif

@@ -3,11 +3,13 @@
 // (pdp_core: PDP, PDP_RDMA) when SDP's OUTPUT_DST is PDP (docs/CONV_RTL.md, docs/PDP_RTL.md).
 //   * CSB: one port fanned out to all blocks; every block decodes its own 4 KiB window, the read
 //     data of the blocks that did not hit is 0, so the answers are ORed (dla_csb_merge);
-//   * DMA read: one port shared by SDP_RDMA, CDMA and PDP_RDMA, round robin; a tag FIFO routes the
-//     in-order responses back (dla_dma_rd_mux). The port is DmaAtoms atoms wide (the
-//     configuration's dma_bits: 512 bits on nv_full); a request asks for 1 .. DmaAtoms
-//     consecutive atoms (dma_rd_req_len_o = atoms - 1), answered in one beat, low lanes first
-//     (docs/DMA.md "The port"). SDP and PDP read one atom a request, CDMA's weights DmaAtoms;
+//   * DMA read: one port shared by four read clients, SDP_RDMA, CDMA_DAT, CDMA_WT and PDP_RDMA,
+//     weighted round robin (RdWeights, 8 bits a client as NVDLA MCIF's CFG_RD_WEIGHT fields;
+//     regs/hw_configs.json); a tag FIFO routes the in-order responses back (dla_dma_rd_mux). The
+//     port is DmaAtoms atoms wide (the configuration's dma_bits: 512 bits on nv_full); a request
+//     asks for 1 .. DmaAtoms consecutive atoms (dma_rd_req_len_o = atoms - 1), answered in one
+//     beat, low lanes first (docs/DMA.md "The port"). SDP and PDP read one atom a request, CDMA's
+//     clients up to DmaAtoms;
 //   * DMA write: SDP and PDP, round robin (dla_rr_arb, a stalled grant is held);
 //   * GLB (nvdla_glb, also on the CSB): the units' done pulses (SDP_DONE, PDP_DONE, CACC_DONE,
 //     CDMA_DAT_DONE, CDMA_WT_DONE per register group) set S_INTR_STATUS; intr_o is GLB's level
@@ -39,6 +41,12 @@ module nvdla_core #(
   parameter bit          SupportWino  = 1'b0,  // Winograd convolution (nv_full)
   parameter bit          SupportWfold = 1'b0,  // the W-fold CDMA data path (nv_full)
   parameter int unsigned DmaAtoms     = 1,  // atoms per read beat: dma_bits / (8 x atom_bytes)
+  // reads in flight of CDMA's data and weight clients (docs/DMA.md sizing)
+  parameter int unsigned CdmaDatRdSlots = 264,
+  parameter int unsigned CdmaWtRdSlots  = 264,
+  // read arbiter weights, client i at [8i +: 8]: 0 SDP, 1 CDMA_DAT, 2 PDP, 3 CDMA_WT (NVDLA's
+  // reset value of every MCIF CFG_RD_WEIGHT field is 1: plain round robin)
+  parameter logic [31:0] RdWeights    = 32'h01010101,
   localparam int unsigned AtomBytes   = 1 << AtomLog2,
   localparam int unsigned AtomBits    = 8 * AtomBytes,
   localparam int unsigned DmaBits     = AtomBits * DmaAtoms,
@@ -73,8 +81,8 @@ module nvdla_core #(
   output logic                  intr_o
 );
   localparam int unsigned PdpReads = 16;   // pdp_core's MaxInFlight
-  // the reads in flight on the port: CDMA's 64 + SDP's 4 streams x SdpRdSlots + PDP_RDMA's
-  localparam int unsigned TagDepth = 64 + 4 * SdpRdSlots + PdpReads;
+  // the reads in flight on the port: CDMA's two clients' + SDP's 4 streams x SdpRdSlots + PDP_RDMA's
+  localparam int unsigned TagDepth = CdmaDatRdSlots + CdmaWtRdSlots + 4 * SdpRdSlots + PdpReads;
   logic [DmaBits-1:0]  unused_rsp_data;  // each master takes dma_rd_rsp_data_i directly
   logic [AtomBits-1:0] rsp_atom;         // the beat's first atom: SDP's and PDP's reads
 
@@ -89,11 +97,11 @@ module nvdla_core #(
   logic [31:0] pdp_rsp_rdata;
   logic                pdp_fly_valid, pdp_fly_ready;
   logic [AtomBits-1:0] pdp_fly_data;
-  // DMA read, per master: 0 = SDP, 1 = CDMA, 2 = PDP
-  logic [2:0]        m_req_valid, m_req_ready, m_rsp_valid, m_rsp_ready;
-  logic [2:0][63:0]  m_req_addr;
-  logic [LenW-1:0]   cdma_len;
-  logic [2:0][LenW+63:0] m_req;
+  // DMA read, per master: 0 = SDP, 1 = CDMA_DAT, 2 = PDP, 3 = CDMA_WT
+  logic [3:0]        m_req_valid, m_req_ready, m_rsp_valid, m_rsp_ready;
+  logic [3:0][63:0]  m_req_addr;
+  logic [LenW-1:0]   cdma_dat_len, cdma_wt_len;
+  logic [3:0][LenW+63:0] m_req;
   // DMA write, per master: 0 = SDP, 1 = PDP
   logic [1:0]                wr_valid, wr_ready;
   logic [1:0][63:0]          wr_addr;
@@ -119,7 +127,9 @@ module nvdla_core #(
     .FlyLanes    (FlyLanes),
     .SupportWino (SupportWino),
     .SupportWfold(SupportWfold),
-    .DmaAtoms    (DmaAtoms)
+    .DmaAtoms    (DmaAtoms),
+    .DatRdSlots  (CdmaDatRdSlots),
+    .WtRdSlots   (CdmaWtRdSlots)
   ) u_conv (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),
@@ -130,13 +140,20 @@ module nvdla_core #(
     .csb_req_wdata_i   (csb_req_wdata_i),
     .csb_rsp_valid_o   (conv_rsp_valid),
     .csb_rsp_rdata_o   (conv_rsp_rdata),
-    .dma_rd_req_valid_o(m_req_valid[1]),
-    .dma_rd_req_ready_i(m_req_ready[1]),
-    .dma_rd_req_addr_o (m_req_addr[1]),
-    .dma_rd_req_len_o  (cdma_len),
-    .dma_rd_rsp_valid_i(m_rsp_valid[1]),
-    .dma_rd_rsp_ready_o(m_rsp_ready[1]),
-    .dma_rd_rsp_data_i (dma_rd_rsp_data_i),
+    .dat_rd_req_valid_o(m_req_valid[1]),
+    .dat_rd_req_ready_i(m_req_ready[1]),
+    .dat_rd_req_addr_o (m_req_addr[1]),
+    .dat_rd_req_len_o  (cdma_dat_len),
+    .dat_rd_rsp_valid_i(m_rsp_valid[1]),
+    .dat_rd_rsp_ready_o(m_rsp_ready[1]),
+    .dat_rd_rsp_data_i (dma_rd_rsp_data_i),
+    .wt_rd_req_valid_o (m_req_valid[3]),
+    .wt_rd_req_ready_i (m_req_ready[3]),
+    .wt_rd_req_addr_o  (m_req_addr[3]),
+    .wt_rd_req_len_o   (cdma_wt_len),
+    .wt_rd_rsp_valid_i (m_rsp_valid[3]),
+    .wt_rd_rsp_ready_o (m_rsp_ready[3]),
+    .wt_rd_rsp_data_i  (dma_rd_rsp_data_i),
     .fly_valid_o       (fly_valid),
     .fly_ready_i       (fly_ready),
     .fly_data_o        (fly_data),
@@ -246,17 +263,20 @@ module nvdla_core #(
   );
 
   // ---------------------------------------------------------------- DMA read arbiter
-  // Round robin between the masters; a tag FIFO routes the in-order responses (dla_dma_rd_mux).
-  // A request is {length, address}: SDP and PDP one atom (length 0).
+  // Weighted round robin between the masters; a tag FIFO routes the in-order responses
+  // (dla_dma_rd_mux). A request is {length, address}: SDP and PDP one atom (length 0).
   assign rsp_atom = dma_rd_rsp_data_i[AtomBits-1:0];
   assign m_req[0] = {LenW'(0), m_req_addr[0]};
-  assign m_req[1] = {cdma_len, m_req_addr[1]};
+  assign m_req[1] = {cdma_dat_len, m_req_addr[1]};
   assign m_req[2] = {LenW'(0), m_req_addr[2]};
+  assign m_req[3] = {cdma_wt_len, m_req_addr[3]};
   dla_dma_rd_mux #(
-    .N       (3),
+    .N       (4),
     .DataW   (DmaBits),
     .TagDepth(TagDepth),
-    .ReqW    (LenW + 64)
+    .ReqW    (LenW + 64),
+    .WeightW (8),
+    .Weights (RdWeights)
   ) u_rd_mux (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
