@@ -643,6 +643,8 @@ RunResult run(const LayerHeader& h, const JsonNode& root, const RunOptions& opt)
 }  // namespace
 
 int64_t rtl_data_rows(const ConvConfig& c, const HwConfig& hw) {
+  // image input: NVDLA's own layout, ENTRY_PER_SLICE rows per line (docs/IMAGE_INPUT.md "RTL")
+  if (c.image.enabled) return int64_t{golden::conv_derived(c, hw).entries_per_slice} * c.input.h;
   if (c.mode == golden::ConvMode::Winograd) {
     // rows of 2x2 extended positions x one memory atom of channels per phase (docs/WINOGRAD.md)
     const golden::WinoGeometry g = golden::wino_geometry(c);

@@ -26,8 +26,9 @@ namespace {
 // when CDMA is enabled, decodes the group about to run (golden::decode_conv, registers never
 // written at their reset values) and refuses it if its D_BANK split cannot hold it on this RTL
 // (units::rtl_cbuf_problem: banks beyond CBUF, the input or one kernel group beyond its banks):
-// the RTL would otherwise compute wrong values silently; likewise image input (PIXEL), batches
-// and compressed weights, which only the golden model has, and post-extension. Checked even when the golden model
+// the RTL would otherwise compute wrong values silently; likewise batches
+// and compressed weights, which only the golden model has, and post-extension without image input or
+// off nv_full. Checked even when the golden model
 // refuses the layer for another reason too (an RTL-only run has no golden device to say so).
 // Only the guard reads the mirror; the RTL decodes its own registers.
 class ConvCapacityGuard {
@@ -98,20 +99,19 @@ class ConvCapacityGuard {
                        "this RTL refuses the layer: D_WEIGHT_FORMAT is COMPRESSED, and the RTL has no weight "
                        "decompression yet (docs/CDMA_MODES.md)");
     }
+    // Post-extension: conv_csc has it on nv_full (SupportWino) with image input, as NVDLA.
     if (const uint32_t e =
             gr::field(rr.csc(gr::csc::D_POST_Y_EXTENSION::offset), gr::csc::D_POST_Y_EXTENSION::Y_EXTENSION{});
-        e != 0) {
+        e != 0 && (!hw_->winograd ||
+                   gr::field(rr.csc(gr::csc::D_DATAIN_FORMAT::offset), gr::csc::D_DATAIN_FORMAT::DATAIN_FORMAT{}) == 0)) {
       throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
-                       fmt::format("this RTL refuses the layer: CSC D_POST_Y_EXTENSION is {}, and the RTL has no "
-                                   "channel post-extension (docs/CDMA_MODES.md)",
+                       fmt::format("this RTL refuses the layer: CSC D_POST_Y_EXTENSION is {}, and the RTL has channel "
+                                   "post-extension only with image input on nv_full (docs/IMAGE_INPUT.md)",
                                    e));
     }
+    // Image input (D_DATAIN_FORMAT PIXEL) runs on the RTL for every pixel format the golden model
+    // has (docs/IMAGE_INPUT.md "RTL"); its CBUF layout is NVDLA's (rtl_data_rows).
     const golden::ConvConfig c = golden::decode_conv(rr, *hw_);
-    if (c.image.enabled) {  // the golden model has it (docs/IMAGE_INPUT.md), conv_cdma does not yet
-      throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
-                       "this RTL refuses the layer: CDMA D_DATAIN_FORMAT is PIXEL, and the RTL's CDMA has no "
-                       "image input mode yet (docs/IMAGE_INPUT.md)");
-    }
     const uint32_t bank = reader(blocks_[0])(golden::regs::cdma::D_BANK::offset);
     const units::ConvBanks banks{
         static_cast<int>(golden::regs::field(bank, golden::regs::cdma::D_BANK::DATA_BANK{})) + 1,

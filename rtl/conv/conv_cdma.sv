@@ -162,17 +162,72 @@ module conv_cdma #(
     .CbufRows(CbufRows), .PairData(PairData)
   ) u_req_walk (
     .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start_i), .cfg_i(cfg_i), .step_i(q_step),
-    .line_o(d_q_line), .lines_o(d_q_lines), .done_o(d_q_done), .line_last_o(d_q_line_last),
-    .pair_o(d_q_pair), .skip_o(d_q_skip), .addr_o(d_q_addr), .row_o(d_q_row), .lane_o(d_q_lane)
+    .line_o(c_q_line), .lines_o(c_q_lines), .done_o(c_q_done), .line_last_o(c_q_line_last),
+    .pair_o(c_q_pair), .skip_o(c_q_skip), .addr_o(c_q_addr), .row_o(d_q_row), .lane_o(d_q_lane)
   );
   conv_cdma_walk #(
     .AtomLog2(AtomLog2), .AtomicC(AtomicC), .SupportInt16(SupportInt16), .SupportWino(SupportWino),
     .CbufRows(CbufRows), .PairData(PairData)
   ) u_rsp_walk (
     .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start_i), .cfg_i(cfg_i), .step_i(s_step),
-    .line_o(d_s_line), .lines_o(d_s_lines), .done_o(d_s_done), .line_last_o(d_s_line_last),
-    .pair_o(d_s_pair), .skip_o(d_s_skip), .addr_o(d_s_addr), .row_o(d_s_row), .lane_o(d_s_lane)
+    .line_o(c_s_line), .lines_o(c_s_lines), .done_o(c_s_done), .line_last_o(c_s_line_last),
+    .pair_o(c_s_pair), .skip_o(c_s_skip), .addr_o(c_s_addr), .row_o(d_s_row), .lane_o(d_s_lane)
   );
+
+  // Image input (cfg.img): conv_cdma_img_walk takes the walk's place on both sides (one step per
+  // pixel and plane, then a flush step per line; no pairs), conv_cdma_img_pack assembles the
+  // CBUF lines from the responses (docs/IMAGE_INPUT.md "RTL").
+  logic              img;
+  logic              c_q_done, c_s_done, c_q_line_last, c_s_line_last, c_q_skip, c_s_skip;
+  logic              c_q_pair, c_s_pair;
+  logic [13:0]       c_q_line, c_s_line, c_q_lines, c_s_lines;
+  logic [63:0]       c_q_addr, c_s_addr;
+  logic              i_q_done, i_s_done, i_q_line_last, i_s_line_last, i_q_skip, i_s_skip;
+  logic [13:0]       i_q_line, i_s_line, i_q_lines, i_s_lines;
+  logic [63:0]       i_q_addr, i_s_addr;
+  logic              i_q_plane, i_q_pad, i_q_emit, i_s_plane, i_s_pad, i_s_emit;
+  logic [AtomLog2-1:0] i_q_off0, i_q_off1, i_s_off0, i_s_off1;
+  logic              img_we;
+  logic [RowW-1:0]   img_row;
+  logic [WordW-1:0]  img_data;
+  assign img = cfg_i.img;
+  conv_cdma_img_walk #(.AtomLog2(AtomLog2)) u_req_img (
+    .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start_i), .cfg_i(cfg_i), .step_i(q_step),
+    .line_o(i_q_line), .lines_o(i_q_lines), .done_o(i_q_done), .line_last_o(i_q_line_last),
+    .skip_o(i_q_skip), .addr_o(i_q_addr), .plane_o(i_q_plane), .pad_o(i_q_pad), .emit_o(i_q_emit),
+    .off0_o(i_q_off0), .off1_o(i_q_off1)
+  );
+  conv_cdma_img_walk #(.AtomLog2(AtomLog2)) u_rsp_img (
+    .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start_i), .cfg_i(cfg_i), .step_i(s_step),
+    .line_o(i_s_line), .lines_o(i_s_lines), .done_o(i_s_done), .line_last_o(i_s_line_last),
+    .skip_o(i_s_skip), .addr_o(i_s_addr), .plane_o(i_s_plane), .pad_o(i_s_pad), .emit_o(i_s_emit),
+    .off0_o(i_s_off0), .off1_o(i_s_off1)
+  );
+  // a step that is not skipped takes a response (the walk's rule on both sides)
+  conv_cdma_img_pack #(
+    .AtomLog2(AtomLog2), .WordW(WordW), .SupportInt16(SupportInt16), .RowW(RowW)
+  ) u_img_pack (
+    .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start_i), .cfg_i(cfg_i), .step_i(img && s_step),
+    .rd_i(!s_skip), .data_i(dat_rd_rsp_data_i[AtomBits-1:0]), .plane_i(i_s_plane), .pad_i(i_s_pad),
+    .emit_i(i_s_emit), .flush_i(i_s_line_last), .off0_i(i_s_off0), .off1_i(i_s_off1),
+    .we_o(img_we), .row_o(img_row), .data_o(img_data)
+  );
+  assign d_q_line      = img ? i_q_line : c_q_line;
+  assign d_q_lines     = img ? i_q_lines : c_q_lines;
+  assign d_q_done      = img ? i_q_done : c_q_done;
+  assign d_q_line_last = img ? i_q_line_last : c_q_line_last;
+  assign d_q_pair      = !img && c_q_pair;
+  assign d_q_skip      = img ? i_q_skip : c_q_skip;
+  assign d_q_addr      = img ? i_q_addr : c_q_addr;
+  assign d_s_line      = img ? i_s_line : c_s_line;
+  assign d_s_lines     = img ? i_s_lines : c_s_lines;
+  assign d_s_done      = img ? i_s_done : c_s_done;
+  assign d_s_line_last = img ? i_s_line_last : c_s_line_last;
+  assign d_s_pair      = !img && c_s_pair;
+  assign d_s_skip      = img ? i_s_skip : c_s_skip;
+  assign d_s_addr      = img ? i_s_addr : c_s_addr;
+  logic unused_img;
+  assign unused_img = ^{i_q_plane, i_q_pad, i_q_emit, i_q_off0, i_q_off1};
 
   logic [AtomBits-1:0] cvt_data;  // the response through the input converter (D_CVT_CFG)
 
@@ -459,10 +514,10 @@ module conv_cdma #(
   end
 
 
-  assign dat_we_o    = fold ? fold_we : s_dat && s_dat_fire;
-  assign dat_wrow_o  = s_row;
-  assign dat_wmask_o = fold ? fold_mask : dat_lanes << s_lane;
-  assign dat_wdata_o = fold ? fold_row : dat_word;
+  assign dat_we_o    = img ? img_we : fold ? fold_we : s_dat && s_dat_fire;
+  assign dat_wrow_o  = img ? img_row : s_row;
+  assign dat_wmask_o = img ? '1 : fold ? fold_mask : dat_lanes << s_lane;
+  assign dat_wdata_o = img ? img_data : fold ? fold_row : dat_word;
   assign wt_we_o     = s_wt_fire;
   assign wt_wrow_o   = RowW'(wt_row_q);
   // a one-atom beat goes to its lane, a wide one (aligned) to WtAtoms lanes from its lane: the

@@ -1,6 +1,7 @@
 // CDMA input converter on one memory atom (conv-pipeline.md §3, docs/CONV.md §1): every element
-// y = sat_in(rhaz((x - OFFSET) * SCALE / 2^TRUNCATE)), OFFSET and SCALE signed 16-bit,
-// TRUNCATE 0..63, sat_in = int8 or int16 by precision. Disabled: the atom passes unchanged.
+// through conv_cdma_cvt_elem, y = sat_in(rhaz((x - OFFSET) * SCALE / 2^TRUNCATE)), OFFSET and
+// SCALE signed 16-bit, TRUNCATE 0..63, sat_in = int8 or int16 by precision. Disabled: the atom
+// passes unchanged.
 module conv_cdma_cvt #(
   parameter int unsigned AtomBytes    = 8,
   parameter bit          SupportInt16 = 1'b0
@@ -16,37 +17,23 @@ module conv_cdma_cvt #(
   logic [8*AtomBytes-1:0] out8, out16;
 
   for (genvar i = 0; i < AtomBytes; i++) begin : g_int8
-    logic signed [33:0] prod;
-    logic unused_sat;
-    assign prod = (34'($signed(data_i[8*i +: 8])) - 34'($signed(offset_i))) * 34'($signed(scale_i));
-    dla_sshift_sat #(
-      .InW  (34),
-      .OutW (8),
-      .ShW  (7),
-      .LeftW(1)
-    ) u_shift (
-      .data_i (prod),
-      .shift_i({1'b0, truncate_i}),
-      .data_o (out8[8*i +: 8]),
-      .sat_o  (unused_sat)
+    conv_cdma_cvt_elem #(.OutW(8)) u_elem (
+      .data_i    (17'($signed(data_i[8*i +: 8]))),
+      .offset_i  (offset_i),
+      .scale_i   (scale_i),
+      .truncate_i(truncate_i),
+      .data_o    (out8[8*i +: 8])
     );
   end
 
   if (SupportInt16) begin : g_int16
     for (genvar i = 0; i < AtomBytes / 2; i++) begin : g_lane
-      logic signed [33:0] prod;
-      logic unused_sat;
-      assign prod = (34'($signed(data_i[16*i +: 16])) - 34'($signed(offset_i))) * 34'($signed(scale_i));
-      dla_sshift_sat #(
-        .InW  (34),
-        .OutW (16),
-        .ShW  (7),
-        .LeftW(1)
-      ) u_shift (
-        .data_i (prod),
-        .shift_i({1'b0, truncate_i}),
-        .data_o (out16[16*i +: 16]),
-        .sat_o  (unused_sat)
+      conv_cdma_cvt_elem #(.OutW(16)) u_elem (
+        .data_i    (17'($signed(data_i[16*i +: 16]))),
+        .offset_i  (offset_i),
+        .scale_i   (scale_i),
+        .truncate_i(truncate_i),
+        .data_o    (out16[16*i +: 16])
       );
     end
   end else begin : g_no_int16

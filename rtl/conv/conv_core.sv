@@ -89,7 +89,7 @@ module conv_core #(
   localparam int unsigned CbufRows    = CbufBanks * CbufEntries;
   localparam int unsigned RowW        = $clog2(CbufRows);
   localparam int unsigned EntLog2     = $clog2(CbufEntries);
-  localparam int unsigned DatRdPorts  = SupportWino ? 4 : 1;
+  localparam int unsigned DatRdPorts  = SupportWino ? 8 : 2;  // CSC's (conv_csc)
 
   // ---------------------------------------------------------------- register blocks
   // Generated (tools/reggen): each block's consumer group as a struct of its fields (reg2hw),
@@ -246,7 +246,9 @@ module conv_core #(
     cfg.int16           = SupportInt16 && csc.misc_cfg_proc_precision == 2'd1;
     cfg.in_w            = 14'(csc.datain_size_ext_0_datain_width_ext) + 14'd1;
     cfg.in_h            = 14'(csc.datain_size_ext_0_datain_height_ext) + 14'd1;
-    cfg.in_c            = 14'(csc.datain_size_ext_1) + 14'd1;
+    // image input: CSC's channels are the pre-extended C' = S x C of WEIGHT_CHANNEL_EXT
+    cfg.in_c            = (csc.datain_format ? 14'(csc.weight_size_ext_1_weight_channel_ext)
+                                             : 14'(csc.datain_size_ext_1)) + 14'd1;
     cfg.kernels         = 14'(csc.weight_size_ext_1_weight_kernel) + 14'd1;
     cfg.kern_w          = 6'(csc.weight_size_ext_0_weight_width_ext) + 6'd1;
     cfg.kern_h          = 6'(csc.weight_size_ext_0_weight_height_ext) + 6'd1;
@@ -285,6 +287,19 @@ module conv_core #(
     cfg.ws_log2         = cdma.wfold_ws_log2;
     cfg.fold_kern_w     = 6'(cdma.wfold_kernel_width) + 6'd1;
     cfg.fold_dil_x      = 6'(cdma.wfold_x_dilation) + 6'd1;
+    cfg.img             = csc.datain_format;
+    cfg.img_c           = 3'(csc.datain_size_ext_1) + 3'd1;
+    cfg.eps             = cdma.entry_per_slice + 14'd1;
+    cfg.pix_fmt         = cdma.datain_format_pixel_format;
+    cfg.pix_signed      = cdma.datain_format_pixel_sign_override;
+    cfg.pix_x_off       = cdma.pixel_offset_pixel_x_offset;
+    cfg.src_pad_right   = cdma.zero_padding_pad_right;
+    cfg.dain_addr1      = {cdma.dain_addr_high_1, cdma.dain_addr_low_1};
+    cfg.line_uv_stride  = cdma.line_uv_stride;
+    cfg.mean_en         = cdma.mean_format;
+    cfg.mean            = {cdma.mean_global_1_mean_ax, cdma.mean_global_1_mean_bv,
+                           cdma.mean_global_0_mean_gu, cdma.mean_global_0_mean_ry};
+    cfg.post_e          = csc.post_y_extension;
   end
 
   // ---------------------------------------------------------------- layer control

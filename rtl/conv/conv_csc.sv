@@ -29,7 +29,7 @@ module conv_csc #(
   parameter int unsigned StripeLower  = 8,
   parameter int unsigned StripeUpper  = 16,
   parameter bit          SupportWino  = 1'b0,
-  localparam int unsigned DatRdPorts  = SupportWino ? 4 : 1,
+  localparam int unsigned DatRdPorts  = SupportWino ? 8 : 2,  // Winograd 4, image 2 per line
   localparam int unsigned DataW       = SupportInt16 ? 16 : 8,
   localparam int unsigned WordW       = AtomicC * DataW,
   localparam int unsigned RowBytes    = WordW / 8,
@@ -90,7 +90,12 @@ module conv_csc #(
   assign kpg_last = cfg_i.kernels - ((groups - 14'd1) << ak_log2);
   assign e_out_w  = wino ? cfg_i.out_w >> 1 : cfg_i.out_w;
   assign e_kern_w = wino ? 6'd1 : cfg_i.kern_w;
-  assign e_kern_h = wino ? 6'd1 : cfg_i.kern_h;
+  // image with post-extension (nv_full, where SupportWino): row groups of E = 2^post_e rows
+  logic       post;
+  logic [1:0] post_e;
+  assign post     = SupportWino && cfg_i.img && cfg_i.post_e != 2'd0;
+  assign post_e   = post ? cfg_i.post_e : 2'd0;
+  assign e_kern_h = wino ? 6'd1 : post ? (cfg_i.kern_h + (6'd1 << post_e) - 6'd1) >> post_e : cfg_i.kern_h;
   assign e_out_h  = wino ? cfg_i.out_h >> 1 : cfg_i.out_h;
   assign npos     = 28'(e_out_w) * 28'(e_out_h);
 
@@ -121,7 +126,13 @@ module conv_csc #(
   logic        kpc2;  // two int8 kernels per cell
   assign kpc2       = KernPerCell == 2 && !int16;
   assign w_kpg      = (wg_q == groups - 14'd1) ? kpg_last : (14'd1 << ak_log2);
-  assign w_cpb      = (wb_q == blocks - 14'd1) ? cpb_last : 14'(AtomicC);
+  // post-extension: a kernel's row group is its n_q rows' C' elements, compact (§3)
+  logic [5:0] w_rows_left;
+  logic [2:0] w_rows;
+  assign w_rows_left = cfg_i.kern_h - (6'(wr_q) << post_e);
+  assign w_rows     = (w_rows_left > (6'd1 << post_e)) ? 3'd1 << post_e : 3'(w_rows_left);
+  assign w_cpb      = post ? 14'(w_rows) * cpb_last
+                    : (wb_q == blocks - 14'd1) ? cpb_last : 14'(AtomicC);
   assign w_cells    = kpc2 ? (CellW + 1)'((w_kpg + 14'd1) >> 1) : (CellW + 1)'(w_kpg);
   assign w_len      = conv_pkg::stripe_len(wleft_q, 28'(StripeLower), 28'(StripeUpper));
   assign w_last_c   = wc_q == w_cells - 1'b1;
@@ -247,7 +258,15 @@ module conv_csc #(
       end
     end
   end
-  assign wt_data_o = w_word;
+  if (SupportWino) begin : g_post_wt
+    conv_csc_img_wt #(
+      .AtomicC(AtomicC), .SupportInt16(SupportInt16)
+    ) u_post_wt (
+      .int16_i(int16), .post_i(post_e), .cext_i(7'(cpb_last)), .data_i(w_word), .data_o(wt_data_o)
+    );
+  end else begin : g_no_post_wt
+    assign wt_data_o = w_word;
+  end
 
   // ================================================================ data issuer
   logic        di_act_q;
@@ -272,6 +291,8 @@ module conv_csc #(
   // its four extended lines are.
   logic d_lines_ok;
   assign d_lines_ok        = wino ? 15'(dph_q) * 15'd2 + 15'd3 < 15'(dat_lines_i)
+                           : cfg_i.img ? (hi + $signed(20'(d_rows)) - 20'sd1 < $signed(20'(dat_lines_i)) ||
+                                          dat_lines_i == cfg_i.in_h)
                                   : (!in_range || hi < $signed(20'(dat_lines_i)));
   assign dat_valid_o       = di_act_q && d_lines_ok;
   assign d_fire            = dat_valid_o && dat_ready_i;
@@ -348,13 +369,36 @@ module conv_csc #(
   logic signed [19:0] hi, wi;
   logic               in_range;
   logic [31:0]        drow;
-  assign hi = $signed(20'(dph_q) * 20'(cfg_i.stride_y) + 20'(dr_q) * 20'(cfg_i.dil_y))
+  // post-extension: row group dr starts at kernel row dr * E
+  logic [5:0] d_rows_left;
+  logic [2:0] d_rows;
+  assign d_rows_left = cfg_i.kern_h - (6'(dr_q) << post_e);
+  assign d_rows      = !post ? 3'd1 : (d_rows_left > (6'd1 << post_e)) ? 3'd1 << post_e : 3'(d_rows_left);
+  assign hi = $signed(20'(dph_q) * 20'(cfg_i.stride_y) + 20'(dr_q) * (post ? 20'd1 << post_e : 20'(cfg_i.dil_y)))
             - $signed(20'(cfg_i.pad_top));
   assign wi = $signed(20'(dpw_q) * 20'(cfg_i.stride_x) + 20'(ds_q) * 20'(cfg_i.dil_x))
             - $signed(20'(cfg_i.pad_left));
   assign in_range = hi >= 0 && hi < $signed(20'(cfg_i.in_h)) && wi >= 0 && wi < $signed(20'(cfg_i.in_w));
   assign drow = 32'(hi) * 32'(nbw_q) + 32'(db_q) * 32'(cfg_i.in_w) + 32'(wi);
-  assign dat_rrow_o[0] = wino ? wino_rrow[0] : RowW'(drow);
+  // Image input (cfg.img): the atom is a window of one line, or of E lines with post-extension
+  // (conv_csc_img, two ports per line).
+  localparam int unsigned ImgLines = DatRdPorts / 2;
+  logic [DatRdPorts-1:0][RowW-1:0] img_rrow;
+  logic [WordW-1:0]                img_data;
+  conv_csc_img #(
+    .AtomicC(AtomicC), .SupportInt16(SupportInt16), .RowW(RowW), .Lines(ImgLines)
+  ) u_img (
+    .int16_i(int16), .post_i(post_e), .rows_i(d_rows), .stride_x_i(cfg_i.stride_x),
+    .chans_i(cfg_i.img_c), .eps_i(cfg_i.eps), .in_h_i(cfg_i.in_h), .cpb_i(d_cpb), .pad_value_i(cfg_i.pad_value),
+    .line_i(hi), .col_i(dpw_q), .blk_i(db_q), .rrow_o(img_rrow), .rdata_i(dat_rdata_i), .data_o(img_data)
+  );
+  for (genvar p = 0; p < DatRdPorts; p++) begin : g_rrow_mux
+    if (p == 0) begin : g_p0
+      assign dat_rrow_o[p] = wino ? wino_rrow[p] : cfg_i.img ? img_rrow[p] : RowW'(drow);
+    end else begin : g_pn
+      assign dat_rrow_o[p] = wino ? wino_rrow[p] : img_rrow[p];
+    end
+  end
 
   logic [WordW-1:0] d_atom8, direct_data;
   always_comb begin
@@ -375,7 +419,7 @@ module conv_csc #(
   end else begin : g_dat8
     assign direct_data = d_atom8;
   end
-  assign dat_data_o = wino ? wino_data : direct_data;
+  assign dat_data_o = wino ? wino_data : cfg_i.img ? img_data : direct_data;
 
   // ---------------------------------------------------------------- Winograd data
   // Tile (ty, tx) = (dph, dpw) covers extended rows/columns 2ty..2ty+3 / 2tx..2tx+3: the CBUF
@@ -407,8 +451,8 @@ module conv_csc #(
       assign wino_rrow[pt] = RowW'((28'(dph_q) + 28'(pt / 2)) * ncbwb_q + 28'(cb) * blk_q
                                     + 28'(dpw_q) + 28'(pt % 2));
     end
-    for (genvar pt = 1; pt < 4; pt++) begin : g_rport
-      assign dat_rrow_o[pt] = wino_rrow[pt];
+    for (genvar pt = 4; pt < DatRdPorts; pt++) begin : g_rport
+      assign wino_rrow[pt] = '0;
     end
 
     // Per port and lane: the lane shifted down to the group's first channel.
@@ -490,7 +534,7 @@ module conv_csc #(
     assign tiles     = '0;
     assign pra       = '0;
     logic unused_wino;
-    assign unused_wino = ^{lane_sh, tiles, pra};
+    assign unused_wino = ^{lane_sh, tiles, pra, wino_rrow};
   end
 
   logic unused;

@@ -57,7 +57,63 @@ package conv_pkg;
     logic [2:0]  ws_log2;       // ws = 2**ws_log2 positions per CBUF row, pci = AtomicC / ws
     logic [5:0]  fold_kern_w;   // S
     logic [5:0]  fold_dil_x;    // dx
+    // Image input (CDMA D_DATAIN_FORMAT PIXEL, docs/IMAGE_INPUT.md): CSC's in_c above is the
+    // pre-extended C' = S x C, kern_w 1; CDMA reads the pixels src_w x src_h describe
+    logic        img;
+    logic [2:0]  img_c;         // CSC: channels per pixel in CBUF (1, 3, 4)
+    logic [13:0] eps;           // ENTRY_PER_SLICE + 1: CBUF rows per image line
+    logic [5:0]  pix_fmt;       // CDMA D_DATAIN_FORMAT.PIXEL_FORMAT
+    logic        pix_signed;    // PIXEL_SIGN_OVERRIDE
+    logic [4:0]  pix_x_off;     // D_PIXEL_OFFSET.PIXEL_X_OFFSET
+    logic [5:0]  src_pad_right; // CDMA D_ZERO_PADDING.PAD_RIGHT
+    logic [63:0] dain_addr1;    // plane 1 (semi-planar formats)
+    logic [31:0] line_uv_stride;
+    logic        mean_en;       // D_MEAN_FORMAT: means replace CVT_OFFSET
+    logic [3:0][15:0] mean;     // MEAN_RY, _GU, _BV, _AX by CBUF channel
+    logic [1:0]  post_e;        // CSC D_POST_Y_EXTENSION: E = 2^post_e kernel rows per atom
   } cfg_t;
+
+  // What CDMA needs of a pixel format (cdma-input-modes.md table 1.2): bytes per pixel of plane
+  // 0 (log2) and 1, 16-bit components, the packed 10-bit field layout, channels in CBUF and the
+  // channel order. Components are first put into slots in memory order -- bytes / halfwords of
+  // the pixel word, the 10-bit fields left-justified (colour << 6, alpha << 14) with alpha in
+  // the high (kind 1) or low (kind 2) bits, semi-planar: Y, then plane 1's two components --
+  // then channel c takes slot perm(c): 0 = (0,1,2,3), 1 = (2,1,0,3), 2 = (1,2,3,0),
+  // 3 = (3,2,1,0), 4 = (0,2,1).
+  typedef struct packed {
+    logic [1:0] bpp0_log2;
+    logic       semi;       // second plane
+    logic       bpp1_4;     // plane 1: 4 bytes per pixel (else 2)
+    logic       e16;        // 16-bit components
+    logic [1:0] kind;       // 0 plain, 1 10-bit alpha high, 2 10-bit alpha low
+    logic [2:0] perm;
+    logic [2:0] chans;      // 1, 3, 4
+  } pix_fmt_t;
+
+  function automatic pix_fmt_t pix_fmt(input logic [5:0] f);
+    pix_fmt_t d;
+    d = '{bpp0_log2: 2'd2, semi: 1'b0, bpp1_4: 1'b0, e16: 1'b0, kind: 2'd0, perm: 3'd0, chans: 3'd4};
+    unique case (f) inside
+      6'd0:                  begin d.bpp0_log2 = 2'd0; d.chans = 3'd1; end
+      [6'd1 : 6'd5]:         begin d.bpp0_log2 = 2'd1; d.chans = 3'd1; d.e16 = 1'b1; end
+      6'd6, 6'd7, 6'd8:      begin d.bpp0_log2 = 2'd3; d.e16 = 1'b1; end
+      6'd9, 6'd11:           begin d.bpp0_log2 = 2'd3; d.e16 = 1'b1; d.perm = 3'd1; end
+      6'd10:                 begin d.bpp0_log2 = 2'd3; d.e16 = 1'b1; d.perm = 3'd2; end
+      6'd13, 6'd17, 6'd26:   d.perm = 3'd1;
+      6'd14, 6'd18, 6'd27:   d.perm = 3'd2;
+      6'd15, 6'd19:          d.perm = 3'd3;
+      6'd20:                 begin d.e16 = 1'b1; d.kind = 2'd1; end
+      6'd21, 6'd24:          begin d.e16 = 1'b1; d.kind = 2'd1; d.perm = 3'd1; end
+      6'd22, 6'd25:          begin d.e16 = 1'b1; d.kind = 2'd2; d.perm = 3'd2; end
+      6'd23:                 begin d.e16 = 1'b1; d.kind = 2'd2; d.perm = 3'd3; end
+      6'd28, 6'd29:          begin d.bpp0_log2 = 2'd0; d.semi = 1'b1; d.chans = 3'd3;
+                                   d.perm = f[0] ? 3'd0 : 3'd4; end
+      [6'd30 : 6'd35]:       begin d.bpp0_log2 = 2'd1; d.semi = 1'b1; d.bpp1_4 = 1'b1; d.e16 = 1'b1;
+                                   d.chans = 3'd3; d.perm = f[0] ? 3'd0 : 3'd4; end
+      default:               ;  // 12, 16 and reserved codes (the RTL device refuses those)
+    endcase
+    return d;
+  endfunction
 
   // Stripe length for `left` positions still to issue (conv-pipeline.md §5): the upper limit
   // while at least two full stripes remain, the lower limit while more than one, then the rest.

@@ -119,24 +119,29 @@ TEST_CASE("the conv RTL runs what D_BANK holds and refuses with a reason what it
                              "than its 5 data bank(s) of 256 entries (NVDLA packs it into 1200 entries"));
 }
 
-TEST_CASE("the conv RTL refuses image input (PIXEL), which only the golden model has, with the reason", "[rtl][conv]") {
-  // nv_small R8 image 16 x 4, 8 kernels 1x1: with C = 1 and S = 1 the pre-extended kernel is the
+TEST_CASE("the conv RTL takes image input (PIXEL) on NVDLA's CBUF layout and refuses it on too few banks", "[rtl][conv]") {
+  // nv_small R8 image 16 x 600, 8 kernels 1x1: with C = 1 and S = 1 the pre-extended kernel is the
   // direct one (C' = S x C = 1); image mode needs DATAIN_FORMAT = PIXEL in CDMA and CSC and the
-  // image line's ENTRY_PER_SLICE, ceil(16 pixels x 1 byte / 8-byte entries) = 2 (field 1).
+  // image line's ENTRY_PER_SLICE, ceil(16 pixels x 1 byte / 8-byte entries) = 2 (field 1). The
+  // image takes 600 x 2 = 1200 entries, 3 banks of 512 (NVDLA's layout; as feature data this RTL
+  // needs 16 x 600 rows, 19 banks).
   namespace r = golden::regs;
-  const Layer img{&golden::nv_small(), 16, 4, 1, 8, 1, 1};
-  CHECK(enable_conv(img).empty());  // as feature data it runs
-  const std::string why = enable_conv(img, std::nullopt, [](units::BlockWords& w) {
+  const Layer img{&golden::nv_small(), 16, 600, 1, 8, 1, 1};
+  const auto pixel = [](units::BlockWords& w) {
     w["CDMA"][r::cdma::D_DATAIN_FORMAT::offset] = 1u | (1u << 20);  // PIXEL, T_R8 (0), signed
     w["CSC"][r::csc::D_DATAIN_FORMAT::offset] = 1u;
     w["CDMA"][r::cdma::D_ENTRY_PER_SLICE::offset] = 1u;
     w["CSC"][r::csc::D_ENTRY_PER_SLICE::offset] = 1u;
-  });
-  CHECK_THAT(why, Catch::Contains("CDMA.D_OP_ENABLE") && Catch::Contains("this RTL refuses the layer") &&
-                      Catch::Contains("D_DATAIN_FORMAT is PIXEL") && Catch::Contains("no image input mode yet"));
+  };
+  CHECK(enable_conv(img, units::ConvBanks{3, 1}, pixel).empty());
+  CHECK_THAT(enable_conv(img, units::ConvBanks{3, 1}),  // the same banks for feature data
+             Catch::Contains("this RTL refuses the layer") && Catch::Contains("D_BANK.DATA_BANK gives the input 3"));
+  CHECK_THAT(enable_conv(img, units::ConvBanks{2, 1}, pixel),
+             Catch::Contains("this RTL refuses the layer") &&
+                 Catch::Contains("D_BANK.DATA_BANK gives the input 2 bank(s) but it needs 3 (ENTRY_PER_SLICE 2 x 600 lines"));
 }
 
-TEST_CASE("the conv RTL refuses batches, compressed weights and post-extension, which it does not have, with the reason",
+TEST_CASE("the conv RTL refuses batches, compressed weights and post-extension of feature input, which it does not have, with the reason",
           "[rtl][conv]") {
   // nv_full 4 x 4 x 64, 32 kernels 3x3: runs as one batch of uncompressed weights; each of the
   // three register fields alone makes the RTL refuse (it would compute one plain batch otherwise).
@@ -164,7 +169,7 @@ TEST_CASE("the conv RTL refuses batches, compressed weights and post-extension, 
                  Catch::Contains("no weight decompression yet"));
   CHECK_THAT(enable_conv(l, std::nullopt, [](units::BlockWords& w) { w["CSC"][r::csc::D_POST_Y_EXTENSION::offset] = 2u; }),
              Catch::Contains("this RTL refuses the layer") && Catch::Contains("CSC D_POST_Y_EXTENSION is 2") &&
-                 Catch::Contains("no channel post-extension"));
+                 Catch::Contains("only with image input on nv_full"));
 }
 
 TEST_CASE("a conv program whose D_BANK does not hold its input stops as bad input (exit 2) with the reason",
