@@ -29,6 +29,87 @@ std::vector<int64_t> values_of(const JsonNode& n, std::size_t count, int bytes, 
 
 int jint(const json& j, const char* key, int fallback) { return j.contains(key) ? j[key].get<int>() : fallback; }
 
+// The integer pixel formats of cdma-input-modes.md table 1.2: name -> channels in CBUF, container
+// bits of a component, packed 10-bit fields (10-bit colour, 2-bit alpha in channel 3).
+struct PixelFacts {
+  const char* name;
+  int channels, bits;
+  bool packed10;
+};
+constexpr PixelFacts kPixelFacts[] = {
+    {"T_R8", 1, 8, false},           {"T_R10", 1, 16, false},          {"T_R12", 1, 16, false},
+    {"T_R16", 1, 16, false},         {"T_R16_I", 1, 16, false},        {"T_A16B16G16R16", 4, 16, false},
+    {"T_X16B16G16R16", 4, 16, false}, {"T_A16Y16U16V16", 4, 16, false}, {"T_V16U16Y16A16", 4, 16, false},
+    {"T_A8B8G8R8", 4, 8, false},     {"T_A8R8G8B8", 4, 8, false},      {"T_B8G8R8A8", 4, 8, false},
+    {"T_R8G8B8A8", 4, 8, false},     {"T_X8B8G8R8", 4, 8, false},      {"T_X8R8G8B8", 4, 8, false},
+    {"T_B8G8R8X8", 4, 8, false},     {"T_R8G8B8X8", 4, 8, false},      {"T_A2B10G10R10", 4, 16, true},
+    {"T_A2R10G10B10", 4, 16, true},  {"T_B10G10R10A2", 4, 16, true},   {"T_R10G10B10A2", 4, 16, true},
+    {"T_A2Y10U10V10", 4, 16, true},  {"T_V10U10Y10A2", 4, 16, true},   {"T_A8Y8U8V8", 4, 8, false},
+    {"T_V8U8Y8A8", 4, 8, false},     {"T_Y8___U8V8_N444", 3, 8, false}, {"T_Y8___V8U8_N444", 3, 8, false},
+    {"T_Y10___U10V10_N444", 3, 16, false}, {"T_Y10___V10U10_N444", 3, 16, false},
+    {"T_Y12___U12V12_N444", 3, 16, false}, {"T_Y12___V12U12_N444", 3, 16, false},
+    {"T_Y16___U16V16_N444", 3, 16, false}, {"T_Y16___V16U16_N444", 3, 16, false}};
+
+// An image layer's components as the layer runs with them: the JSON's values, or the harness's
+// generator in the container's range keeping a packed field's low bits (docs/LAYER_FORMAT.md).
+void read_image(const JsonNode& root, Layer& L, uint64_t seed) {
+  const json& in = root.raw()["input"];
+  const std::string name = in["format"].get<std::string>();
+  const auto* f = std::find_if(std::begin(kPixelFacts), std::end(kPixelFacts),
+                               [&](const PixelFacts& p) { return name == p.name; });
+  if (f == std::end(kPixelFacts)) root.require("input").require("format").fail("conv reference: unknown format " + name);
+  L.image = true;
+  L.C = f->channels;
+  L.container_bits = f->bits;
+  L.packed10 = f->packed10;
+  L.pixel_signed = in.value("sign", std::string("unsigned")) == "signed";
+  if (!root.raw().contains("precision")) L.int16 = f->bits == 16;
+  if (in.contains("mean")) {
+    L.has_mean = true;
+    for (int c = 0; c < 4; ++c) L.mean[c] = in["mean"][static_cast<std::size_t>(c)].get<int64_t>();
+  }
+  const int cb = f->bits;
+  const int64_t lo = L.pixel_signed ? -(int64_t{1} << (cb - 1)) : 0;
+  const int64_t hi = L.pixel_signed ? (int64_t{1} << (cb - 1)) - 1 : (int64_t{1} << cb) - 1;
+  const JsonNode data = root.require("input").require("data");
+  const auto count = static_cast<std::size_t>(int64_t{L.C} * L.H * L.W);
+  if (data.raw().contains("values")) {
+    L.in = values_of(data, count, cb / 8, seed);
+    return;
+  }
+  const bool file = data.raw().contains("file") && !L.pixel_signed;
+  L.in = resolve_values(data, count, cb / 8, file ? -(int64_t{1} << (cb - 1)) : lo,
+                        file ? (int64_t{1} << (cb - 1)) - 1 : hi, seed);
+  const auto plane = static_cast<std::size_t>(int64_t{L.H} * L.W);
+  for (std::size_t i = 0; i < L.in.size(); ++i) {
+    int64_t& v = L.in[i];
+    const int w = !L.packed10 ? cb : i / plane == 3 ? 2 : 10;
+    if (file || (w < cb && data.raw().contains("random"))) {
+      const int64_t bits = v & ((int64_t{1} << w) - 1);
+      v = L.pixel_signed && (bits >> (w - 1)) != 0 ? bits - (int64_t{1} << w) : bits;
+    }
+  }
+}
+
+// The CBUF element of an image component (cdma-input-modes.md §1.2, §2.2, §2.3): left-justified
+// packed fields, the converter with the channel's mean or the offset, or the raw bits as a signed
+// PROC element.
+int64_t image_element(const Layer& L, int c, int64_t v) {
+  const int proc_bits = L.int16 ? 16 : 8;
+  int64_t x = v;
+  if (L.packed10) x = v * (c == 3 ? (int64_t{1} << 14) : (int64_t{1} << 6));
+  // the container's bits, zero- or sign-extended
+  const int64_t mask = (int64_t{1} << L.container_bits) - 1;
+  x &= mask;
+  if (L.pixel_signed && (x >> (L.container_bits - 1)) != 0) x -= int64_t{1} << L.container_bits;
+  if (L.cvt) {
+    const int64_t op = L.has_mean ? L.mean[c] : L.cvt_offset;
+    return clamp_bits(rhaz((x - op) * L.cvt_scale, L.cvt_truncate), proc_bits);
+  }
+  const int64_t raw = x & ((int64_t{1} << proc_bits) - 1);
+  return (raw >> (proc_bits - 1)) != 0 ? raw - (int64_t{1} << proc_bits) : raw;
+}
+
 void read_operand(const JsonNode& parent, const char* dma_default_per, const json& operands, Operand& op,
                   const Layer& L, uint64_t seed) {
   op.used = true;
@@ -205,7 +286,7 @@ Layer read_layer(const JsonNode& root, const std::string& name, uint64_t seed, c
   const json& in = j["input"];
   L.W = in["w"].get<int>();
   L.H = in["h"].get<int>();
-  L.C = in["c"].get<int>();
+  L.C = jint(in, "c", 1);
   if (in.contains("converter")) {
     L.cvt = true;
     L.cvt_offset = in["converter"].value("offset", int64_t{0});
@@ -229,9 +310,16 @@ Layer read_layer(const JsonNode& root, const std::string& name, uint64_t seed, c
   L.dx = jint(dl, "x", 1);
   L.dy = jint(dl, "y", 1);
   L.clip = j.value("clip", 0);
+  if (in.contains("format")) {  // image input: C, the components, PROC precision by default the format's
+    read_image(root, L, seed);
+    L.pad_value_tb = pad.value("top_bottom_value", L.pad_value);
+  }
   const int bytes = L.int16 ? 2 : 1;
-  L.in = values_of(root.require("input").require("data"), static_cast<std::size_t>(int64_t{L.C} * L.H * L.W), bytes,
-                   seed);
+  if (!L.image) {
+    L.in = values_of(root.require("input").require("data"), static_cast<std::size_t>(int64_t{L.C} * L.H * L.W), bytes,
+                     seed);
+    L.pad_value_tb = L.pad_value;
+  }
   L.wt = values_of(root.require("weights").require("data"),
                    static_cast<std::size_t>(int64_t{L.K} * L.C * L.R * L.S), bytes, seed);
   const json out = j.value("output", json::object());
@@ -300,6 +388,7 @@ Expected reference(const Layer& L) {
   auto input = [&](int c, int y, int x) -> int64_t {
     if (y < 0 || y >= L.H || x < 0 || x >= L.W) return L.pad_value;  // padding is not converted
     const int64_t v = L.in[static_cast<std::size_t>((int64_t{c} * L.H + y) * L.W + x)];
+    if (L.image) return image_element(L, c, v);
     return L.cvt ? clamp_bits(rhaz((v - L.cvt_offset) * L.cvt_scale, L.cvt_truncate), in_bits) : v;
   };
   // The converted input once (the converter is per element, so this changes nothing but speed).
@@ -318,9 +407,10 @@ Expected reference(const Layer& L) {
             const int y = oy * L.sy + r * L.dy - L.pt;
             for (int s = 0; s < L.S; ++s) {
               const int x = ox * L.sx + s * L.dx - L.pl;
-              const int64_t v = (y < 0 || y >= L.H || x < 0 || x >= L.W)
-                                    ? L.pad_value
-                                    : conv_in[static_cast<std::size_t>((int64_t{c} * L.H + y) * L.W + x)];
+              // top / bottom rows: CSC's pad value; left / right pixels: CDMA's (the same for features)
+              const int64_t v = (y < 0 || y >= L.H)   ? L.pad_value_tb
+                                : (x < 0 || x >= L.W) ? L.pad_value
+                                                      : conv_in[static_cast<std::size_t>((int64_t{c} * L.H + y) * L.W + x)];
               const int64_t p = v * L.wt[static_cast<std::size_t>(((int64_t{k} * L.C + c) * L.R + r) * L.S + s)];
               acc += p;
               abs_sum += p < 0 ? -p : p;

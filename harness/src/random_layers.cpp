@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "golden/conv.hpp"
+#include "golden/conv_image.hpp"
 #include "golden/conv_wfold.hpp"
 #include "harness/conv_reference.hpp"
 #include "harness/cdp_reference.hpp"
@@ -634,7 +635,145 @@ void shrink_conv(ConvShape& s, const std::string& where, Draw& d) {
   }
 }
 
+// A conv layer document's header: unit, configuration, name, seed, stall.
+ojson conv_header(const HwConfig& hw, const RandomLayer& L) {
+  ojson doc = ojson::object();
+  doc["unit"] = "conv";
+  doc["config"] = hw.name;
+  doc["name"] = L.name;
+  doc["seed"] = L.seed;
+  doc["stall"] = L.stall;
+  return doc;
+}
+
+// An image-input layer (docs/IMAGE_INPUT.md): any integer pixel format the configuration has
+// (the 16-bit ones on nv_full only), signed or unsigned components, the converter with an offset
+// or per-channel means (or raw), 8-bit input into int16 processing and back, PIXEL_X_OFFSET,
+// line strides with gaps, left / right and top / bottom pad values, kernels up to 7x7 (C' up to
+// 28), strides up to 4, up to 48 kernels; channel post-extension 2 / 4 on nv_full.
+RandomLayer gen_image(const HwConfig& hw, RandomLayer L, Draw& d) {
+  std::vector<int> codes = {0, 12, 13, 14, 15, 16, 17, 18, 19, 26, 27, 28, 29};
+  if (hw.int16) codes.insert(codes.end(), {1, 2, 3, 4, 6, 7, 9, 10, 20, 21, 22, 23, 24, 25, 30, 31, 32, 33, 34, 35});
+  const golden::PixelFormat& f = *golden::pixel_format(codes[static_cast<std::size_t>(d.i(0, static_cast<int>(codes.size()) - 1))]);
+  const bool in16 = f.container_bits() == 16;
+  bool int16 = in16, cvt = d.chance(0.6);
+  if (hw.int16 && d.chance(0.25)) {
+    int16 = !in16;
+    cvt = true;
+  }
+  const int atom = hw.atom_bytes, C = f.channels;
+  const int S = d.chance(0.8) ? d.i(1, 4) : d.i(5, 7), R = d.chance(0.8) ? d.i(1, 4) : d.i(5, 7);
+  const auto pad = [&](int k) { return d.chance(0.5) ? 0 : d.i(0, k - 1); };
+  const int pl = pad(S), pr = pad(S), pt = pad(R), pb = pad(R);
+  int W = std::max(d.chance(0.85) ? d.log_i(1, 48) : d.log_i(49, 300), S - pl - pr);
+  int H = std::max(d.log_i(1, 24), R - pt - pb);
+  const int sx = d.chance(0.6) ? 1 : d.i(2, 4), sy = d.chance(0.6) ? 1 : d.i(2, 4);
+  const int K = d.chance(0.7) ? d.log_i(1, 16) : d.i(17, 48);
+  const bool sgn = d.chance(0.5);
+  const int o = d.chance(0.3) ? d.i(0, atom / f.bpp0 - 1) : 0;
+  const int gap0 = d.chance(0.25) ? d.i(1, 3) : 0, gap1 = d.chance(0.25) ? d.i(1, 3) : 0;
+  const int64_t vmax = int16 ? 32767 : 127, vmin = -vmax - 1;
+  std::string feat = fmt::format("image {} {}{}{}", f.name, sgn ? "signed" : "unsigned", int16 ? " int16" : " int8",
+                                 int16 != in16 ? " (converted precision)" : "");
+  ojson in = ojson::object();
+  in["format"] = f.name;
+  in["w"] = W;
+  in["h"] = H;
+  in["data"] = ojson{{"random", ojson::object()}};
+  if (sgn) in["sign"] = "signed";
+  if (o != 0) {
+    in["x_offset"] = o;
+    feat += fmt::format(" x-offset {}", o);
+  }
+  double lg_d = f.container_bits() - 1.0;
+  if (cvt) {
+    const int scale = d.chance(0.2) ? d.i(-64, 64) : d.i(1, 64);
+    const int sc = scale == 0 ? 1 : scale;
+    // aim the converted values at the PROC range, sometimes beyond it (saturation)
+    const int trunc = std::clamp(iround(f.container_bits() + std::log2(std::abs(sc)) - (int16 ? 15 : 7)) + d.i(-2, 2), 0, 40);
+    ojson cv{{"scale", sc}, {"truncate", trunc}};
+    if (d.chance(0.4)) {
+      const int64_t mmax = int64_t{1} << (f.container_bits() - 1);
+      ojson mean = ojson::array();
+      for (int c = 0; c < 4; ++c) mean.push_back(d.range(-mmax, std::min<int64_t>(32767, mmax - 1 + (sgn ? 0 : mmax))));
+      in["mean"] = mean;
+      feat += " mean";
+    } else {
+      const int64_t omax = int64_t{1} << (f.container_bits() - 1);
+      cv["offset"] = d.range(-omax, omax - 1);
+      feat += " cvt";
+    }
+    in["converter"] = cv;
+    lg_d = std::min(lg_d + std::log2(std::abs(sc)) - trunc, int16 ? 14.0 : 6.0);
+  } else {
+    feat += " raw";
+  }
+  ojson doc = conv_header(hw, L);
+  if (int16 != in16) doc["precision"] = int16 ? "int16" : "int8";
+  const auto wr = value_range(d, vmin, vmax);
+  ojson padding = ojson::object();
+  if (pl != 0) padding["left"] = pl;
+  if (pr != 0) padding["right"] = pr;
+  if (pt != 0) padding["top"] = pt;
+  if (pb != 0) padding["bottom"] = pb;
+  if (d.chance(0.5)) padding["value"] = d.range(vmin, vmax);
+  if (d.chance(0.3)) padding["top_bottom_value"] = d.range(vmin, vmax);
+  const double taps = static_cast<double>(C) * R * S;
+  const int clip = std::clamp(iround(0.5 * std::log2(taps) + lg_d + lg_sd(wr.first, wr.second) - d.i(4, 14)), 0, 16);
+  // Channel post-extension (nv_full, docs/IMAGE_INPUT.md §7): E kernel rows per atom where
+  // C' = S x C and the X stride x C stay within 64 / E.
+  int post = 1;
+  if (hw.winograd && d.chance(0.4)) {
+    for (const int e : {4, 2}) {
+      if (post == 1 && S * C <= 64 / e && sx * C <= 64 / e && d.chance(0.6)) post = e;
+    }
+  }
+  if (post != 1) {
+    doc["post_extension"] = post;
+    feat += fmt::format(" post-extension {}", post);
+  }
+  for (int attempt = 0;; ++attempt) {
+    if (gap0 != 0) {
+      in["line_stride"] = ((int64_t{o} + W) * f.bpp0 + atom - 1) / atom * atom + int64_t{gap0} * atom;
+    }
+    if (gap1 != 0 && f.planes == 2) {
+      in["uv_line_stride"] = ((int64_t{o} * f.bpp1) % atom + int64_t{W} * f.bpp1 + atom - 1) / atom * atom + int64_t{gap1} * atom;
+    }
+    ojson body = doc;
+    body["input"] = in;
+    body["weights"] = ojson{{"k", K}, {"r", R}, {"s", S}, {"data", random_values(wr.first, wr.second, vmin, vmax)}};
+    if (!padding.empty()) body["padding"] = padding;
+    if (sx != 1 || sy != 1) body["stride"] = ojson{{"x", sx}, {"y", sy}};
+    if (clip != 0) body["clip"] = clip;
+    L.doc = body;
+    bool cbuf = false;
+    std::string where;
+    const std::string err = try_compile_conv(L, L.doc, cbuf, where);
+    if (err.empty() || attempt >= 20) break;
+    // the image beyond CBUF: fewer lines, then narrower
+    if (H > R) {
+      H = std::max(R - pt - pb, std::max(1, H / 2));
+    } else {
+      W = std::max(S - pl - pr, std::max(1, W / 2));
+    }
+    in["w"] = W;
+    in["h"] = H;
+    ++L.resized;
+  }
+  if (sx != 1 || sy != 1) feat += fmt::format(" stride {}x{}", sx, sy);
+  if (gap0 + gap1 != 0) feat += " line-gaps";
+  L.features = fmt::format("{} {}x{}x{} k{} {}x{}", feat, W, H, C, K, R, S);
+  return L;
+}
+
 RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
+  {
+    // Image input (1 in 8, every layer with --focus image): a stream of its own, so the draws of
+    // the other layers stay as they were.
+    Rng rng = Rng::derive(L.seed, "image");
+    Draw di{rng};
+    if (L.focus == "image" || (L.focus.empty() && di.chance(0.125))) return gen_image(hw, std::move(L), di);
+  }
   std::string feat;
   const bool int16 = hw.int16 && d.chance(0.3);
   const bool focus_wfold = L.focus == "wfold";
@@ -666,12 +805,7 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
     dr = value_range(d, vmin, vmax);
     wr = value_range(d, vmin, vmax);
   }
-  ojson rest = ojson::object();
-  rest["unit"] = "conv";
-  rest["config"] = hw.name;
-  rest["name"] = L.name;
-  rest["seed"] = L.seed;
-  rest["stall"] = L.stall;
+  ojson rest = conv_header(hw, L);
   if (scheme != "exact") rest["wino_scheme"] = scheme;
   if (pra != 0) rest["pra_truncate"] = pra;
   ojson in = ojson::object();

@@ -68,7 +68,9 @@ Engine engine_conv() {
                                   .reports_reference_counts = true,
                                   .focus = {RandomFocus{.name = "wfold",
                                                         .has = &golden::HwConfig::wfold,
-                                                        .what = "every layer direct with a \"wfold\" draw (docs/WFOLD.md)"}}}};
+                                                        .what = "every layer direct with a \"wfold\" draw (docs/WFOLD.md)"},
+                                            RandomFocus{.name = "image",
+                                                        .what = "every layer with image input (docs/IMAGE_INPUT.md)"}}}};
 }
 
 }  // namespace dla::harness::units

@@ -6,7 +6,9 @@
 // §2-3 state them. Nothing from golden/ and nothing of the layer compiler is used for expected
 // values; input, weight and operand values are the JSON's "values", or the harness's value
 // generator (resolve_values) for "random" / "file", so they are the values the layer runs with.
-// A Winograd layer ("mode": "winograd") computes the same convolution and is judged the same way.
+// A Winograd layer ("mode": "winograd") computes the same convolution and is judged the same way;
+// so does an image-input layer (the pixel formats' channels and widths from
+// ../shared/reference/cdma-input-modes.md table 1.2, written here).
 // A "pool" post-op pools SDP's output with the independent pooling reference (pdp_reference.hpp).
 // Used by `dlacosim random` (docs/RANDOM.md) and by the RTL tests (tests/rtl/conv_reference.hpp).
 #pragma once
@@ -57,6 +59,15 @@ struct Layer {
   int W = 0, H = 0, C = 0, K = 0, R = 0, S = 0;
   int pl = 0, pr = 0, pt = 0, pb = 0, sx = 1, sy = 1, dx = 1, dy = 1, clip = 0;
   int64_t pad_value = 0;
+  // Image input ("input": {"format": ...}, docs/IMAGE_INPUT.md): C is the format's channels (CBUF
+  // order); in holds the components as stored; each element is a component (10-bit packed formats:
+  // left-justified, colour << 6, alpha << 14) zero- or sign-extended by `pixel_signed`, converted
+  // with the mean of its channel in place of the offset when `mean` is set, else taken as the raw
+  // PROC element; left / right pad pixels take pad_value, top / bottom rows pad_value_tb.
+  bool image = false, pixel_signed = false, packed10 = false, has_mean = false;
+  int container_bits = 8;
+  int64_t mean[4] = {0, 0, 0, 0};
+  int64_t pad_value_tb = 0;
   bool int16 = false;
   bool cvt = false;
   int64_t cvt_offset = 0, cvt_scale = 1;
