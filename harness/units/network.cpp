@@ -33,6 +33,7 @@
 #include "harness/rng.hpp"
 #include "units/cdp.hpp"
 #include "units/conv.hpp"
+#include "units/deconv.hpp"
 #include "units/engine.hpp"
 #include "units/pdp.hpp"
 #include "units/program_builder.hpp"
@@ -50,14 +51,16 @@ constexpr int64_t kMaxElements = 4'000'000;
 constexpr uint64_t kMemoryBase = 0x1000'0000ull;   // the network's memory window starts here
 constexpr uint64_t kMemoryMax = 0x6000'0000ull;    // and ends below the unit compilers' fixed regions
 constexpr uint64_t kAlign = 0x100;                  // tensor and constant alignment (NVDLA: 32 B)
-constexpr uint64_t kRegionFirst = 0x8, kRegionLast = 0xd;  // the unit compilers' regions (addr >> 28)
+constexpr uint64_t kRegionFirst = 0x8, kRegionLast = 0xe;  // the unit compilers' regions (addr >> 28; 0xe:
+                                                            // deconv's channel-extended cube)
 constexpr uint64_t kInRegion = 0x8, kEwRegion = 0xb, kOutRegion = 0xc;
 constexpr uint8_t kGapFill = 0xa5;
 
-const std::vector<std::string_view> kOps = {"conv", "sdp", "pdp", "cdp", "concat"};
+const std::vector<std::string_view> kOps = {"conv", "deconv", "sdp", "pdp", "cdp", "concat"};
 // Blocks an op needs in the configuration's register map.
 std::vector<std::string_view> op_blocks(std::string_view op) {
   if (op == "conv") return {"CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC", "SDP"};
+  if (op == "deconv") return {"CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC", "SDP", "RBK"};
   if (op == "sdp") return {"SDP", "SDP_RDMA"};
   if (op == "pdp") return {"PDP", "PDP_RDMA"};
   if (op == "concat") return {};  // placement only: no block runs
@@ -66,6 +69,7 @@ std::vector<std::string_view> op_blocks(std::string_view op) {
 // Keys of a network layer per op, besides name / op / input / output / description; they go into
 // the unit layer as they are (so errors inside them keep their pointer under the layer).
 std::vector<std::string_view> op_keys(std::string_view op) {
+  if (op == "deconv") return {"weights", "stride", "crop", "output_padding", "clip", "converter", "bs", "bn", "ew"};
   if (op == "conv")
     return {"weights", "padding", "stride", "dilation", "clip", "converter", "bs", "bn", "ew", "mode", "wino_scheme",
             "pra_truncate", "wfold", "pool"};
@@ -162,7 +166,7 @@ void parse_layers(Net& n, const JsonNode& root) {
     const JsonNode op = l.require("op");
     L.op = op.as_string();
     if (std::find(kOps.begin(), kOps.end(), L.op) == kOps.end()) {
-      op.fail(fmt::format("\"{}\" is not an op of network layers: conv, sdp, pdp, cdp or concat (deconv, bdma and "
+      op.fail(fmt::format("\"{}\" is not an op of network layers: conv, deconv, sdp, pdp, cdp or concat (bdma and "
                           "rubik are not built yet, docs/NETWORKS.md)",
                           L.op));
     }
@@ -391,7 +395,7 @@ json unit_layer(const Net& n, const NetLayer& L, const JsonNode& node, uint64_t 
   for (auto k : op_keys(L.op)) {
     if (k != "operand" && k != "converter" && j.contains(std::string(k))) s[std::string(k)] = j[std::string(k)];
   }
-  if (L.op == "conv") {
+  if (L.op == "conv" || L.op == "deconv") {
     s["precision"] = prec_name(in.prec);
     s["input"] = {{"w", in.w}, {"h", in.h}, {"c", in.c}, {"data", values_json(in.values)}};
     s["weights"]["data"] = values_json(L.weights);
@@ -442,6 +446,7 @@ json unit_layer(const Net& n, const NetLayer& L, const JsonNode& node, uint64_t 
 
 std::string block_of_intr(const std::string& unit) {
   if (unit == "CDMA_DAT" || unit == "CDMA_WT") return "CDMA";
+  if (unit == "RUBIK") return "RBK";
   return unit;
 }
 
@@ -692,6 +697,25 @@ void check_layer_shapes(const Net& n, const NetLayer& L, const JsonNode& node) {
   }
 }
 
+// A deconvolution's output is RUBIK's grid: line stride ceil(W' / sx) sx x atom, surface stride
+// ceil(H' / sy) sy x line. A network tensor is packed, so the grid must be packed: W' a multiple
+// of the stride's x, H' of its y.
+void check_deconv_output(const Net& n, NetLayer& L, const JsonNode& node, const CompiledDeconv& cd) {
+  const NetTensor& in = n.out.tensors[static_cast<std::size_t>(L.input)];
+  const NetTensor& out = n.out.tensors[static_cast<std::size_t>(L.output)];
+  check_shapes(n, L, node, cd.out_w, cd.out_h, cd.k, out.prec);
+  if (cd.out_line_stride != out.layout.line_stride || cd.out_surface_stride != out.layout.surface_stride) {
+    node.require("output").fail(fmt::format(
+        "layer \"{}\" (deconv) writes its {} x {} output in RUBIK's grid (line stride {}, surface stride {}), and tensor "
+        "\"{}\" is packed (line stride {}, surface stride {}): W' and H' must be multiples of the stride",
+        L.name, cd.out_w, cd.out_h, cd.out_line_stride, cd.out_surface_stride, out.name, out.layout.line_stride,
+        out.layout.surface_stride));
+  }
+  // MACs: every input pixel times every kernel tap (the scatter-add), cropped lines included.
+  L.macs = static_cast<uint64_t>(L.k) * static_cast<uint64_t>(in.c) * static_cast<uint64_t>(L.r) *
+           static_cast<uint64_t>(L.s) * static_cast<uint64_t>(in.w) * static_cast<uint64_t>(in.h);
+}
+
 // Values of tensor t as the golden device holds them.
 std::vector<int64_t> read_tensor(GoldenDevice& dev, const NetTensor& t) {
   const golden::Cube<int64_t> cube = golden::load_cube(t.layout, {1, t.c, t.h, t.w},
@@ -744,7 +768,9 @@ CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root, std:
   place_concats(n);
   order_layers(n);
   for (std::size_t i = 0; i < n.out.layers.size(); ++i) {
-    if (n.out.layers[i].op == "conv") resolve_weights(n, n.out.layers[i], n.layer_nodes[i]);
+    if (n.out.layers[i].op == "conv" || n.out.layers[i].op == "deconv") {
+      resolve_weights(n, n.out.layers[i], n.layer_nodes[i]);
+    }
     check_layer_shapes(n, n.out.layers[i], n.layer_nodes[i]);
   }
   resolve_inputs(n);
@@ -778,10 +804,14 @@ CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root, std:
     const JsonNode sub = JsonNode::root(doc);
     Program prog;
     std::optional<CompiledConv> cc;
+    std::optional<CompiledDeconv> cd;
     try {
       if (L.op == "conv") {
         cc = compile_conv_layer(sh, sub, true);
         prog = cc->program;
+      } else if (L.op == "deconv") {
+        cd = compile_deconv_layer(sh, sub);
+        prog = cd->program;
       } else if (L.op == "pdp") {
         prog = compile_pdp_layer(sh, sub);
       } else if (L.op == "cdp") {
@@ -804,6 +834,7 @@ CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root, std:
                                            L.name, out.name));
       }
     }
+    if (cd) check_deconv_output(n, L, node, *cd);
     Placed placed = place_layer(n, L, node, std::move(prog), parity);
     ProgramRunOptions po;
     po.mode = "golden";

@@ -31,6 +31,7 @@ const fs::path kResnet = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/resnet
 const fs::path kInception = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/inception.json";
 const fs::path kYolo = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/yolo_tiny.json";
 const fs::path kResnet18 = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/resnet18_stem.json";
+const fs::path kDecoder = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/decoder.json";
 
 // A tensor of the reference: C x H x W values, c-major.
 struct Ref {
@@ -106,6 +107,33 @@ Ref sdp(const Ref& in, const Ref* operand, bool relu) {
     if (operand != nullptr) v = sat(v + operand->v[i], 32);
     o.v.push_back(sat(sat(v, 17), 8));
   }
+  return o;
+}
+
+// Transposed convolution as its definition, a scatter-add: input pixel (c, y, x) times tap (r, s)
+// of kernel k lands at output (y sy + r - crop_t, x sx + s - crop_l), dropped outside the W' x H'
+// output ((W - 1) sx + S - crop_l - crop_r wide); then CACC's clip and SDP.
+Ref deconv(const Ref& in, const std::vector<int64_t>& w, int k, int r, int s, int sx, int sy, int cl, int cr, int ct,
+           int cb, int clip, const Activation& act) {
+  Ref o{(in.w - 1) * sx + s - cl - cr, (in.h - 1) * sy + r - ct - cb, k, {}};
+  std::vector<int64_t> acc(static_cast<std::size_t>(o.w) * o.h * k, 0);
+  for (int kk = 0; kk < k; ++kk) {
+    for (int c = 0; c < in.c; ++c) {
+      for (int y = 0; y < in.h; ++y) {
+        for (int x = 0; x < in.w; ++x) {
+          for (int ry = 0; ry < r; ++ry) {
+            for (int rx = 0; rx < s; ++rx) {
+              const int oy = y * sy + ry - ct, ox = x * sx + rx - cl;
+              if (oy < 0 || oy >= o.h || ox < 0 || ox >= o.w) continue;
+              acc[static_cast<std::size_t>((int64_t{kk} * o.h + oy) * o.w + ox)] +=
+                  in.at(c, y, x) * w[static_cast<std::size_t>(((int64_t{kk} * in.c + c) * r + ry) * s + rx)];
+            }
+          }
+        }
+      }
+    }
+  }
+  for (const int64_t a : acc) o.v.push_back(act(sat(rhaz(a, clip), 32)));
   return o;
 }
 
@@ -248,6 +276,12 @@ static int check_against_reference(const fs::path& file, std::map<std::string, R
                  pad.value("right", 0), pad.value("top", 0), pad.value("bottom", 0), stride.value("x", 1),
                  stride.value("y", 1), L.value("clip", 0), activation_of(L));
       if (L.contains("pool")) out = maxpool(out, L["pool"]);  // conv -> SDP -> PDP on the fly
+    } else if (L["op"] == "deconv") {
+      const json crop = L.value("crop", json::object());
+      const json stride = L.value("stride", json::object());
+      out = deconv(in, nl.weights, L["weights"]["k"], L["weights"]["r"], L["weights"]["s"], stride.value("x", 1),
+                   stride.value("y", 1), crop.value("left", 0), crop.value("right", 0), crop.value("top", 0),
+                   crop.value("bottom", 0), L.value("clip", 0), activation_of(L));
     } else if (L["op"] == "sdp") {
       out = sdp(in, L.contains("operand") ? &get(L["operand"]) : nullptr, relu);
     } else {
@@ -439,6 +473,34 @@ TEST_CASE("network resnet18_stem: the stem and two basic blocks equal the refere
   CHECK(folded);
 }
 
+TEST_CASE("network decoder: a stride-2 deconvolution concatenated with a skip input equals the reference",
+          "[network]") {
+  std::map<std::string, Ref> ref;
+  CHECK(check_against_reference(kDecoder, ref) > 5000);
+  for (const std::string t : {"up", "y"}) {
+    INFO(t);
+    const auto& v = ref.at(t).v;
+    CHECK(std::count(v.begin(), v.end(), 0) < static_cast<long>(v.size()) * 3 / 4);
+    CHECK(std::count(v.begin(), v.end(), 127) < static_cast<long>(v.size()) / 10);
+  }
+  // The deconvolution runs as four sub-kernel convolutions then RUBIK (its interrupts), and writes
+  // channels 0..31 of the concatenated cube; the skip input was loaded into channels 32..63.
+  const LoadedLayer l = load_layer(kDecoder);
+  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  std::vector<std::string> waits;
+  for (const auto& st : n.program.steps) {
+    if (st.op == StepOp::WaitIntr && st.where.find("layer upconv (") != std::string::npos && st.intr.rfind("SDP", 0) != 0 &&
+        st.intr.rfind("CDMA", 0) != 0 && st.intr.rfind("CACC", 0) != 0) {
+      waits.push_back(st.intr);
+    }
+  }
+  CHECK(waits == std::vector<std::string>{"RUBIK_0"});
+  CHECK(n.tensors[2].name == "up");
+  CHECK(n.tensors[2].layout.base == n.tensors[3].layout.base);
+  CHECK(n.tensors[1].layout.base == n.tensors[3].layout.base + n.tensors[3].layout.surface_stride);
+  CHECK(n.layers[0].macs == 32ull * 32 * 16 * 64);
+}
+
 TEST_CASE("network lenet5: one program, each layer programmed into the other groups while the previous runs",
           "[network]") {
   const LoadedLayer l = load_layer(kLenet);
@@ -595,8 +657,26 @@ TEST_CASE("network files: each refusal names the JSON pointer and the rule", "[n
   }
   {
     json j = base;
+    j["layers"][0]["op"] = "bdma";
+    CHECK(refusal(j).starts_with("/layers/0/op | \"bdma\" is not an op of network layers"));
+  }
+  {
+    json j = base;  // RUBIK is nv_full's
     j["layers"][0]["op"] = "deconv";
-    CHECK(refusal(j).starts_with("/layers/0/op | \"deconv\" is not an op of network layers"));
+    CHECK(refusal(j) == "/layers/0/op | nv_small has no RBK block, which a deconv layer needs");
+  }
+  {
+    std::ifstream in(kDecoder);
+    json j = json::parse(in);  // W' = 17: RUBIK's grid is 18 columns wide, the tensor packed
+    j["layers"][0]["crop"]["right"] = 0;
+    j["layers"][0]["crop"]["bottom"] = 0;
+    j["layers"] = json::array({j["layers"][0]});
+    j["tensors"] = {j["tensors"][0], j["tensors"][2]};
+    j["tensors"][1]["w"] = 17;
+    j["tensors"][1]["h"] = 17;
+    CHECK(refusal(j) == "/layers/0/output | layer \"upconv\" (deconv) writes its 17 x 17 output in RUBIK's grid (line "
+                        "stride 576, surface stride 10368), and tensor \"up\" is packed (line stride 544, surface stride "
+                        "9248): W' and H' must be multiples of the stride");
   }
   {
     json j = base;
