@@ -302,6 +302,26 @@ std::string wfold_layer_name(const WfoldLayer& l) {
   return fmt::format("{}x{}x{} -> {}, {}x{} stride {}x{} pad {}", l.w, l.h, l.c, l.k, l.s, l.r, l.sx, l.sy, l.pad);
 }
 
+// A case of an int8 layer the `conv` compiler built, run whole in cross mode (`rr`): `macs` of the
+// layer itself against `mac_units` per cycle.
+BenchCase layer_case(const HwConfig& hw, const std::string& name, const RunResult& rr, uint64_t macs, int mac_units,
+                     double seconds, const BenchOptions& opt) {
+  BenchCase b;
+  b.unit = "conv";
+  b.config = hw.name;
+  b.name = name;
+  b.element = "MAC";
+  b.cycles = rr.cycles;
+  b.elements = macs;
+  b.nvdla_elements_per_cycle = mac_units;
+  b.utilization = rr.cycles ? double(macs) / (double(rr.cycles) * mac_units) : 0.0;
+  b.wall_s = seconds;
+  b.mem = opt.mem;
+  b.dma = rr.dma;
+  b.status = rr.status == Status::Pass ? "PASS" : fmt::format("{}: {}", status_name(rr.status), rr.message);
+  return b;
+}
+
 BenchCase wfold_case(const WfoldLayer& l, const char* fold, const BenchOptions& opt) {
   const HwConfig& hw = golden::nv_full();
   const nlohmann::ordered_json values{{"random", {{"min", -20}, {"max", 20}}}};
@@ -322,19 +342,7 @@ BenchCase wfold_case(const WfoldLayer& l, const char* fold, const BenchOptions& 
   const int ow = (l.w + 2 * l.pad - l.s) / l.sx + 1, oh = (l.h + 2 * l.pad - l.r) / l.sy + 1;
   const uint64_t macs = uint64_t(ow) * uint64_t(oh) * uint64_t(l.k) * uint64_t(l.c) * uint64_t(l.r) * uint64_t(l.s);
   const int mac_units = hw.atomic_c * hw.atomic_k(golden::Precision::Int8);
-  BenchCase b;
-  b.unit = "conv";
-  b.config = hw.name;
-  b.name = name;
-  b.element = "MAC";
-  b.cycles = rr.cycles;
-  b.elements = macs;
-  b.nvdla_elements_per_cycle = mac_units;
-  b.utilization = rr.cycles ? double(macs) / (double(rr.cycles) * mac_units) : 0.0;
-  b.wall_s = seconds;
-  b.mem = opt.mem;
-  b.dma = rr.dma;
-  b.status = rr.status == Status::Pass ? "PASS" : fmt::format("{}: {}", status_name(rr.status), rr.message);
+  BenchCase b = layer_case(hw, name, rr, macs, mac_units, seconds, opt);
   const bool folded = cc.conv.wfold_ws != 0;
   const golden::ConvConfig c = folded ? golden::wfold_view(cc.conv) : cc.conv;  // what CSC runs
   b.extra = {{"layer", wfold_layer_name(l)},
@@ -343,6 +351,44 @@ BenchCase wfold_case(const WfoldLayer& l, const char* fold, const BenchOptions& 
              {"ws", folded ? cc.conv.wfold_ws : 1},
              {"csc_cube", fmt::format("{}x{}x{}, kernel {}x{}", c.input.w, c.input.h, c.input.c, c.kernel_w, c.kernel_h)},
              {"bands", cc.bands},
+             {"mac_units", mac_units}};
+  return b;
+}
+
+// An image first layer on nv_full (docs/IMAGE_INPUT.md "RTL"): 224x224 A8B8G8R8 (C 4, so C' =
+// S x C = 28 of a 64-lane atom), 7x7 stride 2 pad 3, 64 kernels, compiled by the `conv` layer
+// compiler and run in cross mode. Utilization counts the layer's MACs (W'H' x K x C x R x S)
+// against ATOMIC_C x ATOMIC_K per cycle; `post_extension` E packs E kernel rows into an atom
+// (ceil(R / E) operations per output instead of R), when the RTL has it.
+BenchCase image_case(int post_extension, const BenchOptions& opt) {
+  const HwConfig& hw = golden::nv_full();
+  constexpr int kW = 224, kH = 224, kC = 4, kK = 64, kR = 7, kS = 7, kStride = 2, kPad = 3;
+  nlohmann::ordered_json doc{{"unit", "conv"},
+                             {"config", hw.name},
+                             {"seed", opt.seed},
+                             {"input", {{"format", "T_A8B8G8R8"}, {"w", kW}, {"h", kH}, {"sign", "signed"},
+                                        {"data", {{"random", {{"min", -20}, {"max", 20}}}}},
+                                        {"converter", {{"offset", 0}, {"scale", 1}, {"truncate", 0}}}}},
+                             {"weights", {{"k", kK}, {"r", kR}, {"s", kS}, {"data", {{"random", {{"min", -20}, {"max", 20}}}}}}},
+                             {"padding", {{"left", kPad}, {"right", kPad}, {"top", kPad}, {"bottom", kPad}}},
+                             {"stride", {{"x", kStride}, {"y", kStride}}},
+                             {"clip", 8}};
+  if (post_extension != 1) doc["post_extension"] = post_extension;
+  const std::string layer = fmt::format("{}x{} A8B8G8R8 -> {}, {}x{} stride {} pad {}", kW, kH, kK, kS, kR, kStride, kPad);
+  const std::string name = fmt::format("image first layer {}, post-extension {}", layer, post_extension);
+  const auto jd = parse_json_text("bench-conv.json", doc.dump(1));
+  const CompiledConv cc = compile_conv_layer(bench_layer_header("conv", name, hw, opt.seed), JsonNode::root(jd));
+  double seconds = 0;
+  const RunResult rr = run_bench_rtl(cc.program, hw, opt, seconds, "cross");
+  const int ow = (kW + 2 * kPad - kS) / kStride + 1, oh = (kH + 2 * kPad - kR) / kStride + 1;
+  const uint64_t macs = uint64_t(ow) * uint64_t(oh) * kK * kC * kR * kS;
+  const int mac_units = hw.atomic_c * hw.atomic_k(golden::Precision::Int8);
+  BenchCase b = layer_case(hw, name, rr, macs, mac_units, seconds, opt);
+  const int rows = (kR + post_extension - 1) / post_extension;
+  b.extra = {{"layer", layer},
+             {"post_extension", post_extension},
+             {"c_ext", kS * kC},
+             {"atomic_ops", uint64_t(ow) * uint64_t(oh) * rows * ((kK + 31) / 32)},
              {"mac_units", mac_units}};
   return b;
 }
@@ -404,6 +450,13 @@ std::vector<BenchCase> bench_conv(const BenchOptions& opt) {
     cases.push_back(std::move(off));
     cases.push_back(std::move(on));
   }
+  // The image first layer without and with post-extension E = 2 (C' = 28 <= 32): 4 row groups
+  // instead of 7 kernel rows, so up to 7/4 the utilization.
+  BenchCase plain = image_case(1, opt), post = image_case(2, opt);
+  const double gain = plain.utilization.value_or(0) > 0 ? post.utilization.value_or(0) / *plain.utilization : 0.0;
+  plain.extra["post_extension_gain"] = post.extra["post_extension_gain"] = gain;
+  cases.push_back(std::move(plain));
+  cases.push_back(std::move(post));
   return cases;
 }
 
@@ -426,6 +479,16 @@ std::string format_bench_conv(const std::vector<BenchCase>& cases) {
       }
       out += fmt::format("  folded / unfolded utilization: {:.2f}x\n", c.num("wfold_gain"));
       ++i;
+      continue;
+    }
+    if (c.extra.contains("post_extension")) {
+      out += fmt::format("conv {} {} (int8, the layer compiler's program, C' = {}): {} atomic ops, {} cycles, "
+                         "utilization {:.2f}%, output {}\n",
+                         c.config, c.name, c.extra.at("c_ext").get<int>(), c.extra.at("atomic_ops").get<uint64_t>(),
+                         c.cycles, 100.0 * c.utilization.value_or(0), status(c));
+      if (c.extra.at("post_extension").get<int>() != 1) {
+        out += fmt::format("  post-extended / plain utilization: {:.2f}x\n", c.num("post_extension_gain"));
+      }
       continue;
     }
     if (c.winograd_speedup) {
