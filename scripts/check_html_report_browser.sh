@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Renders an HTML report (`dlacosim report`) in headless Chromium and checks what a person sees:
 # the DOM after the page's script ran has one row per run, sorted by cycles when the URL says
-# #sort=cycles, and the failing run's heatmap; a 1280x2000 screenshot is kept as an artifact.
+# #sort=cycles, and the failing run's heatmap; a 1280x2000 screenshot is kept as an artifact. And
+# a network run's picture (tensors, layers, each layer's status), with a screenshot.
 # Chromium is Debian's package, which scripts/setup.sh installs: without it the test fails (a
 # skip would let a broken set-up pass unseen).
 # usage: check_html_report_browser.sh DLACOSIM_BINARY SOURCE_DIR ARTIFACT_DIR
@@ -63,6 +64,19 @@ chrome --screenshot="$art/report.png" --window-size=1280,2000 "file://$art/repor
 # A PNG of 1280 x 2000: the signature, then IHDR's width and height (big-endian) at bytes 16..23.
 header=$(od -An -tx1 -N24 "$art/report.png" 2>/dev/null | tr -d ' \n')
 check "screenshot $art/report.png is a 1280x2000 PNG" [ "$header" = "89504e470d0a1a0a0000000d4948445200000500000007d0" ]
-echo "chromium: $(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $start }") s for the DOM dump and the screenshot"
+# A network run's picture (docs/NETWORKS.md): LeNet-5 in cross mode stopped after pool1, so conv1
+# and pool1 pass and the five later layers did not run; its eight tensors; a screenshot kept.
+"$bin" run "$src/testvectors/networks/lenet5.json" --stop-after pool1 --json "$work/net.json" >/dev/null ||
+  { echo "FAIL: run lenet5 --stop-after pool1"; exit 1; }
+"$bin" report "$work/net.json" --html "$art/network.html" --title "network picture" >/dev/null ||
+  { echo "FAIL: dlacosim report of the network run"; exit 1; }
+chrome --dump-dom "file://$art/network.html" >"$work/net-dom.html"
+check "network picture: 8 tensors" [ "$(grep -o '<g class="net-tensor"' "$work/net-dom.html" | wc -l)" -eq 8 ]
+check "network picture: conv1 and pool1 pass" \
+  [ "$(grep -o '<g class="net-layer pass" data-layer="\(conv1\|pool1\)">' "$work/net-dom.html" | wc -l)" -eq 2 ]
+check "network picture: 5 layers not run" [ "$(grep -o '<g class="net-layer not-run"' "$work/net-dom.html" | wc -l)" -eq 5 ]
+chrome --screenshot="$art/network.png" --window-size=800,1100 "file://$art/network.html" >/dev/null
+check "screenshot $art/network.png written" test -s "$art/network.png"
+echo "chromium: $(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $start }") s for the DOM dumps and the screenshots"
 [ "$fail" -eq 0 ] || { echo "chromium stderr:"; tail -5 "$work/chrome.err"; }
 exit "$fail"

@@ -146,3 +146,36 @@ TEST_CASE("run --stop-after and --wave-layer: the program up to a layer, waves o
   CHECK(r.exit == 2);
   CHECK_THAT(r.out, Catch::Contains("--stop-after: applies to network files; this is a rubik layer"));
 }
+
+TEST_CASE("the HTML report draws a network run: tensors, layers and each layer's status", "[cli][network]") {
+  // LeNet-5 stopped after pool1 in cross mode: conv1 and pool1 compared (pass), the other five
+  // layers not run; its eight tensors drawn.
+  const fs::path dir = fs::temp_directory_path() / (std::to_string(::getpid()) + "-dla_net_html");
+  fs::create_directories(dir);
+  const std::string results = (dir / "r.json").string(), html = (dir / "r.html").string();
+  Cmd r = dlacosim("run " + kLenet + " --stop-after pool1 --json " + results);
+  INFO(r.out);
+  REQUIRE(r.exit == 0);
+  r = dlacosim("report " + results + " --html " + html);
+  REQUIRE(r.exit == 0);
+  std::ifstream in(html);
+  const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = page.find(what); at != std::string::npos; at = page.find(what, at + 1)) ++n;
+    return n;
+  };
+  CHECK(count("<h2 id=\"networks\">") == 1);
+  CHECK(count("<g class=\"net-tensor\"") == 8);
+  CHECK(count("<g class=\"net-layer ") == 7);
+  CHECK(count("<g class=\"net-layer pass\" data-layer=\"conv1\">") == 1);
+  CHECK(count("<g class=\"net-layer pass\" data-layer=\"pool1\">") == 1);
+  CHECK(count("<g class=\"net-layer not-run\"") == 5);
+  CHECK(count("class=\"net-edge\"") == 14);  // each layer reads one tensor and writes one
+  // Ranks: image on top, logits at the bottom (the fifteenth row).
+  CHECK(page.find("data-tensor=\"image\"><title>tensor image: 28 x 28 x 1 int8</title><rect x=\"20\" y=\"8\"") !=
+        std::string::npos);
+  CHECK(page.find("data-tensor=\"logits\"><title>tensor logits: 1 x 1 x 10 int8</title><rect x=\"20\" y=\"876\"") !=
+        std::string::npos);
+  fs::remove_all(dir);
+}

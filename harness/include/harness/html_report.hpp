@@ -2,7 +2,8 @@
 // inline CSS, inline SVG and a few lines of inline script, nothing fetched from anywhere.
 // It shows the summary, a sortable table of the runs, every failure (first mismatches with
 // coordinates, a heatmap per channel of where the mismatches are, the command that reproduces
-// it) and, per unit, charts of cycles and of work per cycle. docs/CLI.md "HTML reports".
+// it), the picture of every network run (docs/NETWORKS.md) and, per unit, charts of cycles and of
+// work per cycle. docs/CLI.md "HTML reports".
 #pragma once
 
 #include <string>
@@ -27,6 +28,11 @@ struct HtmlReportOptions {
 // utilization, wall_s, status, ...). A sortable table of the cases and, per unit and
 // configuration, a chart of elements/cycle with NVDLA's rate marked on each bar.
 [[nodiscard]] std::string html_bench_report(const nlohmann::json& cases, const HtmlReportOptions& opt);
+
+// A network run's picture (harness/src/html_network.cpp): the network file the run names as a
+// graph of tensors and layers, each layer coloured by its status in the run (its compares).
+// A note instead when the file cannot be read.
+[[nodiscard]] std::string html_network_picture(const RunResult& r, std::size_t index);
 
 // `dlacosim run LAYER --config C --mode M --seed S --stall P --rand-reset R` (and the memory model
 // when the run recorded one), the layer file quoted for a POSIX shell when it needs quoting.
