@@ -4375,8 +4375,8 @@ package nvdla_regs_pkg;
   } cacc_reg2hw_d_t;
   // hardware-written D fields, written into the consumer group where <field>_de is set
   typedef struct packed {
-    logic [31:0] out_saturation;                           // D_OUT_SATURATION.SAT_COUNT [31:0]
     logic        out_saturation_de;
+    logic [31:0] out_saturation;                           // D_OUT_SATURATION.SAT_COUNT [31:0]
   } cacc_hw2reg_t;
 
   // ---- CDMA register structs (cdma_reg_top)
@@ -4459,22 +4459,22 @@ package nvdla_regs_pkg;
   } cdma_reg2hw_d_t;
   // hardware-written D fields, written into the consumer group where <field>_de is set
   typedef struct packed {
-    logic [31:0] nan_input_data_num;                       // D_NAN_INPUT_DATA_NUM.NAN_DATA_NUM [31:0]
     logic        nan_input_data_num_de;
-    logic [31:0] nan_input_weight_num;                     // D_NAN_INPUT_WEIGHT_NUM.NAN_WEIGHT_NUM [31:0]
     logic        nan_input_weight_num_de;
-    logic [31:0] inf_input_data_num;                       // D_INF_INPUT_DATA_NUM.INF_DATA_NUM [31:0]
     logic        inf_input_data_num_de;
-    logic [31:0] inf_input_weight_num;                     // D_INF_INPUT_WEIGHT_NUM.INF_WEIGHT_NUM [31:0]
     logic        inf_input_weight_num_de;
-    logic [31:0] perf_dat_read_stall;                      // D_PERF_DAT_READ_STALL.DAT_RD_STALL [31:0]
     logic        perf_dat_read_stall_de;
-    logic [31:0] perf_wt_read_stall;                       // D_PERF_WT_READ_STALL.WT_RD_STALL [31:0]
     logic        perf_wt_read_stall_de;
-    logic [31:0] perf_dat_read_latency;                    // D_PERF_DAT_READ_LATENCY.DAT_RD_LATENCY [31:0]
     logic        perf_dat_read_latency_de;
-    logic [31:0] perf_wt_read_latency;                     // D_PERF_WT_READ_LATENCY.WT_RD_LATENCY [31:0]
     logic        perf_wt_read_latency_de;
+    logic [31:0] nan_input_data_num;                       // D_NAN_INPUT_DATA_NUM.NAN_DATA_NUM [31:0]
+    logic [31:0] nan_input_weight_num;                     // D_NAN_INPUT_WEIGHT_NUM.NAN_WEIGHT_NUM [31:0]
+    logic [31:0] inf_input_data_num;                       // D_INF_INPUT_DATA_NUM.INF_DATA_NUM [31:0]
+    logic [31:0] inf_input_weight_num;                     // D_INF_INPUT_WEIGHT_NUM.INF_WEIGHT_NUM [31:0]
+    logic [31:0] perf_dat_read_stall;                      // D_PERF_DAT_READ_STALL.DAT_RD_STALL [31:0]
+    logic [31:0] perf_wt_read_stall;                       // D_PERF_WT_READ_STALL.WT_RD_STALL [31:0]
+    logic [31:0] perf_dat_read_latency;                    // D_PERF_DAT_READ_LATENCY.DAT_RD_LATENCY [31:0]
+    logic [31:0] perf_wt_read_latency;                     // D_PERF_WT_READ_LATENCY.WT_RD_LATENCY [31:0]
   } cdma_hw2reg_t;
   // the single registers' software-written fields
   typedef struct packed {
@@ -4516,28 +4516,28 @@ package nvdla_regs_pkg;
   } cdp_reg2hw_d_t;
   // hardware-written D fields, written into the consumer group where <field>_de is set
   typedef struct packed {
-    logic        dst_compression_en;                       // D_DST_COMPRESSION_EN.DST_COMPRESSION_EN [0:0]
     logic        dst_compression_en_de;
-    logic [31:0] nan_input_num;                            // D_NAN_INPUT_NUM.NAN_INPUT_NUM [31:0]
     logic        nan_input_num_de;
-    logic [31:0] inf_input_num;                            // D_INF_INPUT_NUM.INF_INPUT_NUM [31:0]
     logic        inf_input_num_de;
-    logic [31:0] nan_output_num;                           // D_NAN_OUTPUT_NUM.NAN_OUTPUT_NUM [31:0]
     logic        nan_output_num_de;
-    logic [31:0] out_saturation;                           // D_OUT_SATURATION.OUT_SATURATION [31:0]
     logic        out_saturation_de;
-    logic [31:0] perf_write_stall;                         // D_PERF_WRITE_STALL.PERF_WRITE_STALL [31:0]
     logic        perf_write_stall_de;
-    logic [31:0] perf_lut_uflow;                           // D_PERF_LUT_UFLOW.PERF_LUT_UFLOW [31:0]
     logic        perf_lut_uflow_de;
-    logic [31:0] perf_lut_oflow;                           // D_PERF_LUT_OFLOW.PERF_LUT_OFLOW [31:0]
     logic        perf_lut_oflow_de;
-    logic [31:0] perf_lut_hybrid;                          // D_PERF_LUT_HYBRID.PERF_LUT_HYBRID [31:0]
     logic        perf_lut_hybrid_de;
-    logic [31:0] perf_lut_le_hit;                          // D_PERF_LUT_LE_HIT.PERF_LUT_LE_HIT [31:0]
     logic        perf_lut_le_hit_de;
-    logic [31:0] perf_lut_lo_hit;                          // D_PERF_LUT_LO_HIT.PERF_LUT_LO_HIT [31:0]
     logic        perf_lut_lo_hit_de;
+    logic        dst_compression_en;                       // D_DST_COMPRESSION_EN.DST_COMPRESSION_EN [0:0]
+    logic [31:0] nan_input_num;                            // D_NAN_INPUT_NUM.NAN_INPUT_NUM [31:0]
+    logic [31:0] inf_input_num;                            // D_INF_INPUT_NUM.INF_INPUT_NUM [31:0]
+    logic [31:0] nan_output_num;                           // D_NAN_OUTPUT_NUM.NAN_OUTPUT_NUM [31:0]
+    logic [31:0] out_saturation;                           // D_OUT_SATURATION.OUT_SATURATION [31:0]
+    logic [31:0] perf_write_stall;                         // D_PERF_WRITE_STALL.PERF_WRITE_STALL [31:0]
+    logic [31:0] perf_lut_uflow;                           // D_PERF_LUT_UFLOW.PERF_LUT_UFLOW [31:0]
+    logic [31:0] perf_lut_oflow;                           // D_PERF_LUT_OFLOW.PERF_LUT_OFLOW [31:0]
+    logic [31:0] perf_lut_hybrid;                          // D_PERF_LUT_HYBRID.PERF_LUT_HYBRID [31:0]
+    logic [31:0] perf_lut_le_hit;                          // D_PERF_LUT_LE_HIT.PERF_LUT_LE_HIT [31:0]
+    logic [31:0] perf_lut_lo_hit;                          // D_PERF_LUT_LO_HIT.PERF_LUT_LO_HIT [31:0]
   } cdp_hw2reg_t;
   // the single registers' software-written fields
   typedef struct packed {
@@ -4621,12 +4621,12 @@ package nvdla_regs_pkg;
   } cdp_rdma_reg2hw_d_t;
   // hardware-written D fields, written into the consumer group where <field>_de is set
   typedef struct packed {
-    logic        src_compression_en;                       // D_SRC_COMPRESSION_EN.SRC_COMPRESSION_EN [0:0]
     logic        src_compression_en_de;
-    logic [1:0]  operation_mode;                           // D_OPERATION_MODE.OPERATION_MODE [1:0]
     logic        operation_mode_de;
-    logic [31:0] perf_read_stall;                          // D_PERF_READ_STALL.PERF_READ_STALL [31:0]
     logic        perf_read_stall_de;
+    logic        src_compression_en;                       // D_SRC_COMPRESSION_EN.SRC_COMPRESSION_EN [0:0]
+    logic [1:0]  operation_mode;                           // D_OPERATION_MODE.OPERATION_MODE [1:0]
+    logic [31:0] perf_read_stall;                          // D_PERF_READ_STALL.PERF_READ_STALL [31:0]
   } cdp_rdma_hw2reg_t;
 
   // ---- CMAC_A register structs (cmac_a_reg_top)
@@ -4740,14 +4740,14 @@ package nvdla_regs_pkg;
   } pdp_reg2hw_d_t;
   // hardware-written D fields, written into the consumer group where <field>_de is set
   typedef struct packed {
-    logic [31:0] inf_input_num;                            // D_INF_INPUT_NUM.INF_INPUT_NUM [31:0]
     logic        inf_input_num_de;
-    logic [31:0] nan_input_num;                            // D_NAN_INPUT_NUM.NAN_INPUT_NUM [31:0]
     logic        nan_input_num_de;
-    logic [31:0] nan_output_num;                           // D_NAN_OUTPUT_NUM.NAN_OUTPUT_NUM [31:0]
     logic        nan_output_num_de;
-    logic [31:0] perf_write_stall;                         // D_PERF_WRITE_STALL.PERF_WRITE_STALL [31:0]
     logic        perf_write_stall_de;
+    logic [31:0] inf_input_num;                            // D_INF_INPUT_NUM.INF_INPUT_NUM [31:0]
+    logic [31:0] nan_input_num;                            // D_NAN_INPUT_NUM.NAN_INPUT_NUM [31:0]
+    logic [31:0] nan_output_num;                           // D_NAN_OUTPUT_NUM.NAN_OUTPUT_NUM [31:0]
+    logic [31:0] perf_write_stall;                         // D_PERF_WRITE_STALL.PERF_WRITE_STALL [31:0]
   } pdp_hw2reg_t;
 
   // ---- PDP_RDMA register structs (pdp_rdma_reg_top)
@@ -4776,8 +4776,8 @@ package nvdla_regs_pkg;
   } pdp_rdma_reg2hw_d_t;
   // hardware-written D fields, written into the consumer group where <field>_de is set
   typedef struct packed {
-    logic [31:0] perf_read_stall;                          // D_PERF_READ_STALL.PERF_READ_STALL [31:0]
     logic        perf_read_stall_de;
+    logic [31:0] perf_read_stall;                          // D_PERF_READ_STALL.PERF_READ_STALL [31:0]
   } pdp_rdma_hw2reg_t;
 
   // ---- RBK register structs (rbk_reg_top)
@@ -4810,10 +4810,10 @@ package nvdla_regs_pkg;
   } rbk_reg2hw_d_t;
   // hardware-written D fields, written into the consumer group where <field>_de is set
   typedef struct packed {
-    logic [31:0] perf_read_stall;                          // D_PERF_READ_STALL.RD_STALL_CNT [31:0]
     logic        perf_read_stall_de;
-    logic [31:0] perf_write_stall;                         // D_PERF_WRITE_STALL.WR_STALL_CNT [31:0]
     logic        perf_write_stall_de;
+    logic [31:0] perf_read_stall;                          // D_PERF_READ_STALL.RD_STALL_CNT [31:0]
+    logic [31:0] perf_write_stall;                         // D_PERF_WRITE_STALL.WR_STALL_CNT [31:0]
   } rbk_hw2reg_t;
 
   // ---- SDP register structs (sdp_reg_top)
@@ -4889,28 +4889,28 @@ package nvdla_regs_pkg;
   } sdp_reg2hw_d_t;
   // hardware-written D fields, written into the consumer group where <field>_de is set
   typedef struct packed {
-    logic        status;                                   // D_STATUS.STATUS_UNEQUAL [0:0]
     logic        status_de;
-    logic [31:0] status_nan_input_num;                     // D_STATUS_NAN_INPUT_NUM.STATUS_NAN_INPUT_NUM [31:0]
     logic        status_nan_input_num_de;
-    logic [31:0] status_inf_input_num;                     // D_STATUS_INF_INPUT_NUM.STATUS_INF_INPUT_NUM [31:0]
     logic        status_inf_input_num_de;
-    logic [31:0] status_nan_output_num;                    // D_STATUS_NAN_OUTPUT_NUM.STATUS_NAN_OUTPUT_NUM [31:0]
     logic        status_nan_output_num_de;
-    logic [31:0] perf_wdma_write_stall;                    // D_PERF_WDMA_WRITE_STALL.WDMA_STALL [31:0]
     logic        perf_wdma_write_stall_de;
-    logic [31:0] perf_lut_uflow;                           // D_PERF_LUT_UFLOW.LUT_UFLOW [31:0]
     logic        perf_lut_uflow_de;
-    logic [31:0] perf_lut_oflow;                           // D_PERF_LUT_OFLOW.LUT_OFLOW [31:0]
     logic        perf_lut_oflow_de;
-    logic [31:0] perf_out_saturation;                      // D_PERF_OUT_SATURATION.OUT_SATURATION [31:0]
     logic        perf_out_saturation_de;
-    logic [31:0] perf_lut_hybrid;                          // D_PERF_LUT_HYBRID.LUT_HYBRID [31:0]
     logic        perf_lut_hybrid_de;
-    logic [31:0] perf_lut_le_hit;                          // D_PERF_LUT_LE_HIT.LUT_LE_HIT [31:0]
     logic        perf_lut_le_hit_de;
-    logic [31:0] perf_lut_lo_hit;                          // D_PERF_LUT_LO_HIT.LUT_LO_HIT [31:0]
     logic        perf_lut_lo_hit_de;
+    logic        status;                                   // D_STATUS.STATUS_UNEQUAL [0:0]
+    logic [31:0] status_nan_input_num;                     // D_STATUS_NAN_INPUT_NUM.STATUS_NAN_INPUT_NUM [31:0]
+    logic [31:0] status_inf_input_num;                     // D_STATUS_INF_INPUT_NUM.STATUS_INF_INPUT_NUM [31:0]
+    logic [31:0] status_nan_output_num;                    // D_STATUS_NAN_OUTPUT_NUM.STATUS_NAN_OUTPUT_NUM [31:0]
+    logic [31:0] perf_wdma_write_stall;                    // D_PERF_WDMA_WRITE_STALL.WDMA_STALL [31:0]
+    logic [31:0] perf_lut_uflow;                           // D_PERF_LUT_UFLOW.LUT_UFLOW [31:0]
+    logic [31:0] perf_lut_oflow;                           // D_PERF_LUT_OFLOW.LUT_OFLOW [31:0]
+    logic [31:0] perf_out_saturation;                      // D_PERF_OUT_SATURATION.OUT_SATURATION [31:0]
+    logic [31:0] perf_lut_hybrid;                          // D_PERF_LUT_HYBRID.LUT_HYBRID [31:0]
+    logic [31:0] perf_lut_le_hit;                          // D_PERF_LUT_LE_HIT.LUT_LE_HIT [31:0]
+    logic [31:0] perf_lut_lo_hit;                          // D_PERF_LUT_LO_HIT.LUT_LO_HIT [31:0]
   } sdp_hw2reg_t;
   // the single registers' software-written fields
   typedef struct packed {
@@ -5021,18 +5021,18 @@ package nvdla_regs_pkg;
   } sdp_rdma_reg2hw_d_t;
   // hardware-written D fields, written into the consumer group where <field>_de is set
   typedef struct packed {
-    logic [31:0] status_nan_input_num;                     // D_STATUS_NAN_INPUT_NUM.STATUS_NAN_INPUT_NUM [31:0]
     logic        status_nan_input_num_de;
-    logic [31:0] status_inf_input_num;                     // D_STATUS_INF_INPUT_NUM.STATUS_INF_INPUT_NUM [31:0]
     logic        status_inf_input_num_de;
-    logic [31:0] perf_mrdma_read_stall;                    // D_PERF_MRDMA_READ_STALL.MRDMA_STALL [31:0]
     logic        perf_mrdma_read_stall_de;
-    logic [31:0] perf_brdma_read_stall;                    // D_PERF_BRDMA_READ_STALL.BRDMA_STALL [31:0]
     logic        perf_brdma_read_stall_de;
-    logic [31:0] perf_nrdma_read_stall;                    // D_PERF_NRDMA_READ_STALL.NRDMA_STALL [31:0]
     logic        perf_nrdma_read_stall_de;
-    logic [31:0] perf_erdma_read_stall;                    // D_PERF_ERDMA_READ_STALL.ERDMA_STALL [31:0]
     logic        perf_erdma_read_stall_de;
+    logic [31:0] status_nan_input_num;                     // D_STATUS_NAN_INPUT_NUM.STATUS_NAN_INPUT_NUM [31:0]
+    logic [31:0] status_inf_input_num;                     // D_STATUS_INF_INPUT_NUM.STATUS_INF_INPUT_NUM [31:0]
+    logic [31:0] perf_mrdma_read_stall;                    // D_PERF_MRDMA_READ_STALL.MRDMA_STALL [31:0]
+    logic [31:0] perf_brdma_read_stall;                    // D_PERF_BRDMA_READ_STALL.BRDMA_STALL [31:0]
+    logic [31:0] perf_nrdma_read_stall;                    // D_PERF_NRDMA_READ_STALL.NRDMA_STALL [31:0]
+    logic [31:0] perf_erdma_read_stall;                    // D_PERF_ERDMA_READ_STALL.ERDMA_STALL [31:0]
   } sdp_rdma_hw2reg_t;
   /* verilator lint_on UNUSEDSIGNAL */
 

@@ -292,9 +292,22 @@ std::string field_comment(const StructField& sf) {
 void emit_sv_struct(std::ostringstream& o, const std::string& type, const std::vector<StructField>& fields,
                     bool with_de, const std::string& what) {
   o << "  // " << what << "\n  typedef struct packed {\n";
-  for (const auto& sf : fields) {
-    o << "    " << sv_type(sf.field->width) << " " << pad(sf.member + ";", 40) << "  // " << field_comment(sf) << "\n";
-    if (with_de) o << "    logic        " << sf.member << "_de;\n";
+  if (!with_de) {
+    for (const auto& sf : fields) {
+      o << "    " << sv_type(sf.field->width) << " " << pad(sf.member + ";", 40) << "  // " << field_comment(sf) << "\n";
+    }
+  } else {
+    // The enables first, then the values, the 32-bit ones last: they then sit on 32-bit boundaries
+    // of the packed struct (its first member is the most significant), which keeps its assembly
+    // in the model whole-word moves.
+    for (const auto& sf : fields) o << "    logic        " << sf.member << "_de;\n";
+    for (const bool whole : {false, true}) {
+      for (const auto& sf : fields) {
+        if ((sf.field->width == 32) != whole) continue;
+        o << "    " << sv_type(sf.field->width) << " " << pad(sf.member + ";", 40) << "  // " << field_comment(sf)
+          << "\n";
+      }
+    }
   }
   o << "  } " << type << ";\n";
 }
@@ -437,10 +450,25 @@ std::string emit_single_reg_top(const Block& b) {
   return o.str();
 }
 
+// The hardware-written words of a grouped block's D group: each word with its fields (by lsb).
+struct HwWord {
+  uint32_t word = 0;
+  std::vector<StructField> fields;
+};
+std::vector<HwWord> hw_words(const std::vector<StructField>& hw) {
+  std::vector<HwWord> out;
+  for (const auto& sf : hw) {
+    if (out.empty() || out.back().word != sf.word) out.push_back({sf.word, {}});
+    out.back().fields.push_back(sf);
+  }
+  return out;
+}
+
 std::string emit_reg_top(const Block& b) {
   const std::string lb = lower(b.name);
   const auto d = struct_fields(b, true, true);
   const auto hw = struct_fields(b, true, false);
+  const auto hww = hw_words(hw);
   const std::string pkg = "nvdla_regs_pkg::";
   std::ostringstream o;
   emit_reg_top_head(o, b,
@@ -465,16 +493,32 @@ std::string emit_reg_top(const Block& b) {
     << "  output logic        armed_o,\n"
     << "  input  logic        done_i\n"
     << ");\n"
-    << "  localparam int unsigned DWords = " << pkg << b.name << "_D_WORDS;\n\n"
-    << "  logic [DWords-1:0][31:0] d;\n"
-    << "  logic [DWords-1:0]       hw_we;\n"
-    << "  logic [DWords-1:0][31:0] hw_wdata;\n\n"
-    << "  dla_group_regs #(\n"
+    << "  localparam int unsigned DWords = " << pkg << b.name << "_D_WORDS;\n"
+    << "  localparam int unsigned IdxW   = $clog2(DWords > 1 ? DWords : 2);\n";
+  if (!hww.empty()) o << "  localparam int unsigned HwWords = " << hww.size() << ";\n";
+  o << "\n"
+    << "  logic [DWords-1:0][31:0] g0, g1;\n"
+    << "  logic                    wr_next;\n"
+    << "  logic [IdxW-1:0]         wr_idx;\n"
+    << "  logic [31:0]             wr_data;\n";
+  if (hww.empty()) {
+    o << "  logic                    hw_we;\n"
+      << "  logic [31:0]             hw_wdata;\n\n";
+  } else {
+    o << "  logic [HwWords-1:0]       hw_we;\n"
+      << "  logic [HwWords-1:0][31:0] hw_wdata;\n\n";
+  }
+  o << "  dla_group_regs #(\n"
     << "    .Base     (Base),\n"
     << "    .DFirst   (32'(" << pkg << b.name << "_DUAL_GROUP_START)),\n"
     << "    .DWords   (DWords),\n"
     << "    .DReset   (" << pkg << b.name << "_D_RESET),\n"
-    << "    .DWritable(" << pkg << b.name << "_D_WRITABLE)\n"
+    << "    .DWritable(" << pkg << b.name << "_D_WRITABLE)";
+  if (!hww.empty()) {
+    o << ",\n    .HwWords  (HwWords),\n    .HwIdx    ({";
+    for (std::size_t k = hww.size(); k-- > 0;) o << "16'd" << hww[k].word << (k == 0 ? "})" : ", ");
+  }
+  o << "\n"
     << "  ) u_regs (\n"
     << "    .clk_i       (clk_i),\n"
     << "    .rst_ni      (rst_ni),\n"
@@ -489,39 +533,86 @@ std::string emit_reg_top(const Block& b) {
     << "    .s_offset_o  (s_offset_o),\n"
     << "    .s_wdata_o   (s_wdata_o),\n"
     << "    .s_rdata_i   (s_rdata_i),\n"
-    << "    .d_consumer_o(d),\n"
+    << "    .d_g0_o      (g0),\n"
+    << "    .d_g1_o      (g1),\n"
+    << "    .wr_next_o   (wr_next),\n"
+    << "    .wr_idx_o    (wr_idx),\n"
+    << "    .wr_data_o   (wr_data),\n"
     << "    .consumer_o  (consumer_o),\n"
     << "    .armed_o     (armed_o),\n"
     << "    .done_i      (done_i),\n"
     << "    .hw_we_i     (hw_we),\n"
     << "    .hw_wdata_i  (hw_wdata)\n"
-    << "  );\n\n"
-    << "  always_comb begin\n";
+    << "  );\n\n";
+  // reg2hw: registers updated with the consumer group's words (dla_group_regs' next-consumer
+  // words), so the fields are not re-extracted from the words every cycle.
+  std::map<uint32_t, std::vector<StructField>> by_word;
+  for (const auto& sf : d) by_word[sf.word].push_back(sf);
+  o << "  // The consumer group's software-written fields as registers that change with its words: at\n"
+    << "  // done from the other group's words (it becomes the consumer), and where a CSB write lands in\n"
+    << "  // the next consumer group\n"
+    << "  // (the fields are writable bits, so the written value's bits are the stored ones). Equal to\n"
+    << "  // the fields of d at every cycle; the model then does not extract them every cycle.\n"
+    << "  " << pkg << lb << "_reg2hw_d_t reg2hw_q;\n"
+    << "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
+    << "    if (!rst_ni) begin\n";
   for (const auto& sf : d) {
-    const int msb = sf.field->lsb + sf.field->width - 1;
-    o << "    reg2hw_o." << pad(sf.member, 36) << " = d[" << sf.word << "][" << msb;
-    if (sf.field->width > 1) o << ":" << sf.field->lsb;
-    o << "];\n";
+    const uint32_t v = (sf.reg->reset & mask_of(*sf.field)) >> sf.field->lsb;
+    o << "      reg2hw_q." << pad(sf.member, 36) << " <= " << sf.field->width << "'h" << std::hex << v << std::dec
+      << ";\n";
   }
-  o << "  end\n\n";
-  if (hw.empty()) {
-    o << "  assign hw_we    = '0;\n  assign hw_wdata = '0;\n";
+  o << "    end else begin\n"
+    << "      if (done_i) begin\n";
+  for (const char* g : {"g0", "g1"}) {
+    o << (g[1] == '0' ? "        if (consumer_o) begin\n" : "        end else begin\n");
+    for (const auto& sf : d) {
+      o << "          reg2hw_q." << pad(sf.member, 36) << " <= " << g << "[" << sf.word << "]" << msb_lsb(*sf.field)
+        << ";\n";
+    }
+  }
+  o << "        end\n"
+    << "      end\n"
+    << "      if (wr_next) begin\n"
+    << "        unique case (wr_idx)\n";
+  for (const auto& [w, fs] : by_word) {
+    o << "          IdxW'(" << w << "): begin\n";
+    for (const auto& sf : fs) {
+      o << "            reg2hw_q." << pad(sf.member, 36) << " <= wr_data" << msb_lsb(*sf.field) << ";\n";
+    }
+    o << "          end\n";
+  }
+  o << "          default: ;\n"
+    << "        endcase\n"
+    << "      end\n"
+    << "    end\n"
+    << "  end\n"
+    << "  assign reg2hw_o = reg2hw_q;\n\n";
+  if (hww.empty()) {
+    o << "  assign hw_we    = 1'b0;\n  assign hw_wdata = '0;\n";
   } else {
-    o << "  // A hardware write keeps the word's other bits.\n"
-      << "  always_comb begin\n"
-      << "    hw_we    = '0;\n"
-      << "    hw_wdata = d;\n";
-    for (const auto& sf : hw) {
-      const int msb = sf.field->lsb + sf.field->width - 1;
-      o << "    hw_we[" << sf.word << "] = hw_we[" << sf.word << "] | hw2reg_i." << sf.member << "_de;\n"
-        << "    if (hw2reg_i." << sf.member << "_de) hw_wdata[" << sf.word << "][" << msb;
-      if (sf.field->width > 1) o << ":" << sf.field->lsb;
-      o << "] = hw2reg_i." << sf.member << ";\n";
+    o << "  // The hardware-written words (HwIdx); a hardware write keeps the word's other bits.\n"
+      << "  always_comb begin\n";
+    for (std::size_t k = 0; k < hww.size(); ++k) {
+      const auto& fs = hww[k].fields;
+      const bool whole = fs.size() == 1 && fs[0].field->lsb == 0 && fs[0].field->width == 32;
+      if (whole) {
+        o << "    hw_we[" << k << "]    = hw2reg_i." << fs[0].member << "_de;\n"
+          << "    hw_wdata[" << k << "] = hw2reg_i." << fs[0].member << ";\n";
+        continue;
+      }
+      o << "    hw_we[" << k << "]    = 1'b0;\n"
+        << "    hw_wdata[" << k << "] = consumer_o ? g1[" << hww[k].word << "] : g0[" << hww[k].word << "];\n";
+      for (const auto& sf : fs) {
+        o << "    hw_we[" << k << "]    = hw_we[" << k << "] | hw2reg_i." << sf.member << "_de;\n"
+          << "    if (hw2reg_i." << sf.member << "_de) hw_wdata[" << k << "]" << msb_lsb(*sf.field) << " = hw2reg_i."
+          << sf.member << ";\n";
+      }
     }
     o << "  end\n";
   }
-  o << "\n  // Bits without a software-written field (D_OP_ENABLE's OP_EN included) are not read here.\n"
-    << "  logic unused_d;\n  assign unused_d = ^d;\n"
+  o << "\n  // The words are read here only at done and for the hardware-written words' other bits, the\n"
+    << "  // written value only in its fields' bits.\n"
+    << "  logic unused_d;\n  assign unused_d = ^{g0, g1, wr_data};\n"
     << "endmodule\n";
   return o.str();
 }

@@ -31,17 +31,24 @@ module cacc_reg_top #(
   input  logic        done_i
 );
   localparam int unsigned DWords = nvdla_regs_pkg::CACC_D_WORDS;
+  localparam int unsigned IdxW   = $clog2(DWords > 1 ? DWords : 2);
+  localparam int unsigned HwWords = 1;
 
-  logic [DWords-1:0][31:0] d;
-  logic [DWords-1:0]       hw_we;
-  logic [DWords-1:0][31:0] hw_wdata;
+  logic [DWords-1:0][31:0] g0, g1;
+  logic                    wr_next;
+  logic [IdxW-1:0]         wr_idx;
+  logic [31:0]             wr_data;
+  logic [HwWords-1:0]       hw_we;
+  logic [HwWords-1:0][31:0] hw_wdata;
 
   dla_group_regs #(
     .Base     (Base),
     .DFirst   (32'(nvdla_regs_pkg::CACC_DUAL_GROUP_START)),
     .DWords   (DWords),
     .DReset   (nvdla_regs_pkg::CACC_D_RESET),
-    .DWritable(nvdla_regs_pkg::CACC_D_WRITABLE)
+    .DWritable(nvdla_regs_pkg::CACC_D_WRITABLE),
+    .HwWords  (HwWords),
+    .HwIdx    ({16'd10})
   ) u_regs (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
@@ -56,7 +63,11 @@ module cacc_reg_top #(
     .s_offset_o  (s_offset_o),
     .s_wdata_o   (s_wdata_o),
     .s_rdata_i   (s_rdata_i),
-    .d_consumer_o(d),
+    .d_g0_o      (g0),
+    .d_g1_o      (g1),
+    .wr_next_o   (wr_next),
+    .wr_idx_o    (wr_idx),
+    .wr_data_o   (wr_data),
     .consumer_o  (consumer_o),
     .armed_o     (armed_o),
     .done_i      (done_i),
@@ -64,32 +75,115 @@ module cacc_reg_top #(
     .hw_wdata_i  (hw_wdata)
   );
 
+  // The consumer group's software-written fields as registers that change with its words: at
+  // done from the other group's words (it becomes the consumer), and where a CSB write lands in
+  // the next consumer group
+  // (the fields are writable bits, so the written value's bits are the stored ones). Equal to
+  // the fields of d at every cycle; the model then does not extract them every cycle.
+  nvdla_regs_pkg::cacc_reg2hw_d_t reg2hw_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      reg2hw_q.op_enable                            <= 1'h0;
+      reg2hw_q.misc_cfg_conv_mode                   <= 1'h0;
+      reg2hw_q.misc_cfg_proc_precision              <= 2'h1;
+      reg2hw_q.dataout_size_0_dataout_width         <= 13'h0;
+      reg2hw_q.dataout_size_0_dataout_height        <= 13'h0;
+      reg2hw_q.dataout_size_1                       <= 13'h0;
+      reg2hw_q.dataout_addr                         <= 32'h0;
+      reg2hw_q.batch_number                         <= 5'h0;
+      reg2hw_q.line_stride                          <= 24'h0;
+      reg2hw_q.surf_stride                          <= 24'h0;
+      reg2hw_q.dataout_map_line_packed              <= 1'h0;
+      reg2hw_q.dataout_map_surf_packed              <= 1'h0;
+      reg2hw_q.clip_cfg                             <= 5'h0;
+      reg2hw_q.cya                                  <= 32'h0;
+    end else begin
+      if (done_i) begin
+        if (consumer_o) begin
+          reg2hw_q.op_enable                            <= g0[0][0];
+          reg2hw_q.misc_cfg_conv_mode                   <= g0[1][0];
+          reg2hw_q.misc_cfg_proc_precision              <= g0[1][13:12];
+          reg2hw_q.dataout_size_0_dataout_width         <= g0[2][12:0];
+          reg2hw_q.dataout_size_0_dataout_height        <= g0[2][28:16];
+          reg2hw_q.dataout_size_1                       <= g0[3][12:0];
+          reg2hw_q.dataout_addr                         <= g0[4][31:0];
+          reg2hw_q.batch_number                         <= g0[5][4:0];
+          reg2hw_q.line_stride                          <= g0[6][23:0];
+          reg2hw_q.surf_stride                          <= g0[7][23:0];
+          reg2hw_q.dataout_map_line_packed              <= g0[8][0];
+          reg2hw_q.dataout_map_surf_packed              <= g0[8][16];
+          reg2hw_q.clip_cfg                             <= g0[9][4:0];
+          reg2hw_q.cya                                  <= g0[11][31:0];
+        end else begin
+          reg2hw_q.op_enable                            <= g1[0][0];
+          reg2hw_q.misc_cfg_conv_mode                   <= g1[1][0];
+          reg2hw_q.misc_cfg_proc_precision              <= g1[1][13:12];
+          reg2hw_q.dataout_size_0_dataout_width         <= g1[2][12:0];
+          reg2hw_q.dataout_size_0_dataout_height        <= g1[2][28:16];
+          reg2hw_q.dataout_size_1                       <= g1[3][12:0];
+          reg2hw_q.dataout_addr                         <= g1[4][31:0];
+          reg2hw_q.batch_number                         <= g1[5][4:0];
+          reg2hw_q.line_stride                          <= g1[6][23:0];
+          reg2hw_q.surf_stride                          <= g1[7][23:0];
+          reg2hw_q.dataout_map_line_packed              <= g1[8][0];
+          reg2hw_q.dataout_map_surf_packed              <= g1[8][16];
+          reg2hw_q.clip_cfg                             <= g1[9][4:0];
+          reg2hw_q.cya                                  <= g1[11][31:0];
+        end
+      end
+      if (wr_next) begin
+        unique case (wr_idx)
+          IdxW'(0): begin
+            reg2hw_q.op_enable                            <= wr_data[0];
+          end
+          IdxW'(1): begin
+            reg2hw_q.misc_cfg_conv_mode                   <= wr_data[0];
+            reg2hw_q.misc_cfg_proc_precision              <= wr_data[13:12];
+          end
+          IdxW'(2): begin
+            reg2hw_q.dataout_size_0_dataout_width         <= wr_data[12:0];
+            reg2hw_q.dataout_size_0_dataout_height        <= wr_data[28:16];
+          end
+          IdxW'(3): begin
+            reg2hw_q.dataout_size_1                       <= wr_data[12:0];
+          end
+          IdxW'(4): begin
+            reg2hw_q.dataout_addr                         <= wr_data[31:0];
+          end
+          IdxW'(5): begin
+            reg2hw_q.batch_number                         <= wr_data[4:0];
+          end
+          IdxW'(6): begin
+            reg2hw_q.line_stride                          <= wr_data[23:0];
+          end
+          IdxW'(7): begin
+            reg2hw_q.surf_stride                          <= wr_data[23:0];
+          end
+          IdxW'(8): begin
+            reg2hw_q.dataout_map_line_packed              <= wr_data[0];
+            reg2hw_q.dataout_map_surf_packed              <= wr_data[16];
+          end
+          IdxW'(9): begin
+            reg2hw_q.clip_cfg                             <= wr_data[4:0];
+          end
+          IdxW'(11): begin
+            reg2hw_q.cya                                  <= wr_data[31:0];
+          end
+          default: ;
+        endcase
+      end
+    end
+  end
+  assign reg2hw_o = reg2hw_q;
+
+  // The hardware-written words (HwIdx); a hardware write keeps the word's other bits.
   always_comb begin
-    reg2hw_o.op_enable                            = d[0][0];
-    reg2hw_o.misc_cfg_conv_mode                   = d[1][0];
-    reg2hw_o.misc_cfg_proc_precision              = d[1][13:12];
-    reg2hw_o.dataout_size_0_dataout_width         = d[2][12:0];
-    reg2hw_o.dataout_size_0_dataout_height        = d[2][28:16];
-    reg2hw_o.dataout_size_1                       = d[3][12:0];
-    reg2hw_o.dataout_addr                         = d[4][31:0];
-    reg2hw_o.batch_number                         = d[5][4:0];
-    reg2hw_o.line_stride                          = d[6][23:0];
-    reg2hw_o.surf_stride                          = d[7][23:0];
-    reg2hw_o.dataout_map_line_packed              = d[8][0];
-    reg2hw_o.dataout_map_surf_packed              = d[8][16];
-    reg2hw_o.clip_cfg                             = d[9][4:0];
-    reg2hw_o.cya                                  = d[11][31:0];
+    hw_we[0]    = hw2reg_i.out_saturation_de;
+    hw_wdata[0] = hw2reg_i.out_saturation;
   end
 
-  // A hardware write keeps the word's other bits.
-  always_comb begin
-    hw_we    = '0;
-    hw_wdata = d;
-    hw_we[10] = hw_we[10] | hw2reg_i.out_saturation_de;
-    if (hw2reg_i.out_saturation_de) hw_wdata[10][31:0] = hw2reg_i.out_saturation;
-  end
-
-  // Bits without a software-written field (D_OP_ENABLE's OP_EN included) are not read here.
+  // The words are read here only at done and for the hardware-written words' other bits, the
+  // written value only in its fields' bits.
   logic unused_d;
-  assign unused_d = ^d;
+  assign unused_d = ^{g0, g1, wr_data};
 endmodule

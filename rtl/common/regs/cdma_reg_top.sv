@@ -31,17 +31,24 @@ module cdma_reg_top #(
   input  logic        done_i
 );
   localparam int unsigned DWords = nvdla_regs_pkg::CDMA_D_WORDS;
+  localparam int unsigned IdxW   = $clog2(DWords > 1 ? DWords : 2);
+  localparam int unsigned HwWords = 8;
 
-  logic [DWords-1:0][31:0] d;
-  logic [DWords-1:0]       hw_we;
-  logic [DWords-1:0][31:0] hw_wdata;
+  logic [DWords-1:0][31:0] g0, g1;
+  logic                    wr_next;
+  logic [IdxW-1:0]         wr_idx;
+  logic [31:0]             wr_data;
+  logic [HwWords-1:0]       hw_we;
+  logic [HwWords-1:0][31:0] hw_wdata;
 
   dla_group_regs #(
     .Base     (Base),
     .DFirst   (32'(nvdla_regs_pkg::CDMA_DUAL_GROUP_START)),
     .DWords   (DWords),
     .DReset   (nvdla_regs_pkg::CDMA_D_RESET),
-    .DWritable(nvdla_regs_pkg::CDMA_D_WRITABLE)
+    .DWritable(nvdla_regs_pkg::CDMA_D_WRITABLE),
+    .HwWords  (HwWords),
+    .HwIdx    ({16'd53, 16'd52, 16'd51, 16'd50, 16'd48, 16'd47, 16'd46, 16'd45})
   ) u_regs (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
@@ -56,7 +63,11 @@ module cdma_reg_top #(
     .s_offset_o  (s_offset_o),
     .s_wdata_o   (s_wdata_o),
     .s_rdata_i   (s_rdata_i),
-    .d_consumer_o(d),
+    .d_g0_o      (g0),
+    .d_g1_o      (g1),
+    .wr_next_o   (wr_next),
+    .wr_idx_o    (wr_idx),
+    .wr_data_o   (wr_data),
     .consumer_o  (consumer_o),
     .armed_o     (armed_o),
     .done_i      (done_i),
@@ -64,106 +75,443 @@ module cdma_reg_top #(
     .hw_wdata_i  (hw_wdata)
   );
 
+  // The consumer group's software-written fields as registers that change with its words: at
+  // done from the other group's words (it becomes the consumer), and where a CSB write lands in
+  // the next consumer group
+  // (the fields are writable bits, so the written value's bits are the stored ones). Equal to
+  // the fields of d at every cycle; the model then does not extract them every cycle.
+  nvdla_regs_pkg::cdma_reg2hw_d_t reg2hw_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      reg2hw_q.op_enable                            <= 1'h0;
+      reg2hw_q.misc_cfg_conv_mode                   <= 1'h0;
+      reg2hw_q.misc_cfg_in_precision                <= 2'h1;
+      reg2hw_q.misc_cfg_proc_precision              <= 2'h1;
+      reg2hw_q.misc_cfg_data_reuse                  <= 1'h0;
+      reg2hw_q.misc_cfg_weight_reuse                <= 1'h0;
+      reg2hw_q.misc_cfg_skip_data_rls               <= 1'h0;
+      reg2hw_q.misc_cfg_skip_weight_rls             <= 1'h0;
+      reg2hw_q.datain_format_datain_format          <= 1'h0;
+      reg2hw_q.datain_format_pixel_format           <= 6'hc;
+      reg2hw_q.datain_format_pixel_mapping          <= 1'h0;
+      reg2hw_q.datain_format_pixel_sign_override    <= 1'h0;
+      reg2hw_q.datain_size_0_datain_width           <= 13'h0;
+      reg2hw_q.datain_size_0_datain_height          <= 13'h0;
+      reg2hw_q.datain_size_1                        <= 13'h0;
+      reg2hw_q.datain_size_ext_0_datain_width_ext   <= 13'h0;
+      reg2hw_q.datain_size_ext_0_datain_height_ext  <= 13'h0;
+      reg2hw_q.pixel_offset_pixel_x_offset          <= 5'h0;
+      reg2hw_q.pixel_offset_pixel_y_offset          <= 3'h0;
+      reg2hw_q.dain_ram_type                        <= 1'h0;
+      reg2hw_q.dain_addr_high_0                     <= 32'h0;
+      reg2hw_q.dain_addr_low_0                      <= 32'h0;
+      reg2hw_q.dain_addr_high_1                     <= 32'h0;
+      reg2hw_q.dain_addr_low_1                      <= 32'h0;
+      reg2hw_q.line_stride                          <= 32'h0;
+      reg2hw_q.line_uv_stride                       <= 32'h0;
+      reg2hw_q.surf_stride                          <= 32'h0;
+      reg2hw_q.dain_map_line_packed                 <= 1'h0;
+      reg2hw_q.dain_map_surf_packed                 <= 1'h0;
+      reg2hw_q.reserved_x_cfg_rsv_per_line          <= 10'h0;
+      reg2hw_q.reserved_x_cfg_rsv_per_uv_line       <= 10'h0;
+      reg2hw_q.reserved_y_cfg_rsv_height            <= 3'h0;
+      reg2hw_q.reserved_y_cfg_rsv_y_index           <= 5'h0;
+      reg2hw_q.batch_number                         <= 5'h0;
+      reg2hw_q.batch_stride                         <= 32'h0;
+      reg2hw_q.entry_per_slice                      <= 14'h0;
+      reg2hw_q.fetch_grain                          <= 12'h0;
+      reg2hw_q.weight_format                        <= 1'h0;
+      reg2hw_q.weight_size_0                        <= 18'h0;
+      reg2hw_q.weight_size_1                        <= 13'h0;
+      reg2hw_q.weight_ram_type                      <= 1'h0;
+      reg2hw_q.weight_addr_high                     <= 32'h0;
+      reg2hw_q.weight_addr_low                      <= 32'h0;
+      reg2hw_q.weight_bytes                         <= 32'h0;
+      reg2hw_q.wgs_addr_high                        <= 32'h0;
+      reg2hw_q.wgs_addr_low                         <= 32'h0;
+      reg2hw_q.wmb_addr_high                        <= 32'h0;
+      reg2hw_q.wmb_addr_low                         <= 32'h0;
+      reg2hw_q.wmb_bytes                            <= 28'h0;
+      reg2hw_q.mean_format                          <= 1'h0;
+      reg2hw_q.mean_global_0_mean_ry                <= 16'h0;
+      reg2hw_q.mean_global_0_mean_gu                <= 16'h0;
+      reg2hw_q.mean_global_1_mean_bv                <= 16'h0;
+      reg2hw_q.mean_global_1_mean_ax                <= 16'h0;
+      reg2hw_q.cvt_cfg_cvt_en                       <= 1'h0;
+      reg2hw_q.cvt_cfg_cvt_truncate                 <= 6'h0;
+      reg2hw_q.cvt_offset                           <= 16'h0;
+      reg2hw_q.cvt_scale                            <= 16'h0;
+      reg2hw_q.conv_stride_conv_x_stride            <= 3'h0;
+      reg2hw_q.conv_stride_conv_y_stride            <= 3'h0;
+      reg2hw_q.zero_padding_pad_left                <= 5'h0;
+      reg2hw_q.zero_padding_pad_right               <= 6'h0;
+      reg2hw_q.zero_padding_pad_top                 <= 5'h0;
+      reg2hw_q.zero_padding_pad_bottom              <= 6'h0;
+      reg2hw_q.zero_padding_value                   <= 16'h0;
+      reg2hw_q.bank_data_bank                       <= 5'h0;
+      reg2hw_q.bank_weight_bank                     <= 5'h0;
+      reg2hw_q.nan_flush_to_zero                    <= 1'h0;
+      reg2hw_q.perf_enable                          <= 1'h0;
+      reg2hw_q.cya                                  <= 32'h0;
+      reg2hw_q.wfold_wfold_en                       <= 1'h0;
+      reg2hw_q.wfold_ws_log2                        <= 3'h0;
+      reg2hw_q.wfold_kernel_width                   <= 5'h0;
+      reg2hw_q.wfold_x_dilation                     <= 5'h0;
+    end else begin
+      if (done_i) begin
+        if (consumer_o) begin
+          reg2hw_q.op_enable                            <= g0[0][0];
+          reg2hw_q.misc_cfg_conv_mode                   <= g0[1][0];
+          reg2hw_q.misc_cfg_in_precision                <= g0[1][9:8];
+          reg2hw_q.misc_cfg_proc_precision              <= g0[1][13:12];
+          reg2hw_q.misc_cfg_data_reuse                  <= g0[1][16];
+          reg2hw_q.misc_cfg_weight_reuse                <= g0[1][20];
+          reg2hw_q.misc_cfg_skip_data_rls               <= g0[1][24];
+          reg2hw_q.misc_cfg_skip_weight_rls             <= g0[1][28];
+          reg2hw_q.datain_format_datain_format          <= g0[2][0];
+          reg2hw_q.datain_format_pixel_format           <= g0[2][13:8];
+          reg2hw_q.datain_format_pixel_mapping          <= g0[2][16];
+          reg2hw_q.datain_format_pixel_sign_override    <= g0[2][20];
+          reg2hw_q.datain_size_0_datain_width           <= g0[3][12:0];
+          reg2hw_q.datain_size_0_datain_height          <= g0[3][28:16];
+          reg2hw_q.datain_size_1                        <= g0[4][12:0];
+          reg2hw_q.datain_size_ext_0_datain_width_ext   <= g0[5][12:0];
+          reg2hw_q.datain_size_ext_0_datain_height_ext  <= g0[5][28:16];
+          reg2hw_q.pixel_offset_pixel_x_offset          <= g0[6][4:0];
+          reg2hw_q.pixel_offset_pixel_y_offset          <= g0[6][18:16];
+          reg2hw_q.dain_ram_type                        <= g0[7][0];
+          reg2hw_q.dain_addr_high_0                     <= g0[8][31:0];
+          reg2hw_q.dain_addr_low_0                      <= g0[9][31:0];
+          reg2hw_q.dain_addr_high_1                     <= g0[10][31:0];
+          reg2hw_q.dain_addr_low_1                      <= g0[11][31:0];
+          reg2hw_q.line_stride                          <= g0[12][31:0];
+          reg2hw_q.line_uv_stride                       <= g0[13][31:0];
+          reg2hw_q.surf_stride                          <= g0[14][31:0];
+          reg2hw_q.dain_map_line_packed                 <= g0[15][0];
+          reg2hw_q.dain_map_surf_packed                 <= g0[15][16];
+          reg2hw_q.reserved_x_cfg_rsv_per_line          <= g0[16][9:0];
+          reg2hw_q.reserved_x_cfg_rsv_per_uv_line       <= g0[16][25:16];
+          reg2hw_q.reserved_y_cfg_rsv_height            <= g0[17][2:0];
+          reg2hw_q.reserved_y_cfg_rsv_y_index           <= g0[17][20:16];
+          reg2hw_q.batch_number                         <= g0[18][4:0];
+          reg2hw_q.batch_stride                         <= g0[19][31:0];
+          reg2hw_q.entry_per_slice                      <= g0[20][13:0];
+          reg2hw_q.fetch_grain                          <= g0[21][11:0];
+          reg2hw_q.weight_format                        <= g0[22][0];
+          reg2hw_q.weight_size_0                        <= g0[23][17:0];
+          reg2hw_q.weight_size_1                        <= g0[24][12:0];
+          reg2hw_q.weight_ram_type                      <= g0[25][0];
+          reg2hw_q.weight_addr_high                     <= g0[26][31:0];
+          reg2hw_q.weight_addr_low                      <= g0[27][31:0];
+          reg2hw_q.weight_bytes                         <= g0[28][31:0];
+          reg2hw_q.wgs_addr_high                        <= g0[29][31:0];
+          reg2hw_q.wgs_addr_low                         <= g0[30][31:0];
+          reg2hw_q.wmb_addr_high                        <= g0[31][31:0];
+          reg2hw_q.wmb_addr_low                         <= g0[32][31:0];
+          reg2hw_q.wmb_bytes                            <= g0[33][27:0];
+          reg2hw_q.mean_format                          <= g0[34][0];
+          reg2hw_q.mean_global_0_mean_ry                <= g0[35][15:0];
+          reg2hw_q.mean_global_0_mean_gu                <= g0[35][31:16];
+          reg2hw_q.mean_global_1_mean_bv                <= g0[36][15:0];
+          reg2hw_q.mean_global_1_mean_ax                <= g0[36][31:16];
+          reg2hw_q.cvt_cfg_cvt_en                       <= g0[37][0];
+          reg2hw_q.cvt_cfg_cvt_truncate                 <= g0[37][9:4];
+          reg2hw_q.cvt_offset                           <= g0[38][15:0];
+          reg2hw_q.cvt_scale                            <= g0[39][15:0];
+          reg2hw_q.conv_stride_conv_x_stride            <= g0[40][2:0];
+          reg2hw_q.conv_stride_conv_y_stride            <= g0[40][18:16];
+          reg2hw_q.zero_padding_pad_left                <= g0[41][4:0];
+          reg2hw_q.zero_padding_pad_right               <= g0[41][13:8];
+          reg2hw_q.zero_padding_pad_top                 <= g0[41][20:16];
+          reg2hw_q.zero_padding_pad_bottom              <= g0[41][29:24];
+          reg2hw_q.zero_padding_value                   <= g0[42][15:0];
+          reg2hw_q.bank_data_bank                       <= g0[43][4:0];
+          reg2hw_q.bank_weight_bank                     <= g0[43][20:16];
+          reg2hw_q.nan_flush_to_zero                    <= g0[44][0];
+          reg2hw_q.perf_enable                          <= g0[49][0];
+          reg2hw_q.cya                                  <= g0[54][31:0];
+          reg2hw_q.wfold_wfold_en                       <= g0[55][0];
+          reg2hw_q.wfold_ws_log2                        <= g0[55][6:4];
+          reg2hw_q.wfold_kernel_width                   <= g0[55][12:8];
+          reg2hw_q.wfold_x_dilation                     <= g0[55][20:16];
+        end else begin
+          reg2hw_q.op_enable                            <= g1[0][0];
+          reg2hw_q.misc_cfg_conv_mode                   <= g1[1][0];
+          reg2hw_q.misc_cfg_in_precision                <= g1[1][9:8];
+          reg2hw_q.misc_cfg_proc_precision              <= g1[1][13:12];
+          reg2hw_q.misc_cfg_data_reuse                  <= g1[1][16];
+          reg2hw_q.misc_cfg_weight_reuse                <= g1[1][20];
+          reg2hw_q.misc_cfg_skip_data_rls               <= g1[1][24];
+          reg2hw_q.misc_cfg_skip_weight_rls             <= g1[1][28];
+          reg2hw_q.datain_format_datain_format          <= g1[2][0];
+          reg2hw_q.datain_format_pixel_format           <= g1[2][13:8];
+          reg2hw_q.datain_format_pixel_mapping          <= g1[2][16];
+          reg2hw_q.datain_format_pixel_sign_override    <= g1[2][20];
+          reg2hw_q.datain_size_0_datain_width           <= g1[3][12:0];
+          reg2hw_q.datain_size_0_datain_height          <= g1[3][28:16];
+          reg2hw_q.datain_size_1                        <= g1[4][12:0];
+          reg2hw_q.datain_size_ext_0_datain_width_ext   <= g1[5][12:0];
+          reg2hw_q.datain_size_ext_0_datain_height_ext  <= g1[5][28:16];
+          reg2hw_q.pixel_offset_pixel_x_offset          <= g1[6][4:0];
+          reg2hw_q.pixel_offset_pixel_y_offset          <= g1[6][18:16];
+          reg2hw_q.dain_ram_type                        <= g1[7][0];
+          reg2hw_q.dain_addr_high_0                     <= g1[8][31:0];
+          reg2hw_q.dain_addr_low_0                      <= g1[9][31:0];
+          reg2hw_q.dain_addr_high_1                     <= g1[10][31:0];
+          reg2hw_q.dain_addr_low_1                      <= g1[11][31:0];
+          reg2hw_q.line_stride                          <= g1[12][31:0];
+          reg2hw_q.line_uv_stride                       <= g1[13][31:0];
+          reg2hw_q.surf_stride                          <= g1[14][31:0];
+          reg2hw_q.dain_map_line_packed                 <= g1[15][0];
+          reg2hw_q.dain_map_surf_packed                 <= g1[15][16];
+          reg2hw_q.reserved_x_cfg_rsv_per_line          <= g1[16][9:0];
+          reg2hw_q.reserved_x_cfg_rsv_per_uv_line       <= g1[16][25:16];
+          reg2hw_q.reserved_y_cfg_rsv_height            <= g1[17][2:0];
+          reg2hw_q.reserved_y_cfg_rsv_y_index           <= g1[17][20:16];
+          reg2hw_q.batch_number                         <= g1[18][4:0];
+          reg2hw_q.batch_stride                         <= g1[19][31:0];
+          reg2hw_q.entry_per_slice                      <= g1[20][13:0];
+          reg2hw_q.fetch_grain                          <= g1[21][11:0];
+          reg2hw_q.weight_format                        <= g1[22][0];
+          reg2hw_q.weight_size_0                        <= g1[23][17:0];
+          reg2hw_q.weight_size_1                        <= g1[24][12:0];
+          reg2hw_q.weight_ram_type                      <= g1[25][0];
+          reg2hw_q.weight_addr_high                     <= g1[26][31:0];
+          reg2hw_q.weight_addr_low                      <= g1[27][31:0];
+          reg2hw_q.weight_bytes                         <= g1[28][31:0];
+          reg2hw_q.wgs_addr_high                        <= g1[29][31:0];
+          reg2hw_q.wgs_addr_low                         <= g1[30][31:0];
+          reg2hw_q.wmb_addr_high                        <= g1[31][31:0];
+          reg2hw_q.wmb_addr_low                         <= g1[32][31:0];
+          reg2hw_q.wmb_bytes                            <= g1[33][27:0];
+          reg2hw_q.mean_format                          <= g1[34][0];
+          reg2hw_q.mean_global_0_mean_ry                <= g1[35][15:0];
+          reg2hw_q.mean_global_0_mean_gu                <= g1[35][31:16];
+          reg2hw_q.mean_global_1_mean_bv                <= g1[36][15:0];
+          reg2hw_q.mean_global_1_mean_ax                <= g1[36][31:16];
+          reg2hw_q.cvt_cfg_cvt_en                       <= g1[37][0];
+          reg2hw_q.cvt_cfg_cvt_truncate                 <= g1[37][9:4];
+          reg2hw_q.cvt_offset                           <= g1[38][15:0];
+          reg2hw_q.cvt_scale                            <= g1[39][15:0];
+          reg2hw_q.conv_stride_conv_x_stride            <= g1[40][2:0];
+          reg2hw_q.conv_stride_conv_y_stride            <= g1[40][18:16];
+          reg2hw_q.zero_padding_pad_left                <= g1[41][4:0];
+          reg2hw_q.zero_padding_pad_right               <= g1[41][13:8];
+          reg2hw_q.zero_padding_pad_top                 <= g1[41][20:16];
+          reg2hw_q.zero_padding_pad_bottom              <= g1[41][29:24];
+          reg2hw_q.zero_padding_value                   <= g1[42][15:0];
+          reg2hw_q.bank_data_bank                       <= g1[43][4:0];
+          reg2hw_q.bank_weight_bank                     <= g1[43][20:16];
+          reg2hw_q.nan_flush_to_zero                    <= g1[44][0];
+          reg2hw_q.perf_enable                          <= g1[49][0];
+          reg2hw_q.cya                                  <= g1[54][31:0];
+          reg2hw_q.wfold_wfold_en                       <= g1[55][0];
+          reg2hw_q.wfold_ws_log2                        <= g1[55][6:4];
+          reg2hw_q.wfold_kernel_width                   <= g1[55][12:8];
+          reg2hw_q.wfold_x_dilation                     <= g1[55][20:16];
+        end
+      end
+      if (wr_next) begin
+        unique case (wr_idx)
+          IdxW'(0): begin
+            reg2hw_q.op_enable                            <= wr_data[0];
+          end
+          IdxW'(1): begin
+            reg2hw_q.misc_cfg_conv_mode                   <= wr_data[0];
+            reg2hw_q.misc_cfg_in_precision                <= wr_data[9:8];
+            reg2hw_q.misc_cfg_proc_precision              <= wr_data[13:12];
+            reg2hw_q.misc_cfg_data_reuse                  <= wr_data[16];
+            reg2hw_q.misc_cfg_weight_reuse                <= wr_data[20];
+            reg2hw_q.misc_cfg_skip_data_rls               <= wr_data[24];
+            reg2hw_q.misc_cfg_skip_weight_rls             <= wr_data[28];
+          end
+          IdxW'(2): begin
+            reg2hw_q.datain_format_datain_format          <= wr_data[0];
+            reg2hw_q.datain_format_pixel_format           <= wr_data[13:8];
+            reg2hw_q.datain_format_pixel_mapping          <= wr_data[16];
+            reg2hw_q.datain_format_pixel_sign_override    <= wr_data[20];
+          end
+          IdxW'(3): begin
+            reg2hw_q.datain_size_0_datain_width           <= wr_data[12:0];
+            reg2hw_q.datain_size_0_datain_height          <= wr_data[28:16];
+          end
+          IdxW'(4): begin
+            reg2hw_q.datain_size_1                        <= wr_data[12:0];
+          end
+          IdxW'(5): begin
+            reg2hw_q.datain_size_ext_0_datain_width_ext   <= wr_data[12:0];
+            reg2hw_q.datain_size_ext_0_datain_height_ext  <= wr_data[28:16];
+          end
+          IdxW'(6): begin
+            reg2hw_q.pixel_offset_pixel_x_offset          <= wr_data[4:0];
+            reg2hw_q.pixel_offset_pixel_y_offset          <= wr_data[18:16];
+          end
+          IdxW'(7): begin
+            reg2hw_q.dain_ram_type                        <= wr_data[0];
+          end
+          IdxW'(8): begin
+            reg2hw_q.dain_addr_high_0                     <= wr_data[31:0];
+          end
+          IdxW'(9): begin
+            reg2hw_q.dain_addr_low_0                      <= wr_data[31:0];
+          end
+          IdxW'(10): begin
+            reg2hw_q.dain_addr_high_1                     <= wr_data[31:0];
+          end
+          IdxW'(11): begin
+            reg2hw_q.dain_addr_low_1                      <= wr_data[31:0];
+          end
+          IdxW'(12): begin
+            reg2hw_q.line_stride                          <= wr_data[31:0];
+          end
+          IdxW'(13): begin
+            reg2hw_q.line_uv_stride                       <= wr_data[31:0];
+          end
+          IdxW'(14): begin
+            reg2hw_q.surf_stride                          <= wr_data[31:0];
+          end
+          IdxW'(15): begin
+            reg2hw_q.dain_map_line_packed                 <= wr_data[0];
+            reg2hw_q.dain_map_surf_packed                 <= wr_data[16];
+          end
+          IdxW'(16): begin
+            reg2hw_q.reserved_x_cfg_rsv_per_line          <= wr_data[9:0];
+            reg2hw_q.reserved_x_cfg_rsv_per_uv_line       <= wr_data[25:16];
+          end
+          IdxW'(17): begin
+            reg2hw_q.reserved_y_cfg_rsv_height            <= wr_data[2:0];
+            reg2hw_q.reserved_y_cfg_rsv_y_index           <= wr_data[20:16];
+          end
+          IdxW'(18): begin
+            reg2hw_q.batch_number                         <= wr_data[4:0];
+          end
+          IdxW'(19): begin
+            reg2hw_q.batch_stride                         <= wr_data[31:0];
+          end
+          IdxW'(20): begin
+            reg2hw_q.entry_per_slice                      <= wr_data[13:0];
+          end
+          IdxW'(21): begin
+            reg2hw_q.fetch_grain                          <= wr_data[11:0];
+          end
+          IdxW'(22): begin
+            reg2hw_q.weight_format                        <= wr_data[0];
+          end
+          IdxW'(23): begin
+            reg2hw_q.weight_size_0                        <= wr_data[17:0];
+          end
+          IdxW'(24): begin
+            reg2hw_q.weight_size_1                        <= wr_data[12:0];
+          end
+          IdxW'(25): begin
+            reg2hw_q.weight_ram_type                      <= wr_data[0];
+          end
+          IdxW'(26): begin
+            reg2hw_q.weight_addr_high                     <= wr_data[31:0];
+          end
+          IdxW'(27): begin
+            reg2hw_q.weight_addr_low                      <= wr_data[31:0];
+          end
+          IdxW'(28): begin
+            reg2hw_q.weight_bytes                         <= wr_data[31:0];
+          end
+          IdxW'(29): begin
+            reg2hw_q.wgs_addr_high                        <= wr_data[31:0];
+          end
+          IdxW'(30): begin
+            reg2hw_q.wgs_addr_low                         <= wr_data[31:0];
+          end
+          IdxW'(31): begin
+            reg2hw_q.wmb_addr_high                        <= wr_data[31:0];
+          end
+          IdxW'(32): begin
+            reg2hw_q.wmb_addr_low                         <= wr_data[31:0];
+          end
+          IdxW'(33): begin
+            reg2hw_q.wmb_bytes                            <= wr_data[27:0];
+          end
+          IdxW'(34): begin
+            reg2hw_q.mean_format                          <= wr_data[0];
+          end
+          IdxW'(35): begin
+            reg2hw_q.mean_global_0_mean_ry                <= wr_data[15:0];
+            reg2hw_q.mean_global_0_mean_gu                <= wr_data[31:16];
+          end
+          IdxW'(36): begin
+            reg2hw_q.mean_global_1_mean_bv                <= wr_data[15:0];
+            reg2hw_q.mean_global_1_mean_ax                <= wr_data[31:16];
+          end
+          IdxW'(37): begin
+            reg2hw_q.cvt_cfg_cvt_en                       <= wr_data[0];
+            reg2hw_q.cvt_cfg_cvt_truncate                 <= wr_data[9:4];
+          end
+          IdxW'(38): begin
+            reg2hw_q.cvt_offset                           <= wr_data[15:0];
+          end
+          IdxW'(39): begin
+            reg2hw_q.cvt_scale                            <= wr_data[15:0];
+          end
+          IdxW'(40): begin
+            reg2hw_q.conv_stride_conv_x_stride            <= wr_data[2:0];
+            reg2hw_q.conv_stride_conv_y_stride            <= wr_data[18:16];
+          end
+          IdxW'(41): begin
+            reg2hw_q.zero_padding_pad_left                <= wr_data[4:0];
+            reg2hw_q.zero_padding_pad_right               <= wr_data[13:8];
+            reg2hw_q.zero_padding_pad_top                 <= wr_data[20:16];
+            reg2hw_q.zero_padding_pad_bottom              <= wr_data[29:24];
+          end
+          IdxW'(42): begin
+            reg2hw_q.zero_padding_value                   <= wr_data[15:0];
+          end
+          IdxW'(43): begin
+            reg2hw_q.bank_data_bank                       <= wr_data[4:0];
+            reg2hw_q.bank_weight_bank                     <= wr_data[20:16];
+          end
+          IdxW'(44): begin
+            reg2hw_q.nan_flush_to_zero                    <= wr_data[0];
+          end
+          IdxW'(49): begin
+            reg2hw_q.perf_enable                          <= wr_data[0];
+          end
+          IdxW'(54): begin
+            reg2hw_q.cya                                  <= wr_data[31:0];
+          end
+          IdxW'(55): begin
+            reg2hw_q.wfold_wfold_en                       <= wr_data[0];
+            reg2hw_q.wfold_ws_log2                        <= wr_data[6:4];
+            reg2hw_q.wfold_kernel_width                   <= wr_data[12:8];
+            reg2hw_q.wfold_x_dilation                     <= wr_data[20:16];
+          end
+          default: ;
+        endcase
+      end
+    end
+  end
+  assign reg2hw_o = reg2hw_q;
+
+  // The hardware-written words (HwIdx); a hardware write keeps the word's other bits.
   always_comb begin
-    reg2hw_o.op_enable                            = d[0][0];
-    reg2hw_o.misc_cfg_conv_mode                   = d[1][0];
-    reg2hw_o.misc_cfg_in_precision                = d[1][9:8];
-    reg2hw_o.misc_cfg_proc_precision              = d[1][13:12];
-    reg2hw_o.misc_cfg_data_reuse                  = d[1][16];
-    reg2hw_o.misc_cfg_weight_reuse                = d[1][20];
-    reg2hw_o.misc_cfg_skip_data_rls               = d[1][24];
-    reg2hw_o.misc_cfg_skip_weight_rls             = d[1][28];
-    reg2hw_o.datain_format_datain_format          = d[2][0];
-    reg2hw_o.datain_format_pixel_format           = d[2][13:8];
-    reg2hw_o.datain_format_pixel_mapping          = d[2][16];
-    reg2hw_o.datain_format_pixel_sign_override    = d[2][20];
-    reg2hw_o.datain_size_0_datain_width           = d[3][12:0];
-    reg2hw_o.datain_size_0_datain_height          = d[3][28:16];
-    reg2hw_o.datain_size_1                        = d[4][12:0];
-    reg2hw_o.datain_size_ext_0_datain_width_ext   = d[5][12:0];
-    reg2hw_o.datain_size_ext_0_datain_height_ext  = d[5][28:16];
-    reg2hw_o.pixel_offset_pixel_x_offset          = d[6][4:0];
-    reg2hw_o.pixel_offset_pixel_y_offset          = d[6][18:16];
-    reg2hw_o.dain_ram_type                        = d[7][0];
-    reg2hw_o.dain_addr_high_0                     = d[8][31:0];
-    reg2hw_o.dain_addr_low_0                      = d[9][31:0];
-    reg2hw_o.dain_addr_high_1                     = d[10][31:0];
-    reg2hw_o.dain_addr_low_1                      = d[11][31:0];
-    reg2hw_o.line_stride                          = d[12][31:0];
-    reg2hw_o.line_uv_stride                       = d[13][31:0];
-    reg2hw_o.surf_stride                          = d[14][31:0];
-    reg2hw_o.dain_map_line_packed                 = d[15][0];
-    reg2hw_o.dain_map_surf_packed                 = d[15][16];
-    reg2hw_o.reserved_x_cfg_rsv_per_line          = d[16][9:0];
-    reg2hw_o.reserved_x_cfg_rsv_per_uv_line       = d[16][25:16];
-    reg2hw_o.reserved_y_cfg_rsv_height            = d[17][2:0];
-    reg2hw_o.reserved_y_cfg_rsv_y_index           = d[17][20:16];
-    reg2hw_o.batch_number                         = d[18][4:0];
-    reg2hw_o.batch_stride                         = d[19][31:0];
-    reg2hw_o.entry_per_slice                      = d[20][13:0];
-    reg2hw_o.fetch_grain                          = d[21][11:0];
-    reg2hw_o.weight_format                        = d[22][0];
-    reg2hw_o.weight_size_0                        = d[23][17:0];
-    reg2hw_o.weight_size_1                        = d[24][12:0];
-    reg2hw_o.weight_ram_type                      = d[25][0];
-    reg2hw_o.weight_addr_high                     = d[26][31:0];
-    reg2hw_o.weight_addr_low                      = d[27][31:0];
-    reg2hw_o.weight_bytes                         = d[28][31:0];
-    reg2hw_o.wgs_addr_high                        = d[29][31:0];
-    reg2hw_o.wgs_addr_low                         = d[30][31:0];
-    reg2hw_o.wmb_addr_high                        = d[31][31:0];
-    reg2hw_o.wmb_addr_low                         = d[32][31:0];
-    reg2hw_o.wmb_bytes                            = d[33][27:0];
-    reg2hw_o.mean_format                          = d[34][0];
-    reg2hw_o.mean_global_0_mean_ry                = d[35][15:0];
-    reg2hw_o.mean_global_0_mean_gu                = d[35][31:16];
-    reg2hw_o.mean_global_1_mean_bv                = d[36][15:0];
-    reg2hw_o.mean_global_1_mean_ax                = d[36][31:16];
-    reg2hw_o.cvt_cfg_cvt_en                       = d[37][0];
-    reg2hw_o.cvt_cfg_cvt_truncate                 = d[37][9:4];
-    reg2hw_o.cvt_offset                           = d[38][15:0];
-    reg2hw_o.cvt_scale                            = d[39][15:0];
-    reg2hw_o.conv_stride_conv_x_stride            = d[40][2:0];
-    reg2hw_o.conv_stride_conv_y_stride            = d[40][18:16];
-    reg2hw_o.zero_padding_pad_left                = d[41][4:0];
-    reg2hw_o.zero_padding_pad_right               = d[41][13:8];
-    reg2hw_o.zero_padding_pad_top                 = d[41][20:16];
-    reg2hw_o.zero_padding_pad_bottom              = d[41][29:24];
-    reg2hw_o.zero_padding_value                   = d[42][15:0];
-    reg2hw_o.bank_data_bank                       = d[43][4:0];
-    reg2hw_o.bank_weight_bank                     = d[43][20:16];
-    reg2hw_o.nan_flush_to_zero                    = d[44][0];
-    reg2hw_o.perf_enable                          = d[49][0];
-    reg2hw_o.cya                                  = d[54][31:0];
-    reg2hw_o.wfold_wfold_en                       = d[55][0];
-    reg2hw_o.wfold_ws_log2                        = d[55][6:4];
-    reg2hw_o.wfold_kernel_width                   = d[55][12:8];
-    reg2hw_o.wfold_x_dilation                     = d[55][20:16];
+    hw_we[0]    = hw2reg_i.nan_input_data_num_de;
+    hw_wdata[0] = hw2reg_i.nan_input_data_num;
+    hw_we[1]    = hw2reg_i.nan_input_weight_num_de;
+    hw_wdata[1] = hw2reg_i.nan_input_weight_num;
+    hw_we[2]    = hw2reg_i.inf_input_data_num_de;
+    hw_wdata[2] = hw2reg_i.inf_input_data_num;
+    hw_we[3]    = hw2reg_i.inf_input_weight_num_de;
+    hw_wdata[3] = hw2reg_i.inf_input_weight_num;
+    hw_we[4]    = hw2reg_i.perf_dat_read_stall_de;
+    hw_wdata[4] = hw2reg_i.perf_dat_read_stall;
+    hw_we[5]    = hw2reg_i.perf_wt_read_stall_de;
+    hw_wdata[5] = hw2reg_i.perf_wt_read_stall;
+    hw_we[6]    = hw2reg_i.perf_dat_read_latency_de;
+    hw_wdata[6] = hw2reg_i.perf_dat_read_latency;
+    hw_we[7]    = hw2reg_i.perf_wt_read_latency_de;
+    hw_wdata[7] = hw2reg_i.perf_wt_read_latency;
   end
 
-  // A hardware write keeps the word's other bits.
-  always_comb begin
-    hw_we    = '0;
-    hw_wdata = d;
-    hw_we[45] = hw_we[45] | hw2reg_i.nan_input_data_num_de;
-    if (hw2reg_i.nan_input_data_num_de) hw_wdata[45][31:0] = hw2reg_i.nan_input_data_num;
-    hw_we[46] = hw_we[46] | hw2reg_i.nan_input_weight_num_de;
-    if (hw2reg_i.nan_input_weight_num_de) hw_wdata[46][31:0] = hw2reg_i.nan_input_weight_num;
-    hw_we[47] = hw_we[47] | hw2reg_i.inf_input_data_num_de;
-    if (hw2reg_i.inf_input_data_num_de) hw_wdata[47][31:0] = hw2reg_i.inf_input_data_num;
-    hw_we[48] = hw_we[48] | hw2reg_i.inf_input_weight_num_de;
-    if (hw2reg_i.inf_input_weight_num_de) hw_wdata[48][31:0] = hw2reg_i.inf_input_weight_num;
-    hw_we[50] = hw_we[50] | hw2reg_i.perf_dat_read_stall_de;
-    if (hw2reg_i.perf_dat_read_stall_de) hw_wdata[50][31:0] = hw2reg_i.perf_dat_read_stall;
-    hw_we[51] = hw_we[51] | hw2reg_i.perf_wt_read_stall_de;
-    if (hw2reg_i.perf_wt_read_stall_de) hw_wdata[51][31:0] = hw2reg_i.perf_wt_read_stall;
-    hw_we[52] = hw_we[52] | hw2reg_i.perf_dat_read_latency_de;
-    if (hw2reg_i.perf_dat_read_latency_de) hw_wdata[52][31:0] = hw2reg_i.perf_dat_read_latency;
-    hw_we[53] = hw_we[53] | hw2reg_i.perf_wt_read_latency_de;
-    if (hw2reg_i.perf_wt_read_latency_de) hw_wdata[53][31:0] = hw2reg_i.perf_wt_read_latency;
-  end
-
-  // Bits without a software-written field (D_OP_ENABLE's OP_EN included) are not read here.
+  // The words are read here only at done and for the hardware-written words' other bits, the
+  // written value only in its fields' bits.
   logic unused_d;
-  assign unused_d = ^d;
+  assign unused_d = ^{g0, g1, wr_data};
 endmodule

@@ -31,17 +31,24 @@ module cdp_reg_top #(
   input  logic        done_i
 );
   localparam int unsigned DWords = nvdla_regs_pkg::CDP_D_WORDS;
+  localparam int unsigned IdxW   = $clog2(DWords > 1 ? DWords : 2);
+  localparam int unsigned HwWords = 11;
 
-  logic [DWords-1:0][31:0] d;
-  logic [DWords-1:0]       hw_we;
-  logic [DWords-1:0][31:0] hw_wdata;
+  logic [DWords-1:0][31:0] g0, g1;
+  logic                    wr_next;
+  logic [IdxW-1:0]         wr_idx;
+  logic [31:0]             wr_data;
+  logic [HwWords-1:0]       hw_we;
+  logic [HwWords-1:0][31:0] hw_wdata;
 
   dla_group_regs #(
     .Base     (Base),
     .DFirst   (32'(nvdla_regs_pkg::CDP_DUAL_GROUP_START)),
     .DWords   (DWords),
     .DReset   (nvdla_regs_pkg::CDP_D_RESET),
-    .DWritable(nvdla_regs_pkg::CDP_D_WRITABLE)
+    .DWritable(nvdla_regs_pkg::CDP_D_WRITABLE),
+    .HwWords  (HwWords),
+    .HwIdx    ({16'd27, 16'd26, 16'd25, 16'd24, 16'd23, 16'd22, 16'd20, 16'd19, 16'd18, 16'd17, 16'd7})
   ) u_regs (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
@@ -56,7 +63,11 @@ module cdp_reg_top #(
     .s_offset_o  (s_offset_o),
     .s_wdata_o   (s_wdata_o),
     .s_rdata_i   (s_rdata_i),
-    .d_consumer_o(d),
+    .d_g0_o      (g0),
+    .d_g1_o      (g1),
+    .wr_next_o   (wr_next),
+    .wr_idx_o    (wr_idx),
+    .wr_data_o   (wr_data),
     .consumer_o  (consumer_o),
     .armed_o     (armed_o),
     .done_i      (done_i),
@@ -64,58 +75,175 @@ module cdp_reg_top #(
     .hw_wdata_i  (hw_wdata)
   );
 
+  // The consumer group's software-written fields as registers that change with its words: at
+  // done from the other group's words (it becomes the consumer), and where a CSB write lands in
+  // the next consumer group
+  // (the fields are writable bits, so the written value's bits are the stored ones). Equal to
+  // the fields of d at every cycle; the model then does not extract them every cycle.
+  nvdla_regs_pkg::cdp_reg2hw_d_t reg2hw_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      reg2hw_q.op_enable                            <= 1'h0;
+      reg2hw_q.func_bypass_sqsum_bypass             <= 1'h0;
+      reg2hw_q.func_bypass_mul_bypass               <= 1'h0;
+      reg2hw_q.dst_base_addr_low                    <= 32'h0;
+      reg2hw_q.dst_base_addr_high                   <= 32'h0;
+      reg2hw_q.dst_line_stride                      <= 32'h0;
+      reg2hw_q.dst_surface_stride                   <= 32'h0;
+      reg2hw_q.dst_dma_cfg                          <= 1'h0;
+      reg2hw_q.data_format                          <= 2'h1;
+      reg2hw_q.nan_flush_to_zero                    <= 1'h0;
+      reg2hw_q.lrn_cfg                              <= 2'h0;
+      reg2hw_q.datin_offset                         <= 16'h0;
+      reg2hw_q.datin_scale                          <= 16'h1;
+      reg2hw_q.datin_shifter                        <= 5'h0;
+      reg2hw_q.datout_offset                        <= 32'h0;
+      reg2hw_q.datout_scale                         <= 16'h1;
+      reg2hw_q.datout_shifter                       <= 6'h0;
+      reg2hw_q.perf_enable_dma_en                   <= 1'h0;
+      reg2hw_q.perf_enable_lut_en                   <= 1'h0;
+      reg2hw_q.cya                                  <= 32'h0;
+    end else begin
+      if (done_i) begin
+        if (consumer_o) begin
+          reg2hw_q.op_enable                            <= g0[0][0];
+          reg2hw_q.func_bypass_sqsum_bypass             <= g0[1][0];
+          reg2hw_q.func_bypass_mul_bypass               <= g0[1][1];
+          reg2hw_q.dst_base_addr_low                    <= g0[2][31:0];
+          reg2hw_q.dst_base_addr_high                   <= g0[3][31:0];
+          reg2hw_q.dst_line_stride                      <= g0[4][31:0];
+          reg2hw_q.dst_surface_stride                   <= g0[5][31:0];
+          reg2hw_q.dst_dma_cfg                          <= g0[6][0];
+          reg2hw_q.data_format                          <= g0[8][1:0];
+          reg2hw_q.nan_flush_to_zero                    <= g0[9][0];
+          reg2hw_q.lrn_cfg                              <= g0[10][1:0];
+          reg2hw_q.datin_offset                         <= g0[11][15:0];
+          reg2hw_q.datin_scale                          <= g0[12][15:0];
+          reg2hw_q.datin_shifter                        <= g0[13][4:0];
+          reg2hw_q.datout_offset                        <= g0[14][31:0];
+          reg2hw_q.datout_scale                         <= g0[15][15:0];
+          reg2hw_q.datout_shifter                       <= g0[16][5:0];
+          reg2hw_q.perf_enable_dma_en                   <= g0[21][0];
+          reg2hw_q.perf_enable_lut_en                   <= g0[21][1];
+          reg2hw_q.cya                                  <= g0[28][31:0];
+        end else begin
+          reg2hw_q.op_enable                            <= g1[0][0];
+          reg2hw_q.func_bypass_sqsum_bypass             <= g1[1][0];
+          reg2hw_q.func_bypass_mul_bypass               <= g1[1][1];
+          reg2hw_q.dst_base_addr_low                    <= g1[2][31:0];
+          reg2hw_q.dst_base_addr_high                   <= g1[3][31:0];
+          reg2hw_q.dst_line_stride                      <= g1[4][31:0];
+          reg2hw_q.dst_surface_stride                   <= g1[5][31:0];
+          reg2hw_q.dst_dma_cfg                          <= g1[6][0];
+          reg2hw_q.data_format                          <= g1[8][1:0];
+          reg2hw_q.nan_flush_to_zero                    <= g1[9][0];
+          reg2hw_q.lrn_cfg                              <= g1[10][1:0];
+          reg2hw_q.datin_offset                         <= g1[11][15:0];
+          reg2hw_q.datin_scale                          <= g1[12][15:0];
+          reg2hw_q.datin_shifter                        <= g1[13][4:0];
+          reg2hw_q.datout_offset                        <= g1[14][31:0];
+          reg2hw_q.datout_scale                         <= g1[15][15:0];
+          reg2hw_q.datout_shifter                       <= g1[16][5:0];
+          reg2hw_q.perf_enable_dma_en                   <= g1[21][0];
+          reg2hw_q.perf_enable_lut_en                   <= g1[21][1];
+          reg2hw_q.cya                                  <= g1[28][31:0];
+        end
+      end
+      if (wr_next) begin
+        unique case (wr_idx)
+          IdxW'(0): begin
+            reg2hw_q.op_enable                            <= wr_data[0];
+          end
+          IdxW'(1): begin
+            reg2hw_q.func_bypass_sqsum_bypass             <= wr_data[0];
+            reg2hw_q.func_bypass_mul_bypass               <= wr_data[1];
+          end
+          IdxW'(2): begin
+            reg2hw_q.dst_base_addr_low                    <= wr_data[31:0];
+          end
+          IdxW'(3): begin
+            reg2hw_q.dst_base_addr_high                   <= wr_data[31:0];
+          end
+          IdxW'(4): begin
+            reg2hw_q.dst_line_stride                      <= wr_data[31:0];
+          end
+          IdxW'(5): begin
+            reg2hw_q.dst_surface_stride                   <= wr_data[31:0];
+          end
+          IdxW'(6): begin
+            reg2hw_q.dst_dma_cfg                          <= wr_data[0];
+          end
+          IdxW'(8): begin
+            reg2hw_q.data_format                          <= wr_data[1:0];
+          end
+          IdxW'(9): begin
+            reg2hw_q.nan_flush_to_zero                    <= wr_data[0];
+          end
+          IdxW'(10): begin
+            reg2hw_q.lrn_cfg                              <= wr_data[1:0];
+          end
+          IdxW'(11): begin
+            reg2hw_q.datin_offset                         <= wr_data[15:0];
+          end
+          IdxW'(12): begin
+            reg2hw_q.datin_scale                          <= wr_data[15:0];
+          end
+          IdxW'(13): begin
+            reg2hw_q.datin_shifter                        <= wr_data[4:0];
+          end
+          IdxW'(14): begin
+            reg2hw_q.datout_offset                        <= wr_data[31:0];
+          end
+          IdxW'(15): begin
+            reg2hw_q.datout_scale                         <= wr_data[15:0];
+          end
+          IdxW'(16): begin
+            reg2hw_q.datout_shifter                       <= wr_data[5:0];
+          end
+          IdxW'(21): begin
+            reg2hw_q.perf_enable_dma_en                   <= wr_data[0];
+            reg2hw_q.perf_enable_lut_en                   <= wr_data[1];
+          end
+          IdxW'(28): begin
+            reg2hw_q.cya                                  <= wr_data[31:0];
+          end
+          default: ;
+        endcase
+      end
+    end
+  end
+  assign reg2hw_o = reg2hw_q;
+
+  // The hardware-written words (HwIdx); a hardware write keeps the word's other bits.
   always_comb begin
-    reg2hw_o.op_enable                            = d[0][0];
-    reg2hw_o.func_bypass_sqsum_bypass             = d[1][0];
-    reg2hw_o.func_bypass_mul_bypass               = d[1][1];
-    reg2hw_o.dst_base_addr_low                    = d[2][31:0];
-    reg2hw_o.dst_base_addr_high                   = d[3][31:0];
-    reg2hw_o.dst_line_stride                      = d[4][31:0];
-    reg2hw_o.dst_surface_stride                   = d[5][31:0];
-    reg2hw_o.dst_dma_cfg                          = d[6][0];
-    reg2hw_o.data_format                          = d[8][1:0];
-    reg2hw_o.nan_flush_to_zero                    = d[9][0];
-    reg2hw_o.lrn_cfg                              = d[10][1:0];
-    reg2hw_o.datin_offset                         = d[11][15:0];
-    reg2hw_o.datin_scale                          = d[12][15:0];
-    reg2hw_o.datin_shifter                        = d[13][4:0];
-    reg2hw_o.datout_offset                        = d[14][31:0];
-    reg2hw_o.datout_scale                         = d[15][15:0];
-    reg2hw_o.datout_shifter                       = d[16][5:0];
-    reg2hw_o.perf_enable_dma_en                   = d[21][0];
-    reg2hw_o.perf_enable_lut_en                   = d[21][1];
-    reg2hw_o.cya                                  = d[28][31:0];
+    hw_we[0]    = 1'b0;
+    hw_wdata[0] = consumer_o ? g1[7] : g0[7];
+    hw_we[0]    = hw_we[0] | hw2reg_i.dst_compression_en_de;
+    if (hw2reg_i.dst_compression_en_de) hw_wdata[0][0] = hw2reg_i.dst_compression_en;
+    hw_we[1]    = hw2reg_i.nan_input_num_de;
+    hw_wdata[1] = hw2reg_i.nan_input_num;
+    hw_we[2]    = hw2reg_i.inf_input_num_de;
+    hw_wdata[2] = hw2reg_i.inf_input_num;
+    hw_we[3]    = hw2reg_i.nan_output_num_de;
+    hw_wdata[3] = hw2reg_i.nan_output_num;
+    hw_we[4]    = hw2reg_i.out_saturation_de;
+    hw_wdata[4] = hw2reg_i.out_saturation;
+    hw_we[5]    = hw2reg_i.perf_write_stall_de;
+    hw_wdata[5] = hw2reg_i.perf_write_stall;
+    hw_we[6]    = hw2reg_i.perf_lut_uflow_de;
+    hw_wdata[6] = hw2reg_i.perf_lut_uflow;
+    hw_we[7]    = hw2reg_i.perf_lut_oflow_de;
+    hw_wdata[7] = hw2reg_i.perf_lut_oflow;
+    hw_we[8]    = hw2reg_i.perf_lut_hybrid_de;
+    hw_wdata[8] = hw2reg_i.perf_lut_hybrid;
+    hw_we[9]    = hw2reg_i.perf_lut_le_hit_de;
+    hw_wdata[9] = hw2reg_i.perf_lut_le_hit;
+    hw_we[10]    = hw2reg_i.perf_lut_lo_hit_de;
+    hw_wdata[10] = hw2reg_i.perf_lut_lo_hit;
   end
 
-  // A hardware write keeps the word's other bits.
-  always_comb begin
-    hw_we    = '0;
-    hw_wdata = d;
-    hw_we[7] = hw_we[7] | hw2reg_i.dst_compression_en_de;
-    if (hw2reg_i.dst_compression_en_de) hw_wdata[7][0] = hw2reg_i.dst_compression_en;
-    hw_we[17] = hw_we[17] | hw2reg_i.nan_input_num_de;
-    if (hw2reg_i.nan_input_num_de) hw_wdata[17][31:0] = hw2reg_i.nan_input_num;
-    hw_we[18] = hw_we[18] | hw2reg_i.inf_input_num_de;
-    if (hw2reg_i.inf_input_num_de) hw_wdata[18][31:0] = hw2reg_i.inf_input_num;
-    hw_we[19] = hw_we[19] | hw2reg_i.nan_output_num_de;
-    if (hw2reg_i.nan_output_num_de) hw_wdata[19][31:0] = hw2reg_i.nan_output_num;
-    hw_we[20] = hw_we[20] | hw2reg_i.out_saturation_de;
-    if (hw2reg_i.out_saturation_de) hw_wdata[20][31:0] = hw2reg_i.out_saturation;
-    hw_we[22] = hw_we[22] | hw2reg_i.perf_write_stall_de;
-    if (hw2reg_i.perf_write_stall_de) hw_wdata[22][31:0] = hw2reg_i.perf_write_stall;
-    hw_we[23] = hw_we[23] | hw2reg_i.perf_lut_uflow_de;
-    if (hw2reg_i.perf_lut_uflow_de) hw_wdata[23][31:0] = hw2reg_i.perf_lut_uflow;
-    hw_we[24] = hw_we[24] | hw2reg_i.perf_lut_oflow_de;
-    if (hw2reg_i.perf_lut_oflow_de) hw_wdata[24][31:0] = hw2reg_i.perf_lut_oflow;
-    hw_we[25] = hw_we[25] | hw2reg_i.perf_lut_hybrid_de;
-    if (hw2reg_i.perf_lut_hybrid_de) hw_wdata[25][31:0] = hw2reg_i.perf_lut_hybrid;
-    hw_we[26] = hw_we[26] | hw2reg_i.perf_lut_le_hit_de;
-    if (hw2reg_i.perf_lut_le_hit_de) hw_wdata[26][31:0] = hw2reg_i.perf_lut_le_hit;
-    hw_we[27] = hw_we[27] | hw2reg_i.perf_lut_lo_hit_de;
-    if (hw2reg_i.perf_lut_lo_hit_de) hw_wdata[27][31:0] = hw2reg_i.perf_lut_lo_hit;
-  end
-
-  // Bits without a software-written field (D_OP_ENABLE's OP_EN included) are not read here.
+  // The words are read here only at done and for the hardware-written words' other bits, the
+  // written value only in its fields' bits.
   logic unused_d;
-  assign unused_d = ^d;
+  assign unused_d = ^{g0, g1, wr_data};
 endmodule

@@ -30,10 +30,14 @@ module cmac_a_reg_top #(
   input  logic        done_i
 );
   localparam int unsigned DWords = nvdla_regs_pkg::CMAC_A_D_WORDS;
+  localparam int unsigned IdxW   = $clog2(DWords > 1 ? DWords : 2);
 
-  logic [DWords-1:0][31:0] d;
-  logic [DWords-1:0]       hw_we;
-  logic [DWords-1:0][31:0] hw_wdata;
+  logic [DWords-1:0][31:0] g0, g1;
+  logic                    wr_next;
+  logic [IdxW-1:0]         wr_idx;
+  logic [31:0]             wr_data;
+  logic                    hw_we;
+  logic [31:0]             hw_wdata;
 
   dla_group_regs #(
     .Base     (Base),
@@ -55,7 +59,11 @@ module cmac_a_reg_top #(
     .s_offset_o  (s_offset_o),
     .s_wdata_o   (s_wdata_o),
     .s_rdata_i   (s_rdata_i),
-    .d_consumer_o(d),
+    .d_g0_o      (g0),
+    .d_g1_o      (g1),
+    .wr_next_o   (wr_next),
+    .wr_idx_o    (wr_idx),
+    .wr_data_o   (wr_data),
     .consumer_o  (consumer_o),
     .armed_o     (armed_o),
     .done_i      (done_i),
@@ -63,16 +71,50 @@ module cmac_a_reg_top #(
     .hw_wdata_i  (hw_wdata)
   );
 
-  always_comb begin
-    reg2hw_o.op_enable                            = d[0][0];
-    reg2hw_o.misc_cfg_conv_mode                   = d[1][0];
-    reg2hw_o.misc_cfg_proc_precision              = d[1][13:12];
+  // The consumer group's software-written fields as registers that change with its words: at
+  // done from the other group's words (it becomes the consumer), and where a CSB write lands in
+  // the next consumer group
+  // (the fields are writable bits, so the written value's bits are the stored ones). Equal to
+  // the fields of d at every cycle; the model then does not extract them every cycle.
+  nvdla_regs_pkg::cmac_a_reg2hw_d_t reg2hw_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      reg2hw_q.op_enable                            <= 1'h0;
+      reg2hw_q.misc_cfg_conv_mode                   <= 1'h0;
+      reg2hw_q.misc_cfg_proc_precision              <= 2'h1;
+    end else begin
+      if (done_i) begin
+        if (consumer_o) begin
+          reg2hw_q.op_enable                            <= g0[0][0];
+          reg2hw_q.misc_cfg_conv_mode                   <= g0[1][0];
+          reg2hw_q.misc_cfg_proc_precision              <= g0[1][13:12];
+        end else begin
+          reg2hw_q.op_enable                            <= g1[0][0];
+          reg2hw_q.misc_cfg_conv_mode                   <= g1[1][0];
+          reg2hw_q.misc_cfg_proc_precision              <= g1[1][13:12];
+        end
+      end
+      if (wr_next) begin
+        unique case (wr_idx)
+          IdxW'(0): begin
+            reg2hw_q.op_enable                            <= wr_data[0];
+          end
+          IdxW'(1): begin
+            reg2hw_q.misc_cfg_conv_mode                   <= wr_data[0];
+            reg2hw_q.misc_cfg_proc_precision              <= wr_data[13:12];
+          end
+          default: ;
+        endcase
+      end
+    end
   end
+  assign reg2hw_o = reg2hw_q;
 
-  assign hw_we    = '0;
+  assign hw_we    = 1'b0;
   assign hw_wdata = '0;
 
-  // Bits without a software-written field (D_OP_ENABLE's OP_EN included) are not read here.
+  // The words are read here only at done and for the hardware-written words' other bits, the
+  // written value only in its fields' bits.
   logic unused_d;
-  assign unused_d = ^d;
+  assign unused_d = ^{g0, g1, wr_data};
 endmodule

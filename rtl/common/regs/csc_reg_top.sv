@@ -30,10 +30,14 @@ module csc_reg_top #(
   input  logic        done_i
 );
   localparam int unsigned DWords = nvdla_regs_pkg::CSC_D_WORDS;
+  localparam int unsigned IdxW   = $clog2(DWords > 1 ? DWords : 2);
 
-  logic [DWords-1:0][31:0] d;
-  logic [DWords-1:0]       hw_we;
-  logic [DWords-1:0][31:0] hw_wdata;
+  logic [DWords-1:0][31:0] g0, g1;
+  logic                    wr_next;
+  logic [IdxW-1:0]         wr_idx;
+  logic [31:0]             wr_data;
+  logic                    hw_we;
+  logic [31:0]             hw_wdata;
 
   dla_group_regs #(
     .Base     (Base),
@@ -55,7 +59,11 @@ module csc_reg_top #(
     .s_offset_o  (s_offset_o),
     .s_wdata_o   (s_wdata_o),
     .s_rdata_i   (s_rdata_i),
-    .d_consumer_o(d),
+    .d_g0_o      (g0),
+    .d_g1_o      (g1),
+    .wr_next_o   (wr_next),
+    .wr_idx_o    (wr_idx),
+    .wr_data_o   (wr_data),
     .consumer_o  (consumer_o),
     .armed_o     (armed_o),
     .done_i      (done_i),
@@ -63,51 +71,234 @@ module csc_reg_top #(
     .hw_wdata_i  (hw_wdata)
   );
 
-  always_comb begin
-    reg2hw_o.op_enable                            = d[0][0];
-    reg2hw_o.misc_cfg_conv_mode                   = d[1][0];
-    reg2hw_o.misc_cfg_in_precision                = d[1][9:8];
-    reg2hw_o.misc_cfg_proc_precision              = d[1][13:12];
-    reg2hw_o.misc_cfg_data_reuse                  = d[1][16];
-    reg2hw_o.misc_cfg_weight_reuse                = d[1][20];
-    reg2hw_o.misc_cfg_skip_data_rls               = d[1][24];
-    reg2hw_o.misc_cfg_skip_weight_rls             = d[1][28];
-    reg2hw_o.datain_format                        = d[2][0];
-    reg2hw_o.datain_size_ext_0_datain_width_ext   = d[3][12:0];
-    reg2hw_o.datain_size_ext_0_datain_height_ext  = d[3][28:16];
-    reg2hw_o.datain_size_ext_1                    = d[4][12:0];
-    reg2hw_o.batch_number                         = d[5][4:0];
-    reg2hw_o.post_y_extension                     = d[6][1:0];
-    reg2hw_o.entry_per_slice                      = d[7][13:0];
-    reg2hw_o.weight_format                        = d[8][0];
-    reg2hw_o.weight_size_ext_0_weight_width_ext   = d[9][4:0];
-    reg2hw_o.weight_size_ext_0_weight_height_ext  = d[9][20:16];
-    reg2hw_o.weight_size_ext_1_weight_channel_ext = d[10][12:0];
-    reg2hw_o.weight_size_ext_1_weight_kernel      = d[10][28:16];
-    reg2hw_o.weight_bytes                         = d[11][31:0];
-    reg2hw_o.wmb_bytes                            = d[12][27:0];
-    reg2hw_o.dataout_size_0_dataout_width         = d[13][12:0];
-    reg2hw_o.dataout_size_0_dataout_height        = d[13][28:16];
-    reg2hw_o.dataout_size_1                       = d[14][12:0];
-    reg2hw_o.atomics                              = d[15][20:0];
-    reg2hw_o.release_rls_slices                   = d[16][11:0];
-    reg2hw_o.conv_stride_ext_conv_x_stride_ext    = d[17][2:0];
-    reg2hw_o.conv_stride_ext_conv_y_stride_ext    = d[17][18:16];
-    reg2hw_o.dilation_ext_x_dilation_ext          = d[18][4:0];
-    reg2hw_o.dilation_ext_y_dilation_ext          = d[18][20:16];
-    reg2hw_o.zero_padding_pad_left                = d[19][4:0];
-    reg2hw_o.zero_padding_pad_top                 = d[19][20:16];
-    reg2hw_o.zero_padding_value                   = d[20][15:0];
-    reg2hw_o.bank_data_bank                       = d[21][4:0];
-    reg2hw_o.bank_weight_bank                     = d[21][20:16];
-    reg2hw_o.pra_cfg                              = d[22][1:0];
-    reg2hw_o.cya                                  = d[23][31:0];
+  // The consumer group's software-written fields as registers that change with its words: at
+  // done from the other group's words (it becomes the consumer), and where a CSB write lands in
+  // the next consumer group
+  // (the fields are writable bits, so the written value's bits are the stored ones). Equal to
+  // the fields of d at every cycle; the model then does not extract them every cycle.
+  nvdla_regs_pkg::csc_reg2hw_d_t reg2hw_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      reg2hw_q.op_enable                            <= 1'h0;
+      reg2hw_q.misc_cfg_conv_mode                   <= 1'h0;
+      reg2hw_q.misc_cfg_in_precision                <= 2'h1;
+      reg2hw_q.misc_cfg_proc_precision              <= 2'h1;
+      reg2hw_q.misc_cfg_data_reuse                  <= 1'h0;
+      reg2hw_q.misc_cfg_weight_reuse                <= 1'h0;
+      reg2hw_q.misc_cfg_skip_data_rls               <= 1'h0;
+      reg2hw_q.misc_cfg_skip_weight_rls             <= 1'h0;
+      reg2hw_q.datain_format                        <= 1'h0;
+      reg2hw_q.datain_size_ext_0_datain_width_ext   <= 13'h0;
+      reg2hw_q.datain_size_ext_0_datain_height_ext  <= 13'h0;
+      reg2hw_q.datain_size_ext_1                    <= 13'h0;
+      reg2hw_q.batch_number                         <= 5'h0;
+      reg2hw_q.post_y_extension                     <= 2'h0;
+      reg2hw_q.entry_per_slice                      <= 14'h0;
+      reg2hw_q.weight_format                        <= 1'h0;
+      reg2hw_q.weight_size_ext_0_weight_width_ext   <= 5'h0;
+      reg2hw_q.weight_size_ext_0_weight_height_ext  <= 5'h0;
+      reg2hw_q.weight_size_ext_1_weight_channel_ext <= 13'h0;
+      reg2hw_q.weight_size_ext_1_weight_kernel      <= 13'h0;
+      reg2hw_q.weight_bytes                         <= 32'h0;
+      reg2hw_q.wmb_bytes                            <= 28'h0;
+      reg2hw_q.dataout_size_0_dataout_width         <= 13'h0;
+      reg2hw_q.dataout_size_0_dataout_height        <= 13'h0;
+      reg2hw_q.dataout_size_1                       <= 13'h0;
+      reg2hw_q.atomics                              <= 21'h1;
+      reg2hw_q.release_rls_slices                   <= 12'h1;
+      reg2hw_q.conv_stride_ext_conv_x_stride_ext    <= 3'h0;
+      reg2hw_q.conv_stride_ext_conv_y_stride_ext    <= 3'h0;
+      reg2hw_q.dilation_ext_x_dilation_ext          <= 5'h0;
+      reg2hw_q.dilation_ext_y_dilation_ext          <= 5'h0;
+      reg2hw_q.zero_padding_pad_left                <= 5'h0;
+      reg2hw_q.zero_padding_pad_top                 <= 5'h0;
+      reg2hw_q.zero_padding_value                   <= 16'h0;
+      reg2hw_q.bank_data_bank                       <= 5'h0;
+      reg2hw_q.bank_weight_bank                     <= 5'h0;
+      reg2hw_q.pra_cfg                              <= 2'h0;
+      reg2hw_q.cya                                  <= 32'h0;
+    end else begin
+      if (done_i) begin
+        if (consumer_o) begin
+          reg2hw_q.op_enable                            <= g0[0][0];
+          reg2hw_q.misc_cfg_conv_mode                   <= g0[1][0];
+          reg2hw_q.misc_cfg_in_precision                <= g0[1][9:8];
+          reg2hw_q.misc_cfg_proc_precision              <= g0[1][13:12];
+          reg2hw_q.misc_cfg_data_reuse                  <= g0[1][16];
+          reg2hw_q.misc_cfg_weight_reuse                <= g0[1][20];
+          reg2hw_q.misc_cfg_skip_data_rls               <= g0[1][24];
+          reg2hw_q.misc_cfg_skip_weight_rls             <= g0[1][28];
+          reg2hw_q.datain_format                        <= g0[2][0];
+          reg2hw_q.datain_size_ext_0_datain_width_ext   <= g0[3][12:0];
+          reg2hw_q.datain_size_ext_0_datain_height_ext  <= g0[3][28:16];
+          reg2hw_q.datain_size_ext_1                    <= g0[4][12:0];
+          reg2hw_q.batch_number                         <= g0[5][4:0];
+          reg2hw_q.post_y_extension                     <= g0[6][1:0];
+          reg2hw_q.entry_per_slice                      <= g0[7][13:0];
+          reg2hw_q.weight_format                        <= g0[8][0];
+          reg2hw_q.weight_size_ext_0_weight_width_ext   <= g0[9][4:0];
+          reg2hw_q.weight_size_ext_0_weight_height_ext  <= g0[9][20:16];
+          reg2hw_q.weight_size_ext_1_weight_channel_ext <= g0[10][12:0];
+          reg2hw_q.weight_size_ext_1_weight_kernel      <= g0[10][28:16];
+          reg2hw_q.weight_bytes                         <= g0[11][31:0];
+          reg2hw_q.wmb_bytes                            <= g0[12][27:0];
+          reg2hw_q.dataout_size_0_dataout_width         <= g0[13][12:0];
+          reg2hw_q.dataout_size_0_dataout_height        <= g0[13][28:16];
+          reg2hw_q.dataout_size_1                       <= g0[14][12:0];
+          reg2hw_q.atomics                              <= g0[15][20:0];
+          reg2hw_q.release_rls_slices                   <= g0[16][11:0];
+          reg2hw_q.conv_stride_ext_conv_x_stride_ext    <= g0[17][2:0];
+          reg2hw_q.conv_stride_ext_conv_y_stride_ext    <= g0[17][18:16];
+          reg2hw_q.dilation_ext_x_dilation_ext          <= g0[18][4:0];
+          reg2hw_q.dilation_ext_y_dilation_ext          <= g0[18][20:16];
+          reg2hw_q.zero_padding_pad_left                <= g0[19][4:0];
+          reg2hw_q.zero_padding_pad_top                 <= g0[19][20:16];
+          reg2hw_q.zero_padding_value                   <= g0[20][15:0];
+          reg2hw_q.bank_data_bank                       <= g0[21][4:0];
+          reg2hw_q.bank_weight_bank                     <= g0[21][20:16];
+          reg2hw_q.pra_cfg                              <= g0[22][1:0];
+          reg2hw_q.cya                                  <= g0[23][31:0];
+        end else begin
+          reg2hw_q.op_enable                            <= g1[0][0];
+          reg2hw_q.misc_cfg_conv_mode                   <= g1[1][0];
+          reg2hw_q.misc_cfg_in_precision                <= g1[1][9:8];
+          reg2hw_q.misc_cfg_proc_precision              <= g1[1][13:12];
+          reg2hw_q.misc_cfg_data_reuse                  <= g1[1][16];
+          reg2hw_q.misc_cfg_weight_reuse                <= g1[1][20];
+          reg2hw_q.misc_cfg_skip_data_rls               <= g1[1][24];
+          reg2hw_q.misc_cfg_skip_weight_rls             <= g1[1][28];
+          reg2hw_q.datain_format                        <= g1[2][0];
+          reg2hw_q.datain_size_ext_0_datain_width_ext   <= g1[3][12:0];
+          reg2hw_q.datain_size_ext_0_datain_height_ext  <= g1[3][28:16];
+          reg2hw_q.datain_size_ext_1                    <= g1[4][12:0];
+          reg2hw_q.batch_number                         <= g1[5][4:0];
+          reg2hw_q.post_y_extension                     <= g1[6][1:0];
+          reg2hw_q.entry_per_slice                      <= g1[7][13:0];
+          reg2hw_q.weight_format                        <= g1[8][0];
+          reg2hw_q.weight_size_ext_0_weight_width_ext   <= g1[9][4:0];
+          reg2hw_q.weight_size_ext_0_weight_height_ext  <= g1[9][20:16];
+          reg2hw_q.weight_size_ext_1_weight_channel_ext <= g1[10][12:0];
+          reg2hw_q.weight_size_ext_1_weight_kernel      <= g1[10][28:16];
+          reg2hw_q.weight_bytes                         <= g1[11][31:0];
+          reg2hw_q.wmb_bytes                            <= g1[12][27:0];
+          reg2hw_q.dataout_size_0_dataout_width         <= g1[13][12:0];
+          reg2hw_q.dataout_size_0_dataout_height        <= g1[13][28:16];
+          reg2hw_q.dataout_size_1                       <= g1[14][12:0];
+          reg2hw_q.atomics                              <= g1[15][20:0];
+          reg2hw_q.release_rls_slices                   <= g1[16][11:0];
+          reg2hw_q.conv_stride_ext_conv_x_stride_ext    <= g1[17][2:0];
+          reg2hw_q.conv_stride_ext_conv_y_stride_ext    <= g1[17][18:16];
+          reg2hw_q.dilation_ext_x_dilation_ext          <= g1[18][4:0];
+          reg2hw_q.dilation_ext_y_dilation_ext          <= g1[18][20:16];
+          reg2hw_q.zero_padding_pad_left                <= g1[19][4:0];
+          reg2hw_q.zero_padding_pad_top                 <= g1[19][20:16];
+          reg2hw_q.zero_padding_value                   <= g1[20][15:0];
+          reg2hw_q.bank_data_bank                       <= g1[21][4:0];
+          reg2hw_q.bank_weight_bank                     <= g1[21][20:16];
+          reg2hw_q.pra_cfg                              <= g1[22][1:0];
+          reg2hw_q.cya                                  <= g1[23][31:0];
+        end
+      end
+      if (wr_next) begin
+        unique case (wr_idx)
+          IdxW'(0): begin
+            reg2hw_q.op_enable                            <= wr_data[0];
+          end
+          IdxW'(1): begin
+            reg2hw_q.misc_cfg_conv_mode                   <= wr_data[0];
+            reg2hw_q.misc_cfg_in_precision                <= wr_data[9:8];
+            reg2hw_q.misc_cfg_proc_precision              <= wr_data[13:12];
+            reg2hw_q.misc_cfg_data_reuse                  <= wr_data[16];
+            reg2hw_q.misc_cfg_weight_reuse                <= wr_data[20];
+            reg2hw_q.misc_cfg_skip_data_rls               <= wr_data[24];
+            reg2hw_q.misc_cfg_skip_weight_rls             <= wr_data[28];
+          end
+          IdxW'(2): begin
+            reg2hw_q.datain_format                        <= wr_data[0];
+          end
+          IdxW'(3): begin
+            reg2hw_q.datain_size_ext_0_datain_width_ext   <= wr_data[12:0];
+            reg2hw_q.datain_size_ext_0_datain_height_ext  <= wr_data[28:16];
+          end
+          IdxW'(4): begin
+            reg2hw_q.datain_size_ext_1                    <= wr_data[12:0];
+          end
+          IdxW'(5): begin
+            reg2hw_q.batch_number                         <= wr_data[4:0];
+          end
+          IdxW'(6): begin
+            reg2hw_q.post_y_extension                     <= wr_data[1:0];
+          end
+          IdxW'(7): begin
+            reg2hw_q.entry_per_slice                      <= wr_data[13:0];
+          end
+          IdxW'(8): begin
+            reg2hw_q.weight_format                        <= wr_data[0];
+          end
+          IdxW'(9): begin
+            reg2hw_q.weight_size_ext_0_weight_width_ext   <= wr_data[4:0];
+            reg2hw_q.weight_size_ext_0_weight_height_ext  <= wr_data[20:16];
+          end
+          IdxW'(10): begin
+            reg2hw_q.weight_size_ext_1_weight_channel_ext <= wr_data[12:0];
+            reg2hw_q.weight_size_ext_1_weight_kernel      <= wr_data[28:16];
+          end
+          IdxW'(11): begin
+            reg2hw_q.weight_bytes                         <= wr_data[31:0];
+          end
+          IdxW'(12): begin
+            reg2hw_q.wmb_bytes                            <= wr_data[27:0];
+          end
+          IdxW'(13): begin
+            reg2hw_q.dataout_size_0_dataout_width         <= wr_data[12:0];
+            reg2hw_q.dataout_size_0_dataout_height        <= wr_data[28:16];
+          end
+          IdxW'(14): begin
+            reg2hw_q.dataout_size_1                       <= wr_data[12:0];
+          end
+          IdxW'(15): begin
+            reg2hw_q.atomics                              <= wr_data[20:0];
+          end
+          IdxW'(16): begin
+            reg2hw_q.release_rls_slices                   <= wr_data[11:0];
+          end
+          IdxW'(17): begin
+            reg2hw_q.conv_stride_ext_conv_x_stride_ext    <= wr_data[2:0];
+            reg2hw_q.conv_stride_ext_conv_y_stride_ext    <= wr_data[18:16];
+          end
+          IdxW'(18): begin
+            reg2hw_q.dilation_ext_x_dilation_ext          <= wr_data[4:0];
+            reg2hw_q.dilation_ext_y_dilation_ext          <= wr_data[20:16];
+          end
+          IdxW'(19): begin
+            reg2hw_q.zero_padding_pad_left                <= wr_data[4:0];
+            reg2hw_q.zero_padding_pad_top                 <= wr_data[20:16];
+          end
+          IdxW'(20): begin
+            reg2hw_q.zero_padding_value                   <= wr_data[15:0];
+          end
+          IdxW'(21): begin
+            reg2hw_q.bank_data_bank                       <= wr_data[4:0];
+            reg2hw_q.bank_weight_bank                     <= wr_data[20:16];
+          end
+          IdxW'(22): begin
+            reg2hw_q.pra_cfg                              <= wr_data[1:0];
+          end
+          IdxW'(23): begin
+            reg2hw_q.cya                                  <= wr_data[31:0];
+          end
+          default: ;
+        endcase
+      end
+    end
   end
+  assign reg2hw_o = reg2hw_q;
 
-  assign hw_we    = '0;
+  assign hw_we    = 1'b0;
   assign hw_wdata = '0;
 
-  // Bits without a software-written field (D_OP_ENABLE's OP_EN included) are not read here.
+  // The words are read here only at done and for the hardware-written words' other bits, the
+  // written value only in its fields' bits.
   logic unused_d;
-  assign unused_d = ^d;
+  assign unused_d = ^{g0, g1, wr_data};
 endmodule

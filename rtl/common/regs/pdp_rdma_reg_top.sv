@@ -31,17 +31,24 @@ module pdp_rdma_reg_top #(
   input  logic        done_i
 );
   localparam int unsigned DWords = nvdla_regs_pkg::PDP_RDMA_D_WORDS;
+  localparam int unsigned IdxW   = $clog2(DWords > 1 ? DWords : 2);
+  localparam int unsigned HwWords = 1;
 
-  logic [DWords-1:0][31:0] d;
-  logic [DWords-1:0]       hw_we;
-  logic [DWords-1:0][31:0] hw_wdata;
+  logic [DWords-1:0][31:0] g0, g1;
+  logic                    wr_next;
+  logic [IdxW-1:0]         wr_idx;
+  logic [31:0]             wr_data;
+  logic [HwWords-1:0]       hw_we;
+  logic [HwWords-1:0][31:0] hw_wdata;
 
   dla_group_regs #(
     .Base     (Base),
     .DFirst   (32'(nvdla_regs_pkg::PDP_RDMA_DUAL_GROUP_START)),
     .DWords   (DWords),
     .DReset   (nvdla_regs_pkg::PDP_RDMA_D_RESET),
-    .DWritable(nvdla_regs_pkg::PDP_RDMA_D_WRITABLE)
+    .DWritable(nvdla_regs_pkg::PDP_RDMA_D_WRITABLE),
+    .HwWords  (HwWords),
+    .HwIdx    ({16'd16})
   ) u_regs (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
@@ -56,7 +63,11 @@ module pdp_rdma_reg_top #(
     .s_offset_o  (s_offset_o),
     .s_wdata_o   (s_wdata_o),
     .s_rdata_i   (s_rdata_i),
-    .d_consumer_o(d),
+    .d_g0_o      (g0),
+    .d_g1_o      (g1),
+    .wr_next_o   (wr_next),
+    .wr_idx_o    (wr_idx),
+    .wr_data_o   (wr_data),
     .consumer_o  (consumer_o),
     .armed_o     (armed_o),
     .done_i      (done_i),
@@ -64,38 +75,151 @@ module pdp_rdma_reg_top #(
     .hw_wdata_i  (hw_wdata)
   );
 
+  // The consumer group's software-written fields as registers that change with its words: at
+  // done from the other group's words (it becomes the consumer), and where a CSB write lands in
+  // the next consumer group
+  // (the fields are writable bits, so the written value's bits are the stored ones). Equal to
+  // the fields of d at every cycle; the model then does not extract them every cycle.
+  nvdla_regs_pkg::pdp_rdma_reg2hw_d_t reg2hw_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      reg2hw_q.op_enable                            <= 1'h0;
+      reg2hw_q.data_cube_in_width                   <= 13'h0;
+      reg2hw_q.data_cube_in_height                  <= 13'h0;
+      reg2hw_q.data_cube_in_channel                 <= 13'h0;
+      reg2hw_q.flying_mode                          <= 1'h0;
+      reg2hw_q.src_base_addr_low                    <= 32'h0;
+      reg2hw_q.src_base_addr_high                   <= 32'h0;
+      reg2hw_q.src_line_stride                      <= 32'h0;
+      reg2hw_q.src_surface_stride                   <= 32'h0;
+      reg2hw_q.src_ram_cfg                          <= 1'h0;
+      reg2hw_q.data_format                          <= 2'h0;
+      reg2hw_q.operation_mode_cfg                   <= 8'h0;
+      reg2hw_q.pooling_kernel_cfg_kernel_width      <= 4'h0;
+      reg2hw_q.pooling_kernel_cfg_kernel_stride_width <= 4'h0;
+      reg2hw_q.pooling_padding_cfg                  <= 4'h0;
+      reg2hw_q.partial_width_in_partial_width_in_first <= 10'h0;
+      reg2hw_q.partial_width_in_partial_width_in_last <= 10'h0;
+      reg2hw_q.partial_width_in_partial_width_in_mid <= 10'h0;
+      reg2hw_q.perf_enable                          <= 1'h0;
+      reg2hw_q.cya                                  <= 32'h0;
+    end else begin
+      if (done_i) begin
+        if (consumer_o) begin
+          reg2hw_q.op_enable                            <= g0[0][0];
+          reg2hw_q.data_cube_in_width                   <= g0[1][12:0];
+          reg2hw_q.data_cube_in_height                  <= g0[2][12:0];
+          reg2hw_q.data_cube_in_channel                 <= g0[3][12:0];
+          reg2hw_q.flying_mode                          <= g0[4][0];
+          reg2hw_q.src_base_addr_low                    <= g0[5][31:0];
+          reg2hw_q.src_base_addr_high                   <= g0[6][31:0];
+          reg2hw_q.src_line_stride                      <= g0[7][31:0];
+          reg2hw_q.src_surface_stride                   <= g0[8][31:0];
+          reg2hw_q.src_ram_cfg                          <= g0[9][0];
+          reg2hw_q.data_format                          <= g0[10][1:0];
+          reg2hw_q.operation_mode_cfg                   <= g0[11][7:0];
+          reg2hw_q.pooling_kernel_cfg_kernel_width      <= g0[12][3:0];
+          reg2hw_q.pooling_kernel_cfg_kernel_stride_width <= g0[12][7:4];
+          reg2hw_q.pooling_padding_cfg                  <= g0[13][3:0];
+          reg2hw_q.partial_width_in_partial_width_in_first <= g0[14][9:0];
+          reg2hw_q.partial_width_in_partial_width_in_last <= g0[14][19:10];
+          reg2hw_q.partial_width_in_partial_width_in_mid <= g0[14][29:20];
+          reg2hw_q.perf_enable                          <= g0[15][0];
+          reg2hw_q.cya                                  <= g0[17][31:0];
+        end else begin
+          reg2hw_q.op_enable                            <= g1[0][0];
+          reg2hw_q.data_cube_in_width                   <= g1[1][12:0];
+          reg2hw_q.data_cube_in_height                  <= g1[2][12:0];
+          reg2hw_q.data_cube_in_channel                 <= g1[3][12:0];
+          reg2hw_q.flying_mode                          <= g1[4][0];
+          reg2hw_q.src_base_addr_low                    <= g1[5][31:0];
+          reg2hw_q.src_base_addr_high                   <= g1[6][31:0];
+          reg2hw_q.src_line_stride                      <= g1[7][31:0];
+          reg2hw_q.src_surface_stride                   <= g1[8][31:0];
+          reg2hw_q.src_ram_cfg                          <= g1[9][0];
+          reg2hw_q.data_format                          <= g1[10][1:0];
+          reg2hw_q.operation_mode_cfg                   <= g1[11][7:0];
+          reg2hw_q.pooling_kernel_cfg_kernel_width      <= g1[12][3:0];
+          reg2hw_q.pooling_kernel_cfg_kernel_stride_width <= g1[12][7:4];
+          reg2hw_q.pooling_padding_cfg                  <= g1[13][3:0];
+          reg2hw_q.partial_width_in_partial_width_in_first <= g1[14][9:0];
+          reg2hw_q.partial_width_in_partial_width_in_last <= g1[14][19:10];
+          reg2hw_q.partial_width_in_partial_width_in_mid <= g1[14][29:20];
+          reg2hw_q.perf_enable                          <= g1[15][0];
+          reg2hw_q.cya                                  <= g1[17][31:0];
+        end
+      end
+      if (wr_next) begin
+        unique case (wr_idx)
+          IdxW'(0): begin
+            reg2hw_q.op_enable                            <= wr_data[0];
+          end
+          IdxW'(1): begin
+            reg2hw_q.data_cube_in_width                   <= wr_data[12:0];
+          end
+          IdxW'(2): begin
+            reg2hw_q.data_cube_in_height                  <= wr_data[12:0];
+          end
+          IdxW'(3): begin
+            reg2hw_q.data_cube_in_channel                 <= wr_data[12:0];
+          end
+          IdxW'(4): begin
+            reg2hw_q.flying_mode                          <= wr_data[0];
+          end
+          IdxW'(5): begin
+            reg2hw_q.src_base_addr_low                    <= wr_data[31:0];
+          end
+          IdxW'(6): begin
+            reg2hw_q.src_base_addr_high                   <= wr_data[31:0];
+          end
+          IdxW'(7): begin
+            reg2hw_q.src_line_stride                      <= wr_data[31:0];
+          end
+          IdxW'(8): begin
+            reg2hw_q.src_surface_stride                   <= wr_data[31:0];
+          end
+          IdxW'(9): begin
+            reg2hw_q.src_ram_cfg                          <= wr_data[0];
+          end
+          IdxW'(10): begin
+            reg2hw_q.data_format                          <= wr_data[1:0];
+          end
+          IdxW'(11): begin
+            reg2hw_q.operation_mode_cfg                   <= wr_data[7:0];
+          end
+          IdxW'(12): begin
+            reg2hw_q.pooling_kernel_cfg_kernel_width      <= wr_data[3:0];
+            reg2hw_q.pooling_kernel_cfg_kernel_stride_width <= wr_data[7:4];
+          end
+          IdxW'(13): begin
+            reg2hw_q.pooling_padding_cfg                  <= wr_data[3:0];
+          end
+          IdxW'(14): begin
+            reg2hw_q.partial_width_in_partial_width_in_first <= wr_data[9:0];
+            reg2hw_q.partial_width_in_partial_width_in_last <= wr_data[19:10];
+            reg2hw_q.partial_width_in_partial_width_in_mid <= wr_data[29:20];
+          end
+          IdxW'(15): begin
+            reg2hw_q.perf_enable                          <= wr_data[0];
+          end
+          IdxW'(17): begin
+            reg2hw_q.cya                                  <= wr_data[31:0];
+          end
+          default: ;
+        endcase
+      end
+    end
+  end
+  assign reg2hw_o = reg2hw_q;
+
+  // The hardware-written words (HwIdx); a hardware write keeps the word's other bits.
   always_comb begin
-    reg2hw_o.op_enable                            = d[0][0];
-    reg2hw_o.data_cube_in_width                   = d[1][12:0];
-    reg2hw_o.data_cube_in_height                  = d[2][12:0];
-    reg2hw_o.data_cube_in_channel                 = d[3][12:0];
-    reg2hw_o.flying_mode                          = d[4][0];
-    reg2hw_o.src_base_addr_low                    = d[5][31:0];
-    reg2hw_o.src_base_addr_high                   = d[6][31:0];
-    reg2hw_o.src_line_stride                      = d[7][31:0];
-    reg2hw_o.src_surface_stride                   = d[8][31:0];
-    reg2hw_o.src_ram_cfg                          = d[9][0];
-    reg2hw_o.data_format                          = d[10][1:0];
-    reg2hw_o.operation_mode_cfg                   = d[11][7:0];
-    reg2hw_o.pooling_kernel_cfg_kernel_width      = d[12][3:0];
-    reg2hw_o.pooling_kernel_cfg_kernel_stride_width = d[12][7:4];
-    reg2hw_o.pooling_padding_cfg                  = d[13][3:0];
-    reg2hw_o.partial_width_in_partial_width_in_first = d[14][9:0];
-    reg2hw_o.partial_width_in_partial_width_in_last = d[14][19:10];
-    reg2hw_o.partial_width_in_partial_width_in_mid = d[14][29:20];
-    reg2hw_o.perf_enable                          = d[15][0];
-    reg2hw_o.cya                                  = d[17][31:0];
+    hw_we[0]    = hw2reg_i.perf_read_stall_de;
+    hw_wdata[0] = hw2reg_i.perf_read_stall;
   end
 
-  // A hardware write keeps the word's other bits.
-  always_comb begin
-    hw_we    = '0;
-    hw_wdata = d;
-    hw_we[16] = hw_we[16] | hw2reg_i.perf_read_stall_de;
-    if (hw2reg_i.perf_read_stall_de) hw_wdata[16][31:0] = hw2reg_i.perf_read_stall;
-  end
-
-  // Bits without a software-written field (D_OP_ENABLE's OP_EN included) are not read here.
+  // The words are read here only at done and for the hardware-written words' other bits, the
+  // written value only in its fields' bits.
   logic unused_d;
-  assign unused_d = ^d;
+  assign unused_d = ^{g0, g1, wr_data};
 endmodule

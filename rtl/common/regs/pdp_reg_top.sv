@@ -31,17 +31,24 @@ module pdp_reg_top #(
   input  logic        done_i
 );
   localparam int unsigned DWords = nvdla_regs_pkg::PDP_D_WORDS;
+  localparam int unsigned IdxW   = $clog2(DWords > 1 ? DWords : 2);
+  localparam int unsigned HwWords = 4;
 
-  logic [DWords-1:0][31:0] d;
-  logic [DWords-1:0]       hw_we;
-  logic [DWords-1:0][31:0] hw_wdata;
+  logic [DWords-1:0][31:0] g0, g1;
+  logic                    wr_next;
+  logic [IdxW-1:0]         wr_idx;
+  logic [31:0]             wr_data;
+  logic [HwWords-1:0]       hw_we;
+  logic [HwWords-1:0][31:0] hw_wdata;
 
   dla_group_regs #(
     .Base     (Base),
     .DFirst   (32'(nvdla_regs_pkg::PDP_DUAL_GROUP_START)),
     .DWords   (DWords),
     .DReset   (nvdla_regs_pkg::PDP_D_RESET),
-    .DWritable(nvdla_regs_pkg::PDP_D_WRITABLE)
+    .DWritable(nvdla_regs_pkg::PDP_D_WRITABLE),
+    .HwWords  (HwWords),
+    .HwIdx    ({16'd36, 16'd34, 16'd33, 16'd32})
   ) u_regs (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
@@ -56,7 +63,11 @@ module pdp_reg_top #(
     .s_offset_o  (s_offset_o),
     .s_wdata_o   (s_wdata_o),
     .s_rdata_i   (s_rdata_i),
-    .d_consumer_o(d),
+    .d_g0_o      (g0),
+    .d_g1_o      (g1),
+    .wr_next_o   (wr_next),
+    .wr_idx_o    (wr_idx),
+    .wr_data_o   (wr_data),
     .consumer_o  (consumer_o),
     .armed_o     (armed_o),
     .done_i      (done_i),
@@ -64,70 +75,295 @@ module pdp_reg_top #(
     .hw_wdata_i  (hw_wdata)
   );
 
+  // The consumer group's software-written fields as registers that change with its words: at
+  // done from the other group's words (it becomes the consumer), and where a CSB write lands in
+  // the next consumer group
+  // (the fields are writable bits, so the written value's bits are the stored ones). Equal to
+  // the fields of d at every cycle; the model then does not extract them every cycle.
+  nvdla_regs_pkg::pdp_reg2hw_d_t reg2hw_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      reg2hw_q.op_enable                            <= 1'h0;
+      reg2hw_q.data_cube_in_width                   <= 13'h0;
+      reg2hw_q.data_cube_in_height                  <= 13'h0;
+      reg2hw_q.data_cube_in_channel                 <= 13'h0;
+      reg2hw_q.data_cube_out_width                  <= 13'h0;
+      reg2hw_q.data_cube_out_height                 <= 13'h0;
+      reg2hw_q.data_cube_out_channel                <= 13'h0;
+      reg2hw_q.operation_mode_cfg_pooling_method    <= 2'h0;
+      reg2hw_q.operation_mode_cfg_flying_mode       <= 1'h0;
+      reg2hw_q.operation_mode_cfg_split_num         <= 8'h0;
+      reg2hw_q.nan_flush_to_zero                    <= 1'h0;
+      reg2hw_q.partial_width_in_partial_width_in_first <= 10'h0;
+      reg2hw_q.partial_width_in_partial_width_in_last <= 10'h0;
+      reg2hw_q.partial_width_in_partial_width_in_mid <= 10'h0;
+      reg2hw_q.partial_width_out_partial_width_out_first <= 10'h0;
+      reg2hw_q.partial_width_out_partial_width_out_last <= 10'h0;
+      reg2hw_q.partial_width_out_partial_width_out_mid <= 10'h0;
+      reg2hw_q.pooling_kernel_cfg_kernel_width      <= 4'h0;
+      reg2hw_q.pooling_kernel_cfg_kernel_height     <= 4'h0;
+      reg2hw_q.pooling_kernel_cfg_kernel_stride_width <= 4'h0;
+      reg2hw_q.pooling_kernel_cfg_kernel_stride_height <= 4'h0;
+      reg2hw_q.recip_kernel_width                   <= 17'h0;
+      reg2hw_q.recip_kernel_height                  <= 17'h0;
+      reg2hw_q.pooling_padding_cfg_pad_left         <= 3'h0;
+      reg2hw_q.pooling_padding_cfg_pad_top          <= 3'h0;
+      reg2hw_q.pooling_padding_cfg_pad_right        <= 3'h0;
+      reg2hw_q.pooling_padding_cfg_pad_bottom       <= 3'h0;
+      reg2hw_q.pooling_padding_value_1_cfg          <= 19'h0;
+      reg2hw_q.pooling_padding_value_2_cfg          <= 19'h0;
+      reg2hw_q.pooling_padding_value_3_cfg          <= 19'h0;
+      reg2hw_q.pooling_padding_value_4_cfg          <= 19'h0;
+      reg2hw_q.pooling_padding_value_5_cfg          <= 19'h0;
+      reg2hw_q.pooling_padding_value_6_cfg          <= 19'h0;
+      reg2hw_q.pooling_padding_value_7_cfg          <= 19'h0;
+      reg2hw_q.src_base_addr_low                    <= 32'h0;
+      reg2hw_q.src_base_addr_high                   <= 32'h0;
+      reg2hw_q.src_line_stride                      <= 32'h0;
+      reg2hw_q.src_surface_stride                   <= 32'h0;
+      reg2hw_q.dst_base_addr_low                    <= 32'h0;
+      reg2hw_q.dst_base_addr_high                   <= 32'h0;
+      reg2hw_q.dst_line_stride                      <= 32'h0;
+      reg2hw_q.dst_surface_stride                   <= 32'h0;
+      reg2hw_q.dst_ram_cfg                          <= 1'h0;
+      reg2hw_q.data_format                          <= 2'h0;
+      reg2hw_q.perf_enable                          <= 1'h0;
+      reg2hw_q.cya                                  <= 32'h0;
+    end else begin
+      if (done_i) begin
+        if (consumer_o) begin
+          reg2hw_q.op_enable                            <= g0[0][0];
+          reg2hw_q.data_cube_in_width                   <= g0[1][12:0];
+          reg2hw_q.data_cube_in_height                  <= g0[2][12:0];
+          reg2hw_q.data_cube_in_channel                 <= g0[3][12:0];
+          reg2hw_q.data_cube_out_width                  <= g0[4][12:0];
+          reg2hw_q.data_cube_out_height                 <= g0[5][12:0];
+          reg2hw_q.data_cube_out_channel                <= g0[6][12:0];
+          reg2hw_q.operation_mode_cfg_pooling_method    <= g0[7][1:0];
+          reg2hw_q.operation_mode_cfg_flying_mode       <= g0[7][4];
+          reg2hw_q.operation_mode_cfg_split_num         <= g0[7][15:8];
+          reg2hw_q.nan_flush_to_zero                    <= g0[8][0];
+          reg2hw_q.partial_width_in_partial_width_in_first <= g0[9][9:0];
+          reg2hw_q.partial_width_in_partial_width_in_last <= g0[9][19:10];
+          reg2hw_q.partial_width_in_partial_width_in_mid <= g0[9][29:20];
+          reg2hw_q.partial_width_out_partial_width_out_first <= g0[10][9:0];
+          reg2hw_q.partial_width_out_partial_width_out_last <= g0[10][19:10];
+          reg2hw_q.partial_width_out_partial_width_out_mid <= g0[10][29:20];
+          reg2hw_q.pooling_kernel_cfg_kernel_width      <= g0[11][3:0];
+          reg2hw_q.pooling_kernel_cfg_kernel_height     <= g0[11][11:8];
+          reg2hw_q.pooling_kernel_cfg_kernel_stride_width <= g0[11][19:16];
+          reg2hw_q.pooling_kernel_cfg_kernel_stride_height <= g0[11][23:20];
+          reg2hw_q.recip_kernel_width                   <= g0[12][16:0];
+          reg2hw_q.recip_kernel_height                  <= g0[13][16:0];
+          reg2hw_q.pooling_padding_cfg_pad_left         <= g0[14][2:0];
+          reg2hw_q.pooling_padding_cfg_pad_top          <= g0[14][6:4];
+          reg2hw_q.pooling_padding_cfg_pad_right        <= g0[14][10:8];
+          reg2hw_q.pooling_padding_cfg_pad_bottom       <= g0[14][14:12];
+          reg2hw_q.pooling_padding_value_1_cfg          <= g0[15][18:0];
+          reg2hw_q.pooling_padding_value_2_cfg          <= g0[16][18:0];
+          reg2hw_q.pooling_padding_value_3_cfg          <= g0[17][18:0];
+          reg2hw_q.pooling_padding_value_4_cfg          <= g0[18][18:0];
+          reg2hw_q.pooling_padding_value_5_cfg          <= g0[19][18:0];
+          reg2hw_q.pooling_padding_value_6_cfg          <= g0[20][18:0];
+          reg2hw_q.pooling_padding_value_7_cfg          <= g0[21][18:0];
+          reg2hw_q.src_base_addr_low                    <= g0[22][31:0];
+          reg2hw_q.src_base_addr_high                   <= g0[23][31:0];
+          reg2hw_q.src_line_stride                      <= g0[24][31:0];
+          reg2hw_q.src_surface_stride                   <= g0[25][31:0];
+          reg2hw_q.dst_base_addr_low                    <= g0[26][31:0];
+          reg2hw_q.dst_base_addr_high                   <= g0[27][31:0];
+          reg2hw_q.dst_line_stride                      <= g0[28][31:0];
+          reg2hw_q.dst_surface_stride                   <= g0[29][31:0];
+          reg2hw_q.dst_ram_cfg                          <= g0[30][0];
+          reg2hw_q.data_format                          <= g0[31][1:0];
+          reg2hw_q.perf_enable                          <= g0[35][0];
+          reg2hw_q.cya                                  <= g0[37][31:0];
+        end else begin
+          reg2hw_q.op_enable                            <= g1[0][0];
+          reg2hw_q.data_cube_in_width                   <= g1[1][12:0];
+          reg2hw_q.data_cube_in_height                  <= g1[2][12:0];
+          reg2hw_q.data_cube_in_channel                 <= g1[3][12:0];
+          reg2hw_q.data_cube_out_width                  <= g1[4][12:0];
+          reg2hw_q.data_cube_out_height                 <= g1[5][12:0];
+          reg2hw_q.data_cube_out_channel                <= g1[6][12:0];
+          reg2hw_q.operation_mode_cfg_pooling_method    <= g1[7][1:0];
+          reg2hw_q.operation_mode_cfg_flying_mode       <= g1[7][4];
+          reg2hw_q.operation_mode_cfg_split_num         <= g1[7][15:8];
+          reg2hw_q.nan_flush_to_zero                    <= g1[8][0];
+          reg2hw_q.partial_width_in_partial_width_in_first <= g1[9][9:0];
+          reg2hw_q.partial_width_in_partial_width_in_last <= g1[9][19:10];
+          reg2hw_q.partial_width_in_partial_width_in_mid <= g1[9][29:20];
+          reg2hw_q.partial_width_out_partial_width_out_first <= g1[10][9:0];
+          reg2hw_q.partial_width_out_partial_width_out_last <= g1[10][19:10];
+          reg2hw_q.partial_width_out_partial_width_out_mid <= g1[10][29:20];
+          reg2hw_q.pooling_kernel_cfg_kernel_width      <= g1[11][3:0];
+          reg2hw_q.pooling_kernel_cfg_kernel_height     <= g1[11][11:8];
+          reg2hw_q.pooling_kernel_cfg_kernel_stride_width <= g1[11][19:16];
+          reg2hw_q.pooling_kernel_cfg_kernel_stride_height <= g1[11][23:20];
+          reg2hw_q.recip_kernel_width                   <= g1[12][16:0];
+          reg2hw_q.recip_kernel_height                  <= g1[13][16:0];
+          reg2hw_q.pooling_padding_cfg_pad_left         <= g1[14][2:0];
+          reg2hw_q.pooling_padding_cfg_pad_top          <= g1[14][6:4];
+          reg2hw_q.pooling_padding_cfg_pad_right        <= g1[14][10:8];
+          reg2hw_q.pooling_padding_cfg_pad_bottom       <= g1[14][14:12];
+          reg2hw_q.pooling_padding_value_1_cfg          <= g1[15][18:0];
+          reg2hw_q.pooling_padding_value_2_cfg          <= g1[16][18:0];
+          reg2hw_q.pooling_padding_value_3_cfg          <= g1[17][18:0];
+          reg2hw_q.pooling_padding_value_4_cfg          <= g1[18][18:0];
+          reg2hw_q.pooling_padding_value_5_cfg          <= g1[19][18:0];
+          reg2hw_q.pooling_padding_value_6_cfg          <= g1[20][18:0];
+          reg2hw_q.pooling_padding_value_7_cfg          <= g1[21][18:0];
+          reg2hw_q.src_base_addr_low                    <= g1[22][31:0];
+          reg2hw_q.src_base_addr_high                   <= g1[23][31:0];
+          reg2hw_q.src_line_stride                      <= g1[24][31:0];
+          reg2hw_q.src_surface_stride                   <= g1[25][31:0];
+          reg2hw_q.dst_base_addr_low                    <= g1[26][31:0];
+          reg2hw_q.dst_base_addr_high                   <= g1[27][31:0];
+          reg2hw_q.dst_line_stride                      <= g1[28][31:0];
+          reg2hw_q.dst_surface_stride                   <= g1[29][31:0];
+          reg2hw_q.dst_ram_cfg                          <= g1[30][0];
+          reg2hw_q.data_format                          <= g1[31][1:0];
+          reg2hw_q.perf_enable                          <= g1[35][0];
+          reg2hw_q.cya                                  <= g1[37][31:0];
+        end
+      end
+      if (wr_next) begin
+        unique case (wr_idx)
+          IdxW'(0): begin
+            reg2hw_q.op_enable                            <= wr_data[0];
+          end
+          IdxW'(1): begin
+            reg2hw_q.data_cube_in_width                   <= wr_data[12:0];
+          end
+          IdxW'(2): begin
+            reg2hw_q.data_cube_in_height                  <= wr_data[12:0];
+          end
+          IdxW'(3): begin
+            reg2hw_q.data_cube_in_channel                 <= wr_data[12:0];
+          end
+          IdxW'(4): begin
+            reg2hw_q.data_cube_out_width                  <= wr_data[12:0];
+          end
+          IdxW'(5): begin
+            reg2hw_q.data_cube_out_height                 <= wr_data[12:0];
+          end
+          IdxW'(6): begin
+            reg2hw_q.data_cube_out_channel                <= wr_data[12:0];
+          end
+          IdxW'(7): begin
+            reg2hw_q.operation_mode_cfg_pooling_method    <= wr_data[1:0];
+            reg2hw_q.operation_mode_cfg_flying_mode       <= wr_data[4];
+            reg2hw_q.operation_mode_cfg_split_num         <= wr_data[15:8];
+          end
+          IdxW'(8): begin
+            reg2hw_q.nan_flush_to_zero                    <= wr_data[0];
+          end
+          IdxW'(9): begin
+            reg2hw_q.partial_width_in_partial_width_in_first <= wr_data[9:0];
+            reg2hw_q.partial_width_in_partial_width_in_last <= wr_data[19:10];
+            reg2hw_q.partial_width_in_partial_width_in_mid <= wr_data[29:20];
+          end
+          IdxW'(10): begin
+            reg2hw_q.partial_width_out_partial_width_out_first <= wr_data[9:0];
+            reg2hw_q.partial_width_out_partial_width_out_last <= wr_data[19:10];
+            reg2hw_q.partial_width_out_partial_width_out_mid <= wr_data[29:20];
+          end
+          IdxW'(11): begin
+            reg2hw_q.pooling_kernel_cfg_kernel_width      <= wr_data[3:0];
+            reg2hw_q.pooling_kernel_cfg_kernel_height     <= wr_data[11:8];
+            reg2hw_q.pooling_kernel_cfg_kernel_stride_width <= wr_data[19:16];
+            reg2hw_q.pooling_kernel_cfg_kernel_stride_height <= wr_data[23:20];
+          end
+          IdxW'(12): begin
+            reg2hw_q.recip_kernel_width                   <= wr_data[16:0];
+          end
+          IdxW'(13): begin
+            reg2hw_q.recip_kernel_height                  <= wr_data[16:0];
+          end
+          IdxW'(14): begin
+            reg2hw_q.pooling_padding_cfg_pad_left         <= wr_data[2:0];
+            reg2hw_q.pooling_padding_cfg_pad_top          <= wr_data[6:4];
+            reg2hw_q.pooling_padding_cfg_pad_right        <= wr_data[10:8];
+            reg2hw_q.pooling_padding_cfg_pad_bottom       <= wr_data[14:12];
+          end
+          IdxW'(15): begin
+            reg2hw_q.pooling_padding_value_1_cfg          <= wr_data[18:0];
+          end
+          IdxW'(16): begin
+            reg2hw_q.pooling_padding_value_2_cfg          <= wr_data[18:0];
+          end
+          IdxW'(17): begin
+            reg2hw_q.pooling_padding_value_3_cfg          <= wr_data[18:0];
+          end
+          IdxW'(18): begin
+            reg2hw_q.pooling_padding_value_4_cfg          <= wr_data[18:0];
+          end
+          IdxW'(19): begin
+            reg2hw_q.pooling_padding_value_5_cfg          <= wr_data[18:0];
+          end
+          IdxW'(20): begin
+            reg2hw_q.pooling_padding_value_6_cfg          <= wr_data[18:0];
+          end
+          IdxW'(21): begin
+            reg2hw_q.pooling_padding_value_7_cfg          <= wr_data[18:0];
+          end
+          IdxW'(22): begin
+            reg2hw_q.src_base_addr_low                    <= wr_data[31:0];
+          end
+          IdxW'(23): begin
+            reg2hw_q.src_base_addr_high                   <= wr_data[31:0];
+          end
+          IdxW'(24): begin
+            reg2hw_q.src_line_stride                      <= wr_data[31:0];
+          end
+          IdxW'(25): begin
+            reg2hw_q.src_surface_stride                   <= wr_data[31:0];
+          end
+          IdxW'(26): begin
+            reg2hw_q.dst_base_addr_low                    <= wr_data[31:0];
+          end
+          IdxW'(27): begin
+            reg2hw_q.dst_base_addr_high                   <= wr_data[31:0];
+          end
+          IdxW'(28): begin
+            reg2hw_q.dst_line_stride                      <= wr_data[31:0];
+          end
+          IdxW'(29): begin
+            reg2hw_q.dst_surface_stride                   <= wr_data[31:0];
+          end
+          IdxW'(30): begin
+            reg2hw_q.dst_ram_cfg                          <= wr_data[0];
+          end
+          IdxW'(31): begin
+            reg2hw_q.data_format                          <= wr_data[1:0];
+          end
+          IdxW'(35): begin
+            reg2hw_q.perf_enable                          <= wr_data[0];
+          end
+          IdxW'(37): begin
+            reg2hw_q.cya                                  <= wr_data[31:0];
+          end
+          default: ;
+        endcase
+      end
+    end
+  end
+  assign reg2hw_o = reg2hw_q;
+
+  // The hardware-written words (HwIdx); a hardware write keeps the word's other bits.
   always_comb begin
-    reg2hw_o.op_enable                            = d[0][0];
-    reg2hw_o.data_cube_in_width                   = d[1][12:0];
-    reg2hw_o.data_cube_in_height                  = d[2][12:0];
-    reg2hw_o.data_cube_in_channel                 = d[3][12:0];
-    reg2hw_o.data_cube_out_width                  = d[4][12:0];
-    reg2hw_o.data_cube_out_height                 = d[5][12:0];
-    reg2hw_o.data_cube_out_channel                = d[6][12:0];
-    reg2hw_o.operation_mode_cfg_pooling_method    = d[7][1:0];
-    reg2hw_o.operation_mode_cfg_flying_mode       = d[7][4];
-    reg2hw_o.operation_mode_cfg_split_num         = d[7][15:8];
-    reg2hw_o.nan_flush_to_zero                    = d[8][0];
-    reg2hw_o.partial_width_in_partial_width_in_first = d[9][9:0];
-    reg2hw_o.partial_width_in_partial_width_in_last = d[9][19:10];
-    reg2hw_o.partial_width_in_partial_width_in_mid = d[9][29:20];
-    reg2hw_o.partial_width_out_partial_width_out_first = d[10][9:0];
-    reg2hw_o.partial_width_out_partial_width_out_last = d[10][19:10];
-    reg2hw_o.partial_width_out_partial_width_out_mid = d[10][29:20];
-    reg2hw_o.pooling_kernel_cfg_kernel_width      = d[11][3:0];
-    reg2hw_o.pooling_kernel_cfg_kernel_height     = d[11][11:8];
-    reg2hw_o.pooling_kernel_cfg_kernel_stride_width = d[11][19:16];
-    reg2hw_o.pooling_kernel_cfg_kernel_stride_height = d[11][23:20];
-    reg2hw_o.recip_kernel_width                   = d[12][16:0];
-    reg2hw_o.recip_kernel_height                  = d[13][16:0];
-    reg2hw_o.pooling_padding_cfg_pad_left         = d[14][2:0];
-    reg2hw_o.pooling_padding_cfg_pad_top          = d[14][6:4];
-    reg2hw_o.pooling_padding_cfg_pad_right        = d[14][10:8];
-    reg2hw_o.pooling_padding_cfg_pad_bottom       = d[14][14:12];
-    reg2hw_o.pooling_padding_value_1_cfg          = d[15][18:0];
-    reg2hw_o.pooling_padding_value_2_cfg          = d[16][18:0];
-    reg2hw_o.pooling_padding_value_3_cfg          = d[17][18:0];
-    reg2hw_o.pooling_padding_value_4_cfg          = d[18][18:0];
-    reg2hw_o.pooling_padding_value_5_cfg          = d[19][18:0];
-    reg2hw_o.pooling_padding_value_6_cfg          = d[20][18:0];
-    reg2hw_o.pooling_padding_value_7_cfg          = d[21][18:0];
-    reg2hw_o.src_base_addr_low                    = d[22][31:0];
-    reg2hw_o.src_base_addr_high                   = d[23][31:0];
-    reg2hw_o.src_line_stride                      = d[24][31:0];
-    reg2hw_o.src_surface_stride                   = d[25][31:0];
-    reg2hw_o.dst_base_addr_low                    = d[26][31:0];
-    reg2hw_o.dst_base_addr_high                   = d[27][31:0];
-    reg2hw_o.dst_line_stride                      = d[28][31:0];
-    reg2hw_o.dst_surface_stride                   = d[29][31:0];
-    reg2hw_o.dst_ram_cfg                          = d[30][0];
-    reg2hw_o.data_format                          = d[31][1:0];
-    reg2hw_o.perf_enable                          = d[35][0];
-    reg2hw_o.cya                                  = d[37][31:0];
+    hw_we[0]    = hw2reg_i.inf_input_num_de;
+    hw_wdata[0] = hw2reg_i.inf_input_num;
+    hw_we[1]    = hw2reg_i.nan_input_num_de;
+    hw_wdata[1] = hw2reg_i.nan_input_num;
+    hw_we[2]    = hw2reg_i.nan_output_num_de;
+    hw_wdata[2] = hw2reg_i.nan_output_num;
+    hw_we[3]    = hw2reg_i.perf_write_stall_de;
+    hw_wdata[3] = hw2reg_i.perf_write_stall;
   end
 
-  // A hardware write keeps the word's other bits.
-  always_comb begin
-    hw_we    = '0;
-    hw_wdata = d;
-    hw_we[32] = hw_we[32] | hw2reg_i.inf_input_num_de;
-    if (hw2reg_i.inf_input_num_de) hw_wdata[32][31:0] = hw2reg_i.inf_input_num;
-    hw_we[33] = hw_we[33] | hw2reg_i.nan_input_num_de;
-    if (hw2reg_i.nan_input_num_de) hw_wdata[33][31:0] = hw2reg_i.nan_input_num;
-    hw_we[34] = hw_we[34] | hw2reg_i.nan_output_num_de;
-    if (hw2reg_i.nan_output_num_de) hw_wdata[34][31:0] = hw2reg_i.nan_output_num;
-    hw_we[36] = hw_we[36] | hw2reg_i.perf_write_stall_de;
-    if (hw2reg_i.perf_write_stall_de) hw_wdata[36][31:0] = hw2reg_i.perf_write_stall;
-  end
-
-  // Bits without a software-written field (D_OP_ENABLE's OP_EN included) are not read here.
+  // The words are read here only at done and for the hardware-written words' other bits, the
+  // written value only in its fields' bits.
   logic unused_d;
-  assign unused_d = ^d;
+  assign unused_d = ^{g0, g1, wr_data};
 endmodule

@@ -31,17 +31,24 @@ module rbk_reg_top #(
   input  logic        done_i
 );
   localparam int unsigned DWords = nvdla_regs_pkg::RBK_D_WORDS;
+  localparam int unsigned IdxW   = $clog2(DWords > 1 ? DWords : 2);
+  localparam int unsigned HwWords = 2;
 
-  logic [DWords-1:0][31:0] d;
-  logic [DWords-1:0]       hw_we;
-  logic [DWords-1:0][31:0] hw_wdata;
+  logic [DWords-1:0][31:0] g0, g1;
+  logic                    wr_next;
+  logic [IdxW-1:0]         wr_idx;
+  logic [31:0]             wr_data;
+  logic [HwWords-1:0]       hw_we;
+  logic [HwWords-1:0][31:0] hw_wdata;
 
   dla_group_regs #(
     .Base     (Base),
     .DFirst   (32'(nvdla_regs_pkg::RBK_DUAL_GROUP_START)),
     .DWords   (DWords),
     .DReset   (nvdla_regs_pkg::RBK_D_RESET),
-    .DWritable(nvdla_regs_pkg::RBK_D_WRITABLE)
+    .DWritable(nvdla_regs_pkg::RBK_D_WRITABLE),
+    .HwWords  (HwWords),
+    .HwIdx    ({16'd22, 16'd21})
   ) u_regs (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
@@ -56,7 +63,11 @@ module rbk_reg_top #(
     .s_offset_o  (s_offset_o),
     .s_wdata_o   (s_wdata_o),
     .s_rdata_i   (s_rdata_i),
-    .d_consumer_o(d),
+    .d_g0_o      (g0),
+    .d_g1_o      (g1),
+    .wr_next_o   (wr_next),
+    .wr_idx_o    (wr_idx),
+    .wr_data_o   (wr_data),
     .consumer_o  (consumer_o),
     .armed_o     (armed_o),
     .done_i      (done_i),
@@ -64,44 +75,177 @@ module rbk_reg_top #(
     .hw_wdata_i  (hw_wdata)
   );
 
+  // The consumer group's software-written fields as registers that change with its words: at
+  // done from the other group's words (it becomes the consumer), and where a CSB write lands in
+  // the next consumer group
+  // (the fields are writable bits, so the written value's bits are the stored ones). Equal to
+  // the fields of d at every cycle; the model then does not extract them every cycle.
+  nvdla_regs_pkg::rbk_reg2hw_d_t reg2hw_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      reg2hw_q.op_enable                            <= 1'h0;
+      reg2hw_q.misc_cfg_rubik_mode                  <= 2'h0;
+      reg2hw_q.misc_cfg_in_precision                <= 2'h1;
+      reg2hw_q.dain_ram_type                        <= 1'h0;
+      reg2hw_q.datain_size_0_datain_width           <= 13'h0;
+      reg2hw_q.datain_size_0_datain_height          <= 13'h0;
+      reg2hw_q.datain_size_1                        <= 13'h0;
+      reg2hw_q.dain_addr_high                       <= 32'h0;
+      reg2hw_q.dain_addr_low                        <= 27'h0;
+      reg2hw_q.dain_line_stride                     <= 27'h0;
+      reg2hw_q.dain_surf_stride                     <= 27'h0;
+      reg2hw_q.dain_planar_stride                   <= 27'h0;
+      reg2hw_q.daout_ram_type                       <= 1'h0;
+      reg2hw_q.dataout_size_1                       <= 13'h0;
+      reg2hw_q.daout_addr_high                      <= 32'h0;
+      reg2hw_q.daout_addr_low                       <= 27'h0;
+      reg2hw_q.daout_line_stride                    <= 27'h0;
+      reg2hw_q.contract_stride_0                    <= 27'h0;
+      reg2hw_q.contract_stride_1                    <= 27'h0;
+      reg2hw_q.daout_surf_stride                    <= 27'h0;
+      reg2hw_q.daout_planar_stride                  <= 27'h0;
+      reg2hw_q.deconv_stride_deconv_x_stride        <= 5'h0;
+      reg2hw_q.deconv_stride_deconv_y_stride        <= 5'h0;
+      reg2hw_q.perf_enable                          <= 1'h0;
+    end else begin
+      if (done_i) begin
+        if (consumer_o) begin
+          reg2hw_q.op_enable                            <= g0[0][0];
+          reg2hw_q.misc_cfg_rubik_mode                  <= g0[1][1:0];
+          reg2hw_q.misc_cfg_in_precision                <= g0[1][9:8];
+          reg2hw_q.dain_ram_type                        <= g0[2][0];
+          reg2hw_q.datain_size_0_datain_width           <= g0[3][12:0];
+          reg2hw_q.datain_size_0_datain_height          <= g0[3][28:16];
+          reg2hw_q.datain_size_1                        <= g0[4][12:0];
+          reg2hw_q.dain_addr_high                       <= g0[5][31:0];
+          reg2hw_q.dain_addr_low                        <= g0[6][31:5];
+          reg2hw_q.dain_line_stride                     <= g0[7][31:5];
+          reg2hw_q.dain_surf_stride                     <= g0[8][31:5];
+          reg2hw_q.dain_planar_stride                   <= g0[9][31:5];
+          reg2hw_q.daout_ram_type                       <= g0[10][0];
+          reg2hw_q.dataout_size_1                       <= g0[11][12:0];
+          reg2hw_q.daout_addr_high                      <= g0[12][31:0];
+          reg2hw_q.daout_addr_low                       <= g0[13][31:5];
+          reg2hw_q.daout_line_stride                    <= g0[14][31:5];
+          reg2hw_q.contract_stride_0                    <= g0[15][31:5];
+          reg2hw_q.contract_stride_1                    <= g0[16][31:5];
+          reg2hw_q.daout_surf_stride                    <= g0[17][31:5];
+          reg2hw_q.daout_planar_stride                  <= g0[18][31:5];
+          reg2hw_q.deconv_stride_deconv_x_stride        <= g0[19][4:0];
+          reg2hw_q.deconv_stride_deconv_y_stride        <= g0[19][20:16];
+          reg2hw_q.perf_enable                          <= g0[20][0];
+        end else begin
+          reg2hw_q.op_enable                            <= g1[0][0];
+          reg2hw_q.misc_cfg_rubik_mode                  <= g1[1][1:0];
+          reg2hw_q.misc_cfg_in_precision                <= g1[1][9:8];
+          reg2hw_q.dain_ram_type                        <= g1[2][0];
+          reg2hw_q.datain_size_0_datain_width           <= g1[3][12:0];
+          reg2hw_q.datain_size_0_datain_height          <= g1[3][28:16];
+          reg2hw_q.datain_size_1                        <= g1[4][12:0];
+          reg2hw_q.dain_addr_high                       <= g1[5][31:0];
+          reg2hw_q.dain_addr_low                        <= g1[6][31:5];
+          reg2hw_q.dain_line_stride                     <= g1[7][31:5];
+          reg2hw_q.dain_surf_stride                     <= g1[8][31:5];
+          reg2hw_q.dain_planar_stride                   <= g1[9][31:5];
+          reg2hw_q.daout_ram_type                       <= g1[10][0];
+          reg2hw_q.dataout_size_1                       <= g1[11][12:0];
+          reg2hw_q.daout_addr_high                      <= g1[12][31:0];
+          reg2hw_q.daout_addr_low                       <= g1[13][31:5];
+          reg2hw_q.daout_line_stride                    <= g1[14][31:5];
+          reg2hw_q.contract_stride_0                    <= g1[15][31:5];
+          reg2hw_q.contract_stride_1                    <= g1[16][31:5];
+          reg2hw_q.daout_surf_stride                    <= g1[17][31:5];
+          reg2hw_q.daout_planar_stride                  <= g1[18][31:5];
+          reg2hw_q.deconv_stride_deconv_x_stride        <= g1[19][4:0];
+          reg2hw_q.deconv_stride_deconv_y_stride        <= g1[19][20:16];
+          reg2hw_q.perf_enable                          <= g1[20][0];
+        end
+      end
+      if (wr_next) begin
+        unique case (wr_idx)
+          IdxW'(0): begin
+            reg2hw_q.op_enable                            <= wr_data[0];
+          end
+          IdxW'(1): begin
+            reg2hw_q.misc_cfg_rubik_mode                  <= wr_data[1:0];
+            reg2hw_q.misc_cfg_in_precision                <= wr_data[9:8];
+          end
+          IdxW'(2): begin
+            reg2hw_q.dain_ram_type                        <= wr_data[0];
+          end
+          IdxW'(3): begin
+            reg2hw_q.datain_size_0_datain_width           <= wr_data[12:0];
+            reg2hw_q.datain_size_0_datain_height          <= wr_data[28:16];
+          end
+          IdxW'(4): begin
+            reg2hw_q.datain_size_1                        <= wr_data[12:0];
+          end
+          IdxW'(5): begin
+            reg2hw_q.dain_addr_high                       <= wr_data[31:0];
+          end
+          IdxW'(6): begin
+            reg2hw_q.dain_addr_low                        <= wr_data[31:5];
+          end
+          IdxW'(7): begin
+            reg2hw_q.dain_line_stride                     <= wr_data[31:5];
+          end
+          IdxW'(8): begin
+            reg2hw_q.dain_surf_stride                     <= wr_data[31:5];
+          end
+          IdxW'(9): begin
+            reg2hw_q.dain_planar_stride                   <= wr_data[31:5];
+          end
+          IdxW'(10): begin
+            reg2hw_q.daout_ram_type                       <= wr_data[0];
+          end
+          IdxW'(11): begin
+            reg2hw_q.dataout_size_1                       <= wr_data[12:0];
+          end
+          IdxW'(12): begin
+            reg2hw_q.daout_addr_high                      <= wr_data[31:0];
+          end
+          IdxW'(13): begin
+            reg2hw_q.daout_addr_low                       <= wr_data[31:5];
+          end
+          IdxW'(14): begin
+            reg2hw_q.daout_line_stride                    <= wr_data[31:5];
+          end
+          IdxW'(15): begin
+            reg2hw_q.contract_stride_0                    <= wr_data[31:5];
+          end
+          IdxW'(16): begin
+            reg2hw_q.contract_stride_1                    <= wr_data[31:5];
+          end
+          IdxW'(17): begin
+            reg2hw_q.daout_surf_stride                    <= wr_data[31:5];
+          end
+          IdxW'(18): begin
+            reg2hw_q.daout_planar_stride                  <= wr_data[31:5];
+          end
+          IdxW'(19): begin
+            reg2hw_q.deconv_stride_deconv_x_stride        <= wr_data[4:0];
+            reg2hw_q.deconv_stride_deconv_y_stride        <= wr_data[20:16];
+          end
+          IdxW'(20): begin
+            reg2hw_q.perf_enable                          <= wr_data[0];
+          end
+          default: ;
+        endcase
+      end
+    end
+  end
+  assign reg2hw_o = reg2hw_q;
+
+  // The hardware-written words (HwIdx); a hardware write keeps the word's other bits.
   always_comb begin
-    reg2hw_o.op_enable                            = d[0][0];
-    reg2hw_o.misc_cfg_rubik_mode                  = d[1][1:0];
-    reg2hw_o.misc_cfg_in_precision                = d[1][9:8];
-    reg2hw_o.dain_ram_type                        = d[2][0];
-    reg2hw_o.datain_size_0_datain_width           = d[3][12:0];
-    reg2hw_o.datain_size_0_datain_height          = d[3][28:16];
-    reg2hw_o.datain_size_1                        = d[4][12:0];
-    reg2hw_o.dain_addr_high                       = d[5][31:0];
-    reg2hw_o.dain_addr_low                        = d[6][31:5];
-    reg2hw_o.dain_line_stride                     = d[7][31:5];
-    reg2hw_o.dain_surf_stride                     = d[8][31:5];
-    reg2hw_o.dain_planar_stride                   = d[9][31:5];
-    reg2hw_o.daout_ram_type                       = d[10][0];
-    reg2hw_o.dataout_size_1                       = d[11][12:0];
-    reg2hw_o.daout_addr_high                      = d[12][31:0];
-    reg2hw_o.daout_addr_low                       = d[13][31:5];
-    reg2hw_o.daout_line_stride                    = d[14][31:5];
-    reg2hw_o.contract_stride_0                    = d[15][31:5];
-    reg2hw_o.contract_stride_1                    = d[16][31:5];
-    reg2hw_o.daout_surf_stride                    = d[17][31:5];
-    reg2hw_o.daout_planar_stride                  = d[18][31:5];
-    reg2hw_o.deconv_stride_deconv_x_stride        = d[19][4:0];
-    reg2hw_o.deconv_stride_deconv_y_stride        = d[19][20:16];
-    reg2hw_o.perf_enable                          = d[20][0];
+    hw_we[0]    = hw2reg_i.perf_read_stall_de;
+    hw_wdata[0] = hw2reg_i.perf_read_stall;
+    hw_we[1]    = hw2reg_i.perf_write_stall_de;
+    hw_wdata[1] = hw2reg_i.perf_write_stall;
   end
 
-  // A hardware write keeps the word's other bits.
-  always_comb begin
-    hw_we    = '0;
-    hw_wdata = d;
-    hw_we[21] = hw_we[21] | hw2reg_i.perf_read_stall_de;
-    if (hw2reg_i.perf_read_stall_de) hw_wdata[21][31:0] = hw2reg_i.perf_read_stall;
-    hw_we[22] = hw_we[22] | hw2reg_i.perf_write_stall_de;
-    if (hw2reg_i.perf_write_stall_de) hw_wdata[22][31:0] = hw2reg_i.perf_write_stall;
-  end
-
-  // Bits without a software-written field (D_OP_ENABLE's OP_EN included) are not read here.
+  // The words are read here only at done and for the hardware-written words' other bits, the
+  // written value only in its fields' bits.
   logic unused_d;
-  assign unused_d = ^d;
+  assign unused_d = ^{g0, g1, wr_data};
 endmodule

@@ -31,17 +31,24 @@ module sdp_rdma_reg_top #(
   input  logic        done_i
 );
   localparam int unsigned DWords = nvdla_regs_pkg::SDP_RDMA_D_WORDS;
+  localparam int unsigned IdxW   = $clog2(DWords > 1 ? DWords : 2);
+  localparam int unsigned HwWords = 6;
 
-  logic [DWords-1:0][31:0] d;
-  logic [DWords-1:0]       hw_we;
-  logic [DWords-1:0][31:0] hw_wdata;
+  logic [DWords-1:0][31:0] g0, g1;
+  logic                    wr_next;
+  logic [IdxW-1:0]         wr_idx;
+  logic [31:0]             wr_data;
+  logic [HwWords-1:0]       hw_we;
+  logic [HwWords-1:0][31:0] hw_wdata;
 
   dla_group_regs #(
     .Base     (Base),
     .DFirst   (32'(nvdla_regs_pkg::SDP_RDMA_DUAL_GROUP_START)),
     .DWords   (DWords),
     .DReset   (nvdla_regs_pkg::SDP_RDMA_D_RESET),
-    .DWritable(nvdla_regs_pkg::SDP_RDMA_D_WRITABLE)
+    .DWritable(nvdla_regs_pkg::SDP_RDMA_D_WRITABLE),
+    .HwWords  (HwWords),
+    .HwIdx    ({16'd34, 16'd33, 16'd32, 16'd31, 16'd29, 16'd28})
   ) u_regs (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
@@ -56,7 +63,11 @@ module sdp_rdma_reg_top #(
     .s_offset_o  (s_offset_o),
     .s_wdata_o   (s_wdata_o),
     .s_rdata_i   (s_rdata_i),
-    .d_consumer_o(d),
+    .d_g0_o      (g0),
+    .d_g1_o      (g1),
+    .wr_next_o   (wr_next),
+    .wr_idx_o    (wr_idx),
+    .wr_data_o   (wr_data),
     .consumer_o  (consumer_o),
     .armed_o     (armed_o),
     .done_i      (done_i),
@@ -64,75 +75,293 @@ module sdp_rdma_reg_top #(
     .hw_wdata_i  (hw_wdata)
   );
 
+  // The consumer group's software-written fields as registers that change with its words: at
+  // done from the other group's words (it becomes the consumer), and where a CSB write lands in
+  // the next consumer group
+  // (the fields are writable bits, so the written value's bits are the stored ones). Equal to
+  // the fields of d at every cycle; the model then does not extract them every cycle.
+  nvdla_regs_pkg::sdp_rdma_reg2hw_d_t reg2hw_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      reg2hw_q.op_enable                            <= 1'h0;
+      reg2hw_q.data_cube_width                      <= 13'h0;
+      reg2hw_q.data_cube_height                     <= 13'h0;
+      reg2hw_q.data_cube_channel                    <= 13'h0;
+      reg2hw_q.src_base_addr_low                    <= 32'h0;
+      reg2hw_q.src_base_addr_high                   <= 32'h0;
+      reg2hw_q.src_line_stride                      <= 32'h0;
+      reg2hw_q.src_surface_stride                   <= 32'h0;
+      reg2hw_q.brdma_cfg_brdma_disable              <= 1'h1;
+      reg2hw_q.brdma_cfg_brdma_data_use             <= 2'h0;
+      reg2hw_q.brdma_cfg_brdma_data_size            <= 1'h0;
+      reg2hw_q.brdma_cfg_brdma_data_mode            <= 1'h0;
+      reg2hw_q.brdma_cfg_brdma_ram_type             <= 1'h0;
+      reg2hw_q.bs_base_addr_low                     <= 32'h0;
+      reg2hw_q.bs_base_addr_high                    <= 32'h0;
+      reg2hw_q.bs_line_stride                       <= 32'h0;
+      reg2hw_q.bs_surface_stride                    <= 32'h0;
+      reg2hw_q.bs_batch_stride                      <= 32'h0;
+      reg2hw_q.nrdma_cfg_nrdma_disable              <= 1'h1;
+      reg2hw_q.nrdma_cfg_nrdma_data_use             <= 2'h0;
+      reg2hw_q.nrdma_cfg_nrdma_data_size            <= 1'h0;
+      reg2hw_q.nrdma_cfg_nrdma_data_mode            <= 1'h0;
+      reg2hw_q.nrdma_cfg_nrdma_ram_type             <= 1'h0;
+      reg2hw_q.bn_base_addr_low                     <= 32'h0;
+      reg2hw_q.bn_base_addr_high                    <= 32'h0;
+      reg2hw_q.bn_line_stride                       <= 32'h0;
+      reg2hw_q.bn_surface_stride                    <= 32'h0;
+      reg2hw_q.bn_batch_stride                      <= 32'h0;
+      reg2hw_q.erdma_cfg_erdma_disable              <= 1'h1;
+      reg2hw_q.erdma_cfg_erdma_data_use             <= 2'h0;
+      reg2hw_q.erdma_cfg_erdma_data_size            <= 1'h0;
+      reg2hw_q.erdma_cfg_erdma_data_mode            <= 1'h0;
+      reg2hw_q.erdma_cfg_erdma_ram_type             <= 1'h0;
+      reg2hw_q.ew_base_addr_low                     <= 32'h0;
+      reg2hw_q.ew_base_addr_high                    <= 32'h0;
+      reg2hw_q.ew_line_stride                       <= 32'h0;
+      reg2hw_q.ew_surface_stride                    <= 32'h0;
+      reg2hw_q.ew_batch_stride                      <= 32'h0;
+      reg2hw_q.feature_mode_cfg_flying_mode         <= 1'h0;
+      reg2hw_q.feature_mode_cfg_winograd            <= 1'h0;
+      reg2hw_q.feature_mode_cfg_in_precision        <= 2'h1;
+      reg2hw_q.feature_mode_cfg_proc_precision      <= 2'h1;
+      reg2hw_q.feature_mode_cfg_out_precision       <= 2'h0;
+      reg2hw_q.feature_mode_cfg_batch_number        <= 5'h0;
+      reg2hw_q.src_dma_cfg                          <= 1'h0;
+      reg2hw_q.perf_enable_perf_dma_en              <= 1'h0;
+      reg2hw_q.perf_enable_perf_nan_inf_count_en    <= 1'h0;
+    end else begin
+      if (done_i) begin
+        if (consumer_o) begin
+          reg2hw_q.op_enable                            <= g0[0][0];
+          reg2hw_q.data_cube_width                      <= g0[1][12:0];
+          reg2hw_q.data_cube_height                     <= g0[2][12:0];
+          reg2hw_q.data_cube_channel                    <= g0[3][12:0];
+          reg2hw_q.src_base_addr_low                    <= g0[4][31:0];
+          reg2hw_q.src_base_addr_high                   <= g0[5][31:0];
+          reg2hw_q.src_line_stride                      <= g0[6][31:0];
+          reg2hw_q.src_surface_stride                   <= g0[7][31:0];
+          reg2hw_q.brdma_cfg_brdma_disable              <= g0[8][0];
+          reg2hw_q.brdma_cfg_brdma_data_use             <= g0[8][2:1];
+          reg2hw_q.brdma_cfg_brdma_data_size            <= g0[8][3];
+          reg2hw_q.brdma_cfg_brdma_data_mode            <= g0[8][4];
+          reg2hw_q.brdma_cfg_brdma_ram_type             <= g0[8][5];
+          reg2hw_q.bs_base_addr_low                     <= g0[9][31:0];
+          reg2hw_q.bs_base_addr_high                    <= g0[10][31:0];
+          reg2hw_q.bs_line_stride                       <= g0[11][31:0];
+          reg2hw_q.bs_surface_stride                    <= g0[12][31:0];
+          reg2hw_q.bs_batch_stride                      <= g0[13][31:0];
+          reg2hw_q.nrdma_cfg_nrdma_disable              <= g0[14][0];
+          reg2hw_q.nrdma_cfg_nrdma_data_use             <= g0[14][2:1];
+          reg2hw_q.nrdma_cfg_nrdma_data_size            <= g0[14][3];
+          reg2hw_q.nrdma_cfg_nrdma_data_mode            <= g0[14][4];
+          reg2hw_q.nrdma_cfg_nrdma_ram_type             <= g0[14][5];
+          reg2hw_q.bn_base_addr_low                     <= g0[15][31:0];
+          reg2hw_q.bn_base_addr_high                    <= g0[16][31:0];
+          reg2hw_q.bn_line_stride                       <= g0[17][31:0];
+          reg2hw_q.bn_surface_stride                    <= g0[18][31:0];
+          reg2hw_q.bn_batch_stride                      <= g0[19][31:0];
+          reg2hw_q.erdma_cfg_erdma_disable              <= g0[20][0];
+          reg2hw_q.erdma_cfg_erdma_data_use             <= g0[20][2:1];
+          reg2hw_q.erdma_cfg_erdma_data_size            <= g0[20][3];
+          reg2hw_q.erdma_cfg_erdma_data_mode            <= g0[20][4];
+          reg2hw_q.erdma_cfg_erdma_ram_type             <= g0[20][5];
+          reg2hw_q.ew_base_addr_low                     <= g0[21][31:0];
+          reg2hw_q.ew_base_addr_high                    <= g0[22][31:0];
+          reg2hw_q.ew_line_stride                       <= g0[23][31:0];
+          reg2hw_q.ew_surface_stride                    <= g0[24][31:0];
+          reg2hw_q.ew_batch_stride                      <= g0[25][31:0];
+          reg2hw_q.feature_mode_cfg_flying_mode         <= g0[26][0];
+          reg2hw_q.feature_mode_cfg_winograd            <= g0[26][1];
+          reg2hw_q.feature_mode_cfg_in_precision        <= g0[26][3:2];
+          reg2hw_q.feature_mode_cfg_proc_precision      <= g0[26][5:4];
+          reg2hw_q.feature_mode_cfg_out_precision       <= g0[26][7:6];
+          reg2hw_q.feature_mode_cfg_batch_number        <= g0[26][12:8];
+          reg2hw_q.src_dma_cfg                          <= g0[27][0];
+          reg2hw_q.perf_enable_perf_dma_en              <= g0[30][0];
+          reg2hw_q.perf_enable_perf_nan_inf_count_en    <= g0[30][1];
+        end else begin
+          reg2hw_q.op_enable                            <= g1[0][0];
+          reg2hw_q.data_cube_width                      <= g1[1][12:0];
+          reg2hw_q.data_cube_height                     <= g1[2][12:0];
+          reg2hw_q.data_cube_channel                    <= g1[3][12:0];
+          reg2hw_q.src_base_addr_low                    <= g1[4][31:0];
+          reg2hw_q.src_base_addr_high                   <= g1[5][31:0];
+          reg2hw_q.src_line_stride                      <= g1[6][31:0];
+          reg2hw_q.src_surface_stride                   <= g1[7][31:0];
+          reg2hw_q.brdma_cfg_brdma_disable              <= g1[8][0];
+          reg2hw_q.brdma_cfg_brdma_data_use             <= g1[8][2:1];
+          reg2hw_q.brdma_cfg_brdma_data_size            <= g1[8][3];
+          reg2hw_q.brdma_cfg_brdma_data_mode            <= g1[8][4];
+          reg2hw_q.brdma_cfg_brdma_ram_type             <= g1[8][5];
+          reg2hw_q.bs_base_addr_low                     <= g1[9][31:0];
+          reg2hw_q.bs_base_addr_high                    <= g1[10][31:0];
+          reg2hw_q.bs_line_stride                       <= g1[11][31:0];
+          reg2hw_q.bs_surface_stride                    <= g1[12][31:0];
+          reg2hw_q.bs_batch_stride                      <= g1[13][31:0];
+          reg2hw_q.nrdma_cfg_nrdma_disable              <= g1[14][0];
+          reg2hw_q.nrdma_cfg_nrdma_data_use             <= g1[14][2:1];
+          reg2hw_q.nrdma_cfg_nrdma_data_size            <= g1[14][3];
+          reg2hw_q.nrdma_cfg_nrdma_data_mode            <= g1[14][4];
+          reg2hw_q.nrdma_cfg_nrdma_ram_type             <= g1[14][5];
+          reg2hw_q.bn_base_addr_low                     <= g1[15][31:0];
+          reg2hw_q.bn_base_addr_high                    <= g1[16][31:0];
+          reg2hw_q.bn_line_stride                       <= g1[17][31:0];
+          reg2hw_q.bn_surface_stride                    <= g1[18][31:0];
+          reg2hw_q.bn_batch_stride                      <= g1[19][31:0];
+          reg2hw_q.erdma_cfg_erdma_disable              <= g1[20][0];
+          reg2hw_q.erdma_cfg_erdma_data_use             <= g1[20][2:1];
+          reg2hw_q.erdma_cfg_erdma_data_size            <= g1[20][3];
+          reg2hw_q.erdma_cfg_erdma_data_mode            <= g1[20][4];
+          reg2hw_q.erdma_cfg_erdma_ram_type             <= g1[20][5];
+          reg2hw_q.ew_base_addr_low                     <= g1[21][31:0];
+          reg2hw_q.ew_base_addr_high                    <= g1[22][31:0];
+          reg2hw_q.ew_line_stride                       <= g1[23][31:0];
+          reg2hw_q.ew_surface_stride                    <= g1[24][31:0];
+          reg2hw_q.ew_batch_stride                      <= g1[25][31:0];
+          reg2hw_q.feature_mode_cfg_flying_mode         <= g1[26][0];
+          reg2hw_q.feature_mode_cfg_winograd            <= g1[26][1];
+          reg2hw_q.feature_mode_cfg_in_precision        <= g1[26][3:2];
+          reg2hw_q.feature_mode_cfg_proc_precision      <= g1[26][5:4];
+          reg2hw_q.feature_mode_cfg_out_precision       <= g1[26][7:6];
+          reg2hw_q.feature_mode_cfg_batch_number        <= g1[26][12:8];
+          reg2hw_q.src_dma_cfg                          <= g1[27][0];
+          reg2hw_q.perf_enable_perf_dma_en              <= g1[30][0];
+          reg2hw_q.perf_enable_perf_nan_inf_count_en    <= g1[30][1];
+        end
+      end
+      if (wr_next) begin
+        unique case (wr_idx)
+          IdxW'(0): begin
+            reg2hw_q.op_enable                            <= wr_data[0];
+          end
+          IdxW'(1): begin
+            reg2hw_q.data_cube_width                      <= wr_data[12:0];
+          end
+          IdxW'(2): begin
+            reg2hw_q.data_cube_height                     <= wr_data[12:0];
+          end
+          IdxW'(3): begin
+            reg2hw_q.data_cube_channel                    <= wr_data[12:0];
+          end
+          IdxW'(4): begin
+            reg2hw_q.src_base_addr_low                    <= wr_data[31:0];
+          end
+          IdxW'(5): begin
+            reg2hw_q.src_base_addr_high                   <= wr_data[31:0];
+          end
+          IdxW'(6): begin
+            reg2hw_q.src_line_stride                      <= wr_data[31:0];
+          end
+          IdxW'(7): begin
+            reg2hw_q.src_surface_stride                   <= wr_data[31:0];
+          end
+          IdxW'(8): begin
+            reg2hw_q.brdma_cfg_brdma_disable              <= wr_data[0];
+            reg2hw_q.brdma_cfg_brdma_data_use             <= wr_data[2:1];
+            reg2hw_q.brdma_cfg_brdma_data_size            <= wr_data[3];
+            reg2hw_q.brdma_cfg_brdma_data_mode            <= wr_data[4];
+            reg2hw_q.brdma_cfg_brdma_ram_type             <= wr_data[5];
+          end
+          IdxW'(9): begin
+            reg2hw_q.bs_base_addr_low                     <= wr_data[31:0];
+          end
+          IdxW'(10): begin
+            reg2hw_q.bs_base_addr_high                    <= wr_data[31:0];
+          end
+          IdxW'(11): begin
+            reg2hw_q.bs_line_stride                       <= wr_data[31:0];
+          end
+          IdxW'(12): begin
+            reg2hw_q.bs_surface_stride                    <= wr_data[31:0];
+          end
+          IdxW'(13): begin
+            reg2hw_q.bs_batch_stride                      <= wr_data[31:0];
+          end
+          IdxW'(14): begin
+            reg2hw_q.nrdma_cfg_nrdma_disable              <= wr_data[0];
+            reg2hw_q.nrdma_cfg_nrdma_data_use             <= wr_data[2:1];
+            reg2hw_q.nrdma_cfg_nrdma_data_size            <= wr_data[3];
+            reg2hw_q.nrdma_cfg_nrdma_data_mode            <= wr_data[4];
+            reg2hw_q.nrdma_cfg_nrdma_ram_type             <= wr_data[5];
+          end
+          IdxW'(15): begin
+            reg2hw_q.bn_base_addr_low                     <= wr_data[31:0];
+          end
+          IdxW'(16): begin
+            reg2hw_q.bn_base_addr_high                    <= wr_data[31:0];
+          end
+          IdxW'(17): begin
+            reg2hw_q.bn_line_stride                       <= wr_data[31:0];
+          end
+          IdxW'(18): begin
+            reg2hw_q.bn_surface_stride                    <= wr_data[31:0];
+          end
+          IdxW'(19): begin
+            reg2hw_q.bn_batch_stride                      <= wr_data[31:0];
+          end
+          IdxW'(20): begin
+            reg2hw_q.erdma_cfg_erdma_disable              <= wr_data[0];
+            reg2hw_q.erdma_cfg_erdma_data_use             <= wr_data[2:1];
+            reg2hw_q.erdma_cfg_erdma_data_size            <= wr_data[3];
+            reg2hw_q.erdma_cfg_erdma_data_mode            <= wr_data[4];
+            reg2hw_q.erdma_cfg_erdma_ram_type             <= wr_data[5];
+          end
+          IdxW'(21): begin
+            reg2hw_q.ew_base_addr_low                     <= wr_data[31:0];
+          end
+          IdxW'(22): begin
+            reg2hw_q.ew_base_addr_high                    <= wr_data[31:0];
+          end
+          IdxW'(23): begin
+            reg2hw_q.ew_line_stride                       <= wr_data[31:0];
+          end
+          IdxW'(24): begin
+            reg2hw_q.ew_surface_stride                    <= wr_data[31:0];
+          end
+          IdxW'(25): begin
+            reg2hw_q.ew_batch_stride                      <= wr_data[31:0];
+          end
+          IdxW'(26): begin
+            reg2hw_q.feature_mode_cfg_flying_mode         <= wr_data[0];
+            reg2hw_q.feature_mode_cfg_winograd            <= wr_data[1];
+            reg2hw_q.feature_mode_cfg_in_precision        <= wr_data[3:2];
+            reg2hw_q.feature_mode_cfg_proc_precision      <= wr_data[5:4];
+            reg2hw_q.feature_mode_cfg_out_precision       <= wr_data[7:6];
+            reg2hw_q.feature_mode_cfg_batch_number        <= wr_data[12:8];
+          end
+          IdxW'(27): begin
+            reg2hw_q.src_dma_cfg                          <= wr_data[0];
+          end
+          IdxW'(30): begin
+            reg2hw_q.perf_enable_perf_dma_en              <= wr_data[0];
+            reg2hw_q.perf_enable_perf_nan_inf_count_en    <= wr_data[1];
+          end
+          default: ;
+        endcase
+      end
+    end
+  end
+  assign reg2hw_o = reg2hw_q;
+
+  // The hardware-written words (HwIdx); a hardware write keeps the word's other bits.
   always_comb begin
-    reg2hw_o.op_enable                            = d[0][0];
-    reg2hw_o.data_cube_width                      = d[1][12:0];
-    reg2hw_o.data_cube_height                     = d[2][12:0];
-    reg2hw_o.data_cube_channel                    = d[3][12:0];
-    reg2hw_o.src_base_addr_low                    = d[4][31:0];
-    reg2hw_o.src_base_addr_high                   = d[5][31:0];
-    reg2hw_o.src_line_stride                      = d[6][31:0];
-    reg2hw_o.src_surface_stride                   = d[7][31:0];
-    reg2hw_o.brdma_cfg_brdma_disable              = d[8][0];
-    reg2hw_o.brdma_cfg_brdma_data_use             = d[8][2:1];
-    reg2hw_o.brdma_cfg_brdma_data_size            = d[8][3];
-    reg2hw_o.brdma_cfg_brdma_data_mode            = d[8][4];
-    reg2hw_o.brdma_cfg_brdma_ram_type             = d[8][5];
-    reg2hw_o.bs_base_addr_low                     = d[9][31:0];
-    reg2hw_o.bs_base_addr_high                    = d[10][31:0];
-    reg2hw_o.bs_line_stride                       = d[11][31:0];
-    reg2hw_o.bs_surface_stride                    = d[12][31:0];
-    reg2hw_o.bs_batch_stride                      = d[13][31:0];
-    reg2hw_o.nrdma_cfg_nrdma_disable              = d[14][0];
-    reg2hw_o.nrdma_cfg_nrdma_data_use             = d[14][2:1];
-    reg2hw_o.nrdma_cfg_nrdma_data_size            = d[14][3];
-    reg2hw_o.nrdma_cfg_nrdma_data_mode            = d[14][4];
-    reg2hw_o.nrdma_cfg_nrdma_ram_type             = d[14][5];
-    reg2hw_o.bn_base_addr_low                     = d[15][31:0];
-    reg2hw_o.bn_base_addr_high                    = d[16][31:0];
-    reg2hw_o.bn_line_stride                       = d[17][31:0];
-    reg2hw_o.bn_surface_stride                    = d[18][31:0];
-    reg2hw_o.bn_batch_stride                      = d[19][31:0];
-    reg2hw_o.erdma_cfg_erdma_disable              = d[20][0];
-    reg2hw_o.erdma_cfg_erdma_data_use             = d[20][2:1];
-    reg2hw_o.erdma_cfg_erdma_data_size            = d[20][3];
-    reg2hw_o.erdma_cfg_erdma_data_mode            = d[20][4];
-    reg2hw_o.erdma_cfg_erdma_ram_type             = d[20][5];
-    reg2hw_o.ew_base_addr_low                     = d[21][31:0];
-    reg2hw_o.ew_base_addr_high                    = d[22][31:0];
-    reg2hw_o.ew_line_stride                       = d[23][31:0];
-    reg2hw_o.ew_surface_stride                    = d[24][31:0];
-    reg2hw_o.ew_batch_stride                      = d[25][31:0];
-    reg2hw_o.feature_mode_cfg_flying_mode         = d[26][0];
-    reg2hw_o.feature_mode_cfg_winograd            = d[26][1];
-    reg2hw_o.feature_mode_cfg_in_precision        = d[26][3:2];
-    reg2hw_o.feature_mode_cfg_proc_precision      = d[26][5:4];
-    reg2hw_o.feature_mode_cfg_out_precision       = d[26][7:6];
-    reg2hw_o.feature_mode_cfg_batch_number        = d[26][12:8];
-    reg2hw_o.src_dma_cfg                          = d[27][0];
-    reg2hw_o.perf_enable_perf_dma_en              = d[30][0];
-    reg2hw_o.perf_enable_perf_nan_inf_count_en    = d[30][1];
+    hw_we[0]    = hw2reg_i.status_nan_input_num_de;
+    hw_wdata[0] = hw2reg_i.status_nan_input_num;
+    hw_we[1]    = hw2reg_i.status_inf_input_num_de;
+    hw_wdata[1] = hw2reg_i.status_inf_input_num;
+    hw_we[2]    = hw2reg_i.perf_mrdma_read_stall_de;
+    hw_wdata[2] = hw2reg_i.perf_mrdma_read_stall;
+    hw_we[3]    = hw2reg_i.perf_brdma_read_stall_de;
+    hw_wdata[3] = hw2reg_i.perf_brdma_read_stall;
+    hw_we[4]    = hw2reg_i.perf_nrdma_read_stall_de;
+    hw_wdata[4] = hw2reg_i.perf_nrdma_read_stall;
+    hw_we[5]    = hw2reg_i.perf_erdma_read_stall_de;
+    hw_wdata[5] = hw2reg_i.perf_erdma_read_stall;
   end
 
-  // A hardware write keeps the word's other bits.
-  always_comb begin
-    hw_we    = '0;
-    hw_wdata = d;
-    hw_we[28] = hw_we[28] | hw2reg_i.status_nan_input_num_de;
-    if (hw2reg_i.status_nan_input_num_de) hw_wdata[28][31:0] = hw2reg_i.status_nan_input_num;
-    hw_we[29] = hw_we[29] | hw2reg_i.status_inf_input_num_de;
-    if (hw2reg_i.status_inf_input_num_de) hw_wdata[29][31:0] = hw2reg_i.status_inf_input_num;
-    hw_we[31] = hw_we[31] | hw2reg_i.perf_mrdma_read_stall_de;
-    if (hw2reg_i.perf_mrdma_read_stall_de) hw_wdata[31][31:0] = hw2reg_i.perf_mrdma_read_stall;
-    hw_we[32] = hw_we[32] | hw2reg_i.perf_brdma_read_stall_de;
-    if (hw2reg_i.perf_brdma_read_stall_de) hw_wdata[32][31:0] = hw2reg_i.perf_brdma_read_stall;
-    hw_we[33] = hw_we[33] | hw2reg_i.perf_nrdma_read_stall_de;
-    if (hw2reg_i.perf_nrdma_read_stall_de) hw_wdata[33][31:0] = hw2reg_i.perf_nrdma_read_stall;
-    hw_we[34] = hw_we[34] | hw2reg_i.perf_erdma_read_stall_de;
-    if (hw2reg_i.perf_erdma_read_stall_de) hw_wdata[34][31:0] = hw2reg_i.perf_erdma_read_stall;
-  end
-
-  // Bits without a software-written field (D_OP_ENABLE's OP_EN included) are not read here.
+  // The words are read here only at done and for the hardware-written words' other bits, the
+  // written value only in its fields' bits.
   logic unused_d;
-  assign unused_d = ^d;
+  assign unused_d = ^{g0, g1, wr_data};
 endmodule

@@ -31,17 +31,24 @@ module sdp_reg_top #(
   input  logic        done_i
 );
   localparam int unsigned DWords = nvdla_regs_pkg::SDP_D_WORDS;
+  localparam int unsigned IdxW   = $clog2(DWords > 1 ? DWords : 2);
+  localparam int unsigned HwWords = 11;
 
-  logic [DWords-1:0][31:0] d;
-  logic [DWords-1:0]       hw_we;
-  logic [DWords-1:0][31:0] hw_wdata;
+  logic [DWords-1:0][31:0] g0, g1;
+  logic                    wr_next;
+  logic [IdxW-1:0]         wr_idx;
+  logic [31:0]             wr_data;
+  logic [HwWords-1:0]       hw_we;
+  logic [HwWords-1:0][31:0] hw_wdata;
 
   dla_group_regs #(
     .Base     (Base),
     .DFirst   (32'(nvdla_regs_pkg::SDP_DUAL_GROUP_START)),
     .DWords   (DWords),
     .DReset   (nvdla_regs_pkg::SDP_D_RESET),
-    .DWritable(nvdla_regs_pkg::SDP_D_WRITABLE)
+    .DWritable(nvdla_regs_pkg::SDP_D_WRITABLE),
+    .HwWords  (HwWords),
+    .HwIdx    ({16'd48, 16'd47, 16'd46, 16'd45, 16'd44, 16'd43, 16'd42, 16'd40, 16'd39, 16'd38, 16'd37})
   ) u_regs (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
@@ -56,7 +63,11 @@ module sdp_reg_top #(
     .s_offset_o  (s_offset_o),
     .s_wdata_o   (s_wdata_o),
     .s_rdata_i   (s_rdata_i),
-    .d_consumer_o(d),
+    .d_g0_o      (g0),
+    .d_g1_o      (g1),
+    .wr_next_o   (wr_next),
+    .wr_idx_o    (wr_idx),
+    .wr_data_o   (wr_data),
     .consumer_o  (consumer_o),
     .armed_o     (armed_o),
     .done_i      (done_i),
@@ -64,105 +75,403 @@ module sdp_reg_top #(
     .hw_wdata_i  (hw_wdata)
   );
 
+  // The consumer group's software-written fields as registers that change with its words: at
+  // done from the other group's words (it becomes the consumer), and where a CSB write lands in
+  // the next consumer group
+  // (the fields are writable bits, so the written value's bits are the stored ones). Equal to
+  // the fields of d at every cycle; the model then does not extract them every cycle.
+  nvdla_regs_pkg::sdp_reg2hw_d_t reg2hw_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      reg2hw_q.op_enable                            <= 1'h0;
+      reg2hw_q.data_cube_width                      <= 13'h0;
+      reg2hw_q.data_cube_height                     <= 13'h0;
+      reg2hw_q.data_cube_channel                    <= 13'h0;
+      reg2hw_q.dst_base_addr_low                    <= 32'h0;
+      reg2hw_q.dst_base_addr_high                   <= 32'h0;
+      reg2hw_q.dst_line_stride                      <= 32'h0;
+      reg2hw_q.dst_surface_stride                   <= 32'h0;
+      reg2hw_q.dp_bs_cfg_bs_bypass                  <= 1'h1;
+      reg2hw_q.dp_bs_cfg_bs_alu_bypass              <= 1'h1;
+      reg2hw_q.dp_bs_cfg_bs_alu_algo                <= 2'h0;
+      reg2hw_q.dp_bs_cfg_bs_mul_bypass              <= 1'h1;
+      reg2hw_q.dp_bs_cfg_bs_mul_prelu               <= 1'h1;
+      reg2hw_q.dp_bs_cfg_bs_relu_bypass             <= 1'h1;
+      reg2hw_q.dp_bs_alu_cfg_bs_alu_src             <= 1'h0;
+      reg2hw_q.dp_bs_alu_cfg_bs_alu_shift_value     <= 6'h0;
+      reg2hw_q.dp_bs_alu_src_value                  <= 16'h0;
+      reg2hw_q.dp_bs_mul_cfg_bs_mul_src             <= 1'h0;
+      reg2hw_q.dp_bs_mul_cfg_bs_mul_shift_value     <= 8'h0;
+      reg2hw_q.dp_bs_mul_src_value                  <= 16'h0;
+      reg2hw_q.dp_bn_cfg_bn_bypass                  <= 1'h1;
+      reg2hw_q.dp_bn_cfg_bn_alu_bypass              <= 1'h1;
+      reg2hw_q.dp_bn_cfg_bn_alu_algo                <= 2'h0;
+      reg2hw_q.dp_bn_cfg_bn_mul_bypass              <= 1'h1;
+      reg2hw_q.dp_bn_cfg_bn_mul_prelu               <= 1'h0;
+      reg2hw_q.dp_bn_cfg_bn_relu_bypass             <= 1'h1;
+      reg2hw_q.dp_bn_alu_cfg_bn_alu_src             <= 1'h0;
+      reg2hw_q.dp_bn_alu_cfg_bn_alu_shift_value     <= 6'h0;
+      reg2hw_q.dp_bn_alu_src_value                  <= 16'h0;
+      reg2hw_q.dp_bn_mul_cfg_bn_mul_src             <= 1'h0;
+      reg2hw_q.dp_bn_mul_cfg_bn_mul_shift_value     <= 8'h0;
+      reg2hw_q.dp_bn_mul_src_value                  <= 16'h0;
+      reg2hw_q.dp_ew_cfg_ew_bypass                  <= 1'h1;
+      reg2hw_q.dp_ew_cfg_ew_alu_bypass              <= 1'h1;
+      reg2hw_q.dp_ew_cfg_ew_alu_algo                <= 2'h0;
+      reg2hw_q.dp_ew_cfg_ew_mul_bypass              <= 1'h1;
+      reg2hw_q.dp_ew_cfg_ew_mul_prelu               <= 1'h0;
+      reg2hw_q.dp_ew_cfg_ew_lut_bypass              <= 1'h1;
+      reg2hw_q.dp_ew_alu_cfg_ew_alu_src             <= 1'h0;
+      reg2hw_q.dp_ew_alu_cfg_ew_alu_cvt_bypass      <= 1'h1;
+      reg2hw_q.dp_ew_alu_src_value                  <= 32'h0;
+      reg2hw_q.dp_ew_alu_cvt_offset_value           <= 32'h0;
+      reg2hw_q.dp_ew_alu_cvt_scale_value            <= 16'h0;
+      reg2hw_q.dp_ew_alu_cvt_truncate_value         <= 6'h0;
+      reg2hw_q.dp_ew_mul_cfg_ew_mul_src             <= 1'h0;
+      reg2hw_q.dp_ew_mul_cfg_ew_mul_cvt_bypass      <= 1'h1;
+      reg2hw_q.dp_ew_mul_src_value                  <= 32'h0;
+      reg2hw_q.dp_ew_mul_cvt_offset_value           <= 32'h0;
+      reg2hw_q.dp_ew_mul_cvt_scale_value            <= 16'h0;
+      reg2hw_q.dp_ew_mul_cvt_truncate_value         <= 6'h0;
+      reg2hw_q.dp_ew_truncate_value                 <= 10'h0;
+      reg2hw_q.feature_mode_cfg_flying_mode         <= 1'h0;
+      reg2hw_q.feature_mode_cfg_output_dst          <= 1'h0;
+      reg2hw_q.feature_mode_cfg_winograd            <= 1'h0;
+      reg2hw_q.feature_mode_cfg_nan_to_zero         <= 1'h0;
+      reg2hw_q.feature_mode_cfg_batch_number        <= 5'h0;
+      reg2hw_q.dst_dma_cfg                          <= 1'h0;
+      reg2hw_q.dst_batch_stride                     <= 32'h0;
+      reg2hw_q.data_format_proc_precision           <= 2'h0;
+      reg2hw_q.data_format_out_precision            <= 2'h0;
+      reg2hw_q.cvt_offset                           <= 32'h0;
+      reg2hw_q.cvt_scale                            <= 16'h0;
+      reg2hw_q.cvt_shift                            <= 6'h0;
+      reg2hw_q.perf_enable_perf_dma_en              <= 1'h0;
+      reg2hw_q.perf_enable_perf_lut_en              <= 1'h0;
+      reg2hw_q.perf_enable_perf_sat_en              <= 1'h0;
+      reg2hw_q.perf_enable_perf_nan_inf_count_en    <= 1'h0;
+    end else begin
+      if (done_i) begin
+        if (consumer_o) begin
+          reg2hw_q.op_enable                            <= g0[0][0];
+          reg2hw_q.data_cube_width                      <= g0[1][12:0];
+          reg2hw_q.data_cube_height                     <= g0[2][12:0];
+          reg2hw_q.data_cube_channel                    <= g0[3][12:0];
+          reg2hw_q.dst_base_addr_low                    <= g0[4][31:0];
+          reg2hw_q.dst_base_addr_high                   <= g0[5][31:0];
+          reg2hw_q.dst_line_stride                      <= g0[6][31:0];
+          reg2hw_q.dst_surface_stride                   <= g0[7][31:0];
+          reg2hw_q.dp_bs_cfg_bs_bypass                  <= g0[8][0];
+          reg2hw_q.dp_bs_cfg_bs_alu_bypass              <= g0[8][1];
+          reg2hw_q.dp_bs_cfg_bs_alu_algo                <= g0[8][3:2];
+          reg2hw_q.dp_bs_cfg_bs_mul_bypass              <= g0[8][4];
+          reg2hw_q.dp_bs_cfg_bs_mul_prelu               <= g0[8][5];
+          reg2hw_q.dp_bs_cfg_bs_relu_bypass             <= g0[8][6];
+          reg2hw_q.dp_bs_alu_cfg_bs_alu_src             <= g0[9][0];
+          reg2hw_q.dp_bs_alu_cfg_bs_alu_shift_value     <= g0[9][13:8];
+          reg2hw_q.dp_bs_alu_src_value                  <= g0[10][15:0];
+          reg2hw_q.dp_bs_mul_cfg_bs_mul_src             <= g0[11][0];
+          reg2hw_q.dp_bs_mul_cfg_bs_mul_shift_value     <= g0[11][15:8];
+          reg2hw_q.dp_bs_mul_src_value                  <= g0[12][15:0];
+          reg2hw_q.dp_bn_cfg_bn_bypass                  <= g0[13][0];
+          reg2hw_q.dp_bn_cfg_bn_alu_bypass              <= g0[13][1];
+          reg2hw_q.dp_bn_cfg_bn_alu_algo                <= g0[13][3:2];
+          reg2hw_q.dp_bn_cfg_bn_mul_bypass              <= g0[13][4];
+          reg2hw_q.dp_bn_cfg_bn_mul_prelu               <= g0[13][5];
+          reg2hw_q.dp_bn_cfg_bn_relu_bypass             <= g0[13][6];
+          reg2hw_q.dp_bn_alu_cfg_bn_alu_src             <= g0[14][0];
+          reg2hw_q.dp_bn_alu_cfg_bn_alu_shift_value     <= g0[14][13:8];
+          reg2hw_q.dp_bn_alu_src_value                  <= g0[15][15:0];
+          reg2hw_q.dp_bn_mul_cfg_bn_mul_src             <= g0[16][0];
+          reg2hw_q.dp_bn_mul_cfg_bn_mul_shift_value     <= g0[16][15:8];
+          reg2hw_q.dp_bn_mul_src_value                  <= g0[17][15:0];
+          reg2hw_q.dp_ew_cfg_ew_bypass                  <= g0[18][0];
+          reg2hw_q.dp_ew_cfg_ew_alu_bypass              <= g0[18][1];
+          reg2hw_q.dp_ew_cfg_ew_alu_algo                <= g0[18][3:2];
+          reg2hw_q.dp_ew_cfg_ew_mul_bypass              <= g0[18][4];
+          reg2hw_q.dp_ew_cfg_ew_mul_prelu               <= g0[18][5];
+          reg2hw_q.dp_ew_cfg_ew_lut_bypass              <= g0[18][6];
+          reg2hw_q.dp_ew_alu_cfg_ew_alu_src             <= g0[19][0];
+          reg2hw_q.dp_ew_alu_cfg_ew_alu_cvt_bypass      <= g0[19][1];
+          reg2hw_q.dp_ew_alu_src_value                  <= g0[20][31:0];
+          reg2hw_q.dp_ew_alu_cvt_offset_value           <= g0[21][31:0];
+          reg2hw_q.dp_ew_alu_cvt_scale_value            <= g0[22][15:0];
+          reg2hw_q.dp_ew_alu_cvt_truncate_value         <= g0[23][5:0];
+          reg2hw_q.dp_ew_mul_cfg_ew_mul_src             <= g0[24][0];
+          reg2hw_q.dp_ew_mul_cfg_ew_mul_cvt_bypass      <= g0[24][1];
+          reg2hw_q.dp_ew_mul_src_value                  <= g0[25][31:0];
+          reg2hw_q.dp_ew_mul_cvt_offset_value           <= g0[26][31:0];
+          reg2hw_q.dp_ew_mul_cvt_scale_value            <= g0[27][15:0];
+          reg2hw_q.dp_ew_mul_cvt_truncate_value         <= g0[28][5:0];
+          reg2hw_q.dp_ew_truncate_value                 <= g0[29][9:0];
+          reg2hw_q.feature_mode_cfg_flying_mode         <= g0[30][0];
+          reg2hw_q.feature_mode_cfg_output_dst          <= g0[30][1];
+          reg2hw_q.feature_mode_cfg_winograd            <= g0[30][2];
+          reg2hw_q.feature_mode_cfg_nan_to_zero         <= g0[30][3];
+          reg2hw_q.feature_mode_cfg_batch_number        <= g0[30][12:8];
+          reg2hw_q.dst_dma_cfg                          <= g0[31][0];
+          reg2hw_q.dst_batch_stride                     <= g0[32][31:0];
+          reg2hw_q.data_format_proc_precision           <= g0[33][1:0];
+          reg2hw_q.data_format_out_precision            <= g0[33][3:2];
+          reg2hw_q.cvt_offset                           <= g0[34][31:0];
+          reg2hw_q.cvt_scale                            <= g0[35][15:0];
+          reg2hw_q.cvt_shift                            <= g0[36][5:0];
+          reg2hw_q.perf_enable_perf_dma_en              <= g0[41][0];
+          reg2hw_q.perf_enable_perf_lut_en              <= g0[41][1];
+          reg2hw_q.perf_enable_perf_sat_en              <= g0[41][2];
+          reg2hw_q.perf_enable_perf_nan_inf_count_en    <= g0[41][3];
+        end else begin
+          reg2hw_q.op_enable                            <= g1[0][0];
+          reg2hw_q.data_cube_width                      <= g1[1][12:0];
+          reg2hw_q.data_cube_height                     <= g1[2][12:0];
+          reg2hw_q.data_cube_channel                    <= g1[3][12:0];
+          reg2hw_q.dst_base_addr_low                    <= g1[4][31:0];
+          reg2hw_q.dst_base_addr_high                   <= g1[5][31:0];
+          reg2hw_q.dst_line_stride                      <= g1[6][31:0];
+          reg2hw_q.dst_surface_stride                   <= g1[7][31:0];
+          reg2hw_q.dp_bs_cfg_bs_bypass                  <= g1[8][0];
+          reg2hw_q.dp_bs_cfg_bs_alu_bypass              <= g1[8][1];
+          reg2hw_q.dp_bs_cfg_bs_alu_algo                <= g1[8][3:2];
+          reg2hw_q.dp_bs_cfg_bs_mul_bypass              <= g1[8][4];
+          reg2hw_q.dp_bs_cfg_bs_mul_prelu               <= g1[8][5];
+          reg2hw_q.dp_bs_cfg_bs_relu_bypass             <= g1[8][6];
+          reg2hw_q.dp_bs_alu_cfg_bs_alu_src             <= g1[9][0];
+          reg2hw_q.dp_bs_alu_cfg_bs_alu_shift_value     <= g1[9][13:8];
+          reg2hw_q.dp_bs_alu_src_value                  <= g1[10][15:0];
+          reg2hw_q.dp_bs_mul_cfg_bs_mul_src             <= g1[11][0];
+          reg2hw_q.dp_bs_mul_cfg_bs_mul_shift_value     <= g1[11][15:8];
+          reg2hw_q.dp_bs_mul_src_value                  <= g1[12][15:0];
+          reg2hw_q.dp_bn_cfg_bn_bypass                  <= g1[13][0];
+          reg2hw_q.dp_bn_cfg_bn_alu_bypass              <= g1[13][1];
+          reg2hw_q.dp_bn_cfg_bn_alu_algo                <= g1[13][3:2];
+          reg2hw_q.dp_bn_cfg_bn_mul_bypass              <= g1[13][4];
+          reg2hw_q.dp_bn_cfg_bn_mul_prelu               <= g1[13][5];
+          reg2hw_q.dp_bn_cfg_bn_relu_bypass             <= g1[13][6];
+          reg2hw_q.dp_bn_alu_cfg_bn_alu_src             <= g1[14][0];
+          reg2hw_q.dp_bn_alu_cfg_bn_alu_shift_value     <= g1[14][13:8];
+          reg2hw_q.dp_bn_alu_src_value                  <= g1[15][15:0];
+          reg2hw_q.dp_bn_mul_cfg_bn_mul_src             <= g1[16][0];
+          reg2hw_q.dp_bn_mul_cfg_bn_mul_shift_value     <= g1[16][15:8];
+          reg2hw_q.dp_bn_mul_src_value                  <= g1[17][15:0];
+          reg2hw_q.dp_ew_cfg_ew_bypass                  <= g1[18][0];
+          reg2hw_q.dp_ew_cfg_ew_alu_bypass              <= g1[18][1];
+          reg2hw_q.dp_ew_cfg_ew_alu_algo                <= g1[18][3:2];
+          reg2hw_q.dp_ew_cfg_ew_mul_bypass              <= g1[18][4];
+          reg2hw_q.dp_ew_cfg_ew_mul_prelu               <= g1[18][5];
+          reg2hw_q.dp_ew_cfg_ew_lut_bypass              <= g1[18][6];
+          reg2hw_q.dp_ew_alu_cfg_ew_alu_src             <= g1[19][0];
+          reg2hw_q.dp_ew_alu_cfg_ew_alu_cvt_bypass      <= g1[19][1];
+          reg2hw_q.dp_ew_alu_src_value                  <= g1[20][31:0];
+          reg2hw_q.dp_ew_alu_cvt_offset_value           <= g1[21][31:0];
+          reg2hw_q.dp_ew_alu_cvt_scale_value            <= g1[22][15:0];
+          reg2hw_q.dp_ew_alu_cvt_truncate_value         <= g1[23][5:0];
+          reg2hw_q.dp_ew_mul_cfg_ew_mul_src             <= g1[24][0];
+          reg2hw_q.dp_ew_mul_cfg_ew_mul_cvt_bypass      <= g1[24][1];
+          reg2hw_q.dp_ew_mul_src_value                  <= g1[25][31:0];
+          reg2hw_q.dp_ew_mul_cvt_offset_value           <= g1[26][31:0];
+          reg2hw_q.dp_ew_mul_cvt_scale_value            <= g1[27][15:0];
+          reg2hw_q.dp_ew_mul_cvt_truncate_value         <= g1[28][5:0];
+          reg2hw_q.dp_ew_truncate_value                 <= g1[29][9:0];
+          reg2hw_q.feature_mode_cfg_flying_mode         <= g1[30][0];
+          reg2hw_q.feature_mode_cfg_output_dst          <= g1[30][1];
+          reg2hw_q.feature_mode_cfg_winograd            <= g1[30][2];
+          reg2hw_q.feature_mode_cfg_nan_to_zero         <= g1[30][3];
+          reg2hw_q.feature_mode_cfg_batch_number        <= g1[30][12:8];
+          reg2hw_q.dst_dma_cfg                          <= g1[31][0];
+          reg2hw_q.dst_batch_stride                     <= g1[32][31:0];
+          reg2hw_q.data_format_proc_precision           <= g1[33][1:0];
+          reg2hw_q.data_format_out_precision            <= g1[33][3:2];
+          reg2hw_q.cvt_offset                           <= g1[34][31:0];
+          reg2hw_q.cvt_scale                            <= g1[35][15:0];
+          reg2hw_q.cvt_shift                            <= g1[36][5:0];
+          reg2hw_q.perf_enable_perf_dma_en              <= g1[41][0];
+          reg2hw_q.perf_enable_perf_lut_en              <= g1[41][1];
+          reg2hw_q.perf_enable_perf_sat_en              <= g1[41][2];
+          reg2hw_q.perf_enable_perf_nan_inf_count_en    <= g1[41][3];
+        end
+      end
+      if (wr_next) begin
+        unique case (wr_idx)
+          IdxW'(0): begin
+            reg2hw_q.op_enable                            <= wr_data[0];
+          end
+          IdxW'(1): begin
+            reg2hw_q.data_cube_width                      <= wr_data[12:0];
+          end
+          IdxW'(2): begin
+            reg2hw_q.data_cube_height                     <= wr_data[12:0];
+          end
+          IdxW'(3): begin
+            reg2hw_q.data_cube_channel                    <= wr_data[12:0];
+          end
+          IdxW'(4): begin
+            reg2hw_q.dst_base_addr_low                    <= wr_data[31:0];
+          end
+          IdxW'(5): begin
+            reg2hw_q.dst_base_addr_high                   <= wr_data[31:0];
+          end
+          IdxW'(6): begin
+            reg2hw_q.dst_line_stride                      <= wr_data[31:0];
+          end
+          IdxW'(7): begin
+            reg2hw_q.dst_surface_stride                   <= wr_data[31:0];
+          end
+          IdxW'(8): begin
+            reg2hw_q.dp_bs_cfg_bs_bypass                  <= wr_data[0];
+            reg2hw_q.dp_bs_cfg_bs_alu_bypass              <= wr_data[1];
+            reg2hw_q.dp_bs_cfg_bs_alu_algo                <= wr_data[3:2];
+            reg2hw_q.dp_bs_cfg_bs_mul_bypass              <= wr_data[4];
+            reg2hw_q.dp_bs_cfg_bs_mul_prelu               <= wr_data[5];
+            reg2hw_q.dp_bs_cfg_bs_relu_bypass             <= wr_data[6];
+          end
+          IdxW'(9): begin
+            reg2hw_q.dp_bs_alu_cfg_bs_alu_src             <= wr_data[0];
+            reg2hw_q.dp_bs_alu_cfg_bs_alu_shift_value     <= wr_data[13:8];
+          end
+          IdxW'(10): begin
+            reg2hw_q.dp_bs_alu_src_value                  <= wr_data[15:0];
+          end
+          IdxW'(11): begin
+            reg2hw_q.dp_bs_mul_cfg_bs_mul_src             <= wr_data[0];
+            reg2hw_q.dp_bs_mul_cfg_bs_mul_shift_value     <= wr_data[15:8];
+          end
+          IdxW'(12): begin
+            reg2hw_q.dp_bs_mul_src_value                  <= wr_data[15:0];
+          end
+          IdxW'(13): begin
+            reg2hw_q.dp_bn_cfg_bn_bypass                  <= wr_data[0];
+            reg2hw_q.dp_bn_cfg_bn_alu_bypass              <= wr_data[1];
+            reg2hw_q.dp_bn_cfg_bn_alu_algo                <= wr_data[3:2];
+            reg2hw_q.dp_bn_cfg_bn_mul_bypass              <= wr_data[4];
+            reg2hw_q.dp_bn_cfg_bn_mul_prelu               <= wr_data[5];
+            reg2hw_q.dp_bn_cfg_bn_relu_bypass             <= wr_data[6];
+          end
+          IdxW'(14): begin
+            reg2hw_q.dp_bn_alu_cfg_bn_alu_src             <= wr_data[0];
+            reg2hw_q.dp_bn_alu_cfg_bn_alu_shift_value     <= wr_data[13:8];
+          end
+          IdxW'(15): begin
+            reg2hw_q.dp_bn_alu_src_value                  <= wr_data[15:0];
+          end
+          IdxW'(16): begin
+            reg2hw_q.dp_bn_mul_cfg_bn_mul_src             <= wr_data[0];
+            reg2hw_q.dp_bn_mul_cfg_bn_mul_shift_value     <= wr_data[15:8];
+          end
+          IdxW'(17): begin
+            reg2hw_q.dp_bn_mul_src_value                  <= wr_data[15:0];
+          end
+          IdxW'(18): begin
+            reg2hw_q.dp_ew_cfg_ew_bypass                  <= wr_data[0];
+            reg2hw_q.dp_ew_cfg_ew_alu_bypass              <= wr_data[1];
+            reg2hw_q.dp_ew_cfg_ew_alu_algo                <= wr_data[3:2];
+            reg2hw_q.dp_ew_cfg_ew_mul_bypass              <= wr_data[4];
+            reg2hw_q.dp_ew_cfg_ew_mul_prelu               <= wr_data[5];
+            reg2hw_q.dp_ew_cfg_ew_lut_bypass              <= wr_data[6];
+          end
+          IdxW'(19): begin
+            reg2hw_q.dp_ew_alu_cfg_ew_alu_src             <= wr_data[0];
+            reg2hw_q.dp_ew_alu_cfg_ew_alu_cvt_bypass      <= wr_data[1];
+          end
+          IdxW'(20): begin
+            reg2hw_q.dp_ew_alu_src_value                  <= wr_data[31:0];
+          end
+          IdxW'(21): begin
+            reg2hw_q.dp_ew_alu_cvt_offset_value           <= wr_data[31:0];
+          end
+          IdxW'(22): begin
+            reg2hw_q.dp_ew_alu_cvt_scale_value            <= wr_data[15:0];
+          end
+          IdxW'(23): begin
+            reg2hw_q.dp_ew_alu_cvt_truncate_value         <= wr_data[5:0];
+          end
+          IdxW'(24): begin
+            reg2hw_q.dp_ew_mul_cfg_ew_mul_src             <= wr_data[0];
+            reg2hw_q.dp_ew_mul_cfg_ew_mul_cvt_bypass      <= wr_data[1];
+          end
+          IdxW'(25): begin
+            reg2hw_q.dp_ew_mul_src_value                  <= wr_data[31:0];
+          end
+          IdxW'(26): begin
+            reg2hw_q.dp_ew_mul_cvt_offset_value           <= wr_data[31:0];
+          end
+          IdxW'(27): begin
+            reg2hw_q.dp_ew_mul_cvt_scale_value            <= wr_data[15:0];
+          end
+          IdxW'(28): begin
+            reg2hw_q.dp_ew_mul_cvt_truncate_value         <= wr_data[5:0];
+          end
+          IdxW'(29): begin
+            reg2hw_q.dp_ew_truncate_value                 <= wr_data[9:0];
+          end
+          IdxW'(30): begin
+            reg2hw_q.feature_mode_cfg_flying_mode         <= wr_data[0];
+            reg2hw_q.feature_mode_cfg_output_dst          <= wr_data[1];
+            reg2hw_q.feature_mode_cfg_winograd            <= wr_data[2];
+            reg2hw_q.feature_mode_cfg_nan_to_zero         <= wr_data[3];
+            reg2hw_q.feature_mode_cfg_batch_number        <= wr_data[12:8];
+          end
+          IdxW'(31): begin
+            reg2hw_q.dst_dma_cfg                          <= wr_data[0];
+          end
+          IdxW'(32): begin
+            reg2hw_q.dst_batch_stride                     <= wr_data[31:0];
+          end
+          IdxW'(33): begin
+            reg2hw_q.data_format_proc_precision           <= wr_data[1:0];
+            reg2hw_q.data_format_out_precision            <= wr_data[3:2];
+          end
+          IdxW'(34): begin
+            reg2hw_q.cvt_offset                           <= wr_data[31:0];
+          end
+          IdxW'(35): begin
+            reg2hw_q.cvt_scale                            <= wr_data[15:0];
+          end
+          IdxW'(36): begin
+            reg2hw_q.cvt_shift                            <= wr_data[5:0];
+          end
+          IdxW'(41): begin
+            reg2hw_q.perf_enable_perf_dma_en              <= wr_data[0];
+            reg2hw_q.perf_enable_perf_lut_en              <= wr_data[1];
+            reg2hw_q.perf_enable_perf_sat_en              <= wr_data[2];
+            reg2hw_q.perf_enable_perf_nan_inf_count_en    <= wr_data[3];
+          end
+          default: ;
+        endcase
+      end
+    end
+  end
+  assign reg2hw_o = reg2hw_q;
+
+  // The hardware-written words (HwIdx); a hardware write keeps the word's other bits.
   always_comb begin
-    reg2hw_o.op_enable                            = d[0][0];
-    reg2hw_o.data_cube_width                      = d[1][12:0];
-    reg2hw_o.data_cube_height                     = d[2][12:0];
-    reg2hw_o.data_cube_channel                    = d[3][12:0];
-    reg2hw_o.dst_base_addr_low                    = d[4][31:0];
-    reg2hw_o.dst_base_addr_high                   = d[5][31:0];
-    reg2hw_o.dst_line_stride                      = d[6][31:0];
-    reg2hw_o.dst_surface_stride                   = d[7][31:0];
-    reg2hw_o.dp_bs_cfg_bs_bypass                  = d[8][0];
-    reg2hw_o.dp_bs_cfg_bs_alu_bypass              = d[8][1];
-    reg2hw_o.dp_bs_cfg_bs_alu_algo                = d[8][3:2];
-    reg2hw_o.dp_bs_cfg_bs_mul_bypass              = d[8][4];
-    reg2hw_o.dp_bs_cfg_bs_mul_prelu               = d[8][5];
-    reg2hw_o.dp_bs_cfg_bs_relu_bypass             = d[8][6];
-    reg2hw_o.dp_bs_alu_cfg_bs_alu_src             = d[9][0];
-    reg2hw_o.dp_bs_alu_cfg_bs_alu_shift_value     = d[9][13:8];
-    reg2hw_o.dp_bs_alu_src_value                  = d[10][15:0];
-    reg2hw_o.dp_bs_mul_cfg_bs_mul_src             = d[11][0];
-    reg2hw_o.dp_bs_mul_cfg_bs_mul_shift_value     = d[11][15:8];
-    reg2hw_o.dp_bs_mul_src_value                  = d[12][15:0];
-    reg2hw_o.dp_bn_cfg_bn_bypass                  = d[13][0];
-    reg2hw_o.dp_bn_cfg_bn_alu_bypass              = d[13][1];
-    reg2hw_o.dp_bn_cfg_bn_alu_algo                = d[13][3:2];
-    reg2hw_o.dp_bn_cfg_bn_mul_bypass              = d[13][4];
-    reg2hw_o.dp_bn_cfg_bn_mul_prelu               = d[13][5];
-    reg2hw_o.dp_bn_cfg_bn_relu_bypass             = d[13][6];
-    reg2hw_o.dp_bn_alu_cfg_bn_alu_src             = d[14][0];
-    reg2hw_o.dp_bn_alu_cfg_bn_alu_shift_value     = d[14][13:8];
-    reg2hw_o.dp_bn_alu_src_value                  = d[15][15:0];
-    reg2hw_o.dp_bn_mul_cfg_bn_mul_src             = d[16][0];
-    reg2hw_o.dp_bn_mul_cfg_bn_mul_shift_value     = d[16][15:8];
-    reg2hw_o.dp_bn_mul_src_value                  = d[17][15:0];
-    reg2hw_o.dp_ew_cfg_ew_bypass                  = d[18][0];
-    reg2hw_o.dp_ew_cfg_ew_alu_bypass              = d[18][1];
-    reg2hw_o.dp_ew_cfg_ew_alu_algo                = d[18][3:2];
-    reg2hw_o.dp_ew_cfg_ew_mul_bypass              = d[18][4];
-    reg2hw_o.dp_ew_cfg_ew_mul_prelu               = d[18][5];
-    reg2hw_o.dp_ew_cfg_ew_lut_bypass              = d[18][6];
-    reg2hw_o.dp_ew_alu_cfg_ew_alu_src             = d[19][0];
-    reg2hw_o.dp_ew_alu_cfg_ew_alu_cvt_bypass      = d[19][1];
-    reg2hw_o.dp_ew_alu_src_value                  = d[20][31:0];
-    reg2hw_o.dp_ew_alu_cvt_offset_value           = d[21][31:0];
-    reg2hw_o.dp_ew_alu_cvt_scale_value            = d[22][15:0];
-    reg2hw_o.dp_ew_alu_cvt_truncate_value         = d[23][5:0];
-    reg2hw_o.dp_ew_mul_cfg_ew_mul_src             = d[24][0];
-    reg2hw_o.dp_ew_mul_cfg_ew_mul_cvt_bypass      = d[24][1];
-    reg2hw_o.dp_ew_mul_src_value                  = d[25][31:0];
-    reg2hw_o.dp_ew_mul_cvt_offset_value           = d[26][31:0];
-    reg2hw_o.dp_ew_mul_cvt_scale_value            = d[27][15:0];
-    reg2hw_o.dp_ew_mul_cvt_truncate_value         = d[28][5:0];
-    reg2hw_o.dp_ew_truncate_value                 = d[29][9:0];
-    reg2hw_o.feature_mode_cfg_flying_mode         = d[30][0];
-    reg2hw_o.feature_mode_cfg_output_dst          = d[30][1];
-    reg2hw_o.feature_mode_cfg_winograd            = d[30][2];
-    reg2hw_o.feature_mode_cfg_nan_to_zero         = d[30][3];
-    reg2hw_o.feature_mode_cfg_batch_number        = d[30][12:8];
-    reg2hw_o.dst_dma_cfg                          = d[31][0];
-    reg2hw_o.dst_batch_stride                     = d[32][31:0];
-    reg2hw_o.data_format_proc_precision           = d[33][1:0];
-    reg2hw_o.data_format_out_precision            = d[33][3:2];
-    reg2hw_o.cvt_offset                           = d[34][31:0];
-    reg2hw_o.cvt_scale                            = d[35][15:0];
-    reg2hw_o.cvt_shift                            = d[36][5:0];
-    reg2hw_o.perf_enable_perf_dma_en              = d[41][0];
-    reg2hw_o.perf_enable_perf_lut_en              = d[41][1];
-    reg2hw_o.perf_enable_perf_sat_en              = d[41][2];
-    reg2hw_o.perf_enable_perf_nan_inf_count_en    = d[41][3];
+    hw_we[0]    = 1'b0;
+    hw_wdata[0] = consumer_o ? g1[37] : g0[37];
+    hw_we[0]    = hw_we[0] | hw2reg_i.status_de;
+    if (hw2reg_i.status_de) hw_wdata[0][0] = hw2reg_i.status;
+    hw_we[1]    = hw2reg_i.status_nan_input_num_de;
+    hw_wdata[1] = hw2reg_i.status_nan_input_num;
+    hw_we[2]    = hw2reg_i.status_inf_input_num_de;
+    hw_wdata[2] = hw2reg_i.status_inf_input_num;
+    hw_we[3]    = hw2reg_i.status_nan_output_num_de;
+    hw_wdata[3] = hw2reg_i.status_nan_output_num;
+    hw_we[4]    = hw2reg_i.perf_wdma_write_stall_de;
+    hw_wdata[4] = hw2reg_i.perf_wdma_write_stall;
+    hw_we[5]    = hw2reg_i.perf_lut_uflow_de;
+    hw_wdata[5] = hw2reg_i.perf_lut_uflow;
+    hw_we[6]    = hw2reg_i.perf_lut_oflow_de;
+    hw_wdata[6] = hw2reg_i.perf_lut_oflow;
+    hw_we[7]    = hw2reg_i.perf_out_saturation_de;
+    hw_wdata[7] = hw2reg_i.perf_out_saturation;
+    hw_we[8]    = hw2reg_i.perf_lut_hybrid_de;
+    hw_wdata[8] = hw2reg_i.perf_lut_hybrid;
+    hw_we[9]    = hw2reg_i.perf_lut_le_hit_de;
+    hw_wdata[9] = hw2reg_i.perf_lut_le_hit;
+    hw_we[10]    = hw2reg_i.perf_lut_lo_hit_de;
+    hw_wdata[10] = hw2reg_i.perf_lut_lo_hit;
   end
 
-  // A hardware write keeps the word's other bits.
-  always_comb begin
-    hw_we    = '0;
-    hw_wdata = d;
-    hw_we[37] = hw_we[37] | hw2reg_i.status_de;
-    if (hw2reg_i.status_de) hw_wdata[37][0] = hw2reg_i.status;
-    hw_we[38] = hw_we[38] | hw2reg_i.status_nan_input_num_de;
-    if (hw2reg_i.status_nan_input_num_de) hw_wdata[38][31:0] = hw2reg_i.status_nan_input_num;
-    hw_we[39] = hw_we[39] | hw2reg_i.status_inf_input_num_de;
-    if (hw2reg_i.status_inf_input_num_de) hw_wdata[39][31:0] = hw2reg_i.status_inf_input_num;
-    hw_we[40] = hw_we[40] | hw2reg_i.status_nan_output_num_de;
-    if (hw2reg_i.status_nan_output_num_de) hw_wdata[40][31:0] = hw2reg_i.status_nan_output_num;
-    hw_we[42] = hw_we[42] | hw2reg_i.perf_wdma_write_stall_de;
-    if (hw2reg_i.perf_wdma_write_stall_de) hw_wdata[42][31:0] = hw2reg_i.perf_wdma_write_stall;
-    hw_we[43] = hw_we[43] | hw2reg_i.perf_lut_uflow_de;
-    if (hw2reg_i.perf_lut_uflow_de) hw_wdata[43][31:0] = hw2reg_i.perf_lut_uflow;
-    hw_we[44] = hw_we[44] | hw2reg_i.perf_lut_oflow_de;
-    if (hw2reg_i.perf_lut_oflow_de) hw_wdata[44][31:0] = hw2reg_i.perf_lut_oflow;
-    hw_we[45] = hw_we[45] | hw2reg_i.perf_out_saturation_de;
-    if (hw2reg_i.perf_out_saturation_de) hw_wdata[45][31:0] = hw2reg_i.perf_out_saturation;
-    hw_we[46] = hw_we[46] | hw2reg_i.perf_lut_hybrid_de;
-    if (hw2reg_i.perf_lut_hybrid_de) hw_wdata[46][31:0] = hw2reg_i.perf_lut_hybrid;
-    hw_we[47] = hw_we[47] | hw2reg_i.perf_lut_le_hit_de;
-    if (hw2reg_i.perf_lut_le_hit_de) hw_wdata[47][31:0] = hw2reg_i.perf_lut_le_hit;
-    hw_we[48] = hw_we[48] | hw2reg_i.perf_lut_lo_hit_de;
-    if (hw2reg_i.perf_lut_lo_hit_de) hw_wdata[48][31:0] = hw2reg_i.perf_lut_lo_hit;
-  end
-
-  // Bits without a software-written field (D_OP_ENABLE's OP_EN included) are not read here.
+  // The words are read here only at done and for the hardware-written words' other bits, the
+  // written value only in its fields' bits.
   logic unused_d;
-  assign unused_d = ^d;
+  assign unused_d = ^{g0, g1, wr_data};
 endmodule
