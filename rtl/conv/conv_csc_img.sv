@@ -57,41 +57,42 @@ module conv_csc_img #(
     assign unused_line = ^{row, pair[2*WordW-1:WordW]};
   end
 
-  // Slice i (lines of the group), element j: lane i*SW + j, SW = AtomicC / E.
-  function automatic logic lane_used(input int unsigned i, input int unsigned j, input logic [1:0] post,
-                                     input logic [2:0] rows, input logic [13:0] cpb);
-    return j < (AtomicC >> post) && i < (32'd1 << post) && 3'(i) < rows && 14'(j) < cpb;
-  endfunction
-  function automatic int unsigned lane(input int unsigned i, input int unsigned j, input logic [1:0] post);
-    return (i << (CLog2 - 32'(post))) + j;
-  endfunction
-  logic [WordW-1:0] d8;
+  // Slice i (lines of the group), element j: lane i*SW + j, SW = AtomicC / E. One word per E with
+  // constant lanes (E = 2, 4 only where the lines exist), then the programmed one.
+  localparam int unsigned NumE = Lines >= 4 ? 3 : 1;  // E = 1, 2, 4
+  logic [1:0] sel;
+  assign sel = NumE > 1 ? post_i : 2'd0;
+  logic [NumE-1:0][WordW-1:0] d8, d16;  // (outside the generate blocks: Yosys 0.55)
   always_comb begin
     d8 = '0;
-    for (int unsigned i = 0; i < Lines; i++) begin
-      for (int unsigned j = 0; j < AtomicC; j++) begin
-        if (lane_used(i, j, post_i, rows_i, cpb_i)) begin
-          d8[8*lane(i, j, post_i) +: 8] = in_img[i] ? win[i][8*j +: 8] : pad_value_i[7:0];
+    for (int unsigned e = 0; e < NumE; e++) begin
+      for (int unsigned i = 0; i < (1 << e); i++) begin
+        for (int unsigned j = 0; j < (AtomicC >> e); j++) begin
+          if (3'(i) < rows_i && 14'(j) < cpb_i) begin
+            d8[e][8*((i << (CLog2 - e)) + j) +: 8] = in_img[i] ? win[i][8*j +: 8] : pad_value_i[7:0];
+          end
         end
       end
     end
   end
   if (SupportInt16) begin : g_int16
-    logic [WordW-1:0] d16;
     always_comb begin
       d16 = '0;
-      for (int unsigned i = 0; i < Lines; i++) begin
-        for (int unsigned j = 0; j < AtomicC; j++) begin
-          if (lane_used(i, j, post_i, rows_i, cpb_i)) begin
-            d16[16*lane(i, j, post_i) +: 16] = in_img[i] ? win[i][16*j +: 16] : pad_value_i;
+      for (int unsigned e = 0; e < NumE; e++) begin
+        for (int unsigned i = 0; i < (1 << e); i++) begin
+          for (int unsigned j = 0; j < (AtomicC >> e); j++) begin
+            if (3'(i) < rows_i && 14'(j) < cpb_i) begin
+              d16[e][16*((i << (CLog2 - e)) + j) +: 16] = in_img[i] ? win[i][16*j +: 16] : pad_value_i;
+            end
           end
         end
       end
     end
-    assign data_o = int16_i ? d16 : d8;
+    assign data_o = int16_i ? d16[sel] : d8[sel];
   end else begin : g_int8
-    assign data_o = d8;
+    assign d16    = '0;
+    assign data_o = d8[sel];
     logic unused_pad;
-    assign unused_pad = ^pad_value_i[15:8];
+    assign unused_pad = ^{pad_value_i[15:8], d16};
   end
 endmodule

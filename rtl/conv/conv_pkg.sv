@@ -90,29 +90,36 @@ package conv_pkg;
     logic [2:0] chans;      // 1, 3, 4
   } pix_fmt_t;
 
-  function automatic pix_fmt_t pix_fmt(input logic [5:0] f);
+  function automatic logic [12:0] pix_fmt(input logic [5:0] f);  // a pix_fmt_t (13 bits)
     pix_fmt_t d;
-    d = '{bpp0_log2: 2'd2, semi: 1'b0, bpp1_4: 1'b0, e16: 1'b0, kind: 2'd0, perm: 3'd0, chans: 3'd4};
-    unique case (f) inside
-      6'd0:                  begin d.bpp0_log2 = 2'd0; d.chans = 3'd1; end
-      [6'd1 : 6'd5]:         begin d.bpp0_log2 = 2'd1; d.chans = 3'd1; d.e16 = 1'b1; end
-      6'd6, 6'd7, 6'd8:      begin d.bpp0_log2 = 2'd3; d.e16 = 1'b1; end
-      6'd9, 6'd11:           begin d.bpp0_log2 = 2'd3; d.e16 = 1'b1; d.perm = 3'd1; end
-      6'd10:                 begin d.bpp0_log2 = 2'd3; d.e16 = 1'b1; d.perm = 3'd2; end
-      6'd13, 6'd17, 6'd26:   d.perm = 3'd1;
-      6'd14, 6'd18, 6'd27:   d.perm = 3'd2;
-      6'd15, 6'd19:          d.perm = 3'd3;
-      6'd20:                 begin d.e16 = 1'b1; d.kind = 2'd1; end
-      6'd21, 6'd24:          begin d.e16 = 1'b1; d.kind = 2'd1; d.perm = 3'd1; end
-      6'd22, 6'd25:          begin d.e16 = 1'b1; d.kind = 2'd2; d.perm = 3'd2; end
-      6'd23:                 begin d.e16 = 1'b1; d.kind = 2'd2; d.perm = 3'd3; end
-      6'd28, 6'd29:          begin d.bpp0_log2 = 2'd0; d.semi = 1'b1; d.chans = 3'd3;
-                                   d.perm = f[0] ? 3'd0 : 3'd4; end
-      [6'd30 : 6'd35]:       begin d.bpp0_log2 = 2'd1; d.semi = 1'b1; d.bpp1_4 = 1'b1; d.e16 = 1'b1;
-                                   d.chans = 3'd3; d.perm = f[0] ? 3'd0 : 3'd4; end
-      default:               ;  // 12, 16 and reserved codes (the RTL device refuses those)
+    d.bpp0_log2 = 2'd2;
+    d.semi      = 1'b0;
+    d.bpp1_4    = 1'b0;
+    d.e16       = 1'b0;
+    d.kind      = 2'd0;
+    d.perm      = 3'd0;
+    d.chans     = 3'd4;
+    case (f)
+      6'd0:                       begin d.bpp0_log2 = 2'd0; d.chans = 3'd1; end
+      6'd1, 6'd2, 6'd3, 6'd4, 6'd5: begin d.bpp0_log2 = 2'd1; d.chans = 3'd1; d.e16 = 1'b1; end
+      6'd6, 6'd7, 6'd8:           begin d.bpp0_log2 = 2'd3; d.e16 = 1'b1; end
+      6'd9, 6'd11:                begin d.bpp0_log2 = 2'd3; d.e16 = 1'b1; d.perm = 3'd1; end
+      6'd10:                      begin d.bpp0_log2 = 2'd3; d.e16 = 1'b1; d.perm = 3'd2; end
+      6'd13, 6'd17, 6'd26:        d.perm = 3'd1;
+      6'd14, 6'd18, 6'd27:        d.perm = 3'd2;
+      6'd15, 6'd19:               d.perm = 3'd3;
+      6'd20:                      begin d.e16 = 1'b1; d.kind = 2'd1; end
+      6'd21, 6'd24:               begin d.e16 = 1'b1; d.kind = 2'd1; d.perm = 3'd1; end
+      6'd22, 6'd25:               begin d.e16 = 1'b1; d.kind = 2'd2; d.perm = 3'd2; end
+      6'd23:                      begin d.e16 = 1'b1; d.kind = 2'd2; d.perm = 3'd3; end
+      6'd28, 6'd29:               begin d.bpp0_log2 = 2'd0; d.semi = 1'b1; d.chans = 3'd3;
+                                        d.perm = f[0] ? 3'd0 : 3'd4; end
+      6'd30, 6'd31, 6'd32, 6'd33, 6'd34, 6'd35:
+                                  begin d.bpp0_log2 = 2'd1; d.semi = 1'b1; d.bpp1_4 = 1'b1; d.e16 = 1'b1;
+                                        d.chans = 3'd3; d.perm = f[0] ? 3'd0 : 3'd4; end
+      default:                    ;  // 12, 16 and reserved codes (the RTL device refuses those)
     endcase
-    return d;
+    pix_fmt = d;
   endfunction
 
   // Stripe length for `left` positions still to issue (conv-pipeline.md §5): the upper limit
