@@ -117,6 +117,8 @@ std::unique_ptr<Device> guarded(const golden::HwConfig& cfg, const std::string& 
 
 }  // namespace
 
+std::function<void(uint32_t addr, uint32_t value)> make_cdp_guard(const golden::HwConfig& cfg) { return CdpGuard(cfg); }
+
 std::unique_ptr<Device> make_cdp_rtl_device(const golden::HwConfig& cfg, const RunOptions& opt) {
   RtlDeviceOptions o;
   o.sim = opt.sim;

@@ -1,9 +1,12 @@
-// nvdla_core (Vnvdla_core_nv_full: the convolution pipeline, SDP, PDP, GLB) and nvdla_rubik_top
-// (Vrubik_nv_full: RUBIK, GLB) as one RTL device over ONE memory, for register programs that
-// enable RBK and blocks of nvdla_core: deconvolution (docs/DECONV.md "RTL"). No RTL of its own.
+// nvdla_core (Vnvdla_core_*: the convolution pipeline, SDP, PDP, GLB) and a second top as one RTL
+// device over ONE memory, for register programs that enable blocks of both: nvdla_rubik_top
+// (Vrubik_nv_full: RUBIK, GLB) for deconvolution (docs/DECONV.md "RTL"), nvdla_cdp_top (Vcdp_*:
+// CDP, CDP_RDMA, GLB) for networks mixing convolutions and LRN (docs/NETWORKS.md). No RTL of its
+// own. "The second top" below is RUBIK's or CDP's.
 //   * Both models are clocked every cycle, each with its DMA server on the shared memory (latency,
 //     back-pressure and rand-reset from the run's options and seed, as every RTL device).
-//   * CSB by block address: RBK to the RUBIK top, GLB to both, everything else to nvdla_core.
+//   * CSB by block address: the second top's blocks to it, GLB to both, everything else to
+//     nvdla_core.
 //   * One GLB as NVDLA has it: both tops hold a full nvdla_glb, each setting only its own units'
 //     done bits. A GLB write reaches both in the same cycle (the mask stays equal; an S_INTR_SET
 //     or W1C S_INTR_STATUS write acts on both), a GLB read reads both in the same cycle and
@@ -16,17 +19,21 @@
 //     whose units move data together past that bound is stopped with an error naming the option,
 //     never reported with a rate the memory could not give.
 //   * The watchdog counts progress of either model; waves (--wave F) go to F for nvdla_core and to
-//     F with ".rubik" before its extension for the RUBIK top.
+//     F with ".rubik" / ".cdp" before its extension for the second top.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "Vcdp_nv_full.h"
+#include "Vcdp_nv_small.h"
 #include "Vnvdla_core_nv_full.h"
+#include "Vnvdla_core_nv_small.h"
 #include "Vrubik_nv_full.h"
 #include "harness/errors.hpp"
 #include "harness/regdb.hpp"
@@ -53,19 +60,33 @@ struct Lane {
   bool wait = false;  // read taken, response not yet seen
 };
 
-class CoreRubikDevice : public Device {
+// What differs between the second tops.
+struct SecondTop {
+  std::string name;                  // "nvdla_rubik_top"
+  std::string wave_suffix;           // ".rubik"
+  std::vector<std::string> blocks;   // its register blocks besides GLB
+  std::string intr_unit;             // its done interrupts' unit
+  std::function<void(uint32_t, uint32_t)> guard;
+};
+
+template <class Core, class Second>
+class CoreWithDevice : public Device {
  public:
-  CoreRubikDevice(const golden::HwConfig& cfg, const RtlDeviceOptions& o, bool runs_sdp)
-      : cfg_(cfg), mem_opt_(o.mem), core_(mem_, o, fmt::format("nvdla_core ({})", cfg.name), kAtom),
-        rbk_(mem_, rubik_options(o), fmt::format("nvdla_rubik_top ({})", cfg.name), kAtom),
-        core_guard_(make_nvdla_core_guard(cfg, runs_sdp)), rbk_guard_(make_rubik_guard(cfg)) {
+  CoreWithDevice(const golden::HwConfig& cfg, const RtlDeviceOptions& o, bool runs_sdp, SecondTop second)
+      : cfg_(cfg), atom_(static_cast<unsigned>(cfg.atom_bytes)), mem_opt_(o.mem),
+        core_(mem_, o, fmt::format("nvdla_core ({})", cfg.name), atom_),
+        rbk_(mem_, rubik_options(o, second.wave_suffix), fmt::format("{} ({})", second.name, cfg.name), atom_),
+        core_guard_(make_nvdla_core_guard(cfg, runs_sdp)), rbk_guard_(std::move(second.guard)) {
     const RegDb& db = RegDb::nvdla();
     glb_status_ = *db.address(cfg.name, *db.find("GLB.S_INTR_STATUS"));
     glb_mask_ = *db.address(cfg.name, *db.find("GLB.S_INTR_MASK"));
     glb_base_ = glb_status_ & ~0xfffu;
-    rbk_base_ = *db.address(cfg.name, *db.find("RBK.S_STATUS")) & ~0xfffu;
+    for (const auto& b : second.blocks) {
+      rbk_bases_.push_back(*db.address(cfg.name, *db.find(b + ".S_POINTER")) & ~0xfffu);
+    }
+    second_name_ = second.name;
     intr_units_ = nvdla_core_intr_units();
-    intr_units_.emplace_back("RUBIK");
+    intr_units_.push_back(second.intr_unit);
   }
 
   [[nodiscard]] std::string_view kind() const override { return "rtl"; }
@@ -119,13 +140,11 @@ class CoreRubikDevice : public Device {
   }
 
  private:
-  static constexpr unsigned kAtom = 32;
-
-  static RtlDeviceOptions rubik_options(RtlDeviceOptions o) {
+  static RtlDeviceOptions rubik_options(RtlDeviceOptions o, const std::string& suffix) {
     o.sim.heartbeat = nullptr;  // one heartbeat per run: nvdla_core's
     if (!o.sim.wave.empty()) {
       const std::filesystem::path w = o.sim.wave;
-      o.sim.wave = w.parent_path() / (w.stem().string() + ".rubik" + w.extension().string());
+      o.sim.wave = w.parent_path() / (w.stem().string() + suffix + w.extension().string());
     }
     return o;
   }
@@ -166,18 +185,19 @@ class CoreRubikDevice : public Device {
     const double bound = mem_opt_.bandwidth * static_cast<double>(cycles_run) + std::max(mem_opt_.bandwidth, 32.0);
     if (bytes > bound) {
       throw InputError("--mem-bandwidth", fmt::format("{:g}", mem_opt_.bandwidth),
-                       fmt::format("nvdla_core and RUBIK moved data together: {} bytes in {} cycles exceed the limit "
+                       fmt::format("nvdla_core and {} moved data together: {} bytes in {} cycles exceed the limit "
                                    "(this device gives each port its own bandwidth; docs/DECONV.md \"RTL\")",
-                                   t.bytes_read + t.bytes_written, cycles_run));
+                                   second_name_, t.bytes_read + t.bytes_written, cycles_run));
     }
   }
 
-  // A CSB access routed by block: RBK to the RUBIK top, GLB to both (same cycle; read data ORed),
-  // the rest to nvdla_core. `progress`: whether its handshakes count as progress.
+  // A CSB access routed by block: the second top's blocks to it, GLB to both (same cycle; read
+  // data ORed), the rest to nvdla_core. `progress`: whether its handshakes count as progress.
   uint32_t csb(uint32_t addr, bool write, uint32_t value, bool progress) {
     const uint32_t block = addr & ~0xfffu;
-    const bool to_rbk = block == rbk_base_ || block == glb_base_;
-    const bool to_core = block != rbk_base_;
+    const bool second = std::find(rbk_bases_.begin(), rbk_bases_.end(), block) != rbk_bases_.end();
+    const bool to_rbk = second || block == glb_base_;
+    const bool to_core = !second;
     auto& cm = core_.sim.top();
     auto& rm = rbk_.sim.top();
     auto drive = [&](auto& m, bool on) {
@@ -240,14 +260,30 @@ class CoreRubikDevice : public Device {
   }
 
   const golden::HwConfig& cfg_;
+  const unsigned atom_;
   MemOptions mem_opt_;
   Memory mem_;  // before the lanes: their DMA servers hold a reference
-  Lane<Vnvdla_core_nv_full> core_;
-  Lane<Vrubik_nv_full> rbk_;
+  Lane<Core> core_;
+  Lane<Second> rbk_;  // the second top (RUBIK's or CDP's)
   std::function<void(uint32_t, uint32_t)> core_guard_, rbk_guard_;
   std::vector<std::string> intr_units_;
-  uint32_t glb_status_ = 0, glb_mask_ = 0, glb_base_ = 0, rbk_base_ = 0;
+  std::string second_name_;
+  uint32_t glb_status_ = 0, glb_mask_ = 0, glb_base_ = 0;
+  std::vector<uint32_t> rbk_bases_;
 };
+
+RtlDeviceOptions device_options(const RunOptions& opt) {
+  RtlDeviceOptions o;
+  o.sim = opt.sim;
+  o.sim.seed = opt.seed.value_or(1);
+  o.stall = opt.stall.value_or(0.0);
+  o.mem = opt.mem;
+  return o;
+}
+
+bool runs_sdp(const std::vector<std::string>& blocks) {
+  return std::any_of(blocks.begin(), blocks.end(), [](const std::string& b) { return b == "SDP" || b == "SDP_RDMA"; });
+}
 
 }  // namespace
 
@@ -260,14 +296,24 @@ std::unique_ptr<Device> make_core_rubik_rtl_device(const std::vector<std::string
     throw InputError("--config", "", fmt::format("{}: the RUBIK RTL moves 32-byte atoms, this configuration {}",
                                                  cfg.name, cfg.atom_bytes));
   }
-  RtlDeviceOptions o;
-  o.sim = opt.sim;
-  o.sim.seed = opt.seed.value_or(1);
-  o.stall = opt.stall.value_or(0.0);
-  o.mem = opt.mem;
-  const bool runs_sdp = std::any_of(blocks.begin(), blocks.end(),
-                                    [](const std::string& b) { return b == "SDP" || b == "SDP_RDMA"; });
-  return std::make_unique<CoreRubikDevice>(cfg, o, runs_sdp);
+  return std::make_unique<CoreWithDevice<Vnvdla_core_nv_full, Vrubik_nv_full>>(
+      cfg, device_options(opt), runs_sdp(blocks),
+      SecondTop{"nvdla_rubik_top", ".rubik", {"RBK"}, "RUBIK", make_rubik_guard(cfg)});
+}
+
+std::unique_ptr<Device> make_core_cdp_rtl_device(const std::vector<std::string>& blocks, const golden::HwConfig& cfg,
+                                                 const RunOptions& opt) {
+  SecondTop cdp{"nvdla_cdp_top", ".cdp", {"CDP", "CDP_RDMA"}, "CDP", make_cdp_guard(cfg)};
+  if (cfg.name == "nv_small") {
+    return std::make_unique<CoreWithDevice<Vnvdla_core_nv_small, Vcdp_nv_small>>(cfg, device_options(opt),
+                                                                                runs_sdp(blocks), std::move(cdp));
+  }
+  if (cfg.name == "nv_full") {
+    return std::make_unique<CoreWithDevice<Vnvdla_core_nv_full, Vcdp_nv_full>>(cfg, device_options(opt),
+                                                                              runs_sdp(blocks), std::move(cdp));
+  }
+  throw InputError("--config", "", fmt::format("no nvdla_core + nvdla_cdp_top build for {} (nv_small and nv_full)",
+                                               cfg.name));
 }
 
 }  // namespace dla::harness

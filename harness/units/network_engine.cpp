@@ -1,5 +1,8 @@
 // `network` layers (harness/units/network.cpp, docs/NETWORKS.md): a layer graph compiled into one
-// register program; it runs on the RTL top its enabled blocks choose. Registry entry.
+// register program; it runs on the RTL top its enabled blocks choose. Registry entry, with the one
+// top only networks need: nvdla_core and nvdla_cdp_top over one memory (convolutions and LRN,
+// harness/units/core_rubik_rtl.cpp), tried after every single top.
+#include "harness/rtl_devices.hpp"
 #include "units/engine.hpp"
 #include "units/network.hpp"
 
@@ -10,6 +13,11 @@ Engine engine_network() {
           .order = 950,
           .handler = &network_handler,
           .rate_unit = "elements/cycle",
+          .rtl_tops = {RtlTop{.name = "nvdla_core+nvdla_cdp_top",
+                              .order = 60,
+                              .engines = {"conv", "sdp", "pdp", "cdp"},
+                              .make = [](const std::vector<std::string>& blocks, const golden::HwConfig& cfg,
+                                         const RunOptions& opt) { return make_core_cdp_rtl_device(blocks, cfg, opt); }}},
           .bench = BenchSupport{.run = &bench_network, .format = &format_bench_network}};
 }
 

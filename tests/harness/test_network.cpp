@@ -14,7 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "harness/cdp_reference.hpp"
 #include "harness/errors.hpp"
+#include "harness/json_reader.hpp"
 #include "harness/layer.hpp"
 #include "layer_helpers.hpp"
 #include "units/network.hpp"
@@ -32,6 +34,7 @@ const fs::path kInception = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/inc
 const fs::path kYolo = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/yolo_tiny.json";
 const fs::path kResnet18 = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/resnet18_stem.json";
 const fs::path kDecoder = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/decoder.json";
+const fs::path kAlexnet = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/alexnet_lrn.json";
 
 // A tensor of the reference: C x H x W values, c-major.
 struct Ref {
@@ -165,6 +168,27 @@ Ref maxpool(const Ref& in, const json& pool) {
                  pad.value("left", 0), pad.value("right", 0), pad.value("top", 0), pad.value("bottom", 0));
 }
 
+// LRN on CDP: harness/cdp_reference.hpp (written from the spec: the square sum over the window,
+// the LUT's lookup and interpolation, the multiply and converters; nothing from golden/ or the
+// compilers), run on a `cdp` unit layer holding the reference's own tensor and the network
+// layer's CDP fields.
+Ref lrn(const Ref& in, const json& L, const std::string& config) {
+  json u = {{"unit", "cdp"},
+            {"config", config},
+            {"seed", 1},
+            {"cube", {{"w", in.w}, {"h", in.h}, {"c", in.c}}},
+            {"input", {{"precision", "int8"}, {"data", {{"values", in.v}}}}},
+            {"output", json::object()}};
+  for (const char* k : {"lrn", "in_cvt", "out_cvt", "lut", "perf_lut_en"}) {
+    if (L.contains(k)) u[k] = L[k];
+  }
+  const auto doc = parse_json_text("lrn_reference.json", u.dump());
+  const cdp_ref::Result res = cdp_ref::reference(cdp_ref::read_layer(JsonNode::root(doc), L["name"], 1));
+  // res.out: every lane (C rounded up to the atom) x H x W; the tensor is the first C lanes.
+  const auto n = static_cast<std::ptrdiff_t>(in.c) * in.h * in.w;
+  return Ref{in.w, in.h, in.c, std::vector<int64_t>(res.out.begin(), res.out.begin() + n)};
+}
+
 // Concatenation along channels (c-major values: one branch after the other).
 Ref concat(const std::vector<const Ref*>& branches) {
   Ref o{branches.front()->w, branches.front()->h, 0, {}};
@@ -284,6 +308,8 @@ static int check_against_reference(const fs::path& file, std::map<std::string, R
                    crop.value("bottom", 0), L.value("clip", 0), activation_of(L));
     } else if (L["op"] == "sdp") {
       out = sdp(in, L.contains("operand") ? &get(L["operand"]) : nullptr, relu);
+    } else if (L["op"] == "cdp") {
+      out = lrn(in, L, j["config"]);
     } else {
       REQUIRE(L["op"] == "pdp");
       out = maxpool(in, L["pool"]);
@@ -499,6 +525,26 @@ TEST_CASE("network decoder: a stride-2 deconvolution concatenated with a skip in
   CHECK(n.tensors[2].layout.base == n.tensors[3].layout.base);
   CHECK(n.tensors[1].layout.base == n.tensors[3].layout.base + n.tensors[3].layout.surface_stride);
   CHECK(n.layers[0].macs == 32ull * 32 * 16 * 64);
+}
+
+TEST_CASE("network alexnet_lrn: convolutions, LRN on CDP and max pooling equal the reference", "[network]") {
+  std::map<std::string, Ref> ref;
+  CHECK(check_against_reference(kAlexnet, ref) > 3000);
+  for (const std::string t : {"c1", "n1", "p1", "c2", "n2", "p2"}) {
+    INFO(t);
+    const auto& v = ref.at(t).v;
+    CHECK(std::count(v.begin(), v.end(), 0) < static_cast<long>(v.size()) * 3 / 4);
+    CHECK(std::count(v.begin(), v.end(), 127) < static_cast<long>(v.size()) / 10);
+  }
+  // The LRN changes values (it normalizes: |n| <= |c|, smaller where the window's energy is high).
+  const Ref& c2 = ref.at("c2");
+  const Ref& n2 = ref.at("n2");
+  std::size_t changed = 0;
+  for (std::size_t i = 0; i < c2.v.size(); ++i) {
+    CHECK(std::abs(n2.v[i]) <= std::abs(c2.v[i]));
+    changed += n2.v[i] != c2.v[i] ? 1 : 0;
+  }
+  CHECK(changed > c2.v.size() / 10);
 }
 
 TEST_CASE("network lenet5: one program, each layer programmed into the other groups while the previous runs",

@@ -93,13 +93,14 @@ void run_bundled_networks(bool all_legs) {
   // lrn_pair (nv_small: two CDP layers on the CDP top), inception (four branches concatenated by
   // placement), yolo_tiny (leaky ReLU through the SDP LUT), resnet18_stem (nv_full: 7x7/2 W-fold
   // stem, max-pool, two basic blocks), decoder (nv_full: a stride-2 deconvolution, four
-  // convolutions and RUBIK CONTRACT on nvdla_core and the RUBIK top over one memory).
+  // convolutions and RUBIK CONTRACT on nvdla_core and the RUBIK top over one memory), alexnet_lrn
+  // (nv_small: convolutions and poolings on nvdla_core, LRN on nvdla_cdp_top, one memory).
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(fs::path(DLA_SOURCE_DIR) / "testvectors/networks")) {
     if (e.path().extension() == ".json") files.push_back(e.path());
   }
   std::sort(files.begin(), files.end());
-  REQUIRE(files.size() >= 7);
+  REQUIRE(files.size() >= 9);
   for (const fs::path& f : files) {
     const LoadedLayer l = load_layer(f);
     const units::CompiledNetwork n = units::compile_network(l.header, l.root());

@@ -46,6 +46,10 @@ namespace dla::harness {
 // device for a program that enables RBK and blocks of nvdla_core (deconvolution; docs/DECONV.md).
 [[nodiscard]] std::unique_ptr<Device> make_core_rubik_rtl_device(const std::vector<std::string>& blocks,
                                                                  const golden::HwConfig& cfg, const RunOptions& opt);
+// nvdla_core and nvdla_cdp_top over one memory (the same file; nv_small and nv_full): the device
+// for a program that enables CDP and blocks of nvdla_core (networks with LRN; docs/NETWORKS.md).
+[[nodiscard]] std::unique_ptr<Device> make_core_cdp_rtl_device(const std::vector<std::string>& blocks,
+                                                               const golden::HwConfig& cfg, const RunOptions& opt);
 
 // The checks nvdla_core's and RUBIK's devices run on every CSB write before the RTL sees it: they
 // refuse (InputError naming the register and the rule) a group those RTLs cannot compute as NVDLA
@@ -53,6 +57,7 @@ namespace dla::harness {
 [[nodiscard]] std::function<void(uint32_t addr, uint32_t value)> make_nvdla_core_guard(const golden::HwConfig& cfg,
                                                                                      bool runs_sdp);
 [[nodiscard]] std::function<void(uint32_t addr, uint32_t value)> make_rubik_guard(const golden::HwConfig& cfg);
+[[nodiscard]] std::function<void(uint32_t addr, uint32_t value)> make_cdp_guard(const golden::HwConfig& cfg);
 // The units whose done pulses nvdla_core wires to its GLB ("SDP", "CACC", ...).
 [[nodiscard]] const std::vector<std::string>& nvdla_core_intr_units();
 
