@@ -62,7 +62,9 @@ TEST_CASE("engine registry: the RTL top a program runs on follows the blocks it 
   CHECK(top_name({"BDMA"}) == "nvdla_bdma_top");
   CHECK(top_name({"RBK"}) == "nvdla_rubik_top");
   CHECK(top_name({"CDMA", "CACC", "SDP", "RBK"}) == "nvdla_core+nvdla_rubik_top");
-  CHECK(top_name({"CDP", "SDP"}) == "(none)");
+  CHECK(top_name({"CDP", "SDP"}) == "nvdla_core+nvdla_cdp_top");  // networks with LRN
+  CHECK(top_name({"CDP", "CDP_RDMA", "CDMA", "CACC", "SDP", "PDP"}) == "nvdla_core+nvdla_cdp_top");
+  CHECK(top_name({"CDP", "RBK"}) == "(none)");
   CHECK(top_name({"BDMA", "RBK"}) == "(none)");
   CHECK(nvdla_core_blocks() == std::vector<std::string>{"CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC", "SDP", "SDP_RDMA",
                                                         "PDP", "PDP_RDMA"});
@@ -71,8 +73,8 @@ TEST_CASE("engine registry: the RTL top a program runs on follows the blocks it 
   // A program the RTL has no top for names the block and what nvdla_core has.
   std::string why;
   RunOptions o;
-  CHECK(make_rtl_device({"CDP", "SDP"}, dla::golden::nv_small(), o, why) == nullptr);
-  CHECK(why == "the program enables CDP, and this build's RTL has CDMA, CSC, CMAC_A, CMAC_B, CACC, SDP, SDP_RDMA, PDP "
+  CHECK(make_rtl_device({"BDMA", "SDP"}, dla::golden::nv_small(), o, why) == nullptr);
+  CHECK(why == "the program enables BDMA, and this build's RTL has CDMA, CSC, CMAC_A, CMAC_B, CACC, SDP, SDP_RDMA, PDP "
                "and PDP_RDMA (nvdla_core, with or without RBK) only");
 }
 
