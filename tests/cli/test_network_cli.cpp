@@ -147,7 +147,7 @@ TEST_CASE("run --stop-after and --wave-layer: the program up to a layer, waves o
   CHECK_THAT(r.out, Catch::Contains("--stop-after: applies to network files; this is a rubik layer"));
 }
 
-TEST_CASE("the HTML report draws a network run: tensors, layers and each layer's status", "[cli][network]") {
+TEST_CASE("the HTML report draws a network run with its tensors and layers and the status of each layer", "[cli][network]") {
   // LeNet-5 stopped after pool1 in cross mode: conv1 and pool1 compared (pass), the other five
   // layers not run; its eight tensors drawn.
   const fs::path dir = fs::temp_directory_path() / (std::to_string(::getpid()) + "-dla_net_html");

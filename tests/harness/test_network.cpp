@@ -391,7 +391,7 @@ TEST_CASE("network resnet_block: every tensor of the golden model equals an int6
   CHECK(rdma_pointer["relu"].size() == 1);
 }
 
-TEST_CASE("network inception: four branches concatenated by placement equal the reference's concatenation",
+TEST_CASE("network inception: four branches concatenated by placement equal the concatenation of the reference",
           "[network]") {
   std::map<std::string, Ref> ref;
   CHECK(check_against_reference(kInception, ref) > 2000);
@@ -527,7 +527,7 @@ TEST_CASE("network decoder: a stride-2 deconvolution concatenated with a skip in
   CHECK(n.layers[0].macs == 32ull * 32 * 16 * 64);
 }
 
-TEST_CASE("network alexnet_lrn: convolutions, LRN on CDP and max pooling equal the reference", "[network]") {
+TEST_CASE("network alexnet_lrn: convolutions and LRN on CDP and max pooling equal the reference", "[network]") {
   std::map<std::string, Ref> ref;
   CHECK(check_against_reference(kAlexnet, ref) > 3000);
   for (const std::string t : {"c1", "n1", "p1", "c2", "n2", "p2"}) {
