@@ -36,6 +36,7 @@
 #include "units/deconv.hpp"
 #include "units/engine.hpp"
 #include "units/pdp.hpp"
+#include "units/rubik.hpp"
 #include "units/program_builder.hpp"
 #include "units/sdp.hpp"
 #include "units/units.hpp"
@@ -56,7 +57,7 @@ constexpr uint64_t kRegionFirst = 0x8, kRegionLast = 0xe;  // the unit compilers
 constexpr uint64_t kInRegion = 0x8, kEwRegion = 0xb, kOutRegion = 0xc;
 constexpr uint8_t kGapFill = 0xa5;
 
-const std::vector<std::string_view> kOps = {"conv", "deconv", "sdp", "pdp", "cdp", "concat"};
+const std::vector<std::string_view> kOps = {"conv", "deconv", "sdp", "pdp", "cdp", "rubik", "concat"};
 // Blocks an op needs in the configuration's register map.
 std::vector<std::string_view> op_blocks(std::string_view op) {
   if (op == "conv") return {"CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC", "SDP"};
@@ -64,6 +65,7 @@ std::vector<std::string_view> op_blocks(std::string_view op) {
   if (op == "sdp") return {"SDP", "SDP_RDMA"};
   if (op == "pdp") return {"PDP", "PDP_RDMA"};
   if (op == "concat") return {};  // placement only: no block runs
+  if (op == "rubik") return {"RBK"};
   return {"CDP", "CDP_RDMA"};
 }
 // Keys of a network layer per op, besides name / op / input / output / description; they go into
@@ -76,6 +78,7 @@ std::vector<std::string_view> op_keys(std::string_view op) {
   if (op == "sdp") return {"operand", "converter", "bs", "bn", "ew", "perf"};
   if (op == "pdp") return {"pool", "split"};
   if (op == "concat") return {};
+  if (op == "rubik") return {"mode", "stride"};
   return {"lrn", "in_cvt", "out_cvt", "lut", "perf_lut_en"};
 }
 
@@ -166,8 +169,8 @@ void parse_layers(Net& n, const JsonNode& root) {
     const JsonNode op = l.require("op");
     L.op = op.as_string();
     if (std::find(kOps.begin(), kOps.end(), L.op) == kOps.end()) {
-      op.fail(fmt::format("\"{}\" is not an op of network layers: conv, deconv, sdp, pdp, cdp or concat (bdma and "
-                          "rubik are not built yet, docs/NETWORKS.md)",
+      op.fail(fmt::format("\"{}\" is not an op of network layers: conv, deconv, sdp, pdp, cdp, rubik or concat (bdma "
+                          "is not built yet, docs/NETWORKS.md)",
                           L.op));
     }
     // Keys: the common ones and the op's.
@@ -401,6 +404,11 @@ json unit_layer(const Net& n, const NetLayer& L, const JsonNode& node, uint64_t 
     s["weights"]["data"] = values_json(L.weights);
     s["output"] = {{"precision", prec_name(out.prec)}};
     if (j.contains("converter")) s["output"]["converter"] = j["converter"];
+  } else if (L.op == "rubik") {  // contract: the input's sub-cubes j = (y_i sx + x_i) are its channel blocks
+    s["precision"] = prec_name(in.prec);
+    s["cube"] = {{"w", in.w}, {"h", in.h}, {"c", out.c}};
+    s["input"] = {{"data", values_json(in.values)}};
+    s["output"] = json::object();
   } else {
     s["cube"] = {{"w", in.w}, {"h", in.h}, {"c", in.c}};
     s["input"] = {{"precision", prec_name(in.prec)}, {"data", values_json(in.values)}};
@@ -640,6 +648,8 @@ void check_shapes(const Net& n, const NetLayer& L, const JsonNode& node, int w, 
   }
 }
 
+void check_contract(const Net& n, const NetLayer& L, const JsonNode& node);
+
 void check_layer_shapes(const Net& n, const NetLayer& L, const JsonNode& node) {
   if (L.op == "concat") return;  // place_concats
   const NetTensor& in = n.out.tensors[static_cast<std::size_t>(L.input)];
@@ -676,6 +686,8 @@ void check_layer_shapes(const Net& n, const NetLayer& L, const JsonNode& node) {
     check_shapes(n, L, node, c.out.w, c.out.h, c.out.c, in.prec);
   } else if (L.op == "cdp") {
     check_shapes(n, L, node, in.w, in.h, in.c, in.prec);
+  } else if (L.op == "rubik") {
+    check_contract(n, L, node);
   } else if (L.op == "sdp") {
     check_shapes(n, L, node, in.w, in.h, in.c, out.prec);
     if (L.operand >= 0) {
@@ -714,6 +726,41 @@ void check_deconv_output(const Net& n, NetLayer& L, const JsonNode& node, const 
   // MACs: every input pixel times every kernel tap (the scatter-add), cropped lines included.
   L.macs = static_cast<uint64_t>(L.k) * static_cast<uint64_t>(in.c) * static_cast<uint64_t>(L.r) *
            static_cast<uint64_t>(L.s) * static_cast<uint64_t>(in.w) * static_cast<uint64_t>(in.h);
+}
+
+// RUBIK in a network: CONTRACT only (depth-to-space, docs/RUBIK.md). The input W x H x (sx sy C')
+// holds sub-cube j = y_i sx + x_i as channels [j C', (j + 1) C'); RUBIK reads sub-cubes
+// ceil(C' / Ca) surfaces apart, which is the packed tensor only when C' is a multiple of Ca (or
+// there is one sub-cube). Output (W sx) x (H sy) x C', packed. Split and merge read or write
+// planes, which are not network tensors.
+void check_contract(const Net& n, const NetLayer& L, const JsonNode& node) {
+  const NetTensor& in = n.out.tensors[static_cast<std::size_t>(L.input)];
+  const NetTensor& out = n.out.tensors[static_cast<std::size_t>(L.output)];
+  const JsonNode mode = node.require("mode");
+  if (mode.as_choice({"contract", "split", "merge"}) != "contract") {
+    mode.fail("only \"contract\" runs in a network: split and merge read or write planes, which are not network "
+              "tensors (feature cubes)");
+  }
+  int sx = 1, sy = 1;
+  if (const auto st = node.get("stride")) {
+    st->allow_keys({"x", "y"});
+    if (const auto x = st->get("x")) sx = static_cast<int>(x->as_int(1, 32));
+    if (const auto y = st->get("y")) sy = static_cast<int>(y->as_int(1, 32));
+  }
+  if (in.c % (sx * sy) != 0) {
+    node.require("input").fail(fmt::format("tensor \"{}\" has {} channels, not a multiple of stride x x y = {} (the "
+                                           "sub-cubes)",
+                                           in.name, in.c, sx * sy));
+  }
+  const int cout = in.c / (sx * sy);
+  const int ca = n.hw->atom_bytes / golden::bytes_per_element(in.prec);
+  if (sx * sy > 1 && cout % ca != 0) {
+    node.require("input").fail(fmt::format("each sub-cube of \"{}\" has {} channels, not a multiple of {} (the atom's): "
+                                           "RUBIK reads sub-cubes whole surfaces apart, so the packed tensor would not "
+                                           "be their layout",
+                                           in.name, cout, ca));
+  }
+  check_shapes(n, L, node, in.w * sx, in.h * sy, cout, in.prec);
 }
 
 // Values of tensor t as the golden device holds them.
@@ -816,6 +863,8 @@ CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root, std:
         prog = compile_pdp_layer(sh, sub);
       } else if (L.op == "cdp") {
         prog = compile_cdp_layer(sh, sub);
+      } else if (L.op == "rubik") {
+        prog = compile_rubik_layer(sh, sub);
       } else {
         prog = compile_sdp_layer(sh, sub, true);
       }

@@ -35,6 +35,7 @@ const fs::path kYolo = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/yolo_tin
 const fs::path kResnet18 = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/resnet18_stem.json";
 const fs::path kDecoder = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/decoder.json";
 const fs::path kAlexnet = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/alexnet_lrn.json";
+const fs::path kContract = fs::path(DLA_SOURCE_DIR) / "tests/data/networks/contract.json";  // the rubik op
 
 // A tensor of the reference: C x H x W values, c-major.
 struct Ref {
@@ -189,6 +190,19 @@ Ref lrn(const Ref& in, const json& L, const std::string& config) {
   return Ref{in.w, in.h, in.c, std::vector<int64_t>(res.out.begin(), res.out.begin() + n)};
 }
 
+// RUBIK CONTRACT (depth-to-space): output (x sx + i, y sy + j, c) is input channel
+// (j sx + i) C' + c at (x, y).
+Ref contract(const Ref& in, int sx, int sy) {
+  const int cout = in.c / (sx * sy);
+  Ref o{in.w * sx, in.h * sy, cout, {}};
+  for (int c = 0; c < cout; ++c) {
+    for (int oy = 0; oy < o.h; ++oy) {
+      for (int ox = 0; ox < o.w; ++ox) o.v.push_back(in.at(((oy % sy) * sx + ox % sx) * cout + c, oy / sy, ox / sx));
+    }
+  }
+  return o;
+}
+
 // Concatenation along channels (c-major values: one branch after the other).
 Ref concat(const std::vector<const Ref*>& branches) {
   Ref o{branches.front()->w, branches.front()->h, 0, {}};
@@ -310,6 +324,9 @@ static int check_against_reference(const fs::path& file, std::map<std::string, R
       out = sdp(in, L.contains("operand") ? &get(L["operand"]) : nullptr, relu);
     } else if (L["op"] == "cdp") {
       out = lrn(in, L, j["config"]);
+    } else if (L["op"] == "rubik") {
+      REQUIRE(L["mode"] == "contract");
+      out = contract(in, L["stride"]["x"], L["stride"]["y"]);
     } else {
       REQUIRE(L["op"] == "pdp");
       out = maxpool(in, L["pool"]);
@@ -547,6 +564,27 @@ TEST_CASE("network alexnet_lrn: convolutions and LRN on CDP and max pooling equa
   CHECK(changed > c2.v.size() / 10);
 }
 
+TEST_CASE("network rubik: a 1x1 convolution to 4 x 32 channels then RUBIK CONTRACT equals depth-to-space",
+          "[network]") {
+  std::ifstream in(kContract);
+  const json j = json::parse(in);
+  std::map<std::string, Ref> ref;
+  CHECK(check_against_reference(kContract, ref) > 1000);
+  {
+    json b = j;  // sub-cubes of 16 channels: not the packed tensor's layout
+    b["tensors"][1]["c"] = 64;
+    b["tensors"][2]["c"] = 16;
+    b["layers"][0]["weights"]["k"] = 64;
+    CHECK(refusal(b) == "/layers/1/input | each sub-cube of \"s\" has 16 channels, not a multiple of 32 (the atom's): "
+                        "RUBIK reads sub-cubes whole surfaces apart, so the packed tensor would not be their layout");
+  }
+  {
+    json b = j;
+    b["layers"][1]["mode"] = "split";
+    CHECK(refusal(b).starts_with("/layers/1/mode | only \"contract\" runs in a network"));
+  }
+}
+
 TEST_CASE("network lenet5: one program, each layer programmed into the other groups while the previous runs",
           "[network]") {
   const LoadedLayer l = load_layer(kLenet);
@@ -726,9 +764,9 @@ TEST_CASE("network files: each refusal names the JSON pointer and the rule", "[n
   }
   {
     json j = base;
-    j["config"] = "nv_full";
     j["layers"][1]["op"] = "rubik";
-    CHECK(refusal(j).starts_with("/layers/1/op | \"rubik\" is not an op"));
+    j["layers"][1].erase("pool");
+    CHECK(refusal(j) == "/layers/1/op | nv_small has no RBK block, which a rubik layer needs");
   }
   {
     json j = base;

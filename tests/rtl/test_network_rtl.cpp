@@ -134,6 +134,24 @@ TEST_CASE("every bundled network: RTL equals golden after every layer under the 
 
 TEST_CASE("every bundled network under every stress leg", "[network][rtl][.long]") { run_bundled_networks(true); }
 
+TEST_CASE("network rubik op: a convolution then RUBIK CONTRACT on nvdla_core and the RUBIK top", "[network][rtl]") {
+  const fs::path f = fs::path(DLA_SOURCE_DIR) / "tests/data/networks/contract.json";
+  const std::vector<RunOptions> legs = cross_stress::options();
+  for (const RunOptions& o : {legs[5], legs.back()}) {
+    const RunResult r = run_layer(f, o);
+    INFO(format_run(r));
+    REQUIRE(r.status == Status::Pass);
+    std::size_t compared = 0;
+    for (const auto& c : r.compares) {
+      if (c.region.rfind("golden memory", 0) != 0) continue;
+      ++compared;
+      CHECK(c.elements > 0);
+      CHECK(c.mismatches == 0);
+    }
+    CHECK(compared == 2);  // expand, d2s
+  }
+}
+
 TEST_CASE("network lenet5 on nv_small: the sequential schedule passes too, and ping-pong saves cycles",
           "[network][rtl]") {
   const fs::path seq = lenet_with_schedule("sequential");
