@@ -141,7 +141,7 @@ TEST_CASE("the conv RTL takes image input (PIXEL) on NVDLA's CBUF layout and ref
                  Catch::Contains("D_BANK.DATA_BANK gives the input 2 bank(s) but it needs 3 (ENTRY_PER_SLICE 2 x 600 lines"));
 }
 
-TEST_CASE("the conv RTL refuses batches, compressed weights and post-extension of feature input, which it does not have, with the reason",
+TEST_CASE("the conv RTL refuses batches and compressed weights and post-extension of feature input with the reason",
           "[rtl][conv]") {
   // nv_full 4 x 4 x 64, 32 kernels 3x3: runs as one batch of uncompressed weights; each of the
   // three register fields alone makes the RTL refuse (it would compute one plain batch otherwise).
