@@ -192,15 +192,13 @@ std::unique_ptr<Device> make_nvdla_core_top(const std::vector<std::string>& bloc
 std::unique_ptr<Device> make_rtl_device(const std::vector<std::string>& blocks, const golden::HwConfig& cfg,
                                         const RunOptions& opt, std::string& why) {
   if (const units::RtlTop* top = units::rtl_top_for(blocks)) return top->make(blocks, cfg, opt);
-  const auto& core = nvdla_core_blocks();
-  for (const auto& b : blocks) {
-    if (b != "RBK" && std::find(core.begin(), core.end(), b) == core.end()) {
-      why = fmt::format("the program enables {}, and this build's RTL has {} (nvdla_core, with or without RBK) only", b,
-                        units::join_and(core));
-      return nullptr;
-    }
+  // Name every top with its blocks, from the registry, so the message stays true as tops are added.
+  std::vector<std::string> tops;
+  for (const units::RtlTop* t : units::rtl_tops()) {
+    tops.push_back(fmt::format("{} ({})", t->name, units::join_and(units::top_blocks(*t))));
   }
-  why = "no RTL top of this build has every block the program enables";
+  why = fmt::format("the program enables {}, and no RTL top of this build has them all; the tops are {}",
+                    units::join_and(blocks), fmt::join(tops, "; "));
   return nullptr;
 }
 

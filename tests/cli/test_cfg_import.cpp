@@ -76,11 +76,16 @@ TEST_CASE("a .cfg runs on the RTL in cross and rtl modes, and one the RTL cannot
     CHECK(r.exit == 0);
     CHECK_THAT(r.out, Catch::Contains("PASS good") && Catch::Contains("crc32 actual 356154db expected 356154db"));
   }
-  // SDP and CDP in one program: no RTL top holds both (CDP runs alone, in nvdla_cdp_top).
-  const Cmd r = dlacosim("run " + kBad + "sdp_with_cdp.cfg --config nv_small --mode cross");
+  // SDP and CDP in one program run on nvdla_core + nvdla_cdp_top over one memory.
+  const Cmd c = dlacosim("run " + kBad + "sdp_with_cdp.cfg --config nv_small --mode cross");
+  INFO(c.out);
+  CHECK(c.exit == 0);
+  CHECK_THAT(c.out, Catch::Contains("PASS sdp_with_cdp") && Catch::Contains("crc32 actual 356154db expected 356154db"));
+  // CDP and RUBIK in one program: no RTL top holds both.
+  const Cmd r = dlacosim("run " + kBad + "cdp_with_rbk.cfg --config nv_full --mode cross");
   INFO(r.out);
   CHECK(r.exit == 2);
-  CHECK_THAT(r.out, Catch::Contains("enables CDP") && Catch::Contains("--mode golden"));
+  CHECK_THAT(r.out, Catch::Contains("enables CDP") && Catch::Contains("RBK") && Catch::Contains("--mode golden"));
   const Cmd t = dlacosim("import " + kBad + "good.cfg --config nv_tiny");
   CHECK(t.exit == 2);
   CHECK_THAT(t.out, Catch::Contains("unknown configuration \"nv_tiny\""));

@@ -438,11 +438,13 @@ TEST_CASE("CDP RTL device refuses what the RTL does not compute, naming the regi
   const std::string r_odd = refusal(golden::nv_small(), false, odd);
   CHECK(r_odd.find("CDP.D_DST_LINE_STRIDE") != std::string::npos);
   CHECK(r_odd.find("memory atom") != std::string::npos);
-  // The device for a program with CDP and another unit is not this one.
+  // CDP with a unit no top pairs it with (RUBIK) is refused, naming both; CDP with the
+  // nvdla_core blocks runs on nvdla_core + nvdla_cdp_top (networks with LRN).
   std::string why;
   RunOptions o;
-  CHECK(make_rtl_device({"CDP", "CDP_RDMA", "SDP"}, golden::nv_small(), o, why) == nullptr);
-  CHECK(why.find("CDP") != std::string::npos);
+  CHECK(make_rtl_device({"CDP", "CDP_RDMA", "RBK"}, golden::nv_full(), o, why) == nullptr);
+  CHECK(why.find("enables CDP, CDP_RDMA and RBK") != std::string::npos);
+  CHECK(make_rtl_device({"CDP", "CDP_RDMA", "SDP"}, golden::nv_small(), o, why) != nullptr);
 }
 
 namespace {
