@@ -44,6 +44,7 @@ module nvdla_core #(
   // reads in flight of CDMA's data and weight clients (docs/DMA.md sizing)
   parameter int unsigned CdmaDatRdSlots = 264,
   parameter int unsigned CdmaWtRdSlots  = 264,
+  parameter int unsigned PdpRdSlots     = 16,  // PDP_RDMA's reads in flight
   // read arbiter weights, client i at [8i +: 8]: 0 SDP, 1 CDMA_DAT, 2 PDP, 3 CDMA_WT (NVDLA's
   // reset value of every MCIF CFG_RD_WEIGHT field is 1: plain round robin)
   parameter logic [31:0] RdWeights    = 32'h01010101,
@@ -80,9 +81,8 @@ module nvdla_core #(
   // level interrupt (GLB)
   output logic                  intr_o
 );
-  localparam int unsigned PdpReads = 16;   // pdp_core's MaxInFlight
   // the reads in flight on the port: CDMA's two clients' + SDP's 4 streams x SdpRdSlots + PDP_RDMA's
-  localparam int unsigned TagDepth = CdmaDatRdSlots + CdmaWtRdSlots + 4 * SdpRdSlots + PdpReads;
+  localparam int unsigned TagDepth = CdmaDatRdSlots + CdmaWtRdSlots + 4 * SdpRdSlots + PdpRdSlots;
   logic [DmaBits-1:0]  unused_rsp_data;  // each master takes dma_rd_rsp_data_i directly
   logic [AtomBits-1:0] rsp_atom;         // the beat's first atom: SDP's and PDP's reads
 
@@ -201,7 +201,7 @@ module nvdla_core #(
     .PdpBase    (PdpBase),
     .RdmaBase   (PdpRdmaBase),
     .Throughput (PdpThroughput),
-    .MaxInFlight(PdpReads)
+    .MaxInFlight(PdpRdSlots)
   ) u_pdp (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),
