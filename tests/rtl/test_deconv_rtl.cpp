@@ -70,9 +70,10 @@ TEST_CASE("a program with RBK and nvdla_core blocks gets the two-top device, oth
   REQUIRE(d != nullptr);
   CHECK(why.empty());
   CHECK(d->kind() == "rtl");
-  // RBK with a block neither top has: no device, the reason names it.
+  // RBK with a block neither of its tops has: no device, the reason names the blocks and the tops.
   CHECK(make_rtl_device({"SDP", "RBK", "CDP"}, golden::nv_full(), o, why) == nullptr);
-  CHECK_THAT(why, Catch::Contains("enables CDP"));
+  CHECK_THAT(why, Catch::Contains("enables SDP, RBK and CDP, and no RTL top of this build has them all") &&
+                      Catch::Contains("nvdla_core+nvdla_rubik_top ("));
   // RUBIK exists on nv_full only.
   CHECK_THROWS_AS(make_rtl_device({"SDP", "RBK"}, golden::nv_large(), o, why), InputError);
 }
