@@ -11,11 +11,15 @@
 // of columns x, x + 1, which this layout keeps in two rows where NVDLA packs them into one entry). CSC reads DatRdPorts data rows and two consecutive weight rows per
 // cycle (asynchronous reads). DatRdPorts 4 (Winograd): CSC reads the four rows of a 4x4 tile
 // per cycle; they are the four parities of (row pair, column pair).
+// Compressed weights (WmbRows > 0, nv_full): the last WmbRows rows (bank 15) are the ring of the
+// weight mask bits; CDMA's weight write port writes there when wt_wmb_i (row = ring row), and CSC
+// reads two consecutive mask rows per cycle (wmb_rrow_i: ring rows).
 module conv_cbuf #(
   parameter int unsigned WordW      = 64,
   parameter int unsigned AtomBits   = 64,
   parameter int unsigned CbufRows   = 16384,
   parameter int unsigned DatRdPorts = 1,
+  parameter int unsigned WmbRows    = 0,  // rows of the mask ring (0: no compressed weights)
   localparam int unsigned RowAtoms = WordW / AtomBits,
   localparam int unsigned RowW     = $clog2(CbufRows)
 ) (
@@ -33,19 +37,28 @@ module conv_cbuf #(
   input  logic [RowW-1:0]     wt_wrow_i,    // ring row
   input  logic [RowAtoms-1:0] wt_wmask_i,   // lanes of the ring row written
   input  logic [WordW-1:0]    wt_wdata_i,
+  input  logic                wt_wmb_i,     // the weight write goes to the mask ring
   // CSC reads
   input  logic [DatRdPorts-1:0][RowW-1:0] dat_rrow_i,
   output logic [DatRdPorts-1:0][WordW-1:0] dat_rdata_o,
   input  logic [RowW-1:0]     wt_rrow0_i,   // ring rows
   output logic [WordW-1:0]    wt_rdata0_o,
   input  logic [RowW-1:0]     wt_rrow1_i,
-  output logic [WordW-1:0]    wt_rdata1_o
+  output logic [WordW-1:0]    wt_rdata1_o,
+  input  logic [1:0][RowW-1:0]  wmb_rrow_i,  // mask ring rows
+  output logic [1:0][WordW-1:0] wmb_rdata_o
 );
+  localparam int unsigned WmbBase = CbufRows - (WmbRows > 0 ? WmbRows : 1);
   // Physical row of a ring row: wt_base_i + ring row.
   logic [RowW-1:0]     wt_wprow, wt_prow0, wt_prow1;
-  assign wt_wprow = wt_base_i + wt_wrow_i;
+  assign wt_wprow = (WmbRows > 0 && wt_wmb_i) ? RowW'(WmbBase) + wt_wrow_i : wt_base_i + wt_wrow_i;
   assign wt_prow0 = wt_base_i + wt_rrow0_i;
   assign wt_prow1 = wt_base_i + wt_rrow1_i;
+
+  if (WmbRows == 0) begin : g_no_wmb
+    logic unused_wmb;
+    assign unused_wmb = ^{wmb_rrow_i, wt_wmb_i};
+  end
 
   // One memory per atom lane so every write is a whole word of its memory.
   for (genvar l = 0; l < RowAtoms; l++) begin : g_lane
@@ -60,5 +73,12 @@ module conv_cbuf #(
     end
     assign wt_rdata0_o[l*AtomBits +: AtomBits] = mem[wt_prow0];
     assign wt_rdata1_o[l*AtomBits +: AtomBits] = mem[wt_prow1];
+    for (genvar p = 0; p < 2; p++) begin : g_wmb
+      if (WmbRows > 0) begin : g_on
+        assign wmb_rdata_o[p][l*AtomBits +: AtomBits] = mem[RowW'(WmbBase) + wmb_rrow_i[p]];
+      end else begin : g_off
+        assign wmb_rdata_o[p][l*AtomBits +: AtomBits] = '0;
+      end
+    end
   end
 endmodule

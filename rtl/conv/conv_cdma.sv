@@ -21,7 +21,12 @@
 //     (D_CVT_CFG) is applied on the way in;
 //   * weights: D_WEIGHT_BYTES bytes read linearly from D_WEIGHT_ADDR into the weight ring; a
 //     read is issued only when its bytes do not overwrite weights CSC still needs
-//     (wt_release_i: stream offset below which CSC is done).
+//     (wt_release_i: stream offset below which CSC is done). Compressed weights (cfg.wt_comp,
+//     WmbRows > 0): the packed stream goes into the weight ring the same way, and the client also
+//     reads D_WMB_BYTES of mask bits from D_WMB_ADDR into the mask ring (CBUF's last WmbRows rows,
+//     bank 15; wmb_release_i paces it), alternating between the two streams request by request
+//     (a stream without room or done leaves the turn to the other); the first-group phase is
+//     then at most the ring's bytes (the packed group's size is only known from WGS, not read).
 // dat_lines_o (complete input lines in CBUF) / wt_written_o tell CSC what has arrived; the
 // *_pulse_o outputs mark the end of the data and of the weight fetch (CDMA_DAT / CDMA_WT
 // interrupts); fetch_done_o holds from the layer's last response (data and weights) to the next
@@ -40,6 +45,7 @@ module conv_cdma #(
   parameter int unsigned StripeLower    = 8,
   parameter int unsigned StripeUpper    = 16,
   parameter int unsigned DmaAtoms       = 1,  // atoms per DMA read beat (a power of two)
+  parameter int unsigned WmbRows        = 0,  // rows of CBUF's mask ring (0: no compressed weights)
   localparam int unsigned AtomBytes = 1 << AtomLog2,
   localparam int unsigned AtomBits  = 8 * AtomBytes,
   localparam int unsigned DmaBits   = AtomBits * DmaAtoms,
@@ -82,8 +88,11 @@ module conv_cdma #(
   output logic [RowW-1:0]     wt_wrow_o,    // ring row
   output logic [RowAtoms-1:0] wt_wmask_o,   // lanes of the ring row written
   output logic [WordW-1:0]    wt_wdata_o,   // lane l's atom at l x AtomBits
+  output logic                wt_wmb_o,     // the weight write goes to the mask ring
   // to CSC
   input  logic [31:0]         wt_release_i,
+  input  logic [31:0]         wmb_release_i, // mask bytes CSC is done with
+  output logic [31:0]         wmb_written_o, // mask bytes in CBUF
   input  logic [RowW:0]       wt_ring_i,     // rows of the weight ring (D_BANK.WEIGHT_BANK)
   output logic [13:0]         dat_lines_o,
   output logic [31:0]         wt_written_o,
@@ -140,8 +149,13 @@ module conv_cdma #(
   logic [31:0] w0_bytes;
   logic [5:0]  group_k;
   assign group_k  = (SupportInt16 && cfg_i.int16) ? 6'(GroupKernels / 2) : 6'(GroupKernels);
-  assign w0_bytes = (32'(group_k) * 32'(cfg_i.byte_per_kernel) < cfg_i.wt_bytes)
-                  ? 32'(group_k) * 32'(cfg_i.byte_per_kernel) : cfg_i.wt_bytes;
+  logic [31:0] w0_full, ring_bytes;
+  logic        comp;
+  assign comp       = WmbRows > 0 && cfg_i.wt_comp;
+  assign w0_full    = (32'(group_k) * 32'(cfg_i.byte_per_kernel) < cfg_i.wt_bytes)
+                    ? 32'(group_k) * 32'(cfg_i.byte_per_kernel) : cfg_i.wt_bytes;
+  assign ring_bytes = 32'(wt_ring_i) << RowLog2;
+  assign w0_bytes   = (comp && ring_bytes < w0_full) ? ring_bytes : w0_full;
 
   // The data walk of each side: conv_cdma_walk, or in W-fold mode conv_cdma_fold_walk (one slot
   // of a folded row per step).
@@ -325,25 +339,39 @@ module conv_cdma #(
   logic [31:0] q_bytes;  // bytes of this weight request: one atom or WtAtoms
   logic [32:0] wt_limit; // ring room: stream offsets below this may be written
   logic        q_wide;
+  // compressed weights: the mask stream (mo_q bytes requested), q_msk selects it for this request
+  logic [31:0] mo_q, q_off;
+  logic        q_msk, msk_held_q, sel_q, d_can, m_can, q_d_done, q_m_done;
+  logic [32:0] wmb_limit;
 
   // past the first lines, the data client waits for the first kernel group's weight requests
   assign dat_hold = dq_ph_q == PhData && wq_ph_q == PhWeight0;
   assign q_dat    = dq_ph_q == PhData0 || (dq_ph_q == PhData && !dat_hold);
   assign wt_limit = 33'(wt_release_i) + (33'(wt_ring_i) << RowLog2);
+  assign wmb_limit = 33'(wmb_release_i) + 33'(WmbRows * RowBytes);
+  // the two streams of a compressed layer take turns (sel_q: the mask's turn); a held request
+  // keeps its stream
+  assign wt_room   = 33'(qo_q) + 33'(AtomBytes) <= wt_limit;
+  assign d_can     = (!comp || qo_q < cfg_i.wt_bytes) && wt_room;
+  assign m_can     = comp && mo_q < cfg_i.wmb_bytes && 33'(mo_q) + 33'(AtomBytes) <= wmb_limit;
+  assign q_msk     = wt_held_q ? msk_held_q : m_can && (sel_q || !d_can);
+  assign q_off     = q_msk ? mo_q : qo_q;
   if (WtAtoms > 1) begin : g_q_wide
     // aligned, every atom starts inside the phase, and the ring has room for all of them
     logic [31:0] q_end;
-    assign q_end  = (wq_ph_q == PhWeight0) ? w0_bytes : cfg_i.wt_bytes;
-    assign q_wide = qo_q[AtomLog2 +: WtLog2] == '0 &&
-                    qo_q + 32'((WtAtoms - 1) * AtomBytes) < q_end &&
-                    33'(qo_q) + 33'(WtAtoms * AtomBytes) <= wt_limit;
+    assign q_end  = q_msk ? cfg_i.wmb_bytes : (wq_ph_q == PhWeight0) ? w0_bytes : cfg_i.wt_bytes;
+    assign q_wide = q_off[AtomLog2 +: WtLog2] == '0 &&
+                    q_off + 32'((WtAtoms - 1) * AtomBytes) < q_end &&
+                    33'(q_off) + 33'(WtAtoms * AtomBytes) <= (q_msk ? wmb_limit : wt_limit);
   end else begin : g_q_narrow
     assign q_wide = 1'b0;
   end
   assign q_bytes   = q_wide ? 32'(WtAtoms * AtomBytes) : 32'(AtomBytes);
-  assign q_last_o  = qo_q + q_bytes >= cfg_i.wt_bytes;
-  assign q_last_o0 = qo_q + q_bytes >= w0_bytes;
-  assign wt_room   = 33'(qo_q) + 33'(AtomBytes) <= wt_limit;
+  // the streams done after this request: the client's last request when both are
+  assign q_d_done  = q_msk ? qo_q >= cfg_i.wt_bytes : qo_q + q_bytes >= cfg_i.wt_bytes;
+  assign q_m_done  = !comp || (q_msk ? mo_q + q_bytes >= cfg_i.wmb_bytes : mo_q >= cfg_i.wmb_bytes);
+  assign q_last_o  = q_d_done && q_m_done;
+  assign q_last_o0 = !q_msk && qo_q + q_bytes >= w0_bytes;
 
   assign dat_rd_req_addr_o  = q_addr;
   assign dat_rd_req_len_o   = q_pair ? LenW'(1) : '0;
@@ -351,9 +379,9 @@ module conv_cdma #(
   assign dat_fire           = dat_rd_req_valid_o && dat_rd_req_ready_i;
   // a skipped atom takes a step without a read
   assign q_step             = q_dat && (q_skip || dat_fire);
-  assign wt_rd_req_addr_o   = cfg_i.wt_addr + 64'(qo_q);
+  assign wt_rd_req_addr_o   = q_msk ? cfg_i.wmb_addr + 64'(mo_q) : cfg_i.wt_addr + 64'(qo_q);
   assign wt_rd_req_len_o    = q_wide ? LenW'(WtAtoms - 1) : '0;
-  assign wt_rd_req_valid_o  = (wq_ph_q == PhWeight0 || wq_ph_q == PhWeight) && wt_room &&
+  assign wt_rd_req_valid_o  = (wq_ph_q == PhWeight0 || wq_ph_q == PhWeight) && (q_msk ? m_can : d_can) &&
                               (!dat_rd_port_i || wt_held_q);
   assign wt_fire            = wt_rd_req_valid_o && wt_rd_req_ready_i;
 
@@ -362,14 +390,21 @@ module conv_cdma #(
       dq_ph_q   <= PhIdle;
       wq_ph_q   <= PhIdle;
       qo_q      <= '0;
+      mo_q      <= '0;
       wt_held_q <= 1'b0;
+      msk_held_q <= 1'b0;
+      sel_q     <= 1'b0;
     end else if (start_i) begin
       dq_ph_q   <= PhData0;
       wq_ph_q   <= PhWeight0;
       qo_q      <= '0;
+      mo_q      <= '0;
       wt_held_q <= 1'b0;
+      msk_held_q <= 1'b0;
+      sel_q     <= 1'b0;
     end else begin
       wt_held_q <= wt_rd_req_valid_o && !wt_rd_req_ready_i;
+      msk_held_q <= q_msk;
       if (q_step && q_line_last) begin
         if (q_line + 14'd1 == q_lines) begin
           dq_ph_q <= PhDone;
@@ -378,7 +413,9 @@ module conv_cdma #(
         end
       end
       if (wt_fire) begin
-        qo_q <= qo_q + q_bytes;
+        sel_q <= !q_msk;
+        if (q_msk) mo_q <= mo_q + q_bytes;
+        else qo_q <= qo_q + q_bytes;
         if (q_last_o) begin
           wq_ph_q <= PhDone;
         end else if (wq_ph_q == PhWeight0 && q_last_o0) begin
@@ -395,35 +432,39 @@ module conv_cdma #(
   phase_e      dr_ph_q, wr_ph_q;  // data / weight response phase
   logic [31:0] so_q;
   logic        s_dat, s_last_o, s_dat_fire, s_wt_fire, s_wide;
-  logic [31:0] s_bytes;
+  logic [31:0] s_bytes, sm_q, s_off;
+  logic        s_msk;  // the response is mask bits (compressed weights)
   assign s_dat     = dr_ph_q == PhData;
-  // The width of each weight request, in request order, for its response (the request side's
-  // choice depends on the ring's room at the time).
+  // The width (and, compressed, the stream) of each weight request, in request order, for its
+  // response (the request side's choice depends on the rings' room at the time).
   if (WtAtoms > 1) begin : g_wide_fifo
     logic wide_valid, wide_ready;
     logic [$clog2(WtRdSlots + 1)-1:0] wide_level;
     dla_fifo #(
       .Depth      (WtRdSlots),
-      .Width      (1),
+      .Width      (2),
       .FallThrough(1'b1)
     ) u_wide (
       .clk_i      (clk_i),
       .rst_ni     (rst_ni),
       .in_valid_i (wt_fire),
       .in_ready_o (wide_ready),  // never full: it holds at most the weight reads in flight
-      .in_data_i  (q_wide),
+      .in_data_i  ({q_msk, q_wide}),
       .out_valid_o(wide_valid),
       .out_ready_i(s_wt_fire),
-      .out_data_o (s_wide),
+      .out_data_o ({s_msk, s_wide}),
       .level_o    (wide_level)
     );
     logic unused_wide;
     assign unused_wide = ^{wide_valid, wide_ready, wide_level};
   end else begin : g_no_wide_fifo
     assign s_wide = 1'b0;
+    assign s_msk  = 1'b0;  // WmbRows is 0 where a beat is one atom (nv_small)
   end
   assign s_bytes   = s_wide ? 32'(WtAtoms * AtomBytes) : 32'(AtomBytes);
-  assign s_last_o  = so_q + s_bytes >= cfg_i.wt_bytes;
+  assign s_off     = s_msk ? sm_q : so_q;
+  assign s_last_o  = (s_msk ? so_q >= cfg_i.wt_bytes : so_q + s_bytes >= cfg_i.wt_bytes) &&
+                     (!comp || (s_msk ? sm_q + s_bytes >= cfg_i.wmb_bytes : sm_q >= cfg_i.wmb_bytes));
   assign dat_rd_rsp_ready_o = s_dat && !s_skip;
   assign s_dat_fire = dat_rd_rsp_valid_i && dat_rd_rsp_ready_o;
   assign s_step     = s_dat && (s_skip || s_dat_fire);
@@ -435,16 +476,19 @@ module conv_cdma #(
       dr_ph_q <= PhIdle;
       wr_ph_q <= PhIdle;
       so_q    <= '0;
+      sm_q    <= '0;
     end else if (start_i) begin
       dr_ph_q <= PhData;
       wr_ph_q <= PhWeight;
       so_q    <= '0;
+      sm_q    <= '0;
     end else begin
       if (s_step && s_line_last && s_line + 14'd1 == s_lines) begin
         dr_ph_q <= PhDone;
       end
       if (s_wt_fire) begin
-        so_q <= so_q + s_bytes;
+        if (s_msk) sm_q <= sm_q + s_bytes;
+        else so_q <= so_q + s_bytes;
         if (s_last_o) begin
           wr_ph_q <= PhDone;
         end
@@ -454,14 +498,14 @@ module conv_cdma #(
 
   // Ring row of the weight stream offset so_q: so_q / RowBytes mod wt_ring_i, kept by stepping
   // (the ring is any number of banks, not a power of two).
-  logic [RowW:0] wt_row_q;
-  logic          wt_row_end;  // the beat at so_q ends its row
+  logic [RowW:0] wt_row_q, wm_row_q;  // ring rows of so_q and (mask ring) of sm_q
+  logic          wt_row_end;  // the beat at s_off ends its row
   logic [LaneW-1:0] wt_lane;  // lane of the beat's first atom
   if (RowAtoms == 1) begin : g_row_end1
     assign wt_row_end = 1'b1;
     assign wt_lane    = '0;
   end else begin : g_row_end
-    assign wt_lane    = so_q[AtomLog2 +: LaneW];
+    assign wt_lane    = s_off[AtomLog2 +: LaneW];
     assign wt_row_end = (32'(wt_lane) + (s_bytes >> AtomLog2)) == 32'(RowAtoms);
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -469,9 +513,22 @@ module conv_cdma #(
       wt_row_q <= '0;
     end else if (start_i) begin
       wt_row_q <= '0;
-    end else if (s_wt_fire && wt_row_end) begin
+    end else if (s_wt_fire && wt_row_end && !s_msk) begin
       wt_row_q <= (wt_row_q + 1'b1 == wt_ring_i) ? '0 : wt_row_q + 1'b1;
     end
+  end
+  if (WmbRows > 0) begin : g_wm_row
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        wm_row_q <= '0;
+      end else if (start_i) begin
+        wm_row_q <= '0;
+      end else if (s_wt_fire && wt_row_end && s_msk) begin
+        wm_row_q <= (wm_row_q + 1'b1 == (RowW + 1)'(WmbRows)) ? '0 : wm_row_q + 1'b1;
+      end
+    end
+  end else begin : g_no_wm_row
+    assign wm_row_q = '0;
   end
 
   // The input converter on the beat's first atom, or on both where data reads come in pairs.
@@ -519,7 +576,9 @@ module conv_cdma #(
   assign dat_wmask_o = img ? '1 : fold ? fold_mask : dat_lanes << s_lane;
   assign dat_wdata_o = img ? img_data : fold ? fold_row : dat_word;
   assign wt_we_o     = s_wt_fire;
-  assign wt_wrow_o   = RowW'(wt_row_q);
+  assign wt_wrow_o   = s_msk ? RowW'(wm_row_q) : RowW'(wt_row_q);
+  assign wt_wmb_o    = s_msk;
+  assign wmb_written_o = sm_q;
   // a one-atom beat goes to its lane, a wide one (aligned) to WtAtoms lanes from its lane: the
   // beat's atoms repeated along the row put atom j at lane (lane + j)
   assign wt_wmask_o  = (s_wide ? RowAtoms'((1 << WtAtoms) - 1) : RowAtoms'(1)) << wt_lane;
@@ -538,7 +597,8 @@ module conv_cdma #(
   assign fetch_done_o     = dr_ph_q == PhDone && wr_ph_q == PhDone;
 
   logic unused;
-  assign unused = ^{cfg_i, s_addr, d_q_row, d_q_lane, q_done, dat_rd_rsp_data_i, wt_rd_rsp_data_i};
+  assign unused = ^{cfg_i, s_addr, d_q_row, d_q_lane, q_done, dat_rd_rsp_data_i, wt_rd_rsp_data_i,
+                    q_off, s_off, wm_row_q};
 `ifndef SYNTHESIS
   // Cover points for scripts/coverage.sh: the request and response phase sequencers, the held
   // data client and a weight request taken beside data responses.

@@ -90,6 +90,8 @@ module conv_core #(
   localparam int unsigned RowW        = $clog2(CbufRows);
   localparam int unsigned EntLog2     = $clog2(CbufEntries);
   localparam int unsigned DatRdPorts  = SupportWino ? 8 : 2;  // CSC's (conv_csc)
+  // compressed weights (nv_full: SupportWino's feature set): the mask ring is the last bank
+  localparam int unsigned WmbRows     = SupportWino ? CbufEntries : 0;
 
   // ---------------------------------------------------------------- register blocks
   // Generated (tools/reggen): each block's consumer group as a struct of its fields (reg2hw),
@@ -300,6 +302,10 @@ module conv_core #(
     cfg.mean            = {cdma.mean_global_1_mean_ax, cdma.mean_global_1_mean_bv,
                            cdma.mean_global_0_mean_gu, cdma.mean_global_0_mean_ry};
     cfg.post_e          = csc.post_y_extension;
+    // compressed weights: nv_full only (SupportWino: the nv_full feature set); CDMA's copy decides
+    cfg.wt_comp         = SupportWino && cdma.weight_format;
+    cfg.wmb_addr        = {cdma.wmb_addr_high, cdma.wmb_addr_low};
+    cfg.wmb_bytes       = 32'(cdma.wmb_bytes);
   end
 
   // ---------------------------------------------------------------- layer control
@@ -335,6 +341,10 @@ module conv_core #(
   logic [RowAtoms-1:0] dat_wmask1;
   logic [WordW-1:0]    wt_rdata0, wt_rdata1;
   logic [31:0]         wt_written, wt_release;
+  logic [31:0]         wmb_written, wmb_release;
+  logic                wt_wmb;
+  logic [1:0][RowW-1:0]  wmb_rrow;
+  logic [1:0][WordW-1:0] wmb_rdata;
   // CDMA's clients on their engines' client side
   logic                cdat_req_valid, cdat_req_ready, cdat_rsp_valid, cdat_rsp_ready;
   logic                cwt_req_valid, cwt_req_ready, cwt_rsp_valid, cwt_rsp_ready;
@@ -353,7 +363,8 @@ module conv_core #(
     .SupportWfold  (SupportWfold),
     .StripeLower   (StripeLower),
     .StripeUpper   (StripeUpper),
-    .DmaAtoms      (DmaAtoms)
+    .DmaAtoms      (DmaAtoms),
+    .WmbRows       (WmbRows)
   ) u_cdma (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),
@@ -386,6 +397,9 @@ module conv_core #(
     .wt_wmask_o        (wt_wmask),
     .wt_wdata_o        (wt_wdata),
     .wt_release_i      (wt_release),
+    .wmb_release_i     (wmb_release),
+    .wmb_written_o     (wmb_written),
+    .wt_wmb_o          (wt_wmb),
     .wt_ring_i         (wt_ring),
     .dat_lines_o       (dat_lines),
     .wt_written_o      (wt_written),
@@ -441,7 +455,8 @@ module conv_core #(
     .WordW   (WordW),
     .AtomBits(AtomBits),
     .CbufRows(CbufRows),
-    .DatRdPorts(DatRdPorts)
+    .DatRdPorts(DatRdPorts),
+    .WmbRows (WmbRows)
   ) u_cbuf (
     .clk_i      (clk_i),
     .wt_base_i  (wt_base),
@@ -456,6 +471,9 @@ module conv_core #(
     .wt_wrow_i  (wt_wrow),
     .wt_wmask_i (wt_wmask),
     .wt_wdata_i (wt_wdata),
+    .wt_wmb_i   (wt_wmb),
+    .wmb_rrow_i (wmb_rrow),
+    .wmb_rdata_o(wmb_rdata),
     .dat_rrow_i (dat_rrow),
     .dat_rdata_o(dat_rdata),
     .wt_rrow0_i (wt_rrow0),
@@ -476,7 +494,8 @@ module conv_core #(
     .CbufRows    (CbufRows),
     .StripeLower (StripeLower),
     .StripeUpper (StripeUpper),
-    .SupportWino (SupportWino)
+    .SupportWino (SupportWino),
+    .WmbRows     (WmbRows)
   ) u_csc (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
@@ -492,6 +511,10 @@ module conv_core #(
     .wt_rdata0_i      (wt_rdata0),
     .wt_rrow1_o       (wt_rrow1),
     .wt_rdata1_i      (wt_rdata1),
+    .wmb_written_i    (wmb_written),
+    .wmb_release_o    (wmb_release),
+    .wmb_rrow_o       (wmb_rrow),
+    .wmb_rdata_i      (wmb_rdata),
     .wt_valid_o       (mac_wt_valid),
     .wt_ready_i       (mac_wt_ready),
     .wt_cell_o        (mac_wt_cell),

@@ -14,6 +14,15 @@
 // One atomic operation per cycle while the array accepts; the weight set of the next pass loads
 // while the current pass runs (passes of >= NumCells positions never wait).
 //
+// Compressed weights (cfg.wt_comp, WmbRows > 0, nv_full; docs/CDMA_MODES.md §2): the weight ring
+// holds the packed non-zero stream and CBUF's mask ring (bank 15) the mask bits. The loader walks
+// the same sets and cells; a cell is the next n = (kernels of the cell) x channels elements of
+// the uncompressed stream, so the loader keeps a mask bit pointer and a packed byte pointer,
+// reads n mask bits and the packed bytes from there and expands them (conv_csc_wdec), both
+// pointers continuing cell by cell, back to the kernel group's first bit / byte for each stripe
+// and on to the next group's (the current ones) at a group change. A cell goes once its mask
+// bits and its packed bytes are in CBUF; the group's first byte / mask byte is the release.
+//
 // Winograd (cfg.wino, SupportWino): the same two sequencers over
 //     kernel group g -> stripe of 2x2 output tiles -> channel group q (4 extended channels)
 // with one "position" per tile and R = S = 1: a weight set is one (g, q): per cell the
@@ -29,6 +38,7 @@ module conv_csc #(
   parameter int unsigned StripeLower  = 8,
   parameter int unsigned StripeUpper  = 16,
   parameter bit          SupportWino  = 1'b0,
+  parameter int unsigned WmbRows      = 0,  // rows of CBUF's mask ring (0: no compressed weights)
   localparam int unsigned DatRdPorts  = SupportWino ? 8 : 2,  // Winograd 4, image 2 per line
   localparam int unsigned DataW       = SupportInt16 ? 16 : 8,
   localparam int unsigned WordW       = AtomicC * DataW,
@@ -54,6 +64,11 @@ module conv_csc #(
   input  logic [WordW-1:0]    wt_rdata0_i,
   output logic [RowW-1:0]     wt_rrow1_o,
   input  logic [WordW-1:0]    wt_rdata1_i,
+  // compressed weights: the mask ring
+  input  logic [31:0]         wmb_written_i,  // mask bytes in CBUF
+  output logic [31:0]         wmb_release_o,  // mask bytes done with
+  output logic [1:0][RowW-1:0]  wmb_rrow_o,   // mask ring rows
+  input  logic [1:0][WordW-1:0] wmb_rdata_i,
   // MAC array
   output logic                wt_valid_o,
   input  logic                wt_ready_i,
@@ -123,6 +138,19 @@ module conv_csc #(
   logic        w_last_c, w_last_s, w_last_r, w_last_b, w_last_stripe, w_last_g, w_fire;
   logic [27:0] w_len;
   logic [31:0] w_rs_step, w_blk_step, w_cell_off, w_set_end;
+  // compressed weights (see below)
+  localparam int unsigned CntW    = $clog2(RowBytes) + 1;
+  localparam int unsigned MaskLog2 = $clog2(WordW);  // mask bits per CBUF row
+  logic            comp;
+  logic [34:0]     mp_q, gmp_q, c_mp_nx;  // mask bit pointer (uncompressed element), group's first
+  logic [31:0]     dp_q, gdp_q, c_dp_nx;  // packed byte pointer, group's first
+  logic [RowW:0]   dp_row_q, gdp_row_q, mp_row_q, gmp_row_q, c_dp_row_nx, c_mp_row_nx;
+  logic [RowW-1:0] c_dp_row1, c_mp_row1;
+  logic [CntW-1:0] c_n, c_cnt;
+  logic [31:0]     c_bytes;
+  logic [WordW-1:0] c_data;
+  logic [2*WordW-1:0] c_mask_win, c_pack_win;
+  logic            c_stripe_end;
   logic        kpc2;  // two int8 kernels per cell
   assign kpc2       = KernPerCell == 2 && !int16;
   assign w_kpg      = (wg_q == groups - 14'd1) ? kpg_last : (14'd1 << ak_log2);
@@ -149,11 +177,14 @@ module conv_csc #(
   // A weight set goes as soon as its own bytes are in CBUF (the stream holds the sets in loop
   // order), so the first stripe overlaps the fetch of the rest of its group.
   assign w_set_end  = wgrp_base_q + wblk_base_q + wrs_base_q + w_rs_step;
-  assign wt_valid_o = wl_act_q && wt_written_i >= w_set_end;
+  // Compressed: a cell goes once its mask bits and packed bytes are in CBUF.
+  assign wt_valid_o = wl_act_q && (comp ? (35'(wmb_written_i) << 3) >= c_mp_nx && wt_written_i >= c_dp_nx
+                                        : wt_written_i >= w_set_end);
   assign w_fire     = wt_valid_o && wt_ready_i;
   assign wt_cell_o  = CellW'(wc_q);
   assign wt_last_o  = w_last_c;
-  assign wt_release_o = wgrp_base_q;
+  assign wt_release_o = comp ? gdp_q : wgrp_base_q;
+  assign wmb_release_o = 32'(gmp_q >> 3);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -208,6 +239,55 @@ module conv_csc #(
     end
   end
 
+  // ---------------------------------------------------------------- compressed weights
+  assign comp    = WmbRows > 0 && cfg_i.wt_comp;
+  // the cell's elements: its kernel(s) x channels
+  assign c_n     = CntW'((kpc2 && 14'(2 * wc_q + 1) < w_kpg) ? w_cpb << 1 : w_cpb);
+  assign c_mask_win = {wmb_rdata_i[1], wmb_rdata_i[0]} >> mp_q[MaskLog2-1:0];
+  assign c_pack_win = {wt_rdata1_i, wt_rdata0_i} >> {dp_q[RowLog2-1:0], 3'b000};
+  conv_csc_wdec #(
+    .RowBytes(RowBytes), .SupportInt16(SupportInt16)
+  ) u_wdec (
+    .int16_i(int16), .n_i(c_n), .mask_i(c_mask_win[RowBytes-1:0]), .packed_i(c_pack_win[WordW-1:0]),
+    .data_o(c_data), .cnt_o(c_cnt)
+  );
+  assign c_bytes     = 32'(c_cnt) << int16;
+  assign c_mp_nx     = mp_q + 35'(c_n);
+  assign c_dp_nx     = dp_q + c_bytes;
+  // a cell moves each pointer into the next ring row at most (n <= a row's elements)
+  assign c_dp_row_nx = (32'(dp_q[RowLog2-1:0]) + c_bytes < 32'(RowBytes)) ? dp_row_q
+                     : (dp_row_q + 1'b1 == wt_ring_i) ? '0 : dp_row_q + 1'b1;
+  assign c_mp_row_nx = (32'(mp_q[MaskLog2-1:0]) + 32'(c_n) < 32'(WordW)) ? mp_row_q
+                     : (mp_row_q + 1'b1 == (RowW + 1)'(WmbRows)) ? '0 : mp_row_q + 1'b1;
+  assign c_dp_row1   = (dp_row_q + 1'b1 == wt_ring_i) ? '0 : RowW'(dp_row_q + 1'b1);
+  assign c_mp_row1   = (mp_row_q + 1'b1 == (RowW + 1)'(WmbRows)) ? '0 : RowW'(mp_row_q + 1'b1);
+  assign wmb_rrow_o  = {c_mp_row1, RowW'(mp_row_q)};
+  assign c_stripe_end = w_last_c && w_last_s && w_last_r && w_last_b;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      {mp_q, gmp_q, dp_q, gdp_q, dp_row_q, gdp_row_q, mp_row_q, gmp_row_q} <= '0;
+    end else if (start_i) begin
+      {mp_q, gmp_q, dp_q, gdp_q, dp_row_q, gdp_row_q, mp_row_q, gmp_row_q} <= '0;
+    end else if (w_fire && comp) begin
+      mp_q     <= c_mp_nx;
+      dp_q     <= c_dp_nx;
+      mp_row_q <= c_mp_row_nx;
+      dp_row_q <= c_dp_row_nx;
+      if (c_stripe_end && !w_last_stripe) begin
+        // the next stripe of the group reads the group's weights again
+        mp_q     <= gmp_q;
+        dp_q     <= gdp_q;
+        mp_row_q <= gmp_row_q;
+        dp_row_q <= gdp_row_q;
+      end else if (c_stripe_end) begin
+        gmp_q     <= c_mp_nx;
+        gdp_q     <= c_dp_nx;
+        gmp_row_q <= c_mp_row_nx;
+        gdp_row_q <= c_dp_row_nx;
+      end
+    end
+  end
+
   // Weight bytes of one cell: a window of two consecutive ring rows from the set's offset.
   logic [2*WordW-1:0] w_window;
   logic [WordW-1:0]   w_lo, w_hi, w_word;
@@ -227,9 +307,9 @@ module conv_csc #(
   assign w_grp_sum  = (RowW + 2)'(wgrp_row_q) + (RowW + 2)'(w_grp_adv >> RowLog2);
   assign w_grp_next = (w_grp_sum >= (RowW + 2)'(wt_ring_i)) ? (RowW + 1)'(w_grp_sum - (RowW + 2)'(wt_ring_i))
                                                             : (RowW + 1)'(w_grp_sum);
-  assign wt_rrow0_o = RowW'(w_row0);
-  assign wt_rrow1_o = w_row1;
-  assign w_window   = {wt_rdata1_i, wt_rdata0_i} >> {w_in_grp[RowLog2-1:0], 3'b000};
+  assign wt_rrow0_o = comp ? RowW'(dp_row_q) : RowW'(w_row0);
+  assign wt_rrow1_o = comp ? c_dp_row1 : w_row1;
+  assign w_window   = comp ? {{WordW{1'b0}}, c_data} : {wt_rdata1_i, wt_rdata0_i} >> {w_in_grp[RowLog2-1:0], 3'b000};
   always_comb begin
     for (int unsigned i = 0; i < RowBytes; i++) begin
       w_mask_k[i]  = 14'(i) < w_cpb;
@@ -538,5 +618,5 @@ module conv_csc #(
   end
 
   logic unused;
-  assign unused = ^{cfg_i, drow, nbw_q[27:20], w_hi, w_mask_16, w_window};
+  assign unused = ^{cfg_i, drow, nbw_q[27:20], w_hi, w_mask_16, w_window, c_mask_win, c_pack_win};
 endmodule

@@ -71,6 +71,11 @@ package conv_pkg;
     logic        mean_en;       // D_MEAN_FORMAT: means replace CVT_OFFSET
     logic [3:0][15:0] mean;     // MEAN_RY, _GU, _BV, _AX by CBUF channel
     logic [1:0]  post_e;        // CSC D_POST_Y_EXTENSION: E = 2^post_e kernel rows per atom
+    // Compressed weights (nv_full, CDMA D_WEIGHT_FORMAT, docs/CDMA_MODES.md §2): wt_* above are
+    // the packed non-zero stream, the mask bits WMB (wmb_bytes at wmb_addr) go to CBUF bank 15
+    logic        wt_comp;
+    logic [63:0] wmb_addr;
+    logic [31:0] wmb_bytes;
   } cfg_t;
 
   // What CDMA needs of a pixel format (cdma-input-modes.md table 1.2): bytes per pixel of plane
