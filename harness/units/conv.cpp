@@ -651,9 +651,10 @@ int64_t rtl_data_rows(const ConvConfig& c, const HwConfig& hw) {
     const int ncb = g.phases * g.c_pad * c.bpe() / c.atom_bytes;  // phases x ceil(C * bpe / atom)
     return int64_t{c.output.h / 2 + 1} * ncb * (c.output.w / 2 + 1);
   }
-  // W-fold: the folded cube, G channel blocks x Wf x H rows (docs/WFOLD.md)
+  // W-fold: the folded cube, G channel blocks x Wf x H rows (docs/WFOLD.md); batches: N cubes
+  // (slices interleaved line-major, docs/CDMA_MODES.md §1)
   const ConvConfig& v = c.wfold_ws != 0 ? golden::wfold_view(c) : c;
-  return int64_t{golden::conv_derived(c, hw).channel_blocks} * v.input.w * v.input.h;
+  return int64_t{golden::conv_derived(c, hw).channel_blocks} * v.input.w * v.input.h * std::max(1, c.input.n);
 }
 
 int rtl_data_banks(const ConvConfig& c, const HwConfig& hw) {
@@ -683,11 +684,12 @@ RtlCbufProblem rtl_cbuf_problem(const ConvConfig& c, const HwConfig& hw, const C
                                "(this RTL does not pack positions into entries; docs/WINOGRAD.md)",
                                rows, c.output.h / 2 + 1, rows / (c.output.h / 2 + 1) / (c.output.w / 2 + 1),
                                c.output.w / 2 + 1, banks.data, cb.entries_per_bank)
-                 : fmt::format("the input needs {} CBUF rows in this RTL ({} channel block(s) of {} x W {} x H {}), "
+                 : fmt::format("the input needs {} CBUF rows in this RTL ({} channel block(s) of {} x W {} x H {}{}), "
                                "more than its {} data bank(s) of {} entries (NVDLA packs it into {} entries; this "
                                "RTL stores one position per entry, docs/CONV_RTL.md)",
-                               rows, d.channel_blocks, c.atomic_c, c.input.w, c.input.h, banks.data,
-                               cb.entries_per_bank, int64_t{d.entries_per_slice} * c.input.h)};
+                               rows, d.channel_blocks, c.atomic_c, c.input.w, c.input.h,
+                               c.input.n > 1 ? fmt::format(" x N {}", c.input.n) : std::string(), banks.data,
+                               cb.entries_per_bank, int64_t{d.entries_per_slice} * c.input.h * std::max(1, c.input.n))};
   }
   if (banks.weight < d.weight_banks_min) {
     const int kpg = std::min(c.kernels, c.atomic_k);

@@ -26,9 +26,10 @@ namespace {
 // when CDMA is enabled, decodes the group about to run (golden::decode_conv, registers never
 // written at their reset values) and refuses it if its D_BANK split cannot hold it on this RTL
 // (units::rtl_cbuf_problem: banks beyond CBUF, the input or one kernel group beyond its banks):
-// the RTL would otherwise compute wrong values silently; likewise batches
-// and compressed weights, which only the golden model has, and post-extension without image input or
-// off nv_full. Checked even when the golden model
+// the RTL would otherwise compute wrong values silently; likewise batches where the RTL has none
+// (off nv_full, with Winograd, image input or W-fold, or CDMA / CSC / CACC disagreeing: the RTL
+// reads CDMA's copy), compressed weights, which only the golden model has, and post-extension
+// without image input or off nv_full. Checked even when the golden model
 // refuses the layer for another reason too (an RTL-only run has no golden device to say so).
 // Only the guard reads the mirror; the RTL decodes its own registers.
 class ConvCapacityGuard {
@@ -80,7 +81,8 @@ class ConvCapacityGuard {
     golden::ConvRegReaders rr{reader(blocks_[0]), reader(blocks_[1]), reader(blocks_[2]), reader(blocks_[3]),
                               reader(blocks_[4])};
     // Multi-batch, compressed weights and post-extension (docs/CDMA_MODES.md): the golden model
-    // has the first two; this RTL ignores the registers and would compute one uncompressed batch.
+    // has all three; this RTL has batches for direct feature input on nv_full (conv_core decodes
+    // CDMA's D_BATCH_NUMBER there only) and ignores the compression registers.
     // Judged on the raw words, whatever else decode_conv finds.
     namespace gr = golden::regs;
     const uint32_t batches[] = {
@@ -88,10 +90,24 @@ class ConvCapacityGuard {
         gr::field(rr.csc(gr::csc::D_BATCH_NUMBER::offset), gr::csc::D_BATCH_NUMBER::BATCHES{}),
         gr::field(rr.cacc(gr::cacc::D_BATCH_NUMBER::offset), gr::cacc::D_BATCH_NUMBER::BATCHES{})};
     if (batches[0] != 0 || batches[1] != 0 || batches[2] != 0) {
-      throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
-                       fmt::format("this RTL refuses the layer: D_BATCH_NUMBER is {} / {} / {} in CDMA / CSC / CACC, "
-                                   "and the RTL has no multi-batch mode yet (docs/CDMA_MODES.md)",
-                                   batches[0], batches[1], batches[2]));
+      const bool wino = gr::field(rr.csc(gr::csc::D_MISC_CFG::offset), gr::csc::D_MISC_CFG::CONV_MODE{}) != 0;
+      const bool image =
+          gr::field(rr.csc(gr::csc::D_DATAIN_FORMAT::offset), gr::csc::D_DATAIN_FORMAT::DATAIN_FORMAT{}) != 0;
+      const bool wfold =
+          hw_->wfold && gr::field(rr.cdma(gr::cdma::D_WFOLD::offset), gr::cdma::D_WFOLD::WFOLD_EN{}) != 0;
+      const char* why = batches[0] != batches[1] || batches[0] != batches[2]
+                            ? "the three copies differ and the RTL reads CDMA's"
+                        : !hw_->winograd ? "the RTL has multi-batch mode on nv_full only"
+                        : wino           ? "the RTL has no multi-batch Winograd"
+                        : image          ? "the RTL has no multi-batch image input"
+                        : wfold          ? "the RTL has no multi-batch W-fold"
+                                         : nullptr;
+      if (why != nullptr) {
+        throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
+                         fmt::format("this RTL refuses the layer: D_BATCH_NUMBER is {} / {} / {} in CDMA / CSC / CACC, "
+                                     "and {} (docs/CDMA_MODES.md)",
+                                     batches[0], batches[1], batches[2], why));
+      }
     }
     if (gr::field(rr.cdma(gr::cdma::D_WEIGHT_FORMAT::offset), gr::cdma::D_WEIGHT_FORMAT::WEIGHT_FORMAT{}) != 0 ||
         gr::field(rr.csc(gr::csc::D_WEIGHT_FORMAT::offset), gr::csc::D_WEIGHT_FORMAT::WEIGHT_FORMAT{}) != 0) {

@@ -4,7 +4,8 @@
 //     bits (int16);
 //   * on the stripe's channel_end pass the finished vector of a position goes to a delivery
 //     FIFO (the MAC array is held only when that FIFO is full);
-//   * delivery to SDP in completion order (kernel group, then positions in raster order), FlyLanes
+//   * delivery to SDP in completion order (kernel group, then positions in raster order, with
+//     batches: each position's N batches in turn), FlyLanes
 //     32-bit elements per beat, lanes 0..AtomicK-1 (lanes of kernels >= K carry 0):
 //     sat32(rhaz(acc / 2^CLIP_TRUNCATE)); clamps of real kernels (k < K) are counted for
 //     D_OUT_SATURATION.
@@ -133,7 +134,8 @@ module conv_cacc #(
   logic [IncW-1:0]  sat_inc;
   assign ak_log2   = int16 ? 5'($clog2(NumCells)) : 5'(LaneW);
   assign groups    = 14'((15'(cfg_i.kernels) + (15'd1 << ak_log2) - 15'd1) >> ak_log2);
-  assign positions = 28'(cfg_i.out_w) * 28'(cfg_i.out_h);
+  // batches: every position delivers its N batches in turn (CSC's entry order)
+  assign positions = 28'(cfg_i.out_w) * 28'(cfg_i.out_h) * (28'(cfg_i.batch_m1) + 28'd1);
   assign last_lane = 32'(lane_q) + FlyLanes == (32'd1 << ak_log2);
   assign last_pos  = dpos_q == positions - 28'd1;
   assign last_grp  = grp_q == groups - 14'd1;

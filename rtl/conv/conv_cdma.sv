@@ -144,8 +144,11 @@ module conv_cdma #(
   end else begin : g_first_direct
     assign first_lines_wino = '0;
   end
+  // batches: the walk's lines are slices (h*N + n), so the first output row needs N times as many
+  logic [13:0] first_direct;
+  assign first_direct = (span < 16'sd1) ? 14'd1 : (span > $signed(16'(cfg_i.in_h))) ? cfg_i.in_h : 14'(span);
   assign first_lines = wino ? first_lines_wino
-                     : (span < 16'sd1) ? 14'd1 : (span > $signed(16'(cfg_i.in_h))) ? cfg_i.in_h : 14'(span);
+                     : 14'(20'(first_direct) * (20'(cfg_i.batch_m1) + 20'd1));
   logic [31:0] w0_bytes;
   logic [5:0]  group_k;
   assign group_k  = (SupportInt16 && cfg_i.int16) ? 6'(GroupKernels / 2) : 6'(GroupKernels);

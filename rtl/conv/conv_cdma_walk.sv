@@ -2,6 +2,10 @@
 // twice: the request side and the response side follow the same sequence, so responses, which
 // come back in order, need no tags). Loop order: line h -> channel atom a -> w over the cube in
 // memory (conv-pipeline.md §3).
+//   * batches (cfg.batch_m1 = N - 1, direct mode only): line h -> batch n -> a -> w, batch n's
+//     cube at dain_addr + n*batch_stride; CBUF holds the slices interleaved line-major as NVDLA
+//     (cdma-input-modes.md §4.2): slice h*N + n takes the rows of one line, so a "line" of the
+//     walk (line_o, lines_o = H*N) is a slice. N = 1: slice = line.
 //   * direct mode: the cube as CSC sees it (in_w x in_h x in_c); atom (h, a, w) goes to data row
 //     h*NB*W + (a / ApB)*W + w, lane a mod ApB (NB channel blocks of AtomicC, ApB atoms per
 //     block);
@@ -56,7 +60,7 @@ module conv_cdma_walk #(
   logic [14:0] c_bytes;
   assign wino     = SupportWino && cfg_i.wino;
   assign int16    = SupportInt16 && cfg_i.int16;
-  assign lines_o  = wino ? cfg_i.src_h : cfg_i.in_h;
+  assign lines_o  = wino ? cfg_i.src_h : 14'(20'(cfg_i.in_h) * (20'(cfg_i.batch_m1) + 20'd1));
   assign width    = wino ? cfg_i.src_w : cfg_i.in_w;
   assign chans    = wino ? cfg_i.src_c : cfg_i.in_c;
   assign sx2      = cfg_i.src_stride_x == 4'd2;
@@ -81,41 +85,56 @@ module conv_cdma_walk #(
     end
   end
 
-  logic [13:0] ln_q, a_q, x_q;
-  logic        last_x, last_a;
+  logic [13:0] ln_q, a_q, x_q;  // ln_q: slice (line when N = 1)
+  logic [13:0] h_q;             // line of the cube
+  logic [4:0]  n_q;             // batch
+  logic [36:0] nbase_q;         // n_q * batch_stride
+  logic        last_x, last_a, last_n;
   // the step's last column is the line's last (a pair is never split: x + 1 < width)
   assign last_x      = x_q + 14'(pair_o) == width - 14'd1;
   assign last_a      = a_q == atoms - 14'd1;
+  assign last_n      = n_q == cfg_i.batch_m1;
   assign line_last_o = last_x && last_a;
   assign done_o      = ln_q == lines_o;
   assign line_o      = ln_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ln_q <= '0;
-      a_q  <= '0;
-      x_q  <= '0;
+      ln_q    <= '0;
+      h_q     <= '0;
+      n_q     <= '0;
+      nbase_q <= '0;
+      a_q     <= '0;
+      x_q     <= '0;
     end else if (start_i) begin
-      ln_q <= '0;
-      a_q  <= '0;
-      x_q  <= '0;
+      ln_q    <= '0;
+      h_q     <= '0;
+      n_q     <= '0;
+      nbase_q <= '0;
+      a_q     <= '0;
+      x_q     <= '0;
     end else if (step_i) begin
       x_q <= last_x ? '0 : x_q + (pair_o ? 14'd2 : 14'd1);
       if (last_x) begin
         a_q <= last_a ? '0 : a_q + 14'd1;
-        if (last_a) ln_q <= ln_q + 14'd1;  // stops at lines_o: done
+        if (last_a) begin
+          ln_q    <= ln_q + 14'd1;  // stops at lines_o: done
+          n_q     <= last_n ? '0 : n_q + 5'd1;
+          nbase_q <= last_n ? '0 : nbase_q + 37'(cfg_i.batch_stride);
+          if (last_n) h_q <= h_q + 14'd1;
+        end
       end
     end
   end
 
-  assign addr_o = cfg_i.dain_addr + 64'(a_q) * 64'(cfg_i.surf_stride)
-                + 64'(ln_q) * 64'(cfg_i.line_stride) + (64'(x_q) << AtomLog2);
+  assign addr_o = cfg_i.dain_addr + 64'(nbase_q) + 64'(a_q) * 64'(cfg_i.surf_stride)
+                + 64'(h_q) * 64'(cfg_i.line_stride) + (64'(x_q) << AtomLog2);
 
   // Winograd: position in the padded cube, then extended position and phase.
   logic [14:0] yp, xp;
   logic [13:0] ye, xe, ye_half, xe_half, a_blk;
   logic        py, px;
-  assign yp      = 15'(ln_q) + 15'(cfg_i.src_pad_top);
+  assign yp      = 15'(h_q) + 15'(cfg_i.src_pad_top);
   assign xp      = 15'(x_q) + 15'(cfg_i.src_pad_left);
   assign ye      = 14'(yp >> sy2);
   assign xe      = 14'(xp >> sx2);

@@ -302,6 +302,9 @@ module conv_core #(
     cfg.mean            = {cdma.mean_global_1_mean_ax, cdma.mean_global_1_mean_bv,
                            cdma.mean_global_0_mean_gu, cdma.mean_global_0_mean_ry};
     cfg.post_e          = csc.post_y_extension;
+    // batches exist on nv_full only (SupportWino: the nv_full feature set); CDMA's copy decides
+    cfg.batch_m1        = SupportWino ? cdma.batch_number : 5'd0;
+    cfg.batch_stride    = cdma.batch_stride;
     // compressed weights: nv_full only (SupportWino: the nv_full feature set); CDMA's copy decides
     cfg.wt_comp         = SupportWino && cdma.weight_format;
     cfg.wmb_addr        = {cdma.wmb_addr_high, cdma.wmb_addr_low};

@@ -14,6 +14,11 @@
 // One atomic operation per cycle while the array accepts; the weight set of the next pass loads
 // while the current pass runs (passes of >= NumCells positions never wait).
 //
+// Batches (cfg.batch_m1 = N - 1, direct feature input): a stripe's entries are (position, batch)
+// pairs, batch innermost (cdma-input-modes.md §4.3), so one weight set serves every batch; the
+// stripe rule partitions the W'*H'*N entries (N = 1: positions), so a stripe never holds more
+// entries than CACC's accumulators. Batch n of input line hi is CBUF slice hi*N + n.
+//
 // Compressed weights (cfg.wt_comp, WmbRows > 0, nv_full; docs/CDMA_MODES.md §2): the weight ring
 // holds the packed non-zero stream and CBUF's mask ring (bank 15) the mask bits. The loader walks
 // the same sets and cells; a cell is the next n = (kernels of the cell) x channels elements of
@@ -93,7 +98,7 @@ module conv_csc #(
   logic        int16, wino;
   logic [13:0] blocks, groups, cpb_last, kpg_last, e_out_w, e_out_h;
   logic [5:0]  e_kern_w, e_kern_h;
-  logic [27:0] npos;
+  logic [27:0] npos, nent;
   logic [4:0]  ak_log2;
   assign int16    = SupportInt16 && cfg_i.int16;
   assign wino     = SupportWino && cfg_i.wino;
@@ -113,12 +118,13 @@ module conv_csc #(
   assign e_kern_h = wino ? 6'd1 : post ? (cfg_i.kern_h + (6'd1 << post_e) - 6'd1) >> post_e : cfg_i.kern_h;
   assign e_out_h  = wino ? cfg_i.out_h >> 1 : cfg_i.out_h;
   assign npos     = 28'(e_out_w) * 28'(e_out_h);
+  assign nent     = npos * (28'(cfg_i.batch_m1) + 28'd1);  // stripe entries of a kernel group
 
   logic [27:0] positions_q, nbw_q;
   logic [10:0] rs_q;  // R*S
   always_ff @(posedge clk_i) begin
     if (start_i) begin
-      positions_q <= npos;
+      positions_q <= nent;
       nbw_q       <= 28'(blocks) * 28'(cfg_i.in_w);
       rs_q        <= 11'(e_kern_h) * 11'(e_kern_w);
     end
@@ -206,7 +212,7 @@ module conv_csc #(
       wr_q        <= '0;
       ws_q        <= '0;
       wc_q        <= '0;
-      wleft_q     <= npos;
+      wleft_q     <= nent;
       wgrp_base_q <= '0;
       wgrp_row_q  <= '0;
       wblk_base_q <= '0;
@@ -354,6 +360,10 @@ module conv_csc #(
   logic [5:0]  dr_q, ds_q;
   logic [27:0] dleft_q, dlen_q, di_q;
   logic [13:0] dp0h_q, dp0w_q, dph_q, dpw_q;
+  logic [4:0]  dn0_q, dn_q;  // batch of the stripe's first entry, of the current entry
+  logic [13:0] d_nx_h, d_nx_w;
+  logic [4:0]  d_nx_n;
+  logic        d_last_n;
   logic        d_last_s, d_last_r, d_last_b, d_last_i, d_last_stripe, d_last_g, d_fire, d_pw_wrap;
   logic [27:0] d_next_left;
   logic [13:0] d_cpb;
@@ -366,6 +376,11 @@ module conv_csc #(
   assign d_last_g      = dg_q == groups - 14'd1;
   assign d_pw_wrap     = dpw_q == e_out_w - 14'd1;
   assign d_cpb         = d_last_b ? cpb_last : 14'(AtomicC);
+  // the entry after the current one: the next batch, or batch 0 of the next position
+  assign d_last_n      = dn_q == cfg_i.batch_m1;
+  assign d_nx_n        = d_last_n ? '0 : dn_q + 5'd1;
+  assign d_nx_w        = !d_last_n ? dpw_q : d_pw_wrap ? '0 : dpw_q + 14'd1;
+  assign d_nx_h        = (d_last_n && d_pw_wrap) ? dph_q + 14'd1 : dph_q;
 
   // A position goes once its input line is in CBUF (padding needs none); a Winograd tile once
   // its four extended lines are.
@@ -373,7 +388,7 @@ module conv_csc #(
   assign d_lines_ok        = wino ? 15'(dph_q) * 15'd2 + 15'd3 < 15'(dat_lines_i)
                            : cfg_i.img ? (hi + $signed(20'(d_rows)) - 20'sd1 < $signed(20'(dat_lines_i)) ||
                                           dat_lines_i == cfg_i.in_h)
-                                  : (!in_range || hi < $signed(20'(dat_lines_i)));
+                                  : (!in_range || slice < $signed(24'(dat_lines_i)));
   assign dat_valid_o       = di_act_q && d_lines_ok;
   assign d_fire            = dat_valid_o && dat_ready_i;
   assign dat_stripe_st_o   = di_q == '0;
@@ -394,38 +409,46 @@ module conv_csc #(
       dp0w_q   <= '0;
       dph_q    <= '0;
       dpw_q    <= '0;
+      dn0_q    <= '0;
+      dn_q     <= '0;
     end else if (start_i) begin
       di_act_q <= 1'b1;
       dg_q     <= '0;
       db_q     <= '0;
       dr_q     <= '0;
       ds_q     <= '0;
-      dleft_q  <= npos;
-      dlen_q   <= conv_pkg::stripe_len(npos, 28'(StripeLower), 28'(StripeUpper));
+      dleft_q  <= nent;
+      dlen_q   <= conv_pkg::stripe_len(nent, 28'(StripeLower), 28'(StripeUpper));
       di_q     <= '0;
       dp0h_q   <= '0;
       dp0w_q   <= '0;
       dph_q    <= '0;
       dpw_q    <= '0;
+      dn0_q    <= '0;
+      dn_q     <= '0;
     end else if (d_fire) begin
       di_q  <= d_last_i ? '0 : di_q + 28'd1;
-      dpw_q <= d_pw_wrap ? '0 : dpw_q + 14'd1;
-      dph_q <= d_pw_wrap ? dph_q + 14'd1 : dph_q;
+      dpw_q <= d_nx_w;
+      dph_q <= d_nx_h;
+      dn_q  <= d_nx_n;
       if (d_last_i) begin
-        // back to the stripe's first position for the next (b, r, s) pass
+        // back to the stripe's first entry for the next (b, r, s) pass
         dpw_q <= dp0w_q;
         dph_q <= dp0h_q;
+        dn_q  <= dn0_q;
         ds_q  <= d_last_s ? '0 : ds_q + 6'd1;
         if (d_last_s) begin
           dr_q <= d_last_r ? '0 : dr_q + 6'd1;
           if (d_last_r) begin
             db_q <= d_last_b ? '0 : db_q + 14'd1;
             if (d_last_b) begin
-              // next stripe starts after this one's last position
-              dp0w_q  <= d_pw_wrap ? '0 : dpw_q + 14'd1;
-              dp0h_q  <= d_pw_wrap ? dph_q + 14'd1 : dph_q;
-              dpw_q   <= d_pw_wrap ? '0 : dpw_q + 14'd1;
-              dph_q   <= d_pw_wrap ? dph_q + 14'd1 : dph_q;
+              // next stripe starts after this one's last entry
+              dp0w_q  <= d_nx_w;
+              dp0h_q  <= d_nx_h;
+              dn0_q   <= d_nx_n;
+              dpw_q   <= d_nx_w;
+              dph_q   <= d_nx_h;
+              dn_q    <= d_nx_n;
               dleft_q <= d_next_left;
               dlen_q  <= conv_pkg::stripe_len(d_next_left, 28'(StripeLower), 28'(StripeUpper));
               if (d_last_stripe) begin
@@ -434,8 +457,10 @@ module conv_csc #(
                 dlen_q  <= conv_pkg::stripe_len(positions_q, 28'(StripeLower), 28'(StripeUpper));
                 dp0w_q  <= '0;
                 dp0h_q  <= '0;
+                dn0_q   <= '0;
                 dpw_q   <= '0;
                 dph_q   <= '0;
+                dn_q    <= '0;
                 if (d_last_g) di_act_q <= 1'b0;
               end
             end
@@ -459,7 +484,9 @@ module conv_csc #(
   assign wi = $signed(20'(dpw_q) * 20'(cfg_i.stride_x) + 20'(ds_q) * 20'(cfg_i.dil_x))
             - $signed(20'(cfg_i.pad_left));
   assign in_range = hi >= 0 && hi < $signed(20'(cfg_i.in_h)) && wi >= 0 && wi < $signed(20'(cfg_i.in_w));
-  assign drow = 32'(hi) * 32'(nbw_q) + 32'(db_q) * 32'(cfg_i.in_w) + 32'(wi);
+  logic signed [23:0] slice;  // CBUF slice of (hi, batch): hi*N + n
+  assign slice = $signed(24'(hi) * (24'(cfg_i.batch_m1) + 24'd1)) + $signed(24'(dn_q));
+  assign drow = 32'(slice) * 32'(nbw_q) + 32'(db_q) * 32'(cfg_i.in_w) + 32'(wi);
   // Image input (cfg.img): the atom is a window of one line, or of E lines with post-extension
   // (conv_csc_img, two ports per line).
   localparam int unsigned ImgLines = DatRdPorts / 2;

@@ -71,6 +71,10 @@ package conv_pkg;
     logic        mean_en;       // D_MEAN_FORMAT: means replace CVT_OFFSET
     logic [3:0][15:0] mean;     // MEAN_RY, _GU, _BV, _AX by CBUF channel
     logic [1:0]  post_e;        // CSC D_POST_Y_EXTENSION: E = 2^post_e kernel rows per atom
+    // Multi-batch (nv_full, direct feature input, docs/CDMA_MODES.md §1): N = batch_m1 + 1 cubes,
+    // batch b's at dain_addr + b * batch_stride (CDMA D_BATCH_NUMBER, D_BATCH_STRIDE)
+    logic [4:0]  batch_m1;
+    logic [31:0] batch_stride;
     // Compressed weights (nv_full, CDMA D_WEIGHT_FORMAT, docs/CDMA_MODES.md §2): wt_* above are
     // the packed non-zero stream, the mask bits WMB (wmb_bytes at wmb_addr) go to CBUF bank 15
     logic        wt_comp;

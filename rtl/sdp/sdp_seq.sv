@@ -1,5 +1,7 @@
 // SDP's sequencer: the layer's start and end and the walker's position (docs/SDP_RTL.md).
-// Order: batch, channel group (surface), h, w (Winograd: 2x2 tiles), lane. A step takes cnt_i
+// Order: channel group (surface), h, w (Winograd: 2x2 tiles), batch, lane -- CACC's flying order
+// with batches (each position's N batches in turn, docs/CONV_RTL.md); batches exist in flying
+// mode only (batch_m1 is 0 otherwise), so N = 1 walks as before. A step takes cnt_i
 // consecutive lanes of one (n, surface, h, w); sdp_rdma decides cnt_i (the leading lanes whose
 // operand bytes lie in lane 0's atoms) and step_i (it issues the step). The layer starts when
 // SDP's consumer group is armed and, with flying mode off, SDP_RDMA's too; it is done when the
@@ -79,7 +81,10 @@ module sdp_seq #(
         l_q <= '0;
       end else if (step_i) begin
         l_q <= last_l ? '0 : l_q + 6'(cnt_i);
-        if (last_l && cfg.wg_order && !(last_w && last_h)) begin
+        if (last_l) n_q <= last_n ? '0 : n_q + 1'b1;
+        if (last_l && !last_n) begin
+          // the same position's next batch
+        end else if (last_l && cfg.wg_order && !(last_w && last_h)) begin
           // next position of the 2x2 tile, then the next tile (w, h even)
           if (!w_q[0]) begin
             w_q <= w_q + 1'b1;
@@ -99,10 +104,7 @@ module sdp_seq #(
             h_q <= last_h ? '0 : h_q + 1'b1;
             if (last_h) begin
               s_q <= last_s ? '0 : s_q + 1'b1;
-              if (last_s) begin
-                n_q <= last_n ? '0 : n_q + 1'b1;
-                if (last_n) fetch_done_q <= 1'b1;
-              end
+              if (last_s) fetch_done_q <= 1'b1;
             end
           end
         end

@@ -57,8 +57,9 @@ inline std::vector<dla::harness::RunOptions> legs_for(std::size_t item) {
 }
 
 // Every bundled layer of testvectors/layers/<unit> (at least `min_files`) in cross mode under
-// every leg: passes, and the RTL's output equals the golden model's byte for byte.
-inline void run_bundled_layers(const std::string& unit, std::size_t min_files) {
+// every leg (`rotate`: CI's share, legs_for(i) for the i-th file): passes, and the RTL's output
+// equals the golden model's byte for byte.
+inline void run_bundled_layers(const std::string& unit, std::size_t min_files, bool rotate = false) {
   namespace fs = std::filesystem;
   using namespace dla::harness;
   const fs::path dir = fs::path(DLA_SOURCE_DIR) / "testvectors" / "layers" / unit;
@@ -68,10 +69,13 @@ inline void run_bundled_layers(const std::string& unit, std::size_t min_files) {
   }
   std::sort(files.begin(), files.end());
   REQUIRE(files.size() >= min_files);
-  for (const auto& f : files) {
-    for (const RunOptions& o : options()) {
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const fs::path& f = files[i];
+    for (const RunOptions& o : rotate ? legs_for(i) : options()) {
       const RunResult r = run_layer(f, o);
-      INFO(f.filename().string() << " seed " << *o.seed << " rand-reset " << o.sim.rand_reset << "\n" << format_run(r));
+      INFO(f.filename().string() << " seed " << *o.seed << " rand-reset " << o.sim.rand_reset << " latency "
+                                 << o.mem.latency_min << ":" << o.mem.latency_max << "\n"
+                                 << format_run(r));
       REQUIRE(r.status == Status::Pass);
       const auto mem = std::find_if(r.compares.begin(), r.compares.end(),
                                     [](const CompareResult& c) { return c.region.rfind("golden memory", 0) == 0; });

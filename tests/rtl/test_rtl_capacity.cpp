@@ -141,25 +141,41 @@ TEST_CASE("the conv RTL takes image input (PIXEL) on NVDLA's CBUF layout and ref
                  Catch::Contains("D_BANK.DATA_BANK gives the input 2 bank(s) but it needs 3 (ENTRY_PER_SLICE 2 x 600 lines"));
 }
 
-TEST_CASE("the conv RTL refuses batches and compressed weights and post-extension of feature input with the reason",
-          "[rtl][conv]") {
-  // nv_full 4 x 4 x 64, 32 kernels 3x3: runs as one batch of uncompressed weights; each of the
-  // three register fields alone makes the RTL refuse (it would compute one plain batch otherwise).
+TEST_CASE("the conv RTL takes batches on nv_full and refuses what it cannot run with the reason", "[rtl][conv]") {
+  // nv_full 4 x 4 x 64, 32 kernels 3x3, as 2 batches: accepted (N cubes in CBUF, docs/CDMA_MODES.md).
   namespace r = golden::regs;
   const Layer l{&golden::nv_full(), 4, 4, 64, 32, 3, 3};
   CHECK(enable_conv(l).empty());
-  const std::string batch = enable_conv(l, std::nullopt, [](units::BlockWords& w) {
-    w["CDMA"][r::cdma::D_BATCH_NUMBER::offset] = 1u;
-    w["CSC"][r::csc::D_BATCH_NUMBER::offset] = 1u;
-    w["CACC"][r::cacc::D_BATCH_NUMBER::offset] = 1u;
-    w["CDMA"][r::cdma::D_BATCH_STRIDE::offset] = 0x10000u;
-  });
-  CHECK_THAT(batch, Catch::Contains("CDMA.D_OP_ENABLE") && Catch::Contains("this RTL refuses the layer") &&
-                        Catch::Contains("D_BATCH_NUMBER is 1 / 1 / 1 in CDMA / CSC / CACC") &&
-                        Catch::Contains("no multi-batch mode yet"));
-  // CACC's copy alone (an inconsistent program) is refused too.
+  const auto batches = [](uint32_t n_m1, uint32_t stride) {
+    return [n_m1, stride](units::BlockWords& w) {
+      w["CDMA"][r::cdma::D_BATCH_NUMBER::offset] = n_m1;
+      w["CSC"][r::csc::D_BATCH_NUMBER::offset] = n_m1;
+      w["CACC"][r::cacc::D_BATCH_NUMBER::offset] = n_m1;
+      w["CDMA"][r::cdma::D_BATCH_STRIDE::offset] = stride;
+    };
+  };
+  CHECK(enable_conv(l, std::nullopt, batches(1u, 0x10000u)).empty());
+  // CACC's copy alone (an inconsistent program): the RTL reads CDMA's, so it is refused.
   CHECK_THAT(enable_conv(l, std::nullopt, [](units::BlockWords& w) { w["CACC"][r::cacc::D_BATCH_NUMBER::offset] = 3u; }),
-             Catch::Contains("D_BATCH_NUMBER is 0 / 0 / 3"));
+             Catch::Contains("CDMA.D_OP_ENABLE") && Catch::Contains("this RTL refuses the layer") &&
+                 Catch::Contains("D_BATCH_NUMBER is 0 / 0 / 3 in CDMA / CSC / CACC") &&
+                 Catch::Contains("the three copies differ"));
+  // No batch mode off nv_full.
+  CHECK_THAT(enable_conv({&golden::nv_small(), 4, 4, 8, 8, 3, 3}, std::nullopt, batches(1u, 0x1000u)),
+             Catch::Contains("D_BATCH_NUMBER is 1 / 1 / 1") && Catch::Contains("multi-batch mode on nv_full only"));
+  // Capacity counts the N cubes: nv_full int8 40 x 60 x 64 takes 2400 rows (10 banks of 256) as
+  // one batch; 2 batches need 4800 rows, 19 banks (hand: 2 x 40 x 60 x 1 block).
+  const Layer big{&golden::nv_full(), 40, 60, 64, 40, 3, 3};
+  CHECK(enable_conv(big, units::ConvBanks{10, 6}).empty());
+  CHECK_THAT(enable_conv(big, units::ConvBanks{10, 6}, batches(1u, 0x40000u)),
+             Catch::Contains("this RTL refuses the layer") &&
+                 Catch::Contains("the input needs 4800 CBUF rows in this RTL (1 channel block(s) of 64 x W 40 x H 60 x N "
+                                 "2), more than its 10 data bank(s) of 256 entries"));
+}
+
+TEST_CASE("the conv RTL refuses compressed weights and post-extension of feature input with the reason", "[rtl][conv]") {
+  namespace r = golden::regs;
+  const Layer l{&golden::nv_full(), 4, 4, 64, 32, 3, 3};
   CHECK_THAT(enable_conv(l, std::nullopt,
                          [](units::BlockWords& w) {
                            w["CDMA"][r::cdma::D_WEIGHT_FORMAT::offset] = 1u;
