@@ -187,14 +187,14 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
   return L;
 }
 
-void emit_registers(ProgramBuilder& pb, const Layer& L) {
+void emit_registers(ProgramBuilder& pb, const Layer& L, int group, int rdma_group) {
   const CdpConfig& c = L.cfg;
   const auto lo = [](uint64_t a) { return static_cast<uint32_t>(a); };
   const auto hi = [](uint64_t a) { return static_cast<uint32_t>(a >> 32); };
   const uint32_t fmt_code = c.precision == CdpPrecision::Int16 ? 1u : 0u;
 
-  pb.write(pb.reg("CDP_RDMA", "S_POINTER"), 0);
-  pb.write(pb.reg("CDP", "S_POINTER"), 0);
+  pb.write(pb.reg("CDP_RDMA", "S_POINTER"), static_cast<uint32_t>(rdma_group));
+  pb.write(pb.reg("CDP", "S_POINTER"), static_cast<uint32_t>(group));
   for (const auto& [off, val] : golden::lut_register_writes(LutVariant::Cdp, c.lut, L.tables)) {
     pb.write(pb.reg_at("CDP", off), val);
   }
@@ -236,20 +236,23 @@ struct Compiled {
   uint64_t elements = 0;  // output lanes written
 };
 
-Compiled compile(const LayerHeader& h, const JsonNode& root) {
-  const Layer L = parse_layer(h, root);
-  const CdpConfig& c = L.cfg;
+Compiled compile(const LayerHeader& h, const JsonNode& root, const Placement& at = {}) {
+  Layer L = parse_layer(h, root);
+  CdpConfig& c = L.cfg;
+  place_tensors(at, L.in_layout, L.out_layout, c);
+  const int group = at.group_of("CDP");
   ProgramBuilder pb(h);
   const CubeShape shape = golden::cdp_shape(c);
-  pb.load_cube_values(L.in_layout, shape, c.shape.c, L.input, kGapFill);
+  if (!at.input) pb.load_cube_values(L.in_layout, shape, c.shape.c, L.input, kGapFill);
   const uint64_t out_bytes = L.out_layout.region_bytes(shape);
   pb.fill(L.out_layout.base, out_bytes, kOutputFill, "output region");
-  emit_registers(pb, L);
+  emit_registers(pb, L, group, at.group_of("CDP_RDMA"));
   // Launch: CDP, then CDP_RDMA (most NVDLA traces' order), and wait for the done interrupt.
   pb.write(pb.reg("CDP", "D_OP_ENABLE"), 1);
   pb.write(pb.reg("CDP_RDMA", "D_OP_ENABLE"), 1);
-  pb.wait_intr("CDP_0");
-  // Statistics of group 0, as the int64 reference counts them; integer data has no NaN or Inf.
+  pb.wait_intr(fmt::format("CDP_{}", group));
+  // Statistics of the layer's group, as the int64 reference counts them; integer data has no NaN
+  // or Inf.
   const cdp_ref::Stats s = cdp_ref::reference(cdp_ref::read_layer(root, h.name, h.seed)).stats;
   pb.read(pb.reg("CDP", "D_PERF_LUT_UFLOW"), s.uflow);
   pb.read(pb.reg("CDP", "D_PERF_LUT_OFLOW"), s.oflow);
@@ -259,6 +262,7 @@ Compiled compile(const LayerHeader& h, const JsonNode& root) {
   pb.read(pb.reg("CDP", "D_OUT_SATURATION"), s.saturation);
   for (const char* name : {"D_INF_INPUT_NUM", "D_NAN_INPUT_NUM", "D_NAN_OUTPUT_NUM"}) pb.read(pb.reg("CDP", name), 0);
   pb.check_golden(L.out_layout.base, out_bytes);
+  run_on_placed_device(at, pb.program(), "cdp");
   Compiled out;
   out.program = std::move(pb.program());
   out.elements = shape.elements();
@@ -274,6 +278,10 @@ RunResult run(const LayerHeader& h, const JsonNode& root, const RunOptions& opt)
 }  // namespace
 
 Program compile_cdp_layer(const LayerHeader& h, const JsonNode& root) { return compile(h, root).program; }
+
+Program compile_cdp_layer_placed(const LayerHeader& h, const JsonNode& root, const Placement& at) {
+  return compile(h, root, at).program;
+}
 
 golden::CdpConfig cdp_layer_config(const LayerHeader& h, const JsonNode& root) { return parse_layer(h, root).cfg; }
 

@@ -6,6 +6,7 @@
 #include "harness/cdp_reference.hpp"
 #include "harness/layer.hpp"
 #include "harness/program.hpp"
+#include "units/placement.hpp"
 
 namespace dla::harness::units {
 
@@ -20,6 +21,9 @@ inline constexpr uint64_t kCdpOutputBase = cdp_ref::kOutputBase;
 // (the LUT counters and D_OUT_SATURATION expected from the int64 reference, harness/cdp_reference.hpp;
 // NaN/Inf counters 0) and a golden check of the output region.
 [[nodiscard]] Program compile_cdp_layer(const LayerHeader& h, const JsonNode& root);
+// The layer as `at` places it (units/placement.hpp): input and output at the placed tensors (the
+// input not loaded), CDP and CDP_RDMA in their groups, run on the placement's device.
+[[nodiscard]] Program compile_cdp_layer_placed(const LayerHeader& h, const JsonNode& root, const Placement& at);
 
 // The decoded configuration the compiler programs (tests; the random generator).
 [[nodiscard]] golden::CdpConfig cdp_layer_config(const LayerHeader& h, const JsonNode& root);

@@ -524,10 +524,8 @@ std::vector<uint8_t> weight_image(const ConvLayer& L, const ConvConfig& c) {
   return bytes;
 }
 
-CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, const ConvPlacement* at = nullptr) {
+CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, const Placement& at = {}) {
   ConvLayer L = parse_layer(h, root);
-  if (at != nullptr) L.post.out_layout.base = at->out_base;
-  const int g0 = at != nullptr ? at->first_group : 0;
   const HwConfig& hw = *h.config;
   CompiledConv out;
   out.conv = L.wino    ? L.wino->cfg
@@ -535,6 +533,25 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, co
                        : golden::conv_config_from(L.p, hw, sdp::kInputBase, kWeightBase);
   if (!L.wino && !L.image) apply_batch_input(root, L.batch, out.conv);
   if (L.comp) apply_compression(out.conv, *L.comp);
+  // The placement (units/placement.hpp): the input and output tensors, the constants.
+  if (at.input) {
+    if (L.image) throw std::logic_error("conv compiler: a placed input is a feature cube, not an image");
+    out.conv.in_layout.base = *at.input;
+  }
+  const std::vector<uint8_t> weights = L.comp ? L.comp->data : weight_image(L, out.conv);
+  out.conv.weight_base = at.place_constant("weights", weights.size(), out.conv.weight_base);
+  if (L.comp) {
+    out.conv.compression.wmb_base =
+        at.place_constant("weight mask bits", L.comp->wmb.size(), out.conv.compression.wmb_base);
+    out.conv.compression.wgs_base =
+        at.place_constant("weight group sizes", L.comp->wgs_bytes().size(), out.conv.compression.wgs_base);
+  }
+  sdp::place_operands(L.post, at);
+  if (at.output && L.pool) {
+    L.pool_layout.base = L.pool->dst_base = *at.output;
+  } else if (at.output) {
+    L.post.out_layout.base = *at.output;
+  }
   const ConvConfig& c = out.conv;
   out.out_layout = L.pool ? L.pool_layout : L.post.out_layout;
   out.out_shape = L.pool ? golden::CubeShape{1, c.output.c, L.pool->out.h, L.pool->out.w} : c.output;
@@ -545,7 +562,7 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, co
   if (L.image) {
     pb.load(c.in_layout.base, image_plane_bytes(*L.image, c, 0), "image plane 0");
     if (L.image->format->planes == 2) pb.load(c.image.base_uv, image_plane_bytes(*L.image, c, 1), "image plane 1");
-  } else {
+  } else if (!at.input) {
     pb.load(c.in_layout.base, input_image(L, c), "input cube");
   }
   if (L.comp) {
@@ -553,23 +570,28 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, co
     pb.load(c.compression.wmb_base, L.comp->wmb, "weight mask bits");
     pb.load(c.compression.wgs_base, L.comp->wgs_bytes(), "weight group sizes");
   } else {
-    pb.load(c.weight_base, weight_image(L, c), "weights");
+    pb.load(c.weight_base, weights, "weights");
   }
-  sdp::emit_operands_and_output(pb, L.post);
+  // A placed pooled layer fills the pooled tensor it writes (SDP's cube goes to PDP on the fly).
+  const bool fill_pooled = at.output && L.pool;
+  sdp::emit_operands_and_output(pb, L.post, at, !fill_pooled);
+  if (fill_pooled) pb.fill(out.out_layout.base, out.out_bytes, sdp::kOutputFill, "output region");
 
   // One hardware layer per Split-H band (one band when CBUF holds the layer), the bands in
   // alternate register groups (a finished layer hands the consumer pointer to the other group),
   // each programmed after the previous one finished (docs/CONV.md "Split-H").
   for (std::size_t bi = 0; bi < L.bands.size(); ++bi) {
     const Band& b = L.bands[bi];
-    const int g = static_cast<int>((bi + static_cast<std::size_t>(g0)) % 2);
+    // Each block's group: the placed one, flipped by every band before (a finished hardware layer
+    // hands the block's consumer pointer to the other group).
+    const auto grp = [&](std::string_view block) { return static_cast<int>((bi + static_cast<std::size_t>(at.group_of(block))) % 2); };
     // A band is its own hardware layer unless CBUF holds the whole layer (a single band may
     // still be smaller than the layer: rows only top padding reads are not fetched).
     const ConvConfig cb =
         L.wino || L.image || L.modes() || (L.bands.size() == 1 && cbuf_holds(c, hw)) ? c : band_config(c, b);
     const sdp::Layer post = band_post(L.post, b);
     // Registers: pointers (PRODUCER = g) and the D_ groups of the pipeline, then SDP and SDP_RDMA.
-    for (const char* block : kConvBlocks) pb.write(pb.reg(block, "S_POINTER"), static_cast<uint32_t>(g));
+    for (const char* block : kConvBlocks) pb.write(pb.reg(block, "S_POINTER"), static_cast<uint32_t>(grp(block)));
     const ConvBanks banks = L.modes()  ? modes_bank_split(root, cb, hw, L.comp ? &*L.comp : nullptr)
                             : L.image ? image_bank_split(cb, hw)
                                       : conv_bank_split(cb, hw);
@@ -578,8 +600,8 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, co
     if (L.image) apply_image_regs(words, cb);
     apply_modes_regs(words, cb);  // batches, compressed weights (nothing for one batch, uncompressed)
     for (const char* block : kConvBlocks) pb.write_group(block, words.at(block));
-    sdp::emit_registers(pb, post, g);
-    if (L.pool) emit_pdp_registers(pb, *L.pool);
+    sdp::emit_registers(pb, post, grp("SDP"), grp("SDP_RDMA"));
+    if (L.pool) emit_pdp_registers(pb, *L.pool, grp("PDP"), grp("PDP_RDMA"));
 
     // Launch as the firmware does (conv-pipeline.md §8): CBUF flushed, then consumers before
     // producers; SDP_RDMA only when an SDP stage reads operands (flying input needs no MRDMA).
@@ -591,15 +613,16 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, co
     pb.write(pb.reg("SDP", "D_OP_ENABLE"), 1);
     if (post.reads_operands()) pb.write(pb.reg("SDP_RDMA", "D_OP_ENABLE"), 1);
     for (const char* block : {"CACC", "CMAC_A", "CMAC_B", "CSC", "CDMA"}) pb.write(pb.reg(block, "D_OP_ENABLE"), 1);
-    for (const char* unit : {"CDMA_DAT", "CDMA_WT", "CACC", "SDP"}) pb.wait_intr(fmt::format("{}_{}", unit, g));
-    if (L.pool) pb.wait_intr(fmt::format("PDP_{}", g));
+    for (const char* unit : {"CDMA_DAT", "CDMA_WT"}) pb.wait_intr(fmt::format("{}_{}", unit, grp("CDMA")));
+    for (const char* unit : {"CACC", "SDP"}) pb.wait_intr(fmt::format("{}_{}", unit, grp(unit)));
+    if (L.pool) pb.wait_intr(fmt::format("PDP_{}", grp("PDP")));
   }
 
   // Status and counters (of the last band): the golden model's values.
   std::optional<GoldenDevice> own;
   GoldenDevice* dev = nullptr;
   if (expect) {
-    dev = at != nullptr && at->device != nullptr ? at->device : &own.emplace(hw);
+    dev = at.device != nullptr ? at.device : &own.emplace(hw);
     ProgramRunOptions po;
     po.mode = "golden";
     const RunResult gr = run_program(pb.program(), dev, nullptr, po);
@@ -609,9 +632,12 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, co
     }
   }
   // CSB reads of D_ registers go to the group the pointers produce into: the last band's.
-  const int last = static_cast<int>((L.bands.size() - 1 + static_cast<std::size_t>(g0)) % 2);
-  pb.read(pb.reg("CACC", "D_OUT_SATURATION"), dev != nullptr ? dev->peek("CACC", ca::D_OUT_SATURATION::offset, last) : 0u);
-  sdp::emit_status_reads(pb, dev, last);
+  const auto last = [&](std::string_view block) {
+    return static_cast<int>((L.bands.size() - 1 + static_cast<std::size_t>(at.group_of(block))) % 2);
+  };
+  pb.read(pb.reg("CACC", "D_OUT_SATURATION"),
+          dev != nullptr ? dev->peek("CACC", ca::D_OUT_SATURATION::offset, last("CACC")) : 0u);
+  sdp::emit_status_reads(pb, dev, last("SDP"));
   if (L.pool) {
     for (const char* name : {"D_INF_INPUT_NUM", "D_NAN_INPUT_NUM", "D_NAN_OUTPUT_NUM"}) {
       pb.read(pb.reg("PDP", name), 0);  // integer data
@@ -826,8 +852,8 @@ CompiledConv compile_conv_layer(const LayerHeader& h, const JsonNode& root, bool
   return compile(h, root, expect_status);
 }
 
-CompiledConv compile_conv_layer(const LayerHeader& h, const JsonNode& root, const ConvPlacement& at) {
-  return compile(h, root, true, &at);
+CompiledConv compile_conv_layer(const LayerHeader& h, const JsonNode& root, const Placement& at) {
+  return compile(h, root, true, at);
 }
 
 }  // namespace dla::harness::units

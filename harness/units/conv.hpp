@@ -17,6 +17,7 @@
 #include "harness/golden_device.hpp"
 #include "harness/layer.hpp"
 #include "harness/program.hpp"
+#include "units/placement.hpp"
 
 namespace dla::harness::units {
 
@@ -81,15 +82,11 @@ struct CompiledConv {
 // SDP status / counters expect its values; without, they expect 0 (validation only).
 [[nodiscard]] CompiledConv compile_conv_layer(const LayerHeader& h, const JsonNode& root, bool expect_status = true);
 
-// Where a convolution compiled as one step of a larger program (a `deconv` layer's sub-kernel
-// convolutions) runs: the register group its first hardware layer uses (the previous layers left
-// the consumer pointers there), its SDP output base, and the golden device that ran the program
-// so far (the status pre-run continues on it; a fresh device when null).
-struct ConvPlacement {
-  int first_group = 0;
-  uint64_t out_base = 0;
-  GoldenDevice* device = nullptr;
-};
-[[nodiscard]] CompiledConv compile_conv_layer(const LayerHeader& h, const JsonNode& root, const ConvPlacement& at);
+// A convolution compiled as one step of a larger program (a network's layer, a `deconv` layer's
+// sub-kernel convolutions), as `at` places it (units/placement.hpp): input, output (the pooled
+// tensor with "pool") and SDP's EW operand at the placed tensors, weights and operand streams at
+// the placed constants, each block's first hardware layer in its placed group; the status
+// pre-run continues on the placement's device (a fresh device when null).
+[[nodiscard]] CompiledConv compile_conv_layer(const LayerHeader& h, const JsonNode& root, const Placement& at);
 
 }  // namespace dla::harness::units

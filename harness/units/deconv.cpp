@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -340,14 +341,15 @@ Plan plan(const LayerHeader& h, const JsonNode& root) {
 }
 
 // The sub-kernel convolution of output phase (px, py), writing sub-cube j = py * sx + px.
-CompiledConv compile_phase(const LayerHeader& h, const JsonNode& root, const Plan& p, int px, int py, int group,
-                           GoldenDevice* dev) {
+// `at` places the input, the constants, the groups and the device; the output is sub-cube j of the
+// channel-extended cube.
+CompiledConv compile_phase(const LayerHeader& h, const JsonNode& root, const Plan& p, int px, int py, Placement at) {
   const int jdx = py * p.d.x.stride + px;  // RUBIK's sub-cube j = sy_i * sx + sx_i
   const std::string text = sub_conv(root, *h.config, h, p.d, px, py).dump();
   const auto doc = parse_json_text(h.file, text);
+  at.output = p.rc.dain_base + u64(jdx) * p.sub_bytes;
   try {
-    return compile_conv_layer(h, JsonNode::root(doc),
-                              ConvPlacement{group, kDeconvExtBase + u64(jdx) * p.sub_bytes, dev});
+    return compile_conv_layer(h, JsonNode::root(doc), at);
   } catch (const InputError& e) {
     root.fail(fmt::format("the sub-kernel convolution of output phase (x {}, y {}) cannot be compiled: {} (at {} "
                           "of the generated conv layer)",
@@ -367,20 +369,22 @@ void for_each_phase(const Plan& p, F f) {
 
 // Sub-cubes of phases without a kept output line are never written: defined bytes for RUBIK.
 void fill_ext_cube(ProgramBuilder& pb, const Plan& p) {
-  pb.fill(kDeconvExtBase, p.sub_bytes * u64(p.phases), sdp::kGapFill, "channel-extended cube");
+  pb.fill(p.rc.dain_base, p.sub_bytes * u64(p.phases), sdp::kGapFill, "channel-extended cube");
 }
 
 // The CONTRACT layer from the channel-extended cube to the output, its interrupt and the check.
-void emit_contract(ProgramBuilder& pb, const Plan& p) {
+void emit_contract(ProgramBuilder& pb, const Plan& p, int group) {
   pb.fill(p.rc.daout_base, p.out_bytes, kRubikOutputFill, "output region");
-  emit_rubik_registers(pb, p.rc);
+  emit_rubik_registers(pb, p.rc, group);
   pb.write(pb.reg("RBK", "D_OP_ENABLE"), 1);
-  pb.wait_intr("RUBIK_0");
+  pb.wait_intr(fmt::format("RUBIK_{}", group));
   pb.check_golden(p.rc.daout_base, p.out_bytes);
 }
 
-CompiledDeconv compile(const LayerHeader& h, const JsonNode& root) {
-  const Plan p = plan(h, root);
+CompiledDeconv compile(const LayerHeader& h, const JsonNode& root, const Placement& at = {}) {
+  Plan p = plan(h, root);
+  p.rc.dain_base = at.place_constant("channel-extended cube", p.sub_bytes * u64(p.phases), kDeconvExtBase);
+  if (at.output) p.rc.daout_base = *at.output;
   CompiledDeconv out;
   out.out_w = p.d.x.out;
   out.out_h = p.d.y.out;
@@ -391,12 +395,16 @@ CompiledDeconv compile(const LayerHeader& h, const JsonNode& root) {
   out.out_bpe = p.obpe;
 
   ProgramBuilder pb(h);
-  GoldenDevice dev(*h.config);  // runs the program as it grows, for the sub-convolutions' status reads
-  int group = 0;
+  // The program runs as it grows (the sub-convolutions' status reads): on the placement's device
+  // when it has one, else on a fresh one.
+  std::optional<GoldenDevice> own;
+  Placement sub = at;
+  if (sub.device == nullptr) sub.device = &own.emplace(*h.config);
   fill_ext_cube(pb, p);
+  run_on_placed_device(at, pb.program(), "deconv");
   for_each_phase(p, [&](int px, int py) {
-    CompiledConv cc = compile_phase(h, root, p, px, py, group, &dev);
-    group = (group + cc.bands) % 2;
+    CompiledConv cc = compile_phase(h, root, p, px, py, sub);
+    advance_groups(sub.group, cc.program);
     ++out.convolutions;
     auto& steps = pb.program().steps;
     for (ProgramStep& s : cc.program.steps) {
@@ -404,7 +412,10 @@ CompiledDeconv compile(const LayerHeader& h, const JsonNode& root) {
       steps.push_back(std::move(s));
     }
   });
-  emit_contract(pb, p);
+  ProgramBuilder contract(h);
+  emit_contract(contract, p, sub.group_of("RBK"));
+  run_on_placed_device(at, contract.program(), "deconv");
+  for (ProgramStep& s : contract.program().steps) pb.program().steps.push_back(std::move(s));
   out.program = std::move(pb.program());
   return out;
 }
@@ -414,11 +425,11 @@ DeconvParts parts(const LayerHeader& h, const JsonNode& root) {
   DeconvParts out;
   out.contract_config = p.rc;
   for_each_phase(p, [&](int px, int py) {
-    out.convolutions.push_back({px, py, compile_phase(h, root, p, px, py, 0, nullptr)});
+    out.convolutions.push_back({px, py, compile_phase(h, root, p, px, py, Placement{})});
   });
   ProgramBuilder pb(h);
   fill_ext_cube(pb, p);
-  emit_contract(pb, p);
+  emit_contract(pb, p, 0);
   out.contract = std::move(pb.program());
   return out;
 }
@@ -432,6 +443,10 @@ RunResult run(const LayerHeader& h, const JsonNode& root, const RunOptions& opt)
 }  // namespace
 
 CompiledDeconv compile_deconv_layer(const LayerHeader& h, const JsonNode& root) { return compile(h, root); }
+
+CompiledDeconv compile_deconv_layer(const LayerHeader& h, const JsonNode& root, const Placement& at) {
+  return compile(h, root, at);
+}
 
 DeconvParts compile_deconv_parts(const LayerHeader& h, const JsonNode& root) { return parts(h, root); }
 

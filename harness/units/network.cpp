@@ -1,15 +1,15 @@
 // `network` layers: the compiler (network.hpp, docs/NETWORKS.md).
 //
-// Each layer is written as a layer of its unit (a `conv` / `sdp` / `pdp` / `cdp` layer JSON whose
-// input values are the tensor's: a network input's data, or what the golden model computed for a
-// produced tensor) and compiled by that unit's compiler, which places its regions at fixed bases
-// (input 0x8000_0000, SDP operands 0x9/0xA/0xB000_0000, output 0xC000_0000, weights 0xD000_0000)
-// and programs register group 0 on a fresh pipeline. The network compiler then
-//   - relocates: the input and output regions onto the tensors' allocations (the input image load
-//     dropped: the tensor is already in memory), every other region the layer loads onto a
-//     constant allocated for it; memory steps and the *ADDR* registers move by the same offset;
-//   - regroups: each block's S_POINTER and done interrupts move to the group that block is at
-//     (NVDLA's consumer pointer flips once per hardware layer the block ran);
+// Each layer is written as a layer of its unit (a `conv` / `deconv` / `sdp` / `pdp` / `cdp` /
+// `rubik` layer JSON whose input values are the tensor's: a network input's data, or what the
+// golden model computed for a produced tensor) and compiled by that unit's compiler with a
+// placement (units/placement.hpp): the input, output and EW operand tensors' bases (the compiler
+// loads none of them: they are in memory), a constant allocated in the network's memory for each
+// thing the layer loads (weights, operand streams), the group each block is at (NVDLA's consumer
+// pointer flips once per hardware layer the block ran), and the network's golden device, which
+// runs the layer. The unit compiler emits the final program (every address word, every group);
+// the network compiler then
+//   - cuts it into setup, launch, wait and post segments and moves the block parities on;
 //   - schedules: layer N+1's memory images and registers (into its groups) are programmed after
 //     layer N's launch and before N's done interrupts (pingpong), then N+1 is launched after N's
 //     interrupts; N's status reads and the golden check of its output follow N's interrupts.
@@ -52,9 +52,6 @@ constexpr int64_t kMaxElements = 4'000'000;
 constexpr uint64_t kMemoryBase = 0x1000'0000ull;   // the network's memory window starts here
 constexpr uint64_t kMemoryMax = 0x6000'0000ull;    // and ends below the unit compilers' fixed regions
 constexpr uint64_t kAlign = 0x100;                  // tensor and constant alignment (NVDLA: 32 B)
-constexpr uint64_t kRegionFirst = 0x8, kRegionLast = 0xe;  // the unit compilers' regions (addr >> 28; 0xe:
-                                                            // deconv's channel-extended cube)
-constexpr uint64_t kInRegion = 0x8, kEwRegion = 0xb, kOutRegion = 0xc;
 constexpr uint8_t kGapFill = 0xa5;
 
 const std::vector<std::string_view> kOps = {"conv", "deconv", "sdp", "pdp", "cdp", "rubik", "concat"};
@@ -452,11 +449,6 @@ json unit_layer(const Net& n, const NetLayer& L, const JsonNode& node, uint64_t 
 
 // ---- relocation, regrouping, scheduling ------------------------------------------------------
 
-std::string block_of_intr(const std::string& unit) {
-  if (unit == "CDMA_DAT" || unit == "CDMA_WT") return "CDMA";
-  if (unit == "RUBIK") return "RBK";
-  return unit;
-}
 
 // A layer's program cut where the firmware would cut it.
 struct Segments {
@@ -476,108 +468,54 @@ struct Placed {
   Segments seg;
 };
 
-// Relocates and regroups `sub` (a unit compiler's program in group 0) for layer L; updates the
-// block parities.
-Placed place_layer(Net& n, const NetLayer& L, const JsonNode& node, Program sub, std::map<std::string, int>& parity) {
-  const NetTensor& in = n.out.tensors[static_cast<std::size_t>(L.input)];
-  const NetTensor& out = n.out.tensors[static_cast<std::size_t>(L.output)];
-  std::map<uint64_t, uint64_t> base;  // region -> new base
-  base[kInRegion] = in.layout.base;
-  base[kOutRegion] = out.layout.base;
-  if (L.operand >= 0) base[kEwRegion] = n.out.tensors[static_cast<std::size_t>(L.operand)].layout.base;
-  const auto region = [](uint64_t a) -> uint64_t {
-    const uint64_t r = a >> 28;
-    return r >= kRegionFirst && r <= kRegionLast ? r : 0;
-  };
-  // Constants: every other region the layer's memory steps touch, sized by their extent.
-  std::map<uint64_t, uint64_t> extent;
-  for (const ProgramStep& s : sub.steps) {
-    if (s.op != StepOp::MemLoad && s.op != StepOp::MemFill) continue;
-    const uint64_t r = region(s.addr);
-    if (r == 0) throw std::logic_error(fmt::format("network compiler: {} lies outside the unit regions", s.where));
-    if (base.contains(r)) continue;
-    const uint64_t end = s.addr - (r << 28) + (s.op == StepOp::MemLoad ? s.bytes.size() : s.size);
-    extent[r] = std::max(extent[r], end);
-  }
-  for (const auto& [r, bytes] : extent) {
-    const JsonNode at = node.get("weights").value_or(node);
-    base[r] = n.allocate(bytes, at, fmt::format("layer \"{}\"'s constants (region {:#x})", L.name, r << 28));
-  }
-  const auto move = [&](uint64_t a) {
-    const uint64_t r = region(a);
-    const auto it = base.find(r);
-    return it == base.end() ? a : it->second + (a - (r << 28));
-  };
-  const auto check_size = [&](const ProgramStep& s, uint64_t limit, const NetTensor& t) {
-    if (s.addr - (region(s.addr) << 28) + s.bytes.size() > limit) {
-      throw std::logic_error(fmt::format("network compiler: {} is larger than tensor {}'s {} bytes", s.where, t.name,
-                                         limit));
+// Where layer L goes: its tensors' bases, its constants allocated in the network's memory as the
+// unit compiler asks for them, each block's group, the network's golden device (the compiler runs
+// the layer there).
+struct ConstantRefused {
+  InputError error;
+};
+
+Placement placement_of(Net& n, const NetLayer& L, const JsonNode& node, const std::map<std::string, int>& parity,
+                       GoldenDevice& dev) {
+  Placement at;
+  at.input = n.out.tensors[static_cast<std::size_t>(L.input)].layout.base;
+  at.output = n.out.tensors[static_cast<std::size_t>(L.output)].layout.base;
+  if (L.operand >= 0) at.operand = n.out.tensors[static_cast<std::size_t>(L.operand)].layout.base;
+  at.constant = [&n, &L, node](std::string_view what, uint64_t bytes) {
+    try {
+      return n.allocate(bytes, node.get("weights").value_or(node),
+                        fmt::format("layer \"{}\"'s constants ({})", L.name, what));
+    } catch (const InputError& e) {
+      throw ConstantRefused{e};  // not a refusal of the unit compiler: passes rethrow_in_layer
     }
   };
+  at.group = parity;
+  at.device = &dev;
+  return at;
+}
+
+// Cuts `steps` (the unit compiler's program as placed for layer L, already run on the golden
+// device) into the schedule's segments; moves the block parities on.
+Placed segment_layer(Net& n, const NetLayer& L, Program sub, std::map<std::string, int>& parity) {
+  const NetTensor& out = n.out.tensors[static_cast<std::size_t>(L.output)];
   Placed p;
   std::map<std::string, int> enables;
+  advance_groups(parity, sub);
   std::vector<ProgramStep> steps;
   for (ProgramStep& s : sub.steps) {
     const std::string_view wh = s.where;
     const std::string prefix = n.h->file.string() + ": ";
     s.where = fmt::format("{}: layer {} ({}): {}", n.h->file.string(), L.name, L.op,
                           wh.substr(0, prefix.size()) == prefix ? wh.substr(prefix.size()) : wh);
-    switch (s.op) {
-      case StepOp::MemLoad: {
-        const uint64_t r = region(s.addr);
-        if (r == kInRegion) {  // the input tensor is in memory already
-          check_size(s, in.bytes, in);
-          continue;
-        }
-        if (r == kEwRegion && L.operand >= 0) {
-          check_size(s, n.out.tensors[static_cast<std::size_t>(L.operand)].bytes,
-                     n.out.tensors[static_cast<std::size_t>(L.operand)]);
-          continue;
-        }
-        s.addr = move(s.addr);
-        break;
-      }
-      case StepOp::MemFill:
-        // The output region's pre-fill covers what the unit compiler's output region holds; with a
-        // pool post-op that is SDP's unpooled cube, which goes to PDP on the fly, not to memory:
-        // only the tensor's bytes are the layer's (beyond them lie other tensors and constants).
-        if (region(s.addr) == kOutRegion) {
-          const uint64_t off = s.addr - (kOutRegion << 28);
-          if (off >= out.bytes) continue;
-          s.size = std::min(s.size, out.bytes - off);
-        }
-        s.addr = move(s.addr);
-        break;
-      case StepOp::Check:
-        if (region(s.addr) == kOutRegion && s.addr - (kOutRegion << 28) + s.size > out.bytes) {
-          throw std::logic_error(fmt::format("network compiler: {} checks beyond tensor {}", s.where, out.name));
-        }
-        s.addr = move(s.addr);
-        break;
-      case StepOp::RegWrite:
-        if (s.reg->name == "S_POINTER") {
-          const int g = (static_cast<int>(s.value & 1u) ^ parity[s.reg->block]) & 1;
-          s.value = (s.value & ~1u) | static_cast<uint32_t>(g);
-        } else if (s.reg->name.find("ADDR") != std::string::npos && region(s.value) != 0) {
-          s.value = static_cast<uint32_t>(move(s.value));
-        } else if (s.reg->name == "D_OP_ENABLE" && (s.value & 1u) != 0) {
-          ++enables[s.reg->block];
-        }
-        break;
-      case StepOp::WaitIntr: {
-        const auto us = s.intr.rfind('_');
-        const std::string unit = s.intr.substr(0, us);
-        const int g = (std::stoi(s.intr.substr(us + 1)) ^ parity[block_of_intr(unit)]) & 1;
-        s.intr = fmt::format("{}_{}", unit, g);
-        break;
-      }
-      default:
-        break;
+    // The output's pre-fill and check cover the tensor only (beyond lie other tensors).
+    if ((s.op == StepOp::MemFill || s.op == StepOp::Check) && s.addr >= out.layout.base &&
+        s.addr < out.layout.base + out.bytes && s.addr + s.size > out.layout.base + out.bytes) {
+      throw std::logic_error(fmt::format("network compiler: {} reaches beyond tensor {}", s.where, out.name));
     }
+    if (is_enable(s) && (s.value & 1u) != 0) ++enables[s.reg->block];
     steps.push_back(std::move(s));
   }
   for (const auto& [b, count] : enables) {
-    parity[b] ^= count & 1;
     if (count > 1) p.seg.single_shot = false;
   }
   // Segments: setup until the first launch step (a read such as the CBUF flush status, or an
@@ -735,7 +673,6 @@ void check_deconv_output(const Net& n, NetLayer& L, const JsonNode& node, const 
 // planes, which are not network tensors.
 void check_contract(const Net& n, const NetLayer& L, const JsonNode& node) {
   const NetTensor& in = n.out.tensors[static_cast<std::size_t>(L.input)];
-  const NetTensor& out = n.out.tensors[static_cast<std::size_t>(L.output)];
   const JsonNode mode = node.require("mode");
   if (mode.as_choice({"contract", "split", "merge"}) != "contract") {
     mode.fail("only \"contract\" runs in a network: split and merge read or write planes, which are not network "
@@ -852,22 +789,35 @@ CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root, std:
     Program prog;
     std::optional<CompiledConv> cc;
     std::optional<CompiledDeconv> cd;
+    // The unit compiler emits the layer as placed and runs it on the network's golden device.
+    const Placement at = placement_of(n, L, node, parity, dev);
+    if (L.op == "deconv") {  // its output grid is judged before the placed layer runs (alone, at the fixed regions)
+      std::optional<CompiledDeconv> alone;
+      try {
+        alone = compile_deconv_layer(sh, sub);
+      } catch (const InputError& e) {
+        rethrow_in_layer(n, L, node, e);
+      }
+      check_deconv_output(n, L, node, *alone);
+    }
     try {
       if (L.op == "conv") {
-        cc = compile_conv_layer(sh, sub, true);
+        cc = compile_conv_layer(sh, sub, at);
         prog = cc->program;
       } else if (L.op == "deconv") {
-        cd = compile_deconv_layer(sh, sub);
+        cd = compile_deconv_layer(sh, sub, at);
         prog = cd->program;
       } else if (L.op == "pdp") {
-        prog = compile_pdp_layer(sh, sub);
+        prog = compile_pdp_layer_placed(sh, sub, at);
       } else if (L.op == "cdp") {
-        prog = compile_cdp_layer(sh, sub);
+        prog = compile_cdp_layer_placed(sh, sub, at);
       } else if (L.op == "rubik") {
-        prog = compile_rubik_layer(sh, sub);
+        prog = compile_rubik_layer_placed(sh, sub, at);
       } else {
-        prog = compile_sdp_layer(sh, sub, true);
+        prog = compile_sdp_layer(sh, sub, at);
       }
+    } catch (const ConstantRefused& e) {
+      throw e.error;
     } catch (const InputError& e) {
       rethrow_in_layer(n, L, node, e);
     }
@@ -883,15 +833,7 @@ CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root, std:
                                            L.name, out.name));
       }
     }
-    if (cd) check_deconv_output(n, L, node, *cd);
-    Placed placed = place_layer(n, L, node, std::move(prog), parity);
-    ProgramRunOptions po;
-    po.mode = "golden";
-    const RunResult gr = run_program(placed.program, &dev, nullptr, po);
-    if (gr.status != Status::Pass) {
-      throw std::runtime_error(fmt::format("network compiler: the golden model did not run layer {} as placed: {}",
-                                           L.name, gr.message));
-    }
+    Placed placed = segment_layer(n, L, std::move(prog), parity);
     segs.push_back(std::move(placed.seg));
   }
   for (NetTensor& t : n.out.tensors) {

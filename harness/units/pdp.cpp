@@ -289,7 +289,7 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
 
 }  // namespace
 
-void emit_pdp_registers(ProgramBuilder& pb, const PdpConfig& c) {
+void emit_pdp_registers(ProgramBuilder& pb, const PdpConfig& c, int group, int rdma_group) {
   const auto lo = [](uint64_t a) { return static_cast<uint32_t>(a); };
   const auto hi = [](uint64_t a) { return static_cast<uint32_t>(a >> 32); };
   const uint32_t fmt_code = c.precision == golden::PdpPrecision::Int16 ? 1u : 0u;
@@ -300,8 +300,8 @@ void emit_pdp_registers(ProgramBuilder& pb, const PdpConfig& c) {
            place(u32(w.last - 1), rp::D_PARTIAL_WIDTH_IN::PARTIAL_WIDTH_IN_LAST{});
   };
 
-  pb.write(pb.reg("PDP_RDMA", "S_POINTER"), 0);
-  pb.write(pb.reg("PDP", "S_POINTER"), 0);
+  pb.write(pb.reg("PDP_RDMA", "S_POINTER"), static_cast<uint32_t>(rdma_group));
+  pb.write(pb.reg("PDP", "S_POINTER"), static_cast<uint32_t>(group));
   if (c.off_flying) {
     std::map<uint32_t, uint32_t> r;
     r[rr::D_DATA_CUBE_IN_WIDTH::offset] = u32(c.in.w - 1);
@@ -369,22 +369,25 @@ struct Compiled {
   uint64_t elements = 0;  // output lanes written
 };
 
-Compiled compile(const LayerHeader& h, const JsonNode& root) {
-  const Layer L = parse_layer(h, root);
-  const PdpConfig& c = L.cfg;
+Compiled compile(const LayerHeader& h, const JsonNode& root, const Placement& at = {}) {
+  Layer L = parse_layer(h, root);
+  PdpConfig& c = L.cfg;
+  place_tensors(at, L.in_layout, L.out_layout, c);
+  const int group = at.group_of("PDP");
   ProgramBuilder pb(h);
-  pb.load_cube_values(L.in_layout, golden::pdp_input_shape(c), c.in.c, L.input, kGapFill);
+  if (!at.input) pb.load_cube_values(L.in_layout, golden::pdp_input_shape(c), c.in.c, L.input, kGapFill);
   const uint64_t out_bytes = L.out_layout.region_bytes(golden::pdp_output_shape(c));
   pb.fill(L.out_layout.base, out_bytes, kOutputFill, "output region");
-  emit_pdp_registers(pb, c);
+  emit_pdp_registers(pb, c, group, at.group_of("PDP_RDMA"));
   // Launch: PDP, then PDP_RDMA (most NVDLA traces' order), and wait for the done interrupt.
   pb.write(pb.reg("PDP", "D_OP_ENABLE"), 1);
   pb.write(pb.reg("PDP_RDMA", "D_OP_ENABLE"), 1);
-  pb.wait_intr("PDP_0");
+  pb.wait_intr(fmt::format("PDP_{}", group));
   for (const char* name : {"D_INF_INPUT_NUM", "D_NAN_INPUT_NUM", "D_NAN_OUTPUT_NUM"}) {
     pb.read(pb.reg("PDP", name), 0);  // integer data
   }
   pb.check_golden(L.out_layout.base, out_bytes);
+  run_on_placed_device(at, pb.program(), "pdp");
   Compiled out;
   out.program = std::move(pb.program());
   out.elements = golden::pdp_output_shape(c).elements();
@@ -402,5 +405,9 @@ RunResult run(const LayerHeader& h, const JsonNode& root, const RunOptions& opt)
 UnitHandler pdp_handler() { return {"pdp", &validate, &run}; }
 
 Program compile_pdp_layer(const LayerHeader& h, const JsonNode& root) { return compile(h, root).program; }
+
+Program compile_pdp_layer_placed(const LayerHeader& h, const JsonNode& root, const Placement& at) {
+  return compile(h, root, at).program;
+}
 
 }  // namespace dla::harness::units

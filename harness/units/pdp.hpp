@@ -7,6 +7,7 @@
 #include "golden/pdp.hpp"
 #include "harness/layer.hpp"
 #include "harness/program.hpp"
+#include "units/placement.hpp"
 
 namespace dla::harness::units {
 
@@ -20,6 +21,9 @@ inline constexpr uint64_t kPdpOutputBase = 0xc000'0000ull;
 // PDP then PDP_RDMA, wait_intr PDP_0, reads of the NaN/Inf counters (0) and a golden check of the
 // output region.
 [[nodiscard]] Program compile_pdp_layer(const LayerHeader& h, const JsonNode& root);
+// The layer as `at` places it (units/placement.hpp): input and output at the placed tensors (the
+// input not loaded), PDP and PDP_RDMA in their groups, run on the placement's device.
+[[nodiscard]] Program compile_pdp_layer_placed(const LayerHeader& h, const JsonNode& root, const Placement& at);
 
 // A packed layout of `shape` (atom and element size given) with the optional "line_stride",
 // "surface_stride" and "base" of `node` (the "input" / "output" objects of pdp and cdp layers),
@@ -38,6 +42,6 @@ int64_t parse_pool(const JsonNode& pool, golden::PdpConfig& c);
 
 // S_POINTER of PDP_RDMA and PDP, then every writable D_ register of PDP and, off-flying, of
 // PDP_RDMA (on the fly from SDP, PDP_RDMA is not programmed: FLYING_MODE = ON_FLYING).
-void emit_pdp_registers(ProgramBuilder& pb, const golden::PdpConfig& c);
+void emit_pdp_registers(ProgramBuilder& pb, const golden::PdpConfig& c, int group = 0, int rdma_group = 0);
 
 }  // namespace dla::harness::units

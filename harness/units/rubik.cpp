@@ -259,8 +259,8 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
   return L;
 }
 
-void emit_registers(ProgramBuilder& pb, const RubikConfig& c) {
-  pb.write(pb.reg("RBK", "S_POINTER"), 0);
+void emit_registers(ProgramBuilder& pb, const RubikConfig& c, int group) {
+  pb.write(pb.reg("RBK", "S_POINTER"), static_cast<uint32_t>(group));
   std::map<uint32_t, uint32_t> r;
   r[rb::D_MISC_CFG::offset] = place(static_cast<uint32_t>(c.mode), rb::D_MISC_CFG::RUBIK_MODE{}) |
                               place(static_cast<uint32_t>(c.precision), rb::D_MISC_CFG::IN_PRECISION{});
@@ -327,15 +327,26 @@ void load_input(ProgramBuilder& pb, const Layer& L) {
   }
 }
 
-Program compile(const LayerHeader& h, const JsonNode& root) {
-  const Layer L = parse_layer(h, root);
+Program compile(const LayerHeader& h, const JsonNode& root, const Placement& at = {}) {
+  Layer L = parse_layer(h, root);
+  // A placed layer reads a tensor in memory and writes one: the regions move as a whole.
+  if (at.input) {
+    L.in_end = *at.input + (L.in_end - L.in_begin);
+    L.in_begin = L.cfg.dain_base = *at.input;
+  }
+  if (at.output) {
+    L.out_end = *at.output + (L.out_end - L.out_begin);
+    L.out_begin = L.cfg.daout_base = *at.output;
+  }
+  const int group = at.group_of("RBK");
   ProgramBuilder pb(h);
-  load_input(pb, L);
+  if (!at.input) load_input(pb, L);
   pb.fill(L.out_begin, L.out_end - L.out_begin, kRubikOutputFill, "output region");
-  emit_registers(pb, L.cfg);
+  emit_registers(pb, L.cfg, group);
   pb.write(pb.reg("RBK", "D_OP_ENABLE"), 1);
-  pb.wait_intr("RUBIK_0");
+  pb.wait_intr(fmt::format("RUBIK_{}", group));
   pb.check_golden(L.out_begin, L.out_end - L.out_begin);
+  run_on_placed_device(at, pb.program(), "rubik");
   return std::move(pb.program());
 }
 
@@ -349,7 +360,11 @@ RunResult run(const LayerHeader& h, const JsonNode& root, const RunOptions& opt)
 
 Program compile_rubik_layer(const LayerHeader& h, const JsonNode& root) { return compile(h, root); }
 
-void emit_rubik_registers(ProgramBuilder& pb, const golden::RubikConfig& c) { emit_registers(pb, c); }
+Program compile_rubik_layer_placed(const LayerHeader& h, const JsonNode& root, const Placement& at) {
+  return compile(h, root, at);
+}
+
+void emit_rubik_registers(ProgramBuilder& pb, const golden::RubikConfig& c, int group) { emit_registers(pb, c, group); }
 
 golden::RubikConfig rubik_layer_config(const LayerHeader& h, const JsonNode& root) { return parse_layer(h, root).cfg; }
 

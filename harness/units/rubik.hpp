@@ -7,6 +7,7 @@
 #include "golden/rubik.hpp"
 #include "harness/layer.hpp"
 #include "harness/program.hpp"
+#include "units/placement.hpp"
 
 namespace dla::harness::units {
 
@@ -23,11 +24,14 @@ inline constexpr uint8_t kRubikGapFill = 0xa5;
 // every writable D_ register of RBK, D_OP_ENABLE, wait_intr RUBIK_0 and a golden check of the
 // output region.
 [[nodiscard]] Program compile_rubik_layer(const LayerHeader& h, const JsonNode& root);
+// The layer as `at` places it (units/placement.hpp): input and output at the placed tensors (the
+// input not loaded), RBK in its group, run on the placement's device.
+[[nodiscard]] Program compile_rubik_layer_placed(const LayerHeader& h, const JsonNode& root, const Placement& at);
 
 class ProgramBuilder;
 // S_POINTER (group 0) and every writable D_ register of RBK for `c`, as compile_rubik_layer writes
 // them (the `deconv` compiler's CONTRACT layer).
-void emit_rubik_registers(ProgramBuilder& pb, const golden::RubikConfig& c);
+void emit_rubik_registers(ProgramBuilder& pb, const golden::RubikConfig& c, int group = 0);
 
 // The decoded configuration the compiler programs (tests; the random generator).
 [[nodiscard]] golden::RubikConfig rubik_layer_config(const LayerHeader& h, const JsonNode& root);

@@ -334,18 +334,34 @@ constexpr std::pair<std::string_view, uint32_t> kStatusRegs[] = {
 
 }  // namespace
 
-void emit_operands_and_output(ProgramBuilder& pb, const Layer& L) {
-  if (L.bs.alu.mem || L.bs.mul.mem) pb.load(L.bs.dma.layout.base, operand_image(L, L.bs.dma, L.bs.alu, L.bs.mul), "BS operands");
-  if (L.bn.alu.mem || L.bn.mul.mem) pb.load(L.bn.dma.layout.base, operand_image(L, L.bn.dma, L.bn.alu, L.bn.mul), "BN operands");
-  if (L.ew.alu.mem || L.ew.mul.mem) pb.load(L.ew.dma.layout.base, operand_image(L, L.ew.dma, L.ew.alu, L.ew.mul), "EW operands");
-  pb.fill(L.out_layout.base, L.output_bytes(), kOutputFill, "output region");
+void place_operands(Layer& L, const Placement& at) {
+  const auto place = [&](const char* what, auto& x) {
+    if (!x.alu.mem && !x.mul.mem) return;
+    x.dma.layout.base = at.place_constant(what, operand_image(L, x.dma, x.alu, x.mul).size(), x.dma.layout.base);
+  };
+  place("BS operands", L.bs);
+  place("BN operands", L.bn);
+  if (at.operand && (L.ew.alu.mem || L.ew.mul.mem)) {
+    L.ew.dma.layout.base = *at.operand;
+  } else {
+    place("EW operands", L.ew);
+  }
 }
 
-void emit_registers(ProgramBuilder& pb, const Layer& L, int group) {
+void emit_operands_and_output(ProgramBuilder& pb, const Layer& L, const Placement& at, bool fill_output) {
+  if (L.bs.alu.mem || L.bs.mul.mem) pb.load(L.bs.dma.layout.base, operand_image(L, L.bs.dma, L.bs.alu, L.bs.mul), "BS operands");
+  if (L.bn.alu.mem || L.bn.mul.mem) pb.load(L.bn.dma.layout.base, operand_image(L, L.bn.dma, L.bn.alu, L.bn.mul), "BN operands");
+  if ((L.ew.alu.mem || L.ew.mul.mem) && !at.operand) {
+    pb.load(L.ew.dma.layout.base, operand_image(L, L.ew.dma, L.ew.alu, L.ew.mul), "EW operands");
+  }
+  if (fill_output) pb.fill(L.out_layout.base, L.output_bytes(), kOutputFill, "output region");
+}
+
+void emit_registers(ProgramBuilder& pb, const Layer& L, int group, int rdma_group) {
   // Pointers (PRODUCER: the group the D_ words go to), then the LUT (S_ registers), as a driver
   // does before the D_ group.
   pb.write(pb.reg("SDP", "S_POINTER"), static_cast<uint32_t>(group));
-  pb.write(pb.reg("SDP_RDMA", "S_POINTER"), static_cast<uint32_t>(group));
+  pb.write(pb.reg("SDP_RDMA", "S_POINTER"), static_cast<uint32_t>(rdma_group < 0 ? group : rdma_group));
   if (L.ew.enabled && L.ew.lut) {
     for (const auto& [off, val] : golden::lut_register_writes(LutVariant::Sdp, L.ew.lut_cfg, L.ew.tables)) {
       pb.write(pb.reg_at("SDP", off), val);
@@ -522,8 +538,12 @@ struct Compiled {
 
 // Builds the program. With `expect`, runs it once on the golden device and appends reg_reads of
 // D_STATUS and the D_PERF counters holding the golden values.
-Compiled compile(const LayerHeader& h, const JsonNode& root, bool expect) {
-  const Layer L = parse_layer(h, root);
+Compiled compile(const LayerHeader& h, const JsonNode& root, bool expect, const Placement& at = {}) {
+  Layer L = parse_layer(h, root);
+  if (at.input) L.in_layout.base = *at.input;
+  if (at.output) L.out_layout.base = *at.output;
+  place_operands(L, at);
+  const int group = at.group_of("SDP");
   ProgramBuilder pb(h);
   Compiled out;
   out.out_base = L.out_layout.base;
@@ -531,29 +551,32 @@ Compiled compile(const LayerHeader& h, const JsonNode& root, bool expect) {
   out.elements = static_cast<uint64_t>(L.lanes()) * static_cast<uint64_t>(L.shape.h) * static_cast<uint64_t>(L.shape.w);
 
   // Memory: input, operand streams, output pre-filled.
-  pb.load(L.in_layout.base,
-          golden::store_cube_bytes(L.in_layout, padded_cube(L.input, L.shape, L.in_lanes()), kGapFill), "input cube");
-  emit_operands_and_output(pb, L);
-  emit_registers(pb, L);
+  if (!at.input) {
+    pb.load(L.in_layout.base,
+            golden::store_cube_bytes(L.in_layout, padded_cube(L.input, L.shape, L.in_lanes()), kGapFill), "input cube");
+  }
+  emit_operands_and_output(pb, L, at);
+  emit_registers(pb, L, group, at.group_of("SDP_RDMA"));
 
   // Launch: SDP, then SDP_RDMA (the newer NVDLA traces' order), and wait for the done interrupt.
   pb.write(pb.reg("SDP", "D_OP_ENABLE"), 1);
   pb.write(pb.reg("SDP_RDMA", "D_OP_ENABLE"), 1);
-  pb.wait_intr("SDP_0");
+  pb.wait_intr(fmt::format("SDP_{}", group));
 
-  // Status and counters: the golden model's values.
-  std::optional<GoldenDevice> dev;
+  // Status and counters: the golden model's values (on the placement's device when it has one).
+  std::optional<GoldenDevice> own;
+  GoldenDevice* dev = nullptr;
   if (expect) {
-    dev.emplace(*h.config);
+    dev = at.device != nullptr ? at.device : &own.emplace(*h.config);
     ProgramRunOptions po;
     po.mode = "golden";
-    const RunResult gr = run_program(pb.program(), &*dev, nullptr, po);
+    const RunResult gr = run_program(pb.program(), dev, nullptr, po);
     if (gr.status != Status::Pass) {
       throw std::runtime_error(fmt::format("sdp compiler: the golden model did not run the compiled layer: {}",
                                            gr.message));
     }
   }
-  emit_status_reads(pb, dev ? &*dev : nullptr);
+  emit_status_reads(pb, dev, group);
 
   ProgramStep& c = pb.add(StepOp::Check, "check golden over the output region");
   c.check = CheckKind::Golden;
@@ -585,6 +608,10 @@ UnitHandler sdp_handler() { return {"sdp", &validate, &run}; }
 
 Program compile_sdp_layer(const LayerHeader& h, const JsonNode& root, bool expect_status) {
   return compile(h, root, expect_status).program;
+}
+
+Program compile_sdp_layer(const LayerHeader& h, const JsonNode& root, const Placement& at) {
+  return compile(h, root, true, at).program;
 }
 
 // ------------------------------------------------------------------ benchmark

@@ -4,6 +4,7 @@
 
 #include "harness/layer.hpp"
 #include "harness/program.hpp"
+#include "units/placement.hpp"
 
 namespace dla::harness::units {
 
@@ -12,5 +13,10 @@ namespace dla::harness::units {
 // program once so the trailing reg_reads of D_STATUS and the D_PERF counters expect its values;
 // without, they expect 0 (validation only).
 [[nodiscard]] Program compile_sdp_layer(const LayerHeader& h, const JsonNode& root, bool expect_status = true);
+
+// The layer as `at` places it (units/placement.hpp): input, output and EW operand tensors at their
+// bases (not loaded when placed), operand streams at the placed constants, SDP and SDP_RDMA in their
+// groups; the status reads expect what the placement's device gives (it runs the layer).
+[[nodiscard]] Program compile_sdp_layer(const LayerHeader& h, const JsonNode& root, const Placement& at);
 
 }  // namespace dla::harness::units

@@ -15,6 +15,7 @@
 #include "golden/lut.hpp"
 #include "harness/golden_device.hpp"
 #include "harness/json_reader.hpp"
+#include "units/placement.hpp"
 #include "units/program_builder.hpp"
 
 namespace dla::harness::units::sdp {
@@ -115,12 +116,18 @@ void parse_output(const JsonNode& out, Layer& L, std::optional<golden::Precision
 // `seed`). L.cfg, L.shape and L.in_prec must be set.
 void parse_stages(const JsonNode& root, Layer& L, uint64_t seed);
 
-// mem_loads of the operand streams the stages read, then the output region pre-filled.
-void emit_operands_and_output(ProgramBuilder& pb, const Layer& L);
+// The operand streams' bases as `at` places them: BS, BN and EW streams are constants, but EW's
+// stream is the placed `operand` tensor when there is one.
+void place_operands(Layer& L, const Placement& at);
 
-// S_POINTER of SDP and SDP_RDMA, the LUT (S_LUT_* words and tables) when EW uses it, then every
-// writable D_ register of SDP and of SDP_RDMA (flying or memory input as L says).
-void emit_registers(ProgramBuilder& pb, const Layer& L, int group = 0);
+// mem_loads of the operand streams the stages read (not a placed `operand` tensor: it is in
+// memory), then the output region pre-filled (with `fill_output`).
+void emit_operands_and_output(ProgramBuilder& pb, const Layer& L, const Placement& at = {}, bool fill_output = true);
+
+// S_POINTER of SDP (PRODUCER `group`) and SDP_RDMA (`rdma_group`; < 0: `group`), the LUT (S_LUT_*
+// words and tables) when EW uses it, then every writable D_ register of SDP and of SDP_RDMA
+// (flying or memory input as L says).
+void emit_registers(ProgramBuilder& pb, const Layer& L, int group = 0, int rdma_group = -1);
 
 // reg_reads of SDP.D_STATUS and its D_PERF counters, expecting the values `dev` holds after
 // running the program (0 without a device: validation only).
