@@ -23,6 +23,7 @@
 
 #include "golden/conv.hpp"
 #include "golden/conv_image.hpp"
+#include "golden/conv_modes.hpp"
 #include "golden/conv_wfold.hpp"
 #include "harness/conv_reference.hpp"
 #include "harness/cdp_reference.hpp"
@@ -766,6 +767,55 @@ RandomLayer gen_image(const HwConfig& hw, RandomLayer L, Draw& d) {
   return L;
 }
 
+// `doc` compiled by the conv compiler in one band (no Split-H): its configuration, else none.
+std::optional<golden::ConvConfig> one_band_config(const RandomLayer& L, const ojson& doc) {
+  bool cbuf = false;
+  std::string where;
+  int bands = 1;
+  if (!try_compile_conv(L, doc, cbuf, where, &bands).empty() || bands != 1) return std::nullopt;
+  const auto jd = parse_json_text(L.name + ".json", doc.dump());
+  LayerHeader h;
+  h.file = jd->file;
+  h.unit = "conv";
+  h.name = L.name;
+  h.config = L.config;
+  return units::compile_conv_layer(h, JsonNode::root(jd), false).conv;
+}
+
+// Batches (docs/CDMA_MODES.md §1, nv_full): 1 in 8 direct layers (every one with --focus batch),
+// neither Winograd nor W-fold nor image input nor a pool post-op (§4 refusals), a stream of its
+// own (the other draws stay as they were): N in 1..32 (small N more often), halved until the
+// compiler takes the layer in one band and this RTL's unpacked rows of all N cubes fit beside one
+// kernel group (else the RTL device would refuse it: no Split-H for batched layers, §4). Dropped
+// when even N = 1 does not. The drawn bandwidth is widened for the N cubes in and out.
+void draw_batch(const HwConfig& hw, RandomLayer& L, const ConvShape& s, bool out16, std::string& feat) {
+  if (!golden::has_batch_and_compression(hw) || s.wino || L.doc.contains("wfold") || L.doc.contains("pool")) return;
+  Rng rng = Rng::derive(L.seed, "batch");
+  Draw d{rng};
+  if (L.focus != "batch" && !d.chance(0.125)) return;
+  int n = d.chance(0.3) ? d.i(1, 4) : d.log_i(1, 32);
+  for (; n >= 1; n /= 2) {
+    ojson with = L.doc;
+    with["batch"] = n;
+    const std::optional<golden::ConvConfig> c = one_band_config(L, with);
+    if (!c || units::rtl_data_banks(*c, hw) + golden::conv_derived(*c, hw).weight_banks_min > golden::cbuf_geometry(hw).banks) {
+      continue;
+    }
+    L.doc = with;
+    break;
+  }
+  if (n < 1) return;
+  if (!L.mem.unlimited()) {
+    const double bpe = s.int16 ? 2.0 : 1.0, obpe = out16 ? 2.0 : 1.0, atom = hw.atom_bytes;
+    const double ow = (s.w + s.pl + s.pr - s.ext_x()) / s.sx + 1, oh = (s.h + s.pt + s.pb - s.ext_y()) / s.sy + 1;
+    const double bytes = n * (double(s.w) * s.h * std::ceil(s.c * bpe / atom) * atom +
+                              ow * oh * std::ceil(s.k * obpe / atom) * atom) +
+                         double(s.k) * s.r * s.s * s.c * bpe;
+    while (bytes / L.mem.bandwidth > 4e6) L.mem.bandwidth *= 2;
+  }
+  feat += fmt::format(" batch {}", n);
+}
+
 RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
   {
     // Image input (1 in 8, every layer with --focus image): a stream of its own, so the draws of
@@ -777,9 +827,10 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
   std::string feat;
   const bool int16 = hw.int16 && d.chance(0.3);
   const bool focus_wfold = L.focus == "wfold";
-  const bool wino = hw.winograd && d.chance(0.15) && !focus_wfold;
+  const bool focus_batch = L.focus == "batch";  // batches: neither Winograd nor W-fold
+  const bool wino = hw.winograd && d.chance(0.15) && !focus_wfold && !focus_batch;
   ConvShape s = wino ? draw_wino_shape(d, int16, feat) : draw_direct_shape(d, hw, int16, feat);
-  draw_wfold(hw, s, L.seed, focus_wfold);  // a stream of its own: the draws below stay as they were
+  if (!focus_batch) draw_wfold(hw, s, L.seed, focus_wfold);  // a stream of its own: the draws below stay as they were
   const int64_t vmax = int16 ? 32767 : 127, vmin = -vmax - 1;
   feat = fmt::format("{}{}{}", wino ? "winograd" : "direct", int16 ? " int16" : " int8", feat);
 
@@ -925,7 +976,7 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
   // method, kernel up to 8 (at most the output), pads below the kernel with a pad value, strides
   // up to 16 (the width's a divisor of W' + pads - kernel: NVDLA uses every column). Dropped when
   // the compiler refuses it (a Split-H layer, a pooled width beyond PDP's line buffer).
-  if (!s.wino && !strided_out && !eql && d.chance(0.2)) {
+  if (!s.wino && !strided_out && !eql && d.chance(0.2) && L.focus != "batch") {
     const int ow = (s.w + s.pl + s.pr - s.ext_x()) / s.sx + 1, oh = (s.h + s.pt + s.pb - s.ext_y()) / s.sy + 1;
     static constexpr const char* kMethods[] = {"max", "min", "average"};
     const std::string method = kMethods[d.i(0, 2)];
@@ -976,6 +1027,7 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
   }
   if (s.sx != 1 || s.sy != 1) feat += fmt::format(" stride {}x{}", s.sx, s.sy);
   if (s.dx != 1 || s.dy != 1) feat += fmt::format(" dilation {}x{}", s.dx, s.dy);
+  draw_batch(hw, L, s, out16, feat);
   L.features = fmt::format("{} {}x{}x{} k{} {}x{}", feat, s.w, s.h, s.c, s.k, s.r, s.s);
   return L;
 }

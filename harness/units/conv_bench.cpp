@@ -322,6 +322,42 @@ BenchCase layer_case(const HwConfig& hw, const std::string& name, const RunResul
   return b;
 }
 
+// Batch mode on nv_full (docs/CDMA_MODES.md §1): a fully connected int8 layer 1x1x1024 -> 256
+// compiled with "batch": n and run in cross mode. The weights are fetched once per layer, so per
+// image they fall n-fold: weight bytes fetched = the RTL's DMA reads less the n input cubes
+// (1024 bytes each; SDP flies without operands). Utilization counts the layer's MACs (n x K x C).
+BenchCase batch_case(int n, const BenchOptions& opt) {
+  const HwConfig& hw = golden::nv_full();
+  constexpr int kC = 1024, kK = 256;
+  const nlohmann::ordered_json values{{"random", {{"min", -20}, {"max", 20}}}};
+  const nlohmann::ordered_json doc{{"unit", "conv"},
+                                   {"config", hw.name},
+                                   {"seed", opt.seed},
+                                   {"batch", n},
+                                   {"input", {{"w", 1}, {"h", 1}, {"c", kC}, {"data", values}}},
+                                   {"weights", {{"k", kK}, {"r", 1}, {"s", 1}, {"data", values}}},
+                                   {"clip", 8}};
+  const std::string layer = fmt::format("fully connected 1x1x{} -> {}", kC, kK);
+  const std::string name = fmt::format("batch {}, {}", n, layer);
+  const auto jd = parse_json_text("bench-conv.json", doc.dump(1));
+  const CompiledConv cc = compile_conv_layer(bench_layer_header("conv", name, hw, opt.seed), JsonNode::root(jd));
+  double seconds = 0;
+  const RunResult rr = run_bench_rtl(cc.program, hw, opt, seconds, "cross");
+  const uint64_t macs = uint64_t(n) * kK * kC;
+  const int mac_units = hw.atomic_c * hw.atomic_k(golden::Precision::Int8);
+  BenchCase b = layer_case(hw, name, rr, macs, mac_units, seconds, opt);
+  const uint64_t inputs = uint64_t(n) * kC;
+  const uint64_t fetched = rr.dma && rr.dma->bytes_read >= inputs ? rr.dma->bytes_read - inputs : 0;
+  b.extra = {{"layer", layer},
+             {"batch", n},
+             {"weight_bytes", cc.conv.weight_bytes},
+             {"batch_weight_bytes_fetched", fetched},
+             {"weight_bytes_per_image", double(fetched) / n},
+             {"cycles_per_image", double(rr.cycles) / n},
+             {"mac_units", mac_units}};
+  return b;
+}
+
 BenchCase wfold_case(const WfoldLayer& l, const char* fold, const BenchOptions& opt) {
   const HwConfig& hw = golden::nv_full();
   const nlohmann::ordered_json values{{"random", {{"min", -20}, {"max", 20}}}};
@@ -450,6 +486,12 @@ std::vector<BenchCase> bench_conv(const BenchOptions& opt) {
     cases.push_back(std::move(off));
     cases.push_back(std::move(on));
   }
+  // Batch 1 against batch 32 (one FC layer): weight bytes fetched per image fall 32-fold.
+  BenchCase one = batch_case(1, opt), many = batch_case(32, opt);
+  const double per_image = one.num("weight_bytes_per_image"), per_image32 = many.num("weight_bytes_per_image");
+  one.extra["weight_fetch_reduction"] = many.extra["weight_fetch_reduction"] = per_image32 > 0 ? per_image / per_image32 : 0.0;
+  cases.push_back(std::move(one));
+  cases.push_back(std::move(many));
   // The image first layer without and with post-extension E = 2 (C' = 28 <= 32): 4 row groups
   // instead of 7 kernel rows, so up to 7/4 the utilization.
   BenchCase plain = image_case(1, opt), post = image_case(2, opt);
@@ -467,6 +509,18 @@ std::string format_bench_conv(const std::vector<BenchCase>& cases) {
   };
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const BenchCase& c = cases[i];
+    if (c.extra.contains("batch_weight_bytes_fetched")) {
+      out += fmt::format("conv {} {} (int8, the layer compiler's program): weight bytes fetched {} ({} per image, "
+                         "WEIGHT_BYTES {}), {} cycles ({:.0f} per image), utilization {:.2f}%, output {}\n",
+                         c.config, c.name, c.extra.at("batch_weight_bytes_fetched").get<uint64_t>(),
+                         c.num("weight_bytes_per_image"), c.extra.at("weight_bytes").get<uint64_t>(), c.cycles,
+                         c.num("cycles_per_image"), 100.0 * c.utilization.value_or(0), status(c));
+      if (c.extra.at("batch").get<int>() != 1) {
+        out += fmt::format("  weight bytes per image, batch 1 / batch {}: {:.2f}x\n", c.extra.at("batch").get<int>(),
+                           c.num("weight_fetch_reduction"));
+      }
+      continue;
+    }
     if (c.extra.contains("wfold_gain")) {
       // A comparison: the unfolded case, then the folded one.
       if (i + 1 >= cases.size()) break;

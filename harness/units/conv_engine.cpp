@@ -22,6 +22,12 @@ uint32_t cacc_saturation(Device& dev, const std::string& config) {
 // EW LUT, EQL and inexact Winograd layers: conv_ref::not_applicable).
 void judge_conv(const JsonNode& root, const RandomLayer& layer, const RandomCompiled& compiled, Device& gold,
                 Device& rtl, RandomRun& out) {
+  // Batches: the reference convolves one image; cross mode compares golden and RTL, and
+  // tests/harness/test_conv_modes_layers.cpp judges golden's batches image by image.
+  if (root.get("batch")) {
+    out.reference = "n/a: batches (the int64 reference takes one image)";
+    return;
+  }
   const conv_ref::Layer R = conv_ref::read_layer(root, layer.name, layer.seed);
   const conv_ref::Expected e = conv_ref::reference(R);
   const std::string na = conv_ref::not_applicable(R, e);
@@ -70,7 +76,10 @@ Engine engine_conv() {
                                                         .has = &golden::HwConfig::wfold,
                                                         .what = "every layer direct with a \"wfold\" draw (docs/WFOLD.md)"},
                                             RandomFocus{.name = "image",
-                                                        .what = "every layer with image input (docs/IMAGE_INPUT.md)"}}}};
+                                                        .what = "every layer with image input (docs/IMAGE_INPUT.md)"},
+                                            RandomFocus{.name = "batch",
+                                                        .has = &golden::HwConfig::nvdlav1_map,
+                                                        .what = "every direct layer with batches, N 1..32 (docs/CDMA_MODES.md)"}}}};
 }
 
 }  // namespace dla::harness::units
