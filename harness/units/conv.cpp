@@ -537,6 +537,12 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, co
   if (at.input) {
     if (L.image) throw std::logic_error("conv compiler: a placed input is a feature cube, not an image");
     out.conv.in_layout.base = *at.input;
+  } else if (L.image && at.constant) {  // an image the layer loads: its planes are placed constants
+    out.conv.in_layout.base = at.place_constant("image plane 0", image_plane_bytes(*L.image, out.conv, 0).size(), 0);
+    if (L.image->format->planes == 2) {
+      out.conv.image.base_uv =
+          at.place_constant("image plane 1", image_plane_bytes(*L.image, out.conv, 1).size(), 0);
+    }
   }
   const std::vector<uint8_t> weights = L.comp ? L.comp->data : weight_image(L, out.conv);
   out.conv.weight_base = at.place_constant("weights", weights.size(), out.conv.weight_base);

@@ -115,8 +115,13 @@ void parse_tensors(Net& n, const JsonNode& root) {
   if (!ts.is_array() || ts.size() == 0) ts.fail("must be a non-empty array of tensors");
   std::map<std::string, int> seen;
   for (const JsonNode& t : ts.items()) {
-    t.allow_keys({"name", "w", "h", "c", "precision", "data", "description"});
+    t.allow_keys({"name", "w", "h", "c", "precision", "data", "description", "format", "sign", "converter", "mean",
+                  "x_offset", "line_stride", "uv_line_stride"});
     NetTensor x;
+    if (const auto f = t.get("format")) x.format = f->as_string();
+    for (const char* k : {"sign", "converter", "mean", "x_offset", "line_stride", "uv_line_stride"}) {
+      if (x.format.empty() && t.get(k)) t.require(k).fail("only an image tensor (with \"format\") takes it");
+    }
     x.name = t.require("name").as_string();
     if (x.name.empty()) t.require("name").fail("must not be empty");
     if (const auto it = seen.find(x.name); it != seen.end()) {
@@ -294,6 +299,47 @@ void place_concats(Net& n) {
   }
 }
 
+// Image tensors: network inputs read by exactly one layer, a conv, as its input (image input mode).
+void check_images(const Net& n) {
+  for (std::size_t i = 0; i < n.out.tensors.size(); ++i) {
+    const NetTensor& t = n.out.tensors[i];
+    if (t.format.empty()) continue;
+    const JsonNode fmt_node = n.tensor_nodes[i].require("format");
+    if (t.producer >= 0) {
+      fmt_node.fail(fmt::format("tensor \"{}\" is written by layer \"{}\": an image is a network input (layers write "
+                                "feature cubes)",
+                                t.name, n.out.layers[static_cast<std::size_t>(t.producer)].name));
+    }
+    if (t.parent >= 0) fmt_node.fail(fmt::format("image \"{}\" cannot be a concat branch (a branch is a channel slice)", t.name));
+    int readers = 0;
+    for (std::size_t li = 0; li < n.out.layers.size(); ++li) {
+      const NetLayer& L = n.out.layers[li];
+      const JsonNode& node = n.layer_nodes[li];
+      for (std::size_t k = 0; k < L.inputs.size(); ++k) {
+        if (L.inputs[k] == static_cast<int>(i)) {
+          node.require("inputs")[k].fail(fmt::format("\"{}\" is an image ({}): only a conv layer reads it, as its input",
+                                                     t.name, t.format));
+        }
+      }
+      if (L.operand == static_cast<int>(i)) {
+        node.require("operand").fail(fmt::format("\"{}\" is an image ({}): only a conv layer reads it, as its input",
+                                                 t.name, t.format));
+      }
+      if (L.input != static_cast<int>(i)) continue;
+      if (L.op != "conv") {
+        node.require("input").fail(fmt::format("\"{}\" is an image ({}): only a conv layer reads it (CDMA's image input "
+                                               "mode), not a {} layer",
+                                               t.name, t.format, L.op));
+      }
+      if (++readers > 1) {
+        node.require("input").fail(fmt::format("image \"{}\" is read by a second layer: an image has one reader (its "
+                                               "planes are loaded with that layer)",
+                                               t.name));
+      }
+    }
+  }
+}
+
 // Execution order (Kahn, file order among ready layers); a cycle fails naming its layers.
 void order_layers(Net& n) {
   const std::size_t count = n.out.layers.size();
@@ -346,7 +392,7 @@ void order_layers(Net& n) {
 void resolve_inputs(Net& n) {
   for (std::size_t i = 0; i < n.out.tensors.size(); ++i) {
     NetTensor& t = n.out.tensors[i];
-    if (t.producer >= 0) continue;
+    if (t.producer >= 0 || !t.format.empty()) continue;  // an image's data goes to its reader as it is
     const JsonNode d = n.tensor_nodes[i].require("data");
     const int bits = 8 * golden::bytes_per_element(t.prec);
     const auto lo = static_cast<int64_t>(golden::min_of_bits(bits));
@@ -364,7 +410,7 @@ void resolve_inputs(Net& n) {
 void allocate_tensors(Net& n) {
   for (std::size_t i = 0; i < n.out.tensors.size(); ++i) {
     NetTensor& t = n.out.tensors[i];
-    if (t.parent >= 0) continue;
+    if (t.parent >= 0 || !t.format.empty()) continue;
     const int bpe = golden::bytes_per_element(t.prec);
     const golden::CubeShape shape{1, t.c, t.h, t.w};
     t.layout = golden::FeatureLayout::packed(shape, n.hw->atom_bytes, bpe, 0);
@@ -398,6 +444,12 @@ json unit_layer(const Net& n, const NetLayer& L, const JsonNode& node, uint64_t 
   if (L.op == "conv" || L.op == "deconv") {
     s["precision"] = prec_name(in.prec);
     s["input"] = {{"w", in.w}, {"h", in.h}, {"c", in.c}, {"data", values_json(in.values)}};
+    if (!in.format.empty()) {  // image input mode: the tensor's image fields and data as they are
+      const json& t = n.tensor_nodes[static_cast<std::size_t>(L.input)].raw();
+      for (const char* k : {"format", "sign", "converter", "mean", "x_offset", "line_stride", "uv_line_stride", "data"}) {
+        if (t.contains(k)) s["input"][k] = t[k];
+      }
+    }
     s["weights"]["data"] = values_json(L.weights);
     s["output"] = {{"precision", prec_name(out.prec)}};
     if (j.contains("converter")) s["output"]["converter"] = j["converter"];
@@ -478,7 +530,9 @@ struct ConstantRefused {
 Placement placement_of(Net& n, const NetLayer& L, const JsonNode& node, const std::map<std::string, int>& parity,
                        GoldenDevice& dev) {
   Placement at;
-  at.input = n.out.tensors[static_cast<std::size_t>(L.input)].layout.base;
+  if (n.out.tensors[static_cast<std::size_t>(L.input)].format.empty()) {
+    at.input = n.out.tensors[static_cast<std::size_t>(L.input)].layout.base;
+  }  // an image: its planes are the layer's constants
   at.output = n.out.tensors[static_cast<std::size_t>(L.output)].layout.base;
   if (L.operand >= 0) at.operand = n.out.tensors[static_cast<std::size_t>(L.operand)].layout.base;
   at.constant = [&n, &L, node](std::string_view what, uint64_t bytes) {
@@ -750,6 +804,7 @@ CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root, std:
   parse_tensors(n, root);
   parse_layers(n, root);
   place_concats(n);
+  check_images(n);
   order_layers(n);
   for (std::size_t i = 0; i < n.out.layers.size(); ++i) {
     if (n.out.layers[i].op == "conv" || n.out.layers[i].op == "deconv") {
@@ -765,7 +820,7 @@ CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root, std:
   GoldenDevice dev(*n.hw);
   ProgramBuilder pb(h);
   for (const NetTensor& t : n.out.tensors) {
-    if (t.producer >= 0) continue;
+    if (t.producer >= 0 || !t.format.empty()) continue;
     golden::Cube<int64_t> cube({1, t.c, t.h, t.w});
     std::copy(t.values.begin(), t.values.end(), cube.data().begin());
     ProgramStep& s = pb.add(StepOp::MemLoad, fmt::format("mem_load network input {}", t.name));

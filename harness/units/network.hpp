@@ -32,6 +32,10 @@ struct NetTensor {
   // (a concat layer's output), at the parent's strides: no memory of its own, no copy.
   int parent = -1;
   int c_offset = 0;
+  // An image (a network input read by one conv layer in image input mode, docs/IMAGE_INPUT.md):
+  // its pixel format ("T_R8", ...); empty for a feature cube. It has no feature layout: its planes
+  // are loaded with its reader's constants, as the conv compiler lays them out.
+  std::string format;
   golden::FeatureLayout layout{};   // where it lives (packed, the network's allocation)
   uint64_t bytes = 0;               // region_bytes of the layout
   // Network inputs: the resolved data. Produced tensors: what the golden model computed (the

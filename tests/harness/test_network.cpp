@@ -264,10 +264,11 @@ int checks_at_tensors(const units::CompiledNetwork& n) {
     CHECK(at_tensor);
   }
   for (const auto& a : n.tensors) {
+    if (!a.format.empty()) continue;  // an image: its planes are its reader's constants
     CHECK(a.layout.base >= n.memory_base);
     CHECK(a.layout.base + a.bytes <= n.memory_base + n.memory_bytes);
     for (const auto& b : n.tensors) {
-      if (&a == &b || a.parent >= 0 || b.parent >= 0) continue;
+      if (&a == &b || a.parent >= 0 || b.parent >= 0 || !b.format.empty()) continue;
       CHECK((a.layout.base + a.bytes <= b.layout.base || b.layout.base + b.bytes <= a.layout.base));
     }
   }
@@ -278,6 +279,39 @@ std::string refusal(const json& body) { return testing::refusal(body.dump(), "dl
 
 }  // namespace
 
+// An image tensor as its reader's CDMA sees it, unpacked from the bytes the program loads (the
+// reader's "image plane 0") by cdma-input-modes.md, not by the golden model: table 1.2 row 0
+// (T_R8: one byte per pixel, b0 -> channel 0), §1.3's pixel address (plane base + y x line stride
+// + (x_offset + x) x bpp; the default line stride (x_offset + W) x bpp rounded up to the atom) and
+// §2.2's converter (zero-extended unsigned pixel, minus the offset, times the scale,
+// sat17(rhaz(/ 2^truncate)), sat8 for PROC int8).
+static Ref image_input(const units::CompiledNetwork& n, const json& tensor, const std::string& reader, int atom) {
+  REQUIRE(tensor["format"] == "T_R8");
+  REQUIRE(tensor.value("sign", "unsigned") == "unsigned");
+  const ProgramStep* load = nullptr;
+  for (const ProgramStep& st : n.program.steps) {
+    if (st.op == StepOp::MemLoad && st.where.find("layer " + reader + " (conv)") != std::string::npos &&
+        st.where.find("image plane 0") != std::string::npos) {
+      REQUIRE(load == nullptr);
+      load = &st;
+    }
+  }
+  REQUIRE(load != nullptr);
+  Ref r{tensor["w"], tensor["h"], tensor["c"], {}};
+  REQUIRE(r.c == 1);
+  const int x_offset = tensor.value("x_offset", 0);
+  const int line_stride = tensor.value("line_stride", (x_offset + r.w + atom - 1) / atom * atom);
+  const json cvt = tensor.value("converter", json::object());
+  for (int y = 0; y < r.h; ++y) {
+    for (int x = 0; x < r.w; ++x) {
+      const int64_t pixel = load->bytes.at(static_cast<std::size_t>(y * line_stride + x_offset + x));
+      const int64_t m = (pixel - cvt.value("offset", 0)) * cvt.value("scale", 1);
+      r.v.push_back(sat(sat(rhaz(m, cvt.value("truncate", 0)), 17), 8));
+    }
+  }
+  return r;
+}
+
 // The reference of every layer of network file `file`, from the reference's own tensors (never
 // golden's), checked against the golden model's tensor; returns the number of non-zero elements.
 static int check_against_reference(const fs::path& file, std::map<std::string, Ref>& ref) {
@@ -285,8 +319,14 @@ static int check_against_reference(const fs::path& file, std::map<std::string, R
   const units::CompiledNetwork n = units::compile_network(l.header, l.root());
   std::ifstream is(file);
   const json j = json::parse(is);
-  for (const auto& t : n.tensors) {
-    if (t.producer < 0) ref[t.name] = Ref{t.w, t.h, t.c, t.values};
+  for (std::size_t i = 0; i < n.tensors.size(); ++i) {
+    const units::NetTensor& t = n.tensors[i];
+    if (t.producer >= 0) continue;
+    ref[t.name] = Ref{t.w, t.h, t.c, t.values};
+    if (!j["tensors"][i].contains("format")) continue;
+    for (const json& L : j["layers"]) {
+      if (L.value("input", "") == t.name) ref[t.name] = image_input(n, j["tensors"][i], L["name"], l.header.config->atom_bytes);
+    }
   }
   int nonzero = 0;
   // A tensor of the reference; a concat's output is assembled from its branches when first read.
@@ -360,6 +400,17 @@ TEST_CASE("network lenet5: every tensor of the golden model equals an int64 refe
   CHECK(saturated < nonzero / 4);
   const Ref& logits = ref.at("logits");
   CHECK(std::count_if(logits.v.begin(), logits.v.end(), [](int64_t v) { return v != 0; }) >= 5);
+  // conv1 reads the T_R8 image in image input mode (CDMA D_DATAIN_FORMAT PIXEL, PIXEL_FORMAT 0);
+  // the other convolutions read feature cubes.
+  const LoadedLayer l = load_layer(kLenet);
+  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  std::vector<std::string> formats;
+  for (const ProgramStep& st : n.program.steps) {
+    if (st.op == StepOp::RegWrite && st.reg->block == "CDMA" && st.reg->name == "D_DATAIN_FORMAT") {
+      formats.push_back(fmt::format("{}:{}", st.where.substr(st.where.find("layer ") + 6, 5), st.value & 1u));
+    }
+  }
+  CHECK(formats == std::vector<std::string>{"conv1:1", "conv2:0", "fc1 (:0", "fc2 (:0", "fc3 (:0"});
 }
 
 TEST_CASE("network lenet5_fused: conv -> SDP -> PDP on the fly equals the reference's conv then pool",
@@ -720,9 +771,9 @@ TEST_CASE("network files: each refusal names the JSON pointer and the rule", "[n
   }
   {
     json j = base;
-    j["memory"] = {{"bytes", 8192}};
-    CHECK(refusal(j).starts_with("/tensors/1 | tensor \"c1\" (24 x 24 x 6 int8) needs 4608 bytes at 0x10001900, "
-                                 "beyond the network's memory of 8192 bytes"));
+    j["memory"] = {{"bytes", 4096}};  // the image is not a feature tensor: c1 comes first
+    CHECK(refusal(j).starts_with("/tensors/1 | tensor \"c1\" (24 x 24 x 6 int8) needs 4608 bytes at 0x10000000, "
+                                 "beyond the network's memory of 4096 bytes"));
   }
   {
     json j = base;  // the weights do not fit either
@@ -735,9 +786,26 @@ TEST_CASE("network files: each refusal names the JSON pointer and the rule", "[n
     CHECK(refusal(j) == "/tensors/0/precision | nv_small has no int16 (int16 only on nv_full)");
   }
   {
+    json j = base;  // an image is read in image input mode: by a conv layer only
+    j["layers"][1]["input"] = "image";
+    CHECK(refusal(j) == "/layers/1/input | \"image\" is an image (T_R8): only a conv layer reads it (CDMA's image "
+                        "input mode), not a pdp layer");
+  }
+  {
+    json j = base;  // an image has one reader (its planes are loaded with it)
+    j["layers"][2]["input"] = "image";
+    CHECK(refusal(j).starts_with("/layers/2/input | image \"image\" is read by a second layer"));
+  }
+  {
+    json j = base;  // a layer writes feature cubes, never an image
+    j["tensors"][1]["format"] = "T_R8";
+    CHECK(refusal(j).starts_with("/tensors/1/format | tensor \"c1\" is written by layer \"conv1\": an image is a "
+                                 "network input"));
+  }
+  {
     json j = base;  // an op the configuration lacks: Winograd is nv_full's
-    j["layers"][0]["mode"] = "winograd";
-    CHECK(refusal(j).starts_with("/layers/0/mode | layer \"conv1\" (conv): Winograd"));
+    j["layers"][2]["mode"] = "winograd";
+    CHECK(refusal(j).starts_with("/layers/2/mode | layer \"conv2\" (conv): Winograd"));
   }
   {
     json j = base;

@@ -203,6 +203,8 @@ TEST_CASE("network lenet5: a corrupted RTL output is reported at its layer with 
   bool found = false;
   for (const auto& c : r.compares) {
     if (c.mismatches == 0 || c.region.rfind("golden memory", 0) == 0) continue;
+    // conv2's output cube (the layers it feeds may differ too, by the data)
+    if (c.region.find(fmt::format("at {:#x}", c2.layout.base)) == std::string::npos) continue;
     // The element-level diagnosis of the failed check: exactly the flipped element.
     CHECK(c.mismatches == 1);
     REQUIRE_FALSE(c.first.empty());
