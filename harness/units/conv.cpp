@@ -723,6 +723,26 @@ RtlCbufProblem rtl_cbuf_problem(const ConvConfig& c, const HwConfig& hw, const C
                                c.input.n > 1 ? fmt::format(" x N {}", c.input.n) : std::string(), banks.data,
                                cb.entries_per_bank, int64_t{d.entries_per_slice} * c.input.h * std::max(1, c.input.n))};
   }
+  if (c.compression.enabled) {
+    // Compressed weights (docs/CDMA_MODES.md §2): bank 15 holds the mask bits, and the RTL's mask
+    // ring must hold one kernel group's bits and the row the next cell may reach into. The
+    // packed group against the weight banks (WGS[g] + 128) is checked on memory by the golden
+    // model; the uncompressed group rule below does not apply.
+    if (banks.data + banks.weight > cb.banks - 1) {
+      return {false, fmt::format("D_BANK gives {} data + {} weight banks with compressed weights, more than {}'s {} "
+                                 "CBUF banks less bank {} (the weight mask bits)",
+                                 banks.data, banks.weight, hw.name, cb.banks, cb.banks - 1)};
+    }
+    const int64_t kpg = std::min(c.kernels, c.atomic_k);
+    const int64_t bpe = c.precision == Precision::Int16 ? 2 : 1;
+    const int64_t mask_bytes = (kpg * d.byte_per_kernel / bpe + 7) / 8;
+    const int64_t bank_bytes = int64_t{cb.entries_per_bank} * cb.entry_bytes;
+    if (mask_bytes + cb.entry_bytes > bank_bytes) {
+      return {true, fmt::format("one kernel group's weight mask bits ({} bytes) and one entry exceed bank {}'s {} bytes",
+                                mask_bytes, cb.banks - 1, bank_bytes)};
+    }
+    return {};
+  }
   if (banks.weight < d.weight_banks_min) {
     const int kpg = std::min(c.kernels, c.atomic_k);
     return {true, fmt::format("D_BANK.WEIGHT_BANK gives the weights {} bank(s) but one kernel group of {}weights "

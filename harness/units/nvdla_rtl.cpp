@@ -28,8 +28,8 @@ namespace {
 // (units::rtl_cbuf_problem: banks beyond CBUF, the input or one kernel group beyond its banks):
 // the RTL would otherwise compute wrong values silently; likewise batches where the RTL has none
 // (off nv_full, with Winograd, image input or W-fold, or CDMA / CSC / CACC disagreeing: the RTL
-// reads CDMA's copy), compressed weights, which only the golden model has, and post-extension
-// without image input or off nv_full. Checked even when the golden model
+// reads CDMA's copy), compressed weights where the RTL has none (off nv_full, Winograd, W-fold,
+// CDMA and CSC disagreeing), and post-extension without image input or off nv_full. Checked even when the golden model
 // refuses the layer for another reason too (an RTL-only run has no golden device to say so).
 // Only the guard reads the mirror; the RTL decodes its own registers.
 class ConvCapacityGuard {
@@ -81,8 +81,8 @@ class ConvCapacityGuard {
     golden::ConvRegReaders rr{reader(blocks_[0]), reader(blocks_[1]), reader(blocks_[2]), reader(blocks_[3]),
                               reader(blocks_[4])};
     // Multi-batch, compressed weights and post-extension (docs/CDMA_MODES.md): the golden model
-    // has all three; this RTL has batches for direct feature input on nv_full (conv_core decodes
-    // CDMA's D_BATCH_NUMBER there only) and ignores the compression registers.
+    // has all three; this RTL has batches for direct feature input and compressed weights on
+    // nv_full (conv_core decodes CDMA's D_BATCH_NUMBER and D_WEIGHT_FORMAT there only).
     // Judged on the raw words, whatever else decode_conv finds.
     namespace gr = golden::regs;
     const uint32_t batches[] = {
@@ -109,11 +109,26 @@ class ConvCapacityGuard {
                                      batches[0], batches[1], batches[2], why));
       }
     }
-    if (gr::field(rr.cdma(gr::cdma::D_WEIGHT_FORMAT::offset), gr::cdma::D_WEIGHT_FORMAT::WEIGHT_FORMAT{}) != 0 ||
-        gr::field(rr.csc(gr::csc::D_WEIGHT_FORMAT::offset), gr::csc::D_WEIGHT_FORMAT::WEIGHT_FORMAT{}) != 0) {
-      throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
-                       "this RTL refuses the layer: D_WEIGHT_FORMAT is COMPRESSED, and the RTL has no weight "
-                       "decompression yet (docs/CDMA_MODES.md)");
+    // Compressed weights: conv_csc decompresses on nv_full (SupportWino's feature set) for direct
+    // and image input, reading CDMA's D_WEIGHT_FORMAT.
+    if (const uint32_t fmts[] = {
+            gr::field(rr.cdma(gr::cdma::D_WEIGHT_FORMAT::offset), gr::cdma::D_WEIGHT_FORMAT::WEIGHT_FORMAT{}),
+            gr::field(rr.csc(gr::csc::D_WEIGHT_FORMAT::offset), gr::csc::D_WEIGHT_FORMAT::WEIGHT_FORMAT{})};
+        fmts[0] != 0 || fmts[1] != 0) {
+      const char* why =
+          fmts[0] != fmts[1] ? "CDMA's and CSC's copies differ and the RTL reads CDMA's"
+          : !hw_->winograd   ? "the RTL decompresses weights on nv_full only"
+          : gr::field(rr.csc(gr::csc::D_MISC_CFG::offset), gr::csc::D_MISC_CFG::CONV_MODE{}) != 0
+              ? "the RTL has no compressed Winograd weights"
+          : hw_->wfold && gr::field(rr.cdma(gr::cdma::D_WFOLD::offset), gr::cdma::D_WFOLD::WFOLD_EN{}) != 0
+              ? "the RTL has no compressed W-fold weights"
+              : nullptr;
+      if (why != nullptr) {
+        throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
+                         fmt::format("this RTL refuses the layer: D_WEIGHT_FORMAT is COMPRESSED, and {} "
+                                     "(docs/CDMA_MODES.md)",
+                                     why));
+      }
     }
     // Post-extension: conv_csc has it on nv_full (SupportWino) with image input, as NVDLA.
     if (const uint32_t e =

@@ -173,16 +173,29 @@ TEST_CASE("the conv RTL takes batches on nv_full and refuses what it cannot run 
                                  "2), more than its 10 data bank(s) of 256 entries"));
 }
 
-TEST_CASE("the conv RTL refuses compressed weights and post-extension of feature input with the reason", "[rtl][conv]") {
+TEST_CASE("the conv RTL takes compressed weights on nv_full and refuses what it cannot run with the reason",
+          "[rtl][conv][compress]") {
   namespace r = golden::regs;
   const Layer l{&golden::nv_full(), 4, 4, 64, 32, 3, 3};
-  CHECK_THAT(enable_conv(l, std::nullopt,
-                         [](units::BlockWords& w) {
-                           w["CDMA"][r::cdma::D_WEIGHT_FORMAT::offset] = 1u;
-                           w["CSC"][r::csc::D_WEIGHT_FORMAT::offset] = 1u;
-                         }),
+  const auto compressed = [](units::BlockWords& w) {
+    w["CDMA"][r::cdma::D_WEIGHT_FORMAT::offset] = 1u;
+    w["CSC"][r::csc::D_WEIGHT_FORMAT::offset] = 1u;
+  };
+  CHECK(enable_conv(l, std::nullopt, compressed).empty());
+  // CSC's copy alone: the RTL reads CDMA's.
+  CHECK_THAT(enable_conv(l, std::nullopt, [](units::BlockWords& w) { w["CSC"][r::csc::D_WEIGHT_FORMAT::offset] = 1u; }),
              Catch::Contains("this RTL refuses the layer") && Catch::Contains("D_WEIGHT_FORMAT is COMPRESSED") &&
-                 Catch::Contains("no weight decompression yet"));
+                 Catch::Contains("CDMA's and CSC's copies differ"));
+  CHECK_THAT(enable_conv({&golden::nv_small(), 4, 4, 8, 8, 3, 3}, std::nullopt, compressed),
+             Catch::Contains("D_WEIGHT_FORMAT is COMPRESSED") && Catch::Contains("on nv_full only"));
+  // Bank 15 holds the mask bits: 1 data + 15 weight banks is one too many.
+  CHECK_THAT(enable_conv(l, units::ConvBanks{1, 15}, compressed),
+             Catch::Contains("1 data + 15 weight banks with compressed weights") && Catch::Contains("less bank 15"));
+  // One kernel group's mask bits beyond bank 15: C 1024, 3x3, 32 kernels: 32 x 9 x 1024 / 8 = 36864
+  // bytes > 256 x 128 - 128 (hand).
+  CHECK_THAT(enable_conv({&golden::nv_full(), 4, 4, 1024, 32, 3, 3}, units::ConvBanks{1, 10}, compressed),
+             Catch::Contains("one kernel group's weight mask bits (36864 bytes) and one entry exceed bank 15's 32768 "
+                             "bytes"));
   CHECK_THAT(enable_conv(l, std::nullopt, [](units::BlockWords& w) { w["CSC"][r::csc::D_POST_Y_EXTENSION::offset] = 2u; }),
              Catch::Contains("this RTL refuses the layer") && Catch::Contains("CSC D_POST_Y_EXTENSION is 2") &&
                  Catch::Contains("only with image input on nv_full"));
