@@ -549,7 +549,7 @@ void draw_wfold(const HwConfig& hw, ConvShape& s, uint64_t seed, bool always) {
 // Tries the layer compiler on `doc` (no golden run): "" when accepted, else the error; `cbuf`
 // tells whether the refusal is about CBUF capacity (which the generator answers by shrinking).
 std::string try_compile_conv(const RandomLayer& L, const ojson& doc, bool& cbuf, std::string& where,
-                             int* bands = nullptr) {
+                             int* bands = nullptr, golden::ConvConfig* conv = nullptr) {
   cbuf = false;
   try {
     const auto jd = parse_json_text(L.name + ".json", doc.dump());
@@ -560,8 +560,9 @@ std::string try_compile_conv(const RandomLayer& L, const ojson& doc, bool& cbuf,
     h.config = L.config;
     h.seed = L.seed;
     h.stall = L.stall;
-    const int n = units::compile_conv_layer(h, JsonNode::root(jd), false).bands;
-    if (bands != nullptr) *bands = n;
+    const units::CompiledConv cc = units::compile_conv_layer(h, JsonNode::root(jd), false);
+    if (bands != nullptr) *bands = cc.bands;
+    if (conv != nullptr) *conv = cc.conv;
     return "";
   } catch (const InputError& e) {
     cbuf = e.rule().find("CBUF") != std::string::npos;
@@ -645,6 +646,60 @@ ojson conv_header(const HwConfig& hw, const RandomLayer& L) {
   doc["seed"] = L.seed;
   doc["stall"] = L.stall;
   return doc;
+}
+
+// Compressed weights (docs/CDMA_MODES.md §2, nv_full): 1 in 10 direct or image layers (every
+// one with --focus sparse), neither Winograd nor W-fold, a stream of its own (the other draws stay
+// as they were): the weights become explicit values in [wmin, wmax], each zero with a drawn
+// probability (0..100 %, the ends 1 in 8 each), at least one non-zero (the compiler refuses an
+// all-zero stream), and are compressed. Dropped when the compiler refuses the layer compressed
+// (e.g. the largest packed group beyond the banks beside bank 15) or above 200,000 weights.
+void draw_sparse(const HwConfig& hw, RandomLayer& L, int64_t wmin, int64_t wmax, int channels, std::string& feat) {
+  if (!golden::has_batch_and_compression(hw) || L.doc.value("mode", "") == "winograd" || L.doc.contains("wfold")) return;
+  Rng rng = Rng::derive(L.seed, "sparse");
+  Draw d{rng};
+  if (L.focus != "sparse" && !d.chance(0.1)) return;
+  const ojson& wt = L.doc["weights"];
+  const int64_t n = wt["k"].get<int64_t>() * wt["r"].get<int64_t>() * wt["s"].get<int64_t>() * channels;
+  if (n > 200000) return;  // the values go into the layer's JSON: larger kernels stay uncompressed
+  const int pick = d.i(0, 7);
+  const double zero = pick == 0 ? 0.0 : pick == 1 ? 1.0 : d.i(0, 100) / 100.0;
+  ojson values = ojson::array();
+  int64_t nonzero = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t v = 0;
+    if (!d.chance(zero)) {
+      v = d.range(wmin, wmax);
+      if (v == 0) v = wmax != 0 ? wmax : wmin;
+    }
+    nonzero += v != 0;
+    values.push_back(v);
+  }
+  if (nonzero == 0) values[static_cast<std::size_t>(d.i(0, static_cast<int>(n - 1)))] = wmax != 0 ? wmax : wmin;
+  ojson with = L.doc;
+  with["weights"]["compressed"] = true;
+  with["weights"]["data"] = ojson{{"values", values}};
+  bool cbuf = false;
+  std::string where;
+  int bands = 1;
+  golden::ConvConfig c;
+  if (!try_compile_conv(L, with, cbuf, where, &bands, &c).empty() || bands != 1) return;
+  // The RTL's unpacked input rows beside the largest kernel group's banks (at most its
+  // uncompressed bytes + 128) and bank 15, else the RTL device would refuse it (no Split-H for
+  // compressed layers, docs/CDMA_MODES.md §4); the mask bits of a group within bank 15.
+  {
+    const golden::CbufGeometry cb = golden::cbuf_geometry(hw);
+    const int64_t bank_bytes = int64_t{cb.entries_per_bank} * cb.entry_bytes;
+    const int64_t group = int64_t{std::min(c.kernels, c.atomic_k)} * golden::conv_derived(c, hw).byte_per_kernel;
+    if (units::rtl_data_banks(c, hw) + (group + 128 + bank_bytes - 1) / bank_bytes > cb.banks - 1) return;
+    // a whole kernel group's mask bits (ATOMIC_K kernels, also where K is smaller: the golden
+    // model's rule) and one entry within bank 15 (§5.3; the compiler does not check it)
+    const int64_t bpe = c.precision == golden::Precision::Int16 ? 2 : 1;
+    const int64_t full = int64_t{c.atomic_k} * golden::conv_derived(c, hw).byte_per_kernel / bpe;
+    if ((full + 7) / 8 + cb.entry_bytes > bank_bytes) return;
+  }
+  L.doc = with;
+  feat += fmt::format(" compressed {}%", static_cast<int>(100.0 * std::max<int64_t>(nonzero, 1) / static_cast<double>(n) + 0.5));
 }
 
 // An image-input layer (docs/IMAGE_INPUT.md): any integer pixel format the configuration has
@@ -763,6 +818,7 @@ RandomLayer gen_image(const HwConfig& hw, RandomLayer L, Draw& d) {
   }
   if (sx != 1 || sy != 1) feat += fmt::format(" stride {}x{}", sx, sy);
   if (gap0 + gap1 != 0) feat += " line-gaps";
+  draw_sparse(hw, L, wr.first, wr.second, C, feat);
   L.features = fmt::format("{} {}x{}x{} k{} {}x{}", feat, W, H, C, K, R, S);
   return L;
 }
@@ -822,15 +878,18 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
     // the other layers stay as they were.
     Rng rng = Rng::derive(L.seed, "image");
     Draw di{rng};
-    if (L.focus == "image" || (L.focus.empty() && di.chance(0.125))) return gen_image(hw, std::move(L), di);
+    if (L.focus == "image" || ((L.focus.empty() || L.focus == "sparse") && di.chance(0.125))) {
+      return gen_image(hw, std::move(L), di);
+    }
   }
   std::string feat;
   const bool int16 = hw.int16 && d.chance(0.3);
   const bool focus_wfold = L.focus == "wfold";
+  const bool focus_sparse = L.focus == "sparse";  // compressed weights: neither Winograd nor W-fold
   const bool focus_batch = L.focus == "batch";  // batches: neither Winograd nor W-fold
-  const bool wino = hw.winograd && d.chance(0.15) && !focus_wfold && !focus_batch;
+  const bool wino = hw.winograd && d.chance(0.15) && !focus_wfold && !focus_sparse && !focus_batch;
   ConvShape s = wino ? draw_wino_shape(d, int16, feat) : draw_direct_shape(d, hw, int16, feat);
-  if (!focus_batch) draw_wfold(hw, s, L.seed, focus_wfold);  // a stream of its own: the draws below stay as they were
+  if (!focus_sparse && !focus_batch) draw_wfold(hw, s, L.seed, focus_wfold);  // a stream of its own: the draws below stay as they were
   const int64_t vmax = int16 ? 32767 : 127, vmin = -vmax - 1;
   feat = fmt::format("{}{}{}", wino ? "winograd" : "direct", int16 ? " int16" : " int8", feat);
 
@@ -1027,6 +1086,7 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
   }
   if (s.sx != 1 || s.sy != 1) feat += fmt::format(" stride {}x{}", s.sx, s.sy);
   if (s.dx != 1 || s.dy != 1) feat += fmt::format(" dilation {}x{}", s.dx, s.dy);
+  if (!s.wino) draw_sparse(hw, L, wr.first, wr.second, s.c, feat);
   draw_batch(hw, L, s, out16, feat);
   L.features = fmt::format("{} {}x{}x{} k{} {}x{}", feat, s.w, s.h, s.c, s.k, s.r, s.s);
   return L;

@@ -429,6 +429,43 @@ BenchCase image_case(int post_extension, const BenchOptions& opt) {
   return b;
 }
 
+// A 50 % sparse layer on nv_full (docs/CDMA_MODES.md "RTL"): 16x16x64 -> 64, 3x3 pad 1, int8,
+// weight element i (the JSON's order) non-zero exactly when i / 64 + i is even -- half of them,
+// scattered over every kernel -- run with the weights uncompressed or compressed. Weight bytes
+// fetched: the RTL's DMA reads less the input cube's (16 x 16 x 64 bytes): the weight stream,
+// or the packed stream + the mask bits (WGS is not read).
+BenchCase sparse_case(bool compressed, const BenchOptions& opt) {
+  const HwConfig& hw = golden::nv_full();
+  constexpr int kW = 16, kH = 16, kC = 64, kK = 64, kR = 3, kS = 3;
+  nlohmann::ordered_json values = nlohmann::ordered_json::array();
+  for (int i = 0; i < kK * kR * kS * kC; ++i) values.push_back((i / 64 + i) % 2 == 0 ? 1 + (i * 37) % 101 : 0);
+  const nlohmann::ordered_json doc{
+      {"unit", "conv"},
+      {"config", hw.name},
+      {"seed", opt.seed},
+      {"input", {{"w", kW}, {"h", kH}, {"c", kC}, {"data", {{"random", {{"min", -20}, {"max", 20}}}}}}},
+      {"weights", {{"k", kK}, {"r", kR}, {"s", kS}, {"compressed", compressed}, {"data", {{"values", values}}}}},
+      {"padding", {{"left", 1}, {"right", 1}, {"top", 1}, {"bottom", 1}}},
+      {"clip", 8}};
+  const std::string layer = fmt::format("{}x{}x{} -> {}, {}x{} pad 1, 50 % non-zero weights", kW, kH, kC, kK, kS, kR);
+  const std::string name = fmt::format("sparse {}, {}", layer, compressed ? "compressed" : "uncompressed");
+  const auto jd = parse_json_text("bench-conv.json", doc.dump(1));
+  const CompiledConv cc = compile_conv_layer(bench_layer_header("conv", name, hw, opt.seed), JsonNode::root(jd));
+  double seconds = 0;
+  const RunResult rr = run_bench_rtl(cc.program, hw, opt, seconds, "cross");
+  const uint64_t macs = uint64_t(kW) * kH * kK * kC * kR * kS;
+  const int mac_units = hw.atomic_c * hw.atomic_k(golden::Precision::Int8);
+  BenchCase b = layer_case(hw, name, rr, macs, mac_units, seconds, opt);
+  const uint64_t input_bytes = uint64_t(kW) * kH * kC;
+  b.extra = {{"layer", layer},
+             {"compressed", compressed},
+             {"weight_bytes", cc.conv.weight_bytes},
+             {"wmb_bytes", compressed ? cc.conv.compression.wmb_bytes : 0},
+             {"weight_bytes_fetched", rr.dma && rr.dma->bytes_read >= input_bytes ? rr.dma->bytes_read - input_bytes : 0},
+             {"mac_units", mac_units}};
+  return b;
+}
+
 }  // namespace
 
 std::vector<BenchCase> bench_conv(const BenchOptions& opt) {
@@ -499,6 +536,9 @@ std::vector<BenchCase> bench_conv(const BenchOptions& opt) {
   plain.extra["post_extension_gain"] = post.extra["post_extension_gain"] = gain;
   cases.push_back(std::move(plain));
   cases.push_back(std::move(post));
+  // 50 % sparse weights, uncompressed and compressed: weight bytes fetched and cycles.
+  cases.push_back(sparse_case(false, opt));
+  cases.push_back(sparse_case(true, opt));
   return cases;
 }
 
@@ -543,6 +583,14 @@ std::string format_bench_conv(const std::vector<BenchCase>& cases) {
       if (c.extra.at("post_extension").get<int>() != 1) {
         out += fmt::format("  post-extended / plain utilization: {:.2f}x\n", c.num("post_extension_gain"));
       }
+      continue;
+    }
+    if (c.extra.contains("weight_bytes_fetched")) {
+      out += fmt::format("conv {} {}: weight bytes fetched {} (WEIGHT_BYTES {}, WMB_BYTES {}), {} cycles, "
+                         "utilization {:.2f}%, output {}\n",
+                         c.config, c.name, c.extra.at("weight_bytes_fetched").get<uint64_t>(),
+                         c.extra.at("weight_bytes").get<uint64_t>(), c.extra.at("wmb_bytes").get<uint64_t>(), c.cycles,
+                         100.0 * c.utilization.value_or(0), status(c));
       continue;
     }
     if (c.winograd_speedup) {

@@ -77,6 +77,10 @@ Engine engine_conv() {
                                                         .what = "every layer direct with a \"wfold\" draw (docs/WFOLD.md)"},
                                             RandomFocus{.name = "image",
                                                         .what = "every layer with image input (docs/IMAGE_INPUT.md)"},
+                                            RandomFocus{.name = "sparse",
+                                                        .has = &golden::HwConfig::nvdlav1_map,
+                                                        .what = "every direct or image layer with compressed weights "
+                                                                "(docs/CDMA_MODES.md)"},
                                             RandomFocus{.name = "batch",
                                                         .has = &golden::HwConfig::nvdlav1_map,
                                                         .what = "every direct layer with batches, N 1..32 (docs/CDMA_MODES.md)"}}}};
