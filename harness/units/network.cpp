@@ -389,10 +389,52 @@ void order_layers(Net& n) {
   std::erase_if(n.out.order, [&](int i) { return n.out.layers[static_cast<std::size_t>(i)].op == "concat"; });
 }
 
+json unit_layer(const Net& n, const NetLayer& L, const JsonNode& node, uint64_t seed);
+
+// Automatic fusion, where NVDLA's compiler fuses (conv -> SDP -> PDP on the fly): a pdp layer
+// whose input is a conv layer's output that no other layer reads (not a network input, image,
+// concat branch or cube, EW operand) joins that conv as its `pool` post-op, when the conv compiler
+// takes that pooling on the fly (a trial compile; else both stay separate). The conv then writes
+// the pdp's output tensor; the unpooled tensor never reaches memory.
+void fuse_layers(Net& n) {
+  for (std::size_t pi = 0; pi < n.out.layers.size(); ++pi) {
+    NetLayer& P = n.out.layers[pi];
+    if (P.op != "pdp" || n.layer_nodes[pi].get("split")) continue;
+    NetTensor& t = n.out.tensors[static_cast<std::size_t>(P.input)];
+    if (t.producer < 0 || t.parent >= 0 || !t.format.empty()) continue;
+    const auto ci = static_cast<std::size_t>(t.producer);
+    NetLayer& C = n.out.layers[ci];
+    if (C.op != "conv" || C.pool_from >= 0 || n.layer_nodes[ci].get("pool")) continue;
+    int readers = 0;
+    for (const NetLayer& L : n.out.layers) {
+      for (const int r : reads(L)) readers += r == P.input ? 1 : 0;
+      if (L.op == "concat" && L.output == P.input) readers += 2;
+    }
+    if (readers != 1) continue;
+    // The trial: the conv's unit layer with the pooling, on placeholder data.
+    json trial = unit_layer(n, C, n.layer_nodes[ci], n.h->seed);
+    if (!trial["input"].contains("format")) trial["input"]["data"] = {{"random", json::object()}};
+    trial["pool"] = n.layer_nodes[pi].raw()["pool"];
+    const auto doc = parse_json_text(n.h->file, trial.dump());
+    try {
+      (void)compile_conv_layer(LayerHeader{n.h->file, "conv", C.name, n.h->config, n.h->seed, n.h->stall},
+                               JsonNode::root(doc), false);
+    } catch (const InputError&) {
+      continue;  // PDP cannot take this pooling on the fly: both layers stay
+    }
+    C.pool_from = static_cast<int>(pi);
+    P.fused_into = static_cast<int>(ci);
+    C.output = P.output;
+    n.out.tensors[static_cast<std::size_t>(P.output)].producer = static_cast<int>(ci);
+    t.producer = -1;
+    t.elided = true;
+  }
+}
+
 void resolve_inputs(Net& n) {
   for (std::size_t i = 0; i < n.out.tensors.size(); ++i) {
     NetTensor& t = n.out.tensors[i];
-    if (t.producer >= 0 || !t.format.empty()) continue;  // an image's data goes to its reader as it is
+    if (t.producer >= 0 || !t.format.empty() || t.elided) continue;  // an image's data goes to its reader as it is
     const JsonNode d = n.tensor_nodes[i].require("data");
     const int bits = 8 * golden::bytes_per_element(t.prec);
     const auto lo = static_cast<int64_t>(golden::min_of_bits(bits));
@@ -410,7 +452,7 @@ void resolve_inputs(Net& n) {
 void allocate_tensors(Net& n) {
   for (std::size_t i = 0; i < n.out.tensors.size(); ++i) {
     NetTensor& t = n.out.tensors[i];
-    if (t.parent >= 0 || !t.format.empty()) continue;
+    if (t.parent >= 0 || !t.format.empty() || t.elided) continue;
     const int bpe = golden::bytes_per_element(t.prec);
     const golden::CubeShape shape{1, t.c, t.h, t.w};
     t.layout = golden::FeatureLayout::packed(shape, n.hw->atom_bytes, bpe, 0);
@@ -441,6 +483,7 @@ json unit_layer(const Net& n, const NetLayer& L, const JsonNode& node, uint64_t 
   for (auto k : op_keys(L.op)) {
     if (k != "operand" && k != "converter" && j.contains(std::string(k))) s[std::string(k)] = j[std::string(k)];
   }
+  if (L.pool_from >= 0) s["pool"] = n.layer_nodes[static_cast<std::size_t>(L.pool_from)].raw()["pool"];
   if (L.op == "conv" || L.op == "deconv") {
     s["precision"] = prec_name(in.prec);
     s["input"] = {{"w", in.w}, {"h", in.h}, {"c", in.c}, {"data", values_json(in.values)}};
@@ -788,7 +831,8 @@ std::set<std::string> blocks_of(const std::vector<ProgramStep>& steps, bool dual
 }  // namespace
 
 CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root, std::optional<bool> pingpong) {
-  root.allow_keys({"unit", "name", "description", "config", "seed", "stall", "memory", "schedule", "tensors", "layers"});
+  root.allow_keys({"unit", "name", "description", "config", "seed", "stall", "memory", "schedule", "fusion", "tensors",
+                   "layers"});
   Net n;
   n.h = &h;
   n.hw = h.config;
@@ -812,6 +856,10 @@ CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root, std:
     }
     check_layer_shapes(n, n.out.layers[i], n.layer_nodes[i]);
   }
+  if (const auto f = root.get("fusion"); f && f->as_choice({"auto", "off"}) == "auto") {
+    fuse_layers(n);  // a fused pdp leaves the order (its conv ran before it, its readers after)
+    std::erase_if(n.out.order, [&](int i) { return n.out.layers[static_cast<std::size_t>(i)].fused_into >= 0; });
+  }
   resolve_inputs(n);
   allocate_tensors(n);
 
@@ -820,7 +868,7 @@ CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root, std:
   GoldenDevice dev(*n.hw);
   ProgramBuilder pb(h);
   for (const NetTensor& t : n.out.tensors) {
-    if (t.producer >= 0 || !t.format.empty()) continue;
+    if (t.producer >= 0 || !t.format.empty() || t.elided) continue;
     golden::Cube<int64_t> cube({1, t.c, t.h, t.w});
     std::copy(t.values.begin(), t.values.end(), cube.data().begin());
     ProgramStep& s = pb.add(StepOp::MemLoad, fmt::format("mem_load network input {}", t.name));

@@ -36,6 +36,9 @@ struct NetTensor {
   // its pixel format ("T_R8", ...); empty for a feature cube. It has no feature layout: its planes
   // are loaded with its reader's constants, as the conv compiler lays them out.
   std::string format;
+  // Automatic fusion: a conv output only a fused pdp read; it goes to PDP on the fly and never
+  // reaches memory (no layout, no values).
+  bool elided = false;
   golden::FeatureLayout layout{};   // where it lives (packed, the network's allocation)
   uint64_t bytes = 0;               // region_bytes of the layout
   // Network inputs: the resolved data. Produced tensors: what the golden model computed (the
@@ -51,6 +54,9 @@ struct NetLayer {
   // conv: K x C x R x S weights as the compiler resolved them (for references).
   std::vector<int64_t> weights;
   int k = 0, r = 0, s = 0;
+  // Automatic fusion ("fusion": "auto"): a conv carries the pdp `pool_from` on the fly; that pdp
+  // has `fused_into` (the conv) and runs no hardware layer of its own.
+  int pool_from = -1, fused_into = -1;
   bool overlapped = false;  // programmed while the previous layer ran (ping-pong)
   std::size_t end_step = 0;  // the program's steps up to here end with this layer's check
   uint64_t macs = 0;         // conv: K x C x R x S x W' x H' (real channels and kernels)

@@ -279,33 +279,55 @@ std::string refusal(const json& body) { return testing::refusal(body.dump(), "dl
 
 }  // namespace
 
-// An image tensor as its reader's CDMA sees it, unpacked from the bytes the program loads (the
-// reader's "image plane 0") by cdma-input-modes.md, not by the golden model: table 1.2 row 0
-// (T_R8: one byte per pixel, b0 -> channel 0), §1.3's pixel address (plane base + y x line stride
-// + (x_offset + x) x bpp; the default line stride (x_offset + W) x bpp rounded up to the atom) and
-// §2.2's converter (zero-extended unsigned pixel, minus the offset, times the scale,
-// sat17(rhaz(/ 2^truncate)), sat8 for PROC int8).
+// An image tensor as its reader's CDMA sees it, unpacked from the bytes the program loads for the
+// reader's planes ("image plane 0" / "image plane 1") by cdma-input-modes.md, not by the golden
+// model: table 1.2 (T_R8: b0 -> channel 0; T_Y8___U8V8_N444: plane 0 Y, plane 1 b0 = V, b1 = U,
+// channels Y, U, V), §1.3's pixel addresses (plane base + y x line stride + (x_offset + x) x bpp,
+// x_offset 0 here; default line strides W x bpp rounded up to the atom) and §2.2's converter
+// (zero-extended unsigned component, minus the offset, times the scale, sat17(rhaz(/ 2^truncate)),
+// sat8 for PROC int8).
 static Ref image_input(const units::CompiledNetwork& n, const json& tensor, const std::string& reader, int atom) {
-  REQUIRE(tensor["format"] == "T_R8");
+  const std::string format = tensor["format"];
+  REQUIRE((format == "T_R8" || format == "T_Y8___U8V8_N444"));
   REQUIRE(tensor.value("sign", "unsigned") == "unsigned");
-  const ProgramStep* load = nullptr;
-  for (const ProgramStep& st : n.program.steps) {
-    if (st.op == StepOp::MemLoad && st.where.find("layer " + reader + " (conv)") != std::string::npos &&
-        st.where.find("image plane 0") != std::string::npos) {
-      REQUIRE(load == nullptr);
-      load = &st;
+  REQUIRE(tensor.value("x_offset", 0) == 0);
+  const auto plane = [&](int k) {
+    const ProgramStep* load = nullptr;
+    for (const ProgramStep& st : n.program.steps) {
+      if (st.op == StepOp::MemLoad && st.where.find("layer " + reader + " (conv)") != std::string::npos &&
+          st.where.find(fmt::format("image plane {}", k)) != std::string::npos) {
+        REQUIRE(load == nullptr);
+        load = &st;
+      }
+    }
+    REQUIRE(load != nullptr);
+    return load->bytes;
+  };
+  Ref r{tensor["w"], tensor["h"], tensor["c"], {}};
+  const auto roundup = [&](int v) { return (v + atom - 1) / atom * atom; };
+  const std::vector<uint8_t> p0 = plane(0);
+  const int ls = tensor.value("line_stride", roundup(r.w));
+  std::vector<std::vector<int64_t>> ch(1);  // components by channel, (y, x) order
+  for (int y = 0; y < r.h; ++y) {
+    for (int x = 0; x < r.w; ++x) ch[0].push_back(p0.at(static_cast<std::size_t>(y * ls + x)));
+  }
+  if (format == "T_Y8___U8V8_N444") {
+    const std::vector<uint8_t> p1 = plane(1);
+    const int uvls = tensor.value("uv_line_stride", roundup(2 * r.w));
+    ch.resize(3);
+    for (int y = 0; y < r.h; ++y) {
+      for (int x = 0; x < r.w; ++x) {
+        const std::size_t a = static_cast<std::size_t>(y * uvls + 2 * x);
+        ch[2].push_back(p1.at(a));      // b0 = V
+        ch[1].push_back(p1.at(a + 1));  // b1 = U
+      }
     }
   }
-  REQUIRE(load != nullptr);
-  Ref r{tensor["w"], tensor["h"], tensor["c"], {}};
-  REQUIRE(r.c == 1);
-  const int x_offset = tensor.value("x_offset", 0);
-  const int line_stride = tensor.value("line_stride", (x_offset + r.w + atom - 1) / atom * atom);
+  REQUIRE(static_cast<int>(ch.size()) == r.c);
   const json cvt = tensor.value("converter", json::object());
-  for (int y = 0; y < r.h; ++y) {
-    for (int x = 0; x < r.w; ++x) {
-      const int64_t pixel = load->bytes.at(static_cast<std::size_t>(y * line_stride + x_offset + x));
-      const int64_t m = (pixel - cvt.value("offset", 0)) * cvt.value("scale", 1);
+  for (const auto& c : ch) {
+    for (const int64_t v : c) {
+      const int64_t m = (v - cvt.value("offset", 0)) * cvt.value("scale", 1);
       r.v.push_back(sat(sat(rhaz(m, cvt.value("truncate", 0)), 17), 8));
     }
   }
@@ -354,6 +376,8 @@ static int check_against_reference(const fs::path& file, std::map<std::string, R
                  pad.value("right", 0), pad.value("top", 0), pad.value("bottom", 0), stride.value("x", 1),
                  stride.value("y", 1), L.value("clip", 0), activation_of(L));
       if (L.contains("pool")) out = maxpool(out, L["pool"]);  // conv -> SDP -> PDP on the fly
+      // A pdp the compiler fused into it (automatic fusion): the reference still pools separately.
+      if (nl.pool_from >= 0) out = maxpool(out, j["layers"][static_cast<std::size_t>(nl.pool_from)]["pool"]);
     } else if (L["op"] == "deconv") {
       const json crop = L.value("crop", json::object());
       const json stride = L.value("stride", json::object());
@@ -376,7 +400,7 @@ static int check_against_reference(const fs::path& file, std::map<std::string, R
     REQUIRE(out.w == t.w);
     REQUIRE(out.h == t.h);
     REQUIRE(out.c == t.c);
-    CHECK(t.values == out.v);
+    if (!t.elided) CHECK(t.values == out.v);  // an elided tensor (automatic fusion) never reaches memory
     nonzero += static_cast<int>(std::count_if(out.v.begin(), out.v.end(), [](int64_t v) { return v != 0; }));
     ref[t.name] = std::move(out);
   }
@@ -411,6 +435,40 @@ TEST_CASE("network lenet5: every tensor of the golden model equals an int64 refe
     }
   }
   CHECK(formats == std::vector<std::string>{"conv1:1", "conv2:0", "fc1 (:0", "fc2 (:0", "fc3 (:0"});
+}
+
+TEST_CASE("network lenet5 with automatic fusion: each pool joins its convolution and the tensors equal the reference",
+          "[network]") {
+  // lenet5.json with "fusion": "auto": pool1 and pool2 read only conv1's and conv2's outputs, so
+  // the compiler fuses them (conv -> SDP -> PDP on the fly) as lenet5_fused.json does by hand.
+  std::ifstream is(kLenet);
+  json j = json::parse(is);
+  j["fusion"] = "auto";
+  const fs::path f = fs::temp_directory_path() / "dla_network_lenet5_auto_fusion.json";
+  std::ofstream(f) << j.dump(2);
+  std::map<std::string, Ref> ref;
+  CHECK(check_against_reference(f, ref) > 300);  // p1, p2 and the rest equal the unfused reference
+  const LoadedLayer l = load_layer(f);
+  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  std::vector<std::string> order, waits;
+  for (const int i : n.order) order.push_back(n.layers[static_cast<std::size_t>(i)].name);
+  CHECK(order == std::vector<std::string>{"conv1", "conv2", "fc1", "fc2", "fc3"});
+  for (const auto& st : n.program.steps) {
+    if (st.op == StepOp::WaitIntr && st.intr.rfind("PDP", 0) == 0) waits.push_back(st.intr);
+  }
+  CHECK(waits == std::vector<std::string>{"PDP_0", "PDP_1"});
+  CHECK(n.tensors.at(1).name == "c1");
+  CHECK(n.tensors.at(1).elided);  // the 24 x 24 x 6 map stays on chip
+  CHECK(n.layers.at(1).fused_into == 0);
+  fs::remove(f);
+  // A pdp reading a network input (inception's pool branch) stays a layer of its own.
+  std::ifstream is2(kInception);
+  json k = json::parse(is2);
+  k["fusion"] = "auto";
+  std::ofstream(f) << k.dump(2);
+  const LoadedLayer li = load_layer(f);
+  CHECK(units::compile_network(li.header, li.root()).order.size() == 8);
+  fs::remove(f);
 }
 
 TEST_CASE("network lenet5_fused: conv -> SDP -> PDP on the fly equals the reference's conv then pool",

@@ -152,6 +152,23 @@ TEST_CASE("network rubik op: a convolution then RUBIK CONTRACT on nvdla_core and
   }
 }
 
+TEST_CASE("network lenet5 with automatic fusion: conv -> SDP -> PDP on the fly passes on the RTL", "[network][rtl]") {
+  std::ifstream in(kLenet);
+  nlohmann::json j = nlohmann::json::parse(in);
+  j["fusion"] = "auto";
+  const fs::path f = fs::temp_directory_path() / (std::to_string(::getpid()) + "-dla_lenet_auto_fusion.json");
+  std::ofstream(f) << j.dump();
+  for (const RunOptions& o : cross_stress::legs_for(1)) {
+    const RunResult r = run_layer(f, o);
+    INFO("seed " << *o.seed << " rand-reset " << o.sim.rand_reset << "\n" << format_run(r));
+    REQUIRE(r.status == Status::Pass);
+    int checks = 0;  // the five hardware layers' tensors: conv1 and conv2 write the pooled maps
+    for (const auto& c : r.compares) checks += c.region.rfind("golden memory", 0) == 0 ? 1 : 0;
+    CHECK(checks == 5);
+  }
+  fs::remove(f);
+}
+
 TEST_CASE("network lenet5 on nv_small: the sequential schedule passes too, and ping-pong saves cycles",
           "[network][rtl]") {
   const fs::path seq = lenet_with_schedule("sequential");
