@@ -249,8 +249,9 @@ module conv_csc #(
   assign comp    = WmbRows > 0 && cfg_i.wt_comp;
   // the cell's elements: its kernel(s) x channels
   assign c_n     = CntW'((kpc2 && 14'(2 * wc_q + 1) < w_kpg) ? w_cpb << 1 : w_cpb);
-  assign c_mask_win = {wmb_rdata_i[1], wmb_rdata_i[0]} >> mp_q[MaskLog2-1:0];
-  assign c_pack_win = {wt_rdata1_i, wt_rdata0_i} >> {dp_q[RowLog2-1:0], 3'b000};
+  // (zero for uncompressed layers: the decompressor then idles, which keeps simulation cheap)
+  assign c_mask_win = comp ? {wmb_rdata_i[1], wmb_rdata_i[0]} >> mp_q[MaskLog2-1:0] : '0;
+  assign c_pack_win = comp ? {wt_rdata1_i, wt_rdata0_i} >> {dp_q[RowLog2-1:0], 3'b000} : '0;
   conv_csc_wdec #(
     .RowBytes(RowBytes), .SupportInt16(SupportInt16)
   ) u_wdec (
