@@ -182,6 +182,14 @@ DecompressedWeights decompress_weights(const ConvConfig& c, const HwConfig& hw, 
 
 // ---- rules -------------------------------------------------------------------------------------
 
+std::string wmb_bank_problem(const ConvConfig& c) {
+  if (c.kernels < 1 || c.input.c < 1 || c.kernel_h < 1 || c.kernel_w < 1) return "";
+  const uint64_t entries = ceil_div(ceil_div(weight_group_elements(c), 8), kWeightEntry);
+  if (entries + 1 <= kWmbBankEntries) return "";
+  return "one kernel group's mask bits need " + str(entries) + " CBUF entries; WMB entries + 1 must be <= " +
+         str(kWmbBankEntries) + " (bank 15 holds them, §5.3)";
+}
+
 std::vector<std::string> modes_unsupported(const ConvConfig& c) {
   std::vector<std::string> u;
   const int n = c.input.n;
@@ -216,12 +224,7 @@ std::vector<std::string> modes_unsupported(const ConvConfig& c) {
     if (c.weight_bytes % kWeightEntry != 0 || z.wmb_bytes % kWeightEntry != 0)
       u.push_back("D_WEIGHT_BYTES (" + str(c.weight_bytes) + ") and D_WMB_BYTES (" + str(z.wmb_bytes) +
                   ") must be multiples of 128 with compressed weights (§0, §5.1)");
-    if (c.kernels >= 1 && c.input.c >= 1 && c.kernel_h >= 1 && c.kernel_w >= 1) {
-      const uint64_t entries = ceil_div(ceil_div(weight_group_elements(c), 8), kWeightEntry);
-      if (entries + 1 > kWmbBankEntries)
-        u.push_back("one kernel group's mask bits need " + str(entries) + " CBUF entries; WMB entries + 1 must be <= " +
-                    str(kWmbBankEntries) + " (bank 15 holds them, §5.3)");
-    }
+    if (std::string w = wmb_bank_problem(c); !w.empty()) u.push_back(std::move(w));
   }
   return u;
 }

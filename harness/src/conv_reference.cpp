@@ -314,10 +314,15 @@ Layer read_layer(const JsonNode& root, const std::string& name, uint64_t seed, c
     read_image(root, L, seed);
     L.pad_value_tb = pad.value("top_bottom_value", L.pad_value);
   }
+  if (j.contains("batch")) {
+    const json& b = j["batch"];
+    L.N = b.is_object() ? b.value("n", 1) : b.get<int>();
+    if (b.is_object()) L.out_batch = b.value("output_stride", uint64_t{0});
+  }
   const int bytes = L.int16 ? 2 : 1;
   if (!L.image) {
-    L.in = values_of(root.require("input").require("data"), static_cast<std::size_t>(int64_t{L.C} * L.H * L.W), bytes,
-                     seed);
+    L.in = values_of(root.require("input").require("data"),
+                     static_cast<std::size_t>(int64_t{L.N} * L.C * L.H * L.W), bytes, seed);
     L.pad_value_tb = L.pad_value;
   }
   L.wt = values_of(root.require("weights").require("data"),
@@ -452,8 +457,8 @@ std::vector<int64_t> read_output(const Memory& m, uint64_t base, const Layer& L)
   const int bpe = L.out16 ? 2 : 1;
   const int ca = L.atom() / bpe;
   const auto atom = static_cast<uint64_t>(L.atom());
-  const uint64_t line = L.out_line != 0 ? L.out_line : static_cast<uint64_t>(L.out_w()) * atom;
-  const uint64_t surf = L.out_surf != 0 ? L.out_surf : line * static_cast<uint64_t>(L.out_h());
+  const uint64_t line = L.out_line_stride();
+  const uint64_t surf = L.out_surf_stride();
   std::vector<int64_t> out;
   out.reserve(static_cast<std::size_t>(int64_t{L.K} * L.out_h() * L.out_w()));
   for (int k = 0; k < L.K; ++k) {
@@ -467,6 +472,14 @@ std::vector<int64_t> read_output(const Memory& m, uint64_t base, const Layer& L)
     }
   }
   return out;
+}
+
+Layer batch_image(const Layer& L, int b) {
+  Layer one = L;
+  const auto cube = static_cast<std::ptrdiff_t>(int64_t{L.C} * L.H * L.W);
+  one.in.assign(L.in.begin() + cube * b, L.in.begin() + cube * (b + 1));
+  one.N = 1;
+  return one;
 }
 
 std::string diff(const std::vector<int64_t>& got, const std::vector<int64_t>& want, const Layer& L) {

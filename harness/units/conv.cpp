@@ -457,6 +457,9 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   }
   L.weights = resolve_values(wt.require("data"), count(bpk / bpe * p.k), bpe, vmin, vmax, h.seed);
   if (L.compressed) {
+    // A whole kernel group's mask bits must fit bank 15 (the golden device's rule, refused here
+    // with the pointer rather than when the layer runs).
+    if (const std::string w = golden::wmb_bank_problem(cfg); !w.empty()) wt.require("compressed").fail(w);
     // The compressor (cdma-input-modes.md §5.2) over the uncompressed image; the banks must hold
     // the largest compressed group beside the WMB bank.
     L.comp = compress_layer_weights(root, cfg, weight_image(L, cfg));

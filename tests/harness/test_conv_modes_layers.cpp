@@ -367,6 +367,12 @@ TEST_CASE("batch, compressed and post-extended conv layers: refusals name the JS
                           R"("input":{"w":2,"h":2,"c":8,"data":{"random":{}}},"weights":{"k":2,"r":1,"s":1,"compressed":"yes","data":{"random":{}}})"),
                      "c5.json"),
              Catch::StartsWith("/weights/compressed | "));
+  // A whole group's mask bits beyond bank 15: 32 kernels x 3 x 3 x 1024 channels = 294,912 bits =
+  // 36,864 bytes = 288 entries of 128 bytes, and 288 + 1 > 256 (refused when compiled, not run).
+  CHECK_THAT(refusal(body("nv_full", "",
+                          R"("input":{"w":3,"h":3,"c":1024,"data":{"random":{}}},"weights":{"k":2,"r":3,"s":3,"compressed":true,"data":{"random":{}}})"),
+                     "c6.json"),
+             Catch::StartsWith("/weights/compressed | ") && Catch::Contains("mask bits need 288 CBUF entries"));
 }
 
 TEST_CASE("an image layer with compressed post-extended weights equals its uncompressed twin", "[conv][compress]") {

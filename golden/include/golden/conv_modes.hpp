@@ -89,6 +89,9 @@ struct DecompressedWeights {
 // Why the model cannot run the batch / compression part of `c` (register-only rules), one
 // sentence each naming the rule; modes_hw_problems adds the configuration's.
 [[nodiscard]] std::vector<std::string> modes_unsupported(const ConvConfig& c);
+// One kernel group's mask bits in bank 15 (WMB entries + 1 <= 256, §5.3): "" when they fit, else
+// the rule broken (modes_unsupported's sentence; the layer compiler refuses with it too).
+[[nodiscard]] std::string wmb_bank_problem(const ConvConfig& c);
 [[nodiscard]] std::vector<std::string> modes_hw_problems(const ConvConfig& c, const HwConfig& hw);
 
 // Register decoding (called by decode_conv): CDMA / CSC / CACC D_BATCH_NUMBER (equal), CDMA

@@ -77,6 +77,11 @@ struct Layer {
   int64_t out_offset = 0, out_scale = 1;
   int out_shift = 0;
   uint64_t out_line = 0, out_surf = 0;  // 0: packed
+  // Batches ("batch": N or {"n", "output_stride"}, docs/CDMA_MODES.md): `in` holds N images, image
+  // after image; the reference convolves one image (batch_image); image b's output is at
+  // base + b * out_batch_stride() (the packed cube unless "output_stride" is given).
+  int N = 1;
+  uint64_t out_batch = 0;  // 0: packed
   Stage bs, bn, ew;
   bool ew_lut = false, ew_eql = false;  // what this reference does not compute (see applicable())
   struct Pool {
@@ -94,6 +99,17 @@ struct Layer {
   // reference does not borrow golden's configuration description.
   [[nodiscard]] int atom() const { return config == "nv_small" ? 8 : 32; }
   [[nodiscard]] bool post_ops() const { return bs.on || bn.on || ew.on; }
+  // The bytes of one output cube as read_output addresses it, and the distance between batches.
+  [[nodiscard]] uint64_t out_line_stride() const {
+    return out_line != 0 ? out_line : static_cast<uint64_t>(out_w()) * static_cast<uint64_t>(atom());
+  }
+  [[nodiscard]] uint64_t out_surf_stride() const {
+    return out_surf != 0 ? out_surf : out_line_stride() * static_cast<uint64_t>(out_h());
+  }
+  [[nodiscard]] uint64_t out_batch_stride() const {
+    const int ca = atom() / (out16 ? 2 : 1);
+    return out_batch != 0 ? out_batch : out_surf_stride() * static_cast<uint64_t>((K + ca - 1) / ca);
+  }
 };
 
 // Reads a `conv` layer document (already accepted by the layer compiler) at run seed `seed`.
@@ -127,6 +143,9 @@ struct Expected {
 // `base`, with the feature layout of nvdla-arithmetic.md §8:
 // base + (k / Ca) * surface + y * line + x * atom + (k mod Ca) * bpe.
 [[nodiscard]] std::vector<int64_t> read_output(const Memory& m, uint64_t base, const Layer& L);
+
+// Image b of a batched layer as a one-image layer (its input values; everything else the same).
+[[nodiscard]] Layer batch_image(const Layer& L, int b);
 
 // "" when equal; else "N of M outputs differ; first (k, h, w) = (k, y, x): got G, expected E".
 [[nodiscard]] std::string diff(const std::vector<int64_t>& got, const std::vector<int64_t>& want, const Layer& L);
