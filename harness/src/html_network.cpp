@@ -58,6 +58,7 @@ std::string html_network_picture(const RunResult& r, std::size_t index) {
     Node n;
     n.name = t.value("name", "?");
     n.label = fmt::format("{} x {} x {}", t.value("w", 0), t.value("h", 0), t.value("c", 0));
+    if (t.value("n", 1) > 1) n.label += fmt::format(" x n {}", t.value("n", 1));  // batches
     n.detail = fmt::format("tensor {}: {} {}", n.name, n.label, t.value("precision", "int8"));
     tensor_at[n.name] = nodes.size();
     nodes.push_back(std::move(n));

@@ -25,6 +25,7 @@
 #include <stdexcept>
 
 #include "golden/arith.hpp"
+#include "golden/conv_modes.hpp"
 #include "golden/cube.hpp"
 #include "harness/errors.hpp"
 #include "harness/golden_device.hpp"
@@ -115,7 +116,7 @@ void parse_tensors(Net& n, const JsonNode& root) {
   if (!ts.is_array() || ts.size() == 0) ts.fail("must be a non-empty array of tensors");
   std::map<std::string, int> seen;
   for (const JsonNode& t : ts.items()) {
-    t.allow_keys({"name", "w", "h", "c", "precision", "data", "description", "format", "sign", "converter", "mean",
+    t.allow_keys({"name", "w", "h", "c", "n", "precision", "data", "description", "format", "sign", "converter", "mean",
                   "x_offset", "line_stride", "uv_line_stride"});
     NetTensor x;
     if (const auto f = t.get("format")) x.format = f->as_string();
@@ -131,9 +132,10 @@ void parse_tensors(Net& n, const JsonNode& root) {
     x.w = static_cast<int>(t.require("w").as_int(1, kMaxDim));
     x.h = static_cast<int>(t.require("h").as_int(1, kMaxDim));
     x.c = static_cast<int>(t.require("c").as_int(1, kMaxDim));
-    if (int64_t{x.w} * x.h * x.c > kMaxElements) {
-      t.fail(fmt::format("{} x {} x {} = {} elements exceed the limit of {}", x.w, x.h, x.c, int64_t{x.w} * x.h * x.c,
-                         kMaxElements));
+    if (const auto b = t.get("n")) x.n = static_cast<int>(b->as_int(1, golden::kMaxConvBatches));
+    if (int64_t{x.w} * x.h * x.c * x.n > kMaxElements) {
+      t.fail(fmt::format("{} x {} x {} x n {} = {} elements exceed the limit of {}", x.w, x.h, x.c, x.n,
+                         int64_t{x.w} * x.h * x.c * x.n, kMaxElements));
     }
     if (const auto p = t.get("precision")) x.prec = *golden::parse_precision(p->as_choice({"int8", "int16"}));
     if (!n.hw->supports(x.prec)) {
@@ -340,6 +342,69 @@ void check_images(const Net& n) {
   }
 }
 
+// Batches (a tensor's "n"): only a direct conv layer on nv_full runs them (CDMA reads batch n at
+// D_DAIN_ADDR + n x D_BATCH_STRIDE, SDP writes it at D_DST_BASE + n x D_DST_BATCH_STRIDE), and it
+// writes as many batches as it reads. Every other op takes one cube.
+void check_batches(const Net& n) {
+  for (std::size_t i = 0; i < n.out.tensors.size(); ++i) {
+    const NetTensor& t = n.out.tensors[i];
+    if (t.n > 1 && !t.format.empty()) {
+      n.tensor_nodes[i].require("n").fail(fmt::format("image \"{}\" has one batch: image input allows no batches "
+                                                      "(D_BATCH_NUMBER must be 0; CSC assertion)",
+                                                      t.name));
+    }
+  }
+  for (std::size_t li = 0; li < n.out.layers.size(); ++li) {
+    const NetLayer& L = n.out.layers[li];
+    const JsonNode& node = n.layer_nodes[li];
+    // The first batched tensor the layer touches, and where the layer names it.
+    std::optional<JsonNode> at;
+    int batched = -1;
+    for (std::size_t k = 0; k < L.inputs.size() && !at; ++k) {
+      if (n.out.tensors[static_cast<std::size_t>(L.inputs[k])].n > 1) {
+        at = node.require("inputs")[k];
+        batched = L.inputs[k];
+      }
+    }
+    for (const char* key : {"input", "operand", "output"}) {
+      const int t = std::string_view(key) == "input" ? L.input : std::string_view(key) == "operand" ? L.operand : L.output;
+      if (!at && t >= 0 && n.out.tensors[static_cast<std::size_t>(t)].n > 1) {
+        at = node.require(key);
+        batched = t;
+      }
+    }
+    if (!at) continue;
+    const NetTensor& b = n.out.tensors[static_cast<std::size_t>(batched)];
+    if (L.op != "conv") {
+      at->fail(fmt::format("tensor \"{}\" holds {} batches (n), and a {} layer takes one cube: only a direct conv layer "
+                           "on nv_full runs batches (CDMA / SDP batch mode)",
+                           b.name, b.n, L.op));
+    }
+    const NetTensor& in = n.out.tensors[static_cast<std::size_t>(L.input)];
+    const NetTensor& out = n.out.tensors[static_cast<std::size_t>(L.output)];
+    if (in.n != out.n) {
+      node.require("output").fail(fmt::format("layer \"{}\" (conv) reads {} batch(es) of \"{}\" and writes one per "
+                                              "batch, but tensor \"{}\" is declared with n {}",
+                                              L.name, in.n, in.name, out.name, out.n));
+    }
+    if (!golden::has_batch_and_compression(*n.hw)) {
+      at->fail(fmt::format("tensor \"{}\" holds {} batches (n): multi-batch convolution exists on nv_full only; {} "
+                           "has no batch mode (BATCH_DISABLE)",
+                           b.name, b.n, n.hw->name));
+    }
+    const std::string why = fmt::format("layer \"{}\" reads {} batches of \"{}\" (n)", L.name, in.n, in.name);
+    if (const auto m = node.get("mode"); m && m->is_string() && m->as_string() == "winograd") {
+      m->fail(why + ": batches need CONV_MODE DIRECT (Winograd with batches is not allowed: CSC / CACC assertions)");
+    }
+    if (const auto w = node.get("wfold"); w && !(w->is_string() && w->as_string() == "off")) {
+      w->fail(why + ": W-fold and batches exclude each other in this model (docs/CDMA_MODES.md)");
+    }
+    if (const auto p = node.get("pool")) {
+      p->fail(why + ": a pool post-op with batches is not done (PDP on the fly takes one cube)");
+    }
+  }
+}
+
 // Execution order (Kahn, file order among ready layers); a cycle fails naming its layers.
 void order_layers(Net& n) {
   const std::size_t count = n.out.layers.size();
@@ -439,7 +504,7 @@ void resolve_inputs(Net& n) {
     const int bits = 8 * golden::bytes_per_element(t.prec);
     const auto lo = static_cast<int64_t>(golden::min_of_bits(bits));
     const auto hi = static_cast<int64_t>(golden::max_of_bits(bits));
-    const auto count = static_cast<std::size_t>(int64_t{t.c} * t.h * t.w);
+    const auto count = static_cast<std::size_t>(int64_t{t.c} * t.h * t.w * t.n);
     if (const auto k = d.get("constant")) {
       d.allow_keys({"constant"});
       t.values.assign(count, k->as_int(lo, hi));
@@ -454,7 +519,7 @@ void allocate_tensors(Net& n) {
     NetTensor& t = n.out.tensors[i];
     if (t.parent >= 0 || !t.format.empty() || t.elided) continue;
     const int bpe = golden::bytes_per_element(t.prec);
-    const golden::CubeShape shape{1, t.c, t.h, t.w};
+    const golden::CubeShape shape{t.n, t.c, t.h, t.w};  // N packed cubes, one cube apart
     t.layout = golden::FeatureLayout::packed(shape, n.hw->atom_bytes, bpe, 0);
     t.bytes = t.layout.region_bytes(shape);
     t.layout.base = n.allocate(t.bytes, n.tensor_nodes[i], fmt::format("tensor \"{}\" ({})", t.name, shape_text(t)));
@@ -487,6 +552,11 @@ json unit_layer(const Net& n, const NetLayer& L, const JsonNode& node, uint64_t 
   if (L.op == "conv" || L.op == "deconv") {
     s["precision"] = prec_name(in.prec);
     s["input"] = {{"w", in.w}, {"h", in.h}, {"c", in.c}, {"data", values_json(in.values)}};
+    if (in.n > 1) {  // batches at the tensors' batch strides (once allocated)
+      s["batch"] = {{"n", in.n}};
+      if (in.layout.batch_stride != 0) s["batch"]["input_stride"] = in.layout.batch_stride;
+      if (out.layout.batch_stride != 0) s["batch"]["output_stride"] = out.layout.batch_stride;
+    }
     if (!in.format.empty()) {  // image input mode: the tensor's image fields and data as they are
       const json& t = n.tensor_nodes[static_cast<std::size_t>(L.input)].raw();
       for (const char* k : {"format", "sign", "converter", "mean", "x_offset", "line_stride", "uv_line_stride", "data"}) {
@@ -799,7 +869,7 @@ void check_contract(const Net& n, const NetLayer& L, const JsonNode& node) {
 
 // Values of tensor t as the golden device holds them.
 std::vector<int64_t> read_tensor(GoldenDevice& dev, const NetTensor& t) {
-  const golden::Cube<int64_t> cube = golden::load_cube(t.layout, {1, t.c, t.h, t.w},
+  const golden::Cube<int64_t> cube = golden::load_cube(t.layout, {t.n, t.c, t.h, t.w},
                                                        [&](uint64_t a) { return dev.memory().read(a); });
   return {cube.data().begin(), cube.data().end()};
 }
@@ -849,6 +919,7 @@ CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root, std:
   parse_layers(n, root);
   place_concats(n);
   check_images(n);
+  check_batches(n);
   order_layers(n);
   for (std::size_t i = 0; i < n.out.layers.size(); ++i) {
     if (n.out.layers[i].op == "conv" || n.out.layers[i].op == "deconv") {
@@ -869,7 +940,7 @@ CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root, std:
   ProgramBuilder pb(h);
   for (const NetTensor& t : n.out.tensors) {
     if (t.producer >= 0 || !t.format.empty() || t.elided) continue;
-    golden::Cube<int64_t> cube({1, t.c, t.h, t.w});
+    golden::Cube<int64_t> cube({t.n, t.c, t.h, t.w});
     std::copy(t.values.begin(), t.values.end(), cube.data().begin());
     ProgramStep& s = pb.add(StepOp::MemLoad, fmt::format("mem_load network input {}", t.name));
     s.addr = t.layout.base;
@@ -928,10 +999,11 @@ CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root, std:
       const NetTensor& out = n.out.tensors[static_cast<std::size_t>(L.output)];
       L.macs = static_cast<uint64_t>(L.k) * static_cast<uint64_t>(n.out.tensors[static_cast<std::size_t>(L.input)].c) *
                static_cast<uint64_t>(L.r) * static_cast<uint64_t>(L.s) * static_cast<uint64_t>(cc->conv.output.w) *
-               static_cast<uint64_t>(cc->conv.output.h);
+               static_cast<uint64_t>(cc->conv.output.h) * static_cast<uint64_t>(out.n);
       check_shapes(n, L, node, cc->out_shape.w, cc->out_shape.h, cc->out_shape.c, out.prec);
       if (cc->out_layout.line_stride != out.layout.line_stride ||
-          cc->out_layout.surface_stride != out.layout.surface_stride) {
+          cc->out_layout.surface_stride != out.layout.surface_stride ||
+          (out.n > 1 && cc->out_layout.batch_stride != out.layout.batch_stride)) {
         throw std::logic_error(fmt::format("network compiler: layer {}'s output layout differs from tensor {}'s",
                                            L.name, out.name));
       }

@@ -26,6 +26,9 @@ namespace dla::harness::units {
 struct NetTensor {
   std::string name;
   int w = 1, h = 1, c = 1;
+  // Batches ("n"): N cubes, batch-major, each packed, batch stride one packed cube. Only direct
+  // conv layers (nv_full) read or write a tensor of n > 1 (CDMA / SDP batch mode).
+  int n = 1;
   golden::Precision prec = golden::Precision::Int8;
   int producer = -1;                // index into CompiledNetwork::layers, -1 for a network input
   // Concat by placement: a branch tensor is channels [c_offset, c_offset + c) of tensor `parent`
@@ -43,7 +46,7 @@ struct NetTensor {
   uint64_t bytes = 0;               // region_bytes of the layout
   // Network inputs: the resolved data. Produced tensors: what the golden model computed (the
   // compiler runs the program on the golden model as it builds it).
-  std::vector<int64_t> values;      // C x H x W, c-major
+  std::vector<int64_t> values;      // N x C x H x W, batch-major then c-major
 };
 
 struct NetLayer {
@@ -59,7 +62,7 @@ struct NetLayer {
   int pool_from = -1, fused_into = -1;
   bool overlapped = false;  // programmed while the previous layer ran (ping-pong)
   std::size_t end_step = 0;  // the program's steps up to here end with this layer's check
-  uint64_t macs = 0;         // conv: K x C x R x S x W' x H' (real channels and kernels)
+  uint64_t macs = 0;         // conv: K x C x R x S x W' x H' x N (real channels and kernels, every batch)
 };
 
 struct CompiledNetwork {

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -35,12 +36,14 @@ const fs::path kYolo = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/yolo_tin
 const fs::path kResnet18 = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/resnet18_stem.json";
 const fs::path kDecoder = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/decoder.json";
 const fs::path kAlexnet = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/alexnet_lrn.json";
+const fs::path kMlpBatch = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/mlp_batch.json";
 const fs::path kContract = fs::path(DLA_SOURCE_DIR) / "tests/data/networks/contract.json";  // the rubik op
 
-// A tensor of the reference: C x H x W values, c-major.
+// A tensor of the reference: C x H x W values, c-major (n images: N x C x H x W, batch-major).
 struct Ref {
   int w = 0, h = 0, c = 0;
   std::vector<int64_t> v;
+  int n = 1;
   [[nodiscard]] int64_t at(int ch, int y, int x) const {
     return v[static_cast<std::size_t>((int64_t{ch} * h + y) * w + x)];
   }
@@ -99,6 +102,22 @@ Ref conv(const Ref& in, const std::vector<int64_t>& w, int k, int r, int s, int 
     }
   }
   return o;
+}
+
+// A batched tensor's images one by one through `f` (an op of one image), the outputs batch after
+// batch.
+template <class F>
+Ref per_image(const Ref& in, F f) {
+  if (in.n == 1) return f(in);
+  const std::size_t cube = in.v.size() / static_cast<std::size_t>(in.n);
+  Ref out;
+  for (int b = 0; b < in.n; ++b) {
+    const auto first = in.v.begin() + static_cast<std::ptrdiff_t>(cube * static_cast<std::size_t>(b));
+    const Ref o = f(Ref{in.w, in.h, in.c, {first, first + static_cast<std::ptrdiff_t>(cube)}});
+    if (b == 0) out = Ref{o.w, o.h, o.c, {}, in.n};
+    out.v.insert(out.v.end(), o.v.begin(), o.v.end());
+  }
+  return out;
 }
 
 // SDP from memory: BS ReLU (when asked), EW sum with a per-element operand (when given):
@@ -344,7 +363,7 @@ static int check_against_reference(const fs::path& file, std::map<std::string, R
   for (std::size_t i = 0; i < n.tensors.size(); ++i) {
     const units::NetTensor& t = n.tensors[i];
     if (t.producer >= 0) continue;
-    ref[t.name] = Ref{t.w, t.h, t.c, t.values};
+    ref[t.name] = Ref{t.w, t.h, t.c, t.values, t.n};
     if (!j["tensors"][i].contains("format")) continue;
     for (const json& L : j["layers"]) {
       if (L.value("input", "") == t.name) ref[t.name] = image_input(n, j["tensors"][i], L["name"], l.header.config->atom_bytes);
@@ -372,9 +391,11 @@ static int check_against_reference(const fs::path& file, std::map<std::string, R
     if (L["op"] == "conv") {
       const json pad = L.value("padding", json::object());
       const json stride = L.value("stride", json::object());
-      out = conv(in, nl.weights, L["weights"]["k"], L["weights"]["r"], L["weights"]["s"], pad.value("left", 0),
-                 pad.value("right", 0), pad.value("top", 0), pad.value("bottom", 0), stride.value("x", 1),
-                 stride.value("y", 1), L.value("clip", 0), activation_of(L));
+      out = per_image(in, [&](const Ref& image) {  // a batched tensor: each image on its own
+        return conv(image, nl.weights, L["weights"]["k"], L["weights"]["r"], L["weights"]["s"], pad.value("left", 0),
+                    pad.value("right", 0), pad.value("top", 0), pad.value("bottom", 0), stride.value("x", 1),
+                    stride.value("y", 1), L.value("clip", 0), activation_of(L));
+      });
       if (L.contains("pool")) out = maxpool(out, L["pool"]);  // conv -> SDP -> PDP on the fly
       // A pdp the compiler fused into it (automatic fusion): the reference still pools separately.
       if (nl.pool_from >= 0) out = maxpool(out, j["layers"][static_cast<std::size_t>(nl.pool_from)]["pool"]);
@@ -400,6 +421,7 @@ static int check_against_reference(const fs::path& file, std::map<std::string, R
     REQUIRE(out.w == t.w);
     REQUIRE(out.h == t.h);
     REQUIRE(out.c == t.c);
+    REQUIRE(out.n == t.n);
     if (!t.elided) CHECK(t.values == out.v);  // an elided tensor (automatic fusion) never reaches memory
     nonzero += static_cast<int>(std::count_if(out.v.begin(), out.v.end(), [](int64_t v) { return v != 0; }));
     ref[t.name] = std::move(out);
@@ -515,6 +537,99 @@ TEST_CASE("network resnet_block: every tensor of the golden model equals an int6
   CHECK(waits["relu"] == std::vector<std::string>{"SDP_1"});
   CHECK(rdma_pointer["add"].size() == 1);
   CHECK(rdma_pointer["relu"].size() == 1);
+}
+
+TEST_CASE("network mlp_batch: three fully connected layers over 16 batches equal the reference image by image",
+          "[network]") {
+  std::map<std::string, Ref> ref;
+  const int nonzero = check_against_reference(kMlpBatch, ref);
+  CHECK(nonzero > 1500);
+  // Every batch is its own image: the 16 logits vectors differ, and each layer's data are not
+  // mostly zero or saturated.
+  for (const char* name : {"h1", "h2", "logits"}) {
+    const Ref& r = ref.at(name);
+    INFO(name);
+    REQUIRE(r.n == 16);
+    CHECK(std::count(r.v.begin(), r.v.end(), 0) * 4 <= static_cast<int64_t>(r.v.size()) * 3);
+    CHECK(std::count_if(r.v.begin(), r.v.end(), [](int64_t v) { return v == 127 || v == -128; }) * 10 <
+          static_cast<int64_t>(r.v.size()));
+  }
+  const Ref& logits = ref.at("logits");
+  std::set<std::vector<int64_t>> images;
+  for (int b = 0; b < 16; ++b) images.emplace(logits.v.begin() + b * 10, logits.v.begin() + (b + 1) * 10);
+  CHECK(images.size() == 16);
+  // One hardware layer per FC layer for all 16 batches: CDMA / CSC / CACC D_BATCH_NUMBER 15, CDMA
+  // D_BATCH_STRIDE the input tensor's (one packed cube: 256 / 32 = 8 surfaces of 32 bytes), SDP
+  // D_DST_BATCH_STRIDE the output's; the weights loaded once per layer.
+  const LoadedLayer l = load_layer(kMlpBatch);
+  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  REQUIRE(n.tensors.size() == 4);
+  CHECK(n.tensors[0].layout.batch_stride == 256);
+  CHECK(n.tensors[1].layout.batch_stride == 128);
+  CHECK(n.tensors[2].layout.batch_stride == 64);
+  CHECK(n.tensors[3].layout.batch_stride == 32);
+  CHECK(n.tensors[3].bytes == 15 * 32 + 32);
+  std::map<std::string, std::vector<uint32_t>> regs;
+  int weight_loads = 0;
+  for (const ProgramStep& st : n.program.steps) {
+    if (st.op == StepOp::MemLoad && st.where.find("weights") != std::string::npos) ++weight_loads;
+    if (st.op != StepOp::RegWrite) continue;
+    const std::string r = st.reg->block + "." + st.reg->name;
+    if (r == "CDMA.D_BATCH_NUMBER" || r == "CSC.D_BATCH_NUMBER" || r == "CACC.D_BATCH_NUMBER" ||
+        r == "CDMA.D_BATCH_STRIDE" || r == "SDP.D_DST_BATCH_STRIDE") {
+      regs[r].push_back(st.value);
+    }
+  }
+  CHECK(weight_loads == 3);
+  for (const char* r : {"CDMA.D_BATCH_NUMBER", "CSC.D_BATCH_NUMBER", "CACC.D_BATCH_NUMBER"}) {
+    INFO(r);
+    CHECK(regs[r] == std::vector<uint32_t>{15, 15, 15});
+  }
+  CHECK(regs["CDMA.D_BATCH_STRIDE"] == std::vector<uint32_t>{256, 128, 64});
+  CHECK(regs["SDP.D_DST_BATCH_STRIDE"] == std::vector<uint32_t>{128, 64, 32});
+  CHECK(n.layers[0].macs == 256 * 128 * 16);
+}
+
+TEST_CASE("network files: each batch refusal names the JSON pointer and the rule", "[network]") {
+  std::ifstream in(kMlpBatch);
+  const json base = json::parse(in);
+  CHECK(refusal(base) == "accepted");
+  {
+    json j = base;  // a conv writes as many batches as it reads
+    j["tensors"][1]["n"] = 8;
+    CHECK(refusal(j) == "/layers/0/output | layer \"fc1\" (conv) reads 16 batch(es) of \"x\" and writes one per batch, "
+                        "but tensor \"h1\" is declared with n 8");
+  }
+  {
+    json j = base;  // other ops take one cube
+    j["tensors"].push_back({{"name", "y"}, {"w", 1}, {"h", 1}, {"c", 10}, {"n", 16}});
+    j["layers"].push_back({{"name", "act"}, {"op", "sdp"}, {"input", "logits"}, {"output", "y"},
+                           {"bs", {{"relu", true}}}});
+    CHECK(refusal(j) == "/layers/3/input | tensor \"logits\" holds 16 batches (n), and a sdp layer takes one cube: only "
+                        "a direct conv layer on nv_full runs batches (CDMA / SDP batch mode)");
+  }
+  {
+    json j = base;
+    j["layers"][1]["mode"] = "winograd";
+    CHECK(refusal(j).starts_with("/layers/1/mode | layer \"fc2\" reads 16 batches of \"h1\" (n): batches need "
+                                 "CONV_MODE DIRECT"));
+  }
+  {
+    json j = base;
+    j["layers"][0]["pool"] = {{"method", "max"}, {"kernel", {{"w", 1}, {"h", 1}}}};
+    CHECK(refusal(j).starts_with("/layers/0/pool | layer \"fc1\" reads 16 batches of \"x\" (n): a pool post-op"));
+  }
+  {
+    json j = base;
+    j["config"] = "nv_small";
+    CHECK(refusal(j).starts_with("/layers/0/input | tensor \"x\" holds 16 batches (n): multi-batch convolution exists "
+                                 "on nv_full only; nv_small has no batch mode"));
+  }
+  {
+    json j = base;
+    j["tensors"][0]["n"] = 33;
+    CHECK(refusal(j) == "/tensors/0/n | 33 is out of range [1, 32]");
+  }
 }
 
 TEST_CASE("network inception: four branches concatenated by placement equal the concatenation of the reference",

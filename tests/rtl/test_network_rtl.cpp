@@ -85,6 +85,7 @@ std::vector<RunOptions> legs_of(const fs::path& f, bool all) {
   if (all) return legs;
   if (f.stem() == "resnet18_stem") return {legs.back()};
   if (f.stem() == "decoder") return {legs[2], legs.back()};
+  if (f.stem() == "mlp_batch") return cross_stress::legs_for(3);  // the slow-memory leg, seed 11 rand-reset 0 and 1
   return legs;
 }
 
@@ -94,13 +95,14 @@ void run_bundled_networks(bool all_legs) {
   // placement), yolo_tiny (leaky ReLU through the SDP LUT), resnet18_stem (nv_full: 7x7/2 W-fold
   // stem, max-pool, two basic blocks), decoder (nv_full: a stride-2 deconvolution, four
   // convolutions and RUBIK CONTRACT on nvdla_core and the RUBIK top over one memory), alexnet_lrn
-  // (nv_small: convolutions and poolings on nvdla_core, LRN on nvdla_cdp_top, one memory).
+  // (nv_small: convolutions and poolings on nvdla_core, LRN on nvdla_cdp_top, one memory), mlp_batch
+  // (nv_full: three fully connected layers over 16 batches, every batch compared).
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(fs::path(DLA_SOURCE_DIR) / "testvectors/networks")) {
     if (e.path().extension() == ".json") files.push_back(e.path());
   }
   std::sort(files.begin(), files.end());
-  REQUIRE(files.size() >= 9);
+  REQUIRE(files.size() >= 10);
   for (const fs::path& f : files) {
     const LoadedLayer l = load_layer(f);
     const units::CompiledNetwork n = units::compile_network(l.header, l.root());
@@ -117,7 +119,16 @@ void run_bundled_networks(bool all_legs) {
         CHECK(c.mismatches == 0);
         const auto at = c.region.find(": layer ");
         REQUIRE(at != std::string::npos);
-        compared.insert(c.region.substr(at + 8, c.region.find(" (", at) - at - 8));
+        const std::string layer = c.region.substr(at + 8, c.region.find(" (", at) - at - 8);
+        compared.insert(layer);
+        if (f.stem() == "mlp_batch") {  // each layer's check covers all 16 batches of its 1x1 tensor
+          for (const units::NetLayer& L : n.layers) {
+            if (L.name != layer) continue;
+            const units::NetTensor& t = n.tensors[static_cast<std::size_t>(L.output)];
+            CHECK(t.n == 16);
+            CHECK(c.elements == 16 * t.layout.batch_stride);
+          }
+        }
       }
       std::set<std::string> hardware;
       for (const int li : n.order) hardware.insert(n.layers[static_cast<std::size_t>(li)].name);
