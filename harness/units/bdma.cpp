@@ -190,8 +190,15 @@ struct Compiled {
   uint64_t bytes = 0;
 };
 
-Compiled compile(const LayerHeader& h, const JsonNode& root) {
-  const BdmaLayer L = bdma_layer(h, root);
+// `placed`: a layer placed by `at` (a network's copy, docs/NETWORKS.md): its commands already name
+// the tensors' addresses and, with `at.input`, its sources are in memory, so nothing is loaded;
+// its launches use the placement's BDMA group; it runs on the placement's golden device.
+Compiled compile(const LayerHeader& h, const JsonNode& root, const Placement& at = {}, bool placed = false) {
+  BdmaLayer L = bdma_layer(h, root);
+  // Placed: the launches alternate from the group the placement gives BDMA.
+  for (std::size_t k = 0; placed && k < L.launches.size(); ++k) {
+    L.launches[k].group = (at.group_of("BDMA") + static_cast<int>(k)) & 1;
+  }
   ProgramBuilder pb(h);
   Compiled out;
   // Memory: destination extents first (0x5a), then the source extents (seeded bytes): a source
@@ -202,13 +209,14 @@ Compiled compile(const LayerHeader& h, const JsonNode& root) {
   Rng rng = Rng::derive(h.seed, "bdma/source");
   for (const BdmaLaunch& ln : L.launches) {
     for (const BdmaCommand& c : ln.commands) {
+      out.bytes += c.bytes();
+      if (at.input) continue;
       std::vector<uint8_t> b(bdma_src_end(c) - c.src);
       for (std::size_t i = 0; i < b.size(); i += 8) {
         const uint64_t v = rng.next();
         for (std::size_t k = 0; k < 8 && i + k < b.size(); ++k) b[i + k] = static_cast<uint8_t>(v >> (8 * k));
       }
       pb.load(c.src, std::move(b), "source region");
-      out.bytes += c.bytes();
     }
   }
   const auto& status = pb.reg("BDMA", "STATUS");
@@ -249,6 +257,7 @@ Compiled compile(const LayerHeader& h, const JsonNode& root) {
   for (const BdmaLaunch& ln : L.launches) {
     for (const BdmaCommand& c : ln.commands) pb.check_golden(c.dst, bdma_dst_end(c) - c.dst);
   }
+  run_on_placed_device(at, pb.program(), "bdma");
   out.program = std::move(pb.program());
   return out;
 }
@@ -262,6 +271,10 @@ RunResult run(const LayerHeader& h, const JsonNode& root, const RunOptions& opt)
 }  // namespace
 
 Program compile_bdma_layer(const LayerHeader& h, const JsonNode& root) { return compile(h, root).program; }
+
+Program compile_bdma_layer_placed(const LayerHeader& h, const JsonNode& root, const Placement& at) {
+  return compile(h, root, at, true).program;
+}
 
 UnitHandler bdma_handler() { return {"bdma", &validate, &run}; }
 

@@ -9,6 +9,7 @@
 #include "golden/bdma.hpp"
 #include "harness/layer.hpp"
 #include "harness/program.hpp"
+#include "units/placement.hpp"
 
 namespace dla::harness::units {
 
@@ -42,6 +43,9 @@ struct BdmaLayer {
 // then the outstanding interrupts in launch order, STATUS read back idle (0x114) and a golden
 // check of every destination extent.
 [[nodiscard]] Program compile_bdma_layer(const LayerHeader& h, const JsonNode& root);
+// The same, placed in a network's program (docs/NETWORKS.md): with `at.input` the sources are
+// tensors already in memory (nothing loaded); run on `at.device` when it has one.
+[[nodiscard]] Program compile_bdma_layer_placed(const LayerHeader& h, const JsonNode& root, const Placement& at);
 
 // First byte and end of the region a command touches on one side (stride gaps included).
 [[nodiscard]] uint64_t bdma_src_end(const golden::BdmaCommand& c);

@@ -54,8 +54,10 @@ class Extents {
 // refuses (InputError naming the register and the rule) what bdma_core would not do as NVDLA does,
 // or would wait on for ever, instead of computing wrong values silently. bdma_core runs the
 // reads of the next commands while the writes of earlier ones drain, so a program whose written
-// bytes meet any other line it reads or writes (over the whole program: this guard does not see
-// when a batch is done) is refused; `bdma` layers never do that (docs/LAYER_FORMAT.md).
+// bytes meet any other line it reads or writes while both may be in flight is refused: the
+// lines of every command since BDMA was last idle (every launch released by a wait, nothing
+// pushed); `bdma` layers never do that (docs/LAYER_FORMAT.md), a network's copies do it only
+// across idle points (a copy of a copy).
 //
 // It also refuses what the golden device refuses about the groups (golden/src/bdma.cpp): a CFG_OP
 // while both groups are busy, a launch of a busy group. A group is busy, as on the golden device,
@@ -181,6 +183,12 @@ class BdmaGuard {
     launched_.pop_front();
     busy_[static_cast<std::size_t>(g)] = false;
     status_ |= 1u << interrupt_bit(g == 0 ? "BDMA_0" : "BDMA_1");
+    // Nothing launched or pushed is left: every command so far has finished (its group's done
+    // came after its last write), so later commands cannot overlap them in time.
+    if (launched_.empty() && gathered_.empty()) {
+      read_ = {};
+      written_ = {};
+    }
     return true;
   }
 
@@ -220,6 +228,13 @@ class BdmaRtlDevice final : public RtlDevice<Vbdma_nv_full> {
 };
 
 }  // namespace
+
+BdmaGuardHooks make_bdma_guard(const golden::HwConfig& cfg) {
+  auto g = std::make_shared<BdmaGuard>(cfg);
+  return {.write = [g](uint32_t addr, uint32_t value) { (*g)(addr, value); },
+          .waited = [g](std::string_view intr) { g->waited(intr); },
+          .waited_any = [g] { g->waited_any(); }};
+}
 
 std::unique_ptr<Device> make_bdma_rtl_device(const golden::HwConfig& cfg, const RunOptions& opt) {
   if (cfg.name != "nv_full") {

@@ -1,8 +1,9 @@
 // nvdla_core (Vnvdla_core_*: the convolution pipeline, SDP, PDP, GLB) and a second top as one RTL
 // device over ONE memory, for register programs that enable blocks of both: nvdla_rubik_top
 // (Vrubik_nv_full: RUBIK, GLB) for deconvolution (docs/DECONV.md "RTL"), nvdla_cdp_top (Vcdp_*:
-// CDP, CDP_RDMA, GLB) for networks mixing convolutions and LRN (docs/NETWORKS.md). No RTL of its
-// own. "The second top" below is RUBIK's or CDP's.
+// CDP, CDP_RDMA, GLB) for networks mixing convolutions and LRN, nvdla_bdma_top (Vbdma_nv_full:
+// BDMA, GLB) for networks with copies (docs/NETWORKS.md). No RTL of its own. "The second top"
+// below is RUBIK's, CDP's or BDMA's.
 //   * Both models are clocked every cycle, each with its DMA server on the shared memory (latency,
 //     back-pressure and rand-reset from the run's options and seed, as every RTL device).
 //   * CSB by block address: the second top's blocks to it, GLB to both, everything else to
@@ -30,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "Vbdma_nv_full.h"
 #include "Vcdp_nv_full.h"
 #include "Vcdp_nv_small.h"
 #include "Vnvdla_core_nv_full.h"
@@ -67,6 +69,9 @@ struct SecondTop {
   std::vector<std::string> blocks;   // its register blocks besides GLB
   std::string intr_unit;             // its done interrupts' unit
   std::function<void(uint32_t, uint32_t)> guard;
+  // Told of every wait that returned raised (BDMA's guard keeps the golden device's busy groups).
+  std::function<void(std::string_view)> waited = [](std::string_view) {};
+  std::function<void()> waited_any = [] {};
 };
 
 template <class Core, class Second>
@@ -76,13 +81,14 @@ class CoreWithDevice : public Device {
       : cfg_(cfg), atom_(static_cast<unsigned>(cfg.atom_bytes)), mem_opt_(o.mem),
         core_(mem_, o, fmt::format("nvdla_core ({})", cfg.name), atom_),
         rbk_(mem_, rubik_options(o, second.wave_suffix), fmt::format("{} ({})", second.name, cfg.name), atom_),
-        core_guard_(make_nvdla_core_guard(cfg, runs_sdp)), rbk_guard_(std::move(second.guard)) {
+        core_guard_(make_nvdla_core_guard(cfg, runs_sdp)), rbk_guard_(std::move(second.guard)),
+        waited_(std::move(second.waited)), waited_any_(std::move(second.waited_any)) {
     const RegDb& db = RegDb::nvdla();
     glb_status_ = *db.address(cfg.name, *db.find("GLB.S_INTR_STATUS"));
     glb_mask_ = *db.address(cfg.name, *db.find("GLB.S_INTR_MASK"));
     glb_base_ = glb_status_ & ~0xfffu;
     for (const auto& b : second.blocks) {
-      rbk_bases_.push_back(*db.address(cfg.name, *db.find(b + ".S_POINTER")) & ~0xfffu);
+      rbk_bases_.push_back(*db.block_base(cfg.name, *db.block(b)) & ~0xfffu);
     }
     second_name_ = second.name;
     intr_units_ = nvdla_core_intr_units();
@@ -108,6 +114,29 @@ class CoreWithDevice : public Device {
   // As RtlDevice::wait_interrupt, on the combined GLB: wait for the ORed line when the source is
   // not masked, poll the ORed S_INTR_STATUS otherwise (polls are not progress).
   [[nodiscard]] WaitResult wait_interrupt(std::string_view intr, uint64_t timeout_cycles) override {
+    WaitResult w = wait_for(intr, timeout_cycles);
+    if (w.raised) waited_(intr);
+    return w;
+  }
+
+  [[nodiscard]] WaitResult wait_any_interrupt(uint64_t timeout_cycles) override {
+    const uint64_t until = cycles() + timeout_cycles;
+    if (wait_line(until)) {
+      waited_any_();
+      return {true, ""};
+    }
+    return {false, fmt::format("the interrupt line stayed low for {} cycles (cycle {})", timeout_cycles, cycles())};
+  }
+
+  [[nodiscard]] uint64_t cycles() const override { return core_.sim.cycle(); }
+  [[nodiscard]] std::optional<DmaTraffic> dma_traffic() const override { return total(); }
+  void finish() override {
+    core_.sim.finish();
+    rbk_.sim.finish();
+  }
+
+ private:
+  WaitResult wait_for(std::string_view intr, uint64_t timeout_cycles) {
     const int bit = interrupt_bit(intr);
     if (bit < 0) return {false, fmt::format("unknown interrupt {}", intr)};
     const uint32_t want = 1u << bit;
@@ -126,20 +155,6 @@ class CoreWithDevice : public Device {
     }
   }
 
-  [[nodiscard]] WaitResult wait_any_interrupt(uint64_t timeout_cycles) override {
-    const uint64_t until = cycles() + timeout_cycles;
-    if (wait_line(until)) return {true, ""};
-    return {false, fmt::format("the interrupt line stayed low for {} cycles (cycle {})", timeout_cycles, cycles())};
-  }
-
-  [[nodiscard]] uint64_t cycles() const override { return core_.sim.cycle(); }
-  [[nodiscard]] std::optional<DmaTraffic> dma_traffic() const override { return total(); }
-  void finish() override {
-    core_.sim.finish();
-    rbk_.sim.finish();
-  }
-
- private:
   static RtlDeviceOptions rubik_options(RtlDeviceOptions o, const std::string& suffix) {
     o.sim.heartbeat = nullptr;  // one heartbeat per run: nvdla_core's
     if (!o.sim.wave.empty()) {
@@ -266,6 +281,8 @@ class CoreWithDevice : public Device {
   Lane<Core> core_;
   Lane<Second> rbk_;  // the second top (RUBIK's or CDP's)
   std::function<void(uint32_t, uint32_t)> core_guard_, rbk_guard_;
+  std::function<void(std::string_view)> waited_;
+  std::function<void()> waited_any_;
   std::vector<std::string> intr_units_;
   std::string second_name_;
   uint32_t glb_status_ = 0, glb_mask_ = 0, glb_base_ = 0;
@@ -299,6 +316,18 @@ std::unique_ptr<Device> make_core_rubik_rtl_device(const std::vector<std::string
   return std::make_unique<CoreWithDevice<Vnvdla_core_nv_full, Vrubik_nv_full>>(
       cfg, device_options(opt), runs_sdp(blocks),
       SecondTop{"nvdla_rubik_top", ".rubik", {"RBK"}, "RUBIK", make_rubik_guard(cfg)});
+}
+
+std::unique_ptr<Device> make_core_bdma_rtl_device(const std::vector<std::string>& blocks,
+                                                  const golden::HwConfig& cfg, const RunOptions& opt) {
+  if (cfg.name != "nv_full") {
+    throw InputError("--config", "", fmt::format("{} has no BDMA (nv_full only, as in NVDLA)", cfg.name));
+  }
+  BdmaGuardHooks g = make_bdma_guard(cfg);
+  SecondTop bdma{"nvdla_bdma_top", ".bdma", {"BDMA"}, "BDMA", std::move(g.write), std::move(g.waited),
+                 std::move(g.waited_any)};
+  return std::make_unique<CoreWithDevice<Vnvdla_core_nv_full, Vbdma_nv_full>>(cfg, device_options(opt),
+                                                                             runs_sdp(blocks), std::move(bdma));
 }
 
 std::unique_ptr<Device> make_core_cdp_rtl_device(const std::vector<std::string>& blocks, const golden::HwConfig& cfg,

@@ -37,6 +37,7 @@
 #include "units/deconv.hpp"
 #include "units/engine.hpp"
 #include "units/pdp.hpp"
+#include "units/bdma.hpp"
 #include "units/rubik.hpp"
 #include "units/program_builder.hpp"
 #include "units/sdp.hpp"
@@ -55,7 +56,7 @@ constexpr uint64_t kMemoryMax = 0x6000'0000ull;    // and ends below the unit co
 constexpr uint64_t kAlign = 0x100;                  // tensor and constant alignment (NVDLA: 32 B)
 constexpr uint8_t kGapFill = 0xa5;
 
-const std::vector<std::string_view> kOps = {"conv", "deconv", "sdp", "pdp", "cdp", "rubik", "concat"};
+const std::vector<std::string_view> kOps = {"conv", "deconv", "sdp", "pdp", "cdp", "rubik", "bdma", "concat"};
 // Blocks an op needs in the configuration's register map.
 std::vector<std::string_view> op_blocks(std::string_view op) {
   if (op == "conv") return {"CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC", "SDP"};
@@ -64,6 +65,7 @@ std::vector<std::string_view> op_blocks(std::string_view op) {
   if (op == "pdp") return {"PDP", "PDP_RDMA"};
   if (op == "concat") return {};  // placement only: no block runs
   if (op == "rubik") return {"RBK"};
+  if (op == "bdma") return {"BDMA"};
   return {"CDP", "CDP_RDMA"};
 }
 // Keys of a network layer per op, besides name / op / input / output / description; they go into
@@ -77,6 +79,7 @@ std::vector<std::string_view> op_keys(std::string_view op) {
   if (op == "pdp") return {"pool", "split"};
   if (op == "concat") return {};
   if (op == "rubik") return {"mode", "stride"};
+  if (op == "bdma") return {};  // a copy of the input tensor: nothing to choose
   return {"lrn", "in_cvt", "out_cvt", "lut", "perf_lut_en"};
 }
 
@@ -173,8 +176,7 @@ void parse_layers(Net& n, const JsonNode& root) {
     const JsonNode op = l.require("op");
     L.op = op.as_string();
     if (std::find(kOps.begin(), kOps.end(), L.op) == kOps.end()) {
-      op.fail(fmt::format("\"{}\" is not an op of network layers: conv, deconv, sdp, pdp, cdp, rubik or concat (bdma "
-                          "is not built yet, docs/NETWORKS.md)",
+      op.fail(fmt::format("\"{}\" is not an op of network layers: conv, deconv, sdp, pdp, cdp, rubik, bdma or concat",
                           L.op));
     }
     // Keys: the common ones and the op's.
@@ -189,8 +191,8 @@ void parse_layers(Net& n, const JsonNode& root) {
       }
     }
     for (auto b : op_blocks(L.op)) {
-      const RegDef* r = db.find(fmt::format("{}.S_POINTER", b));
-      if (r == nullptr || !db.address(n.hw->name, *r)) {
+      const RegBlock* r = db.block(b);
+      if (r == nullptr || !db.block_base(n.hw->name, *r)) {
         op.fail(fmt::format("{} has no {} block, which a {} layer needs", n.hw->name, b, L.op));
       }
     }
@@ -566,6 +568,21 @@ json unit_layer(const Net& n, const NetLayer& L, const JsonNode& node, uint64_t 
     s["weights"]["data"] = values_json(L.weights);
     s["output"] = {{"precision", prec_name(out.prec)}};
     if (j.contains("converter")) s["output"]["converter"] = j["converter"];
+  } else if (L.op == "bdma") {
+    // One command copies the cube: a line of W atoms per row, H lines, one surface per atom of
+    // channels, at each tensor's strides (the output may be a concat branch: the parent's strides).
+    const uint64_t line = static_cast<uint64_t>(in.w) * static_cast<uint64_t>(n.hw->atom_bytes);
+    const int surfaces = in.layout.surfaces(in.c);
+    s["launches"] = json::array({{{"group", 0},  // the placement's (compile_bdma_layer_placed)
+                                  {"commands", json::array({{{"src", in.layout.base},
+                                                             {"dst", out.layout.base},
+                                                             {"line_bytes", line},
+                                                             {"lines", in.h},
+                                                             {"surfaces", surfaces},
+                                                             {"src_line_stride", in.layout.line_stride},
+                                                             {"dst_line_stride", out.layout.line_stride},
+                                                             {"src_surface_stride", in.layout.surface_stride},
+                                                             {"dst_surface_stride", out.layout.surface_stride}}})}}});
   } else if (L.op == "rubik") {  // contract: the input's sub-cubes j = (y_i sx + x_i) are its channel blocks
     s["precision"] = prec_name(in.prec);
     s["cube"] = {{"w", in.w}, {"h", in.h}, {"c", out.c}};
@@ -624,8 +641,10 @@ struct Segments {
   std::map<std::string, uint32_t> last_pointer;   // block -> the last S_POINTER (post reads need it)
 };
 
+// A layer's start: D_OP_ENABLE, or BDMA's CFG_LAUNCH<g> (it has no D_OP_ENABLE).
 bool is_enable(const ProgramStep& s) {
-  return s.op == StepOp::RegWrite && s.reg != nullptr && s.reg->name == "D_OP_ENABLE";
+  return s.op == StepOp::RegWrite && s.reg != nullptr &&
+         (s.reg->name == "D_OP_ENABLE" || s.reg->name == "CFG_LAUNCH0" || s.reg->name == "CFG_LAUNCH1");
 }
 
 struct Placed {
@@ -793,6 +812,8 @@ void check_layer_shapes(const Net& n, const NetLayer& L, const JsonNode& node) {
     check_shapes(n, L, node, in.w, in.h, in.c, in.prec);
   } else if (L.op == "rubik") {
     check_contract(n, L, node);
+  } else if (L.op == "bdma") {  // a copy: the same cube
+    check_shapes(n, L, node, in.w, in.h, in.c, in.prec);
   } else if (L.op == "sdp") {
     check_shapes(n, L, node, in.w, in.h, in.c, out.prec);
     if (L.operand >= 0) {
@@ -987,6 +1008,8 @@ CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root, std:
         prog = compile_cdp_layer_placed(sh, sub, at);
       } else if (L.op == "rubik") {
         prog = compile_rubik_layer_placed(sh, sub, at);
+      } else if (L.op == "bdma") {
+        prog = compile_bdma_layer_placed(sh, sub, at);
       } else {
         prog = compile_sdp_layer(sh, sub, at);
       }

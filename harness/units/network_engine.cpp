@@ -1,7 +1,8 @@
 // `network` layers (harness/units/network.cpp, docs/NETWORKS.md): a layer graph compiled into one
 // register program; it runs on the RTL top its enabled blocks choose. Registry entry, with the one
-// top only networks need: nvdla_core and nvdla_cdp_top over one memory (convolutions and LRN,
-// harness/units/core_rubik_rtl.cpp), tried after every single top.
+// tops only networks need: nvdla_core and nvdla_cdp_top over one memory (convolutions and LRN),
+// nvdla_core and nvdla_bdma_top (convolutions and copies; harness/units/core_rubik_rtl.cpp), tried
+// after every single top.
 #include "harness/rtl_devices.hpp"
 #include "units/engine.hpp"
 #include "units/network.hpp"
@@ -17,7 +18,12 @@ Engine engine_network() {
                               .order = 60,
                               .engines = {"conv", "sdp", "pdp", "cdp"},
                               .make = [](const std::vector<std::string>& blocks, const golden::HwConfig& cfg,
-                                         const RunOptions& opt) { return make_core_cdp_rtl_device(blocks, cfg, opt); }}},
+                                         const RunOptions& opt) { return make_core_cdp_rtl_device(blocks, cfg, opt); }},
+                      RtlTop{.name = "nvdla_core+nvdla_bdma_top",
+                             .order = 61,
+                             .engines = {"conv", "sdp", "pdp", "bdma"},
+                             .make = [](const std::vector<std::string>& blocks, const golden::HwConfig& cfg,
+                                        const RunOptions& opt) { return make_core_bdma_rtl_device(blocks, cfg, opt); }}},
           .bench = BenchSupport{.run = &bench_network, .format = &format_bench_network}};
 }
 

@@ -57,11 +57,14 @@ void place_tensors(const Placement& at, Layout& in, Layout& out, Config& c) {
 }
 
 // Each block's group after `p` ran from `group`: a block's consumer pointer flips once per
-// hardware layer it ran (each D_OP_ENABLE write of 1).
+// hardware layer it ran (each D_OP_ENABLE write of 1). BDMA has launch groups instead: after a
+// CFG_LAUNCH<g> the next copy goes to the other group, as the firmware alternates them.
 inline void advance_groups(std::map<std::string, int>& group, const Program& p) {
   for (const ProgramStep& s : p.steps) {
-    if (s.op == StepOp::RegWrite && s.reg != nullptr && s.reg->name == "D_OP_ENABLE" && (s.value & 1u) != 0) {
-      group[s.reg->block] ^= 1;
+    if (s.op != StepOp::RegWrite || s.reg == nullptr || (s.value & 1u) == 0) continue;
+    if (s.reg->name == "D_OP_ENABLE") group[s.reg->block] ^= 1;
+    if (s.reg->block == "BDMA" && (s.reg->name == "CFG_LAUNCH0" || s.reg->name == "CFG_LAUNCH1")) {
+      group[s.reg->block] = s.reg->name == "CFG_LAUNCH0" ? 1 : 0;
     }
   }
 }

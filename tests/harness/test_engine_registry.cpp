@@ -66,6 +66,8 @@ TEST_CASE("engine registry: the RTL top a program runs on follows the blocks it 
   CHECK(top_name({"CDP", "CDP_RDMA", "CDMA", "CACC", "SDP", "PDP"}) == "nvdla_core+nvdla_cdp_top");
   CHECK(top_name({"CDP", "RBK"}) == "(none)");
   CHECK(top_name({"BDMA", "RBK"}) == "(none)");
+  CHECK(top_name({"BDMA", "CDP"}) == "(none)");
+  CHECK(top_name({"CDMA", "CACC", "SDP", "BDMA"}) == "nvdla_core+nvdla_bdma_top");  // networks with copies
   CHECK(nvdla_core_blocks() == std::vector<std::string>{"CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC", "SDP", "SDP_RDMA",
                                                         "PDP", "PDP_RDMA"});
   const std::set<std::string> intr(nvdla_core_intr_units().begin(), nvdla_core_intr_units().end());
@@ -73,9 +75,9 @@ TEST_CASE("engine registry: the RTL top a program runs on follows the blocks it 
   // A program the RTL has no top for names its blocks and every top with its blocks.
   std::string why;
   RunOptions o;
-  CHECK(make_rtl_device({"BDMA", "SDP"}, dla::golden::nv_small(), o, why) == nullptr);
+  CHECK(make_rtl_device({"BDMA", "CDP"}, dla::golden::nv_small(), o, why) == nullptr);
   INFO(why);
-  CHECK_THAT(why, Catch::StartsWith("the program enables BDMA and SDP, and no RTL top of this build has them all; "
+  CHECK_THAT(why, Catch::StartsWith("the program enables BDMA and CDP, and no RTL top of this build has them all; "
                                     "the tops are nvdla_core (CDMA, CSC, CMAC_A, CMAC_B, CACC, SDP, SDP_RDMA, PDP and "
                                     "PDP_RDMA); "));
   CHECK_THAT(why, Catch::Contains("nvdla_bdma_top (BDMA)") && Catch::Contains("nvdla_cdp_top (CDP and CDP_RDMA)"));

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <set>
@@ -36,6 +37,7 @@ const fs::path kYolo = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/yolo_tin
 const fs::path kResnet18 = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/resnet18_stem.json";
 const fs::path kDecoder = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/decoder.json";
 const fs::path kAlexnet = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/alexnet_lrn.json";
+const fs::path kDense = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/dense_block.json";
 const fs::path kMlpBatch = fs::path(DLA_SOURCE_DIR) / "testvectors/networks/mlp_batch.json";
 const fs::path kContract = fs::path(DLA_SOURCE_DIR) / "tests/data/networks/contract.json";  // the rubik op
 
@@ -409,6 +411,8 @@ static int check_against_reference(const fs::path& file, std::map<std::string, R
       out = sdp(in, L.contains("operand") ? &get(L["operand"]) : nullptr, relu);
     } else if (L["op"] == "cdp") {
       out = lrn(in, L, j["config"]);
+    } else if (L["op"] == "bdma") {
+      out = in;  // a copy
     } else if (L["op"] == "rubik") {
       REQUIRE(L["mode"] == "contract");
       out = contract(in, L["stride"]["x"], L["stride"]["y"]);
@@ -434,6 +438,17 @@ static int check_against_reference(const fs::path& file, std::map<std::string, R
     CHECK(t.values == get(t.name).v);
   }
   return nonzero;
+}
+
+// The data exercise the layers: each named tensor of the reference at most 3/4 zeros and under
+// 10 % at int8's maximum.
+static void check_exercised(const std::map<std::string, Ref>& ref, std::initializer_list<const char*> names) {
+  for (const std::string t : names) {
+    INFO(t);
+    const auto& v = ref.at(t).v;
+    CHECK(std::count(v.begin(), v.end(), 0) < static_cast<long>(v.size()) * 3 / 4);
+    CHECK(std::count(v.begin(), v.end(), 127) < static_cast<long>(v.size()) / 10);
+  }
 }
 
 TEST_CASE("network lenet5: every tensor of the golden model equals an int64 reference of its ops", "[network]") {
@@ -744,12 +759,7 @@ TEST_CASE("network decoder: a stride-2 deconvolution concatenated with a skip in
           "[network]") {
   std::map<std::string, Ref> ref;
   CHECK(check_against_reference(kDecoder, ref) > 5000);
-  for (const std::string t : {"up", "y"}) {
-    INFO(t);
-    const auto& v = ref.at(t).v;
-    CHECK(std::count(v.begin(), v.end(), 0) < static_cast<long>(v.size()) * 3 / 4);
-    CHECK(std::count(v.begin(), v.end(), 127) < static_cast<long>(v.size()) / 10);
-  }
+  check_exercised(ref, {"up", "y"});
   // The deconvolution runs as four sub-kernel convolutions then RUBIK (its interrupts), and writes
   // channels 0..31 of the concatenated cube; the skip input was loaded into channels 32..63.
   const LoadedLayer l = load_layer(kDecoder);
@@ -768,15 +778,82 @@ TEST_CASE("network decoder: a stride-2 deconvolution concatenated with a skip in
   CHECK(n.layers[0].macs == 32ull * 32 * 16 * 64);
 }
 
+TEST_CASE("network dense_block: a BDMA copy places a concatenation inside the next one; equal to the reference",
+          "[network]") {
+  std::map<std::string, Ref> ref;
+  CHECK(check_against_reference(kDense, ref) > 4000);
+  check_exercised(ref, {"y1", "y2", "out"});
+  // cat2's first 64 channels are cat1's values (x then y1), its last 32 y2's.
+  const Ref& cat1 = ref.at("cat1");
+  const Ref& cat2 = ref.at("cat2");
+  REQUIRE(cat2.v.size() == 96u * 144u);
+  CHECK(std::equal(cat1.v.begin(), cat1.v.end(), cat2.v.begin()));
+  // Placement: x and y1 are cat1's slices, cat1_copy and y2 cat2's; the copy is one BDMA command
+  // from cat1 to cat2's base, by hand: a line of 12 atoms of 32 bytes (CFG_LINE 384 / 32 - 1 = 11),
+  // 12 lines (LINE_REPEAT 11), 64 / 32 = 2 surfaces (SURF_REPEAT 1), line strides 384, surface
+  // strides 12 x 384 = 4608; launched in group 0 and waited for on BDMA_0.
+  const LoadedLayer l = load_layer(kDense);
+  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  std::map<std::string, const units::NetTensor*> t;
+  for (const units::NetTensor& x : n.tensors) t[x.name] = &x;
+  CHECK(t["x"]->layout.base == t["cat1"]->layout.base);
+  CHECK(t["y1"]->layout.base == t["cat1"]->layout.base + 4608);
+  CHECK(t["cat1_copy"]->layout.base == t["cat2"]->layout.base);
+  CHECK(t["y2"]->layout.base == t["cat2"]->layout.base + 2 * 4608);
+  std::map<std::string, std::vector<uint32_t>> bdma;
+  std::vector<std::string> waits;
+  for (const ProgramStep& st : n.program.steps) {
+    if (st.op == StepOp::RegWrite && st.reg->block == "BDMA") bdma[st.reg->name].push_back(st.value);
+    if (st.op == StepOp::WaitIntr && st.where.find("layer copy1 (") != std::string::npos) waits.push_back(st.intr);
+  }
+  const auto lo = [](uint64_t a) { return static_cast<uint32_t>(a); };
+  CHECK(bdma["CFG_SRC_ADDR_LOW"] == std::vector<uint32_t>{lo(t["cat1"]->layout.base)});
+  CHECK(bdma["CFG_DST_ADDR_LOW"] == std::vector<uint32_t>{lo(t["cat2"]->layout.base)});
+  CHECK(bdma["CFG_LINE"] == std::vector<uint32_t>{11});
+  CHECK(bdma["CFG_LINE_REPEAT"] == std::vector<uint32_t>{11});
+  CHECK(bdma["CFG_SURF_REPEAT"] == std::vector<uint32_t>{1});
+  CHECK(bdma["CFG_SRC_LINE"] == std::vector<uint32_t>{384});
+  CHECK(bdma["CFG_DST_LINE"] == std::vector<uint32_t>{384});
+  CHECK(bdma["CFG_SRC_SURF"] == std::vector<uint32_t>{4608});
+  CHECK(bdma["CFG_DST_SURF"] == std::vector<uint32_t>{4608});
+  CHECK(bdma["CFG_OP"] == std::vector<uint32_t>{1});
+  CHECK(bdma["CFG_LAUNCH0"] == std::vector<uint32_t>{1});
+  CHECK(bdma["CFG_LAUNCH1"].empty());
+  CHECK(waits == std::vector<std::string>{"BDMA_0"});
+}
+
+TEST_CASE("network files: bdma copy refusals name the JSON pointer and the rule", "[network]") {
+  std::ifstream in(kDense);
+  const json base = json::parse(in);
+  CHECK(refusal(base) == "accepted");
+  {
+    json j = base;  // BDMA exists on nv_full only
+    j["config"] = "nv_small";
+    CHECK(refusal(j) == "/layers/2/op | nv_small has no BDMA block, which a bdma layer needs");
+  }
+  {
+    json j = base;  // a copy keeps the shape
+    j["tensors"][3]["c"] = 32;
+    j["tensors"][5]["c"] = 64;
+    CHECK(refusal(j).starts_with("/layers/2/output | layer \"copy1\" (bdma) computes 12 x 12 x 64 (W x H x C), but "
+                                 "tensor \"cat1_copy\" is declared 12 x 12 x 32"));
+  }
+  {
+    json j = base;  // nothing to choose
+    j["layers"][2]["stride"] = {{"x", 2}};
+    CHECK(refusal(j).starts_with("/layers/2/stride | unknown key \"stride\" in a bdma layer"));
+  }
+  {
+    json j = base;  // a copy of a copy chain is fine; a copy of itself is not
+    j["layers"][2]["output"] = "cat1";
+    CHECK(refusal(j) == "/layers/2/output | a layer cannot write the tensor it reads (in place)");
+  }
+}
+
 TEST_CASE("network alexnet_lrn: convolutions and LRN on CDP and max pooling equal the reference", "[network]") {
   std::map<std::string, Ref> ref;
   CHECK(check_against_reference(kAlexnet, ref) > 3000);
-  for (const std::string t : {"c1", "n1", "p1", "c2", "n2", "p2"}) {
-    INFO(t);
-    const auto& v = ref.at(t).v;
-    CHECK(std::count(v.begin(), v.end(), 0) < static_cast<long>(v.size()) * 3 / 4);
-    CHECK(std::count(v.begin(), v.end(), 127) < static_cast<long>(v.size()) / 10);
-  }
+  check_exercised(ref, {"c1", "n1", "p1", "c2", "n2", "p2"});
   // The LRN changes values (it normalizes: |n| <= |c|, smaller where the window's energy is high).
   const Ref& c2 = ref.at("c2");
   const Ref& n2 = ref.at("n2");
@@ -982,8 +1059,9 @@ TEST_CASE("network files: each refusal names the JSON pointer and the rule", "[n
   }
   {
     json j = base;
-    j["layers"][0]["op"] = "bdma";
-    CHECK(refusal(j).starts_with("/layers/0/op | \"bdma\" is not an op of network layers"));
+    j["layers"][0]["op"] = "dma";
+    CHECK(refusal(j) == "/layers/0/op | \"dma\" is not an op of network layers: conv, deconv, sdp, pdp, cdp, rubik, "
+                        "bdma or concat");
   }
   {
     json j = base;  // RUBIK is nv_full's

@@ -85,7 +85,9 @@ std::vector<RunOptions> legs_of(const fs::path& f, bool all) {
   if (all) return legs;
   if (f.stem() == "resnet18_stem") return {legs.back()};
   if (f.stem() == "decoder") return {legs[2], legs.back()};
-  if (f.stem() == "mlp_batch") return cross_stress::legs_for(3);  // the slow-memory leg, seed 11 rand-reset 0 and 1
+  if (f.stem() == "mlp_batch" || f.stem() == "dense_block") {
+    return cross_stress::legs_for(3);  // the slow-memory leg, seed 11 rand-reset 0 and 1
+  }
   return legs;
 }
 
@@ -96,13 +98,14 @@ void run_bundled_networks(bool all_legs) {
   // stem, max-pool, two basic blocks), decoder (nv_full: a stride-2 deconvolution, four
   // convolutions and RUBIK CONTRACT on nvdla_core and the RUBIK top over one memory), alexnet_lrn
   // (nv_small: convolutions and poolings on nvdla_core, LRN on nvdla_cdp_top, one memory), mlp_batch
-  // (nv_full: three fully connected layers over 16 batches, every batch compared).
+  // (nv_full: three fully connected layers over 16 batches, every batch compared), dense_block
+  // (nv_full: convolutions on nvdla_core, a BDMA copy on the BDMA top, one memory).
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(fs::path(DLA_SOURCE_DIR) / "testvectors/networks")) {
     if (e.path().extension() == ".json") files.push_back(e.path());
   }
   std::sort(files.begin(), files.end());
-  REQUIRE(files.size() >= 10);
+  REQUIRE(files.size() >= 11);
   for (const fs::path& f : files) {
     const LoadedLayer l = load_layer(f);
     const units::CompiledNetwork n = units::compile_network(l.header, l.root());

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "golden/config.hpp"
@@ -51,6 +52,11 @@ namespace dla::harness {
 [[nodiscard]] std::unique_ptr<Device> make_core_cdp_rtl_device(const std::vector<std::string>& blocks,
                                                                const golden::HwConfig& cfg, const RunOptions& opt);
 
+// nvdla_core and nvdla_bdma_top over one memory (the same file; nv_full only): the device for a
+// program that enables BDMA and blocks of nvdla_core (networks with copies; docs/NETWORKS.md).
+[[nodiscard]] std::unique_ptr<Device> make_core_bdma_rtl_device(const std::vector<std::string>& blocks,
+                                                                const golden::HwConfig& cfg, const RunOptions& opt);
+
 // The checks nvdla_core's and RUBIK's devices run on every CSB write before the RTL sees it: they
 // refuse (InputError naming the register and the rule) a group those RTLs cannot compute as NVDLA
 // does. `runs_sdp`: the program enables SDP (PDP may take its input on the fly).
@@ -58,6 +64,14 @@ namespace dla::harness {
                                                                                      bool runs_sdp);
 [[nodiscard]] std::function<void(uint32_t addr, uint32_t value)> make_rubik_guard(const golden::HwConfig& cfg);
 [[nodiscard]] std::function<void(uint32_t addr, uint32_t value)> make_cdp_guard(const golden::HwConfig& cfg);
+// BDMA's check (harness/units/bdma_rtl.cpp) needs the waits too: a group is busy from its launch
+// until a wait of the program releases it, as on the golden device.
+struct BdmaGuardHooks {
+  std::function<void(uint32_t addr, uint32_t value)> write;
+  std::function<void(std::string_view intr)> waited;  // a wait for `intr` returned raised
+  std::function<void()> waited_any;                   // a wait for the interrupt line returned raised
+};
+[[nodiscard]] BdmaGuardHooks make_bdma_guard(const golden::HwConfig& cfg);
 // The units whose done pulses nvdla_core wires to its GLB ("SDP", "CACC", ...).
 [[nodiscard]] const std::vector<std::string>& nvdla_core_intr_units();
 
