@@ -778,7 +778,7 @@ TEST_CASE("network decoder: a stride-2 deconvolution concatenated with a skip in
   CHECK(n.layers[0].macs == 32ull * 32 * 16 * 64);
 }
 
-TEST_CASE("network dense_block: a BDMA copy places a concatenation inside the next one; equal to the reference",
+TEST_CASE("network dense_block: a BDMA copy places a concatenation inside the next one, equal to the reference",
           "[network]") {
   std::map<std::string, Ref> ref;
   CHECK(check_against_reference(kDense, ref) > 4000);
