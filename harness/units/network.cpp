@@ -74,7 +74,7 @@ std::vector<std::string_view> op_keys(std::string_view op) {
   if (op == "deconv") return {"weights", "stride", "crop", "output_padding", "clip", "converter", "bs", "bn", "ew"};
   if (op == "conv")
     return {"weights", "padding", "stride", "dilation", "clip", "converter", "bs", "bn", "ew", "mode", "wino_scheme",
-            "pra_truncate", "wfold", "pool"};
+            "pra_truncate", "wfold", "pool", "post_extension"};
   if (op == "sdp") return {"operand", "converter", "bs", "bn", "ew", "perf"};
   if (op == "pdp") return {"pool", "split"};
   if (op == "concat") return {};

@@ -4,6 +4,8 @@
 // clip, SDP's ReLU and output saturation, max pooling), every tensor; the compiled schedule (one
 // program, layer N+1 programmed into the other register groups before N's done interrupts); and
 // every refusal, each naming the JSON pointer and the rule. The RTL runs: tests/rtl/test_network_rtl.cpp.
+#include <unistd.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -11,6 +13,7 @@
 #include <initializer_list>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -742,17 +745,38 @@ TEST_CASE("network resnet18_stem: the stem and two basic blocks equal the refere
   }
   CHECK(ref.at("l1_1_sum").v != ref.at("l1_1_b").v);  // the residual adds change the values
   CHECK(ref.at("l1_2_sum").v != ref.at("l1_2_b").v);
-  // The stem folds W: the compiler chose a fold width (D_WFOLD non-zero).
+  // The stem reads its image in image input mode with channel post-extension 2: CDMA
+  // D_DATAIN_FORMAT PIXEL (bit 0), CSC D_POST_Y_EXTENSION 1 (E = 2^1).
+  const auto conv1_reg = [](const units::CompiledNetwork& n, const char* block, const char* name) {
+    std::optional<uint32_t> v;
+    for (const auto& st : n.program.steps) {
+      if (st.op == StepOp::RegWrite && st.reg->block == block && st.reg->name == name &&
+          st.where.find("layer conv1 (") != std::string::npos) {
+        v = st.value;
+      }
+    }
+    return v;
+  };
   const LoadedLayer l = load_layer(kResnet18);
   const units::CompiledNetwork n = units::compile_network(l.header, l.root());
-  bool folded = false;
-  for (const auto& st : n.program.steps) {
-    if (st.op == StepOp::RegWrite && st.reg->block == "CDMA" && st.reg->name == "D_WFOLD" &&
-        st.where.find("layer conv1 (") != std::string::npos) {
-      folded = st.value != 0;
-    }
-  }
-  CHECK(folded);
+  CHECK(conv1_reg(n, "CDMA", "D_DATAIN_FORMAT").value_or(0) % 2 == 1);
+  CHECK(conv1_reg(n, "CSC", "D_POST_Y_EXTENSION") == std::optional<uint32_t>(1));
+  // The same network with a feature-cube input and "wfold": "auto" instead (the seed's W-fold on
+  // the stem, golden only here): the compiler folds W (D_WFOLD non-zero) and every tensor still
+  // equals the reference.
+  std::ifstream is(kResnet18);
+  json j = json::parse(is);
+  j["tensors"][0] = {{"name", "image"}, {"w", 56}, {"h", 56}, {"c", 3}, {"precision", "int8"},
+                     {"data", {{"random", {{"min", -32}, {"max", 31}}}}}};
+  j["layers"][0].erase("post_extension");
+  j["layers"][0]["wfold"] = "auto";
+  const fs::path f = fs::temp_directory_path() / (std::to_string(::getpid()) + "-dla_network_resnet18_wfold.json");
+  std::ofstream(f) << j.dump(2);
+  std::map<std::string, Ref> folded_ref;
+  CHECK(check_against_reference(f, folded_ref) > 10000);
+  const LoadedLayer lf = load_layer(f);
+  CHECK(conv1_reg(units::compile_network(lf.header, lf.root()), "CDMA", "D_WFOLD").value_or(0) != 0);
+  fs::remove(f);
 }
 
 TEST_CASE("network decoder: a stride-2 deconvolution concatenated with a skip input equals the reference",
