@@ -2,8 +2,10 @@
 find_program(CCACHE_PROGRAM ccache)
 if(CCACHE_PROGRAM)
   # The sloppiness lets ccache cache objects built with a precompiled header (dla_pch below).
+  # The base directory makes the checkout's absolute paths relative in what ccache hashes, so a
+  # second clone of the project (CI's, in another folder) reuses what the first one compiled.
   set(CMAKE_CXX_COMPILER_LAUNCHER ${CMAKE_COMMAND} -E env CCACHE_SLOPPINESS=pch_defines,time_macros
-      ${CCACHE_PROGRAM})
+      CCACHE_BASEDIR=${PROJECT_SOURCE_DIR} ${CCACHE_PROGRAM})
 endif()
 
 # Precompiled headers for the project's C++ targets: the large third-party and standard headers
