@@ -184,9 +184,18 @@ ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
   }
   if (!hw.supports(c.precision)) bad.push_back(std::string(precision_name(c.precision)) + " is not supported by " + hw.name);
 
-  if (field(cdma_misc, rcdma::D_MISC_CFG::DATA_REUSE{}) != 0 || field(cdma_misc, rcdma::D_MISC_CFG::WEIGHT_REUSE{}) != 0 ||
-      field(csc_misc, rcsc::D_MISC_CFG::DATA_REUSE{}) != 0 || field(csc_misc, rcsc::D_MISC_CFG::WEIGHT_REUSE{}) != 0)
-    bad.push_back("DATA_REUSE / WEIGHT_REUSE (CBUF contents kept from the previous layer) are not modelled");
+  // CBUF across layers. A reuse bit changes this layer's result, so CDMA's and CSC's agree. The
+  // skip-release bits do not (single-layer tests set them freely): CBUF keeps what both keep.
+  c.cbuf.data_reuse = field(cdma_misc, rcdma::D_MISC_CFG::DATA_REUSE{}) != 0;
+  c.cbuf.weight_reuse = field(cdma_misc, rcdma::D_MISC_CFG::WEIGHT_REUSE{}) != 0;
+  c.cbuf.skip_data_rls = field(cdma_misc, rcdma::D_MISC_CFG::SKIP_DATA_RLS{}) != 0 &&
+                         field(csc_misc, rcsc::D_MISC_CFG::SKIP_DATA_RLS{}) != 0;
+  c.cbuf.skip_weight_rls = field(cdma_misc, rcdma::D_MISC_CFG::SKIP_WEIGHT_RLS{}) != 0 &&
+                           field(csc_misc, rcsc::D_MISC_CFG::SKIP_WEIGHT_RLS{}) != 0;
+  mismatch("CDMA and CSC D_MISC_CFG.DATA_REUSE", c.cbuf.data_reuse ? 1u : 0u,
+           field(csc_misc, rcsc::D_MISC_CFG::DATA_REUSE{}));
+  mismatch("CDMA and CSC D_MISC_CFG.WEIGHT_REUSE", c.cbuf.weight_reuse ? 1u : 0u,
+           field(csc_misc, rcsc::D_MISC_CFG::WEIGHT_REUSE{}));
   c.atom_bytes = hw.atom_bytes;
   c.atomic_c = hw.atomic_c;
   c.atomic_k = hw.atomic_k(c.precision);
@@ -313,6 +322,8 @@ ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
                   "; CSC would wait forever");
   // Compressed weights: the group sizes in memory decide (decompress_weights checks WGS[g] + 128).
   c.compression.weight_banks = weight_banks;
+  c.cbuf.data_banks = data_banks;
+  c.cbuf.weight_banks = weight_banks;
   if (!c.compression.enabled && weight_banks < d.weight_banks_min)
     bad.push_back("D_BANK.WEIGHT_BANK holds " + str(weight_banks) + " banks but one kernel group needs " +
                   str(d.weight_banks_min) + "; CSC would wait forever");
@@ -447,7 +458,64 @@ ConvRun run_conv_direct(const ConvConfig& cfg, const HwConfig& hw, const ByteRea
                         const std::vector<int>& stripes);
 }  // namespace
 
-ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& read) {
+std::vector<std::string> cbuf_reuse_problems(const ConvConfig* last, const ConvConfig& next, const HwConfig& hw) {
+  std::vector<std::string> u;
+  const ConvCbufFlags& f = next.cbuf;
+  if (!f.data_reuse && !f.weight_reuse) return u;
+  auto banks = [](const ConvConfig& c) {
+    return str(c.cbuf.data_banks) + " data + " + str(c.cbuf.weight_banks) + " weight banks";
+  };
+  if (f.weight_reuse) {
+    const CbufGeometry g = cbuf_geometry(hw);
+    const uint64_t bank_bytes = static_cast<uint64_t>(g.entries_per_bank) * static_cast<uint64_t>(g.entry_bytes);
+    if (last == nullptr) {
+      u.push_back("WEIGHT_REUSE, but no convolution has run since reset: CBUF holds no weights");
+    } else if (!last->cbuf.skip_weight_rls) {
+      u.push_back("WEIGHT_REUSE, but the previous layer released its weights (its SKIP_WEIGHT_RLS is 0)");
+    } else if (last->weight_bytes > static_cast<uint64_t>(last->cbuf.weight_banks) * bank_bytes) {
+      u.push_back("WEIGHT_REUSE, but the previous layer's " + std::to_string(last->weight_bytes) +
+                  " weight bytes did not fit its " + str(last->cbuf.weight_banks) +
+                  " weight banks: its weight ring wrapped, so CBUF holds only part of them");
+    } else if (last->cbuf.data_banks != f.data_banks || last->cbuf.weight_banks != f.weight_banks) {
+      u.push_back("WEIGHT_REUSE needs the previous layer's D_BANK (" + banks(*last) + "), got " + banks(next) +
+                  ": the held weights sit in other banks");
+    } else if (last->weight_bytes != next.weight_bytes) {
+      u.push_back("WEIGHT_REUSE needs the held weights' D_WEIGHT_BYTES " + std::to_string(last->weight_bytes) +
+                  ", got " + std::to_string(next.weight_bytes));
+    } else if (last->mode != next.mode || last->precision != next.precision) {
+      u.push_back("WEIGHT_REUSE needs the previous layer's CONV_MODE and precision");
+    } else if (last->compression.enabled || next.compression.enabled) {
+      u.push_back("WEIGHT_REUSE with compressed weights is not modelled (the mask bits share bank 15)");
+    }
+  }
+  if (f.data_reuse) {
+    auto plain = [](const ConvConfig& c) {
+      return c.mode == ConvMode::Direct && !c.image.enabled && c.wfold_ws == 0;
+    };
+    auto cube = [](const ConvConfig& c) {
+      return str(c.input.w) + "x" + str(c.input.h) + "x" + str(c.input.c) + " (" + str(c.input.n) + " batch(es), " +
+             std::string(precision_name(c.precision)) + ")";
+    };
+    if (last == nullptr) {
+      u.push_back("DATA_REUSE, but no convolution has run since reset: CBUF holds no input");
+    } else if (!last->cbuf.skip_data_rls) {
+      u.push_back("DATA_REUSE, but the previous layer released its input lines (its SKIP_DATA_RLS is 0; the lines a "
+                  "partial D_RELEASE keeps are not modelled)");
+    } else if (last->cbuf.data_banks != f.data_banks) {
+      u.push_back("DATA_REUSE needs the previous layer's D_BANK.DATA_BANK (" + str(last->cbuf.data_banks) +
+                  " banks), got " + str(f.data_banks));
+    } else if (!plain(*last) || !plain(next)) {
+      u.push_back("DATA_REUSE is modelled for direct convolutions of feature input only (not Winograd, image input "
+                  "or W-fold, in either layer)");
+    } else if (last->input.n != next.input.n || last->input.c != next.input.c || last->input.h != next.input.h ||
+               last->input.w != next.input.w || last->precision != next.precision) {
+      u.push_back("DATA_REUSE needs the held input cube " + cube(*last) + ", got " + cube(next));
+    }
+  }
+  return u;
+}
+
+ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& read, ConvCbufState* cbuf) {
   std::vector<std::string> u = cfg.unsupported();
   if (cfg.atomic_c != hw.atomic_c || cfg.atomic_k != hw.atomic_k(cfg.precision) || cfg.atom_bytes != hw.atom_bytes)
     u.push_back("atomic_c / atomic_k / atom of the config do not match " + hw.name);
@@ -457,6 +525,12 @@ ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& re
   u.insert(u.end(), im.begin(), im.end());
   const std::vector<std::string> md = modes_hw_problems(cfg, hw);
   u.insert(u.end(), md.begin(), md.end());
+  if (cbuf != nullptr) {
+    const std::vector<std::string> cb = cbuf_reuse_problems(cbuf->last ? &*cbuf->last : nullptr, cfg, hw);
+    u.insert(u.end(), cb.begin(), cb.end());
+  } else if (cfg.cbuf.data_reuse || cfg.cbuf.weight_reuse) {
+    u.push_back("DATA_REUSE / WEIGHT_REUSE take what a previous layer left in CBUF, and a single layer has none");
+  }
   // Compressed weights: CSC decompresses the stream (WMB, data, WGS in memory); the rules on
   // those images are checked here, where memory is known.
   DecompressedWeights dw;
@@ -469,17 +543,26 @@ ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& re
     for (std::size_t i = 1; i < u.size(); ++i) msg += "; " + u[i];
     throw std::invalid_argument(msg);
   }
-  if (cfg.mode == ConvMode::Winograd) return run_conv_wino(cfg, hw, read);
-  // CSC's weights: from memory, or the decompressed stream in place of the compressed one.
-  const ByteReader wread = !cfg.compression.enabled ? read : ByteReader([&](uint64_t a) -> uint8_t {
+  // The weight bytes CBUF receives: from memory, or (WEIGHT_REUSE) those it holds.
+  const bool held_w = cfg.cbuf.weight_reuse;
+  const ByteReader mread = !held_w ? read : ByteReader([&](uint64_t a) -> uint8_t {
+    const uint64_t off = a - cfg.weight_base;
+    return a >= cfg.weight_base && off < cbuf->weights.size() ? cbuf->weights[static_cast<std::size_t>(off)] : 0;
+  });
+  // CSC's weights: those, or the decompressed stream in place of the compressed one.
+  const ByteReader wread = !cfg.compression.enabled ? mread : ByteReader([&](uint64_t a) -> uint8_t {
     const uint64_t off = a - cfg.weight_base;
     return a >= cfg.weight_base && off < dw.bytes.size() ? dw.bytes[static_cast<std::size_t>(off)] : read(a);
   });
-  // Image input: CDMA writes the padded, converted image lines into CBUF; CSC reads each kernel
-  // row as C' pre-extended channels of a line (golden/conv_image.hpp) in its image stripes.
-  // Post-extension (§3): the stored weights re-ordered to the direct layout CSC's lanes meet (the
-  // row groups change the issue order, not the arithmetic).
-  if (cfg.image.enabled) {
+  Cube<int64_t> in;  // the input cube CDMA wrote into CBUF (direct and W-fold modes)
+  ConvRun run;
+  if (cfg.mode == ConvMode::Winograd) {
+    run = run_conv_wino(cfg, hw, read, mread);
+  } else if (cfg.image.enabled) {
+    // Image input: CDMA writes the padded, converted image lines into CBUF; CSC reads each kernel
+    // row as C' pre-extended channels of a line (golden/conv_image.hpp) in its image stripes.
+    // Post-extension (§3): the stored weights re-ordered to the direct layout CSC's lanes meet (the
+    // row groups change the issue order, not the arithmetic).
     std::vector<uint8_t> direct;
     ByteReader iread = wread;
     if (cfg.image.post_extension > 1) {
@@ -489,18 +572,40 @@ ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& re
         return a >= cfg.weight_base && off < direct.size() ? direct[static_cast<std::size_t>(off)] : read(a);
       };
     }
-    return run_conv_direct(image_view(cfg), hw, iread, image_view_cube(cfg, image_cbuf(cfg, hw, read)),
-                           image_stripes(cfg));
+    run = run_conv_direct(image_view(cfg), hw, iread, image_view_cube(cfg, image_cbuf(cfg, hw, read)),
+                          image_stripes(cfg));
+  } else {
+    // CDMA: fetch the input cube (every element through the feature layout) and convert it, or
+    // (DATA_REUSE) take the one CBUF holds; in fold mode it writes the folded cube into CBUF,
+    // which CSC reads as an ordinary direct convolution. Batches: every batch's cube through
+    // in_layout (D_BATCH_STRIDE apart), CSC's batch stripes.
+    in = cfg.cbuf.data_reuse ? cbuf->data : conv_fetch_input(cfg, read);
+    const int positions = cfg.output.w * cfg.output.h;
+    const std::vector<int> stripes =
+        cfg.input.n > 1 ? batch_stripes(positions, cfg.input.n) : csc_stripes(positions, stripe_limits(hw));
+    run = cfg.wfold_ws != 0 ? run_conv_direct(wfold_view(cfg), hw, wread, wfold_fold(cfg, in), stripes)
+                            : run_conv_direct(cfg, hw, wread, in, stripes);
   }
-  // CDMA: fetch the input cube (every element through the feature layout) and convert it; in fold
-  // mode it writes the folded cube into CBUF, which CSC reads as an ordinary direct convolution.
-  // Batches: every batch's cube through in_layout (D_BATCH_STRIDE apart), CSC's batch stripes.
-  const Cube<int64_t> in = conv_fetch_input(cfg, read);
-  const int positions = cfg.output.w * cfg.output.h;
-  const std::vector<int> stripes =
-      cfg.input.n > 1 ? batch_stripes(positions, cfg.input.n) : csc_stripes(positions, stripe_limits(hw));
-  if (cfg.wfold_ws != 0) return run_conv_direct(wfold_view(cfg), hw, wread, wfold_fold(cfg, in), stripes);
-  return run_conv_direct(cfg, hw, wread, in, stripes);
+  if (cbuf != nullptr) {
+    // What stays in CBUF for the next layer. Weights beyond their banks wrapped in the ring
+    // (cbuf_reuse_problems refuses to reuse them), so none are kept then.
+    const CbufGeometry g = cbuf_geometry(hw);
+    const uint64_t ring = static_cast<uint64_t>(cfg.cbuf.weight_banks) * static_cast<uint64_t>(g.entries_per_bank) *
+                          static_cast<uint64_t>(g.entry_bytes);
+    if (!cfg.cbuf.skip_weight_rls || cfg.weight_bytes > ring) {
+      cbuf->weights.clear();
+    } else if (!held_w) {
+      cbuf->weights.resize(static_cast<std::size_t>(cfg.weight_bytes));
+      for (std::size_t i = 0; i < cbuf->weights.size(); ++i) cbuf->weights[i] = read(cfg.weight_base + i);
+    }
+    if (!cfg.cbuf.skip_data_rls) {
+      cbuf->data = Cube<int64_t>{};
+    } else if (!cfg.cbuf.data_reuse) {
+      cbuf->data = std::move(in);  // empty outside direct / W-fold mode: not reusable (cbuf_reuse_problems)
+    }
+    cbuf->last = cfg;
+  }
+  return run;
 }
 
 namespace {

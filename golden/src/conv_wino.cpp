@@ -194,7 +194,7 @@ ConvDerived conv_derived_wino(const ConvConfig& c, const HwConfig& hw) {
 
 // ---- one layer ---------------------------------------------------------------------------------
 
-ConvRun run_conv_wino(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& read) {
+ConvRun run_conv_wino(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& read, const ByteReader& weights) {
   const Precision prec = cfg.precision;
   const int bpe = cfg.bpe();
   const int C = cfg.input.c, H = cfg.input.h, W = cfg.input.w;
@@ -229,7 +229,7 @@ ConvRun run_conv_wino(const ConvConfig& cfg, const HwConfig& hw, const ByteReade
       for (int p = 0; p < kWinoPositions; ++p)
         for (int ch = 0; ch < kGroupChannels; ++ch)
           operand(k, q)[static_cast<std::size_t>(p * kGroupChannels + ch)] =
-              conv_read_element(read, cfg.weight_base + wl.offset(k, q * kGroupChannels + ch, p), bpe);
+              conv_read_element(weights, cfg.weight_base + wl.offset(k, q * kGroupChannels + ch, p), bpe);
 
   // Issue order: kernel group -> 2x2 output tile (raster) -> channel group. CACC accumulates
   // every output over the channel groups in that order (the only order a saturating partial

@@ -707,7 +707,7 @@ void conv_run(GoldenDevice& d, int g) {
   if (const auto u = scfg.unsupported(); !u.empty()) throw std::invalid_argument("SDP: " + u.front());
 
   Memory& mem = d.memory();
-  const golden::ConvRun cr = golden::run_conv(cfg, hw, [&](uint64_t a) { return mem.read(a); });
+  const golden::ConvRun cr = golden::run_conv(cfg, hw, [&](uint64_t a) { return mem.read(a); }, &d.conv_cbuf());
   const golden::SdpRun sr = golden::run_sdp(
       scfg, d.lut_ram("SDP").tables(), [&](uint64_t a) { return mem.read(a); },
       [&](uint64_t a, uint8_t v) { mem.write(a, v); }, &cr.cacc);

@@ -549,7 +549,7 @@ void draw_wfold(const HwConfig& hw, ConvShape& s, uint64_t seed, bool always) {
 // Tries the layer compiler on `doc` (no golden run): "" when accepted, else the error; `cbuf`
 // tells whether the refusal is about CBUF capacity (which the generator answers by shrinking).
 std::string try_compile_conv(const RandomLayer& L, const ojson& doc, bool& cbuf, std::string& where,
-                             int* bands = nullptr, golden::ConvConfig* conv = nullptr) {
+                             int* bands = nullptr, golden::ConvConfig* conv = nullptr, bool* shares_weights = nullptr) {
   cbuf = false;
   try {
     const auto jd = parse_json_text(L.name + ".json", doc.dump());
@@ -563,6 +563,7 @@ std::string try_compile_conv(const RandomLayer& L, const ojson& doc, bool& cbuf,
     const units::CompiledConv cc = units::compile_conv_layer(h, JsonNode::root(jd), false);
     if (bands != nullptr) *bands = cc.bands;
     if (conv != nullptr) *conv = cc.conv;
+    if (shares_weights != nullptr) *shares_weights = cc.bands_share_weights;
     return "";
   } catch (const InputError& e) {
     cbuf = e.rule().find("CBUF") != std::string::npos;
@@ -991,13 +992,15 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
     bool cbuf = false;
     std::string where;
     int bands = 1;
-    std::string err = try_compile_conv(L, L.doc, cbuf, where, &bands);
+    bool shared = false;
+    std::string err = try_compile_conv(L, L.doc, cbuf, where, &bands, nullptr, &shared);
     if (!err.empty() && !cbuf && where == "/wfold") {  // e.g. W' x S' beyond CSC's width: unfolded
       s.wfold = focus_wfold ? -1 : 0;  // "auto" keeps such a layer unfolded by its own rule
       L.doc = render_conv(s, r);
-      err = try_compile_conv(L, L.doc, cbuf, where, &bands);
+      err = try_compile_conv(L, L.doc, cbuf, where, &bands, nullptr, &shared);
     }
     if (err.empty() && bands > 1) feat += fmt::format(" split-h {}", bands);  // larger than CBUF
+    if (err.empty() && shared) feat += " weight-reuse";  // the bands share the weights in CBUF
     if (err.empty() || !cbuf || attempt >= 200) break;
     shrink_conv(s, where, d);
     ++L.resized;

@@ -589,21 +589,47 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, co
   // One hardware layer per Split-H band (one band when CBUF holds the layer), the bands in
   // alternate register groups (a finished layer hands the consumer pointer to the other group),
   // each programmed after the previous one finished (docs/CONV.md "Split-H").
-  for (std::size_t bi = 0; bi < L.bands.size(); ++bi) {
+  // The bands share the weights: where CBUF holds all of them beside the tallest band's input,
+  // every band takes that one bank split, the first fetches the weights and keeps them
+  // (SKIP_WEIGHT_RLS) and the others reuse them (WEIGHT_REUSE), as NVDLA's driver does
+  // (docs/CONV.md "CBUF reuse").
+  std::optional<ConvBanks> shared_banks;
+  if (L.bands.size() > 1 && !L.wino && !L.image && !L.modes()) {
+    ConvBanks sb{0, 0};
+    for (const Band& b : L.bands) {
+      if (const ConvBanks bb = conv_bank_split(band_config(c, b), hw); bb.data > sb.data) sb = bb;
+    }
+    if (sb.weight >= golden::conv_derived(c, hw).weight_banks_all) shared_banks = sb;
+  }
+  const std::size_t nb = L.bands.size();
+  for (std::size_t bi = 0; bi < nb; ++bi) {
     const Band& b = L.bands[bi];
     // Each block's group: the placed one, flipped by every band before (a finished hardware layer
     // hands the block's consumer pointer to the other group).
     const auto grp = [&](std::string_view block) { return static_cast<int>((bi + static_cast<std::size_t>(at.group_of(block))) % 2); };
     // A band is its own hardware layer unless CBUF holds the whole layer (a single band may
     // still be smaller than the layer: rows only top padding reads are not fetched).
-    const ConvConfig cb =
+    ConvConfig cb =
         L.wino || L.image || L.modes() || (L.bands.size() == 1 && cbuf_holds(c, hw)) ? c : band_config(c, b);
+    cb.cbuf.weight_reuse = shared_banks && bi > 0;
+    cb.cbuf.skip_weight_rls = shared_banks && bi + 1 < nb;
+    cb.cbuf.skip_data_rls = at.keep_data && bi + 1 == nb;
     const sdp::Layer post = band_post(L.post, b);
     // Registers: pointers (PRODUCER = g) and the D_ groups of the pipeline, then SDP and SDP_RDMA.
     for (const char* block : kConvBlocks) pb.write(pb.reg(block, "S_POINTER"), static_cast<uint32_t>(grp(block)));
-    const ConvBanks banks = L.modes()  ? modes_bank_split(root, cb, hw, L.comp ? &*L.comp : nullptr)
+    const ConvBanks banks = shared_banks ? *shared_banks
+                            : L.modes()  ? modes_bank_split(root, cb, hw, L.comp ? &*L.comp : nullptr)
                             : L.image ? image_bank_split(cb, hw)
                                       : conv_bank_split(cb, hw);
+    // The input the previous convolution kept, where the device's CBUF holds it for this layer.
+    if (at.reuse_data && nb == 1 && at.device != nullptr) {
+      ConvConfig trial = cb;
+      trial.cbuf.data_reuse = true;
+      trial.cbuf.data_banks = banks.data;
+      trial.cbuf.weight_banks = banks.weight;
+      const golden::ConvCbufState& held = at.device->conv_cbuf();
+      cb.cbuf.data_reuse = golden::cbuf_reuse_problems(held.last ? &*held.last : nullptr, trial, hw).empty();
+    }
     BlockWords words = conv_register_words(cb, hw, banks, post.out_layout);
     if (L.wino) apply_wino_regs(words, L.wino->regs);  // SDP's WINOGRAD bit comes with L.post
     if (L.image) apply_image_regs(words, cb);
@@ -654,6 +680,7 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, co
   }
 
   out.bands = static_cast<int>(L.bands.size());
+  out.bands_share_weights = shared_banks.has_value();
   ProgramStep& chk = pb.add(StepOp::Check, "check golden over the output region");
   chk.check = CheckKind::Golden;
   chk.addr = out.out_layout.base;
@@ -772,10 +799,17 @@ BlockWords conv_register_words(const ConvConfig& c, const HwConfig& hw, const Co
   // W-fold: CDMA's copies are the layer's, CSC's the folded convolution's (docs/WFOLD.md "Registers").
   const ConvConfig& v = c.wfold_ws != 0 ? golden::wfold_view(c) : c;
 
-  // CDMA. D_MISC_CFG: DIRECT, no reuse, release everything at the end (SKIP_*_RLS 0); image-mode,
-  // mean, compressed-weight and batch registers stay 0 (D_FETCH_GRAIN 0: one line per grain).
+  // CDMA. D_MISC_CFG: DIRECT, the CBUF reuse / skip-release flags of c.cbuf (CSC's the same);
+  // image-mode, mean, compressed-weight and batch registers stay 0 (D_FETCH_GRAIN 0: one line
+  // per grain).
+  const auto reuse = [&c](auto data_reuse, auto weight_reuse, auto skip_data, auto skip_weight) {
+    return place(c.cbuf.data_reuse ? 1u : 0u, data_reuse) | place(c.cbuf.weight_reuse ? 1u : 0u, weight_reuse) |
+           place(c.cbuf.skip_data_rls ? 1u : 0u, skip_data) | place(c.cbuf.skip_weight_rls ? 1u : 0u, skip_weight);
+  };
   auto& cdma = w["CDMA"];
-  cdma[cd::D_MISC_CFG::offset] = place(prec, cd::D_MISC_CFG::IN_PRECISION{}) | place(prec, cd::D_MISC_CFG::PROC_PRECISION{});
+  cdma[cd::D_MISC_CFG::offset] = place(prec, cd::D_MISC_CFG::IN_PRECISION{}) | place(prec, cd::D_MISC_CFG::PROC_PRECISION{}) |
+                                 reuse(cd::D_MISC_CFG::DATA_REUSE{}, cd::D_MISC_CFG::WEIGHT_REUSE{},
+                                       cd::D_MISC_CFG::SKIP_DATA_RLS{}, cd::D_MISC_CFG::SKIP_WEIGHT_RLS{});
   cdma[cd::D_DATAIN_SIZE_0::offset] =
       place(u(c.input.w - 1), cd::D_DATAIN_SIZE_0::DATAIN_WIDTH{}) | place(u(c.input.h - 1), cd::D_DATAIN_SIZE_0::DATAIN_HEIGHT{});
   cdma[cd::D_DATAIN_SIZE_1::offset] = place(u(c.input.c - 1), cd::D_DATAIN_SIZE_1::DATAIN_CHANNEL{});
@@ -818,7 +852,9 @@ BlockWords conv_register_words(const ConvConfig& c, const HwConfig& hw, const Co
 
   // CSC: the datapath's view (same sizes as CDMA), the output, ATOMICS, release all H slices.
   auto& csc = w["CSC"];
-  csc[cs::D_MISC_CFG::offset] = place(prec, cs::D_MISC_CFG::IN_PRECISION{}) | place(prec, cs::D_MISC_CFG::PROC_PRECISION{});
+  csc[cs::D_MISC_CFG::offset] = place(prec, cs::D_MISC_CFG::IN_PRECISION{}) | place(prec, cs::D_MISC_CFG::PROC_PRECISION{}) |
+                                reuse(cs::D_MISC_CFG::DATA_REUSE{}, cs::D_MISC_CFG::WEIGHT_REUSE{},
+                                      cs::D_MISC_CFG::SKIP_DATA_RLS{}, cs::D_MISC_CFG::SKIP_WEIGHT_RLS{});
   csc[cs::D_DATAIN_SIZE_EXT_0::offset] = place(u(v.input.w - 1), cs::D_DATAIN_SIZE_EXT_0::DATAIN_WIDTH_EXT{}) |
                                          place(u(v.input.h - 1), cs::D_DATAIN_SIZE_EXT_0::DATAIN_HEIGHT_EXT{});
   csc[cs::D_DATAIN_SIZE_EXT_1::offset] = place(u(v.input.c - 1), cs::D_DATAIN_SIZE_EXT_1::DATAIN_CHANNEL_EXT{});

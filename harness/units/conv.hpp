@@ -75,6 +75,7 @@ struct CompiledConv {
   golden::CubeShape out_shape;       // (1, K, H', W')
   uint64_t out_bytes = 0;            // the output region checked against golden
   int bands = 1;                     // hardware layers (Split-H bands), in alternate register groups
+  bool bands_share_weights = false;  // the bands after the first reuse the weights in CBUF (WEIGHT_REUSE)
 };
 
 // Compiles a `conv` layer body (throws InputError naming file, JSON pointer and rule). With

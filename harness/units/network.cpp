@@ -970,7 +970,21 @@ CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root, std:
   }
   std::map<std::string, int> parity;
   std::vector<Segments> segs;
-  for (const int li : n.out.order) {
+  // CBUF reuse (docs/NETWORKS.md "CBUF reuse"): a conv layer whose input is the one the
+  // convolution before it read (the conv pipeline's previous layer: no conv or deconv between)
+  // takes it from CBUF; that one keeps it there.
+  std::vector<int> shares_input(n.out.order.size(), 0);  // with the next conv-pipeline layer
+  for (std::size_t k = 0, prev = n.out.order.size(); k < n.out.order.size(); ++k) {
+    const NetLayer& L = n.out.layers[static_cast<std::size_t>(n.out.order[k])];
+    if (L.op != "conv" && L.op != "deconv") continue;
+    if (prev < k) {
+      const NetLayer& P = n.out.layers[static_cast<std::size_t>(n.out.order[prev])];
+      shares_input[prev] = P.op == "conv" && L.op == "conv" && P.input == L.input ? 1 : 0;
+    }
+    prev = k;
+  }
+  for (std::size_t k = 0; k < n.out.order.size(); ++k) {
+    const int li = n.out.order[k];
     NetLayer& L = n.out.layers[static_cast<std::size_t>(li)];
     const JsonNode& node = n.layer_nodes[static_cast<std::size_t>(li)];
     for (const int t : reads(L)) {  // what its producers wrote (a concat's output: every branch)
@@ -985,7 +999,15 @@ CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root, std:
     std::optional<CompiledConv> cc;
     std::optional<CompiledDeconv> cd;
     // The unit compiler emits the layer as placed and runs it on the network's golden device.
-    const Placement at = placement_of(n, L, node, parity, dev);
+    Placement at = placement_of(n, L, node, parity, dev);
+    at.keep_data = shares_input[k] != 0;
+    at.reuse_data = k > 0 && L.op == "conv" && [&] {
+      for (std::size_t j = k; j-- > 0;) {  // the conv-pipeline layer before
+        const NetLayer& P = n.out.layers[static_cast<std::size_t>(n.out.order[j])];
+        if (P.op == "conv" || P.op == "deconv") return shares_input[j] != 0;
+      }
+      return false;
+    }();
     if (L.op == "deconv") {  // its output grid is judged before the placed layer runs (alone, at the fixed regions)
       std::optional<CompiledDeconv> alone;
       try {

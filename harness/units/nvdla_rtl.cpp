@@ -7,6 +7,7 @@
 #include <array>
 #include <functional>
 #include <map>
+#include <optional>
 
 #include "Vnvdla_core_nv_full.h"
 #include "Vnvdla_core_nv_large.h"
@@ -67,7 +68,7 @@ class ConvCapacityGuard {
     std::array<std::map<uint32_t, uint32_t>, 2> group;
   };
 
-  void check(int g) const {
+  void check(int g) {
     auto reader = [this, g](const Block& b) {
       return [&b, g](uint32_t offset) -> uint32_t {
         const auto& m = b.group[static_cast<std::size_t>(g)];
@@ -152,10 +153,20 @@ class ConvCapacityGuard {
                        fmt::format("this RTL refuses the layer: {} (CDMA.D_BANK 0x{:x}; docs/CONV_RTL.md \"CBUF\")",
                                    p.reason, bank));
     }
+    // CBUF reuse: conv_cdma takes whatever CBUF holds, so a reuse the previous layer (the last one
+    // armed: the pipeline runs them in that order) did not leave would compute silently wrong
+    // values. The golden model's rule.
+    if (const std::vector<std::string> r = golden::cbuf_reuse_problems(last_ ? &*last_ : nullptr, c, *hw_);
+        !r.empty()) {
+      throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
+                       fmt::format("this RTL refuses the layer: {} (docs/CONV_RTL.md \"CBUF reuse\")", r.front()));
+    }
+    last_ = c;
   }
 
   const golden::HwConfig* hw_;
   std::vector<Block> blocks_;
+  std::optional<golden::ConvConfig> last_;  // the convolution armed before, for CBUF reuse
 };
 
 // `runs_sdp`: the program enables SDP, so PDP may take its input on the fly from it.

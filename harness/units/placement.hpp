@@ -36,6 +36,12 @@ struct Placement {
   // the unit's fixed region.
   std::function<uint64_t(std::string_view what, uint64_t bytes)> constant;
   std::map<std::string, int> group;  // block -> the group its first hardware layer uses (0 if absent)
+  // CBUF across convolution layers (a network's conv layers in a row that read one tensor,
+  // docs/NETWORKS.md "CBUF reuse"): keep the input in CBUF for the next convolution
+  // (SKIP_DATA_RLS on the last hardware layer), take the input the previous one kept (DATA_REUSE
+  // on the first; dropped where golden::cbuf_reuse_problems refuses it on the device's CBUF).
+  bool keep_data = false;
+  bool reuse_data = false;
   // The program so far ran there: the compiler runs the layer on it (its status reads expect what
   // that gives). Null: a fresh device (a layer of its own).
   GoldenDevice* device = nullptr;

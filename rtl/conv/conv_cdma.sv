@@ -32,7 +32,11 @@
 // interrupts); fetch_done_o holds from the layer's last response (data and weights) to the next
 // start. The fetch can outlast the convolution: weight bytes past the last kernel up to
 // WEIGHT_BYTES and input lines no output uses are read but not needed, so they may come back
-// after CACC's last element.
+// after CACC's last element. CBUF reuse (cfg.dat_reuse / wt_reuse, D_MISC_CFG DATA_REUSE /
+// WEIGHT_REUSE): that client fetches nothing, shows every line / weight byte in CBUF from the
+// start and ends its fetch the cycle after start; the data and weights the previous layer left
+// in CBUF (same D_BANK, rows from 0) are the layer's. The RTL device's guard refuses reuse the
+// previous layer did not leave (golden::cbuf_reuse_problems).
 module conv_cdma #(
   parameter int unsigned AtomLog2       = 3,
   parameter int unsigned AtomicC        = 8,
@@ -398,8 +402,9 @@ module conv_cdma #(
       msk_held_q <= 1'b0;
       sel_q     <= 1'b0;
     end else if (start_i) begin
-      dq_ph_q   <= PhData0;
-      wq_ph_q   <= PhWeight0;
+      // reuse: what CBUF holds is this layer's, the client has nothing to request
+      dq_ph_q   <= cfg_i.dat_reuse ? PhDone : PhData0;
+      wq_ph_q   <= cfg_i.wt_reuse ? PhDone : PhWeight0;
       qo_q      <= '0;
       mo_q      <= '0;
       wt_held_q <= 1'b0;
@@ -481,10 +486,11 @@ module conv_cdma #(
       so_q    <= '0;
       sm_q    <= '0;
     end else if (start_i) begin
-      dr_ph_q <= PhData;
-      wr_ph_q <= PhWeight;
-      so_q    <= '0;
-      sm_q    <= '0;
+      dr_ph_q <= cfg_i.dat_reuse ? PhDone : PhData;
+      wr_ph_q <= cfg_i.wt_reuse ? PhDone : PhWeight;
+      // reused weights are all in the ring already (the previous layer's, from row 0)
+      so_q    <= cfg_i.wt_reuse ? cfg_i.wt_bytes : '0;
+      sm_q    <= cfg_i.wt_reuse && comp ? cfg_i.wmb_bytes : '0;
     end else begin
       if (s_step && s_line_last && s_line + 14'd1 == s_lines) begin
         dr_ph_q <= PhDone;
@@ -592,11 +598,26 @@ module conv_cdma #(
   // (ye*sy + py - PAD_TOP, all phases) have all arrived; padding lines need none.
   logic [14:0] ext_lines;
   assign ext_lines   = (15'(s_line) + 15'(cfg_i.src_pad_top)) >> (cfg_i.src_stride_y == 4'd2);
-  assign dat_lines_o = !wino ? s_line
+  // CBUF reuse (cfg.dat_reuse / wt_reuse): every line is in CBUF from the start, and the fetch
+  // that did not happen ends the cycle after start (its CDMA_DAT / CDMA_WT interrupt)
+  logic dat_all_q, dat_reused_q, wt_reused_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      dat_all_q    <= 1'b0;
+      dat_reused_q <= 1'b0;
+      wt_reused_q  <= 1'b0;
+    end else begin
+      if (start_i) dat_all_q <= cfg_i.dat_reuse;
+      dat_reused_q <= start_i && cfg_i.dat_reuse;
+      wt_reused_q  <= start_i && cfg_i.wt_reuse;
+    end
+  end
+  assign dat_lines_o = dat_all_q ? '1
+                     : !wino ? s_line
                      : (s_done || ext_lines >= 15'(cfg_i.out_h) + 15'd2) ? cfg_i.out_h + 14'd2 : 14'(ext_lines);
   assign wt_written_o     = so_q;
-  assign dat_done_pulse_o = s_step && s_line_last && s_line + 14'd1 == s_lines;
-  assign wt_done_pulse_o  = wt_we_o && s_last_o;
+  assign dat_done_pulse_o = (s_step && s_line_last && s_line + 14'd1 == s_lines) || dat_reused_q;
+  assign wt_done_pulse_o  = (wt_we_o && s_last_o) || wt_reused_q;
   assign fetch_done_o     = dr_ph_q == PhDone && wr_ph_q == PhDone;
 
   logic unused;
@@ -618,5 +639,7 @@ module conv_cdma #(
   CovDatHold: cover property (@(posedge clk_i) dat_hold);
   CovBothRsp: cover property (@(posedge clk_i) s_dat_fire && s_wt_fire);
   CovWtBackfill: cover property (@(posedge clk_i) wt_fire && dq_ph_q != PhDone && !dat_hold);
+  CovDatReuse: cover property (@(posedge clk_i) dat_reused_q);
+  CovWtReuse: cover property (@(posedge clk_i) wt_reused_q);
 `endif
 endmodule

@@ -309,6 +309,10 @@ module conv_core #(
     cfg.wt_comp         = SupportWino && cdma.weight_format;
     cfg.wmb_addr        = {cdma.wmb_addr_high, cdma.wmb_addr_low};
     cfg.wmb_bytes       = 32'(cdma.wmb_bytes);
+    // CDMA's copies decide (the golden device refuses a CSC copy that differs); SKIP_*_RLS need
+    // nothing here: this CBUF never clears, a layer only overwrites
+    cfg.dat_reuse       = cdma.misc_cfg_data_reuse;
+    cfg.wt_reuse        = cdma.misc_cfg_weight_reuse;
   end
 
   // ---------------------------------------------------------------- layer control

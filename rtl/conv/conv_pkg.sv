@@ -80,6 +80,11 @@ package conv_pkg;
     logic        wt_comp;
     logic [63:0] wmb_addr;
     logic [31:0] wmb_bytes;
+    // CBUF reuse (CDMA D_MISC_CFG DATA_REUSE / WEIGHT_REUSE, docs/CONV_RTL.md "CBUF reuse"): the
+    // input lines / the weight bytes the previous layer left in CBUF are this layer's, nothing is
+    // fetched
+    logic        dat_reuse;
+    logic        wt_reuse;
   } cfg_t;
 
   // What CDMA needs of a pixel format (cdma-input-modes.md table 1.2): bytes per pixel of plane

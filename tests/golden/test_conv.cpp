@@ -673,4 +673,156 @@ TEST_CASE("decode_conv names inconsistent or unsupported register words", "[conv
              Catch::Contains("compressed"));
   CHECK_THAT(problems([](ConvWords& w) { w.cacc[regs::cacc::D_BATCH_NUMBER::offset] = 1; }),
              Catch::Contains("batch"));
+  CHECK_THAT(problems([](ConvWords& w) { w.cdma[regs::cdma::D_MISC_CFG::offset] |= regs::cdma::D_MISC_CFG::DATA_REUSE::mask; }),
+             Catch::Contains("CDMA and CSC D_MISC_CFG.DATA_REUSE differ"));
+  CHECK_THAT(problems([](ConvWords& w) { w.csc[regs::csc::D_MISC_CFG::offset] |= regs::csc::D_MISC_CFG::WEIGHT_REUSE::mask; }),
+             Catch::Contains("CDMA and CSC D_MISC_CFG.WEIGHT_REUSE differ"));
+  // A skip-release bit in one copy is no problem (encode sets CDMA's SKIP_WEIGHT_RLS alone), and
+  // keeps nothing: CBUF keeps what both CDMA and CSC keep.
+  CHECK_FALSE(decode(encode(cfg, hw), hw).cbuf.skip_weight_rls);
+  // The four flags decode from both copies (the reuse rules are run_conv's, with a CBUF state).
+  ConvWords both = encode(cfg, hw);
+  for (uint32_t* m : {&both.cdma[regs::cdma::D_MISC_CFG::offset], &both.csc[regs::csc::D_MISC_CFG::offset]}) {
+    *m |= regs::cdma::D_MISC_CFG::DATA_REUSE::mask | regs::cdma::D_MISC_CFG::SKIP_WEIGHT_RLS::mask;
+  }
+  const ConvConfig flags = decode(both, hw);
+  CHECK(flags.decode_problems.empty());
+  CHECK(flags.cbuf.data_reuse);
+  CHECK_FALSE(flags.cbuf.weight_reuse);
+  CHECK_FALSE(flags.cbuf.skip_data_rls);
+  CHECK(flags.cbuf.skip_weight_rls);
+  CHECK(flags.cbuf.data_banks >= 1);
+}
+
+// ---- CBUF reuse across layers (D_MISC_CFG, docs/CONV.md "CBUF reuse") ----------------------------
+
+namespace {
+
+// A layer's config with its D_BANK as the driver splits it (the whole input, all weights).
+ConvConfig reuse_config(const ConvParams& p, const HwConfig& hw) {
+  ConvConfig c = conv_config_from(p, hw, kInBase, kWtBase);
+  const ConvDerived d = conv_derived(c, hw);
+  c.cbuf.data_banks = d.data_banks_min;
+  c.cbuf.weight_banks = d.weight_banks_all;
+  return c;
+}
+
+// The CACC cube's K x H' x W' values against the reference of (input of `xin`, weights of `win`).
+void check_reused(const ConvRun& run, const ConvParams& p, const RefLayer& xin, const RefLayer& win) {
+  RefLayer mixed;
+  mixed.p = p;
+  mixed.x = xin.x;
+  mixed.wt = win.wt;
+  const int ow = conv_out_w(p), oh = conv_out_h(p);
+  uint32_t sat = 0;
+  const std::vector<int64_t> want = ref_conv(mixed, ow, oh, sat);
+  int bad = 0;
+  for (int k = 0; k < p.k; ++k)
+    for (int y = 0; y < oh; ++y)
+      for (int x = 0; x < ow; ++x)
+        if (run.cacc.at(0, k, y, x) != want[static_cast<std::size_t>((k * oh + y) * ow + x)]) ++bad;
+  CHECK(bad == 0);
+}
+
+}  // namespace
+
+TEST_CASE("a layer reusing CBUF computes with the weights / input the previous layer kept, not memory's",
+          "[conv][cbuf]") {
+  const HwConfig& hw = nv_small();
+  std::mt19937 rng(77);
+  ConvParams p = params(8, 6, 16, 8, 3, 3);
+  p.pad_left = p.pad_right = p.pad_top = p.pad_bottom = 1;
+  p.clip_truncate = 6;
+  p.cvt = ConvInputCvt{true, 10, 3, 2};
+  ConvParams q = p;  // the second layer: another kernel over the same input
+  q.r = q.s = 1;
+  q.pad_left = q.pad_right = q.pad_top = q.pad_bottom = 0;
+  auto read = [](const Mem& m) { return [&m](uint64_t a) { return m.read(a); }; };
+  Mem mem;
+  ConvCbufState st;
+  // The first layer, keeping what `skip_data` / `skip_weights` say in st.
+  auto first = [&](bool skip_data, bool skip_weights) {
+    const RefLayer a = make_layer(p, hw, rng, mem, -40, 40);
+    ConvConfig ca = reuse_config(p, hw);
+    ca.cbuf.skip_data_rls = skip_data;
+    ca.cbuf.skip_weight_rls = skip_weights;
+    (void)run_conv(ca, hw, read(mem), &st);
+    return a;
+  };
+
+  SECTION("weights") {
+    const RefLayer a = first(false, true);
+    REQUIRE(st.weights.size() == reuse_config(p, hw).weight_bytes);
+    const RefLayer b = make_layer(p, hw, rng, mem, -40, 40);  // memory now holds b's input and weights
+    ConvConfig cb = reuse_config(p, hw);
+    cb.cbuf.weight_reuse = true;
+    check_reused(run_conv(cb, hw, read(mem), &st), p, b, a);
+    // released: the layer after takes nothing
+    CHECK(st.weights.empty());
+    CHECK_THROWS_WITH(run_conv(cb, hw, read(mem), &st), Catch::Contains("its SKIP_WEIGHT_RLS is 0"));
+  }
+  SECTION("data, under another kernel, as converted into CBUF") {
+    const RefLayer a = first(true, false);
+    const RefLayer b = make_layer(q, hw, rng, mem, -40, 40);
+    ConvConfig cb = reuse_config(q, hw);
+    cb.cbuf.data_reuse = true;
+    cb.cbuf.skip_data_rls = true;  // kept again for a third layer
+    check_reused(run_conv(cb, hw, read(mem), &st), q, a, b);
+    const RefLayer c = make_layer(q, hw, rng, mem, -40, 40);
+    check_reused(run_conv(cb, hw, read(mem), &st), q, a, c);
+  }
+  SECTION("both: the first layer's result again") {
+    const RefLayer a = first(true, true);
+    (void)make_layer(p, hw, rng, mem, -40, 40);
+    ConvConfig cb = reuse_config(p, hw);
+    cb.cbuf.data_reuse = cb.cbuf.weight_reuse = true;
+    check_reused(run_conv(cb, hw, read(mem), &st), p, a, a);
+  }
+}
+
+TEST_CASE("CBUF reuse the previous layer did not leave is refused, naming the rule", "[conv][cbuf]") {
+  const HwConfig& hw = nv_small();
+  ConvParams p = params(8, 6, 16, 8, 3, 3);
+  p.pad_left = p.pad_right = p.pad_top = p.pad_bottom = 1;
+  ConvConfig prev = reuse_config(p, hw);
+  prev.cbuf.skip_data_rls = prev.cbuf.skip_weight_rls = true;
+  ConvConfig next = reuse_config(p, hw);
+  auto first = [&](const ConvConfig* last, const ConvConfig& n) {
+    const std::vector<std::string> u = cbuf_reuse_problems(last, n, hw);
+    return u.empty() ? std::string() : u.front();
+  };
+  CHECK(first(nullptr, next).empty());  // no reuse: nothing to check
+  next.cbuf.weight_reuse = true;
+  CHECK(first(&prev, next).empty());
+  CHECK_THAT(first(nullptr, next), Catch::Contains("no convolution has run since reset"));
+  ConvConfig other = next;
+  other.cbuf.weight_banks += 1;
+  CHECK_THAT(first(&prev, other), Catch::Contains("WEIGHT_REUSE needs the previous layer's D_BANK"));
+  other = next;
+  other.weight_bytes += 128;
+  CHECK_THAT(first(&prev, other), Catch::Contains("WEIGHT_REUSE needs the held weights' D_WEIGHT_BYTES 1152"));
+  ConvConfig wrapped = prev;  // 1152 weight bytes in one 4096-byte bank fit; in a 512-byte ring they would not
+  wrapped.weight_bytes = 8192;
+  other = next;
+  other.weight_bytes = 8192;
+  CHECK_THAT(first(&wrapped, other), Catch::Contains("its weight ring wrapped"));
+  next.cbuf.weight_reuse = false;
+  next.cbuf.data_reuse = true;
+  CHECK(first(&prev, next).empty());
+  other = next;
+  other.cbuf.data_banks += 1;
+  CHECK_THAT(first(&prev, other), Catch::Contains("DATA_REUSE needs the previous layer's D_BANK.DATA_BANK"));
+  other = next;
+  other.input.h += 1;
+  CHECK_THAT(first(&prev, other), Catch::Contains("DATA_REUSE needs the held input cube 8x6x16"));
+  other = next;
+  other.wfold_ws = 2;
+  CHECK_THAT(first(&prev, other), Catch::Contains("direct convolutions of feature input only"));
+  ConvConfig released = prev;
+  released.cbuf.skip_data_rls = false;
+  CHECK_THAT(first(&released, next), Catch::Contains("released its input lines"));
+  // A single layer has no CBUF state to take.
+  Mem mem;
+  CHECK_THROWS_WITH(run_conv(next, hw, [&](uint64_t a) { return mem.read(a); }),
+                    Catch::Contains("a single layer has none"));
 }

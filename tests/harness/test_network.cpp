@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "golden/nvdla_regs.hpp"
 #include "harness/cdp_reference.hpp"
 #include "harness/errors.hpp"
 #include "harness/json_reader.hpp"
@@ -692,6 +693,36 @@ TEST_CASE("network inception: four branches concatenated by placement equal the 
     if (st.op == StepOp::MemLoad) CHECK_FALSE(in_cat);  // no copy into the cube
   }
   CHECK(checks_at_tensors(n) == 8);
+  // CBUF reuse (docs/NETWORKS.md "CBUF reuse"): b2_reduce runs right after b1_1x1 on the same x,
+  // so b1_1x1 keeps x in CBUF (SKIP_DATA_RLS) and b2_reduce takes it from there (DATA_REUSE,
+  // fetching nothing); no other layer reuses (b3_reduce reads x too, but after b2_3x3), and no
+  // layer keeps or reuses weights (all differ). CDMA's and CSC's copies agree, and so do the two
+  // layers' data banks. The values are the reference's (above).
+  namespace gr = dla::golden::regs;
+  const auto misc = [&](const std::string& layer, const char* block) {
+    std::vector<uint32_t> v;
+    for (const auto& st : n.program.steps) {
+      if (st.op == StepOp::RegWrite && st.reg->block == block &&
+          (st.reg->name == "D_MISC_CFG" || st.reg->name == "D_BANK") &&
+          st.where.find("layer " + layer + " (") != std::string::npos) {
+        v.push_back(st.value);
+      }
+    }
+    return v;  // D_MISC_CFG then D_BANK (one hardware layer)
+  };
+  for (const char* layer : {"b1_1x1", "b2_reduce", "b2_3x3", "b3_reduce", "b3_5x5", "b4_1x1", "mix"}) {
+    INFO(layer);
+    const std::vector<uint32_t> cdma = misc(layer, "CDMA");
+    REQUIRE(cdma.size() == 2);
+    CHECK(misc(layer, "CSC") == cdma);
+    const std::string name = layer;
+    CHECK(gr::field(cdma[0], gr::cdma::D_MISC_CFG::SKIP_DATA_RLS{}) == (name == "b1_1x1" ? 1u : 0u));
+    CHECK(gr::field(cdma[0], gr::cdma::D_MISC_CFG::DATA_REUSE{}) == (name == "b2_reduce" ? 1u : 0u));
+    CHECK(gr::field(cdma[0], gr::cdma::D_MISC_CFG::WEIGHT_REUSE{}) == 0);
+    CHECK(gr::field(cdma[0], gr::cdma::D_MISC_CFG::SKIP_WEIGHT_RLS{}) == 0);
+  }
+  CHECK(gr::field(misc("b1_1x1", "CDMA")[1], gr::cdma::D_BANK::DATA_BANK{}) ==
+        gr::field(misc("b2_reduce", "CDMA")[1], gr::cdma::D_BANK::DATA_BANK{}));
 }
 
 TEST_CASE("network yolo_tiny: leaky ReLU through the SDP LUT down to 13x13 equals the reference", "[network]") {

@@ -118,6 +118,7 @@ TEST_CASE("the conv layers cover the intended shapes and are strong tests", "[co
 TEST_CASE("conv layers compile to a driver's program: bookkeeping registers, enable order, interrupts",
           "[conv][conv_layers]") {
   namespace r = dla::golden::regs;
+  int reuse_layers = 0;  // Split-H layers whose bands share the weights
   for (const auto& f : layer_files()) {
     const LoadedLayer l = load_layer(f);
     const Layer L = read_layer(f, l.header.seed);
@@ -171,6 +172,29 @@ TEST_CASE("conv layers compile to a driver's program: bookkeeping registers, ena
         o0 += hb;
       }
       CHECK(o0 == L.oh());
+      // The bands share the weights (docs/CONV.md §9) when every band takes one D_BANK whose
+      // weight banks hold them all: the first fetches and keeps them, the others reuse them.
+      const auto dbank = all_written(p, "CDMA", "D_BANK", r::cdma::D_BANK::DATA_BANK{});
+      const auto wbank = all_written(p, "CDMA", "D_BANK", r::cdma::D_BANK::WEIGHT_BANK{});
+      const auto reuse = all_written(p, "CDMA", "D_MISC_CFG", r::cdma::D_MISC_CFG::WEIGHT_REUSE{});
+      const auto skip = all_written(p, "CDMA", "D_MISC_CFG", r::cdma::D_MISC_CFG::SKIP_WEIGHT_RLS{});
+      const auto csc_misc = all_written(p, "CSC", "D_MISC_CFG", r::csc::D_MISC_CFG::WEIGHT_REUSE{});
+      REQUIRE(reuse.size() == n);
+      const int bank_bytes = small ? 512 * 8 : 512 * 64;
+      const bool shared = n > 1 && reuse[1] == 1;
+      if (shared) {
+        ++reuse_layers;
+        CHECK(int64_t{wbank[0] + 1} * bank_bytes >= int64_t{ceil_div(L.R * L.S * L.C * L.K * bpe, 128) * 128});
+      }
+      for (std::size_t i = 0; i < n; ++i) {
+        CHECK(reuse[i] == (shared && i > 0 ? 1u : 0u));
+        CHECK(csc_misc[i] == reuse[i]);
+        CHECK(skip[i] == (shared && i + 1 < n ? 1u : 0u));
+        if (shared) {
+          CHECK(dbank[i] == dbank[0]);
+          CHECK(wbank[i] == wbank[0]);
+        }
+      }
       continue;
     }
     CHECK(written(p, "CSC", "D_ATOMICS", r::csc::D_ATOMICS::ATOMICS{}) + 1 == uint32_t(L.ow() * L.oh()));
@@ -233,6 +257,7 @@ TEST_CASE("conv layers compile to a driver's program: bookkeeping registers, ena
     CHECK(p.steps.back().op == StepOp::Check);
     CHECK(p.steps.back().check == CheckKind::Golden);
   }
+  CHECK(reuse_layers >= 1);
 }
 
 TEST_CASE("the reference comparison catches a one-byte weight change", "[conv][conv_layers]") {

@@ -20,6 +20,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -93,6 +94,18 @@ struct ConvCompression {
   int weight_banks = 0;    // D_BANK.WEIGHT_BANK + 1 (decode_conv; 0: the bank rules are not checked)
 };
 
+// CBUF across layers (CDMA / CSC D_MISC_CFG, conv-pipeline.md §3, docs/CONV.md "CBUF reuse"):
+// DATA_REUSE / WEIGHT_REUSE take the input / the weights the previous layer left in CBUF instead
+// of fetching them; SKIP_DATA_RLS / SKIP_WEIGHT_RLS leave this layer's there for the next.
+struct ConvCbufFlags {
+  bool data_reuse = false;
+  bool weight_reuse = false;
+  bool skip_data_rls = false;
+  bool skip_weight_rls = false;
+  int data_banks = 0;    // D_BANK.DATA_BANK + 1 (0: not decoded)
+  int weight_banks = 0;  // D_BANK.WEIGHT_BANK + 1
+};
+
 struct ConvConfig {
   ConvMode mode = ConvMode::Direct;       // CONV_MODE of all five blocks
   // W-fold (CDMA D_WFOLD, golden/conv_wfold.hpp, docs/WFOLD.md): ws 2..16 when WFOLD_EN, else 0.
@@ -122,6 +135,7 @@ struct ConvConfig {
   uint64_t weight_base = 0;
   uint64_t weight_bytes = 0;  // D_WEIGHT_BYTES: bytes CDMA fetches (>= R*S*C*K*bpe uncompressed)
   ConvCompression compression{};
+  ConvCbufFlags cbuf{};
 
   // Geometry (CSC): real values, not value-1. Winograd: the layer's stride and pads (CDMA's
   // registers); CSC then sees the channel-extended cube with stride 1 and no padding.
@@ -249,8 +263,27 @@ struct ConvRun {
 // One little-endian element of `bpe` bytes at addr, sign-extended (weights and features).
 [[nodiscard]] int64_t conv_read_element(const ByteReader& read, uint64_t addr, int bpe);
 
-// Runs the layer (either mode): input cube and weights read through `read`. Throws std::invalid_argument
-// naming the problem when cfg.unsupported() is not empty.
-[[nodiscard]] ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& read);
+// What CBUF holds for the next layer: the golden device keeps one across the layers it runs.
+struct ConvCbufState {
+  std::optional<ConvConfig> last{};  // the last layer run since reset (none: CBUF holds nothing)
+  std::vector<uint8_t> weights{};    // its D_WEIGHT_BYTES weight bytes, kept when SKIP_WEIGHT_RLS
+  Cube<int64_t> data{};              // its input cube as CDMA converted it, kept when SKIP_DATA_RLS
+};
+
+// Why `next` cannot take what CBUF holds after `last` (null: no layer since reset), one sentence
+// each; empty when it reuses nothing or may. NVDLA's rule (conv-pipeline.md §3): the previous
+// layer skipped the release and used the same banks and mode. This model also needs: weights
+// that fitted their banks (the ring did not wrap), the same D_WEIGHT_BYTES and precision,
+// uncompressed; data reuse in direct mode from feature input (not Winograd, image, W-fold) with
+// the same input cube. A partial D_RELEASE keeps lines this model does not track.
+[[nodiscard]] std::vector<std::string> cbuf_reuse_problems(const ConvConfig* last, const ConvConfig& next,
+                                                           const HwConfig& hw);
+
+// Runs the layer (either mode): input cube and weights read through `read`, or with a CBUF state
+// taken from it (reuse flags) and left in it. Throws std::invalid_argument naming the problem
+// when cfg.unsupported() (or cbuf_reuse_problems) is not empty; reuse flags without a state are
+// refused.
+[[nodiscard]] ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& read,
+                               ConvCbufState* cbuf = nullptr);
 
 }  // namespace dla::golden

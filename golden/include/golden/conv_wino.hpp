@@ -91,8 +91,10 @@ void decode_conv_wino(const ConvRegReaders& regs, const HwConfig& hw, ConvConfig
 // ATOMICS = W'*H'/4 (one atomic operation per 2x2 output tile and channel group).
 [[nodiscard]] ConvDerived conv_derived_wino(const ConvConfig& c, const HwConfig& hw);
 
-// run_conv for Winograd (run_conv has already refused what cannot run).
-[[nodiscard]] ConvRun run_conv_wino(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& read);
+// run_conv for Winograd (run_conv has already refused what cannot run): the input through `read`,
+// the weights through `weights` (memory, or what CBUF holds).
+[[nodiscard]] ConvRun run_conv_wino(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& read,
+                                    const ByteReader& weights);
 
 // ---- for a layer compiler -------------------------------------------------------------------
 

@@ -40,6 +40,7 @@
 
 #include "golden/bdma.hpp"
 #include "golden/config.hpp"
+#include "golden/conv.hpp"
 #include "golden/cube.hpp"
 #include "golden/layout.hpp"
 #include "golden/lut.hpp"
@@ -114,6 +115,10 @@ class GoldenDevice : public Device {
   // GRP<g>_BUSY clears when that event is released. Null where the configuration has no BDMA.
   [[nodiscard]] const golden::BdmaEngine* bdma() const { return bdma_.get(); }
 
+  // What CBUF holds between convolution layers (D_MISC_CFG reuse / skip-release flags): the
+  // convolution unit takes and leaves it (golden::run_conv).
+  [[nodiscard]] golden::ConvCbufState& conv_cbuf() { return conv_cbuf_; }
+
  private:
   struct BlockRegs;
   BlockRegs* block_at(uint32_t byte_addr, uint32_t& offset);
@@ -140,6 +145,7 @@ class GoldenDevice : public Device {
   std::map<std::string, std::string, std::less<>> unit_errors_;  // intr unit -> why its layer failed
   std::vector<GoldenLayer> layers_;
   std::unique_ptr<golden::BdmaEngine> bdma_;
+  golden::ConvCbufState conv_cbuf_;
 };
 
 }  // namespace dla::harness
