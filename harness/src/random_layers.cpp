@@ -321,7 +321,8 @@ int draw_dilation(Draw& d) {
   return r < 80 ? 1 : r < 95 ? d.i(2, 3) : d.i(4, 32);
 }
 
-ConvShape draw_direct_shape(Draw& d, const HwConfig& hw, bool int16, std::string& feat) {
+// `splith` (--focus splith): always the input 1.2-4x beyond the data half of CBUF (Split-H bands).
+ConvShape draw_direct_shape(Draw& d, const HwConfig& hw, bool int16, std::string& feat, bool splith = false) {
   ConvShape s;
   s.int16 = int16;
   const golden::Precision p = int16 ? golden::Precision::Int16 : golden::Precision::Int8;
@@ -332,7 +333,7 @@ ConvShape draw_direct_shape(Draw& d, const HwConfig& hw, bool int16, std::string
   const golden::CbufGeometry cb = golden::cbuf_geometry(hw);
   const int64_t half_bytes = int64_t{cb.banks} * cb.entries_per_bank * cb.entry_bytes / 2;
   const int data_rows = static_cast<int>(half_bytes / (int64_t{hw.atomic_c} * (hw.int16 ? 2 : 1)));
-  const int size = d.i(0, 99);
+  const int size = splith ? 99 : d.i(0, 99);
   s.r = draw_kernel(d);
   s.s = d.chance(0.6) ? s.r : draw_kernel(d);
   s.sx = draw_stride(d);
@@ -355,7 +356,7 @@ ConvShape draw_direct_shape(Draw& d, const HwConfig& hw, bool int16, std::string
   } else {  // large: one of the limits
     s.c = d.i(1, ac);
     s.k = d.i(1, ak + 3);
-    switch (d.i(0, 7)) {
+    switch (splith ? 2 : d.i(0, 7)) {
       case 6: {  // more weights than the weight half holds: the ring wraps (one group still fits)
         s.r = s.s = d.pick<int>({1, 3, 3, 5});
         s.dx = s.dy = 1;
@@ -389,7 +390,7 @@ ConvShape draw_direct_shape(Draw& d, const HwConfig& hw, bool int16, std::string
         break;
       case 2: {  // the data half of CBUF nearly full, or (half of them) 1.2-4x over: Split-H bands
         s.c = d.log_i(1, 3 * ac);
-        const bool over = d.chance(0.5);
+        const bool over = splith || d.chance(0.5);
         const int rows = data_rows / ((s.c + ac - 1) / ac) * (over ? d.i(12, 40) : 10) / 10;
         w = d.log_i(4, std::min(512, rows));
         h = std::max(1, rows / w);
@@ -659,7 +660,7 @@ void draw_sparse(const HwConfig& hw, RandomLayer& L, int64_t wmin, int64_t wmax,
   if (!golden::has_batch_and_compression(hw) || L.doc.value("mode", "") == "winograd" || L.doc.contains("wfold")) return;
   Rng rng = Rng::derive(L.seed, "sparse");
   Draw d{rng};
-  if (L.focus != "sparse" && !d.chance(0.1)) return;
+  if (L.focus == "splith" || (L.focus != "sparse" && !d.chance(0.1))) return;  // compressed: one band
   const ojson& wt = L.doc["weights"];
   const int64_t n = wt["k"].get<int64_t>() * wt["r"].get<int64_t>() * wt["s"].get<int64_t>() * channels;
   if (n > 200000) return;  // the values go into the layer's JSON: larger kernels stay uncompressed
@@ -849,7 +850,7 @@ void draw_batch(const HwConfig& hw, RandomLayer& L, const ConvShape& s, bool out
   if (!golden::has_batch_and_compression(hw) || s.wino || L.doc.contains("wfold") || L.doc.contains("pool")) return;
   Rng rng = Rng::derive(L.seed, "batch");
   Draw d{rng};
-  if (L.focus != "batch" && !d.chance(0.125)) return;
+  if (L.focus == "splith" || (L.focus != "batch" && !d.chance(0.125))) return;  // batches: one band
   int n = d.chance(0.3) ? d.i(1, 4) : d.log_i(1, 32);
   for (; n >= 1; n /= 2) {
     ojson with = L.doc;
@@ -888,8 +889,10 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
   const bool focus_wfold = L.focus == "wfold";
   const bool focus_sparse = L.focus == "sparse";  // compressed weights: neither Winograd nor W-fold
   const bool focus_batch = L.focus == "batch";  // batches: neither Winograd nor W-fold
-  const bool wino = hw.winograd && d.chance(0.15) && !focus_wfold && !focus_sparse && !focus_batch;
-  ConvShape s = wino ? draw_wino_shape(d, int16, feat) : draw_direct_shape(d, hw, int16, feat);
+  const bool focus_splith = L.focus == "splith";  // Split-H bands: direct (no Split-H in Winograd)
+  const bool wino =
+      hw.winograd && d.chance(0.15) && !focus_wfold && !focus_sparse && !focus_batch && !focus_splith;
+  ConvShape s = wino ? draw_wino_shape(d, int16, feat) : draw_direct_shape(d, hw, int16, feat, focus_splith);
   if (!focus_sparse && !focus_batch) draw_wfold(hw, s, L.seed, focus_wfold);  // a stream of its own: the draws below stay as they were
   const int64_t vmax = int16 ? 32767 : 127, vmin = -vmax - 1;
   feat = fmt::format("{}{}{}", wino ? "winograd" : "direct", int16 ? " int16" : " int8", feat);
@@ -1234,9 +1237,6 @@ RandomLayer generate_sdp_layer(const HwConfig& hw, RandomLayer L, Rng& rng) {
   return gen_sdp(hw, std::move(L), d);
 }
 
-namespace {
-
-// The header a generated layer's document gives the compiler.
 LayerHeader layer_header(const RandomLayer& L, const std::filesystem::path& file) {
   LayerHeader h;
   h.file = file;
@@ -1247,8 +1247,6 @@ LayerHeader layer_header(const RandomLayer& L, const std::filesystem::path& file
   h.stall = L.stall;
   return h;
 }
-
-}  // namespace
 
 ojson random_layer_doc(const RandomLayer& L, int w, int h, int c) {
   ojson doc = ojson::object();

@@ -103,16 +103,19 @@ ConvConfig band_config(const ConvConfig& c, const Band& b) {
   return s;
 }
 
-// CBUF holds the input (NVDLA's banks, or this RTL's unpacked rows when more) and one kernel group.
-bool cbuf_holds(const ConvConfig& c, const HwConfig& hw) {
-  return rtl_data_banks(c, hw) + golden::conv_derived(c, hw).weight_banks_min <= golden::cbuf_geometry(hw).banks;
+// CBUF holds the input (NVDLA's banks, or this RTL's unpacked rows when more) beside one kernel
+// group, or beside `weight_banks` banks when more.
+bool cbuf_holds(const ConvConfig& c, const HwConfig& hw, int weight_banks = 0) {
+  return rtl_data_banks(c, hw) + std::max(weight_banks, golden::conv_derived(c, hw).weight_banks_min) <=
+         golden::cbuf_geometry(hw).banks;
 }
 
 // Bands of as many output rows as CBUF holds, from the top (each band as tall as fits); empty
 // when a band cannot fit. A band reads at least one input row: output rows whose window lies in
 // the top padding only (PAD_TOP above the kernel's extent) join the first band that reads one
 // (a hardware layer has an input of at least one row).
-std::vector<Band> split_h(const ConvConfig& c, const HwConfig& hw) {
+// `weight_banks`: banks each band leaves for the weights (0: one kernel group's).
+std::vector<Band> split_h(const ConvConfig& c, const HwConfig& hw, int weight_banks = 0) {
   const int oh = c.output.h;
   if (cbuf_holds(c, hw)) return {{0, oh}};
   const int extent = (c.kernel_h - 1) * c.dilation_y + 1;
@@ -121,18 +124,42 @@ std::vector<Band> split_h(const ConvConfig& c, const HwConfig& hw) {
   std::vector<Band> out;
   for (int o0 = 0; o0 < oh;) {
     const int min_o1 = std::max(o0 + 1, first_real + 1);
-    if (min_o1 > oh || !cbuf_holds(band_config(c, {o0, min_o1}), hw)) return {};
+    if (min_o1 > oh || !cbuf_holds(band_config(c, {o0, min_o1}), hw, weight_banks)) return {};
     // The rows a band reads grow with its height: the tallest band from o0 that fits.
     int lo = min_o1, hi = oh;
     while (lo < hi) {
       const int mid = (lo + hi + 1) / 2;
-      if (cbuf_holds(band_config(c, {o0, mid}), hw)) lo = mid;
+      if (cbuf_holds(band_config(c, {o0, mid}), hw, weight_banks)) lo = mid;
       else hi = mid - 1;
     }
     out.push_back({o0, lo});
     o0 = lo;
   }
   return out;
+}
+
+// The one D_BANK split of Split-H bands that share their weights (docs/CONV.md §9): the tallest
+// band's, when its weight banks hold all the weights; none for one band or when they do not.
+std::optional<ConvBanks> shared_weight_banks(const ConvConfig& c, const HwConfig& hw, const std::vector<Band>& bands) {
+  if (bands.size() < 2) return std::nullopt;
+  ConvBanks sb{0, 0};
+  for (const Band& b : bands) {
+    if (const ConvBanks bb = conv_bank_split(band_config(c, b), hw); bb.data > sb.data) sb = bb;
+  }
+  if (sb.weight < golden::conv_derived(c, hw).weight_banks_all) return std::nullopt;
+  return sb;
+}
+
+// Bytes the bands fetch: each band's input rows, and the weights once when the bands share them,
+// else once per band.
+uint64_t band_fetch_bytes(const ConvConfig& c, const HwConfig& hw, const std::vector<Band>& bands) {
+  uint64_t bytes = 0;
+  for (const Band& b : bands) {
+    const ConvConfig bc = band_config(c, b);
+    bytes += bc.in_layout.region_bytes(bc.input);
+  }
+  const uint64_t times = shared_weight_banks(c, hw, bands) ? 1 : bands.size();
+  return bytes + golden::conv_derived(c, hw).weight_bytes * times;
 }
 
 // SDP of band `b`: its output rows, and the per-element operand rows, from the band's first row.
@@ -447,6 +474,14 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
       check_cbuf(in, wt, band_config(cfg, {0, 1}), hw, " even for one output row (Split-H)");
       in.fail("CBUF cannot hold the input band of one output row (Split-H)");
     }
+    // Shorter bands beside all the weights, which then stay in CBUF for every band (fetched
+    // once, docs/CONV.md §9), where that fetches fewer bytes than the tallest bands do.
+    if (L.bands.size() > 1 && !shared_weight_banks(cfg, hw, L.bands)) {
+      const std::vector<Band> resident = split_h(cfg, hw, golden::conv_derived(cfg, hw).weight_banks_all);
+      if (!resident.empty() && band_fetch_bytes(cfg, hw, resident) < band_fetch_bytes(cfg, hw, L.bands)) {
+        L.bands = resident;
+      }
+    }
   }
 
   const auto count = [](int64_t v) { return static_cast<std::size_t>(v); };
@@ -593,14 +628,8 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, co
   // every band takes that one bank split, the first fetches the weights and keeps them
   // (SKIP_WEIGHT_RLS) and the others reuse them (WEIGHT_REUSE), as NVDLA's driver does
   // (docs/CONV.md "CBUF reuse").
-  std::optional<ConvBanks> shared_banks;
-  if (L.bands.size() > 1 && !L.wino && !L.image && !L.modes()) {
-    ConvBanks sb{0, 0};
-    for (const Band& b : L.bands) {
-      if (const ConvBanks bb = conv_bank_split(band_config(c, b), hw); bb.data > sb.data) sb = bb;
-    }
-    if (sb.weight >= golden::conv_derived(c, hw).weight_banks_all) shared_banks = sb;
-  }
+  const std::optional<ConvBanks> shared_banks =
+      L.wino || L.image || L.modes() ? std::nullopt : shared_weight_banks(c, hw, L.bands);
   const std::size_t nb = L.bands.size();
   for (std::size_t bi = 0; bi < nb; ++bi) {
     const Band& b = L.bands[bi];

@@ -466,6 +466,49 @@ BenchCase sparse_case(bool compressed, const BenchOptions& opt) {
   return b;
 }
 
+// Split-H bands sharing their weights in CBUF (docs/CONV.md §9): an nv_small layer the `conv`
+// compiler runs as bands that keep all weights beside each band's input, run in cross mode as
+// compiled (WEIGHT_REUSE from the second band) and with the reuse and skip-release bits cleared
+// (every band fetches the weights). Both read every input row; the difference in bytes read is the
+// weights fetched again.
+BenchCase reuse_case(bool shared, const BenchOptions& opt) {
+  const HwConfig& hw = golden::nv_small();
+  constexpr int kW = 48, kH = 48, kC = 64, kK = 64;
+  const nlohmann::ordered_json values{{"random", {{"min", -20}, {"max", 20}}}};
+  const nlohmann::ordered_json doc{{"unit", "conv"},
+                                   {"config", hw.name},
+                                   {"seed", opt.seed},
+                                   {"input", {{"w", kW}, {"h", kH}, {"c", kC}, {"data", values}}},
+                                   {"weights", {{"k", kK}, {"r", 3}, {"s", 3}, {"data", values}}},
+                                   {"padding", {{"left", 1}, {"right", 1}, {"top", 1}, {"bottom", 1}}},
+                                   {"clip", 8}};
+  const std::string layer = fmt::format("{}x{}x{} -> {}, 3x3 pad 1", kW, kH, kC, kK);
+  const std::string name = fmt::format("Split-H {}, weights {}", layer, shared ? "shared (WEIGHT_REUSE)" : "fetched per band");
+  const auto jd = parse_json_text("bench-conv.json", doc.dump(1));
+  CompiledConv cc = compile_conv_layer(bench_layer_header("conv", name, hw, opt.seed), JsonNode::root(jd));
+  if (!shared) {
+    namespace cd = golden::regs::cdma;
+    const uint32_t bits = cd::D_MISC_CFG::WEIGHT_REUSE::mask | cd::D_MISC_CFG::SKIP_WEIGHT_RLS::mask;
+    for (ProgramStep& st : cc.program.steps) {
+      if (st.op == StepOp::RegWrite && st.reg->name == "D_MISC_CFG" && (st.reg->block == "CDMA" || st.reg->block == "CSC")) {
+        st.value &= ~bits;  // the same bit positions in CSC's copy
+      }
+    }
+  }
+  double seconds = 0;
+  const RunResult rr = run_bench_rtl(cc.program, hw, opt, seconds, "cross");
+  const uint64_t macs = uint64_t(kW) * kH * kK * kC * 9;
+  const int mac_units = hw.atomic_c * hw.atomic_k(golden::Precision::Int8);
+  BenchCase b = layer_case(hw, name, rr, macs, mac_units, seconds, opt);
+  b.extra = {{"layer", layer},
+             {"bands", cc.bands},
+             {"bands_share_weights", shared && cc.bands_share_weights},
+             {"weight_bytes", cc.conv.weight_bytes},
+             {"bytes_read", rr.dma ? rr.dma->bytes_read : 0},
+             {"mac_units", mac_units}};
+  return b;
+}
+
 }  // namespace
 
 std::vector<BenchCase> bench_conv(const BenchOptions& opt) {
@@ -539,6 +582,12 @@ std::vector<BenchCase> bench_conv(const BenchOptions& opt) {
   // 50 % sparse weights, uncompressed and compressed: weight bytes fetched and cycles.
   cases.push_back(sparse_case(false, opt));
   cases.push_back(sparse_case(true, opt));
+  // Split-H bands fetching the weights per band, then sharing them (WEIGHT_REUSE).
+  BenchCase per_band = reuse_case(false, opt), once = reuse_case(true, opt);
+  per_band.extra["bytes_saved"] = once.extra["bytes_saved"] =
+      per_band.num("bytes_read") - once.num("bytes_read");
+  cases.push_back(std::move(per_band));
+  cases.push_back(std::move(once));
   return cases;
 }
 
@@ -582,6 +631,17 @@ std::string format_bench_conv(const std::vector<BenchCase>& cases) {
                          c.cycles, 100.0 * c.utilization.value_or(0), status(c));
       if (c.extra.at("post_extension").get<int>() != 1) {
         out += fmt::format("  post-extended / plain utilization: {:.2f}x\n", c.num("post_extension_gain"));
+      }
+      continue;
+    }
+    if (c.extra.contains("bands_share_weights")) {
+      out += fmt::format("conv {} {} ({} bands): {} bytes read (WEIGHT_BYTES {}), {} cycles, utilization {:.2f}%, "
+                         "output {}\n",
+                         c.config, c.name, c.extra.at("bands").get<int>(), c.extra.at("bytes_read").get<uint64_t>(),
+                         c.extra.at("weight_bytes").get<uint64_t>(), c.cycles, 100.0 * c.utilization.value_or(0),
+                         status(c));
+      if (c.extra.at("bands_share_weights").get<bool>()) {
+        out += fmt::format("  bytes not read again with the weights shared: {:.0f}\n", c.num("bytes_saved"));
       }
       continue;
     }

@@ -92,6 +92,10 @@ Engine engine_conv() {
                                                         .has = &golden::HwConfig::nvdlav1_map,
                                                         .what = "every direct or image layer with compressed weights "
                                                                 "(docs/CDMA_MODES.md)"},
+                                            RandomFocus{.name = "splith",
+                                                        .what = "every layer direct with an input 1.2-4x beyond half of "
+                                                                "CBUF: Split-H bands, which share their weights in CBUF "
+                                                                "where it holds them (docs/CONV.md §9)"},
                                             RandomFocus{.name = "batch",
                                                         .has = &golden::HwConfig::nvdlav1_map,
                                                         .what = "every direct layer with batches, N 1..32 (docs/CDMA_MODES.md)"}}}};

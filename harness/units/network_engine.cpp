@@ -3,6 +3,7 @@
 // tops only networks need: nvdla_core and nvdla_cdp_top over one memory (convolutions and LRN),
 // nvdla_core and nvdla_bdma_top (convolutions and copies; harness/units/core_rubik_rtl.cpp), tried
 // after every single top.
+#include "harness/random_layers.hpp"
 #include "harness/rtl_devices.hpp"
 #include "units/engine.hpp"
 #include "units/network.hpp"
@@ -24,7 +25,16 @@ Engine engine_network() {
                              .engines = {"conv", "sdp", "pdp", "bdma"},
                              .make = [](const std::vector<std::string>& blocks, const golden::HwConfig& cfg,
                                         const RunOptions& opt) { return make_core_bdma_rtl_device(blocks, cfg, opt); }}},
-          .bench = BenchSupport{.run = &bench_network, .format = &format_bench_network}};
+          .bench = BenchSupport{.run = &bench_network, .format = &format_bench_network},
+          .random = RandomSupport{.order = 90,
+                                  .generate = &generate_network_layer,
+                                  .compile = [](const LayerHeader& h, const JsonNode& root) {
+                                    return RandomCompiled{compile_network(h, root).program};
+                                  },
+                                  .memory_reference =
+                                      [](const JsonNode& root, const RandomLayer& L, const Memory& mem) {
+                                        return network_reference_diff(L, root, mem);
+                                      }}};
 }
 
 }  // namespace dla::harness::units

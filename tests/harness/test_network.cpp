@@ -24,6 +24,8 @@
 #include "harness/errors.hpp"
 #include "harness/json_reader.hpp"
 #include "harness/layer.hpp"
+#include "harness/program_runner.hpp"
+#include "harness/random_layers.hpp"
 #include "layer_helpers.hpp"
 #include "units/network.hpp"
 
@@ -1183,4 +1185,43 @@ TEST_CASE("network files: each refusal names the JSON pointer and the rule", "[n
     j["tensors"][3]["name"] = "c1";
     CHECK(refusal(j) == "/tensors/3/name | tensor \"c1\" is declared twice (first at /tensors/1)");
   }
+}
+
+TEST_CASE("random network layers reuse CBUF data and are judged by every layer's int64 reference", "[network][random]") {
+  // Generated networks (dlacosim random network, seed 1) run on the golden model: each equals the
+  // reference of every layer, each takes x from CBUF at least once (branches - 1 times), and a
+  // corrupted output element is caught and named at its layer.
+  int reuse_layers = 0, chained = 0, int16 = 0;
+  for (const std::string cfg : {"nv_small", "nv_large", "nv_full"}) {
+    for (uint64_t i = 0; i < 8; ++i) {
+      const RandomLayer g = generate_random_layer("network", *dla::golden::find_config(cfg), 1, i);
+      INFO(g.name << ": " << g.features);
+      const auto jd = parse_json_text(g.name + ".json", g.doc.dump());
+      const JsonNode root = JsonNode::root(jd);
+      const units::CompiledNetwork n = units::compile_network(layer_header(g, jd->file), root);
+      int reuses = 0;
+      for (const ProgramStep& st : n.program.steps) {
+        if (st.op == StepOp::RegWrite && st.reg->block == "CDMA" && st.reg->name == "D_MISC_CFG" &&
+            dla::golden::regs::field(st.value, dla::golden::regs::cdma::D_MISC_CFG::DATA_REUSE{}) != 0) {
+          ++reuses;
+        }
+      }
+      const bool chain = g.doc["layers"].back()["name"] == "chain";
+      const int branches = static_cast<int>(g.doc["layers"].size()) - (chain ? 1 : 0);
+      CHECK(reuses == branches - 1);
+      reuse_layers += reuses;
+      chained += chain ? 1 : 0;
+      int16 += g.doc["tensors"][0]["precision"] == "int16" ? 1 : 0;
+      GoldenDevice gold(*dla::golden::find_config(cfg));
+      REQUIRE(run_program(n.program, &gold, nullptr, {}).status == Status::Pass);
+      CHECK(network_reference_diff(g, root, gold.memory()) == "");
+      const units::NetTensor& last = n.tensors.back();
+      gold.memory().write(last.layout.base, static_cast<uint8_t>(gold.memory().read(last.layout.base) ^ 0x40));
+      CHECK_THAT(network_reference_diff(g, root, gold.memory()),
+                 Catch::Contains("layer " + g.doc["layers"].back()["name"].get<std::string>() + ": 1 of"));
+    }
+  }
+  CHECK(reuse_layers >= 24);
+  CHECK(chained >= 1);
+  CHECK(int16 >= 1);
 }

@@ -70,6 +70,15 @@ struct RandomLayer {
 [[nodiscard]] RandomLayer generate_bdma_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
 [[nodiscard]] std::string bdma_reference_diff(const RandomLayer& L, const JsonNode& root, const Memory& mem);
 
+// The `network` generator (harness/src/random_network.cpp): 2 to 4 convolutions over one input
+// (CBUF data reuse between them), sometimes one chained; and the int64 conv reference's verdict on
+// every layer's output tensor in a device's memory ("" when all agree).
+[[nodiscard]] RandomLayer generate_network_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
+[[nodiscard]] std::string network_reference_diff(const RandomLayer& L, const JsonNode& root, const Memory& mem);
+
+// The header a generated layer's document gives its compiler (unit, name, config, seed, stall).
+[[nodiscard]] LayerHeader layer_header(const RandomLayer& L, const std::filesystem::path& file);
+
 // The `linebuf` generator (harness/src/random_linebuf.cpp): layer L filled in with a random legal
 // line-buffer stack (any configuration: the engine is not NVDLA's). Runs through the layer handler.
 [[nodiscard]] RandomLayer generate_linebuf_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
