@@ -407,7 +407,8 @@ void check_batches(const Net& n) {
   }
 }
 
-// Execution order (Kahn, file order among ready layers); a cycle fails naming its layers.
+// Execution order (Kahn, file order among ready layers, a conv over the tensor the previous conv
+// read first); a cycle fails naming its layers.
 void order_layers(Net& n) {
   const std::size_t count = n.out.layers.size();
   std::vector<bool> done(count, false);
@@ -418,15 +419,26 @@ void order_layers(Net& n) {
     }
     return true;
   };
+  // The tensor the last conv-pipeline layer placed read, when it was a conv: a ready conv over
+  // the same tensor goes next (it takes it from CBUF, "CBUF reuse"); else the file's order.
+  int last_conv_input = -1;
   while (n.out.order.size() < count) {
     bool progress = false;
+    std::size_t pick = count;
     for (std::size_t i = 0; i < count; ++i) {
-      if (!done[i] && ready(n.out.layers[i])) {
-        done[i] = true;
-        n.out.order.push_back(static_cast<int>(i));
-        progress = true;
+      if (done[i] || !ready(n.out.layers[i])) continue;
+      if (pick == count) pick = i;
+      if (n.out.layers[i].op == "conv" && n.out.layers[i].input == last_conv_input && last_conv_input >= 0) {
+        pick = i;
         break;
       }
+    }
+    if (pick < count) {
+      done[pick] = true;
+      n.out.order.push_back(static_cast<int>(pick));
+      progress = true;
+      const NetLayer& P = n.out.layers[pick];
+      if (P.op == "conv" || P.op == "deconv") last_conv_input = P.op == "conv" ? P.input : -1;
     }
     if (!progress) {
       // Follow unfinished producers from the first waiting layer until one repeats: a cycle.

@@ -695,11 +695,16 @@ TEST_CASE("network inception: four branches concatenated by placement equal the 
     if (st.op == StepOp::MemLoad) CHECK_FALSE(in_cat);  // no copy into the cube
   }
   CHECK(checks_at_tensors(n) == 8);
-  // CBUF reuse (docs/NETWORKS.md "CBUF reuse"): b2_reduce runs right after b1_1x1 on the same x,
-  // so b1_1x1 keeps x in CBUF (SKIP_DATA_RLS) and b2_reduce takes it from there (DATA_REUSE,
-  // fetching nothing); no other layer reuses (b3_reduce reads x too, but after b2_3x3), and no
-  // layer keeps or reuses weights (all differ). CDMA's and CSC's copies agree, and so do the two
-  // layers' data banks. The values are the reference's (above).
+  // CBUF reuse (docs/NETWORKS.md "CBUF reuse"): the three 1x1 convolutions over x run one after
+  // the other (b3_reduce moved before b2_3x3, which the file lists first), so b1_1x1 and b2_reduce
+  // keep x in CBUF (SKIP_DATA_RLS) and b2_reduce and b3_reduce take it from there (DATA_REUSE,
+  // fetching nothing); no other layer reuses, and no layer keeps or reuses weights (all differ).
+  // CDMA's and CSC's copies agree, and so do the layers' data banks. The values are the
+  // reference's (above).
+  std::vector<std::string> order;
+  for (const int i : n.order) order.push_back(n.layers[static_cast<std::size_t>(i)].name);
+  CHECK(order == std::vector<std::string>{"b1_1x1", "b2_reduce", "b3_reduce", "b2_3x3", "b3_5x5", "b4_pool",
+                                          "b4_1x1", "mix"});
   namespace gr = dla::golden::regs;
   const auto misc = [&](const std::string& layer, const char* block) {
     std::vector<uint32_t> v;
@@ -718,13 +723,17 @@ TEST_CASE("network inception: four branches concatenated by placement equal the 
     REQUIRE(cdma.size() == 2);
     CHECK(misc(layer, "CSC") == cdma);
     const std::string name = layer;
-    CHECK(gr::field(cdma[0], gr::cdma::D_MISC_CFG::SKIP_DATA_RLS{}) == (name == "b1_1x1" ? 1u : 0u));
-    CHECK(gr::field(cdma[0], gr::cdma::D_MISC_CFG::DATA_REUSE{}) == (name == "b2_reduce" ? 1u : 0u));
+    CHECK(gr::field(cdma[0], gr::cdma::D_MISC_CFG::SKIP_DATA_RLS{}) ==
+          (name == "b1_1x1" || name == "b2_reduce" ? 1u : 0u));
+    CHECK(gr::field(cdma[0], gr::cdma::D_MISC_CFG::DATA_REUSE{}) ==
+          (name == "b2_reduce" || name == "b3_reduce" ? 1u : 0u));
     CHECK(gr::field(cdma[0], gr::cdma::D_MISC_CFG::WEIGHT_REUSE{}) == 0);
     CHECK(gr::field(cdma[0], gr::cdma::D_MISC_CFG::SKIP_WEIGHT_RLS{}) == 0);
   }
-  CHECK(gr::field(misc("b1_1x1", "CDMA")[1], gr::cdma::D_BANK::DATA_BANK{}) ==
-        gr::field(misc("b2_reduce", "CDMA")[1], gr::cdma::D_BANK::DATA_BANK{}));
+  for (const char* layer : {"b2_reduce", "b3_reduce"}) {
+    CHECK(gr::field(misc("b1_1x1", "CDMA")[1], gr::cdma::D_BANK::DATA_BANK{}) ==
+          gr::field(misc(layer, "CDMA")[1], gr::cdma::D_BANK::DATA_BANK{}));
+  }
 }
 
 TEST_CASE("network yolo_tiny: leaky ReLU through the SDP LUT down to 13x13 equals the reference", "[network]") {
