@@ -150,13 +150,14 @@ std::optional<ConvBanks> shared_weight_banks(const ConvConfig& c, const HwConfig
   return sb;
 }
 
-// Bytes the bands fetch: each band's input rows, and the weights once when the bands share them,
-// else once per band.
+// Bytes the bands fetch: each band's input rows (its W atoms of each surface a row), and the
+// weights once when the bands share them, else once per band.
 uint64_t band_fetch_bytes(const ConvConfig& c, const HwConfig& hw, const std::vector<Band>& bands) {
   uint64_t bytes = 0;
   for (const Band& b : bands) {
     const ConvConfig bc = band_config(c, b);
-    bytes += bc.in_layout.region_bytes(bc.input);
+    bytes += static_cast<uint64_t>(bc.input.h) * static_cast<uint64_t>(bc.in_layout.surfaces(bc.input.c)) *
+             static_cast<uint64_t>(bc.input.w) * bc.in_layout.atom_bytes;
   }
   const uint64_t times = shared_weight_banks(c, hw, bands) ? 1 : bands.size();
   return bytes + golden::conv_derived(c, hw).weight_bytes * times;
