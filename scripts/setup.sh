@@ -6,6 +6,11 @@ set -euo pipefail
 # clang-14, libclang-rt-14-dev: clang and libFuzzer for scripts/fuzz.sh (docs/FUZZING.md).
 packages=(g++ make cmake ccache verilator catch2 nlohmann-json3-dev libboost-program-options-dev
           zlib1g-dev libfmt-dev gtkwave chromium clang-14 libclang-rt-14-dev)
+# NVIDIA's C model (docs/CMOD.md), built where an nvdla/hw checkout is at hand (scripts/cmod-args.sh):
+# SystemC; java, perl's XML::Simple and python3 run NVIDIA's register-header generator.
+if [ -n "${DLA_NVDLA_HW:-}" ] || [ -d "$(dirname "$0")/../../shared/nvdla-hw" ]; then
+  packages+=(libsystemc-dev default-jre-headless libxml-simple-perl python3)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

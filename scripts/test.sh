@@ -47,7 +47,8 @@ fi
 if ((sanitize)); then
   bash scripts/configure-sanitize.sh
 else
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+  source scripts/cmod-args.sh
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${cmod_args[@]}"
 fi
 cd "$dir"
 # Leaks are reported too (LeakSanitizer is part of AddressSanitizer on Linux); the suppressions

@@ -7,7 +7,7 @@ file(READ ${JSON} j)
 # HwConfig's fields in declaration order (golden/include/golden/config.hpp) and their kinds.
 set(fields atomic_c:int mac_cells:int int16:bool atom_bytes:int dma_bits:int cbuf_banks:int cbuf_entries:int
     cbuf_entry_bytes:int stripe_lower:int stripe_upper:int winograd:bool wfold:bool nvdlav1_map:bool sdp_lanes:int
-    sdp_ew_lanes:int pdp_throughput:int cdp_throughput:int pdp_line_buffer_elements:int)
+    sdp_ew_lanes:int pdp_throughput:int cdp_throughput:int pdp_line_buffer_elements:int cmod:string)
 set(text "// Generated from regs/hw_configs.json by tools/hw_configs.cmake; do not edit (cmake --build build --target regen).\n")
 string(APPEND text "// The initializers of golden/src/config.cpp's configuration table, in the file's order.\n")
 string(JSON n LENGTH "${j}" configs)
@@ -30,6 +30,8 @@ foreach(i RANGE ${last})
       else()
         set(v false)
       endif()
+    elseif(kind STREQUAL "string")
+      set(v "\"${v}\"")
     elseif(NOT v MATCHES "^[0-9]+$")
       message(FATAL_ERROR "${JSON}: ${name}.${key} must be a non-negative integer, not \"${v}\"")
     endif()

@@ -16,6 +16,7 @@
 #include "harness/layer.hpp"
 #include "harness/nvdla_cfg.hpp"
 #include "harness/program_runner.hpp"
+#include "harness/cmod_device.hpp"
 #include "harness/random_layers.hpp"
 #include "harness/regress.hpp"
 #include "harness/report.hpp"
@@ -65,6 +66,15 @@ examples (from the repository root; each runs as written):
       --config nv_small > /tmp/dlacosim-test.json
 )";
 
+// NVIDIA's C model as a judge (docs/CMOD.md).
+void add_cmod_options(po::options_description& d) {
+  d.add_options()
+    ("judge", po::value<std::string>(), "cmod: NVIDIA's C model judges every run beside golden and the RTL (a build configured with -DDLA_NVDLA_HW)")
+    ("cmod-timeout", po::value<uint64_t>()->default_value(900), "seconds of wall time the C model may take per interrupt wait")
+    ("cmod-quiet", po::value<uint64_t>()->default_value(60), "seconds of wall time the C model may wait without moving memory before it is stopped as hung")
+    ("cmod-log", po::value<std::string>(), "write the C model's own log (SystemC reports) to this file");
+}
+
 // The memory model of RTL devices' DMA ports (docs/CLI.md "Memory model options").
 void add_mem_options(po::options_description& d) {
   d.add_options()
@@ -75,7 +85,7 @@ void add_mem_options(po::options_description& d) {
 po::options_description run_options() {
   po::options_description d("run options");
   d.add_options()
-    ("mode", po::value<std::string>()->default_value("cross"), "cross (RTL vs golden), golden or rtl")
+    ("mode", po::value<std::string>()->default_value("cross"), "cross (RTL vs golden), golden, rtl or cmod (NVIDIA's C model alone)")
     ("seed", po::value<uint64_t>(), "run seed (overrides the layer's); every random choice derives from it")
     ("stall", po::value<double>(), "back-pressure probability on every valid/ready port, 0..0.95")
     ("config", po::value<std::string>(), "override the layer's configuration (nv_small, nv_large, nv_full)")
@@ -92,6 +102,7 @@ po::options_description run_options() {
     ("stop-after", po::value<std::string>(), "network files: run the program up to this layer's check (docs/NETWORKS.md)")
     ("wave-layer", po::value<std::string>(), "network files: dump --wave for this layer's cycles only");
   add_mem_options(d);
+  add_cmod_options(d);
   return d;
 }
 
@@ -103,11 +114,12 @@ po::options_description regress_options() {
     ("json", po::value<std::string>(), "write all results as JSON to this file")
     ("html", po::value<std::string>(), "write a self-contained HTML report to this file")
     ("shard", po::value<std::string>(), "run only shard I of N (0-based), written I/N")
-    ("mode", po::value<std::string>()->default_value("cross"), "cross, golden or rtl")
+    ("mode", po::value<std::string>()->default_value("cross"), "cross, golden, rtl or cmod")
     ("watchdog", po::value<uint64_t>()->default_value(20000), "cycles without progress before a run is ended")
     ("dump-dir", po::value<std::string>(), "on mismatch, write gzip dumps here")
     ("no-progress", po::bool_switch(), "no progress on stderr (a status line on a terminal, else a line per run)");
   add_mem_options(d);
+  add_cmod_options(d);
   return d;
 }
 
@@ -140,9 +152,30 @@ Parsed parse(const std::vector<std::string>& args, const po::options_description
 }
 
 void check_mode(const std::string& mode) {
-  if (mode != "cross" && mode != "golden" && mode != "rtl") {
-    throw InputError("--mode", "", "\"" + mode + "\" is not one of cross, golden, rtl");
+  if (mode != "cross" && mode != "golden" && mode != "rtl" && mode != "cmod") {
+    throw InputError("--mode", "", "\"" + mode + "\" is not one of cross, golden, rtl, cmod");
   }
+}
+
+// --cmod-timeout / --cmod-quiet / --cmod-log: how the C model runs when it is asked for.
+CmodOptions cmod_limits_from(const po::variables_map& vm) {
+  for (const char* name : {"cmod-timeout", "cmod-quiet"}) {
+    const uint64_t t = vm[name].as<uint64_t>();
+    if (t == 0 || t > 86400) throw InputError(std::string("--") + name, std::to_string(t), "must be 1..86400 seconds");
+  }
+  CmodOptions c;
+  c.wait_limit = std::chrono::seconds(vm["cmod-timeout"].as<uint64_t>());
+  c.quiet_limit = std::chrono::seconds(vm["cmod-quiet"].as<uint64_t>());
+  if (vm.count("cmod-log")) c.log_file = vm["cmod-log"].as<std::string>();
+  return c;
+}
+
+// --judge cmod: whether NVIDIA's C model judges beside the other devices.
+bool judge_cmod_from(const po::variables_map& vm) {
+  if (!vm.count("judge")) return false;
+  const std::string j = vm["judge"].as<std::string>();
+  if (j != "cmod") throw InputError("--judge", j, "the only third judge is cmod (NVIDIA's C model)");
+  return true;
 }
 
 MemOptions mem_options_from(const po::variables_map& vm) {
@@ -176,6 +209,12 @@ MemOptions mem_options_from(const po::variables_map& vm) {
     m.bandwidth = b;
   }
   return m;
+}
+
+void apply_cmod_options(const po::variables_map& vm, RunOptions& o) {
+  o.judge_cmod = judge_cmod_from(vm);
+  if (o.judge_cmod && o.mode == "cmod") throw InputError("--judge", "cmod", "--mode cmod runs on the C model already");
+  o.cmod = cmod_limits_from(vm);
 }
 
 RunOptions run_options_from(const po::variables_map& vm) {
@@ -212,6 +251,7 @@ RunOptions run_options_from(const po::variables_map& vm) {
   o.mem = mem_options_from(vm);
   if (vm.count("stop-after")) o.stop_after = vm["stop-after"].as<std::string>();
   if (vm.count("wave-layer")) o.wave_layer = vm["wave-layer"].as<std::string>();
+  apply_cmod_options(vm, o);
   return o;
 }
 
@@ -307,6 +347,7 @@ int cmd_regress(const std::vector<std::string>& args) {
   o.sim.watchdog = p.vm["watchdog"].as<uint64_t>();
   if (p.vm.count("dump-dir")) o.dump_dir = p.vm["dump-dir"].as<std::string>();
   o.mem = mem_options_from(p.vm);
+  apply_cmod_options(p.vm, o);
   Shard shard;
   if (p.vm.count("shard")) {
     const std::string s = p.vm["shard"].as<std::string>();
@@ -435,6 +476,7 @@ po::options_description random_options() {
     ("focus", po::value<std::string>(), "every layer exercises this feature of the unit (conv: wfold); its own layers")
     ("quiet", po::bool_switch(), "no line per finished layer, only failures and the summary")
     ("list", po::bool_switch(), "generate the layers and print each one's name and features; run nothing");
+  add_cmod_options(d);
   return d;
 }
 
@@ -463,6 +505,14 @@ int cmd_random(const std::vector<std::string>& args) {
   o.save_all = p.vm["all"].as<bool>();
   if (o.save_all && o.out_dir.empty()) throw InputError("--all", "", "needs --out DIR");
   if (p.vm.count("focus")) o.focus = p.vm["focus"].as<std::string>();
+  if (judge_cmod_from(p.vm)) o.judge_cmod = cmod_limits_from(p.vm);
+  if (o.judge_cmod) {
+    // Refused up front, not layer by layer: a configuration whose C model this build lacks.
+    for (const auto* cfg : campaign_configs(o)) {
+      std::string why;
+      if (cmod_server(*cfg, why).empty()) throw InputError("--judge", "cmod", why);
+    }
+  }
   if (p.vm["list"].as<bool>()) {
     const auto cfgs = campaign_configs(o);
     for (uint64_t i = 0; i < o.count; ++i) {
@@ -477,8 +527,10 @@ int cmd_random(const std::vector<std::string>& args) {
   o.on_done = [&](const RandomRun& r) {
     ++done;
     if (quiet && r.status == RandomStatus::Pass) return;
-    std::cout << fmt::format("[{}/{}] {:<8} {} ({:.2f} s, {} cycles){}\n", done, o.count, random_status_name(r.status),
-                             r.layer.name, r.seconds, r.cross.cycles,
+    const std::string cmod =
+        r.cross.cmod && o.judge_cmod ? fmt::format(" [cmod {}]", verdict_name(r.cross.cmod->state)) : "";
+    std::cout << fmt::format("[{}/{}] {:<8} {} ({:.2f} s, {} cycles){}{}\n", done, o.count,
+                             random_status_name(r.status), r.layer.name, r.seconds, r.cross.cycles, cmod,
                              r.status == RandomStatus::Pass ? "" : ": " + r.message.substr(0, r.message.find('\n')))
               << std::flush;
   };

@@ -97,6 +97,7 @@ RunResult run_layer(const std::filesystem::path& file, const RunOptions& opt) {
     r.work = unit_result.work;
     r.dma = unit_result.dma;
     r.compares = unit_result.compares;
+    r.cmod = unit_result.cmod;
   } catch (const InputError& e) {
     r.status = Status::BadInput;
     r.message = e.what();

@@ -11,14 +11,44 @@ uint8_t Memory::read(uint64_t addr) const {
   return it == pages_.end() ? 0 : (*it->second)[addr % kPageBytes];
 }
 
-void Memory::write(uint64_t addr, uint8_t value) {
-  auto& page = pages_[addr / kPageBytes];
+Memory::Page& Memory::page_for_write(uint64_t index) {
+  auto& page = pages_[index];
   if (!page) page = std::make_unique<Page>(Page{});
-  (*page)[addr % kPageBytes] = value;
+  if (tracking_ && (written_.empty() || written_.back() != index)) written_.push_back(index);
+  return *page;
 }
 
+void Memory::write(uint64_t addr, uint8_t value) { page_for_write(addr / kPageBytes)[addr % kPageBytes] = value; }
+
 void Memory::write(uint64_t addr, std::span<const uint8_t> bytes) {
-  for (std::size_t i = 0; i < bytes.size(); ++i) write(addr + i, bytes[i]);
+  uint64_t done = 0;
+  while (done < bytes.size()) {
+    const uint64_t a = addr + done;
+    const uint64_t off = a % kPageBytes;
+    const uint64_t n = std::min<uint64_t>(kPageBytes - off, bytes.size() - done);
+    std::copy_n(bytes.begin() + static_cast<std::ptrdiff_t>(done), n,
+                page_for_write(a / kPageBytes).begin() + static_cast<std::ptrdiff_t>(off));
+    done += n;
+  }
+}
+
+std::vector<uint64_t> Memory::take_written_pages() {
+  std::vector<uint64_t> out = std::move(written_);
+  written_.clear();
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::array<uint8_t, Memory::kPageBytes> Memory::page(uint64_t index) const {
+  const auto it = pages_.find(index);
+  return it == pages_.end() ? Page{} : *it->second;
+}
+
+void Memory::set_page(uint64_t index, std::span<const uint8_t, kPageBytes> bytes) {
+  auto& page = pages_[index];
+  if (!page) page = std::make_unique<Page>(Page{});
+  std::copy(bytes.begin(), bytes.end(), page->begin());
 }
 
 std::vector<uint8_t> Memory::read(uint64_t addr, uint64_t size) const {
@@ -36,7 +66,14 @@ std::vector<uint8_t> Memory::read(uint64_t addr, uint64_t size) const {
 }
 
 void Memory::fill(uint64_t addr, uint64_t size, uint8_t value) {
-  for (uint64_t i = 0; i < size; ++i) write(addr + i, value);
+  uint64_t done = 0;
+  while (done < size) {
+    const uint64_t a = addr + done;
+    const uint64_t off = a % kPageBytes;
+    const uint64_t n = std::min(kPageBytes - off, size - done);
+    std::fill_n(page_for_write(a / kPageBytes).begin() + static_cast<std::ptrdiff_t>(off), n, value);
+    done += n;
+  }
 }
 
 uint32_t Memory::crc32(uint64_t addr, uint64_t size) const {

@@ -25,6 +25,7 @@
 #include "golden/conv_image.hpp"
 #include "golden/conv_modes.hpp"
 #include "golden/conv_wfold.hpp"
+#include "harness/cmod_device.hpp"
 #include "harness/conv_reference.hpp"
 #include "harness/cdp_reference.hpp"
 #include "harness/rubik_reference.hpp"
@@ -1349,6 +1350,7 @@ std::string RandomRun::command() const {
     cmd += fmt::format(" --mem-latency {}:{}", layer.mem.latency_min, layer.mem.latency_max);
   if (!layer.mem.unlimited()) cmd += fmt::format(" --mem-bandwidth {}", layer.mem.bandwidth);
   if (watchdog > 20000) cmd += fmt::format(" --watchdog {}", watchdog);
+  if (cross.cmod && cross.cmod->state != CmodVerdict::State::NotJudged) cmd += " --judge cmod";
   return cmd;
 }
 
@@ -1409,7 +1411,7 @@ void done_via_handler(const units::Engine& engine, const LayerHeader& h, const J
 
 }  // namespace
 
-RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
+RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog, const std::optional<CmodOptions>& judge_cmod) {
   const auto t0 = std::chrono::steady_clock::now();
   RandomRun out;
   out.layer = layer;
@@ -1426,6 +1428,10 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
     const units::RandomSupport& support = *engine->random;
     if (support.compile == nullptr) {
       done_via_handler(*engine, h, root, layer, watchdog, out);
+      if (judge_cmod) {
+        out.cross.cmod = CmodVerdict{CmodVerdict::State::NotJudged,
+                                     fmt::format("a {} layer runs on an engine NVDLA does not have", layer.unit)};
+      }
       return done();
     }
     units::RandomCompiled compiled;
@@ -1440,6 +1446,16 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
     out.watchdog = o.sim.watchdog;
     std::string why;
     const Program& program = compiled.program;
+    // NVIDIA's C model, where it can judge the program.
+    std::unique_ptr<Device> cmod;
+    std::optional<CmodVerdict> cmod_not_judged;
+    if (judge_cmod) {
+      if (std::string reason = cmod_cannot_judge(program, *layer.config); !reason.empty()) {
+        cmod_not_judged = CmodVerdict{CmodVerdict::State::NotJudged, std::move(reason)};
+      } else {
+        cmod = make_cmod_device(*layer.config, *judge_cmod);
+      }
+    }
     std::unique_ptr<Device> rtl = make_rtl_device(enabled_blocks(program), *layer.config, o, why);
     const bool has_reference = support.memory_reference != nullptr;
     if (rtl == nullptr && has_reference && support.golden_only_rtl != nullptr) {
@@ -1447,7 +1463,8 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
       GoldenDevice gold(*layer.config);
       ProgramRunOptions po;
       po.mode = "golden";
-      RunResult r = run_program(program, &gold, nullptr, po);
+      RunResult r = run_program(program, &gold, nullptr, po, cmod.get());
+      if (cmod_not_judged) r.cmod = cmod_not_judged;
       r.name = layer.name;
       r.unit = layer.unit;
       r.seed = layer.seed;
@@ -1474,7 +1491,8 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog) {
     GoldenDevice gold(*layer.config);
     ProgramRunOptions po;
     po.mode = "cross";
-    RunResult r = run_program(program, &gold, rtl.get(), po);
+    RunResult r = run_program(program, &gold, rtl.get(), po, cmod.get());
+    if (cmod_not_judged) r.cmod = cmod_not_judged;
     r.cycles = rtl->cycles();
     take_cross_result(std::move(r), layer, out);
     if (has_reference && (out.status == RandomStatus::Pass || out.status == RandomStatus::Mismatch)) {
@@ -1553,7 +1571,8 @@ RandomCampaign run_random_campaign(const RandomOptions& options) {
       const HwConfig& cfg = *opt.configs[i % opt.configs.size()];
       RandomRun run;
       try {
-        run = run_random_layer(generate_random_layer(opt.unit, cfg, opt.seed, i, opt.focus), opt.watchdog);
+        run = run_random_layer(generate_random_layer(opt.unit, cfg, opt.seed, i, opt.focus), opt.watchdog,
+                               opt.judge_cmod);
       } catch (const std::exception& e) {
         run.layer.name = fmt::format("random_{}_{}_s{}_{:05}", opt.unit, cfg.name, opt.seed, i);
         run.layer.config = &cfg;
@@ -1561,7 +1580,11 @@ RandomCampaign run_random_campaign(const RandomOptions& options) {
         run.status = RandomStatus::Error;
         run.message = std::string("generator: ") + e.what();
       }
-      if ((run.status != RandomStatus::Pass || opt.save_all) && !opt.out_dir.empty() && !run.layer.doc.empty()) {
+      // A layer the C model refused or did not finish is kept like a failing one: it is a finding.
+      const bool cmod_stopped = run.cross.cmod && (run.cross.cmod->state == CmodVerdict::State::Refused ||
+                                                   run.cross.cmod->state == CmodVerdict::State::Timeout);
+      if ((run.status != RandomStatus::Pass || cmod_stopped || opt.save_all) && !opt.out_dir.empty() &&
+          !run.layer.doc.empty()) {
         ojson doc = run.layer.doc;
         run.file = opt.out_dir / (run.layer.name + ".json");
         doc["description"] = fmt::format("dlacosim random {} --seed {}{} layer {} ({}): {}{}. Reproduce: {}",
@@ -1612,8 +1635,10 @@ std::string format_random_summary(const RandomCampaign& c) {
   int ref_agrees = 0, ref_na = 0, resized = 0;
   double cpu = 0;
   uint64_t cycles = 0;
+  std::map<std::string, std::map<CmodVerdict::State, int>> verdicts;  // per configuration
   for (const RandomRun& r : c.runs) {
     per_config[r.layer.config != nullptr ? r.layer.config->name : "?"][r.status]++;
+    if (r.cross.cmod) verdicts[r.layer.config != nullptr ? r.layer.config->name : "?"][r.cross.cmod->state]++;
     ref_agrees += r.reference == "agrees";
     ref_na += r.reference.rfind("n/a", 0) == 0;
     resized += r.layer.resized > 0;
@@ -1626,7 +1651,21 @@ std::string format_random_summary(const RandomCampaign& c) {
                      r.layer.name, r.layer.config != nullptr ? r.layer.config->name : "?", r.layer.seed, r.layer.stall,
                      r.layer.rand_reset, r.layer.features, r.message);
     if (!r.reference.empty()) s += fmt::format("  int64 reference: {}\n", r.reference);
+    if (r.cross.cmod) {
+      s += fmt::format("  NVIDIA C model: {}: {}\n", verdict_name(r.cross.cmod->state), r.cross.cmod->detail);
+    }
     s += fmt::format("  reproduce: {}\n", r.command());
+  }
+  // Layers the C model refused or did not finish while the others passed: listed, never counted as
+  // judged (docs/CMOD.md).
+  for (const RandomRun& r : c.runs) {
+    if (r.status != RandomStatus::Pass || !r.cross.cmod) continue;
+    const auto st = r.cross.cmod->state;
+    if (st != CmodVerdict::State::Refused && st != CmodVerdict::State::Timeout) continue;
+    s += fmt::format("CMOD-{} {} ({}; {})\n  {}\n  reproduce: {}\n",
+                     st == CmodVerdict::State::Refused ? "REFUSED" : "TIMEOUT", r.layer.name,
+                     r.layer.config != nullptr ? r.layer.config->name : "?", r.layer.features, r.cross.cmod->detail,
+                     r.command());
   }
   s += fmt::format("random {} --seed {} --count {} -j {}: {} layers in {:.1f} s ({:.1f} s of runs, {} RTL cycles)\n",
                    o.unit, o.seed, o.count, o.jobs, c.runs.size(), c.seconds, cpu, cycles);
@@ -1650,6 +1689,14 @@ std::string format_random_summary(const RandomCampaign& c) {
   if (reports_reference_counts(o.unit)) {
     s += fmt::format("int64 reference: agrees on {} layers, not applicable on {}{}\n", ref_agrees, ref_na,
                      ref_na != 0 ? " (EW LUT, EQL, inexact Winograd)" : "");
+  }
+  if (o.judge_cmod) {
+    s += "NVIDIA C model (--judge cmod):\n";
+    for (const auto& [cfg, counts] : verdicts) {
+      std::string v;
+      for (const auto& [state, n] : counts) v += fmt::format("{}{} {}", v.empty() ? "" : ", ", n, verdict_name(state));
+      s += fmt::format("  {:<10} {}\n", cfg, v);
+    }
   }
   s += fmt::format("layers shrunk to fit CBUF: {}\n", resized);
   std::string seeds;
@@ -1688,6 +1735,27 @@ nlohmann::json random_summary_json(const RandomCampaign& c) {
   j["counts"] = counts;
   j["per_config"] = per_config;
   if (reports_reference_counts(o.unit)) j["reference"] = {{"agrees", agrees}, {"not_applicable", na}};
+  if (o.judge_cmod) {
+    nlohmann::json v = nlohmann::json::object();
+    for (const RandomRun& r : c.runs) {
+      if (!r.cross.cmod) continue;
+      const std::string cfg = r.layer.config != nullptr ? r.layer.config->name : "?";
+      const std::string st(verdict_name(r.cross.cmod->state));
+      if (!v.contains(cfg)) v[cfg] = nlohmann::json::object();
+      v[cfg][st] = v[cfg].value(st, 0) + 1;
+    }
+    j["cmod"] = v;
+    nlohmann::json stopped = nlohmann::json::array();
+    for (const RandomRun& r : c.runs) {
+      if (!r.cross.cmod || (r.cross.cmod->state != CmodVerdict::State::Refused &&
+                            r.cross.cmod->state != CmodVerdict::State::Timeout)) {
+        continue;
+      }
+      stopped.push_back({{"index", r.layer.index}, {"name", r.layer.name}, {"verdict", verdict_name(r.cross.cmod->state)},
+                         {"detail", r.cross.cmod->detail}, {"file", r.file.string()}, {"command", r.command()}});
+    }
+    j["cmod_stopped"] = stopped;
+  }
   j["failures"] = nlohmann::json::array();
   for (const RandomRun& r : c.runs) {
     if (r.status == RandomStatus::Pass) continue;
@@ -1702,6 +1770,7 @@ nlohmann::json random_summary_json(const RandomCampaign& c) {
     f["features"] = r.layer.features;
     f["message"] = r.message;
     f["reference"] = r.reference;
+    if (r.cross.cmod) f["cmod"] = {{"verdict", verdict_name(r.cross.cmod->state)}, {"detail", r.cross.cmod->detail}};
     f["file"] = r.file.string();
     f["command"] = r.command();
     j["failures"].push_back(f);

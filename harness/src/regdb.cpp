@@ -41,6 +41,7 @@ RegDb::RegDb() {
       def.offset = r.at("offset").get<uint32_t>();
       def.reset = r.value("reset", 0u);
       def.dual = r.value("group", std::string{}) == "dual";
+      def.extension = r.value("extension", std::string{});
       for (const auto& [fname, f] : r.at("fields").items()) {
         def.fields.push_back({fname, f.at("lsb").get<int>(), f.at("msb").get<int>(), f.value("access", "rw")});
       }

@@ -63,11 +63,39 @@ nlohmann::json dma_json(const DmaTraffic& d, uint64_t cycles) {
           {"mem_bandwidth", d.mem.unlimited() ? nlohmann::json(nullptr) : nlohmann::json(d.mem.bandwidth)}};
 }
 
+std::string_view verdict_name(CmodVerdict::State s) {
+  switch (s) {
+    case CmodVerdict::State::Agrees: return "agrees";
+    case CmodVerdict::State::Differs: return "differs";
+    case CmodVerdict::State::NotJudged: return "not judged";
+    case CmodVerdict::State::Refused: return "refused";
+    case CmodVerdict::State::Timeout: return "timeout";
+  }
+  return "?";
+}
+
+namespace {
+
+CmodVerdict::State verdict_from_name(const JsonNode& n) {
+  const std::string v = n.as_choice({"agrees", "differs", "not judged", "refused", "timeout"});
+  for (auto s : {CmodVerdict::State::Agrees, CmodVerdict::State::Differs, CmodVerdict::State::NotJudged,
+                 CmodVerdict::State::Refused, CmodVerdict::State::Timeout}) {
+    if (verdict_name(s) == v) return s;
+  }
+  n.fail("unknown verdict");
+}
+
+}  // namespace
+
 std::string format_run(const RunResult& r) {
   std::string s = fmt::format("{} {} [{} {} {}] seed={} stall={:.2f} rand-reset={} cycles={} ({:.2f}s)\n",
                               status_name(r.status), r.name, r.unit, r.config, r.mode, r.seed, r.stall,
                               r.rand_reset, r.cycles, r.seconds);
   if (r.dma) s += "  " + format_dma(*r.dma, r.cycles) + "\n";
+  if (r.cmod) {
+    s += fmt::format("  NVIDIA C model: {}{}\n", verdict_name(r.cmod->state),
+                     r.cmod->detail.empty() ? "" : ": " + r.cmod->detail);
+  }
   if (!r.message.empty()) s += "  " + r.message + "\n";
   for (const auto& c : r.compares) {
     s += fmt::format("  {}: {} elements, {} mismatches, crc32 actual {:08x} expected {:08x}{}\n", c.region,
@@ -83,11 +111,17 @@ std::string format_run(const RunResult& r) {
 
 std::string format_table(const std::vector<RunResult>& results) {
   std::size_t w = 5;
-  for (const auto& r : results) w = std::max(w, r.name.size());
-  std::string s = fmt::format("{:<{}}  {:<6} {:<8} {:<5} {:<9} {:>10} {:>12} {:>9} {:>8}\n", "layer", w, "unit",
-                              "config", "mode", "result", "cycles", "elements", "mismatch", "time(s)");
-  s += std::string(w + 78, '-') + "\n";
+  bool judged = false;
+  for (const auto& r : results) {
+    w = std::max(w, r.name.size());
+    judged = judged || r.cmod.has_value();
+  }
+  const std::string cmod_head = judged ? fmt::format(" {:<10}", "cmod") : "";
+  std::string s = fmt::format("{:<{}}  {:<6} {:<8} {:<5} {:<9} {:>10} {:>12} {:>9} {:>8}{}\n", "layer", w, "unit",
+                              "config", "mode", "result", "cycles", "elements", "mismatch", "time(s)", cmod_head);
+  s += std::string(w + 78 + cmod_head.size(), '-') + "\n";
   std::size_t pass = 0;
+  std::map<CmodVerdict::State, std::size_t> verdicts;
   for (const auto& r : results) {
     std::size_t elements = 0, mism = 0;
     for (const auto& c : r.compares) {
@@ -95,11 +129,19 @@ std::string format_table(const std::vector<RunResult>& results) {
       mism += c.mismatches;
     }
     pass += r.status == Status::Pass ? 1 : 0;
-    s += fmt::format("{:<{}}  {:<6} {:<8} {:<5} {:<9} {:>10} {:>12} {:>9} {:>8.2f}\n", r.name, w, r.unit, r.config,
-                     r.mode, status_name(r.status), r.cycles, elements, mism, r.seconds);
+    std::string cmod;
+    if (judged) cmod = fmt::format(" {:<10}", r.cmod ? verdict_name(r.cmod->state) : "-");
+    if (r.cmod) ++verdicts[r.cmod->state];
+    s += fmt::format("{:<{}}  {:<6} {:<8} {:<5} {:<9} {:>10} {:>12} {:>9} {:>8.2f}{}\n", r.name, w, r.unit, r.config,
+                     r.mode, status_name(r.status), r.cycles, elements, mism, r.seconds, cmod);
   }
-  s += std::string(w + 78, '-') + "\n";
+  s += std::string(w + 78 + cmod_head.size(), '-') + "\n";
   s += fmt::format("{} passed, {} failed\n", pass, results.size() - pass);
+  if (judged) {
+    std::string v;
+    for (const auto& [state, n] : verdicts) v += fmt::format("{}{} {}", v.empty() ? "" : ", ", n, verdict_name(state));
+    s += fmt::format("NVIDIA C model: {}\n", v);
+  }
   return s;
 }
 
@@ -112,6 +154,7 @@ nlohmann::json to_json(const RunResult& r) {
   if (r.suite_index) j["suite_index"] = *r.suite_index;
   if (!r.wave.empty()) j["wave"] = r.wave;
   if (r.dma) j["dma"] = dma_json(*r.dma, r.cycles);
+  if (r.cmod) j["cmod"] = {{"verdict", verdict_name(r.cmod->state)}, {"detail", r.cmod->detail}};
   auto& cs = j["compares"] = nlohmann::json::array();
   for (const auto& c : r.compares) {
     nlohmann::json jc{{"region", c.region},
@@ -253,13 +296,13 @@ MismatchMap mismatch_map_from_json(const JsonNode& n, const CubeShape& shape) {
 RunResult run_result_from_json(const JsonNode& n) {
   if (!n.is_object()) n.fail("expected a run result object");
   n.allow_keys({"layer_file", "name", "unit", "config", "mode", "seed", "stall", "rand_reset", "status", "message",
-                "cycles", "work", "seconds", "dma", "compares", "suite_index", "wave"});
+                "cycles", "work", "seconds", "dma", "compares", "suite_index", "wave", "cmod"});
   RunResult r;
   r.layer_file = n.require("layer_file").as_string();
   r.name = n.require("name").as_string();
   r.unit = n.require("unit").as_string();
   r.config = n.require("config").as_string();
-  r.mode = n.require("mode").as_choice({"cross", "golden", "rtl"});
+  r.mode = n.require("mode").as_choice({"cross", "golden", "rtl", "cmod"});
   r.seed = n.require("seed").as_u64();
   r.stall = n.require("stall").as_double(0.0, 0.95);
   r.rand_reset = static_cast<int>(n.require("rand_reset").as_int(0, 2));
@@ -270,6 +313,10 @@ RunResult run_result_from_json(const JsonNode& n) {
   r.seconds = n.require("seconds").as_double(0.0, 1e12);
   if (const auto si = n.get("suite_index")) r.suite_index = static_cast<std::size_t>(si->as_u64());
   if (const auto w = n.get("wave")) r.wave = w->as_string();
+  if (const auto v = n.get("cmod")) {
+    v->allow_keys({"verdict", "detail"});
+    r.cmod = CmodVerdict{verdict_from_name(v->require("verdict")), v->require("detail").as_string()};
+  }
   if (const auto d = n.get("dma")) {
     d->allow_keys({"bytes_read", "bytes_written", "bytes_per_cycle", "mem_latency", "mem_bandwidth"});
     DmaTraffic t;

@@ -41,6 +41,9 @@ struct HwConfig {
   // PDP line buffer: int8 partial sums it holds (7 KB of 14-bit sums; int16 holds half as many).
   // One output column of one split needs one sum per channel of an atom (docs/PDP.md).
   int pdp_line_buffer_elements = 4096;
+  // The build of NVIDIA's C model that judges this configuration (harness cmod device,
+  // docs/CMOD.md): "nvdlav1" (branch nvdlav1) or "master:PROJECT" (branch master, PROJECT.spec).
+  std::string cmod;
 
   // Widest output line (per split) PDP's line buffer holds for precision p.
   [[nodiscard]] int pdp_max_out_width(Precision p) const {

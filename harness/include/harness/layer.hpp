@@ -2,6 +2,7 @@
 // understands the rest (docs/LAYER_FORMAT.md).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "golden/config.hpp"
+#include "harness/cmod_device.hpp"
 #include "harness/json_reader.hpp"
 #include "harness/mem_model.hpp"
 #include "harness/report.hpp"
@@ -34,7 +36,7 @@ struct FlipBit {
 };
 
 struct RunOptions {
-  std::string mode = "cross";  // cross | golden | rtl
+  std::string mode = "cross";  // cross | golden | rtl | cmod
   std::optional<uint64_t> seed;
   std::optional<double> stall;
   std::optional<std::string> config;  // overrides the layer's configuration
@@ -46,6 +48,10 @@ struct RunOptions {
   // Network files only (docs/NETWORKS.md): run up to this layer's check; dump --wave for this
   // layer's window only. Empty: not given.
   std::string stop_after, wave_layer;
+  // NVIDIA's C model (docs/CMOD.md): --judge cmod adds it beside golden / the RTL; its limits and
+  // log (--cmod-timeout, --cmod-quiet, --cmod-log).
+  bool judge_cmod = false;
+  CmodOptions cmod;
 };
 
 struct LoadedLayer {

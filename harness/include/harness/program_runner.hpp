@@ -18,7 +18,7 @@
 namespace dla::harness {
 
 struct ProgramRunOptions {
-  std::string mode = "golden";       // golden | cross | rtl (reported)
+  std::string mode = "golden";       // golden | cross | rtl | cmod (reported)
   std::size_t max_listed = 10;       // mismatches listed per compared region
   uint64_t wait_timeout = 10'000'000;  // cycles an RTL device may take to raise an interrupt
 };
@@ -28,12 +28,16 @@ struct ProgramRunOptions {
 // one must be non-null. Never throws for run-time failures: a failed reg_read or check makes the
 // status Mismatch, an interrupt that is never raised Timeout (naming the step and the reason),
 // a register the configuration lacks BadInput.
+// `cmod`, when given, is NVIDIA's C model: with another device it judges beside it (every check
+// is also made on it; its verdict lands in RunResult::cmod, a difference fails the run, and its
+// refusal or hang ends its part only), alone it is the device under test (--mode cmod).
 [[nodiscard]] RunResult run_program(const Program& program, GoldenDevice* golden, Device* rtl,
-                                    const ProgramRunOptions& opt);
+                                    const ProgramRunOptions& opt, Device* cmod = nullptr);
 
 // Runs a program in a mode: golden builds a GoldenDevice for `config`; cross and rtl need RTL
 // models of the units the program enables and throw InputError naming them while the build has
-// none.
+// none; cmod runs it on NVIDIA's C model alone. RunOptions::judge_cmod adds the C model as a judge
+// (InputError when this build has no model of `config`).
 [[nodiscard]] RunResult run_program_in_mode(const Program& program, const golden::HwConfig& config,
                                             const RunOptions& opt);
 

@@ -5,11 +5,13 @@
 // (harness/conv_reference.hpp), in parallel threads, with a summary and the failing layers.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -121,6 +123,9 @@ struct RandomOptions {
   bool save_all = false;                         // write every layer to out_dir, not only failing ones
   uint64_t watchdog = 20000;
   std::string focus;  // --focus FEATURE: every layer exercises it (the unit's RandomSupport::focus)
+  // --judge cmod: NVIDIA's C model judges every layer it can run beside golden and the RTL
+  // (its verdict in RandomRun::cross.cmod; a difference fails the layer). Empty: not asked.
+  std::optional<CmodOptions> judge_cmod;
   std::function<void(const RandomRun&)> on_done;  // called (serialized) after each layer
 };
 
@@ -128,8 +133,10 @@ struct RandomOptions {
 // configuration that has the unit. Throws InputError naming --config for one without it.
 [[nodiscard]] std::vector<const golden::HwConfig*> campaign_configs(const RandomOptions& options);
 
-// Runs one layer: compile, cross mode, the reference (conv). Never throws.
-[[nodiscard]] RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog);
+// Runs one layer: compile, cross mode, the reference (conv); with `judge_cmod` NVIDIA's C model
+// judges too. Never throws.
+[[nodiscard]] RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog,
+                                         const std::optional<CmodOptions>& judge_cmod = std::nullopt);
 
 struct RandomCampaign {
   RandomOptions options;

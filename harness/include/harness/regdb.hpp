@@ -29,6 +29,7 @@ struct RegDef {
   uint32_t offset = 0;
   bool dual = false;  // D_* register: one copy per register group
   uint32_t reset = 0;
+  std::string extension;  // not empty: this project's register, absent from NVDLA (what it is for)
   std::vector<RegField> fields;
   [[nodiscard]] const RegField* field(std::string_view name) const;
   [[nodiscard]] uint32_t writable_mask() const;

@@ -20,6 +20,17 @@ enum class Status { Pass, Mismatch, BadInput, Timeout, Error };
 [[nodiscard]] std::string_view status_name(Status s);
 [[nodiscard]] int exit_code(Status s);
 
+// NVIDIA's C model as a judge of a run (--judge cmod; docs/CMOD.md): agreed with the golden model
+// (and the RTL) on every check; differed (the run fails); could not judge the program (a feature
+// NVDLA lacks, a documented deviation of the model); refused it (an assertion of the model, a
+// crash); or did not finish (a hang, its time limit).
+struct CmodVerdict {
+  enum class State { Agrees, Differs, NotJudged, Refused, Timeout };
+  State state = State::Agrees;
+  std::string detail;
+};
+[[nodiscard]] std::string_view verdict_name(CmodVerdict::State s);
+
 struct RunResult {
   std::string layer_file;
   std::string name;
@@ -38,6 +49,7 @@ struct RunResult {
   double seconds = 0;
   std::string wave;  // the FST waveform the run wrote (`run --wave`, absolute path); empty: none
   std::optional<std::size_t> suite_index;  // the entry's index in its suite (regress), for merging shards
+  std::optional<CmodVerdict> cmod;  // when the C model judged (or was asked to judge) the run
 };
 
 // Exit code of a set of runs: the worst of them (bad input > timeout > mismatch > pass).

@@ -1,0 +1,116 @@
+// What NVIDIA's C model cannot judge, and the counters it keeps otherwise than NVDLA documents
+// (docs/CMOD.md "Where the model is not a judge"). Each rule is a finding with evidence there; a
+// test shows each (tests/cmod/test_cmod_device.cpp).
+#include <fmt/format.h>
+
+#include <map>
+#include <string>
+
+#include "harness/cmod_device.hpp"
+#include "harness/regdb.hpp"
+
+namespace dla::harness {
+
+namespace {
+
+uint32_t field_of(uint32_t word, const RegDef& reg, std::string_view field) {
+  const RegField* f = reg.field(field);
+  if (f == nullptr) throw std::logic_error(fmt::format("cmod rules: {}.{} has no field {}", reg.block, reg.name, field));
+  return (word & f->mask()) >> f->lsb;
+}
+
+// The register values a program has written so far, by register (both groups' writes in one: a
+// group is programmed in full right before its D_OP_ENABLE, so at that write the values seen are
+// that group's).
+class Shadow {
+ public:
+  void write(const RegDef& reg, uint32_t v) { values_[&reg] = v; }
+  [[nodiscard]] uint32_t value(const char* block, const char* name) const {
+    const RegDef* r = RegDb::nvdla().find(fmt::format("{}.{}", block, name));
+    if (r == nullptr) throw std::logic_error(fmt::format("cmod rules: no register {}.{}", block, name));
+    const auto it = values_.find(r);
+    return it != values_.end() ? it->second : r->reset;
+  }
+  [[nodiscard]] uint32_t field(const char* block, const char* name, std::string_view f) const {
+    return field_of(value(block, name), *RegDb::nvdla().find(fmt::format("{}.{}", block, name)), f);
+  }
+
+ private:
+  std::map<const RegDef*, uint32_t> values_;
+};
+
+// RUBIK contract: the model reads sub-cube j of the input at DAIN + (j x surfaces + s) x
+// DAIN_SURF_STRIDE, never at D_CONTRACT_STRIDE_0 (nvdlav1 cmod/rubik/NV_NVDLA_rbk.cpp,
+// RubikRdmaSequenceContract); NVDLA's RTL (NV_NVDLA_RUBIK_seq_gen.v) and the documents step by
+// CONTRACT_STRIDE_0. The two agree only where that stride is the packed one.
+std::string rubik_contract_rule(const Shadow& s) {
+  if (s.field("RBK", "D_MISC_CFG", "RUBIK_MODE") != 0) return {};
+  const uint32_t prec = s.field("RBK", "D_MISC_CFG", "IN_PRECISION");
+  const uint32_t per_atom = prec == 0 ? 32 : 16;
+  const uint32_t channels = s.field("RBK", "D_DATAOUT_SIZE_1", "DATAOUT_CHANNEL") + 1;
+  const uint32_t surfaces = (channels + per_atom - 1) / per_atom;
+  const uint32_t surf = s.field("RBK", "D_DAIN_SURF_STRIDE", "DAIN_SURF_STRIDE");
+  const uint32_t contract = s.field("RBK", "D_CONTRACT_STRIDE_0", "CONTRACT_STRIDE_0");
+  if (uint64_t{contract} == uint64_t{surfaces} * surf) return {};
+  return fmt::format(
+      "a RUBIK contract whose D_CONTRACT_STRIDE_0 ({} x 32 B) is not its {} input surfaces x DAIN_SURF_STRIDE ({} x 32 "
+      "B): the C model ignores D_CONTRACT_STRIDE_0 (docs/CMOD.md, RUBIK)",
+      contract, surfaces, surf);
+}
+
+}  // namespace
+
+std::string cmod_cannot_judge(const Program& program, const golden::HwConfig& cfg) {
+  if (cfg.cmod.empty()) return fmt::format("{} has no NVIDIA C model", cfg.name);
+  Shadow shadow;
+  bool bdma_launched[2] = {false, false};
+  for (const ProgramStep& st : program.steps) {
+    if (st.op == StepOp::WaitIntr && st.intr.starts_with("BDMA_")) {
+      bdma_launched[st.intr == "BDMA_1" ? 1 : 0] = false;
+    } else if (st.op == StepOp::WaitAny) {
+      bdma_launched[0] = bdma_launched[1] = false;
+    }
+    if (st.op != StepOp::RegWrite || st.reg == nullptr) continue;
+    const RegDef& reg = *st.reg;
+    shadow.write(reg, st.value);
+    if (!reg.extension.empty() && st.value != 0) {
+      return fmt::format("it writes {}.{}, this project's extension that NVDLA lacks ({})", reg.block, reg.name,
+                         reg.extension);
+    }
+    if (reg.block == "RBK" && reg.name == "D_OP_ENABLE" && (st.value & 1u) != 0) {
+      if (std::string why = rubik_contract_rule(shadow); !why.empty()) return "it runs " + why;
+    }
+    if (reg.block == "BDMA" && reg.name == "CFG_CMD" && field_of(st.value, reg, "DST_RAM_TYPE") == 0) {
+      // nvdlav1 cmod: CV-SRAM writes land one 32-byte atom off up to each 256-byte boundary
+      // (its CVIF write path); every copy to MC agrees (docs/CMOD.md, BDMA).
+      return "a BDMA copy into CV-SRAM (CFG_CMD.DST_RAM_TYPE = CVSRAM): the C model's CV-SRAM write path shifts the "
+             "data (docs/CMOD.md, BDMA)";
+    }
+    if (reg.block == "BDMA" && (reg.name == "CFG_LAUNCH0" || reg.name == "CFG_LAUNCH1") && (st.value & 1u) != 0) {
+      const int g = reg.name == "CFG_LAUNCH1" ? 1 : 0;
+      bdma_launched[g] = true;
+      if (bdma_launched[0] && bdma_launched[1]) {
+        return "both BDMA groups launched before either is waited for: the C model loses one group's interrupt "
+               "(docs/CMOD.md, BDMA)";
+      }
+    }
+  }
+  return {};
+}
+
+std::string cmod_uncompared_read(const RegDef& reg) {
+  if (reg.block == "CDP" && reg.name == "D_OUT_SATURATION") {
+    return "the C model counts CDP output saturation otherwise (more, also where no output is at a limit; "
+           "docs/CMOD.md, counters)";
+  }
+  if ((reg.block == "CDP" || reg.block == "SDP") && reg.name.starts_with("D_PERF_LUT_")) {
+    return "the C model counts LUT hits per slot of its own loop, and while D_PERF_ENABLE is 0 (docs/CMOD.md, "
+           "counters)";
+  }
+  if (reg.name.find("STALL") != std::string::npos) {
+    return "stall counts measure timing, which the C model does not model as the hardware (docs/CMOD.md, counters)";
+  }
+  return {};
+}
+
+}  // namespace dla::harness

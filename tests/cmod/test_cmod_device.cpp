@@ -1,0 +1,228 @@
+// NVIDIA's C model as a device (docs/CMOD.md), built from ../shared/nvdla-hw: it reproduces
+// NVIDIA's own expected results through our driver, judges bundled layers three ways, names its
+// differences, refusals and hangs, and each documented deviation of the model is shown here (the
+// reason it is not a judge there).
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "golden/config.hpp"
+#include "harness/cmod_device.hpp"
+#include "harness/errors.hpp"
+#include "harness/golden_device.hpp"
+#include "harness/layer.hpp"
+#include "harness/nvdla_cfg.hpp"
+#include "harness/program_runner.hpp"
+#include "harness/regdb.hpp"
+#include "units/engine.hpp"
+
+using namespace dla::harness;
+namespace fs = std::filesystem;
+using dla::golden::HwConfig;
+
+namespace {
+
+const fs::path kTraces = fs::path(DLA_SHARED_DIR) / "nvdla-traces";
+const fs::path kLayers = fs::path(DLA_SOURCE_DIR) / "testvectors/layers";
+
+CmodOptions limits() {
+  CmodOptions o;
+  o.wait_limit = std::chrono::seconds(300);
+  o.quiet_limit = std::chrono::seconds(30);
+  return o;
+}
+
+// The program a bundled layer file compiles to (its engine's compiler).
+Program compiled(const fs::path& file) {
+  const LoadedLayer l = load_layer(file);
+  const units::Engine* e = units::find_engine(l.header.unit);
+  REQUIRE(e != nullptr);
+  REQUIRE(e->random);
+  REQUIRE(e->random->compile != nullptr);
+  return e->random->compile(l.header, l.root()).program;
+}
+
+// `program` on the C model alone.
+RunResult on_cmod(const Program& program, const HwConfig& cfg) {
+  const auto dev = make_cmod_device(cfg, limits());
+  ProgramRunOptions po;
+  po.mode = "cmod";
+  return run_program(program, nullptr, nullptr, po, dev.get());
+}
+
+// `program` on golden with the C model judging, whatever cmod_cannot_judge says.
+RunResult judged(const Program& program, const HwConfig& cfg, CmodOptions opt = limits()) {
+  GoldenDevice gold(cfg);
+  const auto dev = make_cmod_device(cfg, opt);
+  ProgramRunOptions po;
+  po.mode = "golden";
+  return run_program(program, &gold, nullptr, po, dev.get());
+}
+
+RunResult three_way(const fs::path& layer) {
+  RunOptions o;
+  o.mode = "cross";
+  o.judge_cmod = true;
+  o.cmod = limits();
+  return run_layer(layer, o);
+}
+
+}  // namespace
+
+TEST_CASE("NVIDIA's v1 trace-player tests reproduce NVIDIA's output on the nv_full model", "[cmod]") {
+  for (const char* t : {"sdp_relu_int16", "conv_8x8_fc_int16"}) {
+    INFO(t);
+    const Program p = import_nvdla_txn(kTraces / "nvdlav1" / t / "input.txn", "nv_full");
+    const RunResult r = on_cmod(p, dla::golden::nv_full());
+    CHECK(r.status == Status::Pass);
+    REQUIRE(!r.compares.empty());
+    CHECK(r.compares.back().mismatches == 0);
+  }
+}
+
+TEST_CASE("NVIDIA's nv_small traces reproduce their CRCs on the nv_small model", "[cmod]") {
+  for (const char* t : {"sdp_3x3x33_bs_bn_int8_0", "sdp_3x3x32_ew_lo_lin_int8", "pdp_16x6x16_4x2_split_max_int8_0",
+                        "cdp_8x8x32_lrn9_int8_0", "dc_8x8x36_4x4x36x16_dilation_int8_0",
+                        "sdp_pdp_32x16x32_pass_through_int8_0"}) {
+    INFO(t);
+    const Program p = import_nvdla_cfg(kTraces / "nv_small" / t / (std::string(t) + ".cfg"), "nv_small");
+    const RunResult r = on_cmod(p, dla::golden::nv_small());
+    CHECK(r.status == Status::Pass);
+    CHECK(!r.compares.empty());
+  }
+}
+
+TEST_CASE("a check the C model fails is a mismatch (a wrong expected CRC)", "[cmod]") {
+  Program p = import_nvdla_cfg(kTraces / "nv_small/sdp_3x3x33_bs_bn_int8_0/sdp_3x3x33_bs_bn_int8_0.cfg", "nv_small");
+  bool corrupted = false;
+  for (auto& st : p.steps) {
+    if (st.op == StepOp::Check && st.check == CheckKind::Crc32) {
+      st.crc ^= 1;
+      corrupted = true;
+    }
+  }
+  REQUIRE(corrupted);
+  const RunResult r = on_cmod(p, dla::golden::nv_small());
+  CHECK(r.status == Status::Mismatch);
+}
+
+TEST_CASE("three ways on bundled layers: golden = RTL = C model", "[cmod]") {
+  for (const char* f : {"sdp/small_relu.json", "sdp/full_int8_all_stages.json", "pdp/small_avg_3x3_s2_pad2.json",
+                        "cdp/small_lrn5_c13.json", "conv/small_3x3_pad1.json", "rubik/split_int8_c5.json"}) {
+    INFO(f);
+    if (!fs::exists(kLayers / f)) FAIL("no bundled layer " << f);
+    const RunResult r = three_way(kLayers / f);
+    CHECK(r.status == Status::Pass);
+    REQUIRE(r.cmod.has_value());
+    CHECK(r.cmod->state == CmodVerdict::State::Agrees);
+    bool judged_region = false;
+    for (const auto& c : r.compares) judged_region = judged_region || c.region.starts_with("cmod: ");
+    CHECK(judged_region);
+  }
+}
+
+TEST_CASE("what the C model cannot run is not judged, with the reason, never a pass", "[cmod]") {
+  // W-fold: this project's extension.
+  for (const auto& e : fs::directory_iterator(kLayers / "wfold")) {
+    if (e.path().extension() != ".json") continue;
+    const RunResult r = three_way(e.path());
+    INFO(e.path());
+    REQUIRE(r.cmod.has_value());
+    CHECK(r.cmod->state == CmodVerdict::State::NotJudged);
+    CHECK_THAT(r.cmod->detail, Catch::Contains("D_WFOLD"));
+    break;
+  }
+}
+
+TEST_CASE("deviation: RUBIK contract ignores D_CONTRACT_STRIDE_0", "[cmod]") {
+  // The model reads sub-cube j at DAIN + (j x surfaces) x DAIN_SURF_STRIDE. With the packed contract
+  // stride it agrees with golden; with another stride golden (NVDLA's RTL and documents) and the
+  // model differ, which is why such a program is not judged.
+  Program p = compiled(kLayers / "rubik/contract_int8_s2x2.json");
+  const RegDef* stride = RegDb::nvdla().find("RBK.D_CONTRACT_STRIDE_0");
+  REQUIRE(cmod_cannot_judge(p, dla::golden::nv_full()).empty());
+  const RunResult packed = judged(p, dla::golden::nv_full());
+  REQUIRE(packed.cmod.has_value());
+  CHECK(packed.cmod->state == CmodVerdict::State::Agrees);
+  bool changed = false;
+  for (auto& st : p.steps) {
+    if (st.op == StepOp::RegWrite && st.reg == stride) {
+      st.value += 0x1000;  // a gap of 4 KB between sub-cubes
+      changed = true;
+    }
+  }
+  REQUIRE(changed);
+  CHECK_THAT(cmod_cannot_judge(p, dla::golden::nv_full()), Catch::Contains("D_CONTRACT_STRIDE_0"));
+  const RunResult gap = judged(p, dla::golden::nv_full());
+  REQUIRE(gap.cmod.has_value());
+  CHECK(gap.cmod->state == CmodVerdict::State::Differs);
+  CHECK(gap.status == Status::Mismatch);
+}
+
+TEST_CASE("deviation: BDMA writes into CV-SRAM land shifted", "[cmod]") {
+  // One group, one copy into CV-SRAM: the same copy into MC agrees (the bundled MC layers do).
+  Program p = compiled(fs::path(DLA_SOURCE_DIR) / "tests/data/cmod/bdma_to_cvsram.json");
+  CHECK_THAT(cmod_cannot_judge(p, dla::golden::nv_full()), Catch::Contains("CV-SRAM"));
+  const RunResult r = judged(p, dla::golden::nv_full());
+  REQUIRE(r.cmod.has_value());
+  CHECK(r.cmod->state == CmodVerdict::State::Differs);
+  // The copy into MC instead: DST_RAM_TYPE = MC.
+  const RegDef* cmd = RegDb::nvdla().find("BDMA.CFG_CMD");
+  for (auto& st : p.steps) {
+    if (st.op == StepOp::RegWrite && st.reg == cmd) st.value |= 0x2u;
+  }
+  REQUIRE(cmod_cannot_judge(p, dla::golden::nv_full()).empty());
+  const RunResult mc = judged(p, dla::golden::nv_full());
+  REQUIRE(mc.cmod.has_value());
+  CHECK(mc.cmod->state == CmodVerdict::State::Agrees);
+}
+
+TEST_CASE("a program the C model refuses names its assertion", "[cmod]") {
+  // NVDLA's SDP_RDMA reads a 1x1 cube in one request: the model asserts a packed surface stride.
+  Program p = import_nvdla_cfg(kTraces / "nv_small/sdp_1x1x8_pass_through_int8_0/sdp_1x1x8_pass_through_int8_0.cfg",
+                               "nv_small");
+  const RegDef* surf = RegDb::nvdla().find("SDP_RDMA.D_SRC_SURFACE_STRIDE");
+  bool changed = false;
+  for (auto& st : p.steps) {
+    if (st.op == StepOp::RegWrite && st.reg == surf) {
+      st.value += 0x100;
+      changed = true;
+    }
+  }
+  REQUIRE(changed);
+  const RunResult r = judged(p, dla::golden::nv_small());
+  REQUIRE(r.cmod.has_value());
+  CHECK(r.cmod->state == CmodVerdict::State::Refused);
+  CHECK_THAT(r.cmod->detail, Catch::Contains("assertion failed"));
+  CHECK_THAT(r.cmod->detail, Catch::Contains("NV_NVDLA_sdp.cpp"));
+  // Alone on the C model the refusal is the run's: bad input.
+  CHECK(on_cmod(p, dla::golden::nv_small()).status == Status::BadInput);
+}
+
+TEST_CASE("a wait the C model can never satisfy ends in bounded time", "[cmod]") {
+  Program p;
+  p.name = "never";
+  p.config = "nv_full";
+  ProgramStep w;
+  w.op = StepOp::WaitIntr;
+  w.intr = "SDP_0";
+  w.where = "test";
+  p.steps.push_back(w);
+  CmodOptions o = limits();
+  o.quiet_limit = std::chrono::seconds(3);
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto dev = make_cmod_device(dla::golden::nv_full(), o);
+  ProgramRunOptions po;
+  po.mode = "cmod";
+  const RunResult r = run_program(p, nullptr, nullptr, po, dev.get());
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(20));
+  CHECK(r.status == Status::Timeout);
+  REQUIRE(r.cmod.has_value());
+  CHECK(r.cmod->state == CmodVerdict::State::Timeout);
+  // Beside golden, which stops the run at the same wait first, the model is not judged.
+  const RunResult beside = judged(p, dla::golden::nv_full(), o);
+  REQUIRE(beside.cmod.has_value());
+  CHECK(beside.cmod->state == CmodVerdict::State::NotJudged);
+}
