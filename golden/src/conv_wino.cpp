@@ -18,21 +18,13 @@ using regs::field;
 
 constexpr int kGroupChannels = 4;  // channels per Winograd atomic operation (CSC_ELEMENT_PER_INPUT_ATOM_WG)
 constexpr int kLanes = kGroupChannels * kWinoPositions;
+// Every stride phase of the extended cube starts on a whole 32-byte atom (NVDLA's C', the
+// programming guide's WEIGHT_SIZE_EXT table; the C model's ENTRY_PER_SLICE checks).
+constexpr int kWinoAtomBytes = 32;
 
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
 std::string str(int v) { return std::to_string(v); }
 std::string dims(int w, int h) { return str(w) + "x" + str(h); }
-
-// The layer's output size by the direct-convolution rule (3x3, no dilation).
-int layer_out(int size, int pad_a, int pad_b, int stride) {
-  ConvParams p;
-  p.w = size;
-  p.pad_left = pad_a;
-  p.pad_right = pad_b;
-  p.s = 3;
-  p.stride_x = stride;
-  return conv_out_w(p);
-}
 
 }  // namespace
 
@@ -49,9 +41,9 @@ WinoGeometry wino_geometry(const ConvConfig& c) {
   g.h_ext = (c.input.h + c.pad_top + c.pad_bottom) / sy;
   g.phases = sx * sy;
   const int bpe = c.bpe();
-  g.c_pad = ceil_div(c.input.c * bpe, c.atom_bytes) * c.atom_bytes / bpe;
-  g.c_ext = (g.phases - 1) * g.c_pad + c.input.c;
-  g.channel_groups = ceil_div(g.c_ext, kGroupChannels);
+  g.c_pad = ceil_div(c.input.c * bpe, kWinoAtomBytes) * kWinoAtomBytes / bpe;
+  g.c_ext = g.phases * g.c_pad;
+  g.channel_groups = g.c_ext / kGroupChannels;
   return g;
 }
 
@@ -89,32 +81,40 @@ WinoWeightLayout wino_weight_layout(const ConvConfig& c) {
 std::vector<WinoProblem> wino_problems(const ConvConfig& c) {
   std::vector<WinoProblem> u;
   const auto bad = [&](WinoSubject s, std::string text) { u.push_back({s, std::move(text)}); };
+  // The kernel CSC runs: the layer's kernel after CDMA's channel extension, 3x3 (decode_conv_wino
+  // reads CSC's 4x4 and sets 3x3; a layer compiler extends R x S at stride s to it).
   if (c.kernel_h != 3 || c.kernel_w != 3)
-    bad(WinoSubject::Kernel, "Winograd F(2x2,3x3) needs a 3x3 kernel (got " + dims(c.kernel_w, c.kernel_h) + ")");
+    bad(WinoSubject::Kernel, "Winograd F(2x2,3x3) runs a 3x3 kernel after channel extension (got " +
+                                 dims(c.kernel_w, c.kernel_h) + ")");
   if (c.stride_x < 1 || c.stride_x > 2 || c.stride_y < 1 || c.stride_y > 2)
-    bad(WinoSubject::Stride,
-        "Winograd strides must be 1 or 2 (2 through CDMA's channel extension); got " + dims(c.stride_x, c.stride_y));
+    bad(WinoSubject::Stride, "Winograd strides here are 1 or 2 (CDMA's channel extension; NVDLA's CDMA takes up to 8, "
+                             "this golden model and this RTL extend by 1 or 2); got " + dims(c.stride_x, c.stride_y));
   if (c.dilation_x != 1 || c.dilation_y != 1)
     bad(WinoSubject::Dilation, "Winograd has no dilation (got " + dims(c.dilation_x, c.dilation_y) + ")");
   if (c.pra_truncate < 0 || c.pra_truncate > 3)
     bad(WinoSubject::PraTruncate, "CSC PRA_TRUNCATE " + str(c.pra_truncate) + " is outside 0..3");
-  if (c.output.w % 4 != 0 || c.output.h % 4 != 0)
+  if (c.output.w % 4 != 0 || c.output.h % 4 != 0 || c.output.w < 8 || c.output.h < 8)
+    bad(WinoSubject::OutputSize, "Winograd needs output width and height multiples of 4 and at least 8 (NVDLA's "
+                                 "hardware limitations); got " + dims(c.output.w, c.output.h));
+  const int pw = c.input.w + c.pad_left + c.pad_right, ph = c.input.h + c.pad_top + c.pad_bottom;
+  if (c.stride_x >= 1 && c.stride_y >= 1 && (pw % (4 * c.stride_x) != 0 || ph % (4 * c.stride_y) != 0))
     bad(WinoSubject::OutputSize,
-        "Winograd needs output width and height multiples of 4 (NVDLA's rule); got " + dims(c.output.w, c.output.h));
-  if (c.stride_x >= 1 && c.stride_y >= 1 &&
-      ((c.input.w + c.pad_left + c.pad_right) % c.stride_x != 0 || (c.input.h + c.pad_top + c.pad_bottom) % c.stride_y != 0))
-    bad(WinoSubject::OutputSize,
-        "Winograd needs W+PL+PR and H+PT+PB to be multiples of the stride (the extended cube (W+PL+PR)/sx "
-        "would drop the last column the kernel reaches); one more PAD_RIGHT / PAD_BOTTOM keeps the output");
-  const int ow = layer_out(c.input.w, c.pad_left, c.pad_right, c.stride_x);
-  const int oh = layer_out(c.input.h, c.pad_top, c.pad_bottom, c.stride_y);
-  if (c.output.w != ow || c.output.h != oh)
-    bad(WinoSubject::OutputSize, "Winograd output " + dims(c.output.w, c.output.h) +
-                                     " is not the layer's (W+PL+PR-3)/sx+1 x (H+PT+PB-3)/sy+1 = " + dims(ow, oh));
+        "Winograd needs W+PL+PR and H+PT+PB multiples of 4 x the stride (CDMA stores the extended cube in 4x4 "
+        "blocks; NVIDIA's C model fails otherwise); got " + dims(pw, ph) + " at stride " + dims(c.stride_x, c.stride_y));
+  if (c.stride_x >= 1 && c.stride_y >= 1) {
+    const WinoGeometry g = wino_geometry(c);
+    if (g.w_ext != c.output.w + 4 || g.h_ext != c.output.h + 4)
+      bad(WinoSubject::OutputSize, "the extended cube (W+PL+PR)/sx x (H+PT+PB)/sy = " + dims(g.w_ext, g.h_ext) +
+                                       " must be the output + 4 = " + dims(c.output.w + 4, c.output.h + 4) +
+                                       " (NVDLA: DATAOUT = DATAIN_SIZE_EXT - 4; PAD_RIGHT / PAD_BOTTOM make up the rest)");
+  }
+  if (c.cvt.enabled)
+    bad(WinoSubject::Converter, "the Winograd fetch has no input converter: CDMA D_CVT_CFG.CVT_EN must be 0 (NVIDIA's C "
+                            "model converts nothing in Winograd mode)");
   const uint64_t need = wino_weight_layout(c).total_bytes();
   if (c.weight_bytes < need)
     bad(WinoSubject::Other, "D_WEIGHT_BYTES " + std::to_string(c.weight_bytes) + " is smaller than the " +
-                                std::to_string(need) + " bytes of the pre-transformed weights (16 * 4 * ceil(C_ext/4) * K * bpe)");
+                                std::to_string(need) + " bytes of the pre-transformed weights (16 x C_ext x K x bpe)");
   return u;
 }
 
@@ -131,6 +131,13 @@ void decode_conv_wino(const ConvRegReaders& regs, const HwConfig& hw, ConvConfig
   };
   if (!has_winograd(hw)) bad.push_back(wino_hw_refusal(hw));
   c.pra_truncate = static_cast<int>(field(regs.csc(rcsc::D_PRA_CFG::offset), rcsc::D_PRA_CFG::PRA_TRUNCATE{}));
+  // CSC's weight size is the pre-transformed one, 4x4 (the programming guide's WEIGHT_SIZE_EXT
+  // table; NVIDIA's C model asserts it, NV_NVDLA_csc.cpp:2382); the kernel it runs is the 3x3
+  // one after channel extension.
+  if (c.kernel_w != 4 || c.kernel_h != 4)
+    bad.push_back("CSC D_WEIGHT_SIZE_EXT_0 is " + dims(c.kernel_w, c.kernel_h) +
+                  " (width x height); Winograd needs 4x4, the size after the weights' pre-transform");
+  c.kernel_w = c.kernel_h = 3;
 
   // The layer's stride and pads are CDMA's: its Winograd fetch pads and channel-extends, so CSC
   // sees an unpadded cube at stride 1.
@@ -168,27 +175,30 @@ void decode_conv_wino(const ConvRegReaders& regs, const HwConfig& hw, ConvConfig
          field(regs.cdma(rcdma::D_WEIGHT_SIZE_0::offset), rcdma::D_WEIGHT_SIZE_0::BYTE_PER_KERNEL{}) + 1,
          static_cast<uint32_t>(wino_weight_layout(c).kernel_bytes()));
   expect("CSC D_ATOMICS+1", field(regs.csc(rcsc::D_ATOMICS::offset), rcsc::D_ATOMICS::ATOMICS{}) + 1,
-         static_cast<uint32_t>(c.output.w * c.output.h / 4));
+         static_cast<uint32_t>(c.output.w * c.output.h));
 }
 
 ConvDerived conv_derived_wino(const ConvConfig& c, const HwConfig& hw) {
   const WinoGeometry g = wino_geometry(c);
-  // CBUF holds the extended cube: the direct-mode rules on that cube give EPS and data banks.
-  ConvConfig view = c;
-  view.mode = ConvMode::Direct;
-  view.input = CubeShape{1, g.c_ext, g.h_ext, g.w_ext};
-  ConvDerived d = conv_derived(view, hw);
   const WinoWeightLayout wl = wino_weight_layout(c);
   const CbufGeometry cb = cbuf_geometry(hw);
+  ConvDerived d;
+  // A slice is one extended row: W_ext x C_ext elements in whole entries (W_ext is a multiple of 4
+  // and C_ext x bpe of 32, so this divides; NVIDIA's C model checks EPS so, CDMA and CSC).
+  d.entries_per_slice = g.w_ext * g.c_ext * c.bpe() / cb.entry_bytes;
+  d.data_banks_min = ceil_div(d.entries_per_slice * g.h_ext, cb.entries_per_bank);
   const uint64_t bank_bytes = static_cast<uint64_t>(cb.entries_per_bank) * static_cast<uint64_t>(cb.entry_bytes);
   d.byte_per_kernel = static_cast<uint32_t>(wl.kernel_bytes());
   d.weight_bytes = wl.padded_bytes();
   const uint64_t group_bytes = static_cast<uint64_t>(std::min(c.kernels, c.atomic_k)) * wl.kernel_bytes();
   d.weight_banks_min = static_cast<int>((group_bytes + bank_bytes - 1) / bank_bytes);
   d.weight_banks_all = static_cast<int>((d.weight_bytes + bank_bytes - 1) / bank_bytes);
-  d.atomics = c.output.w * c.output.h / 4;
+  // D_ATOMICS counts output points (NVIDIA's firmware; its RTL divides by 4 for the 2x2 tiles);
+  // the stripes are of tiles, one Winograd atomic operation per tile and channel group.
+  d.atomics = c.output.w * c.output.h;
+  d.kernel_groups = ceil_div(c.kernels, c.atomic_k);
   d.channel_blocks = g.channel_groups;
-  d.stripes = csc_stripes(d.atomics, stripe_limits(hw));
+  d.stripes = csc_stripes(d.atomics / 4, stripe_limits(hw));
   return d;
 }
 
@@ -286,12 +296,31 @@ WinoLayer wino_compile(const ConvParams& p, const Cube<int64_t>& weights, WinoSc
   std::vector<WinoProblem>& bad = L.problems;
   if (!has_winograd(hw)) bad.push_back({WinoSubject::Hardware, wino_hw_refusal(hw)});
   ConvConfig& cfg = L.cfg;
-  // An odd padded size at stride 2: one more right/bottom pad, which leaves the output as it is
-  // but keeps the last input column inside the extended cube (wino_unsupported).
+  // The kernel CSC runs is 3x3 after CDMA's channel extension: ceil(R / sy) = ceil(S / sx) = 3
+  // (the programming guide's rule; 3x3 at stride 1, 5x5 or 6x6 at stride 2).
+  const bool strides_ok = p.stride_x >= 1 && p.stride_x <= 2 && p.stride_y >= 1 && p.stride_y <= 2;
+  if (strides_ok && (ceil_div(p.r, p.stride_y) != 3 || ceil_div(p.s, p.stride_x) != 3)) {
+    bad.push_back({WinoSubject::Kernel, "Winograd runs a kernel that is 3x3 after channel extension: ceil(R / "
+                                        "stride_y) and ceil(S / stride_x) must be 3 (3x3 at stride 1, 5x5 or 6x6 at "
+                                        "stride 2); got " + dims(p.s, p.r) + " at stride " +
+                                        dims(p.stride_x, p.stride_y)});
+  }
+  // The layer's output; the extended cube is that + 4 (NVDLA: DATAOUT = DATAIN_SIZE_EXT - 4), so
+  // PAD_RIGHT / PAD_BOTTOM grow to sx x (W' + 4) - W - PL (NVIDIA's compiler does the same).
+  const int ow = conv_out_w(p), oh = conv_out_h(p);
   ConvParams q = p;
-  if (q.stride_x >= 1 && (q.w + q.pad_left + q.pad_right) % q.stride_x != 0) q.pad_right += q.stride_x - (q.w + q.pad_left + q.pad_right) % q.stride_x;
-  if (q.stride_y >= 1 && (q.h + q.pad_top + q.pad_bottom) % q.stride_y != 0) q.pad_bottom += q.stride_y - (q.h + q.pad_top + q.pad_bottom) % q.stride_y;
+  if (strides_ok) {
+    q.pad_right = p.stride_x * (ow + 4) - p.w - p.pad_left;
+    q.pad_bottom = p.stride_y * (oh + 4) - p.h - p.pad_top;
+  }
+  if (q.pad_right > 63 || q.pad_bottom > 63) {
+    bad.push_back({WinoSubject::OutputSize, "Winograd needs PAD_RIGHT / PAD_BOTTOM of " + dims(q.pad_right, q.pad_bottom) +
+                                                " to reach the extended cube W' + 4 x H' + 4; CDMA's fields hold 0..63"});
+  }
   cfg = conv_config_from(q, hw, in_base, weight_base);
+  cfg.output.w = ow;
+  cfg.output.h = oh;
+  cfg.kernel_w = cfg.kernel_h = 3;
   cfg.mode = ConvMode::Winograd;
   cfg.pra_truncate = pra_truncate;
   // The weights carry 4 (exact) or 1 (NVDLA), the PRA divides the data by 2^PRA_TRUNCATE: CACC
@@ -324,9 +353,9 @@ WinoLayer wino_compile(const ConvParams& p, const Cube<int64_t>& weights, WinoSc
   for (WinoProblem& e : wino_problems(cfg)) bad.push_back(std::move(e));
   if (!bad.empty()) return L;
 
-  // Channel-extend each kernel (3x3 over the C channels of each stride phase, taps beyond the
-  // kernel 0), transform, and store. The extended channels of no input channel (a phase's
-  // c >= C) keep weight 0.
+  // Channel-extend each kernel (the extended 3x3 tap (re, se) of phase (py, px) is the layer's
+  // (re*sy + py, se*sx + px), 0 beyond R x S), transform, and store. The extended channels of no
+  // input channel (a phase's c >= C) keep weight 0.
   const int bits = bits_per_element(p.precision);
   const WinoGeometry g = wino_geometry(cfg);
   L.weights.assign(static_cast<std::size_t>(cfg.weight_bytes), 0);
@@ -338,7 +367,7 @@ WinoLayer wino_compile(const ConvParams& p, const Cube<int64_t>& weights, WinoSc
       for (int re = 0; re < 3; ++re) {
         for (int se = 0; se < 3; ++se) {
           const int r = re * p.stride_y + py, s = se * p.stride_x + px;
-          gk[static_cast<std::size_t>(re * 3 + se)] = r < 3 && s < 3 ? weights.at(k, c, r, s) : 0;
+          gk[static_cast<std::size_t>(re * 3 + se)] = r < p.r && s < p.s ? weights.at(k, c, r, s) : 0;
         }
       }
       const WinoTile uk = scheme == WinoScheme::Exact ? wino_weights_exact(gk) : wino_weights_nvdla(gk, p.precision);
@@ -375,6 +404,8 @@ WinoLayer wino_compile(const ConvParams& p, const Cube<int64_t>& weights, WinoSc
       {"CSC", "D_DATAIN_SIZE_EXT_0", "DATAIN_WIDTH_EXT", m1(g.w_ext)},
       {"CSC", "D_DATAIN_SIZE_EXT_0", "DATAIN_HEIGHT_EXT", m1(g.h_ext)},
       {"CSC", "D_DATAIN_SIZE_EXT_1", "DATAIN_CHANNEL_EXT", m1(g.c_ext)},
+      {"CSC", "D_WEIGHT_SIZE_EXT_0", "WEIGHT_WIDTH_EXT", m1(4)},
+      {"CSC", "D_WEIGHT_SIZE_EXT_0", "WEIGHT_HEIGHT_EXT", m1(4)},
       {"CSC", "D_WEIGHT_SIZE_EXT_1", "WEIGHT_CHANNEL_EXT", m1(g.c_ext)},
       {"CSC", "D_WEIGHT_BYTES", "WEIGHT_BYTES", static_cast<uint32_t>(L.derived.weight_bytes)},
       {"CSC", "D_ENTRY_PER_SLICE", "ENTRIES", m1(L.derived.entries_per_slice)},
@@ -386,6 +417,10 @@ WinoLayer wino_compile(const ConvParams& p, const Cube<int64_t>& weights, WinoSc
       {"CSC", "D_ATOMICS", "ATOMICS", m1(L.derived.atomics)},
       {"CSC", "D_RELEASE", "RLS_SLICES", m1(g.h_ext)},
       {"CACC", "D_CLIP_CFG", "CLIP_TRUNCATE", static_cast<uint32_t>(cfg.clip_truncate)},
+      {"CSC", "D_DATAOUT_SIZE_0", "DATAOUT_WIDTH", m1(ow)},
+      {"CSC", "D_DATAOUT_SIZE_0", "DATAOUT_HEIGHT", m1(oh)},
+      {"CACC", "D_DATAOUT_SIZE_0", "DATAOUT_WIDTH", m1(ow)},
+      {"CACC", "D_DATAOUT_SIZE_0", "DATAOUT_HEIGHT", m1(oh)},
       {"SDP", "D_FEATURE_MODE_CFG", "WINOGRAD", 1},
   });
   return L;

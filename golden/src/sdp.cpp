@@ -212,6 +212,8 @@ SdpConfig decode_sdp(const SdpRegReader& sdp, const SdpRegReader& rdma, int atom
   // SDP_RDMA
   const uint32_t rmode = rdma(rr::D_FEATURE_MODE_CFG::offset);
   c.in_precision = static_cast<SdpPrecision>(field(rmode, rr::D_FEATURE_MODE_CFG::IN_PRECISION{}));
+  c.rdma_winograd = field(rmode, rr::D_FEATURE_MODE_CFG::WINOGRAD{}) != 0;
+  c.rdma_proc_precision = static_cast<SdpPrecision>(field(rmode, rr::D_FEATURE_MODE_CFG::PROC_PRECISION{}));
   c.rdma_shape.n = 1;
   c.rdma_shape.w = static_cast<int>(field(rdma(rr::D_DATA_CUBE_WIDTH::offset), rr::D_DATA_CUBE_WIDTH::WIDTH{})) + 1;
   c.rdma_shape.h = static_cast<int>(field(rdma(rr::D_DATA_CUBE_HEIGHT::offset), rr::D_DATA_CUBE_HEIGHT::HEIGHT{})) + 1;
@@ -224,6 +226,7 @@ SdpConfig decode_sdp(const SdpRegReader& sdp, const SdpRegReader& rdma, int atom
   c.brdma = decode_dma(rdma, rr::D_BRDMA_CFG::offset);
   c.nrdma = decode_dma(rdma, rr::D_NRDMA_CFG::offset);
   c.erdma = decode_dma(rdma, rr::D_ERDMA_CFG::offset);
+  c.rdma_active = !c.flying || c.brdma.enabled || c.nrdma.enabled || c.erdma.enabled;
   return c;
 }
 
@@ -256,6 +259,92 @@ std::vector<std::string> SdpConfig::unsupported() const {
                     std::to_string(shape.w) + "x" + std::to_string(shape.h) + " (W x H)");
     }
     for (std::string& e : sdp_winograd_refusals(eql_mode(), in_precision, out_precision)) out.push_back(std::move(e));
+    // Per-element operands arrive in the order SDP_RDMA fetches them: the Winograd order only with
+    // its own WINOGRAD bit (NVIDIA's firmware sets both; its C model fetches so, NV_NVDLA_sdp.cpp).
+    const auto per_element_in_use = [&](const SdpDmaCfg& d) { return d.enabled && d.per_element; };
+    if (!rdma_winograd && (per_element_in_use(brdma) || per_element_in_use(nrdma) || per_element_in_use(erdma))) {
+      out.emplace_back("per-element operands in Winograd mode need SDP_RDMA D_FEATURE_MODE_CFG.WINOGRAD as well as "
+                       "SDP's (without it SDP_RDMA fetches them in line order and NVDLA pairs them with other "
+                       "outputs)");
+    }
+  }
+  // Precisions as NVDLA runs them (NVIDIA's firmware map_proc_precision, its C model and RTL):
+  // PROC is the input's, except int16 -> int8, which is PROC INT8 and reads from memory.
+  const bool ints = (in_precision == SdpPrecision::Int8 || in_precision == SdpPrecision::Int16) &&
+                    (proc_precision == SdpPrecision::Int8 || proc_precision == SdpPrecision::Int16) &&
+                    (out_precision == SdpPrecision::Int8 || out_precision == SdpPrecision::Int16);
+  if (ints) {
+    const bool in16 = in_precision == SdpPrecision::Int16, proc16 = proc_precision == SdpPrecision::Int16,
+               out16 = out_precision == SdpPrecision::Int16;
+    if (proc16 && !out16) {
+      out.emplace_back("D_DATA_FORMAT PROC_PRECISION INT16 with OUT_PRECISION INT8 is not an NVDLA mode (its write DMA "
+                       "would pack two positions' 16-channel results into one int8 atom); int16 -> int8 is SDP_RDMA "
+                       "IN_PRECISION INT16 with PROC_PRECISION INT8 in SDP and SDP_RDMA (NVIDIA's firmware, "
+                       "map_proc_precision)");
+    } else if (!flying && !in16 && proc16) {
+      out.emplace_back("SDP_RDMA IN_PRECISION INT8 needs PROC_PRECISION INT8 (NVDLA processes at the input's "
+                       "precision; int8 -> int16 is PROC INT8 with OUT INT16)");
+    } else if (!flying && in16 && !proc16 && out16) {
+      out.emplace_back("PROC_PRECISION INT8 with IN_PRECISION INT16 converts to int8 only: OUT_PRECISION must be INT8");
+    }
+    if (rdma_active && rdma_proc_precision != proc_precision) {
+      out.push_back(std::string("SDP D_DATA_FORMAT and SDP_RDMA D_FEATURE_MODE_CFG PROC_PRECISION differ (") +
+                    precision_text(proc_precision) + " vs " + precision_text(rdma_proc_precision) +
+                    "): NVDLA's operand DMAs group their lanes by SDP_RDMA's, the datapath by SDP's");
+    }
+    const bool converts = in_precision != proc_precision || proc_precision != out_precision;
+    if (converts && output_to_pdp) {
+      out.emplace_back("a precision conversion with OUTPUT_DST = PDP is not allowed (NVDLA programming guide: no "
+                       "conversion when SDP outputs to PDP or in EQL mode)");
+    }
+    if (converts && eql_mode()) {
+      out.emplace_back("a precision conversion in EQL mode is not allowed (NVDLA programming guide)");
+    }
+    if (converts && shape.n > 1) {
+      out.emplace_back("a precision conversion with batches (D_FEATURE_MODE_CFG.BATCH_NUMBER > 0) is not available: "
+                       "NVDLA's write DMA has no batch walk in its conversion modes (NVIDIA's C model asserts it)");
+    }
+    // Operands are 16-bit in an int16 datapath (register description: "in INT16 Mode, should set
+    // to TWO_BYTE"; NVIDIA's RTL asserts it on every enabled operand DMA).
+    if (proc16) {
+      const auto two_byte = [&](const SdpDmaCfg& d, const char* name) {
+        if (d.enabled && d.data_bytes != 2) {
+          out.push_back(std::string(name) + " DATA_SIZE is ONE_BYTE with PROC_PRECISION INT16: NVDLA reads 16-bit "
+                                            "operands in int16 mode (register description; NVIDIA's RTL asserts it)");
+        }
+      };
+      two_byte(brdma, "SDP_RDMA D_BRDMA_CFG");
+      two_byte(nrdma, "SDP_RDMA D_NRDMA_CFG");
+      two_byte(erdma, "SDP_RDMA D_ERDMA_CFG");
+    }
+  }
+  // EQL compares: the output converter must pass the ALU's result through unchanged.
+  if (eql_mode() && (cvt.offset != 0 || cvt.scale != 1 || cvt.shift != 0)) {
+    out.push_back("EQL mode needs the output converter at offset 0, scale 1, shift 0 (got " +
+                  std::to_string(cvt.offset) + ", " + std::to_string(cvt.scale) + ", " + std::to_string(cvt.shift) +
+                  "; NVIDIA's C model asserts it)");
+  }
+  // A 1 x 1 cube is read and written as one contiguous run: NVDLA's SDP DMAs ignore the surface
+  // strides there (its C model asserts them packed); the line strides are free (NVIDIA's own
+  // sdp_1x1x1 trace).
+  if (ints && shape.w == 1 && shape.h == 1) {
+    const auto packed = [&](const char* reg, uint64_t stride, uint64_t want) {
+      if (stride != want) {
+        out.push_back(std::string("a 1x1 cube must be surface-packed: NVDLA's SDP DMAs move it as one contiguous "
+                                  "run and ignore ") +
+                      reg + " (" + std::to_string(stride) + ", packed " + std::to_string(want) + ")");
+      }
+    };
+    if (!flying) packed("SDP_RDMA D_SRC_SURFACE_STRIDE", src_surface_stride, static_cast<uint64_t>(atom_bytes));
+    const auto operand = [&](const SdpDmaCfg& d, const char* reg) {
+      if (d.enabled) packed(reg, d.surface_stride, static_cast<uint64_t>(proc_lanes_per_atom() * d.element_bytes()));
+    };
+    operand(brdma, "SDP_RDMA D_BS_SURFACE_STRIDE");
+    operand(nrdma, "SDP_RDMA D_BN_SURFACE_STRIDE");
+    operand(erdma, "SDP_RDMA D_EW_SURFACE_STRIDE");
+    if (shape.n == 1 && !output_to_pdp && !eql_mode()) {
+      packed("SDP D_DST_SURFACE_STRIDE", dst_surface_stride, static_cast<uint64_t>(atom_bytes));
+    }
   }
   if (!flying && !(rdma_shape.w == shape.w && rdma_shape.h == shape.h && rdma_shape.c == shape.c)) {
     out.push_back("the SDP_RDMA cube " + std::to_string(rdma_shape.w) + "x" + std::to_string(rdma_shape.h) + "x" +
@@ -399,8 +488,10 @@ FeatureLayout sdp_output_layout(const SdpConfig& c) {
 }
 
 CubeShape sdp_output_shape(const SdpConfig& c) {
+  // Whole output atoms, and whole PROC-lane groups: int8 -> int16 writes two int16 surfaces per
+  // 32-lane group (NVIDIA's C model and RTL write DMA), so C rounds up to 32 there.
   CubeShape s = c.shape;
-  s.c = ceil_to(c.shape.c, sdp_output_layout(c).channels_per_atom());
+  s.c = ceil_to(c.shape.c, std::max(sdp_output_layout(c).channels_per_atom(), c.proc_lanes_per_atom()));
   return s;
 }
 
@@ -413,8 +504,10 @@ SdpRun run_sdp(const SdpConfig& cfg, const LutTables& tables, const ByteReader& 
   }
   if (cfg.flying && flying_input == nullptr) throw std::invalid_argument("SDP: flying mode needs the CACC input cube");
 
-  const int in_lanes_per_atom = cfg.lanes_per_atom();
-  const int in_lanes = ceil_to(cfg.shape.c, in_lanes_per_atom);
+  // The datapath works in groups of PROC lanes: int16 -> int8 reads the int16 surfaces in pairs
+  // (its last group's second surface too, beyond C), operands come in PROC-lane groups.
+  const int proc_lanes = cfg.proc_lanes_per_atom();
+  const int in_lanes = ceil_to(cfg.shape.c, std::max(cfg.lanes_per_atom(), proc_lanes));
   const CubeShape out_shape = sdp_output_shape(cfg);
   const int lanes = std::max(in_lanes, out_shape.c);
   const int out_bits = 8 * sdp_precision_bytes(cfg.out_precision);
@@ -428,9 +521,9 @@ SdpRun run_sdp(const SdpConfig& cfg, const LutTables& tables, const ByteReader& 
   in_layout.atom_bytes = cfg.atom_bytes;
   in_layout.bpe = sdp_precision_bytes(cfg.in_precision);
 
-  const OperandReader bro(cfg.brdma, in_lanes_per_atom);
-  const OperandReader nro(cfg.nrdma, in_lanes_per_atom);
-  const OperandReader ero(cfg.erdma, in_lanes_per_atom);
+  const OperandReader bro(cfg.brdma, proc_lanes);
+  const OperandReader nro(cfg.nrdma, proc_lanes);
+  const OperandReader ero(cfg.erdma, proc_lanes);
 
   const bool bs_alu_mem = !cfg.bs.bypass && !cfg.bs.alu_bypass && cfg.bs.alu_src_mem;
   const bool bs_mul_mem = !cfg.bs.bypass && !cfg.bs.mul_bypass && cfg.bs.mul_src_mem;

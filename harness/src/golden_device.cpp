@@ -694,8 +694,10 @@ void conv_run(GoldenDevice& d, int g) {
         cfg.output.n));
   }
   if (scfg.proc_precision != sdp_prec) {
-    throw std::invalid_argument(fmt::format("SDP D_DATA_FORMAT.PROC_PRECISION differs from the convolution's {}",
-                                            golden::precision_name(cfg.precision)));
+    throw std::invalid_argument(fmt::format(
+        "SDP D_DATA_FORMAT.PROC_PRECISION differs from the convolution's {}: flying from CACC, SDP processes at "
+        "CACC's precision (NVDLA converts int16 -> int8 only from memory)",
+        golden::precision_name(cfg.precision)));
   }
   // A Winograd CACC delivers 2x2 tiles, which SDP's WDMA writes in that order only with WINOGRAD set
   // (docs/WINOGRAD.md); a mismatch would scatter the output.

@@ -62,7 +62,10 @@ ojson draw_layer(const RandomLayer& L, Rng& d, std::string& feat) {
     feat += " bs";
   }
   if (d.chance(0.3)) {
-    doc["output"] = ojson{{"precision", d.chance(0.5) ? "int8" : "int16"},
+    // int16 stays int16: its convolutions fly into SDP, which converts int16 -> int8 only from
+    // memory (docs/SDP.md); the draw is made either way (a stable stream).
+    const bool out8 = d.chance(0.5) && !int16;
+    doc["output"] = ojson{{"precision", out8 ? "int8" : "int16"},
                           {"converter", {{"offset", d.range(-50, 50)}, {"scale", d.range(1, 9)}, {"shift", d.range(0, 6)}}}};
     feat += " output-converter";
   }

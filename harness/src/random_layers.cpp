@@ -105,12 +105,13 @@ ojson random_values(int64_t lo, int64_t hi, int64_t vmin, int64_t vmax) {
 // may use.
 struct PostOps {
   bool lut = false, eql = false;
+  bool ops16 = false;  // an int16 datapath: memory operands are two bytes (NVDLA's DATA_SIZE rule)
 };
 
-double x_stage(Draw& d, ojson& st, double m, std::string& feat, const char* name) {
+double x_stage(Draw& d, ojson& st, double m, std::string& feat, const char* name, bool ops16) {
   const bool mem_op = d.chance(0.6);
   const bool alu = d.chance(0.75), mul = !alu || d.chance(0.5);
-  const bool int16_ops = d.chance(0.6);
+  const bool int16_ops = d.chance(0.6) || ops16;
   const int64_t opmax = int16_ops ? 32767 : 127;
   bool any_mem = false;
   if (alu) {
@@ -163,18 +164,18 @@ double x_stage(Draw& d, ojson& st, double m, std::string& feat, const char* name
 }
 
 // BS with probability p_bs, then BN with p_bn, into `doc`; returns the magnitude after them.
-double x_stages(Draw& d, ojson& doc, double m, std::string& feat, double p_bs, double p_bn) {
+double x_stages(Draw& d, ojson& doc, double m, std::string& feat, double p_bs, double p_bn, bool ops16) {
   for (const auto& [name, p] : {std::pair{"bs", p_bs}, std::pair{"bn", p_bn}}) {
     if (!d.chance(p)) continue;
     ojson st = ojson::object();
-    m = x_stage(d, st, m, feat, name);
+    m = x_stage(d, st, m, feat, name, ops16);
     doc[name] = st;
   }
   return m;
 }
 
 double y_stage(Draw& d, ojson& st, double m, const PostOps& ok, std::string& feat, bool& lut, bool& eql) {
-  const bool int16_ops = d.chance(0.5);
+  const bool int16_ops = d.chance(0.5) || ok.ops16;
   const int64_t opmax = int16_ops ? 32767 : 127;
   const int kind = d.i(0, 9);  // 0-4 ALU (eltwise sum / max / min), 5-7 MUL (product), 8 both, 9 LUT
   if (ok.eql && d.chance(0.1)) {
@@ -270,9 +271,11 @@ bool output_block(Draw& d, ojson& doc, bool out16, double m, bool force_prec) {
 
 // Output strides with gaps for a W x H output.
 void output_strides(ojson& out, int atom, int w, int h, int gap_line, int gap_surf) {
-  const int64_t line = int64_t{atom} * (w + gap_line);
+  // A 1x1 cube stays packed: NVDLA's SDP moves it as one contiguous run (docs/SDP.md).
+  const bool one = w == 1 && h == 1;
+  const int64_t line = int64_t{atom} * (w + (one ? 0 : gap_line));
   out["line_stride"] = line;
-  out["surface_stride"] = line * h + int64_t{atom} * gap_surf;
+  out["surface_stride"] = one ? int64_t{atom} : line * h + int64_t{atom} * gap_surf;
 }
 
 // ---- conv ------------------------------------------------------------------------------------------
@@ -288,8 +291,8 @@ struct ConvShape {
   [[nodiscard]] int min_w() const { return std::max(1, ext_x() - pl - pr); }
   [[nodiscard]] int min_h() const { return std::max(1, ext_y() - pt - pb); }
   void wino_input(int extra_x, int extra_y) {
-    w = (ow4 - 1) * sx + 3 - pl - pr + extra_x;
-    h = (oh4 - 1) * sy + 3 - pt - pb + extra_y;
+    w = (ow4 - 1) * sx + this->s - pl - pr + extra_x;
+    h = (oh4 - 1) * sy + r - pt - pb + extra_y;
   }
 };
 
@@ -447,30 +450,34 @@ ConvShape draw_direct_shape(Draw& d, const HwConfig& hw, bool int16, std::string
   return s;
 }
 
+// NVDLA's Winograd (docs/WINOGRAD.md): a kernel that is 3x3 after channel extension (3x3 at
+// stride 1, 5x5 or 6x6 at stride 2), an output of multiples of 4 and at least 8.
 ConvShape draw_wino_shape(Draw& d, bool int16, std::string& feat) {
   ConvShape s;
   s.wino = true;
   s.int16 = int16;
-  s.r = s.s = 3;
   s.sx = d.chance(0.5) ? 1 : 2;
   s.sy = d.chance(0.6) ? s.sx : 3 - s.sx;
-  s.pl = d.i(0, 1);
-  s.pr = d.i(0, 1);
-  s.pt = d.i(0, 1);
-  s.pb = d.i(0, 1);
+  s.s = s.sx == 1 ? 3 : d.i(5, 6);
+  s.r = s.sy == 1 ? 3 : d.i(5, 6);
+  s.pl = d.i(0, (s.s - 1) / 2);
+  s.pr = d.i(0, (s.s - 1) / 2);
+  s.pt = d.i(0, (s.r - 1) / 2);
+  s.pb = d.i(0, (s.r - 1) / 2);
   const int size = d.i(0, 99);
   if (size < 75) {
-    s.ow4 = 4 * d.i(1, 4);
-    s.oh4 = 4 * d.i(1, 4);
+    s.ow4 = 4 * d.i(2, 5);
+    s.oh4 = 4 * d.i(2, 5);
     s.c = d.chance(0.7) ? d.i(1, 70) : d.log_i(1, 200);
     s.k = d.chance(0.7) ? d.i(1, 40) : d.log_i(1, 100);
   } else {
-    s.ow4 = 4 * d.log_i(1, 16);
-    s.oh4 = 4 * d.log_i(1, 16);
+    s.ow4 = 4 * d.log_i(2, 16);
+    s.oh4 = 4 * d.log_i(2, 16);
     s.c = d.log_i(1, 128);
     s.k = d.log_i(1, 64);
     feat += " medium";
   }
+  if (s.r != 3 || s.s != 3) feat += fmt::format(" {}x{}", s.s, s.r);
   s.wino_input(s.sx == 2 ? d.i(0, 1) : 0, s.sy == 2 ? d.i(0, 1) : 0);
   return s;
 }
@@ -611,7 +618,7 @@ void shrink_conv(ConvShape& s, const std::string& where, Draw& d) {
     return;
   }
   if (s.wino) {
-    if (s.ow4 == 4 && s.oh4 == 4) {
+    if (s.ow4 == 8 && s.oh4 == 8) {
       s.c = std::max(1, s.c * 3 / 4);
     } else if (s.ow4 >= s.oh4) {
       s.ow4 -= 4;
@@ -849,6 +856,8 @@ std::optional<golden::ConvConfig> one_band_config(const RandomLayer& L, const oj
 // when even N = 1 does not. The drawn bandwidth is widened for the N cubes in and out.
 void draw_batch(const HwConfig& hw, RandomLayer& L, const ConvShape& s, bool out16, std::string& feat) {
   if (!golden::has_batch_and_compression(hw) || s.wino || L.doc.contains("wfold") || L.doc.contains("pool")) return;
+  // No conversion with batches (NVDLA's write DMA has no batch walk in its 8 -> 16 mode).
+  if (out16 != s.int16) return;
   Rng rng = Rng::derive(L.seed, "batch");
   Draw d{rng};
   if (L.focus == "splith" || (L.focus != "batch" && !d.chance(0.125))) return;  // batches: one band
@@ -957,16 +966,18 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
   bool lut = false, eql = false;
   if (d.chance(0.45)) {
     std::string pf;
-    m = x_stages(d, rest, m, pf, 0.6, 0.4);
+    m = x_stages(d, rest, m, pf, 0.6, 0.4, int16);
     if (d.chance(0.35)) {
       ojson st = ojson::object();
-      m = y_stage(d, st, m, PostOps{!wino, false}, pf, lut, eql);
+      m = y_stage(d, st, m, PostOps{!wino, false, int16}, pf, lut, eql);
       if (!st.empty()) rest["ew"] = st;
     }
     feat += pf;
   }
+  // Only int8 -> int16 converts on the fly: NVDLA converts int16 -> int8 only in an SDP layer
+  // reading from memory (docs/SDP.md "Precisions"); the draw is made either way (a stable stream).
   bool out16 = int16;
-  if (hw.int16 && d.chance(0.2)) out16 = !int16;
+  if (hw.int16 && d.chance(0.2) && !int16) out16 = true;
   if (wino && !int16) out16 = false;  // no int8 -> int16 in Winograd mode
   const bool strided_out = output_block(d, rest, out16, m, out16 != int16);
   if (rest["output"].contains("precision") && out16 != int16) feat += out16 ? " out-int16" : " out-int8";
@@ -1161,19 +1172,26 @@ RandomLayer gen_sdp(const HwConfig& hw, RandomLayer L, Draw& d) {
     in["data"] = random_values(dr.first, dr.second, vmin, vmax);
   }
   if (d.chance(0.15)) {
-    const int64_t line = int64_t{atom} * (w + d.i(0, 3));
+    // A 1x1 cube stays packed (NVDLA's SDP reads it as one contiguous run); the draws are made
+    // either way (a stable stream).
+    const bool one = w == 1 && h == 1;
+    const int line_gap = d.i(0, 3);
+    const int64_t line = int64_t{atom} * (w + (one ? 0 : line_gap));
+    const int64_t gap = int64_t{atom} * d.i(0, 4);
     in["line_stride"] = line;
-    in["surface_stride"] = line * h + int64_t{atom} * d.i(0, 4);
+    in["surface_stride"] = one ? int64_t{atom} : line * h + gap;
     feat += " in-strided";
   }
   doc["input"] = in;
   double m = lg_sd(dr.first, dr.second);
   bool lut = false, eql = false;
   ojson stages = ojson::object();
-  m = x_stages(d, stages, m, feat, 0.7, 0.5);
+  // int16 -> int8 processes in int8 lane groups (PROC INT8): one-byte operands are legal there.
+  const bool proc16 = in16 && out16;
+  m = x_stages(d, stages, m, feat, 0.7, 0.5, proc16);
   if (d.chance(0.6) || eql_candidate) {
     ojson st = ojson::object();
-    m = y_stage(d, st, m, PostOps{true, eql_candidate}, feat, lut, eql);
+    m = y_stage(d, st, m, PostOps{true, eql_candidate, proc16}, feat, lut, eql);
     if (eql) {
       // EQL compares the stage's input with a second cube: the input itself (with BS / BN
       // bypassed), changed in one element half the time.
@@ -1202,12 +1220,19 @@ RandomLayer gen_sdp(const HwConfig& hw, RandomLayer L, Draw& d) {
     const bool mul_mem = st.contains("mul") && st["mul"]["operand"].is_object();
     if (!per_element || !(alu_mem || mul_mem)) continue;
     const int eb = (o.value("precision", std::string("int8")) == "int16" ? 2 : 1) * (alu_mem && mul_mem ? 2 : 1);
-    const int op_atom = atom / (in16 ? 2 : 1) * eb;
+    const int op_atom = atom / (proc16 ? 2 : 1) * eb;  // a group of PROC lanes
     output_strides(o, op_atom, w, h, d.i(0, 2), d.i(0, 3));
     feat += fmt::format(" {}-strided", name);
   }
   ojson tmp = ojson::object();
   if (output_block(d, tmp, out16, m, true)) output_strides(tmp["output"], atom, w, h, d.i(0, 3), d.i(0, 5));
+  if (eql) {
+    // EQL compares: no precision conversion, and the output converter passes the ALU's result
+    // unchanged (NVDLA's programming guide and C model).
+    tmp["output"].erase("converter");
+    tmp["output"]["precision"] = in16 ? "int16" : "int8";
+    out16 = in16;
+  }
   doc["output"] = tmp["output"];
   for (const auto& [k, v] : stages.items()) doc[k] = v;
   if (d.chance(0.15)) doc["perf"] = ojson{{"dma", d.chance(0.5)}, {"lut", d.chance(0.7)}, {"sat", d.chance(0.7)}};

@@ -240,6 +240,7 @@ JsonNode wino_subject_node(const JsonNode& root, golden::WinoSubject s) {
     case WinoSubject::PraTruncate: return field("pra_truncate");
     case WinoSubject::OutputSize: return root.require("input");
     case WinoSubject::Clip: return field("clip");
+    case WinoSubject::Converter: return root.require("input").require("converter");
     default: return root.require("mode");  // Hardware, Other
   }
 }
@@ -454,7 +455,7 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
     cfg.mode = golden::ConvMode::Winograd;
     const uint64_t wbpk = golden::wino_weight_layout(cfg).kernel_bytes();
     if (wbpk > uint64_t{kMaxBytePerKernel}) {
-      wt.fail(fmt::format("a kernel's pre-transformed Winograd weights (16 x 4 x ceil(C_ext {} / 4) x {} bytes) are {} "
+      wt.fail(fmt::format("a kernel's pre-transformed Winograd weights (16 x C_ext {} x {} bytes) are {} "
                           "bytes; BYTE_PER_KERNEL holds at most {}",
                           golden::wino_geometry(cfg).c_ext, bpe, wbpk, kMaxBytePerKernel));
     }
@@ -524,6 +525,18 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   } else {
     s.out_prec = p.precision;
     s.out_layout = golden::FeatureLayout::packed({1, s.out_lanes(), oh, ow}, hw.atom_bytes, bpe, sdp::kOutputBase);
+  }
+  if (s.in_prec == Precision::Int16 && s.out_prec == Precision::Int8) {
+    // CACC flies int16 results 16 channels per position; SDP converts int16 -> int8 only when it
+    // reads its input from memory (PROC_PRECISION INT8 there; NVIDIA's firmware, C model and RTL).
+    root.require("output").require("precision").fail(
+        "an int16 convolution cannot write int8 on the fly: NVDLA converts int16 -> int8 only in an SDP layer that "
+        "reads its input from memory (write the int16 output and add an `sdp` layer with input int16, output int8)");
+  }
+  if (s.out_prec != s.in_prec && L.batch.n > 1) {
+    root.require("output").require("precision").fail(
+        "a precision conversion with batches is not available: NVDLA's SDP write DMA has no batch walk in its "
+        "int8 -> int16 mode (NVIDIA's C model asserts it)");
   }
   if (L.batch.n > 1) apply_batch_output(root, L.batch, s);  // SDP writes every batch (operands reused)
   sdp::parse_stages(root, s, h.seed);

@@ -142,7 +142,8 @@ ConvBenchResult measure_conv(const HwConfig& hw, const ConvParams& p, uint64_t s
   const int ak = hw.atomic_k(p.precision);
   res.macs = static_cast<uint64_t>(c.output.w * c.output.h) * static_cast<uint64_t>(c.kernels) *
              static_cast<uint64_t>(c.input.c) * static_cast<uint64_t>(c.kernel_h * c.kernel_w);
-  res.atomic_ops = static_cast<uint64_t>(d.kernel_groups) * static_cast<uint64_t>(d.atomics) *
+  // Winograd: D_ATOMICS counts output points; one atomic operation per 2x2 tile and channel group.
+  res.atomic_ops = static_cast<uint64_t>(d.kernel_groups) * static_cast<uint64_t>(wino ? d.atomics / 4 : d.atomics) *
                    static_cast<uint64_t>(d.channel_blocks) * static_cast<uint64_t>(wino ? 1 : c.kernel_h * c.kernel_w);
   res.ideal_cycles = wino ? res.atomic_ops : res.macs / static_cast<uint64_t>(hw.atomic_c * ak);
 

@@ -231,6 +231,12 @@ Deconv parse(const LayerHeader& h, const JsonNode& root) {
     if (const auto out = root.get("output")) {
       sdp::parse_output(*out, probe, d.prec);
       d.out_prec = probe.out_prec;
+      // Each phase's convolution flies into SDP: int16 cannot become int8 on the way (docs/SDP.md).
+      if (d.prec == golden::Precision::Int16 && d.out_prec == golden::Precision::Int8) {
+        out->require("precision").fail(
+            "an int16 deconvolution cannot write int8: its convolutions fly into SDP, and NVDLA converts int16 -> int8 "
+            "only in an SDP layer that reads from memory (write int16 and convert in an `sdp` layer)");
+      }
     } else {
       d.out_prec = d.prec;
     }

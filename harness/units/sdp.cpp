@@ -74,6 +74,15 @@ FeatureLayout strided_layout(const JsonNode& node, const CubeShape& shape, int a
     l.surface_stride = u64(shape.h) * l.line_stride;
   }
   l.batch_stride = 0;
+  // NVDLA's SDP DMAs move a 1x1 cube as one contiguous run, ignoring its surface stride (NVIDIA's
+  // C model asserts it packed; golden/sdp.cpp refuses the program): a 1x1 layout stays packed.
+  // (Stricter than NVDLA for a batched 1x1 output, which its write DMA walks by the strides.)
+  if (shape.w == 1 && shape.h == 1 && l.surface_stride != static_cast<uint64_t>(atom)) {
+    (ss ? *ss : ls ? *ls : node)
+        .fail(fmt::format("a 1x1 {} cube must be surface-packed (surface stride {} bytes, one atom): NVDLA's SDP "
+                          "moves a 1x1 cube as one contiguous run; got {}",
+                          what, atom, l.surface_stride));
+  }
   const std::string err = l.validate(shape);
   if (!err.empty()) {
     const JsonNode& at = (ss && err.rfind("surface", 0) == 0) ? *ss : ls ? *ls : ss ? *ss : node;
@@ -124,11 +133,19 @@ Dma parse_dma(const std::optional<JsonNode>& n, const Layer& L, bool default_per
               uint64_t base, const char* what) {
   Dma d;
   d.per_element = default_per_element;
-  d.data_bytes = 1;
+  // An int16 datapath reads 16-bit operands (NVDLA: "in INT16 Mode, should set to TWO_BYTE").
+  const bool proc16 = L.proc_prec() == Precision::Int16;
+  d.data_bytes = proc16 ? 2 : 1;
   if (n) {
     n->allow_keys({"per", "precision", "line_stride", "surface_stride"});
     if (const auto p = n->get("per")) d.per_element = p->as_choice({"channel", "element"}) == "element";
-    if (const auto p = n->get("precision")) d.data_bytes = p->as_choice({"int8", "int16"}) == "int16" ? 2 : 1;
+    if (const auto p = n->get("precision")) {
+      d.data_bytes = p->as_choice({"int8", "int16"}) == "int16" ? 2 : 1;
+      if (proc16 && d.data_bytes == 1) {
+        p->fail("one-byte operands with an int16 datapath: NVDLA reads 16-bit operands in int16 mode (register "
+                "description of DATA_SIZE; NVIDIA's RTL asserts it); give \"int16\"");
+      }
+    }
     if (!d.per_element && (n->get("line_stride") || n->get("surface_stride"))) {
       (n->get("line_stride") ? *n->get("line_stride") : *n->get("surface_stride"))
           .fail("strides apply to per-element operands only (per-channel operands are packed)");
@@ -138,8 +155,8 @@ Dma parse_dma(const std::optional<JsonNode>& n, const Layer& L, bool default_per
   const CubeShape s{1, L.lanes(), L.shape.h, L.shape.w};
   if (d.per_element) {
     // The input region is limited first, so a packed operand region (at most 4x its bytes) fits.
-    d.layout = n ? strided_layout(*n, s, L.in_ca() * eb, eb, base, what)
-                 : FeatureLayout::packed(s, L.in_ca() * eb, eb, base);
+    d.layout = n ? strided_layout(*n, s, L.proc_ca() * eb, eb, base, what)
+                 : FeatureLayout::packed(s, L.proc_ca() * eb, eb, base);
   } else {
     d.layout = FeatureLayout::packed({1, L.lanes(), 1, 1}, L.lanes() * eb, eb, base);
   }
@@ -412,7 +429,8 @@ void emit_registers(ProgramBuilder& pb, const Layer& L, int group, int rdma_grou
   s[rs::D_DP_EW_MUL_CVT_TRUNCATE_VALUE::offset] = bits(y.mul_cvt.truncate);
   s[rs::D_DP_EW_TRUNCATE_VALUE::offset] = u(y.truncate);
   // Output to memory (or on the fly to PDP), one batch; the input from memory or flying from CACC
-  // (in 2x2 tiles from a Winograd convolution). SDP_RDMA's WINOGRAD bit stays 0 (docs/SDP.md: ignored).
+  // (in 2x2 tiles from a Winograd convolution; SDP_RDMA's WINOGRAD bit with SDP's, as NVIDIA's
+  // firmware writes them, so that per-element operands come in the same order).
   // Batches (flying from a batched convolution, docs/CDMA_MODES.md): BATCH_NUMBER and the output
   // batch stride; one batch writes 0 to both.
   const bool batched = L.flying && L.shape.n > 1;
@@ -422,7 +440,7 @@ void emit_registers(ProgramBuilder& pb, const Layer& L, int group, int rdma_grou
                                       place(batched ? u(L.shape.n - 1) : 0u, rs::D_FEATURE_MODE_CFG::BATCH_NUMBER{});
   s[rs::D_DST_DMA_CFG::offset] = place(1u, rs::D_DST_DMA_CFG::DST_RAM_TYPE{});
   s[rs::D_DST_BATCH_STRIDE::offset] = batched ? static_cast<uint32_t>(L.out_layout.batch_stride) : 0u;
-  s[rs::D_DATA_FORMAT::offset] = place(prec_code(L.in_prec), rs::D_DATA_FORMAT::PROC_PRECISION{}) |
+  s[rs::D_DATA_FORMAT::offset] = place(prec_code(L.proc_prec()), rs::D_DATA_FORMAT::PROC_PRECISION{}) |
                                  place(prec_code(L.out_prec), rs::D_DATA_FORMAT::OUT_PRECISION{});
   s[rs::D_CVT_OFFSET::offset] = bits(L.cvt_offset);
   s[rs::D_CVT_SCALE::offset] = bits(L.cvt_scale) & 0xffffu;
@@ -468,13 +486,21 @@ void emit_registers(ProgramBuilder& pb, const Layer& L, int group, int rdma_grou
     if (st.dma->per_element) {
       r[st.line] = lo32(st.dma->layout.line_stride);
       r[st.surf] = lo32(st.dma->layout.surface_stride);
+    } else {
+      // Unused by NVDLA's DMAs for per-channel operands, but its C model asserts a 1x1 cube's
+      // stride packed: one group of PROC lanes.
+      const uint32_t packed = static_cast<uint32_t>(L.proc_ca() * st.dma->data_bytes *
+                                                   ((st.alu->mem && st.mul->mem) ? 2 : 1));
+      r[st.line] = packed;
+      r[st.surf] = packed;
     }
     r[st.batch] = 0;
   }
   r[rr::D_FEATURE_MODE_CFG::offset] = place(batched ? u(L.shape.n - 1) : 0u, rr::D_FEATURE_MODE_CFG::BATCH_NUMBER{}) |
                                       place(b(L.flying), rr::D_FEATURE_MODE_CFG::FLYING_MODE{}) |
+                                      place(b(L.winograd), rr::D_FEATURE_MODE_CFG::WINOGRAD{}) |
                                       place(prec_code(L.in_prec), rr::D_FEATURE_MODE_CFG::IN_PRECISION{}) |
-                                      place(prec_code(L.in_prec), rr::D_FEATURE_MODE_CFG::PROC_PRECISION{}) |
+                                      place(prec_code(L.proc_prec()), rr::D_FEATURE_MODE_CFG::PROC_PRECISION{}) |
                                       place(prec_code(L.out_prec), rr::D_FEATURE_MODE_CFG::OUT_PRECISION{});
   r[rr::D_SRC_DMA_CFG::offset] = place(1u, rr::D_SRC_DMA_CFG::SRC_RAM_TYPE{});
   r[rr::D_PERF_ENABLE::offset] = place(b(L.perf_dma), rr::D_PERF_ENABLE::PERF_DMA_EN{}) |

@@ -91,10 +91,22 @@ struct Layer {
   int64_t cvt_offset = 0, cvt_scale = 1, cvt_shift = 0;
   bool perf_dma = false, perf_lut = true, perf_sat = true, perf_nan_inf = false;
 
+  // The processing precision as NVDLA programs it (NVIDIA's firmware, map_proc_precision): the
+  // input's, except int16 -> int8, which processes in int8 lane groups (memory input only; a
+  // convolution flying int16 into SDP cannot write int8, docs/SDP.md "Precisions").
+  [[nodiscard]] golden::Precision proc_prec() const {
+    return in_prec == golden::Precision::Int16 && out_prec == golden::Precision::Int8 ? golden::Precision::Int8
+                                                                                      : in_prec;
+  }
   [[nodiscard]] int in_ca() const { return cfg->atom_bytes / golden::bytes_per_element(in_prec); }
   [[nodiscard]] int out_ca() const { return cfg->atom_bytes / golden::bytes_per_element(out_prec); }
-  [[nodiscard]] int in_lanes() const { return (shape.c + in_ca() - 1) / in_ca() * in_ca(); }
-  [[nodiscard]] int out_lanes() const { return (shape.c + out_ca() - 1) / out_ca() * out_ca(); }
+  // Lanes of one datapath group (the operand streams' atoms are groups of these).
+  [[nodiscard]] int proc_ca() const { return cfg->atom_bytes / golden::bytes_per_element(proc_prec()); }
+  // Input and output channels in memory: whole atoms, and whole PROC groups (int16 -> int8 reads
+  // its int16 surfaces in pairs, int8 -> int16 writes two int16 surfaces per group).
+  [[nodiscard]] int in_lanes() const { return round_up(shape.c, std::max(in_ca(), proc_ca())); }
+  [[nodiscard]] int out_lanes() const { return round_up(shape.c, std::max(out_ca(), proc_ca())); }
+  static int round_up(int v, int m) { return (v + m - 1) / m * m; }
   // Lanes the datapath computes (and reads operands for): docs/SDP.md §4.
   [[nodiscard]] int lanes() const { return std::max(in_lanes(), out_lanes()); }
   [[nodiscard]] bool eql() const { return ew.enabled && ew.alu.used && ew.algo == 3; }

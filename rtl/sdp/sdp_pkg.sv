@@ -99,11 +99,14 @@ package sdp_pkg;
     logic        perf_lut_en;
     logic        perf_wr_en;
     logic        perf_rd_en;
-    // lanes per atom (log2) of the input, the output and the channel loop's groups; lanes
-    // computed (padded atoms included) of the input and output; channel groups - 1
+    // lanes per atom (log2) of the input, the output, the channel loop's groups and the
+    // processing precision (PROC_PRECISION: the operand streams' atoms; int16 -> int8 reads its
+    // int16 surfaces in pairs, int8 -> int16 writes two surfaces per group); lanes computed
+    // (padded atoms included) of the input and output; channel groups - 1
     logic [2:0]  ca_in_log2;
     logic [2:0]  ca_out_log2;
     logic [2:0]  ca_it_log2;
+    logic [2:0]  ca_op_log2;
     logic [13:0] in_lanes;
     logic [13:0] out_lanes;
     logic [12:0] surfaces_m1;

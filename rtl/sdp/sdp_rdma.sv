@@ -101,8 +101,8 @@ module sdp_rdma #(
     .addr_o          (elem_addr[0])
   );
 
-  // Operand streams: per element, the input's lane grouping with eb-byte elements; per kernel,
-  // packed channels from the base (docs/SDP.md §4).
+  // Operand streams: per element, the processing precision's lane grouping with eb-byte
+  // elements; per kernel, packed channels from the base (docs/SDP.md §4).
   logic [2:0][63:0] op_base;
   logic [2:0][31:0] op_line, op_surf, op_batch;
   logic [2:0]       op_per_elt;
@@ -118,7 +118,7 @@ module sdp_rdma #(
       .line_stride_i   (op_line[k-1]),
       .surface_stride_i(op_surf[k-1]),
       .batch_stride_i  (op_batch[k-1]),
-      .atom_log2_i     (cfg.ca_in_log2 + 3'(eb_log2[k])),
+      .atom_log2_i     (cfg.ca_op_log2 + 3'(eb_log2[k])),
       .bpe_log2_i      (eb_log2[k]),
       .n_i             (n_i),
       .c_i             (c_i),

@@ -195,6 +195,7 @@ module sdp_regs #(
   // ---------------------------------------------------------------- the layer
   sdp_pkg::cfg_t cfg;
   logic [13:0]   lanes;
+  logic [2:0]    ca_in_grp, ca_out_grp;  // lanes (log2) the input / output round up to
   always_comb begin
     cfg    = '0;
     cfg.bs = bs_cfg;
@@ -263,8 +264,11 @@ module sdp_regs #(
     cfg.ca_in_log2  = 3'(AtomLog2) - 3'(cfg.in_int16);
     cfg.ca_out_log2 = 3'(AtomLog2) - 3'(c_cfg.out_int16);
     cfg.ca_it_log2  = cfg.flying ? cfg.ca_in_log2 : cfg.ca_out_log2;
-    cfg.in_lanes    = ((14'(sdp.data_cube_channel) >> cfg.ca_in_log2) + 14'd1) << cfg.ca_in_log2;
-    cfg.out_lanes   = ((14'(sdp.data_cube_channel) >> cfg.ca_out_log2) + 14'd1) << cfg.ca_out_log2;
+    cfg.ca_op_log2  = 3'(AtomLog2) - 3'(sdp.data_format_proc_precision == 2'd1);
+    ca_in_grp       = (cfg.ca_op_log2 > cfg.ca_in_log2) ? cfg.ca_op_log2 : cfg.ca_in_log2;
+    ca_out_grp      = (cfg.ca_op_log2 > cfg.ca_out_log2) ? cfg.ca_op_log2 : cfg.ca_out_log2;
+    cfg.in_lanes    = ((14'(sdp.data_cube_channel) >> ca_in_grp) + 14'd1) << ca_in_grp;
+    cfg.out_lanes   = ((14'(sdp.data_cube_channel) >> ca_out_grp) + 14'd1) << ca_out_grp;
     lanes           = (cfg.in_lanes > cfg.out_lanes) ? cfg.in_lanes : cfg.out_lanes;
     cfg.surfaces_m1 = 13'((lanes >> cfg.ca_it_log2) - 14'd1);
   end

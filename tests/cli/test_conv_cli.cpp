@@ -31,6 +31,7 @@ TEST_CASE("malformed conv layers exit 2 from run and validate naming file and JS
       {"conv_k_zero.json", "/weights/k"},       {"conv_int16_small.json", "/precision"},
       {"conv_dilation_too_big.json", "/dilation/x"}, {"conv_cbuf_nvdla.json", "/input"},
       {"conv_cbuf_rtl.json", "/input"},         {"conv_weights_cbuf.json", "/weights"},
+      {"conv_int16_to_int8_flying.json", "/output/precision"},
   };
   for (const auto& c : cases) {
     for (const std::string cmd : {"run", "validate"}) {

@@ -57,6 +57,19 @@ TEST_CASE("a malformed deconv layer exits 2 naming file, JSON pointer and rule",
   }
 }
 
+TEST_CASE("an int16 deconvolution with an int8 output is refused by NVDLA's rule", "[cli][deconv]") {
+  // A bundled layer until 2026-11-29 (issue 42): its convolutions fly into SDP, which converts
+  // int16 -> int8 only from memory.
+  const std::string f = std::string(DLA_SOURCE_DIR) + "/tests/data/bad_layers/deconv_int16_to_int8.json";
+  for (const char* cmd : {"validate ", "run "}) {
+    const Cmd r = dlacosim(std::string(cmd) + f);
+    INFO(r.out);
+    CHECK(r.exit == 2);
+    CHECK_THAT(r.out, Catch::Contains("deconv_int16_to_int8.json: /output/precision: an int16 deconvolution cannot "
+                                      "write int8"));
+  }
+}
+
 TEST_CASE("bench deconv --json: each deconvolution against its sub-convolutions and CONTRACT run alone",
           "[cli][bench][deconv]") {
   const Cmd c = dlacosim("bench deconv --json", false);

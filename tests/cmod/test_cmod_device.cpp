@@ -180,7 +180,8 @@ TEST_CASE("deviation: BDMA writes into CV-SRAM land shifted", "[cmod]") {
 }
 
 TEST_CASE("a program the C model refuses names its assertion", "[cmod]") {
-  // NVDLA's SDP_RDMA reads a 1x1 cube in one request: the model asserts a packed surface stride.
+  // NVDLA's SDP_RDMA reads a 1x1 cube in one request: the model asserts a packed surface stride
+  // (and the golden model refuses the program by the same rule, docs/SDP.md).
   Program p = import_nvdla_cfg(kTraces / "nv_small/sdp_1x1x8_pass_through_int8_0/sdp_1x1x8_pass_through_int8_0.cfg",
                                "nv_small");
   const RegDef* surf = RegDb::nvdla().find("SDP_RDMA.D_SRC_SURFACE_STRIDE");
@@ -192,13 +193,19 @@ TEST_CASE("a program the C model refuses names its assertion", "[cmod]") {
     }
   }
   REQUIRE(changed);
-  const RunResult r = judged(p, dla::golden::nv_small());
+  // Alone on the C model the refusal is the run's: bad input, naming the assertion.
+  const RunResult r = on_cmod(p, dla::golden::nv_small());
+  CHECK(r.status == Status::BadInput);
   REQUIRE(r.cmod.has_value());
   CHECK(r.cmod->state == CmodVerdict::State::Refused);
   CHECK_THAT(r.cmod->detail, Catch::Contains("assertion failed"));
   CHECK_THAT(r.cmod->detail, Catch::Contains("NV_NVDLA_sdp.cpp"));
-  // Alone on the C model the refusal is the run's: bad input.
-  CHECK(on_cmod(p, dla::golden::nv_small()).status == Status::BadInput);
+  // Beside golden, which refuses it first, the model is not judged (the run stops there).
+  const RunResult beside = judged(p, dla::golden::nv_small());
+  CHECK(beside.status != Status::Pass);
+  CHECK_THAT(beside.message, Catch::Contains("a 1x1 cube must be surface-packed"));
+  REQUIRE(beside.cmod.has_value());
+  CHECK(beside.cmod->state == CmodVerdict::State::NotJudged);
 }
 
 TEST_CASE("a wait the C model can never satisfy ends in bounded time", "[cmod]") {

@@ -2,7 +2,9 @@
 // ../shared/reference/nvdla-arithmetic.md §2 (the working is in the comments), never taken from
 // the code under test.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <map>
+#include <string>
 
 #include "golden/nvdla_regs.hpp"
 #include "golden/sdp.hpp"
@@ -355,6 +357,9 @@ TEST_CASE("SDP layer: per-element operands from memory, per-kernel operands, BOT
   k.nrdma.use = SdpDmaUse::Mul;
   k.nrdma.data_bytes = 2;
   k.nrdma.base = 0x4000;
+  // A 1x1 cube: every enabled stream surface-packed (8 lanes x 2 bytes), as NVDLA requires.
+  k.nrdma.line_stride = 16;
+  k.nrdma.surface_stride = 16;
   k.bn = x_active();
   k.bn.mul_bypass = false;
   k.bn.mul_src_mem = true;
@@ -431,6 +436,144 @@ TEST_CASE("SDP layer: WINOGRAD (flying) writes the same cube, and its refusals",
     CHECK(d.flying);
     CHECK(d.unsupported().empty());
   }
+}
+
+namespace {
+
+// A W x H x C layer on nv_full's 32-byte atom from memory, packed, the given precisions.
+SdpConfig full_layer(int w, int h, int c, SdpPrecision in, SdpPrecision proc, SdpPrecision out) {
+  SdpConfig k;
+  k.atom_bytes = 32;
+  k.shape = {1, c, h, w};
+  k.rdma_shape = k.shape;
+  k.in_precision = in;
+  k.proc_precision = proc;
+  k.rdma_proc_precision = proc;
+  k.out_precision = out;
+  k.rdma_active = true;
+  const uint64_t in_line = 32u * static_cast<uint64_t>(w), out_line = 32u * static_cast<uint64_t>(w);
+  k.src_base = 0x10000;
+  k.src_line_stride = in_line;
+  k.src_surface_stride = in_line * static_cast<uint64_t>(h);
+  k.dst_base = 0x80000;
+  k.dst_line_stride = out_line;
+  k.dst_surface_stride = out_line * static_cast<uint64_t>(h);
+  k.cvt.scale = 1;
+  return k;
+}
+
+std::string all_refusals(const SdpConfig& c) {
+  std::string s;
+  for (const auto& e : c.unsupported()) s += e + "\n";
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("SDP precisions as NVDLA programs them, and the rules its C model asserts", "[sdp]") {
+  using P = SdpPrecision;
+  // Legal: (8,8,8), (16,16,16), (8,8,16), (16,8,8) from memory.
+  CHECK(all_refusals(full_layer(2, 2, 40, P::Int8, P::Int8, P::Int8)).empty());
+  CHECK(all_refusals(full_layer(2, 2, 40, P::Int16, P::Int16, P::Int16)).empty());
+  CHECK(all_refusals(full_layer(2, 2, 40, P::Int8, P::Int8, P::Int16)).empty());
+  CHECK(all_refusals(full_layer(2, 2, 40, P::Int16, P::Int8, P::Int8)).empty());
+  // This project's former int16 -> int8 programming, and the other non-modes.
+  CHECK_THAT(all_refusals(full_layer(2, 2, 40, P::Int16, P::Int16, P::Int8)),
+             Catch::Contains("PROC_PRECISION INT16 with OUT_PRECISION INT8 is not an NVDLA mode"));
+  CHECK_THAT(all_refusals(full_layer(2, 2, 40, P::Int8, P::Int16, P::Int16)),
+             Catch::Contains("IN_PRECISION INT8 needs PROC_PRECISION INT8"));
+  CHECK_THAT(all_refusals(full_layer(2, 2, 40, P::Int16, P::Int8, P::Int16)),
+             Catch::Contains("OUT_PRECISION must be INT8"));
+  SdpConfig c = full_layer(2, 2, 40, P::Int16, P::Int8, P::Int8);
+  c.rdma_proc_precision = P::Int16;
+  CHECK_THAT(all_refusals(c), Catch::Contains("SDP D_DATA_FORMAT and SDP_RDMA D_FEATURE_MODE_CFG PROC_PRECISION differ"));
+  c = full_layer(2, 2, 40, P::Int8, P::Int8, P::Int16);
+  c.output_to_pdp = true;
+  CHECK_THAT(all_refusals(c), Catch::Contains("precision conversion with OUTPUT_DST = PDP"));
+  c = full_layer(2, 2, 40, P::Int8, P::Int8, P::Int16);
+  c.flying = true;
+  c.shape.n = 2;
+  CHECK_THAT(all_refusals(c), Catch::Contains("precision conversion with batches"));
+  // Two-byte operands with an int16 datapath; one byte is legal at PROC INT8 (int16 -> int8).
+  c = full_layer(2, 2, 40, P::Int16, P::Int16, P::Int16);
+  c.erdma.enabled = true;
+  c.erdma.data_bytes = 1;
+  CHECK_THAT(all_refusals(c), Catch::Contains("SDP_RDMA D_ERDMA_CFG DATA_SIZE is ONE_BYTE with PROC_PRECISION INT16"));
+  c.erdma.data_bytes = 2;
+  CHECK(all_refusals(c).empty());
+  c = full_layer(2, 2, 40, P::Int16, P::Int8, P::Int8);
+  c.nrdma.enabled = true;
+  c.nrdma.data_bytes = 1;
+  CHECK(all_refusals(c).empty());
+  // 1x1 cubes surface-packed: input (one atom), operands (a group of PROC lanes x element bytes),
+  // output; line strides free.
+  c = full_layer(1, 1, 40, P::Int8, P::Int8, P::Int8);
+  CHECK(all_refusals(c).empty());
+  c.src_line_stride = 96;  // free
+  CHECK(all_refusals(c).empty());
+  c.src_surface_stride = 64;
+  CHECK_THAT(all_refusals(c), Catch::Contains("ignore SDP_RDMA D_SRC_SURFACE_STRIDE (64, packed 32)"));
+  c = full_layer(1, 1, 40, P::Int8, P::Int8, P::Int8);
+  c.brdma.enabled = true;
+  c.brdma.use = SdpDmaUse::Both;
+  c.brdma.data_bytes = 2;
+  c.brdma.surface_stride = 0;  // per channel: NVDLA's C model still asserts it packed
+  CHECK_THAT(all_refusals(c), Catch::Contains("ignore SDP_RDMA D_BS_SURFACE_STRIDE (0, packed 128)"));
+  c.brdma.surface_stride = 128;  // 32 lanes x 2 bytes x 2 (ALU and MUL)
+  CHECK(all_refusals(c).empty());
+  c.dst_surface_stride = 96;
+  CHECK_THAT(all_refusals(c), Catch::Contains("ignore SDP D_DST_SURFACE_STRIDE (96, packed 32)"));
+  // EQL passes the comparison through the output converter unchanged.
+  c = full_layer(2, 2, 8, P::Int8, P::Int8, P::Int8);
+  c.ew.bypass = false;
+  c.ew.alu_bypass = false;
+  c.ew.alu_algo = SdpAluAlgo::Eql;
+  c.erdma.enabled = true;
+  c.ew.alu_src_mem = true;
+  CHECK(all_refusals(c).empty());
+  c.cvt.shift = 1;
+  CHECK_THAT(all_refusals(c), Catch::Contains("EQL mode needs the output converter at offset 0, scale 1, shift 0"));
+}
+
+TEST_CASE("SDP int16 -> int8 and int8 -> int16: whole 32-lane groups in and out", "[sdp]") {
+  using P = SdpPrecision;
+  // int16 -> int8, C = 20: the int16 surfaces are read in pairs, so lanes 20..31 of the one output
+  // atom come from the second int16 surface (channels 16..31) in memory, here 7; BS adds an
+  // operand per element in 32-lane groups of one byte (PROC INT8).
+  std::map<uint64_t, uint8_t> mem;
+  const auto put16 = [&](uint64_t a, int16_t v) {
+    mem[a] = static_cast<uint8_t>(v & 0xff);
+    mem[a + 1] = static_cast<uint8_t>((v >> 8) & 0xff);
+  };
+  for (int c = 0; c < 32; ++c) put16(0x10000 + (c / 16) * 32 + (c % 16) * 2, static_cast<int16_t>(c < 20 ? 100 * c : 7));
+  SdpConfig k = full_layer(1, 1, 20, P::Int16, P::Int8, P::Int8);
+  k.src_surface_stride = 32;  // one int16 atom: packed
+  k.brdma.enabled = true;
+  k.brdma.use = SdpDmaUse::Alu;
+  k.brdma.per_element = true;
+  k.brdma.data_bytes = 1;
+  k.brdma.base = 0x30000;
+  k.brdma.line_stride = 32;     // 32 lanes x 1 byte: a PROC INT8 group
+  k.brdma.surface_stride = 32;
+  for (int c = 0; c < 32; ++c) mem[0x30000 + static_cast<uint64_t>(c)] = static_cast<uint8_t>(c);
+  k.bs = x_active();
+  k.bs.alu_bypass = false;
+  k.bs.alu_algo = SdpAluAlgo::Sum;
+  k.bs.alu_src_mem = true;
+  auto rd = [&](uint64_t a) { return mem.count(a) ? mem[a] : uint8_t{0}; };
+  auto wr = [&](uint64_t a, uint8_t v) { mem[a] = v; };
+  REQUIRE(all_refusals(k).empty());
+  const SdpRun r = run_sdp(k, LutTables{}, rd, wr);
+  CHECK(r.output.shape().c == 32);
+  for (int c = 0; c < 32; ++c) {
+    const int want = std::clamp((c < 20 ? 100 * c : 7) + c, -128, 127);  // int16 values, int8 out
+    INFO("channel " << c);
+    CHECK(static_cast<int8_t>(mem[0x80000 + static_cast<uint64_t>(c)]) == want);
+  }
+  // int8 -> int16, C = 20: NVDLA writes two int16 surfaces per 32-lane group, 32 channels.
+  SdpConfig w = full_layer(2, 1, 20, P::Int8, P::Int8, P::Int16);
+  CHECK(sdp_output_shape(w).c == 32);
+  CHECK(sdp_output_shape(full_layer(2, 1, 40, P::Int16, P::Int16, P::Int16)).c == 48);
 }
 
 TEST_CASE("SDP register decode uses the defined fields only", "[sdp]") {

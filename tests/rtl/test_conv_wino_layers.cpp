@@ -1,7 +1,7 @@
 // Winograd `conv` layers ("mode": "winograd", nv_full) judged by the same independent reference as
 // the direct ones (conv_reference.hpp: plain int64 loops of the direct convolution, CACC's clip and
 // the SDP post-ops; a Winograd layer computes the same convolution): every bundled full_wino_ layer
-// and >= 24 random 3x3 layers built here as JSON text, compiled by the `conv` layer compiler, on the
+// and >= 24 random layers built here as JSON text, compiled by the `conv` layer compiler, on the
 // golden device ([conv][wino]) and on the RTL in cross mode under three of the ten stress legs
 // each, rotating ([rtl][conv][wino]; every leg for every layer in the "[.long]" case). Also: the Winograd register program by hand-derived
 // values, the bundled layers' coverage and strength, a changed weight byte is caught, malformed
@@ -38,11 +38,12 @@ struct RandomLayer {
 // Spread of a uniform integer range [-a, a] (its standard deviation).
 double spread(int a) { return a / std::sqrt(3.0); }
 
-// >= 24 random 3x3 Winograd layers: W', H' multiples of 4 in 4..16; C 1..80 (non-multiples of 4,
-// above 64); K 1..40 (above one kernel group); pads 0/1 per side; strides 1x1, 2x2, 2x1, 1x2;
-// random pad value; clip; exact scheme at PRA_TRUNCATE 0; int16 with values small enough for the
-// exact scheme (|d| <= 8191, |g| <= 3640), int16 with int8-range values, and int8 (|d| <= 31,
-// |g| <= 14: the int8 PRA never clamps and 4U fits int8).
+// >= 24 random Winograd layers as NVDLA runs them (docs/WINOGRAD.md): 3x3 at stride 1, 5x5 or 6x6 at
+// stride 2 (strides 1x1, 2x2, 2x1, 1x2); W', H' multiples of 4 in 8..16; C 1..80 (non-multiples of
+// 4, above 64); K 1..40 (above one kernel group); random pads within the kernel; random pad value;
+// clip; exact scheme at PRA_TRUNCATE 0; int16 with values small enough for the exact scheme
+// (|d| <= 8191, |g| <= 3640), int16 with int8-range values, and int8 (|d| <= 31, |g| <= 14: the
+// int8 PRA never clamps and 4U fits int8).
 std::vector<RandomLayer> random_layers() {
   std::mt19937 rng(20240604);
   auto u = [&](int a, int b) { return std::uniform_int_distribution<int>(a, b)(rng); };
@@ -51,11 +52,12 @@ std::vector<RandomLayer> random_layers() {
   for (int i = 0; i < 28; ++i) {
     RandomLayer L;
     const int sx = strides[i % 4][0], sy = strides[i % 4][1];
-    const int ow = 4 * u(1, 4), oh = 4 * u(1, 4);
-    const int pl = u(0, 1), pr = u(0, 1), pt = u(0, 1), pb = u(0, 1);
+    const int ow = 4 * u(2, 4), oh = 4 * u(2, 4);
+    const int ks = sx == 1 ? 3 : u(5, 6), kr = sy == 1 ? 3 : u(5, 6);
+    const int pl = u(0, (ks - 1) / 2), pr = u(0, (ks - 1) / 2), pt = u(0, (kr - 1) / 2), pb = u(0, (kr - 1) / 2);
     // The smallest input giving that output, plus (at stride 2) maybe one column / row no output uses.
-    const int w = (ow - 1) * sx + 3 - pl - pr + (sx == 2 ? u(0, 1) : 0);
-    const int h = (oh - 1) * sy + 3 - pt - pb + (sy == 2 ? u(0, 1) : 0);
+    const int w = (ow - 1) * sx + ks - pl - pr + (sx == 2 ? u(0, 1) : 0);
+    const int h = (oh - 1) * sy + kr - pt - pb + (sy == 2 ? u(0, 1) : 0);
     L.c = i % 6 == 0 ? u(65, 80) : i % 6 == 1 ? u(1, 3) : u(1, 64);
     L.k = i % 5 == 0 ? u(33, 40) : i % 5 == 1 ? u(17, 32) : u(1, 16);
     int dmax = 8191, wmax = 3640;
@@ -66,7 +68,7 @@ std::vector<RandomLayer> random_layers() {
       default: break;
     }
     const int target = L.int8 ? 40 : 4000;  // output spread after the clip
-    const double taps = 9.0 * L.c / (sx * sy) * 0.8;
+    const double taps = double(kr) * ks * L.c / (sx * sy) * 0.8;
     const double sd = std::sqrt(taps) * spread(dmax) * spread(wmax);
     const int clip = std::clamp(static_cast<int>(std::lround(std::log2(std::max(1.0, sd / target)))), 0, 14);
     const int pad_value = u(-dmax, dmax);
@@ -76,7 +78,8 @@ std::vector<RandomLayer> random_layers() {
              ",\"precision\":\"" + prec + "\",\"input\":{\"w\":" + std::to_string(w) + ",\"h\":" + std::to_string(h) +
              ",\"c\":" + std::to_string(L.c) + ",\"data\":{\"random\":{\"min\":" + std::to_string(-dmax) +
              ",\"max\":" + std::to_string(dmax) + "}}},\"weights\":{\"k\":" + std::to_string(L.k) +
-             ",\"r\":3,\"s\":3,\"data\":{\"random\":{\"min\":" + std::to_string(-wmax) + ",\"max\":" +
+             ",\"r\":" + std::to_string(kr) + ",\"s\":" + std::to_string(ks) +
+             ",\"data\":{\"random\":{\"min\":" + std::to_string(-wmax) + ",\"max\":" +
              std::to_string(wmax) + "}}},\"padding\":{\"left\":" + std::to_string(pl) + ",\"right\":" +
              std::to_string(pr) + ",\"top\":" + std::to_string(pt) + ",\"bottom\":" + std::to_string(pb) +
              ",\"value\":" + std::to_string(pad_value) + "},\"stride\":{\"x\":" + std::to_string(sx) +
@@ -119,7 +122,7 @@ TEST_CASE("every bundled winograd conv layer equals the int64 reference on the g
   }
 }
 
-TEST_CASE("random 3x3 winograd layers equal the int64 reference on the golden model", "[conv][wino]") {
+TEST_CASE("random winograd layers equal the int64 reference on the golden model", "[conv][wino]") {
   const std::vector<RandomLayer> layers = random_layers();
   REQUIRE(layers.size() >= 24);
   int stride2 = 0, int8 = 0, int8_values = 0, c_big = 0, c_odd = 0, k_big = 0;
@@ -187,8 +190,9 @@ TEST_CASE("the bundled winograd layers cover the intended cases and are strong t
     const Layer L = read_layer(f, l.header.seed);
     INFO(L.name);
     CHECK(L.config == "nv_full");
-    CHECK(L.R == 3);
-    CHECK(L.S == 3);
+    // NVDLA's rule: 3x3 after channel extension.
+    CHECK((L.R + L.sy - 1) / L.sy == 3);
+    CHECK((L.S + L.sx - 1) / L.sx == 3);
     const bool pad1 = L.pl == 1 && L.pr == 1 && L.pt == 1 && L.pb == 1;
     if (L.sx == 1 && L.sy == 1 && L.int16 && L.wino_scheme == "exact" && pad1) seen.insert("stride 1 int16 exact pad 1");
     if (L.sx == 1 && L.sy == 1 && L.pl + L.pr + L.pt + L.pb == 0) seen.insert("no padding");
@@ -221,12 +225,14 @@ TEST_CASE("winograd conv layers compile to the winograd register program", "[con
     INFO(L.name);
     const Program p = units::compile_conv_layer(l.header, l.root(), false).program;
     const int bpe = L.int16 ? 2 : 1;
-    // docs/WINOGRAD.md: each stride phase starts on a whole 32-byte atom of channels.
+    // docs/WINOGRAD.md, as NVDLA programs Winograd: every stride phase holds C' channels (C on whole
+    // 32-byte atoms), C_ext = C' x sx x sy; the extended cube is the output + 4, the right / bottom
+    // pads grown to make it so.
     const int c_pad = ceil_div(L.C * bpe, 32) * 32 / bpe;
-    const int c_ext = (L.sx * L.sy - 1) * c_pad + L.C;
-    // One more right / bottom pad where the padded size is odd at stride 2.
-    const int pr = L.pr + (L.W + L.pl + L.pr) % L.sx, pb = L.pb + (L.H + L.pt + L.pb) % L.sy;
-    const int w_ext = (L.W + L.pl + pr) / L.sx, h_ext = (L.H + L.pt + pb) / L.sy;
+    const int c_ext = c_pad * L.sx * L.sy;
+    const int pr = L.sx * (L.ow() + 4) - L.W - L.pl, pb = L.sy * (L.oh() + 4) - L.H - L.pt;
+    const int w_ext = L.ow() + 4, h_ext = L.oh() + 4;
+    CHECK((L.W + L.pl + pr) / L.sx == w_ext);
     for (const char* block : {"CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC"}) {
       INFO(block);
       CHECK(written(p, block, "D_MISC_CFG", r::csc::D_MISC_CFG::CONV_MODE{}) == 1);
@@ -236,7 +242,7 @@ TEST_CASE("winograd conv layers compile to the winograd register program", "[con
     }
     CHECK(written(p, "SDP", "D_FEATURE_MODE_CFG", r::sdp::D_FEATURE_MODE_CFG::WINOGRAD{}) == 1);
     CHECK(written(p, "SDP", "D_FEATURE_MODE_CFG", r::sdp::D_FEATURE_MODE_CFG::FLYING_MODE{}) == 1);
-    CHECK(written(p, "SDP_RDMA", "D_FEATURE_MODE_CFG", r::sdp_rdma::D_FEATURE_MODE_CFG::WINOGRAD{}) == 0);
+    CHECK(written(p, "SDP_RDMA", "D_FEATURE_MODE_CFG", r::sdp_rdma::D_FEATURE_MODE_CFG::WINOGRAD{}) == 1);
     CHECK(written(p, "CDMA", "D_DATAIN_SIZE_0", r::cdma::D_DATAIN_SIZE_0::DATAIN_WIDTH{}) + 1 == uint32_t(L.W));
     CHECK(written(p, "CDMA", "D_DATAIN_SIZE_1", r::cdma::D_DATAIN_SIZE_1::DATAIN_CHANNEL{}) + 1 == uint32_t(L.C));
     CHECK(written(p, "CDMA", "D_CONV_STRIDE", r::cdma::D_CONV_STRIDE::CONV_X_STRIDE{}) + 1 == uint32_t(L.sx));
@@ -253,14 +259,15 @@ TEST_CASE("winograd conv layers compile to the winograd register program", "[con
     CHECK(written(p, "CSC", "D_WEIGHT_SIZE_EXT_1", r::csc::D_WEIGHT_SIZE_EXT_1::WEIGHT_CHANNEL_EXT{}) + 1 ==
           uint32_t(c_ext));
     CHECK(written(p, "CSC", "D_WEIGHT_SIZE_EXT_1", r::csc::D_WEIGHT_SIZE_EXT_1::WEIGHT_KERNEL{}) + 1 == uint32_t(L.K));
-    CHECK(written(p, "CSC", "D_WEIGHT_SIZE_EXT_0", r::csc::D_WEIGHT_SIZE_EXT_0::WEIGHT_WIDTH_EXT{}) == 2);
-    const int bpk = 16 * 4 * ceil_div(c_ext, 4) * bpe;
+    CHECK(written(p, "CSC", "D_WEIGHT_SIZE_EXT_0", r::csc::D_WEIGHT_SIZE_EXT_0::WEIGHT_WIDTH_EXT{}) == 3);  // 4x4
+    CHECK(written(p, "CSC", "D_WEIGHT_SIZE_EXT_0", r::csc::D_WEIGHT_SIZE_EXT_0::WEIGHT_HEIGHT_EXT{}) == 3);
+    const int bpk = 16 * c_ext * bpe;
     CHECK(written(p, "CDMA", "D_WEIGHT_SIZE_0", r::cdma::D_WEIGHT_SIZE_0::BYTE_PER_KERNEL{}) + 1 == uint32_t(bpk));
     CHECK(written(p, "CDMA", "D_WEIGHT_BYTES", r::cdma::D_WEIGHT_BYTES::WEIGHT_BYTES{}) ==
           uint32_t(ceil_div(bpk * L.K, 128) * 128));
     CHECK(written(p, "CSC", "D_WEIGHT_BYTES", r::csc::D_WEIGHT_BYTES::WEIGHT_BYTES{}) ==
           uint32_t(ceil_div(bpk * L.K, 128) * 128));
-    CHECK(written(p, "CSC", "D_ATOMICS", r::csc::D_ATOMICS::ATOMICS{}) + 1 == uint32_t(L.ow() * L.oh() / 4));
+    CHECK(written(p, "CSC", "D_ATOMICS", r::csc::D_ATOMICS::ATOMICS{}) + 1 == uint32_t(L.ow() * L.oh()));
     CHECK(written(p, "CSC", "D_RELEASE", r::csc::D_RELEASE::RLS_SLICES{}) + 1 == uint32_t(h_ext));
     CHECK(written(p, "CSC", "D_CONV_STRIDE_EXT", r::csc::D_CONV_STRIDE_EXT::CONV_X_STRIDE_EXT{}) == 0);
     CHECK(written(p, "CSC", "D_CONV_STRIDE_EXT", r::csc::D_CONV_STRIDE_EXT::CONV_Y_STRIDE_EXT{}) == 0);
@@ -271,19 +278,15 @@ TEST_CASE("winograd conv layers compile to the winograd register program", "[con
     CHECK(written(p, "CACC", "D_DATAOUT_SIZE_0", r::cacc::D_DATAOUT_SIZE_0::DATAOUT_HEIGHT{}) + 1 == uint32_t(L.oh()));
     const int clip = L.wino_scheme == "exact" ? L.clip + 2 - L.pra_truncate : L.clip - L.pra_truncate;
     CHECK(written(p, "CACC", "D_CLIP_CFG", r::cacc::D_CLIP_CFG::CLIP_TRUNCATE{}) == uint32_t(clip));
-    // EPS of the extended cube: 32-byte atoms of C_ext channels, four per 128-byte entry; a last
-    // group of 3 atoms takes an entry per position, of 2 one per 2 positions, of 1 one per 4
-    // (conv-pipeline.md §3).
-    const int atoms = ceil_div(c_ext * bpe, 32);
-    const int rest = atoms % 4;
-    const int eps = atoms / 4 * w_ext +
-                    (rest == 3 ? w_ext : rest == 2 ? ceil_div(w_ext, 2) : rest == 1 ? ceil_div(w_ext, 4) : 0);
+    // EPS: one extended row, W_ext x C_ext elements in 128-byte entries.
+    const int eps = w_ext * c_ext * bpe / 128;
     CHECK(written(p, "CSC", "D_ENTRY_PER_SLICE", r::csc::D_ENTRY_PER_SLICE::ENTRIES{}) + 1 == uint32_t(eps));
     CHECK(written(p, "CDMA", "D_ENTRY_PER_SLICE", r::cdma::D_ENTRY_PER_SLICE::ENTRIES{}) + 1 == uint32_t(eps));
+    // nv_full's CBUF: 16 banks of 256 entries of 128 bytes; the data banks hold the whole extended cube.
     const uint32_t data_banks = written(p, "CDMA", "D_BANK", r::cdma::D_BANK::DATA_BANK{}) + 1;
     const uint32_t weight_banks = written(p, "CDMA", "D_BANK", r::cdma::D_BANK::WEIGHT_BANK{}) + 1;
-    CHECK(data_banks * 512 >= uint32_t(eps * h_ext));
-    CHECK(int64_t{weight_banks} * 512 * 64 >= int64_t{std::min(L.K, L.int16 ? 16 : 32)} * bpk);
+    CHECK(data_banks * 256 >= uint32_t(eps * h_ext));
+    CHECK(int64_t{weight_banks} * 256 * 128 >= int64_t{std::min(L.K, L.int16 ? 16 : 32)} * bpk);
     CHECK(data_banks + weight_banks <= 16u);
   }
 }
@@ -306,8 +309,11 @@ TEST_CASE("malformed winograd conv layers are refused naming file, JSON pointer 
   const std::vector<Refusal> cases = {
       {"conv_wino_small.json", "/mode",
        "Winograd (D_MISC_CFG.CONV_MODE = WINOGRAD) needs nv_full; nv_small is built with WINOGRAD_DISABLE"},
-      {"conv_wino_5x5.json", "/weights", "Winograd F(2x2,3x3) needs a 3x3 kernel (got 5x5)"},
-      {"conv_wino_output.json", "/input", "Winograd needs output width and height multiples of 4 (NVDLA's rule); got 5x4"},
+      {"conv_wino_5x5.json", "/weights",
+       "Winograd runs a kernel that is 3x3 after channel extension: ceil(R / stride_y) and ceil(S / stride_x) must be 3 "
+       "(3x3 at stride 1, 5x5 or 6x6 at stride 2); got 5x5 at stride 1x1"},
+      {"conv_wino_output.json", "/input",
+       "Winograd needs output width and height multiples of 4 and at least 8 (NVDLA's hardware limitations); got 5x4"},
       {"conv_wino_dilation.json", "/dilation", "Winograd has no dilation (got 2x1)"},
       {"conv_wino_pra_truncate.json", "/pra_truncate", "4 is out of range [0, 3]"},
       {"conv_wino_scheme.json", "/wino_scheme", "\"fast\" is not one of: exact, nvdla"},
@@ -316,9 +322,9 @@ TEST_CASE("malformed winograd conv layers are refused naming file, JSON pointer 
       {"conv_wino_exact_weights.json", "/weights/data", "the exact weights 4U do not fit int8"},
       {"conv_wino_int8_to_int16.json", "/output/precision", "int8 input -> int16 output is not available"},
       {"conv_wino_cbuf.json", "/input",
-       "the layer does not fit in CBUF: the channel-extended input needs 65 banks (ENTRY_PER_SLICE 91 x H_ext 182"},
+       "the layer does not fit in CBUF: the channel-extended input needs 67 banks (ENTRY_PER_SLICE 92 x H_ext 184"},
       {"conv_wino_weights_cbuf.json", "/weights",
-       "one kernel group of weights 16 (16 kernels x 32000 bytes, 32768 per bank), more than nv_full's 16 banks"},
+       "one kernel group of weights 16 (16 kernels x 32256 bytes, 32768 per bank), more than nv_full's 16 banks"},
   };
   check_refusals(cases);
 }

@@ -231,15 +231,16 @@ TEST_CASE("a conv program whose D_BANK does not hold its input stops as bad inpu
 TEST_CASE("Winograd conv layers whose data or weights take more than half of CBUF equal the int64 reference on "
           "golden and RTL under the stress matrix",
           "[rtl][conv][wino]") {
-  // nv_full Winograd: a 46 x 46 x 64 int16 input is stored as (44/2 + 1)^2 x 4 = 2116 rows of 2x2
-  // positions (4 channel blocks of 16 int16 channels per lane), 9 of 16 banks; 16 int16 kernels of 3x3x520 pre-transformed (16 x 4 x 130 x 2 B =
-  // 16640 B each) are 266240 B, 9 banks of 32 KiB, for one kernel group.
+  // nv_full Winograd as NVDLA programs it: a 46 x 46 x 64 int16 input is NVDLA's EPS 48 x 64 x 2 /
+  // 128 = 48 entries x H_ext 48 = 2304 entries, 9 of 16 banks (this RTL's (44/2 + 1)^2 x 4 = 2116
+  // rows of 2x2 positions fit them); 16 int16 kernels over C' = 528 channels pre-transformed (16 x
+  // 528 x 2 B = 16896 B each) are 270336 B, 9 banks of 32 KiB, for one kernel group.
   const char* texts[] = {
       R"({"unit":"conv","config":"nv_full","mode":"winograd","precision":"int16","seed":71,
           "input":{"w":46,"h":46,"c":64,"data":{"random":{"min":-300,"max":300}}},
           "weights":{"k":4,"r":3,"s":3,"data":{"random":{"min":-300,"max":300}}},"clip":8})",
       R"({"unit":"conv","config":"nv_full","mode":"winograd","precision":"int16","seed":72,
-          "input":{"w":6,"h":6,"c":520,"data":{"random":{"min":-300,"max":300}}},
+          "input":{"w":10,"h":10,"c":520,"data":{"random":{"min":-300,"max":300}}},
           "weights":{"k":16,"r":3,"s":3,"data":{"random":{"min":-300,"max":300}}},"clip":10})",
   };
   const auto dir = std::filesystem::temp_directory_path() / "dla_test_rtl_capacity";

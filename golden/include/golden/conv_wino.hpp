@@ -29,9 +29,9 @@ namespace dla::golden {
 struct WinoGeometry {
   int w_ext = 0, h_ext = 0;  // D_DATAIN_SIZE_EXT_0: (W + PL + PR) / sx, (H + PT + PB) / sy
   int phases = 1;            // sx * sy
-  int c_pad = 0;             // C rounded up to whole memory atoms: ceil(C * bpe / atom) * atom / bpe
-  int c_ext = 0;             // CSC D_DATAIN_SIZE_EXT_1, WEIGHT_CHANNEL_EXT: (phases - 1) * c_pad + C
-  int channel_groups = 0;    // ceil(c_ext / 4): Winograd atomic operations per output tile
+  int c_pad = 0;             // C' = C rounded up to whole 32-byte atoms: ceil(C * bpe / 32) * 32 / bpe
+  int c_ext = 0;             // CSC D_DATAIN_SIZE_EXT_1, WEIGHT_CHANNEL_EXT: C' x sx x sy (every phase padded)
+  int channel_groups = 0;    // c_ext / 4: Winograd atomic operations per output tile
 };
 [[nodiscard]] WinoGeometry wino_geometry(const ConvConfig& c);
 
@@ -70,6 +70,7 @@ enum class WinoSubject {
   OutputSize,   // W', H' (from the input size, pads and stride)
   Weights,      // weight values (the exact scheme's 4U must fit) or the weight cube's shape
   Clip,         // CLIP_TRUNCATE after the scheme's compensation
+  Converter,    // CDMA's input converter (none in Winograd mode)
   Other,        // anything else (register relations, layouts, ...)
 };
 struct WinoProblem {
@@ -87,8 +88,9 @@ struct WinoProblem {
 // and checks the Winograd register relations (docs/WINOGRAD.md) into c.decode_problems.
 void decode_conv_wino(const ConvRegReaders& regs, const HwConfig& hw, ConvConfig& c);
 
-// conv_derived for Winograd: EPS and data banks of the extended cube, transformed-weight bytes,
-// ATOMICS = W'*H'/4 (one atomic operation per 2x2 output tile and channel group).
+// conv_derived for Winograd: EPS = W_ext x C_ext x bpe / entry bytes, data banks of the extended
+// cube, transformed-weight bytes (16 x C_ext x bpe per kernel), ATOMICS = W' x H' (output points,
+// as NVIDIA's firmware writes it); the stripes count 2x2 tiles.
 [[nodiscard]] ConvDerived conv_derived_wino(const ConvConfig& c, const HwConfig& hw);
 
 // run_conv for Winograd (run_conv has already refused what cannot run): the input through `read`,
@@ -120,10 +122,12 @@ struct WinoLayer {
   std::vector<WinoProblem> problems{};  // empty: the layer can run (then everything above is set)
 };
 
-// From the layer (ConvParams with R = S = 3, stride 1 or 2; p.clip_truncate is the CLIP_TRUNCATE
-// the same layer would use in direct mode) and its weights (n = kernel, c, h = r, w = s): the
-// Winograd configuration, the pre-transformed weight image and the register values. The output
-// then approximates (Nvdla) or equals (Exact, PRA_TRUNCATE 0) the direct layer's CACC output.
+// From the layer (ConvParams with a kernel that is 3x3 after channel extension: 3x3 at stride 1,
+// 5x5 or 6x6 at stride 2; p.clip_truncate is the CLIP_TRUNCATE the same layer would use in direct
+// mode) and its weights (n = kernel, c, h = r, w = s): the Winograd configuration (right / bottom
+// pads grown so that the extended cube is the output + 4, as NVDLA programs it), the
+// pre-transformed weight image and the register values. The output then approximates (Nvdla) or
+// equals (Exact, PRA_TRUNCATE 0) the direct layer's CACC output.
 [[nodiscard]] WinoLayer wino_compile(const ConvParams& p, const Cube<int64_t>& weights, WinoScheme scheme,
                                      int pra_truncate, const HwConfig& hw, uint64_t in_base, uint64_t weight_base);
 

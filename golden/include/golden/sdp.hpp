@@ -107,14 +107,22 @@ struct SdpConfig {
   bool flying = false;
   bool output_to_pdp = false;
   // WINOGRAD (flying only): WDMA writes the cube in 2x2 tiles (docs/SDP.md, "Winograd write
-  // order"); the values are those of the same cube without it. SDP_RDMA's own WINOGRAD bit is
-  // ignored (operands are read per channel or at each element's own (h, w) in either order).
+  // order"); the values are those of the same cube without it. SDP_RDMA's own WINOGRAD bit makes
+  // its operand DMAs fetch per-element operands in that order; without it NVDLA would pair them
+  // with other outputs, so per-element operands need both bits (unsupported()).
   bool winograd = false;
+  bool rdma_winograd = false;
   bool nan_to_zero = false;
-  // precisions: input read by MRDMA (SDP_RDMA IN_PRECISION), processing, output (SDP D_DATA_FORMAT)
+  // precisions: input read by MRDMA (SDP_RDMA IN_PRECISION), processing, output (SDP D_DATA_FORMAT);
+  // SDP_RDMA's own copy of PROC_PRECISION (NVIDIA's firmware writes both from one table entry, and
+  // the operand DMAs group their lanes by it); int16 -> int8 is (IN INT16, PROC INT8, OUT INT8)
+  // from memory (docs/SDP.md "Precisions").
   SdpPrecision in_precision = SdpPrecision::Int8;
   SdpPrecision proc_precision = SdpPrecision::Int8;
   SdpPrecision out_precision = SdpPrecision::Int8;
+  SdpPrecision rdma_proc_precision = SdpPrecision::Int8;
+  // Whether SDP_RDMA runs (memory input or an operand DMA enabled): then its copies count.
+  bool rdma_active = false;
   // source cube (MRDMA, flying off)
   CubeShape rdma_shape{};
   uint64_t src_base = 0, src_line_stride = 0, src_surface_stride = 0;
@@ -132,8 +140,10 @@ struct SdpConfig {
   [[nodiscard]] bool lut_active() const { return !ew.bypass && !ew.lut_bypass; }
   // EQL mode: EW ALU comparing; no write-back, D_STATUS.STATUS_UNEQUAL instead.
   [[nodiscard]] bool eql_mode() const { return !ew.bypass && !ew.alu_bypass && ew.alu_algo == SdpAluAlgo::Eql; }
-  // Channels per atom of the input (the lanes the datapath processes together).
+  // Channels per atom of the input in memory, and per group of the datapath (PROC: the operand
+  // DMAs' lanes; int16 -> int8 reads two int16 surfaces per 32-lane group).
   [[nodiscard]] int lanes_per_atom() const { return atom_bytes / sdp_precision_bytes(in_precision); }
+  [[nodiscard]] int proc_lanes_per_atom() const { return atom_bytes / sdp_precision_bytes(proc_precision); }
   // Everything in this config the model cannot run, one sentence each (empty: runnable).
   [[nodiscard]] std::vector<std::string> unsupported() const;
 };
