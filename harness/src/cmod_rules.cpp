@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include "harness/cmod_device.hpp"
@@ -58,12 +59,48 @@ std::string rubik_contract_rule(const Shadow& s) {
       contract, surfaces, surf);
 }
 
+// A conv layer's weight ring position, as the model's CDMA and CSC each leave it.
+struct ConvWeights {
+  uint32_t banks = 0;       // CDMA D_BANK
+  uint64_t fetched = 0;     // entries the CDMA fills: D_WEIGHT_BYTES
+  uint64_t consumed = 0;    // entries the CSC steps over: the weights its size registers describe
+};
+
+ConvWeights conv_weights(const Shadow& s, const golden::HwConfig& cfg) {
+  const uint64_t entry = static_cast<uint64_t>(cfg.cbuf_entry_bytes);
+  const uint64_t bpe = s.field("CSC", "D_MISC_CFG", "PROC_PRECISION") == 0 ? 1 : 2;
+  const uint64_t bytes = uint64_t{s.field("CSC", "D_WEIGHT_SIZE_EXT_0", "WEIGHT_WIDTH_EXT") + 1} *
+                         (s.field("CSC", "D_WEIGHT_SIZE_EXT_0", "WEIGHT_HEIGHT_EXT") + 1) *
+                         (s.field("CSC", "D_WEIGHT_SIZE_EXT_1", "WEIGHT_CHANNEL_EXT") + 1) *
+                         (s.field("CSC", "D_WEIGHT_SIZE_EXT_1", "WEIGHT_KERNEL") + 1) * bpe;
+  const uint64_t weight_bytes = s.value("CDMA", "D_WEIGHT_BYTES");
+  return {s.value("CDMA", "D_BANK"), (weight_bytes + entry - 1) / entry, (bytes + entry - 1) / entry};
+}
+
+// Two conv layers in a row on the same CBUF banks: the model carries its weight ring over from
+// one to the next, its CDMA by D_WEIGHT_BYTES (which NVDLA's firmware pads to 128 bytes) and its
+// CSC by the entries it read (nvdla/hw master cmod/cdma/NV_NVDLA_cdma.cpp
+// WeightReadRequestSequenceThread, cmod/csc/NV_NVDLA_csc.cpp "BANK not change. not reset cbuf
+// pointers"): where the padding spans an entry the second layer reads weights from the wrong
+// place. NVDLA's RTL CSC counts its weight entries from D_WEIGHT_BYTES as the CDMA does
+// (NV_NVDLA_CSC_wl.v, last_weight_entries); this project starts each layer's weights afresh.
+std::string conv_ring_rule(const std::optional<ConvWeights>& prev, const ConvWeights& now, const Shadow& s) {
+  if (!prev || prev->banks != now.banks || prev->fetched == prev->consumed) return {};
+  if (s.field("CDMA", "D_MISC_CFG", "WEIGHT_REUSE") != 0) return {};
+  return fmt::format(
+      "a conv layer on the same CBUF banks as the conv layer before it, whose D_WEIGHT_BYTES fills {} entries while "
+      "its weights take {}: the C model's CSC and CDMA then disagree where the next weights start (docs/CMOD.md, "
+      "conv)",
+      prev->fetched, prev->consumed);
+}
+
 }  // namespace
 
 std::string cmod_cannot_judge(const Program& program, const golden::HwConfig& cfg) {
   if (cfg.cmod.empty()) return fmt::format("{} has no NVIDIA C model", cfg.name);
   Shadow shadow;
   bool bdma_launched[2] = {false, false};
+  std::optional<ConvWeights> prev_conv;
   for (const ProgramStep& st : program.steps) {
     if (st.op == StepOp::WaitIntr && st.intr.starts_with("BDMA_")) {
       bdma_launched[st.intr == "BDMA_1" ? 1 : 0] = false;
@@ -79,6 +116,13 @@ std::string cmod_cannot_judge(const Program& program, const golden::HwConfig& cf
     }
     if (reg.block == "RBK" && reg.name == "D_OP_ENABLE" && (st.value & 1u) != 0) {
       if (std::string why = rubik_contract_rule(shadow); !why.empty()) return "it runs " + why;
+    }
+    if (reg.block == "CDMA" && reg.name == "D_OP_ENABLE" && (st.value & 1u) != 0) {
+      const bool compressed = shadow.field("CDMA", "D_WEIGHT_FORMAT", "WEIGHT_FORMAT") != 0;
+      ConvWeights now = conv_weights(shadow, cfg);
+      if (std::string why = conv_ring_rule(prev_conv, now, shadow); !why.empty()) return "it runs " + why;
+      if (compressed) now.consumed = now.fetched;  // the model's CSC releases D_WEIGHT_BYTES when compressed
+      prev_conv = now;
     }
     if (reg.block == "BDMA" && reg.name == "CFG_CMD" && field_of(st.value, reg, "DST_RAM_TYPE") == 0) {
       // nvdlav1 cmod: CV-SRAM writes land one 32-byte atom off up to each 256-byte boundary

@@ -900,8 +900,9 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
   const bool focus_sparse = L.focus == "sparse";  // compressed weights: neither Winograd nor W-fold
   const bool focus_batch = L.focus == "batch";  // batches: neither Winograd nor W-fold
   const bool focus_splith = L.focus == "splith";  // Split-H bands: direct (no Split-H in Winograd)
-  const bool wino =
-      hw.winograd && d.chance(0.15) && !focus_wfold && !focus_sparse && !focus_batch && !focus_splith;
+  const bool focus_wino = L.focus == "winograd";
+  const bool wino = hw.winograd && (d.chance(0.15) || focus_wino) && !focus_wfold && !focus_sparse && !focus_batch &&
+                    !focus_splith;
   ConvShape s = wino ? draw_wino_shape(d, int16, feat) : draw_direct_shape(d, hw, int16, feat, focus_splith);
   if (!focus_sparse && !focus_batch) draw_wfold(hw, s, L.seed, focus_wfold);  // a stream of its own: the draws below stay as they were
   const int64_t vmax = int16 ? 32767 : 127, vmin = -vmax - 1;

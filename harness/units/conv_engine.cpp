@@ -98,7 +98,11 @@ Engine engine_conv() {
                                                                 "where it holds them (docs/CONV.md §9)"},
                                             RandomFocus{.name = "batch",
                                                         .has = &golden::HwConfig::nvdlav1_map,
-                                                        .what = "every direct layer with batches, N 1..32 (docs/CDMA_MODES.md)"}}}};
+                                                        .what = "every direct layer with batches, N 1..32 (docs/CDMA_MODES.md)"},
+                                            RandomFocus{.name = "winograd",
+                                                        .has = &golden::HwConfig::winograd,
+                                                        .what = "every layer in Winograd mode as NVDLA programs it "
+                                                                "(docs/WINOGRAD.md)"}}}};
 }
 
 }  // namespace dla::harness::units
