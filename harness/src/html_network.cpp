@@ -2,8 +2,10 @@
 // the network file the run names, drawn as a graph -- tensors and layers, rank by rank from the
 // inputs down, each edge a tensor read or written -- with every layer coloured by its status in
 // the run: pass (its output compared, golden against RTL, equal), mismatch, golden (ran on the
-// golden model alone: nothing compared) or not run (the run stopped before it, e.g.
-// --stop-after). A concat runs nothing: its status is its branches' producers'.
+// golden model alone: nothing compared), timeout (the run stopped at this layer: the watchdog or
+// an interrupt never raised) or not run (the run stopped before it, e.g. --stop-after). A concat
+// runs nothing: its status is its branches' producers'. An edge that skips ranks runs in a lane
+// right of every box it passes, never behind one; the legend wraps to the picture's width.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -22,7 +24,7 @@ namespace {
 struct Node {
   bool layer = false;
   std::string name, label;  // label: the op, or W x H x C
-  std::string status;       // layers: pass | mismatch | golden | not-run
+  std::string status;       // layers: pass | mismatch | golden | timeout | not-run
   std::string detail;       // the tooltip
   int rank = 0, col = 0;
 };
@@ -36,6 +38,7 @@ const char* fill_of(const std::string& status) {
   if (status == "pass") return "#d8f3dc";
   if (status == "mismatch") return "#ffd7d5";
   if (status == "golden") return "#dde7f5";
+  if (status == "timeout") return "#ffb86b";
   return "#eeeeee";
 }
 
@@ -72,6 +75,11 @@ std::string html_network_picture(const RunResult& r, std::size_t index) {
       mismatches += c.mismatches + (c.shape_ok ? 0 : 1);
     }
     if (compares == 0) {
+      // The step the run stopped at names its layer ("FILE: layer NAME (op): ...").
+      if (r.status == Status::Timeout && r.message.find(": layer " + name + " (") != std::string::npos) {
+        detail = "the run timed out here: " + r.message.substr(0, r.message.find('\n'));
+        return std::string("timeout");
+      }
       detail = r.mode == "golden" ? "ran on the golden model alone: nothing compared" : "not run";
       return std::string(r.mode == "golden" ? "golden" : "not-run");
     }
@@ -114,7 +122,10 @@ std::string html_network_picture(const RunResult& r, std::size_t index) {
     for (const auto& t : reads) {
       const auto p = producer.find(t);
       const std::string s = p == producer.end() ? "pass" : nodes[p->second].status;
-      if (s == "mismatch" || (s == "not-run" && st != "mismatch") || (s == "golden" && st == "pass")) st = s;
+      if (s == "mismatch" || (s == "timeout" && st != "mismatch") ||
+          (s == "not-run" && st != "mismatch" && st != "timeout") || (s == "golden" && st == "pass")) {
+        st = s;
+      }
     }
     nodes[me].status = st;
     nodes[me].detail = "placement: the branches' producers wrote its channel slices (" + st + ")";
@@ -138,10 +149,28 @@ std::string html_network_picture(const RunResult& r, std::size_t index) {
     rows = std::max(rows, n.rank + 1);
     cols = std::max(cols, in_row[n.rank]);
   }
-  constexpr int kColW = 170, kRowH = 62, kBoxW = 150, kBoxH = 36, kTop = 8;
-  const int width = std::max(std::max(cols, 1) * kColW + 20, 600), height = rows * kRowH + kTop + 24;
+  constexpr int kColW = 170, kRowH = 62, kBoxW = 150, kBoxH = 36, kTop = 8, kLegendH = 30;
   const auto x_of = [&](const Node& n) { return 10 + (cols - in_row[n.rank]) * kColW / 2 + n.col * kColW + kColW / 2; };
   const auto y_of = [&](const Node& n) { return kTop + n.rank * kRowH; };
+  // An edge past other ranks runs down a lane of its own right of every box of the ranks between.
+  std::vector<int> lane(edges.size(), 0);
+  int right = 0;  // the rightmost lane
+  {
+    int lanes = 0;
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+      const Node& a = nodes[edges[i].from];
+      const Node& b = nodes[edges[i].to];
+      if (b.rank - a.rank <= 1) continue;
+      int edge_x = 0;
+      for (const Node& n : nodes) {
+        if (n.rank > a.rank && n.rank < b.rank) edge_x = std::max(edge_x, x_of(n) + kBoxW / 2);
+      }
+      lane[i] = edge_x + 14 + 8 * lanes++;
+      right = std::max(right, lane[i]);
+    }
+  }
+  const int width = std::max({std::max(cols, 1) * kColW + 20, right + 16, 640});
+  const int height = rows * kRowH + kTop + kLegendH;
   std::string s = fmt::format(
       "<section class=\"network\" id=\"net-{}\">\n<h3>{} <span class=\"note\">[{} {}] {}</span></h3>\n"
       "<svg class=\"network\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\"><title>network {}</title>\n",
@@ -155,10 +184,12 @@ std::string html_network_picture(const RunResult& r, std::size_t index) {
     if (b.rank - a.rank <= 1) {
       s += fmt::format("<line class=\"net-edge\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#888\"{}/>\n", x1, y1,
                        x2, y2, dash);
-    } else {  // past other ranks: bowed to the right of the boxes in between
-      const int bow = kBoxW / 2 + 14;
-      s += fmt::format("<path class=\"net-edge\" d=\"M {} {} C {} {} {} {} {} {}\" fill=\"none\" stroke=\"#888\"{}/>\n", x1,
-                       y1, x1 + 2 * bow, y1 + kRowH, x2 + 2 * bow, y2 - kRowH, x2, y2, dash);
+    } else {  // past other ranks: down its lane, right of every box in between, into the target's top
+      const int lx = lane[static_cast<std::size_t>(&e - edges.data())];
+      const int ya = y1 + (kRowH - kBoxH) / 2, yb = y2 - (kRowH - kBoxH) / 2;
+      s += fmt::format("<path class=\"net-edge net-skip\" d=\"M {} {} L {} {} L {} {} L {} {} L {} {} L {} {}\" "
+                       "fill=\"none\" stroke=\"#888\"{}/>\n",
+                       x1, y1, x1, ya, lx, ya, lx, yb, x2, yb, x2, y2, dash);
     }
   }
   for (const Node& n : nodes) {
@@ -178,9 +209,19 @@ std::string html_network_picture(const RunResult& r, std::size_t index) {
                      x + kBoxW / 2, y + 15, n.layer ? "bold" : "normal", xml_escape(n.name), x + kBoxW / 2, y + 29,
                      xml_escape(n.layer ? n.label + (n.status == "not-run" ? "" : ": " + n.status) : n.label));
   }
-  s += fmt::format("<text x=\"10\" y=\"{}\" font-size=\"10\" fill=\"#555\">rounded: tensors (W x H x C); boxes: layers, "
-                   "green pass, red mismatch, blue golden only, grey not run; dashed: an EW operand</text>\n",
-                   height - 6);
+  // The legend: two short lines that fit the narrowest picture (640 px).
+  s += fmt::format("<g class=\"net-legend\"><text x=\"10\" y=\"{}\" font-size=\"10\" fill=\"#555\">rounded: tensors "
+                   "(W x H x C); boxes: layers; dashed edge: an EW operand</text>\n",
+                   height - kLegendH + 12);
+  int lx = 10;
+  for (const char* st : {"pass", "mismatch", "timeout", "golden", "not-run"}) {
+    const std::string label = std::string(st) == "golden" ? "golden only" : std::string(st) == "not-run" ? "not run" : st;
+    s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"10\" fill=\"{}\" stroke=\"#333\"/>"
+                     "<text x=\"{}\" y=\"{}\" font-size=\"10\" fill=\"#555\">{}</text>\n",
+                     lx, height - 12, fill_of(st), lx + 16, height - 3, label);
+    lx += 16 + 7 * static_cast<int>(label.size()) + 14;
+  }
+  s += "</g>\n";
   s += "</svg>\n</section>\n";
   return s;
 }
