@@ -332,8 +332,8 @@ ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
 
 std::string conv_describe(const ConvConfig& c) {
   auto cube = [](const CubeShape& s) { return str(s.w) + "x" + str(s.h) + "x" + str(s.c); };
-  std::string s = std::string(c.mode == ConvMode::Winograd ? "winograd conv (PRA_TRUNCATE " + str(c.pra_truncate) + ") " : "direct conv ") + std::string(precision_name(c.precision)) + ", input " + cube(c.input) + ", kernel " +
-                  str(c.kernel_w) + "x" + str(c.kernel_h) + "x" + str(c.input.c) + "x" + str(c.kernels) + ", output " +
+  std::string s = std::string(c.mode == ConvMode::Winograd ? "winograd conv (PRA_TRUNCATE " + str(c.pra_truncate) + ") " : "direct conv ") + std::string(precision_name(c.precision)) + ", input " + cube(c.input) + ", kernel KxCxRxS " +
+                  str(c.kernels) + "x" + str(c.input.c) + "x" + str(c.kernel_h) + "x" + str(c.kernel_w) + ", output " +
                   cube(c.output) + ", stride " + str(c.stride_x) + "x" + str(c.stride_y) + ", dilation " +
                   str(c.dilation_x) + "x" + str(c.dilation_y) + ", pad L" + str(c.pad_left) + " R" + str(c.pad_right) +
                   " T" + str(c.pad_top) + " B" + str(c.pad_bottom) + " value " + str(c.pad_value) + ", clip " +

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <numeric>
 #include <thread>
 
 #include <unistd.h>
@@ -12,6 +13,7 @@
 #include "harness/errors.hpp"
 #include "harness/files.hpp"
 #include "harness/html_report.hpp"
+#include "harness/interrupt.hpp"
 #include "harness/json_reader.hpp"
 #include "harness/layer.hpp"
 #include "harness/nvdla_cfg.hpp"
@@ -20,6 +22,8 @@
 #include "harness/random_layers.hpp"
 #include "harness/regress.hpp"
 #include "harness/report.hpp"
+#include "harness/version.hpp"
+#include "units/engine.hpp"
 #include "units/network.hpp"
 #include "units/units.hpp"
 
@@ -31,14 +35,15 @@ namespace {
 constexpr const char* kUsage = R"(dlacosim - RTL against golden co-simulation for NVDLA-class units
 
 usage: dlacosim <command> [options]
+       dlacosim --version
 
 commands:
-  run LAYER        run one layer file (JSON) on the RTL and the golden model, compare
+  run LAYER...     run layer files (JSON) on the RTL and the golden model, compare
   run TEST.cfg     replay an NVDLA trace test (.cfg, or NVDLA v1's input.txn) as a register
-                   program (--config, --mode)
+                   program (configuration from --config or from the trace; --mode)
   import TEST.cfg  print an NVDLA trace test (.cfg or .txn) as a register-program layer (JSON)
   compile NET.json print a network's register program as a program layer (JSON; docs/NETWORKS.md)
-  regress SUITE    run a suite of layers, print a summary table, write JUnit/JSON
+  regress SUITE... run suites (or layer files), print a summary table, write JUnit/JSON/HTML
   validate FILE..  check layer, program and suite files without running them
   bench UNIT       measure simulation speed (dlacosim help bench lists the units)
   random UNIT      random-layer campaign, RTL vs golden (dlacosim help random lists the units)
@@ -90,11 +95,11 @@ po::options_description run_options() {
     ("stall", po::value<double>(), "back-pressure probability on every valid/ready port, 0..0.95")
     ("config", po::value<std::string>(), "override the layer's configuration (nv_small, nv_large, nv_full)")
     ("rand-reset", po::value<int>()->default_value(0), "initial register values: 0 zero, 1 ones, 2 random (+verilator+rand+reset+N)")
-    ("wave", po::value<std::string>(), "write an FST waveform to this file")
+    ("wave", po::value<std::string>(), "write an FST waveform to this file (.fst; its folder must exist)")
     ("wave-from", po::value<uint64_t>()->default_value(0), "first cycle dumped")
     ("wave-to", po::value<uint64_t>(), "last cycle dumped")
     ("wave-depth", po::value<int>()->default_value(99), "hierarchy levels traced")
-    ("watchdog", po::value<uint64_t>()->default_value(20000), "cycles without progress before the run is ended")
+    ("watchdog", po::value<uint64_t>()->default_value(20000), "quiet cycles (no handshake on a port or inside the convolution pipeline) before the run is ended, plus the memory model's allowance (docs/CLI.md \"Watchdog\")")
     ("json", po::value<std::string>(), "write the result as JSON to this file")
     ("dump-dir", po::value<std::string>(), "on mismatch, write gzip dumps of actual and expected cubes here")
     ("max-listed", po::value<std::size_t>()->default_value(10), "mismatches listed per compared region")
@@ -115,7 +120,7 @@ po::options_description regress_options() {
     ("html", po::value<std::string>(), "write a self-contained HTML report to this file")
     ("shard", po::value<std::string>(), "run only shard I of N (0-based), written I/N")
     ("mode", po::value<std::string>()->default_value("cross"), "cross, golden, rtl or cmod")
-    ("watchdog", po::value<uint64_t>()->default_value(20000), "cycles without progress before a run is ended")
+    ("watchdog", po::value<uint64_t>()->default_value(20000), "quiet cycles before a run is ended, plus the memory model's allowance (docs/CLI.md \"Watchdog\")")
     ("dump-dir", po::value<std::string>(), "on mismatch, write gzip dumps here")
     ("no-progress", po::bool_switch(), "no progress on stderr (a status line on a terminal, else a line per run)");
   add_mem_options(d);
@@ -257,35 +262,113 @@ RunOptions run_options_from(const po::variables_map& vm) {
 
 po::options_description import_options() {
   po::options_description d("import options");
-  d.add_options()("config", po::value<std::string>()->default_value("nv_small"),
-                  "configuration whose register map the names resolve in (nv_small, nv_large, nv_full)");
+  d.add_options()("config", po::value<std::string>(),
+                  "configuration whose register map the names resolve in (nv_small, nv_large, nv_full); default: "
+                  "the trace's own (docs/TRACES.md \"Configuration\")");
   return d;
 }
 
-const dla::golden::HwConfig& cfg_config(const std::optional<std::string>& name) {
-  const std::string n = name.value_or("nv_small");
+po::options_description validate_options() {
+  po::options_description d("validate options");
+  d.add_options()("config", po::value<std::string>(),
+                  "traces: the configuration to check them against (default: the trace's own)");
+  return d;
+}
+
+const dla::golden::HwConfig& cfg_config(const std::string& n) {
   const auto* c = dla::golden::find_config(n);
   if (c == nullptr) throw InputError("--config", "", "unknown configuration \"" + n + "\" (nv_small, nv_large, nv_full)");
   return *c;
 }
 
-// An NVDLA trace: a trace test (.cfg) or an NVDLA v1 trace-player test (.txn).
-bool is_trace(const std::string& path) {
-  const auto ext = std::filesystem::path(path).extension();
-  return ext == ".cfg" || ext == ".txn";
+// The command line as given, for the results files.
+std::string g_command_line;
+
+// What kind of input a file is (docs/CLI.md "Files"): a trace by its extension, else by its JSON.
+enum class FileKind { Layer, Network, Suite, Trace, Results, Bench };
+
+const char* kind_name(FileKind k) {
+  switch (k) {
+    case FileKind::Layer: return "a layer";
+    case FileKind::Network: return "a network";
+    case FileKind::Suite: return "a suite";
+    case FileKind::Trace: return "an NVDLA trace";
+    case FileKind::Results: return "a results file";
+    case FileKind::Bench: return "bench results";
+  }
+  return "?";
 }
 
-Program import_trace(const std::string& path, const std::string& config) {
-  return std::filesystem::path(path).extension() == ".txn" ? import_nvdla_txn(path, config)
-                                                           : import_nvdla_cfg(path, config);
+// Throws InputError for a missing file or malformed JSON (naming file and place).
+FileKind file_kind(const std::string& path) {
+  if (is_trace_file(path)) return FileKind::Trace;
+  const auto doc = parse_json_file(path);
+  const JsonNode root = JsonNode::root(doc);
+  if (root.is_array()) {
+    if (root.size() > 0 && root[0].is_object() && root[0].get("case")) return FileKind::Bench;
+    if (root.size() > 0 && root[0].is_object() && root[0].get("status")) return FileKind::Results;
+    return FileKind::Layer;  // load_layer says what is wrong
+  }
+  if (root.is_object() && root.get("results") && !root.get("unit")) return FileKind::Results;
+  if (root.is_object() && root.get("status") && root.get("layer_file")) return FileKind::Results;
+  if (root.is_object() && root.get("layers") && !root.get("unit")) return FileKind::Suite;
+  if (root.is_object() && root.get("unit") && root.get("unit")->is_string() &&
+      root.require("unit").as_string() == "network") {
+    return FileKind::Network;
+  }
+  return FileKind::Layer;
+}
+
+// --wave: checked before anything runs (exit 2): FST only, into a folder that exists.
+void check_wave(const SimOptions& sim) {
+  if (sim.wave.empty()) return;
+  const std::filesystem::path w = sim.wave;
+  if (w.extension() != ".fst") {
+    throw InputError("--wave", w.string(),
+                     w.extension() == ".vcd"
+                         ? "dlacosim writes FST waveforms only: name the file .fst (fst2vcd converts it to VCD)"
+                         : "expected a .fst file name (dlacosim writes FST waveforms)");
+  }
+  const std::filesystem::path dir = w.has_parent_path() ? w.parent_path() : std::filesystem::path(".");
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) {
+    throw InputError("--wave", w.string(), fmt::format("folder {} does not exist", dir.string()));
+  }
+  if (access(dir.c_str(), W_OK) != 0) throw InputError("--wave", w.string(), fmt::format("folder {} is not writable", dir.string()));
+}
+
+// Where the waves of a run went, or why there are none (the run's summary line).
+std::string wave_summary(const SimOptions& sim, const RunResult& r) {
+  if (sim.wave.empty()) return "";
+  if (std::filesystem::exists(sim.wave)) {
+    const uint64_t last = r.cycles == 0 ? 0 : r.cycles - 1;
+    return fmt::format("  waves: {} (cycles {}..{})\n", std::filesystem::absolute(sim.wave).string(), sim.wave_from,
+                       std::min(sim.wave_to, last));
+  }
+  if (r.mode == "golden" || r.mode == "cmod") return fmt::format("  waves: none: --mode {} simulates no RTL\n", r.mode);
+  if (r.cycles != 0 && sim.wave_from >= r.cycles) {
+    return fmt::format("  waves: none written: the window starts at cycle {}, after the run's last cycle {}\n",
+                       sim.wave_from, r.cycles - 1);
+  }
+  if (r.status == Status::BadInput) return "  waves: none: the run did not start\n";
+  return "  waves: none: no RTL model of this unit dumped waves\n";
 }
 
 int cmd_import(const std::vector<std::string>& args) {
   const Parsed p = parse(args, import_options());
-  if (p.positional.size() != 1) throw InputError("import", "", "expected exactly one .cfg file");
-  const auto& config = cfg_config(p.vm["config"].as<std::string>());
-  const Program program = import_trace(p.positional[0], config.name);
-  std::cout << program_to_json(program, "imported from " + p.positional[0] + " by dlacosim import").dump(1) << "\n";
+  if (p.positional.size() != 1) throw InputError("import", "", "expected exactly one .cfg or .txn file");
+  if (!is_trace_file(p.positional[0])) {
+    throw InputError(p.positional[0], "", "import reads NVDLA traces (.cfg, .txn); this is not one");
+  }
+  const std::optional<std::string> given =
+      p.vm.count("config") ? std::optional<std::string>(p.vm["config"].as<std::string>()) : std::nullopt;
+  const TraceConfig t = trace_config(p.positional[0], given);
+  if (!t.warning.empty()) std::cerr << "dlacosim: warning: " << t.warning << "\n";
+  const Program program = import_trace(p.positional[0], t.config);
+  std::cout << program_to_json(program, fmt::format("imported from {} by dlacosim import (configuration {}: {})",
+                                                    p.positional[0], t.config, t.how))
+                   .dump(1)
+            << "\n";
   return 0;
 }
 
@@ -302,13 +385,86 @@ int cmd_compile(const std::vector<std::string>& args) {
   return 0;
 }
 
+constexpr int kInterruptedExit = 130;  // 128 + SIGINT, as shells report an interrupted command
+
+// One trace replayed (run TEST.cfg): its configuration from --config or from the trace.
+RunResult run_trace(const std::string& path, const RunOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  RunResult r;
+  r.layer_file = path;
+  r.name = std::filesystem::path(path).stem().string();
+  r.unit = "program";
+  r.mode = o.mode;
+  std::string how;
+  try {
+    const TraceConfig t = trace_config(path, o.config);
+    if (!t.warning.empty()) std::cerr << "dlacosim: warning: " << t.warning << "\n";
+    how = t.how;
+    r.config = t.config;
+    const Program program = import_trace(path, t.config);
+    r = run_program_in_mode(program, cfg_config(t.config), o);
+  } catch (const InputError& e) {
+    r.status = Status::BadInput;
+    r.message = e.what();
+  } catch (const SimInterrupted& e) {
+    r.abandoned = true;
+    r.status = Status::Error;
+    r.cycles = e.cycle;
+    r.message = fmt::format("interrupted by {} at cycle {} of {}", stop_signal_name(), e.cycle, e.unit);
+  }
+  r.layer_file = path;
+  if (!how.empty() && how != "--config") {
+    r.message = fmt::format("configuration {}: {}", r.config, how) + (r.message.empty() ? "" : "\n  " + r.message);
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+// Results files of a command (--json, --junit, --html), written whatever the runs' status.
+void write_results(const po::variables_map& vm, const std::vector<RunResult>& results, const ResultsInfo& info,
+                   const std::string& title) {
+  if (vm.count("junit")) write_file_atomic(vm["junit"].as<std::string>(), junit_xml(info.suite, results, info));
+  if (vm.count("json")) write_file_atomic(vm["json"].as<std::string>(), results_json(results, info).dump(2) + "\n");
+  if (vm.count("html")) {
+    HtmlReportOptions h{title, info.command, info};
+    write_file_atomic(vm["html"].as<std::string>(), html_report(results, h));
+  }
+}
+
 int cmd_run(const std::vector<std::string>& args) {
+  const auto started = std::chrono::steady_clock::now();
+  enable_graceful_stop();
   const Parsed p = parse(args, run_options());
-  if (p.positional.size() != 1) throw InputError("run", "", "expected exactly one layer file");
+  if (p.positional.empty()) throw InputError("run", "", "expected a layer, network or trace file (or several)");
   RunOptions o = run_options_from(p.vm);
+  check_wave(o.sim);
+  const bool several = p.positional.size() > 1;
+  if (several && (!o.sim.wave.empty() || !o.stop_after.empty() || !o.wave_layer.empty())) {
+    throw InputError(!o.sim.wave.empty() ? "--wave" : !o.stop_after.empty() ? "--stop-after" : "--wave-layer", "",
+                     "applies to one run: give one file");
+  }
+  // Every file checked before anything runs: a wrong kind names the command that takes it.
+  std::vector<FileKind> kinds;
+  for (const auto& f : p.positional) {
+    FileKind k = FileKind::Layer;
+    try {
+      k = file_kind(f);
+    } catch (const InputError&) {  // missing or malformed: the run reports it as BAD-INPUT
+    }
+    if (k == FileKind::Suite) {
+      throw InputError(f, "", fmt::format("this is a suite (\"layers\", no \"unit\"): run it with `dlacosim regress {}`", f));
+    }
+    if (k == FileKind::Results || k == FileKind::Bench) {
+      throw InputError(f, "", fmt::format("this is {} of dlacosim: `dlacosim report {} --html F` shows it", kind_name(k), f));
+    }
+    if (k == FileKind::Trace && (!o.stop_after.empty() || !o.wave_layer.empty())) {
+      throw InputError(o.stop_after.empty() ? "--wave-layer" : "--stop-after", "", "applies to network files");
+    }
+    kinds.push_back(k);
+  }
+  if (!o.sim.wave.empty()) std::filesystem::remove(o.sim.wave);  // never mistake an old file for this run's
   // On a terminal a long run shows its cycles and simulation rate, on one line erased at the end.
   const bool terminal = isatty(fileno(stderr)) != 0;
-  const auto started = std::chrono::steady_clock::now();
   bool drawn = false;
   if (terminal) {
     o.sim.heartbeat = [&](const std::string& unit, uint64_t cycle) {
@@ -318,33 +474,92 @@ int cmd_run(const std::vector<std::string>& args) {
       drawn = true;
     };
   }
-  RunResult r;
-  if (is_trace(p.positional[0])) {
-    // An NVDLA trace: imported (InputError on malformed input) and replayed as a program.
-    if (!o.stop_after.empty() || !o.wave_layer.empty()) {
-      throw InputError(o.stop_after.empty() ? "--wave-layer" : "--stop-after", "", "applies to network files");
+  std::vector<RunResult> results;
+  bool interrupted = false;
+  for (std::size_t i = 0; i < p.positional.size() && !stop_requested(); ++i) {
+    RunResult r = kinds[i] == FileKind::Trace ? run_trace(p.positional[i], o) : run_layer(p.positional[i], o);
+    if (drawn) fmt::print(stderr, "\r\x1b[K");
+    drawn = false;
+    if (!o.sim.wave.empty() && std::filesystem::exists(o.sim.wave)) r.wave = std::filesystem::absolute(o.sim.wave).string();
+    if (r.abandoned) {
+      interrupted = true;
+      std::cout << fmt::format("INTERRUPTED {}: {}\n", r.name, r.message) << wave_summary(o.sim, r);
+      break;
     }
-    const auto& config = cfg_config(o.config);
-    const Program program = import_trace(p.positional[0], config.name);
-    r = run_program_in_mode(program, config, o);
-    r.layer_file = p.positional[0];
-  } else {
-    r = run_layer(p.positional[0], o);
+    std::cout << format_run(r) << wave_summary(o.sim, r);
+    results.push_back(std::move(r));
   }
-  if (drawn) fmt::print(stderr, "\r\x1b[K");
-  if (!o.sim.wave.empty() && std::filesystem::exists(o.sim.wave)) r.wave = std::filesystem::absolute(o.sim.wave).string();
-  std::cout << format_run(r);
-  if (p.vm.count("json")) write_file_atomic(p.vm["json"].as<std::string>(), to_json(r).dump(2) + "\n");
-  return exit_code(r.status);
+  interrupted = interrupted || stop_requested();
+  ResultsInfo info;
+  info.command = g_command_line;
+  info.planned = p.positional.size();
+  info.elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (interrupted) info.interrupted = stop_signal_name();
+  if (several) std::cout << format_table(results);
+  if (interrupted) {
+    std::cout << fmt::format("interrupted by {}: {} of {} runs finished\n", info.interrupted, results.size(),
+                             p.positional.size());
+  }
+  if (p.vm.count("json")) write_file_atomic(p.vm["json"].as<std::string>(), results_json(results, info).dump(2) + "\n");
+  if (interrupted) return kInterruptedExit;
+  return exit_code(results);
+}
+
+// The suite the files of `regress FILE...` make: suites' entries in order, a layer or network
+// file one entry each; traces and results files are refused naming the command that takes them.
+Suite regress_suite(const std::vector<std::string>& files) {
+  Suite all;
+  for (const auto& f : files) {
+    const FileKind k = file_kind(f);
+    switch (k) {
+      case FileKind::Suite: {
+        Suite s = load_suite(f);
+        all.name += (all.name.empty() ? "" : "+") + s.name;
+        all.entries.insert(all.entries.end(), s.entries.begin(), s.entries.end());
+        break;
+      }
+      case FileKind::Layer:
+      case FileKind::Network:
+        all.name += (all.name.empty() ? "" : "+") + std::filesystem::path(f).stem().string();
+        all.entries.push_back({f, {}, {}, 0});
+        break;
+      case FileKind::Trace:
+        throw InputError(f, "", fmt::format("regress runs layers, networks and suites; replay a trace with `dlacosim run {}`", f));
+      case FileKind::Results:
+      case FileKind::Bench:
+        throw InputError(f, "", fmt::format("this is {} of dlacosim: `dlacosim report {} --html F` shows it", kind_name(k), f));
+    }
+  }
+  return all;
+}
+
+// Every layer of a suite loaded and checked (values, files, counts) without running: each
+// problem as "FILE: WHERE: RULE". Empty: all valid.
+std::vector<std::string> suite_problems(const Suite& suite) {
+  std::vector<std::string> problems;
+  std::vector<std::filesystem::path> seen;
+  for (const auto& e : suite.entries) {
+    if (std::find(seen.begin(), seen.end(), e.layer) != seen.end()) continue;
+    seen.push_back(e.layer);
+    try {
+      (void)load_layer(e.layer);
+    } catch (const InputError& err) {
+      problems.emplace_back(err.what());
+    }
+  }
+  return problems;
 }
 
 int cmd_regress(const std::vector<std::string>& args) {
+  const auto started = std::chrono::steady_clock::now();
+  enable_graceful_stop();
   const Parsed p = parse(args, regress_options());
-  if (p.positional.size() != 1) throw InputError("regress", "", "expected exactly one suite file");
+  if (p.positional.empty()) throw InputError("regress", "", "expected a suite file (or layer files, or several suites)");
   RunOptions o;
   o.mode = p.vm["mode"].as<std::string>();
   check_mode(o.mode);
   o.sim.watchdog = p.vm["watchdog"].as<uint64_t>();
+  if (o.sim.watchdog == 0) throw InputError("--watchdog", "", "must be at least 1 cycle");
   if (p.vm.count("dump-dir")) o.dump_dir = p.vm["dump-dir"].as<std::string>();
   o.mem = mem_options_from(p.vm);
   apply_cmod_options(p.vm, o);
@@ -359,39 +574,84 @@ int cmd_regress(const std::vector<std::string>& args) {
   }
   const unsigned jobs = p.vm["jobs"].as<unsigned>();
   if (jobs == 0) throw InputError("--jobs", "", "must be at least 1");
-  const Suite suite = load_suite(p.positional[0]);
+  const Suite suite = regress_suite(p.positional);
+  // Every layer validated up front: a malformed one stops the regression before anything runs.
+  if (const auto problems = suite_problems(suite); !problems.empty()) {
+    for (const auto& pr : problems) std::cerr << "dlacosim: " << pr << "\n";
+    std::cerr << fmt::format("dlacosim: regress: {} malformed layer file(s) in {}; nothing ran\n", problems.size(),
+                             suite.name);
+    return static_cast<int>(ExitCode::BadInput);
+  }
+  std::size_t planned = 0;
+  for (std::size_t i = 0; i < suite.entries.size(); ++i) planned += i % shard.count == shard.index ? 1 : 0;
   std::optional<Progress> progress;
   if (!p.vm["no-progress"].as<bool>()) progress.emplace(stderr, isatty(fileno(stderr)) != 0);
   const auto results = run_suite(suite, o, jobs, shard, [&](const RunResult& r, std::size_t done, std::size_t total) {
     if (progress) progress->update(r, done, total);
   });
   if (progress) progress->finish();
+  ResultsInfo info;
+  info.command = g_command_line;
+  info.suite = suite.name;
+  info.planned = planned;
+  info.elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (stop_requested()) info.interrupted = stop_signal_name();
   for (const auto& r : results) {
     if (r.status != Status::Pass) std::cout << format_run(r);
   }
   std::cout << fmt::format("suite {} (shard {}/{}, mode {})\n", suite.name, shard.index, shard.count, o.mode);
   std::cout << format_table(results);
-  if (p.vm.count("junit")) write_file_atomic(p.vm["junit"].as<std::string>(), junit_xml(suite.name, results));
-  if (p.vm.count("json")) write_file_atomic(p.vm["json"].as<std::string>(), to_json(results).dump(2) + "\n");
-  if (p.vm.count("html")) {
-    write_file_atomic(p.vm["html"].as<std::string>(),
-                      html_report(results, {"dlacosim regress: " + suite.name,
-                                            fmt::format("dlacosim regress {} --mode {} --shard {}/{}",
-                                                        p.positional[0], o.mode, shard.index, shard.count)}));
+  std::cout << fmt::format("elapsed {:.2f} s (the runs' own times add up to {:.2f} s with -j {})\n", *info.elapsed,
+                           std::accumulate(results.begin(), results.end(), 0.0,
+                                           [](double a, const RunResult& r) { return a + r.seconds; }),
+                           jobs);
+  if (!info.interrupted.empty()) {
+    std::cout << fmt::format("interrupted by {}: {} of {} runs finished; the results files hold those\n",
+                             info.interrupted, results.size(), planned);
   }
+  write_results(p.vm, results, info, "dlacosim regress: " + suite.name);
+  if (!info.interrupted.empty()) return kInterruptedExit;
   return exit_code(results);
 }
 
+// One suite checked completely: the suite file and every layer it names.
+bool validate_suite(const std::string& f) {
+  const Suite s = load_suite(f);
+  const auto problems = suite_problems(s);
+  std::size_t layers = 0;
+  std::vector<std::filesystem::path> seen;
+  for (const auto& e : s.entries) {
+    if (std::find(seen.begin(), seen.end(), e.layer) == seen.end()) {
+      seen.push_back(e.layer);
+      ++layers;
+    }
+  }
+  if (problems.empty()) {
+    std::cout << fmt::format("ok   {} (suite, {} runs of {} layer files, every layer valid)\n", f, s.entries.size(), layers);
+    return true;
+  }
+  std::cout << fmt::format("FAIL {}: {} of its {} layer files are malformed:\n", f, problems.size(), layers);
+  for (const auto& pr : problems) std::cout << "FAIL " << pr << "\n";
+  return false;
+}
+
 int cmd_validate(const std::vector<std::string>& args) {
-  const Parsed p = parse(args, po::options_description("validate options"));
+  const Parsed p = parse(args, validate_options());
   if (p.positional.empty()) throw InputError("validate", "", "expected at least one file");
+  const std::optional<std::string> given =
+      p.vm.count("config") ? std::optional<std::string>(p.vm["config"].as<std::string>()) : std::nullopt;
   int worst = 0;
   for (const auto& f : p.positional) {
     try {
-      const auto doc = parse_json_file(f);
-      if (doc->root.is_object() && doc->root.contains("layers") && !doc->root.contains("unit")) {  // a network has "unit"
-        const Suite s = load_suite(f);
-        std::cout << fmt::format("ok   {} (suite, {} runs)\n", f, s.entries.size());
+      const FileKind k = file_kind(f);
+      if (k == FileKind::Suite) {
+        if (!validate_suite(f)) worst = static_cast<int>(ExitCode::BadInput);
+      } else if (k == FileKind::Trace) {
+        const TraceConfig t = trace_config(f, given);
+        const Program prog = import_trace(f, t.config);
+        std::cout << fmt::format("ok   {} (NVDLA trace, {} steps, on {}: {})\n", f, prog.steps.size(), t.config, t.how);
+      } else if (k == FileKind::Results || k == FileKind::Bench) {
+        throw InputError(f, "", fmt::format("this is {} of dlacosim, not an input file", kind_name(k)));
       } else {
         const LoadedLayer l = load_layer(f);
         std::cout << fmt::format("ok   {} ({} on {})\n", f, l.header.unit, l.header.config->name);
@@ -423,7 +683,7 @@ int cmd_bench(const std::vector<std::string>& args) {
       if (p.vm.count(k)) source += fmt::format(" --{} {}", k, p.vm[k].as<std::string>());
     }
     write_file_atomic(p.vm["html"].as<std::string>(),
-                      html_bench_report(units::bench_json(cases), {"dlacosim bench " + p.positional[0], source}));
+                      html_bench_report(units::bench_json(cases), {"dlacosim bench " + p.positional[0], source, {}}));
   }
   if (p.vm["json"].as<bool>()) {
     std::cout << units::bench_json(cases).dump(1) << "\n";
@@ -449,18 +709,54 @@ int cmd_merge(const std::vector<std::string>& args) {
   std::vector<ShardResults> shards;
   for (const auto& f : p.positional) {
     const auto doc = parse_json_file(f);
-    shards.push_back({f, results_from_json(JsonNode::root(doc))});
+    ShardResults sh{f, {}, {}};
+    sh.results = results_from_json(JsonNode::root(doc), sh.info);
+    shards.push_back(std::move(sh));
   }
   const auto results = merge_shards(shards);
   const std::string name = p.vm["name"].as<std::string>();
   for (const auto& r : results) {
     if (r.status != Status::Pass) std::cout << format_run(r);
   }
+  // The merged file: the shards' runs planned add up, their elapsed times too (the machine time
+  // the shards took; they may have run at the same time), and an interrupted shard marks it.
+  ResultsInfo info;
+  info.command = g_command_line;
+  info.suite = name;
+  double elapsed = 0;
+  bool all_timed = true;
+  for (const auto& sh : shards) {
+    info.planned += std::max(sh.info.planned, sh.results.size());
+    if (sh.info.elapsed) elapsed += *sh.info.elapsed;
+    all_timed = all_timed && sh.info.elapsed.has_value();
+    if (!sh.info.interrupted.empty() && info.interrupted.empty()) info.interrupted = sh.info.interrupted;
+  }
+  if (all_timed) info.elapsed = elapsed;
   std::cout << fmt::format("suite {} (merged from {} result files)\n", name, shards.size());
   std::cout << format_table(results);
-  if (p.vm.count("junit")) write_file_atomic(p.vm["junit"].as<std::string>(), junit_xml(name, results));
-  if (p.vm.count("json")) write_file_atomic(p.vm["json"].as<std::string>(), to_json(results).dump(2) + "\n");
+  if (!info.interrupted.empty()) {
+    std::cout << fmt::format("a shard was interrupted ({}): {} of {} runs finished\n", info.interrupted,
+                             results.size(), info.planned);
+  }
+  write_results(p.vm, results, info, "dlacosim merge: " + name);
   return exit_code(results);
+}
+
+// --focus's help: every unit's features (from the engines' random generators).
+const std::string& focus_help() {
+  static const std::string k = [] {
+    std::string s = "every layer exercises this feature of the unit; its own layers (";
+    bool first = true;
+    for (const units::Engine& e : units::engines()) {
+      if (!e.random || e.random->focus.empty()) continue;
+      std::string names;
+      for (const auto& f : e.random->focus) names += (names.empty() ? "" : ", ") + std::string(f.name);
+      s += (first ? "" : "; ") + std::string(e.name) + ": " + names;
+      first = false;
+    }
+    return s + ")";
+  }();
+  return k;
 }
 
 po::options_description random_options() {
@@ -472,10 +768,11 @@ po::options_description random_options() {
     ("config", po::value<std::string>(), "only this configuration (default: layers alternate over every configuration)")
     ("out", po::value<std::string>(), "write each failing layer (JSON) and summary.json to this directory")
     ("all", po::bool_switch(), "with --out: write every generated layer, not only the failing ones")
-    ("watchdog", po::value<uint64_t>()->default_value(20000), "cycles without progress before a run is ended")
-    ("focus", po::value<std::string>(), "every layer exercises this feature of the unit (conv: wfold); its own layers")
+    ("watchdog", po::value<uint64_t>()->default_value(20000), "quiet cycles before a run is ended, plus the memory model's allowance (docs/CLI.md \"Watchdog\")")
+    ("focus", po::value<std::string>(), focus_help().c_str())
     ("quiet", po::bool_switch(), "no line per finished layer, only failures and the summary")
     ("list", po::bool_switch(), "generate the layers and print each one's name and features; run nothing");
+  add_mem_options(d);
   add_cmod_options(d);
   return d;
 }
@@ -505,6 +802,8 @@ int cmd_random(const std::vector<std::string>& args) {
   o.save_all = p.vm["all"].as<bool>();
   if (o.save_all && o.out_dir.empty()) throw InputError("--all", "", "needs --out DIR");
   if (p.vm.count("focus")) o.focus = p.vm["focus"].as<std::string>();
+  // The campaign's memory model for every layer (else each layer draws its own; docs/RANDOM.md).
+  if (p.vm.count("mem-latency") || p.vm.count("mem-bandwidth")) o.mem = mem_options_from(p.vm);
   if (judge_cmod_from(p.vm)) o.judge_cmod = cmod_limits_from(p.vm);
   if (o.judge_cmod) {
     // Refused up front, not layer by layer: a configuration whose C model this build lacks.
@@ -574,17 +873,22 @@ int cmd_report(const std::vector<std::string>& args) {
       sources += " " + f;
     }
     const std::string out = p.vm["html"].as<std::string>();
-    write_file_atomic(out, html_bench_report(cases, {p.vm["title"].as<std::string>(), "dlacosim report" + sources}));
+    write_file_atomic(out, html_bench_report(cases, {p.vm["title"].as<std::string>(), "dlacosim report" + sources, {}}));
     std::cout << fmt::format("wrote {}: {} benchmark cases\n", out, cases.size());
     return 0;
   }
+  ResultsInfo info;
   for (const auto& f : p.positional) {
-    const auto more = results_from_json(JsonNode::root(parse_json_file(f)));
+    ResultsInfo fi;
+    const auto more = results_from_json(JsonNode::root(parse_json_file(f)), fi);
     results.insert(results.end(), more.begin(), more.end());
     sources += " " + f;
+    if (p.positional.size() == 1) info = fi;  // one file: its elapsed time, tool and interruption
+    if (!fi.interrupted.empty() && info.interrupted.empty()) info.interrupted = fi.interrupted;
+    info.planned += std::max(fi.planned, more.size());
   }
   const std::string out = p.vm["html"].as<std::string>();
-  write_file_atomic(out, html_report(results, {p.vm["title"].as<std::string>(), "dlacosim report" + sources}));
+  write_file_atomic(out, html_report(results, {p.vm["title"].as<std::string>(), "dlacosim report" + sources, info}));
   const auto passed = std::count_if(results.begin(), results.end(), [](const RunResult& r) { return r.status == Status::Pass; });
   std::cout << fmt::format("wrote {}: {} runs, {} passed, {} failed\n", out, results.size(), passed,
                            static_cast<long>(results.size()) - passed);
@@ -595,9 +899,15 @@ int cmd_report(const std::vector<std::string>& args) {
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  g_command_line = "dlacosim";
+  for (const auto& a : args) g_command_line += " " + a;
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     std::cout << kUsage;
     return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version" || args[0] == "version") {
+    std::cout << tool_line() << "\n";
+    return 0;
   }
   const std::string cmd = args[0];
   args.erase(args.begin());
@@ -605,8 +915,8 @@ int main(int argc, char** argv) {
   try {
     if (cmd == "help" || want_help) {
       const std::string which = cmd == "help" ? (args.empty() ? "" : args[0]) : cmd;
-      if (which == "run") std::cout << "usage: dlacosim run LAYER|TEST.cfg [options]\n" << run_options();
-      else if (which == "regress") std::cout << "usage: dlacosim regress SUITE [options]\n" << regress_options();
+      if (which == "run") std::cout << "usage: dlacosim run LAYER|NET.json|TEST.cfg... [options]\n" << run_options();
+      else if (which == "regress") std::cout << "usage: dlacosim regress SUITE|LAYER... [options]\n" << regress_options();
       else if (which == "bench") {
         std::string list;
         for (const auto& u : units::bench_units()) list += (list.empty() ? "" : ", ") + u;
@@ -617,8 +927,22 @@ int main(int argc, char** argv) {
         for (const auto& u : random_units()) units += (units.empty() ? "" : ", ") + u;
         std::cout << "usage: dlacosim random UNIT [options]   (units: " << units << "; docs/RANDOM.md)\n" << random_options();
       }
-      else if (which == "validate") std::cout << "usage: dlacosim validate FILE...\n";
-      else if (which == "compile") std::cout << "usage: dlacosim compile NET.json\n";
+      else if (which == "validate") {
+        std::cout << "usage: dlacosim validate FILE... [options]\n"
+                     "Checks files completely without simulating: layers and networks (every field, value,\n"
+                     "data file and count, as run would), suites (the suite and every layer file it names)\n"
+                     "and NVDLA traces (.cfg, .txn: every command, register and .dat file, on the trace's\n"
+                     "configuration). Prints ok or FAIL with FILE: WHERE: RULE per file; exit 0 when all\n"
+                     "are valid, 2 otherwise.\n"
+                  << validate_options();
+      }
+      else if (which == "compile") {
+        std::cout << "usage: dlacosim compile NET.json\n"
+                     "Prints a network file's one register program (docs/NETWORKS.md) as a JSON program\n"
+                     "layer on stdout, the program `dlacosim run NET.json` replays; `dlacosim run` of the\n"
+                     "printed file replays it without the network's per-layer compares. No options; exit 0,\n"
+                     "or 2 naming file, JSON pointer and rule.\n";
+      }
       else if (which == "import") std::cout << "usage: dlacosim import TEST.cfg [options]\n" << import_options();
       else if (which == "merge") std::cout << "usage: dlacosim merge RESULTS.json... [options]\n" << merge_options();
       else if (which == "report") std::cout << "usage: dlacosim report RESULTS.json... --html OUT [options]\n" << report_options();

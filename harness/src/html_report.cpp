@@ -8,6 +8,7 @@
 #include <optional>
 #include <sstream>
 
+#include "harness/version.hpp"
 #include "units/engine.hpp"
 
 namespace dla::harness {
@@ -182,9 +183,10 @@ std::string failure_section(const RunResult& r, std::size_t i) {
   for (std::size_t ci = 0; ci < r.compares.size(); ++ci) {
     const CompareResult& c = r.compares[ci];
     if (c.pass()) continue;
-    s += fmt::format("<h4>{}: {} of {} elements differ{}</h4>\n<p class=\"note\">shape {} ({}), crc32 actual "
+    s += fmt::format("<h4>{}: {} element{} of {} {}{}</h4>\n<p class=\"note\">shape {} ({}), crc32 actual "
                      "{:08x}, expected {:08x}</p>\n",
-                     esc(c.region), c.mismatches, c.elements, c.shape_ok ? "" : " (the shapes differ)",
+                     esc(c.region), c.mismatches, c.mismatches == 1 ? "" : "s", c.elements,
+                     c.mismatches == 1 ? "differs" : "differ", c.shape_ok ? "" : " (the shapes differ)",
                      fmt::format("{}x{}x{}x{}", c.shape.n, c.shape.c, c.shape.h, c.shape.w), esc(c.axes),
                      c.crc_actual, c.crc_expected);
     if (!c.first.empty()) {
@@ -386,6 +388,16 @@ std::string html_report(const std::vector<RunResult>& results, const HtmlReportO
                               "<style>{}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
                               esc(opt.title), kStyle, esc(opt.title));
   if (!opt.source.empty()) s += fmt::format("<p class=\"note\">Results of <code>{}</code>.</p>\n", esc(opt.source));
+  s += fmt::format("<p class=\"note tool\">Report by {}{}.</p>\n", esc(tool_line()),
+                   opt.info.tool.is_object() && opt.info.tool.value("commit", "") != tool_commit()
+                       ? fmt::format("; the results were written by dlacosim {} (commit {})",
+                                     esc(opt.info.tool.value("version", "?")), esc(opt.info.tool.value("commit", "?")))
+                       : std::string());
+  if (!opt.info.interrupted.empty()) {
+    s += fmt::format("<p class=\"MISMATCH interrupted\">Interrupted by {}: {} of {} runs finished; only those are "
+                     "shown.</p>\n",
+                     esc(opt.info.interrupted), results.size(), std::max(opt.info.planned, results.size()));
+  }
 
   s += "<h2 id=\"summary\">Summary</h2>\n<table class=\"summary\"><tbody>\n";
   s += fmt::format("<tr><th>runs</th><td class=\"num\">{}</td></tr>\n", results.size());
@@ -397,6 +409,9 @@ std::string html_report(const std::vector<RunResult>& results, const HtmlReportO
     }
   }
   s += fmt::format("<tr><th>RTL cycles</th><td class=\"num\">{}</td></tr>\n", cycles);
+  if (opt.info.elapsed) {
+    s += fmt::format("<tr><th>elapsed (s)</th><td class=\"num\">{:.2f}</td></tr>\n", *opt.info.elapsed);
+  }
   s += fmt::format("<tr><th>wall time (s, sum of runs)</th><td class=\"num\">{:.2f}</td></tr>\n</tbody></table>\n",
                    seconds);
   s += fmt::format("<p class=\"{}\">{}</p>\n", passed == results.size() ? "PASS" : "MISMATCH",

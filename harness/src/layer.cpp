@@ -6,6 +6,7 @@
 
 #include "golden/arith.hpp"
 #include "harness/files.hpp"
+#include "harness/interrupt.hpp"
 #include "harness/rng.hpp"
 #include "units/engine.hpp"
 #include "units/units.hpp"
@@ -27,6 +28,23 @@ const UnitHandler& handler_for(const JsonNode& unit_node) {
     list += (list.empty() ? "" : ", ") + std::string(h.unit);
   }
   unit_node.fail(fmt::format("unknown unit \"{}\" (known: {})", unit, list));
+}
+
+// A layer that failed validation still reports what its file says (unit, configuration, name, the
+// seed and stall a run would have used), as far as its JSON can be read: its BAD-INPUT header
+// must not show seed=0 for a layer whose seed is 11.
+void header_of_bad_layer(const std::filesystem::path& file, const RunOptions& opt, RunResult& r) {
+  try {
+    const auto doc = parse_json_file(file);
+    const nlohmann::json& j = JsonNode::root(doc).raw();
+    if (!j.is_object() || !j.contains("unit") || !j["unit"].is_string()) return;
+    r.unit = j["unit"].get<std::string>();
+    r.config = opt.config.value_or(j.contains("config") && j["config"].is_string() ? j["config"].get<std::string>() : "?");
+    if (j.contains("name") && j["name"].is_string() && !j["name"].get<std::string>().empty()) r.name = j["name"].get<std::string>();
+    r.seed = opt.seed.value_or(j.contains("seed") && j["seed"].is_number_unsigned() ? j["seed"].get<uint64_t>() : 1);
+    r.stall = opt.stall.value_or(j.contains("stall") && j["stall"].is_number() ? j["stall"].get<double>() : 0.0);
+  } catch (...) {  // not even readable JSON: the header says the file never ran
+  }
 }
 
 }  // namespace
@@ -101,9 +119,16 @@ RunResult run_layer(const std::filesystem::path& file, const RunOptions& opt) {
   } catch (const InputError& e) {
     r.status = Status::BadInput;
     r.message = e.what();
+    if (r.unit.empty()) header_of_bad_layer(file, opt, r);
   } catch (const SimTimeout& e) {
     r.status = Status::Timeout;
     r.message = e.what();
+    r.cycles = e.cycle();
+  } catch (const SimInterrupted& e) {  // SIGINT / SIGTERM: the run did not finish
+    r.status = Status::Error;
+    r.abandoned = true;
+    r.cycles = e.cycle;
+    r.message = fmt::format("interrupted by {} at cycle {} of {}", stop_signal_name(), e.cycle, e.unit);
   } catch (const std::exception& e) {
     r.status = Status::Error;
     r.message = std::string("internal error: ") + e.what();

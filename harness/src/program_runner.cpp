@@ -385,6 +385,10 @@ struct Runner {
         // A device refused the program (e.g. an RTL that cannot hold the layer): bad input for it.
         fail(Status::BadInput, fmt::format("{}: {}", program.steps[i].where, e.what()));
         break;
+      } catch (const SimTimeout& e) {
+        // The RTL's watchdog (or cycle limit): a TIMEOUT like an interrupt never raised.
+        fail(Status::Timeout, fmt::format("{}: {}", program.steps[i].where, e.what()));
+        break;
       } catch (const CmodFailure& e) {
         // The C model is the device under test (--mode cmod): its refusal or hang is the run's.
         const bool hang = e.kind() == CmodFailure::Kind::Timeout || e.kind() == CmodFailure::Kind::Idle;
@@ -417,7 +421,10 @@ struct Runner {
     }
     if (golden != nullptr) {
       for (const auto& l : golden->layers()) {
-        result.work += l.output.size();
+        // Work: the output elements written to memory (CACC's output flies into SDP and is SDP's
+        // input, not a second output: a fused conv -> SDP counts once; docs/CLI.md "Cycles,
+        // elements and work").
+        if (l.wrote_memory) result.work += l.output.size();
         notes.push_back(fmt::format("golden {}_{}: {}", l.unit, l.group, l.summary));
       }
     }

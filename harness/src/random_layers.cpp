@@ -1021,19 +1021,8 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
     shrink_conv(s, where, d);
     ++L.resized;
   }
-  // The harness's watchdog counts cycles without a handshake on any port. Once the input and the
-  // weights are in CBUF, a stripe computes stripe x R x S x channel blocks atomic operations
-  // (Winograd: tiles x 4 x channel blocks of the extended cube) before CACC hands anything to SDP:
-  // a long quiet time that is not a hang. Give such layers 4x that.
-  {
-    const int upper = hw.stripe_upper;
-    const int blocks = (s.c * (s.wino ? s.sx * s.sy : 1) + hw.atomic_c - 1) / hw.atomic_c;
-    int64_t quiet = int64_t{upper} * (s.wino ? 4 : int64_t{s.r} * s.s) * blocks;
-    if (const int ws = s.wino ? 0 : effective_ws(s, hw); ws != 0) {  // W-fold: R x S' x G per position
-      quiet = int64_t{upper} * s.r * ((s.s + ws - 1) / ws) * ((s.c + hw.atomic_c / ws - 1) / (hw.atomic_c / ws));
-    }
-    if (4 * quiet > 20000) L.watchdog = static_cast<uint64_t>(4 * quiet);
-  }
+  // No longer a longer watchdog for large kernels: the harness counts CSC->CMAC operands as progress
+  // (docs/CLI.md "Watchdog"), so a stripe's quiet computation is not a hang.
   // Under a bandwidth limit the bytes moved can outlast the runner's 10M-cycle wait for an
   // interrupt (seed 60 on nv_large: layer 937, 1.25 MB of 11x11x101x102 int8 weights, and layer
   // 4509, a 1x7273x52 input and its output, each at 1/8 byte per cycle). Widen the drawn bandwidth
@@ -1085,15 +1074,8 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
     if (try_compile_conv(L, with, cbuf, where).empty()) {
       L.doc = with;
       feat += fmt::format(" pool {} {}x{} s{}x{}{}", method, kw, kh, sw, sh, pads.empty() ? "" : " padded");
-      // PDP writes an output line after up to kernel + stride input lines (rows no window uses
-      // at a surface's end included), each as slow as the convolution computes an output row
-      // (its atomic operations) or PDP takes it (an atom in lanes / PDP_THROUGHPUT cycles): a
-      // quiet time on the memory ports that is not a hang. Give it 4x.
-      const int lanes = hw.atom_bytes / (out16 ? 2 : 1);
-      const int64_t row = std::max<int64_t>(conv_atomic_ops(s, hw) / std::max(1, oh),
-                                            int64_t{ow} * ((lanes + hw.pdp_throughput - 1) / hw.pdp_throughput));
-      const int64_t quiet = int64_t{kh + sh} * row;
-      if (4 * quiet > static_cast<int64_t>(std::max<uint64_t>(L.watchdog, 20000))) L.watchdog = static_cast<uint64_t>(4 * quiet);
+      // (PDP's kernel + stride input lines before an output line are no watchdog stop either: the
+      // convolution's operands and SDP->PDP move meanwhile.)
     }
   }
   if (strided_out) feat += " out-strided";
@@ -1369,7 +1351,7 @@ RandomLayer generate_random_layer(const std::string& unit, const HwConfig& confi
 }
 
 std::string RandomRun::command() const {
-  const std::string path = file.empty() ? layer.name + ".json" : file.string();
+  const std::string path = file.empty() ? "DIR/" + layer.name + ".json" : file.string();
   std::string cmd = fmt::format("dlacosim run {} --rand-reset {}", path, layer.rand_reset);
   const MemOptions def;
   if (layer.mem.latency_min != def.latency_min || layer.mem.latency_max != def.latency_max)
@@ -1544,6 +1526,7 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog, const st
   } catch (const SimTimeout& e) {
     out.status = RandomStatus::Timeout;
     out.message = e.what();
+    out.cross.cycles = e.cycle();
   } catch (const std::exception& e) {
     out.status = RandomStatus::Error;
     out.message = std::string("internal error: ") + e.what();
@@ -1597,8 +1580,9 @@ RandomCampaign run_random_campaign(const RandomOptions& options) {
       const HwConfig& cfg = *opt.configs[i % opt.configs.size()];
       RandomRun run;
       try {
-        run = run_random_layer(generate_random_layer(opt.unit, cfg, opt.seed, i, opt.focus), opt.watchdog,
-                               opt.judge_cmod);
+        RandomLayer layer = generate_random_layer(opt.unit, cfg, opt.seed, i, opt.focus);
+        if (opt.mem) layer.mem = *opt.mem;  // --mem-latency / --mem-bandwidth: the campaign's memory
+        run = run_random_layer(layer, opt.watchdog, opt.judge_cmod);
       } catch (const std::exception& e) {
         run.layer.name = fmt::format("random_{}_{}_s{}_{:05}", opt.unit, cfg.name, opt.seed, i);
         run.layer.config = &cfg;
@@ -1680,7 +1664,10 @@ std::string format_random_summary(const RandomCampaign& c) {
     if (r.cross.cmod) {
       s += fmt::format("  NVIDIA C model: {}: {}\n", verdict_name(r.cross.cmod->state), r.cross.cmod->detail);
     }
-    s += fmt::format("  reproduce: {}\n", r.command());
+    s += r.file.empty() ? fmt::format("  reproduce: the layer file was not written (no --out): rerun the campaign with "
+                                      "--out DIR (the same layers), then: {}\n",
+                                      r.command())
+                        : fmt::format("  reproduce: {}\n", r.command());
   }
   // Layers the C model refused or did not finish while the others passed: listed, never counted as
   // judged (docs/CMOD.md).

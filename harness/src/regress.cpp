@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "harness/interrupt.hpp"
 #include "harness/json_reader.hpp"
 
 namespace dla::harness {
@@ -103,17 +104,22 @@ std::vector<RunResult> run_suite(const Suite& suite, const RunOptions& base, uns
     if (i % shard.count == shard.index) mine.push_back(i);
   }
   std::vector<RunResult> results(mine.size());
+  std::vector<char> finished(mine.size(), 0);
   std::atomic<std::size_t> next{0};
   std::mutex done_mutex;
   std::size_t done = 0;
   auto worker = [&] {
-    for (std::size_t i = next++; i < mine.size(); i = next++) {
+    // SIGINT / SIGTERM (interrupt.hpp): no new run starts, a run in flight is abandoned (its
+    // simulation throws at the next cycle) and left out.
+    for (std::size_t i = next++; i < mine.size() && !stop_requested(); i = next++) {
       const SuiteEntry& e = suite.entries[mine[i]];
       RunOptions o = base;
       if (e.seed) o.seed = e.seed;
       if (e.stall) o.stall = e.stall;
       o.sim.rand_reset = e.rand_reset;
       results[i] = run_layer(e.layer, o);
+      if (results[i].abandoned) continue;
+      finished[i] = 1;
       results[i].name += e.label();
       results[i].suite_index = mine[i];
       if (on_done) {
@@ -126,7 +132,11 @@ std::vector<RunResult> run_suite(const Suite& suite, const RunOptions& base, uns
   for (unsigned j = 1; j < std::max(1u, jobs); ++j) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
-  return results;
+  std::vector<RunResult> out;
+  for (std::size_t i = 0; i < mine.size(); ++i) {
+    if (finished[i] != 0) out.push_back(std::move(results[i]));
+  }
+  return out;
 }
 
 namespace {

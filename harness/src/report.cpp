@@ -7,6 +7,8 @@
 #include <map>
 #include <tuple>
 
+#include "harness/version.hpp"
+
 namespace dla::harness {
 
 std::string_view status_name(Status s) {
@@ -88,9 +90,13 @@ CmodVerdict::State verdict_from_name(const JsonNode& n) {
 }  // namespace
 
 std::string format_run(const RunResult& r) {
-  std::string s = fmt::format("{} {} [{} {} {}] seed={} stall={:.2f} rand-reset={} cycles={} ({:.2f}s)\n",
-                              status_name(r.status), r.name, r.unit, r.config, r.mode, r.seed, r.stall,
-                              r.rand_reset, r.cycles, r.seconds);
+  // An input refused before it ran (not a valid layer, a trace of no known configuration): no seed,
+  // stall or cycles to report.
+  std::string s = r.status == Status::BadInput && (r.unit.empty() || r.config.empty())
+                      ? fmt::format("{} {} [not run] ({:.2f}s)\n", status_name(r.status), r.name, r.seconds)
+                      : fmt::format("{} {} [{} {} {}] seed={} stall={:.2f} rand-reset={} cycles={} ({:.2f}s)\n",
+                                    status_name(r.status), r.name, r.unit, r.config, r.mode, r.seed, r.stall,
+                                    r.rand_reset, r.cycles, r.seconds);
   if (r.dma) s += "  " + format_dma(*r.dma, r.cycles) + "\n";
   if (r.cmod) {
     s += fmt::format("  NVIDIA C model: {}{}\n", verdict_name(r.cmod->state),
@@ -98,9 +104,9 @@ std::string format_run(const RunResult& r) {
   }
   if (!r.message.empty()) s += "  " + r.message + "\n";
   for (const auto& c : r.compares) {
-    s += fmt::format("  {}: {} elements, {} mismatches, crc32 actual {:08x} expected {:08x}{}\n", c.region,
-                     c.elements, c.mismatches, c.crc_actual, c.crc_expected,
-                     c.shape_ok ? "" : " (shape differs)");
+    s += fmt::format("  {}: {} element{}, {} mismatch{}, crc32 actual {:08x} expected {:08x}{}\n", c.region,
+                     c.elements, c.elements == 1 ? "" : "s", c.mismatches, c.mismatches == 1 ? "" : "es",
+                     c.crc_actual, c.crc_expected, c.shape_ok ? "" : " (shape differs)");
     for (const auto& m : c.first) {
       s += fmt::format("    at {}: actual {} expected {}\n", format_coord(c, m.coord), m.actual, m.expected);
     }
@@ -118,7 +124,7 @@ std::string format_table(const std::vector<RunResult>& results) {
   }
   const std::string cmod_head = judged ? fmt::format(" {:<10}", "cmod") : "";
   std::string s = fmt::format("{:<{}}  {:<6} {:<8} {:<5} {:<9} {:>10} {:>12} {:>9} {:>8}{}\n", "layer", w, "unit",
-                              "config", "mode", "result", "cycles", "elements", "mismatch", "time(s)", cmod_head);
+                              "config", "mode", "result", "cycles", "compared", "mismatch", "time(s)", cmod_head);
   s += std::string(w + 78 + cmod_head.size(), '-') + "\n";
   std::size_t pass = 0;
   std::map<CmodVerdict::State, std::size_t> verdicts;
@@ -205,19 +211,48 @@ std::string xml_escape(std::string_view in) {
   return out;
 }
 
-std::string junit_xml(const std::string& suite, const std::vector<RunResult>& results) {
+nlohmann::json results_json(const std::vector<RunResult>& results, const ResultsInfo& info) {
+  nlohmann::json j{{"tool", tool_json()},
+                   {"command", info.command},
+                   {"suite", info.suite},
+                   {"runs_planned", std::max(info.planned, results.size())},
+                   {"runs_finished", results.size()},
+                   {"interrupted", !info.interrupted.empty()},
+                   {"elapsed_seconds", info.elapsed ? nlohmann::json(*info.elapsed) : nlohmann::json(nullptr)}};
+  if (!info.interrupted.empty()) j["signal"] = info.interrupted;
+  j["results"] = to_json(results);
+  return j;
+}
+
+std::string junit_xml(const std::string& suite, const std::vector<RunResult>& results, const ResultsInfo& info) {
   std::size_t failures = 0, errors = 0;
-  double total = 0;
+  double sum = 0;
   for (const auto& r : results) {
     failures += r.status == Status::Mismatch ? 1 : 0;
     errors += (r.status != Status::Mismatch && r.status != Status::Pass) ? 1 : 0;
-    total += r.seconds;
+    sum += r.seconds;
   }
+  // The suite's time is the elapsed wall time (parallel runs overlap): what CI shows as its length.
+  const double total = info.elapsed.value_or(sum);
   std::string s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   s += fmt::format("<testsuites name=\"{0}\" tests=\"{1}\" failures=\"{2}\" errors=\"{3}\" time=\"{4:.3f}\">\n",
                    xml_escape(suite), results.size(), failures, errors, total);
   s += fmt::format("  <testsuite name=\"{0}\" tests=\"{1}\" failures=\"{2}\" errors=\"{3}\" time=\"{4:.3f}\">\n",
                    xml_escape(suite), results.size(), failures, errors, total);
+  s += "    <properties>\n";
+  const auto prop = [&](const std::string& name, const std::string& value) {
+    s += fmt::format("      <property name=\"{}\" value=\"{}\"/>\n", xml_escape(name), xml_escape(value));
+  };
+  prop("dlacosim.version", std::string(tool_version()));
+  prop("dlacosim.commit", std::string(tool_commit()));
+  if (!info.command.empty()) prop("command", info.command);
+  prop("runs_planned", std::to_string(std::max(info.planned, results.size())));
+  prop("runs_finished", std::to_string(results.size()));
+  prop("sum_of_run_seconds", fmt::format("{:.3f}", sum));
+  if (info.elapsed) prop("elapsed_seconds", fmt::format("{:.3f}", *info.elapsed));
+  prop("interrupted", info.interrupted.empty() ? "false" : "true");
+  if (!info.interrupted.empty()) prop("signal", info.interrupted);
+  s += "    </properties>\n";
   for (const auto& r : results) {
     s += fmt::format("    <testcase classname=\"{}.{}.{}\" name=\"{}\" time=\"{:.3f}\">\n", xml_escape(r.unit),
                      xml_escape(r.config), xml_escape(r.mode), xml_escape(r.name), r.seconds);
@@ -361,7 +396,35 @@ RunResult run_result_from_json(const JsonNode& n) {
 }  // namespace
 
 std::vector<RunResult> results_from_json(const JsonNode& node) {
+  ResultsInfo info;
+  return results_from_json(node, info);
+}
+
+std::vector<RunResult> results_from_json(const JsonNode& node, ResultsInfo& info) {
   std::vector<RunResult> out;
+  if (node.is_object() && node.get("results")) {  // a results file (docs/CLI.md "Results files")
+    node.allow_keys({"tool", "command", "suite", "runs_planned", "runs_finished", "interrupted", "signal",
+                     "elapsed_seconds", "results"});
+    if (const auto t = node.get("tool")) {
+      t->allow_keys({"name", "version", "commit"});
+      for (const char* k : {"name", "version", "commit"}) (void)t->require(k).as_string();
+      info.tool = t->raw();
+    }
+    if (const auto c = node.get("command")) info.command = c->as_string();
+    if (const auto c = node.get("suite")) info.suite = c->as_string();
+    if (const auto c = node.get("runs_planned")) info.planned = static_cast<std::size_t>(c->as_u64());
+    if (const auto c = node.get("elapsed_seconds"); c && !c->raw().is_null()) info.elapsed = c->as_double(0.0, 1e12);
+    if (const auto c = node.get("interrupted"); c && c->as_bool()) {
+      info.interrupted = node.get("signal") ? node.require("signal").as_string() : std::string("a signal");
+    }
+    const JsonNode rs = node.require("results");
+    if (!rs.is_array()) rs.fail("expected an array of run results");
+    for (const auto& item : rs.items()) out.push_back(run_result_from_json(item));
+    if (const auto c = node.get("runs_finished"); c && c->as_u64() != out.size()) {
+      c->fail(fmt::format("says {} runs finished, the file holds {}", c->as_u64(), out.size()));
+    }
+    return out;
+  }
   if (node.is_array()) {
     for (const auto& item : node.items()) out.push_back(run_result_from_json(item));
   } else {

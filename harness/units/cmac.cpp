@@ -311,7 +311,7 @@ RunResult run(const LayerHeader& h, const JsonNode& root, const RunOptions& opt)
     std::size_t mism = 0;
     for (const auto& c : r.compares) mism += c.mismatches;
     r.status = mism == 0 ? Status::Pass : Status::Mismatch;
-    if (mism != 0) r.message = fmt::format("{} elements differ between RTL and golden", mism);
+    if (mism != 0) r.message = fmt::format("{} element{} between RTL and golden", mism, mism == 1 ? " differs" : "s differ");
   } else {
     const Cubes only = to_cubes(opt.mode == "rtl" ? actual : expected, kernels);
     CompareResult c = compare_cubes("psum", only.psum, only.psum, co);

@@ -41,6 +41,7 @@
 #include "harness/regdb.hpp"
 #include "harness/rtl_device.hpp"
 #include "harness/rtl_devices.hpp"
+#include "units/nvdla_core_watch.hpp"
 
 namespace dla::harness {
 
@@ -50,7 +51,7 @@ namespace {
 template <class Model>
 struct Lane {
   Lane(Memory& mem, const RtlDeviceOptions& o, std::string name, unsigned atom)
-      : sim(o.sim, std::move(name)), dma(mem, atom, o) {
+      : sim(watched(o, std::max(atom, DmaServer<Model>::kRspBytes)), std::move(name)), dma(mem, atom, o) {
     Model& m = sim.top();
     m.csb_req_valid_i = 0;
     if constexpr (requires { m.fly_valid_i; }) m.fly_valid_i = 0;
@@ -182,11 +183,16 @@ class CoreWithDevice : public Device {
     core_.sim.settle();
     rbk_.sim.settle();
     const bool done = sample();
-    const bool moved_core = core_.dma.commit(cm, c);
-    const bool moved_rbk = rbk_.dma.commit(rm, c);
-    if (moved_core || moved_rbk || done) {
-      core_.sim.progress();
-      rbk_.sim.progress();
+    const char* moved_core = core_.dma.commit(cm, c);
+    const char* moved_rbk = rbk_.dma.commit(rm, c);
+    const char* what = moved_core != nullptr ? moved_core
+                       : moved_rbk != nullptr ? moved_rbk
+                       : done                 ? "CSB"
+                       : WatchProbe<Core>::moved(cm);
+    if (what == nullptr) what = WatchProbe<Second>::moved(rm);
+    if (what != nullptr) {
+      core_.sim.progress(what);
+      rbk_.sim.progress(what);
     }
     if (!mem_opt_.unlimited()) check_bandwidth(c + 1);
     core_.sim.tick();

@@ -400,7 +400,7 @@ RunResult run(const LayerHeader& h, const JsonNode& root, const RunOptions& opt)
       on_chip.empty() ? "" : fmt::format("the maps of layers {} stayed on chip (not compared)", fmt::join(on_chip, ", "));
   if (opt.mode == "cross") {
     r.status = mism == 0 ? Status::Pass : Status::Mismatch;
-    if (mism != 0) r.message = fmt::format("{} elements differ between RTL and golden", mism);
+    if (mism != 0) r.message = fmt::format("{} element{} between RTL and golden", mism, mism == 1 ? " differs" : "s differ");
     r.message += (r.message.empty() || kept.empty() ? "" : "; ") + kept;
   } else {
     r.status = Status::Pass;

@@ -673,7 +673,7 @@ RunResult run(const LayerHeader& h, const JsonNode& root, const RunOptions& opt)
       mism += r.compares.back().mismatches;
     }
     r.status = mism == 0 ? Status::Pass : Status::Mismatch;
-    if (mism != 0) r.message = fmt::format("{} elements differ between RTL and golden", mism);
+    if (mism != 0) r.message = fmt::format("{} element{} between RTL and golden", mism, mism == 1 ? " differs" : "s differ");
   } else {
     const Cubes only = to_cubes(opt.mode == "rtl" ? actual : expected, plan);
     co.element_bytes = 4;

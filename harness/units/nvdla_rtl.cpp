@@ -18,6 +18,7 @@
 #include "harness/rtl_devices.hpp"
 #include "units/conv.hpp"
 #include "units/engine.hpp"
+#include "units/nvdla_core_watch.hpp"
 
 namespace dla::harness {
 

@@ -61,7 +61,12 @@ std::vector<BenchCase> run_bench(const std::string& unit, const BenchOptions& op
 }
 
 std::string format_bench(const std::string& unit, const std::vector<BenchCase>& cases) {
-  return bench_of(unit).format(cases);
+  // The figures are not a `dlacosim run`'s: said first, so they reconcile (docs/CLI.md "Cycles,
+  // elements and work").
+  return "bench " + unit +
+         ": every case on the RTL without back-pressure (stall 0), on the bench's seed and memory model; a `dlacosim "
+         "run` of a layer file with a stall, or another seed or memory model, takes more cycles\n" +
+         bench_of(unit).format(cases);
 }
 
 nlohmann::json bench_json(const std::vector<BenchCase>& cases) {

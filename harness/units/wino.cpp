@@ -96,6 +96,8 @@ WinoJob build_job(const LayerHeader& h, const JsonNode& root) {
     const auto emin = static_cast<int64_t>(golden::min_of_bits(bits));
     const auto emax = static_cast<int64_t>(golden::max_of_bits(bits));
     if (const auto rnd = sums.get("random"); rnd && !rnd->get("min") && !rnd->get("max")) {
+      sums.allow_keys({"random", "values", "file"});  // as resolve_values: an unknown field is refused
+      if (sums.get("values") || sums.get("file")) sums.fail("give exactly one of \"random\", \"values\" or \"file\"");
       rnd->allow_keys({});
       Rng rng = Rng::derive(h.seed, sums.pointer());
       values.reserve(count);
@@ -329,7 +331,7 @@ RunResult run(const LayerHeader& h, const JsonNode& root, const RunOptions& opt)
     std::size_t mism = 0;
     for (const auto& c : r.compares) mism += c.mismatches + (c.shape_ok ? 0 : 1);
     r.status = mism == 0 ? Status::Pass : Status::Mismatch;
-    if (mism != 0) r.message = fmt::format("{} elements differ between RTL and golden", mism);
+    if (mism != 0) r.message = fmt::format("{} element{} between RTL and golden", mism, mism == 1 ? " differs" : "s differ");
   } else {
     const Cube<int64_t> only = out_cube(job, opt.mode == "rtl" ? actual.out : expected.out);
     CompareResult c = compare_cubes("out", only, only, co);

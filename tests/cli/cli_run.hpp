@@ -6,6 +6,7 @@
 #include <array>
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -16,9 +17,12 @@ struct Cmd {
   std::string out;  // stdout, and stderr unless it was dropped
 };
 
+// DLA_TEST_DLACOSIM=PATH runs the tests against another binary (to show a test fails on an older
+// one); by default the binary of this build.
 inline Cmd dlacosim(const std::string& args, bool merge_stderr = true) {
-  const std::string cmd =
-      std::string(DLA_BINARY_DIR) + "/harness/dlacosim " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
+  const char* other = std::getenv("DLA_TEST_DLACOSIM");
+  const std::string bin = other != nullptr && *other != 0 ? std::string(other) : std::string(DLA_BINARY_DIR) + "/harness/dlacosim";
+  const std::string cmd = bin + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
   Cmd r;
   FILE* p = popen(cmd.c_str(), "r");
   REQUIRE(p != nullptr);

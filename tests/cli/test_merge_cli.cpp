@@ -52,13 +52,18 @@ TEST_CASE("merge of 4 parallel shards equals the unsharded regress run", "[cli][
   REQUIRE(merged.exit == 0);
   CHECK(merged.out.find("5 passed, 0 failed") != std::string::npos);
 
-  const auto w = read_json(dir / "whole.json");
-  const auto m = read_json(dir / "merged.json");
+  const auto w = read_json(dir / "whole.json").at("results");
+  const auto mf = read_json(dir / "merged.json");
+  const auto m = mf.at("results");
   REQUIRE(w.size() == 5);
   CHECK(without_seconds(m) == without_seconds(w));
+  // The merged file: the shards' planned runs add up; their elapsed times too.
+  CHECK(mf.at("runs_planned") == 5);
+  CHECK(mf.at("interrupted") == false);
+  CHECK(mf.at("elapsed_seconds").is_number());
   // Every shard holds only its own entries (index modulo 4), so the merge had real work to do.
   for (int i = 0; i < 4; ++i) {
-    for (const auto& r : read_json(dir / ("shard" + std::to_string(i) + ".json"))) {
+    for (const auto& r : read_json(dir / ("shard" + std::to_string(i) + ".json")).at("results")) {
       CHECK(r.at("suite_index").get<int>() % 4 == i);
     }
   }

@@ -1,6 +1,7 @@
 // Error kinds and the CLI's exit codes (documented in docs/CLI.md).
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -27,10 +28,15 @@ class InputError : public std::runtime_error {
   std::string file_, where_, rule_;
 };
 
-// A simulation that stopped making progress (watchdog) or ran past its cycle limit.
+// A simulation that stopped making progress (watchdog) or ran past its cycle limit, at `cycle`
+// (the simulated cycles so far: a TIMEOUT reports them, never 0).
 class SimTimeout : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit SimTimeout(const std::string& what, uint64_t cycle = 0) : std::runtime_error(what), cycle_(cycle) {}
+  [[nodiscard]] uint64_t cycle() const { return cycle_; }
+
+ private:
+  uint64_t cycle_;
 };
 
 }  // namespace dla::harness

@@ -19,6 +19,7 @@ namespace dla::harness {
 struct HtmlReportOptions {
   std::string title = "dlacosim results";
   std::string source;  // what produced the results, e.g. "regress testvectors/suites/smoke.json"
+  ResultsInfo info;    // elapsed time, runs planned, an interruption (the tool line is always ours)
 };
 
 [[nodiscard]] std::string html_report(const std::vector<RunResult>& results, const HtmlReportOptions& opt);

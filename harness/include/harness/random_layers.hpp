@@ -123,6 +123,8 @@ struct RandomOptions {
   bool save_all = false;                         // write every layer to out_dir, not only failing ones
   uint64_t watchdog = 20000;
   std::string focus;  // --focus FEATURE: every layer exercises it (the unit's RandomSupport::focus)
+  // --mem-latency / --mem-bandwidth: every layer's memory model (else each layer draws its own)
+  std::optional<MemOptions> mem;
   // --judge cmod: NVIDIA's C model judges every layer it can run beside golden and the RTL
   // (its verdict in RandomRun::cross.cmod; a difference fails the layer). Empty: not asked.
   std::optional<CmodOptions> judge_cmod;

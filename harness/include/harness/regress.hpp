@@ -37,7 +37,9 @@ struct Shard {
 // many of the shard's runs have finished out of how many.
 using RunDone = std::function<void(const RunResult& r, std::size_t done, std::size_t total)>;
 
-// Runs the suite's entries of this shard with `jobs` threads; results in suite order.
+// Runs the suite's entries of this shard with `jobs` threads; results in suite order. After
+// SIGINT / SIGTERM with graceful stopping on (interrupt.hpp) no run starts and runs in flight are
+// abandoned: the results are exactly the runs that finished.
 [[nodiscard]] std::vector<RunResult> run_suite(const Suite& suite, const RunOptions& base, unsigned jobs,
                                                Shard shard, const RunDone& on_done = {});
 

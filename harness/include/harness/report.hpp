@@ -50,6 +50,20 @@ struct RunResult {
   std::string wave;  // the FST waveform the run wrote (`run --wave`, absolute path); empty: none
   std::optional<std::size_t> suite_index;  // the entry's index in its suite (regress), for merging shards
   std::optional<CmodVerdict> cmod;  // when the C model judged (or was asked to judge) the run
+  // Not in the results files: SIGINT / SIGTERM abandoned the run before it finished (interrupt.hpp);
+  // commands leave such a run out of what they report.
+  bool abandoned = false;
+};
+
+// What a results file says about the command that produced it (docs/CLI.md "Results files"):
+// JSON, JUnit and HTML all carry it, with the tool's version and commit (version.hpp).
+struct ResultsInfo {
+  std::string command;              // the command line as given
+  std::string suite;                // the suite's name (regress, merge), else ""
+  std::size_t planned = 0;          // the runs the command set out to do
+  std::optional<double> elapsed;    // wall seconds of the whole command (not the sum of the runs)
+  std::string interrupted;          // "SIGINT" / "SIGTERM": stopped before every run finished; "" if not
+  nlohmann::json tool;              // read from a file: its "tool" object (null: older file); writers use ours
 };
 
 // Exit code of a set of runs: the worst of them (bad input > timeout > mismatch > pass).
@@ -62,19 +76,29 @@ struct RunResult {
 [[nodiscard]] std::string format_table(const std::vector<RunResult>& results);
 [[nodiscard]] nlohmann::json to_json(const RunResult& r);
 [[nodiscard]] nlohmann::json to_json(const std::vector<RunResult>& results);
-[[nodiscard]] std::string junit_xml(const std::string& suite, const std::vector<RunResult>& results);
+// A results file: {"tool", "command", "suite", "runs_planned", "runs_finished", "interrupted",
+// "signal", "elapsed_seconds", "results": [...]} (docs/CLI.md "Results files").
+[[nodiscard]] nlohmann::json results_json(const std::vector<RunResult>& results, const ResultsInfo& info);
+// JUnit XML: the testsuite's time is the command's elapsed time when known (else the sum of the
+// runs'); properties name the tool, commit, command, and an interruption.
+[[nodiscard]] std::string junit_xml(const std::string& suite, const std::vector<RunResult>& results,
+                                    const ResultsInfo& info = {});
 // Text with & < > " ' escaped for XML and HTML (element content and quoted attribute values).
 [[nodiscard]] std::string xml_escape(std::string_view in);
 
 // The inverse of to_json: reads results written by `run --json` / `regress --json` (an object or
 // an array of them); throws InputError naming the file, the JSON pointer and the rule.
 [[nodiscard]] std::vector<RunResult> results_from_json(const JsonNode& node);
+// The same, with what the file says about its command (a results file object; an array or a
+// single result, as older versions wrote, has an empty ResultsInfo).
+[[nodiscard]] std::vector<RunResult> results_from_json(const JsonNode& node, ResultsInfo& info);
 
 // Shards' results as one run in suite order: every result must carry its suite_index, and no
 // index may appear twice (InputError otherwise, naming both files).
 struct ShardResults {
   std::filesystem::path file;
   std::vector<RunResult> results;
+  ResultsInfo info;
 };
 [[nodiscard]] std::vector<RunResult> merge_shards(const std::vector<ShardResults>& shards);
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <functional>
 #include <map>
@@ -75,9 +76,10 @@ class DmaServer {
     m.dma_wr_req_ready_i = wr_ok_;
   }
 
-  // After the evaluation, before the edge: apply this cycle's handshakes. True if any moved.
-  bool commit(Model& m, uint64_t cycle) {
-    bool moved = false;
+  // After the evaluation, before the edge: apply this cycle's handshakes. The last one that moved
+  // (a name for the watchdog's message), or nullptr if none did.
+  const char* commit(Model& m, uint64_t cycle) {
+    const char* moved = nullptr;
     if (m.dma_rd_req_valid_o && m.dma_rd_req_ready_i) {
       const uint64_t addr = m.dma_rd_req_addr_o;
       const uint64_t ready =
@@ -91,14 +93,14 @@ class DmaServer {
       }
       pending_.push_back({ready, mem_.read(addr, atoms * bytes_)});
       ++reads_;
-      moved = true;
+      moved = "DMA read request";
     }
     if (rsp_on_ && m.dma_rd_rsp_ready_o) {
       bytes_read_ += pending_.front().data.size();
       pending_.pop_front();
       rsp_on_ = false;
       ++responses_;
-      moved = true;
+      moved = "DMA read response";
     }
     if (m.dma_wr_req_valid_o && wr_ok_) {
       take_tokens(beat_);
@@ -112,19 +114,19 @@ class DmaServer {
         }
       }
       ++writes_;
-      moved = true;
+      moved = "DMA write";
     }
     return moved;
   }
   [[nodiscard]] uint64_t reads() const { return reads_; }
   [[nodiscard]] uint64_t writes() const { return writes_; }
   [[nodiscard]] DmaTraffic traffic() const { return {mem_opt_, bytes_read_, writes_ * bytes_}; }
+  // the read response port's width in bytes (a verilated port of N bits is N / 8 bytes of storage)
+  static constexpr unsigned kRspBytes = sizeof(std::declval<Model&>().dma_rd_rsp_data_i);
 
  private:
   static constexpr uint64_t kTokenOne = 65536;  // tokens per byte
   static constexpr uint8_t kPoison = 0xe5;      // response lanes above the request's atoms
-  // the read response port's width in bytes (a verilated port of N bits is N / 8 bytes of storage)
-  static constexpr unsigned kRspBytes = sizeof(std::declval<Model&>().dma_rd_rsp_data_i);
   [[nodiscard]] bool has_tokens(uint64_t cost) const { return rate_ == 0 || tokens_ >= cost; }
   void take_tokens(uint64_t cost) {
     if (rate_ != 0) tokens_ -= cost;
@@ -148,6 +150,43 @@ class DmaServer {
   uint64_t reads_ = 0, writes_ = 0, responses_ = 0, bytes_read_ = 0;
 };
 
+// Internal handshakes of a top that the watchdog counts as progress besides its CSB and DMA ports
+// (docs/CLI.md "Watchdog"): none by default. A top whose units legitimately work for long with
+// no port moving (nvdla_core: a convolution computing a stripe out of CBUF) specializes it
+// (harness/units/nvdla_core_watch.hpp) and names what moved.
+template <class Model>
+struct WatchProbe {
+  static const char* moved(const Model& /*m*/) { return nullptr; }
+};
+
+// The quiet cycles a legal run may add to --watchdog through its memory model and back-pressure:
+// a read answered after up to MAX latency cycles, a beat of the widest port waiting for its
+// bandwidth tokens, and a run of stalled cycles on a port (a stall is a coin of probability P
+// each cycle: a run of k has probability P^k; k is taken where that falls below 1e-12, twice for
+// a request and its response in turn). `why` gets the terms.
+inline uint64_t quiet_allowance(const MemOptions& mem, double stall, unsigned widest_beat_bytes, std::string& why) {
+  uint64_t a = static_cast<uint64_t>(mem.latency_max);
+  why = fmt::format("memory latency up to {}", mem.latency_max);
+  if (!mem.unlimited()) {
+    const auto b = static_cast<uint64_t>(std::ceil(widest_beat_bytes / mem.bandwidth)) + 1;
+    a += b;
+    why += fmt::format(", {} cycles for a {}-byte beat at {:g} B/cycle", b, widest_beat_bytes, mem.bandwidth);
+  }
+  if (stall > 0) {
+    const auto k = stall >= 1 ? uint64_t{1000000} : static_cast<uint64_t>(std::ceil(std::log(1e-12) / std::log(stall)));
+    a += 2 * k;
+    why += fmt::format(", 2 x {} stalled cycles at --stall {:g}", k, stall);
+  }
+  return a;
+}
+
+// A device's simulation options with the allowance of its memory model and stalls added.
+inline SimOptions watched(const RtlDeviceOptions& opt, unsigned widest_beat_bytes) {
+  SimOptions s = opt.sim;
+  s.watchdog_allowance = quiet_allowance(opt.mem, opt.stall, widest_beat_bytes, s.watchdog_allowance_why);
+  return s;
+}
+
 // The device. The GLB (S_INTR_MASK, S_INTR_SET, S_INTR_STATUS) is RTL inside the unit's top: every
 // GLB access goes over the CSB, and interrupts are observed on the level interrupt `intr_o` and
 // in S_INTR_STATUS.
@@ -158,7 +197,8 @@ class RtlDevice : public Device {
   // interrupt of any other unit can only be set by software (S_INTR_SET).
   RtlDevice(const golden::HwConfig& cfg, std::string unit_name, std::vector<std::string> intr_units,
             unsigned dma_bytes, const RtlDeviceOptions& opt)
-      : cfg_(cfg), intr_units_(std::move(intr_units)), sim_(opt.sim, std::move(unit_name)),
+      : cfg_(cfg), intr_units_(std::move(intr_units)),
+        sim_(watched(opt, std::max(dma_bytes, DmaServer<Model>::kRspBytes)), std::move(unit_name)),
         dma_(mem_, dma_bytes, opt) {
     Model& m = sim_.top();
     m.csb_req_valid_i = 0;
@@ -187,7 +227,7 @@ class RtlDevice : public Device {
     m.csb_req_addr_i = addr;
     m.csb_req_wdata_i = value;
     for (;;) {
-      const bool taken = cycle([&] { return m.csb_req_ready_o != 0; });
+      const bool taken = cycle([&] { return m.csb_req_ready_o != 0; }, "CSB write");
       if (taken) break;
     }
     m.csb_req_valid_i = 0;
@@ -253,14 +293,20 @@ class RtlDevice : public Device {
 
  private:
   // One clock cycle with the DMA server running; `sample` reads outputs after the evaluation
-  // and says whether the caller's handshake completed (which counts as progress).
+  // and says whether the caller's handshake completed (which counts as progress, named `what`).
   template <class Sample>
-  bool cycle(Sample&& sample) {
+  bool cycle(Sample&& sample, const char* what = "CSB") {
     Model& m = sim_.top();
     dma_.drive(m, sim_.cycle());
     sim_.settle();
     const bool done = sample();
-    if (dma_.commit(m, sim_.cycle()) || done) sim_.progress();
+    if (const char* moved = dma_.commit(m, sim_.cycle())) {
+      sim_.progress(moved);
+    } else if (done) {
+      sim_.progress(what);
+    } else if (const char* inside = WatchProbe<Model>::moved(m)) {
+      sim_.progress(inside);
+    }
     sim_.tick();
     return done;
   }
@@ -276,7 +322,7 @@ class RtlDevice : public Device {
       cycle([&] {
         taken = m.csb_req_ready_o != 0;
         return taken && progress;
-      });
+      }, "CSB read request");
       if (taken) break;
     }
     m.csb_req_valid_i = 0;
@@ -287,7 +333,7 @@ class RtlDevice : public Device {
         got = m.csb_rsp_valid_o != 0;
         data = m.csb_rsp_rdata_o;
         return got && progress;
-      });
+      }, "CSB read response");
       if (got) break;
     }
     return data;

@@ -18,6 +18,7 @@
 #include "harness/coverage.hpp"
 #include "harness/errors.hpp"
 #include "harness/files.hpp"
+#include "harness/interrupt.hpp"
 
 namespace dla::harness {
 
@@ -28,7 +29,12 @@ struct SimOptions {
   uint64_t wave_from = 0;
   uint64_t wave_to = std::numeric_limits<uint64_t>::max();
   int wave_depth = 99;
-  uint64_t watchdog = 20000;  // cycles without progress before the run is ended
+  uint64_t watchdog = 20000;  // cycles without progress before the run is ended (--watchdog)
+  // Quiet cycles the run's memory model and back-pressure may add to a legal wait (a read's
+  // latency, a beat waiting for bandwidth tokens, a run of stalled cycles; RTL devices set it,
+  // docs/CLI.md "Watchdog"), and what it covers, for the stop's message.
+  uint64_t watchdog_allowance = 0;
+  std::string watchdog_allowance_why;
   uint64_t max_cycles = std::numeric_limits<uint64_t>::max();
   // Called every 65536 cycles (`run` draws cycles and rate on a terminal with it).
   std::function<void(const std::string& unit, uint64_t cycle)> heartbeat;
@@ -43,6 +49,12 @@ class Sim {
     ctx_->randSeed(static_cast<int>(opt.seed & 0x7fffffff));
     ctx_->fatalOnError(false);
     if (!opt.wave.empty()) ctx_->traceEverOn(true);
+    // Verilator 5.006 registers a model's public scopes (nvdla_core's watched handshakes,
+    // rtl/top/nvdla_core_watch.vlt) in the thread's current context, not the model's, and erases
+    // them from the current one when the model is destroyed: with two models on a thread (nvdla_core
+    // and RUBIK in a deconvolution) that was another context, already freed. So the model's own
+    // context is made current around its construction and its destruction.
+    Verilated::threadContextp(ctx_.get());
     model_ = std::make_unique<Model>(ctx_.get(), "top");
     if (!opt.wave.empty()) {
       pending_.emplace(opt.wave);
@@ -58,10 +70,15 @@ class Sim {
       finish();
     } catch (...) {  // a destructor must not throw; the temporary file is then removed
     }
+    fst_.reset();  // closed by finish() unless it failed
     if (model_) {
       model_->final();
       coverage_collect(*ctx_);
+      Verilated::threadContextp(ctx_.get());  // see the constructor
+      model_.reset();
     }
+    ctx_.reset();
+    Verilated::threadContextp(Verilated::defaultContextp());  // never a freed context
   }
   Sim(const Sim&) = delete;
   Sim& operator=(const Sim&) = delete;
@@ -98,30 +115,56 @@ class Sim {
     dump(2 * cycle_ + 1);
     ++cycle_;
     if ((cycle_ & 0xffff) == 0 && opt_.heartbeat) opt_.heartbeat(unit_, cycle_);
-    if (cycle_ - last_progress_ > opt_.watchdog) {
-      throw SimTimeout(unit_ + ": watchdog: no progress for " + std::to_string(opt_.watchdog) +
-                       " cycles, stopped at cycle " + std::to_string(cycle_));
-    }
+    if (stop_requested()) throw SimInterrupted{unit_, cycle_};  // SIGINT / SIGTERM (interrupt.hpp)
+    if (cycle_ - last_progress_ > quiet_limit()) throw SimTimeout(watchdog_message(), cycle_);
     if (cycle_ >= opt_.max_cycles) {
-      throw SimTimeout(unit_ + ": cycle limit " + std::to_string(opt_.max_cycles) + " reached");
+      throw SimTimeout(unit_ + ": cycle limit " + std::to_string(opt_.max_cycles) + " reached", cycle_);
     }
   }
 
-  void progress() { last_progress_ = cycle_; }
+  // A handshake this cycle: the watchdog starts counting again. `what` (a string literal) names
+  // it in a watchdog stop's message ("DMA write", "CSC->CMAC operand", ...).
+  void progress(const char* what = "a handshake") {
+    last_progress_ = cycle_;
+    last_what_ = what;
+  }
+  // Cycles without progress after which the run is stopped: --watchdog plus the allowance.
+  [[nodiscard]] uint64_t quiet_limit() const { return opt_.watchdog + opt_.watchdog_allowance; }
 
   // Closes the wave file and moves it into place (never a partly written file: the FST is closed
-  // before the rename).
+  // before the rename). A window that holds no cycle of the run (--wave-from past its end) writes
+  // no file: the command says so instead of leaving an empty one.
   void finish() {
     if (fst_) {
       fst_->close();
       fst_.reset();
-      pending_->commit();
+      if (dumped_) pending_->commit();
+      pending_.reset();
     }
   }
 
  private:
+  // One wording for every watchdog stop (docs/CLI.md "Watchdog"): the unit, the quiet cycles,
+  // the cycle it stopped at, the last progress seen and how to raise the limit.
+  [[nodiscard]] std::string watchdog_message() const {
+    std::string s = unit_ + ": watchdog: no progress for " + std::to_string(quiet_limit()) +
+                    " cycles, stopped at cycle " + std::to_string(cycle_) + "; last progress: ";
+    s += last_progress_ == 0 && last_what_ == nullptr ? std::string("none since reset")
+                                                      : std::string(last_what_ ? last_what_ : "a handshake") +
+                                                            " at cycle " + std::to_string(last_progress_);
+    s += "; limit --watchdog " + std::to_string(opt_.watchdog);
+    if (opt_.watchdog_allowance != 0) {
+      s += " + " + std::to_string(opt_.watchdog_allowance) + " (" + opt_.watchdog_allowance_why + ")";
+    }
+    s += ": if the design is working, not hung, rerun with a larger --watchdog";
+    return s;
+  }
+
   void dump(uint64_t t) {
-    if (fst_ && cycle_ >= opt_.wave_from && cycle_ <= opt_.wave_to) fst_->dump(t);
+    if (fst_ && cycle_ >= opt_.wave_from && cycle_ <= opt_.wave_to) {
+      fst_->dump(t);
+      dumped_ = true;
+    }
   }
 
   SimOptions opt_;
@@ -133,6 +176,8 @@ class Sim {
   uint64_t cycle_ = 0;
   bool settled_ = false;
   uint64_t last_progress_ = 0;
+  const char* last_what_ = nullptr;
+  bool dumped_ = false;  // a time step of the wave window was dumped
 };
 
 // Bit access to verilated ports of any width (CData/SData/IData/QData or VlWide<N>); wide
