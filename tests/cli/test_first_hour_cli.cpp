@@ -202,7 +202,7 @@ TEST_CASE("suites: validate checks every layer of a suite, regress refuses a bad
 
 // ---------------------------------------------------------------- run --wave
 
-TEST_CASE("run --wave: a missing folder and a .vcd name exit 2 before simulating; the summary says where waves went",
+TEST_CASE("run --wave: a missing folder and a .vcd name exit 2 before simulating, the summary says where waves went",
           "[cli][wave]") {
   const std::string layer = kSrc + "/testvectors/layers/cmac/small_int8_random.json";
   Cmd r = dlacosim("run " + layer + " --wave /nonexistent-dir/w.fst");
@@ -262,7 +262,8 @@ TEST_CASE("help and --version: every --focus feature, validate and compile expla
           "[cli][help]") {
   Cmd r = dlacosim("help random");
   CHECK_THAT(r.out, Catch::Contains("wfold") && Catch::Contains("image") && Catch::Contains("sparse") &&
-                        Catch::Contains("batch") && Catch::Contains("splith"));
+                        Catch::Contains("batch") && Catch::Contains("splith") &&
+                        Catch::Contains("winograd"));
   CHECK_THAT(r.out, Catch::Contains("--mem-latency"));
   r = dlacosim("help validate");
   CHECK_THAT(r.out, Catch::Contains("every layer file it names") && Catch::Contains("--config"));
@@ -307,7 +308,7 @@ TEST_CASE("results files carry the tool version and commit, the command, the ela
 
 // ---------------------------------------------------------------- files of the wrong kind, several files
 
-TEST_CASE("files of the wrong kind name the command that takes them; run and regress take several files",
+TEST_CASE("files of the wrong kind name the command that takes them, run and regress take several files",
           "[cli][files]") {
   const std::string suite = kSrc + "/testvectors/suites/smoke.json";
   const std::string a = kSrc + "/testvectors/layers/cmac/small_int8_inline.json";
@@ -364,7 +365,7 @@ TEST_CASE("wording: a BAD-INPUT header shows the layer's own seed, kernels name 
 
 // ---------------------------------------------------------------- numbers that reconcile
 
-TEST_CASE("numbers: a conv layer's work is its compared elements; bench says it runs without back-pressure",
+TEST_CASE("numbers: a conv layer's work is its compared elements, bench says it runs without back-pressure",
           "[cli][numbers]") {
   const fs::path dir = scratch("numbers");
   const fs::path json = dir / "r.json";

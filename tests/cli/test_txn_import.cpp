@@ -93,7 +93,7 @@ TEST_CASE("a changed expected image fails with the first differing byte", "[cli]
   const Cmd r = dlacosim("run " + (dir / "input.txn").string() + " --config nv_full --mode golden");
   INFO(r.out);
   CHECK(r.exit == 1);
-  CHECK_THAT(r.out, Catch::Contains("1 mismatches") && Catch::Contains("actual 0 expected 1"));
+  CHECK_THAT(r.out, Catch::Contains("1 mismatch,") && Catch::Contains("actual 0 expected 1"));
 }
 
 TEST_CASE("lower-case interrupt names in a .cfg wait for the same interrupt", "[cli][cfg]") {
