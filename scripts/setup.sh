@@ -4,8 +4,10 @@ set -euo pipefail
 
 # chromium: CTest cli:html-report-in-browser renders an HTML report in it (headless).
 # clang-14, libclang-rt-14-dev: clang and libFuzzer for scripts/fuzz.sh (docs/FUZZING.md).
+# libflatbuffers-dev, flatbuffers-compiler: NVDLA loadables (docs/LOADABLES.md; flatc at build time).
 packages=(g++ make cmake ccache verilator catch2 nlohmann-json3-dev libboost-program-options-dev
-          zlib1g-dev libfmt-dev gtkwave chromium clang-14 libclang-rt-14-dev)
+          zlib1g-dev libfmt-dev gtkwave chromium clang-14 libclang-rt-14-dev libflatbuffers-dev
+          flatbuffers-compiler)
 # NVIDIA's C model (docs/CMOD.md), built where an nvdla/hw checkout is at hand (scripts/cmod-args.sh):
 # SystemC; java, perl's XML::Simple and python3 run NVIDIA's register-header generator.
 if [ -n "${DLA_NVDLA_HW:-}" ] || [ -d "$(dirname "$0")/../../shared/nvdla-hw" ]; then

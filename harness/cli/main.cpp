@@ -14,6 +14,7 @@
 #include "harness/html_report.hpp"
 #include "harness/json_reader.hpp"
 #include "harness/layer.hpp"
+#include "harness/loadable_runner.hpp"
 #include "harness/nvdla_cfg.hpp"
 #include "harness/program_runner.hpp"
 #include "harness/cmod_device.hpp"
@@ -36,7 +37,10 @@ commands:
   run LAYER        run one layer file (JSON) on the RTL and the golden model, compare
   run TEST.cfg     replay an NVDLA trace test (.cfg, or NVDLA v1's input.txn) as a register
                    program (--config, --mode)
-  import TEST.cfg  print an NVDLA trace test (.cfg or .txn) as a register-program layer (JSON)
+  run FILE.nvdla   run an NVDLA loadable (NVIDIA's compiled network; also *_fbuf) as NVIDIA's
+                   runtime and firmware do (--config, --mode, --input, --dimg; docs/LOADABLES.md)
+  import TEST.cfg  print an NVDLA trace test (.cfg or .txn) or a loadable as a register-program
+                   layer (JSON)
   compile NET.json print a network's register program as a program layer (JSON; docs/NETWORKS.md)
   regress SUITE    run a suite of layers, print a summary table, write JUnit/JSON
   validate FILE..  check layer, program and suite files without running them
@@ -100,7 +104,9 @@ po::options_description run_options() {
     ("max-listed", po::value<std::size_t>()->default_value(10), "mismatches listed per compared region")
     ("flip-bit", po::value<std::string>(), "self-test: flip bit B of output element E of the RTL (E:B)")
     ("stop-after", po::value<std::string>(), "network files: run the program up to this layer's check (docs/NETWORKS.md)")
-    ("wave-layer", po::value<std::string>(), "network files: dump --wave for this layer's cycles only");
+    ("wave-layer", po::value<std::string>(), "network files: dump --wave for this layer's cycles only")
+    ("input", po::value<std::vector<std::string>>()->composing(), "loadables: TENSOR=FILE, an input tensor from a PGM, DIMG or raw file (repeatable; none: zero, as NVIDIA's runtime without an image)")
+    ("dimg", po::value<std::string>(), "loadables: write the output tensor as NVIDIA's runtime writes o_000000.dimg");
   add_mem_options(d);
   add_cmod_options(d);
   return d;
@@ -282,7 +288,19 @@ Program import_trace(const std::string& path, const std::string& config) {
 
 int cmd_import(const std::vector<std::string>& args) {
   const Parsed p = parse(args, import_options());
-  if (p.positional.size() != 1) throw InputError("import", "", "expected exactly one .cfg file");
+  if (p.positional.size() != 1) throw InputError("import", "", "expected exactly one .cfg, .txn or loadable file");
+  if (loadable::is_loadable_path(p.positional[0])) {
+    // A loadable: the firmware's register programs of its DLA tasks, with the memories they load.
+    const loadable::Loadable l = loadable::read_loadable(p.positional[0]);
+    const auto& config = cfg_config(p.vm["config"].defaulted() ? loadable::default_config_for(p.positional[0])
+                                                               : p.vm["config"].as<std::string>());
+    const loadable::Plan plan = loadable::plan_loadable(l, config, {});
+    const Program program = loadable::plan_program(l, plan);
+    std::cout << program_to_json(program, "imported from the loadable " + p.positional[0] + " by dlacosim import")
+                     .dump(1)
+              << "\n";
+    return 0;
+  }
   const auto& config = cfg_config(p.vm["config"].as<std::string>());
   const Program program = import_trace(p.positional[0], config.name);
   std::cout << program_to_json(program, "imported from " + p.positional[0] + " by dlacosim import").dump(1) << "\n";
@@ -319,7 +337,27 @@ int cmd_run(const std::vector<std::string>& args) {
     };
   }
   RunResult r;
-  if (is_trace(p.positional[0])) {
+  const bool is_loadable = loadable::is_loadable_path(p.positional[0]);
+  if (!is_loadable && (p.vm.count("input") != 0 || p.vm.count("dimg") != 0)) {
+    throw InputError(p.vm.count("input") != 0 ? "--input" : "--dimg", "", "applies to loadables (FILE.nvdla, *_fbuf)");
+  }
+  if (is_loadable) {
+    if (!o.stop_after.empty() || !o.wave_layer.empty()) {
+      throw InputError(o.stop_after.empty() ? "--wave-layer" : "--stop-after", "", "applies to network files");
+    }
+    loadable::LoadableRunOptions lo;
+    if (p.vm.count("input") != 0) {
+      for (const auto& s : p.vm["input"].as<std::vector<std::string>>()) {
+        const auto eq = s.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == s.size()) {
+          throw InputError("--input", s, "expected TENSOR=FILE (the loadable's input tensor name and a file)");
+        }
+        lo.inputs.push_back({s.substr(0, eq), s.substr(eq + 1)});
+      }
+    }
+    if (p.vm.count("dimg") != 0) lo.dimg = p.vm["dimg"].as<std::string>();
+    r = loadable::run_loadable(p.positional[0], o, lo);
+  } else if (is_trace(p.positional[0])) {
     // An NVDLA trace: imported (InputError on malformed input) and replayed as a program.
     if (!o.stop_after.empty() || !o.wave_layer.empty()) {
       throw InputError(o.stop_after.empty() ? "--wave-layer" : "--stop-after", "", "applies to network files");
@@ -605,7 +643,7 @@ int main(int argc, char** argv) {
   try {
     if (cmd == "help" || want_help) {
       const std::string which = cmd == "help" ? (args.empty() ? "" : args[0]) : cmd;
-      if (which == "run") std::cout << "usage: dlacosim run LAYER|TEST.cfg [options]\n" << run_options();
+      if (which == "run") std::cout << "usage: dlacosim run LAYER|TEST.cfg|FILE.nvdla [options]\n" << run_options();
       else if (which == "regress") std::cout << "usage: dlacosim regress SUITE [options]\n" << regress_options();
       else if (which == "bench") {
         std::string list;
@@ -619,7 +657,7 @@ int main(int argc, char** argv) {
       }
       else if (which == "validate") std::cout << "usage: dlacosim validate FILE...\n";
       else if (which == "compile") std::cout << "usage: dlacosim compile NET.json\n";
-      else if (which == "import") std::cout << "usage: dlacosim import TEST.cfg [options]\n" << import_options();
+      else if (which == "import") std::cout << "usage: dlacosim import TEST.cfg|FILE.nvdla [options]\n" << import_options();
       else if (which == "merge") std::cout << "usage: dlacosim merge RESULTS.json... [options]\n" << merge_options();
       else if (which == "report") std::cout << "usage: dlacosim report RESULTS.json... --html OUT [options]\n" << report_options();
       else if (which.empty()) std::cout << kUsage;
