@@ -269,6 +269,7 @@ class Firmware {
                       a.mem_id, m.size));
     }
     const auto& img = images_[a.mem_id];
+    if (img.empty()) return std::vector<uint8_t>(bytes, 0);  // a memory nothing fills reads as zero
     return {img.begin() + static_cast<std::ptrdiff_t>(at), img.begin() + static_cast<std::ptrdiff_t>(at + bytes)};
   }
 
@@ -330,7 +331,7 @@ class Firmware {
     const Bytes sb(surf_bytes, l_.file, at + " surface descriptor");
     const auto precision = [&](uint8_t p, const char* field) {
       if (p == kPrecisionFp16) {
-        bad(fmt::format("{}: {} is fp16, which is not supported: dlacosim has no fp16 datapath yet (the fp16 issue); "
+        bad(fmt::format("{}: {} is fp16, which is not supported: dlacosim has no fp16 datapath yet (issue 37); "
                         "int8 and int16 run",
                         op_name(i), field));
       }
@@ -407,12 +408,12 @@ class Firmware {
         }
         break;
       case OpType::Rubik:
+        if (!block_exists("RBK")) bad(fmt::format("{}: RUBIK is not supported for this configuration ({} has no RBK block)", op_name(i), hw_.name));
         n.rubik = decode_rubik_op(ob);
         n.io = decode_in_out_surface(sb, layout_);
         precision(n.rubik.precision, "precision");
         if (n.rubik.mode > 2) bad(fmt::format("{}: mode {} is not contract, split or merge", op_name(i), n.rubik.mode));
         if (n.io.src_data.type == kMemHw || n.io.dst_data.type == kMemHw) bad(fmt::format("{}: RUBIK reads and writes memory", op_name(i)));
-        if (!block_exists("RBK")) bad(fmt::format("{}: RUBIK is not supported for this configuration ({} has no RBK block)", op_name(i), hw_.name));
         break;
       case OpType::Bdma:
         (void)decode_bdma_op(ob);
@@ -1331,8 +1332,9 @@ Plan plan_loadable(const Loadable& l, const golden::HwConfig& hw, const std::vec
     }
     plan.memory_base[i] = next;
     next += std::max<uint64_t>(m.size, 1);
-    images[i].assign(static_cast<std::size_t>(m.size), 0);
+    // Only memories with content get an image (a declared size costs nothing until then).
     if ((m.flags & kMemSet) != 0 && !m.bindable()) {
+      images[i].assign(static_cast<std::size_t>(m.size), 0);
       for (std::size_t c = 0; c < m.contents.size(); ++c) {
         const Blob* b = l.blob(m.contents[c]);
         std::copy_n(b->data.begin(), static_cast<std::ptrdiff_t>(b->size),
@@ -1356,8 +1358,7 @@ Plan plan_loadable(const Loadable& l, const golden::HwConfig& hw, const std::vec
                        fmt::format("the loadable has no input tensor of that name (inputs: {})", names.empty() ? "none" : names));
     }
     const TensorDesc& t = l.tensors[l.memories[*mem].tensor_desc_id];
-    const std::vector<uint8_t> bytes = input_tensor_bytes(t, l.memories[*mem].size, in.file);
-    std::copy(bytes.begin(), bytes.end(), images[*mem].begin());
+    images[*mem] = input_tensor_bytes(t, l.memories[*mem].size, in.file);
   }
   if (const auto out = l.bound_memory(kMemOutput, 0)) {
     plan.output_tensor = l.memories[*out].tensor_desc_id;
@@ -1378,7 +1379,7 @@ Plan plan_loadable(const Loadable& l, const golden::HwConfig& hw, const std::vec
         // The runtime fills every allocated memory before the first submit.
         for (std::size_t i = 0; i < l.memories.size(); ++i) {
           if ((l.memories[i].flags & kMemAlloc) == 0 || l.memories[i].size == 0) continue;
-          const bool any = std::any_of(images[i].begin(), images[i].end(), [](uint8_t b) { return b != 0; });
+          const bool any = std::any_of(images[i].begin(), images[i].end(), [](uint8_t v) { return v != 0; });
           if (any) {
             em.load(plan.memory_base[i], images[i], fmt::format("memory {}", i));
           } else {
