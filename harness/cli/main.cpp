@@ -68,6 +68,7 @@ examples (from the repository root; each runs as written):
       --config nv_small --mode golden
   dlacosim import ../shared/nvdla-traces/nv_small/sdp_1x1x8_pass_through_int8_0/sdp_1x1x8_pass_through_int8_0.cfg \
       --config nv_small > /tmp/dlacosim-test.json
+  dlacosim run ../shared/nvdla-sw/loadables/PDP_L0_0_small_fbuf --dimg /tmp/dlacosim-pdp.dimg
 )";
 
 // NVIDIA's C model as a judge (docs/CMOD.md).
