@@ -6,8 +6,10 @@ set -euo pipefail
 # clang-14, libclang-rt-14-dev: clang and libFuzzer for scripts/fuzz.sh (docs/FUZZING.md).
 # python3-jsonschema: CTest cli:schemas-as-strict-as-validate checks testvectors/schema/ with it;
 # gtkwave's fst2vcd: the wave tests and cli:interrupts-keep-work read the FST files with it.
+# libflatbuffers-dev, flatbuffers-compiler: NVDLA loadables (docs/LOADABLES.md; flatc at build time).
 packages=(g++ make cmake ccache verilator catch2 nlohmann-json3-dev libboost-program-options-dev
-          zlib1g-dev libfmt-dev gtkwave chromium clang-14 libclang-rt-14-dev python3-jsonschema)
+          zlib1g-dev libfmt-dev gtkwave chromium clang-14 libclang-rt-14-dev python3-jsonschema
+          libflatbuffers-dev flatbuffers-compiler)
 # NVIDIA's C model (docs/CMOD.md), built where an nvdla/hw checkout is at hand (scripts/cmod-args.sh):
 # SystemC; java, perl's XML::Simple and python3 run NVIDIA's register-header generator.
 if [ -n "${DLA_NVDLA_HW:-}" ] || [ -d "$(dirname "$0")/../../shared/nvdla-hw" ]; then

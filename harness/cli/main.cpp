@@ -16,6 +16,7 @@
 #include "harness/interrupt.hpp"
 #include "harness/json_reader.hpp"
 #include "harness/layer.hpp"
+#include "harness/loadable_runner.hpp"
 #include "harness/nvdla_cfg.hpp"
 #include "harness/program_runner.hpp"
 #include "harness/cmod_device.hpp"
@@ -41,7 +42,10 @@ commands:
   run LAYER...     run layer files (JSON) on the RTL and the golden model, compare
   run TEST.cfg     replay an NVDLA trace test (.cfg, or NVDLA v1's input.txn) as a register
                    program (configuration from --config or from the trace; --mode)
-  import TEST.cfg  print an NVDLA trace test (.cfg or .txn) as a register-program layer (JSON)
+  run FILE.nvdla   run an NVDLA loadable (NVIDIA's compiled network; also *_fbuf) as NVIDIA's
+                   runtime and firmware do (--config, --mode, --input, --dimg; docs/LOADABLES.md)
+  import TEST.cfg  print an NVDLA trace test (.cfg or .txn) or a loadable as a register-program
+                   layer (JSON)
   compile NET.json print a network's register program as a program layer (JSON; docs/NETWORKS.md)
   regress SUITE... run suites (or layer files), print a summary table, write JUnit/JSON/HTML
   validate FILE..  check layer, program and suite files without running them
@@ -69,6 +73,7 @@ examples (from the repository root; each runs as written):
       --config nv_small --mode golden
   dlacosim import ../shared/nvdla-traces/nv_small/sdp_1x1x8_pass_through_int8_0/sdp_1x1x8_pass_through_int8_0.cfg \
       --config nv_small > /tmp/dlacosim-test.json
+  dlacosim run ../shared/nvdla-sw/loadables/PDP_L0_0_small_fbuf --dimg /tmp/dlacosim-pdp.dimg
 )";
 
 // NVIDIA's C model as a judge (docs/CMOD.md).
@@ -105,7 +110,9 @@ po::options_description run_options() {
     ("max-listed", po::value<std::size_t>()->default_value(10), "mismatches listed per compared region")
     ("flip-bit", po::value<std::string>(), "self-test: flip bit B of output element E of the RTL (E:B)")
     ("stop-after", po::value<std::string>(), "network files: run the program up to this layer's check (docs/NETWORKS.md)")
-    ("wave-layer", po::value<std::string>(), "network files: dump --wave for this layer's cycles only");
+    ("wave-layer", po::value<std::string>(), "network files: dump --wave for this layer's cycles only")
+    ("input", po::value<std::vector<std::string>>()->composing(), "loadables: TENSOR=FILE, an input tensor from a PGM, DIMG or raw file (repeatable; none: zero, as NVIDIA's runtime without an image)")
+    ("dimg", po::value<std::string>(), "loadables: write the output tensor as NVIDIA's runtime writes o_000000.dimg");
   add_mem_options(d);
   add_cmod_options(d);
   return d;
@@ -285,7 +292,7 @@ const dla::golden::HwConfig& cfg_config(const std::string& n) {
 std::string g_command_line;
 
 // What kind of input a file is (docs/CLI.md "Files"): a trace by its extension, else by its JSON.
-enum class FileKind { Layer, Network, Suite, Trace, Results, Bench };
+enum class FileKind { Layer, Network, Suite, Trace, Loadable, Results, Bench };
 
 const char* kind_name(FileKind k) {
   switch (k) {
@@ -293,6 +300,7 @@ const char* kind_name(FileKind k) {
     case FileKind::Network: return "a network";
     case FileKind::Suite: return "a suite";
     case FileKind::Trace: return "an NVDLA trace";
+    case FileKind::Loadable: return "an NVDLA loadable";
     case FileKind::Results: return "a results file";
     case FileKind::Bench: return "bench results";
   }
@@ -302,6 +310,7 @@ const char* kind_name(FileKind k) {
 // Throws InputError for a missing file or malformed JSON (naming file and place).
 FileKind file_kind(const std::string& path) {
   if (is_trace_file(path)) return FileKind::Trace;
+  if (loadable::is_loadable_path(path)) return FileKind::Loadable;
   const auto doc = parse_json_file(path);
   const JsonNode root = JsonNode::root(doc);
   if (root.is_array()) {
@@ -356,12 +365,23 @@ std::string wave_summary(const SimOptions& sim, const RunResult& r) {
 
 int cmd_import(const std::vector<std::string>& args) {
   const Parsed p = parse(args, import_options());
-  if (p.positional.size() != 1) throw InputError("import", "", "expected exactly one .cfg or .txn file");
-  if (!is_trace_file(p.positional[0])) {
-    throw InputError(p.positional[0], "", "import reads NVDLA traces (.cfg, .txn); this is not one");
-  }
+  if (p.positional.size() != 1) throw InputError("import", "", "expected exactly one .cfg, .txn or loadable file");
   const std::optional<std::string> given =
       p.vm.count("config") ? std::optional<std::string>(p.vm["config"].as<std::string>()) : std::nullopt;
+  if (loadable::is_loadable_path(p.positional[0])) {
+    // A loadable: the firmware's register programs of its DLA tasks, with the memories they load.
+    const loadable::Loadable l = loadable::read_loadable(p.positional[0]);
+    const auto& config = cfg_config(given.value_or(loadable::default_config_for(p.positional[0])));
+    const loadable::Plan plan = loadable::plan_loadable(l, config, {});
+    const Program program = loadable::plan_program(l, plan);
+    std::cout << program_to_json(program, "imported from the loadable " + p.positional[0] + " by dlacosim import")
+                     .dump(1)
+              << "\n";
+    return 0;
+  }
+  if (!is_trace_file(p.positional[0])) {
+    throw InputError(p.positional[0], "", "import reads NVDLA traces (.cfg, .txn) and loadables (.nvdla, *_fbuf); this is neither");
+  }
   const TraceConfig t = trace_config(p.positional[0], given);
   if (!t.warning.empty()) std::cerr << "dlacosim: warning: " << t.warning << "\n";
   const Program program = import_trace(p.positional[0], t.config);
@@ -435,13 +455,16 @@ int cmd_run(const std::vector<std::string>& args) {
   const auto started = std::chrono::steady_clock::now();
   enable_graceful_stop();
   const Parsed p = parse(args, run_options());
-  if (p.positional.empty()) throw InputError("run", "", "expected a layer, network or trace file (or several)");
+  if (p.positional.empty()) throw InputError("run", "", "expected a layer, network, trace or loadable file (or several)");
   RunOptions o = run_options_from(p.vm);
   check_wave(o.sim);
   const bool several = p.positional.size() > 1;
-  if (several && (!o.sim.wave.empty() || !o.stop_after.empty() || !o.wave_layer.empty())) {
-    throw InputError(!o.sim.wave.empty() ? "--wave" : !o.stop_after.empty() ? "--stop-after" : "--wave-layer", "",
-                     "applies to one run: give one file");
+  if (several && (!o.sim.wave.empty() || !o.stop_after.empty() || !o.wave_layer.empty() || p.vm.count("dimg") != 0)) {
+    throw InputError(!o.sim.wave.empty()        ? "--wave"
+                     : !o.stop_after.empty()    ? "--stop-after"
+                     : !o.wave_layer.empty()    ? "--wave-layer"
+                                                : "--dimg",
+                     "", "applies to one run: give one file");
   }
   // Every file checked before anything runs: a wrong kind names the command that takes it.
   std::vector<FileKind> kinds;
@@ -457,11 +480,25 @@ int cmd_run(const std::vector<std::string>& args) {
     if (k == FileKind::Results || k == FileKind::Bench) {
       throw InputError(f, "", fmt::format("this is {} of dlacosim: `dlacosim report {} --html F` shows it", kind_name(k), f));
     }
-    if (k == FileKind::Trace && (!o.stop_after.empty() || !o.wave_layer.empty())) {
+    if ((k == FileKind::Trace || k == FileKind::Loadable) && (!o.stop_after.empty() || !o.wave_layer.empty())) {
       throw InputError(o.stop_after.empty() ? "--wave-layer" : "--stop-after", "", "applies to network files");
+    }
+    if (k != FileKind::Loadable && (p.vm.count("input") != 0 || p.vm.count("dimg") != 0)) {
+      throw InputError(p.vm.count("input") != 0 ? "--input" : "--dimg", "", "applies to loadables (FILE.nvdla, *_fbuf)");
     }
     kinds.push_back(k);
   }
+  loadable::LoadableRunOptions lo;
+  if (p.vm.count("input") != 0) {
+    for (const auto& s : p.vm["input"].as<std::vector<std::string>>()) {
+      const auto eq = s.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == s.size()) {
+        throw InputError("--input", s, "expected TENSOR=FILE (the loadable's input tensor name and a file)");
+      }
+      lo.inputs.push_back({s.substr(0, eq), s.substr(eq + 1)});
+    }
+  }
+  if (p.vm.count("dimg") != 0) lo.dimg = p.vm["dimg"].as<std::string>();
   if (!o.sim.wave.empty()) std::filesystem::remove(o.sim.wave);  // never mistake an old file for this run's
   // On a terminal a long run shows its cycles and simulation rate, on one line erased at the end.
   const bool terminal = isatty(fileno(stderr)) != 0;
@@ -477,7 +514,9 @@ int cmd_run(const std::vector<std::string>& args) {
   std::vector<RunResult> results;
   bool interrupted = false;
   for (std::size_t i = 0; i < p.positional.size() && !stop_requested(); ++i) {
-    RunResult r = kinds[i] == FileKind::Trace ? run_trace(p.positional[i], o) : run_layer(p.positional[i], o);
+    RunResult r = kinds[i] == FileKind::Trace      ? run_trace(p.positional[i], o)
+                  : kinds[i] == FileKind::Loadable ? loadable::run_loadable(p.positional[i], o, lo)
+                                                   : run_layer(p.positional[i], o);
     if (drawn) fmt::print(stderr, "\r\x1b[K");
     drawn = false;
     if (!o.sim.wave.empty() && std::filesystem::exists(o.sim.wave)) r.wave = std::filesystem::absolute(o.sim.wave).string();
@@ -525,6 +564,8 @@ Suite regress_suite(const std::vector<std::string>& files) {
         break;
       case FileKind::Trace:
         throw InputError(f, "", fmt::format("regress runs layers, networks and suites; replay a trace with `dlacosim run {}`", f));
+      case FileKind::Loadable:
+        throw InputError(f, "", fmt::format("regress runs layers, networks and suites; run a loadable with `dlacosim run {}`", f));
       case FileKind::Results:
       case FileKind::Bench:
         throw InputError(f, "", fmt::format("this is {} of dlacosim: `dlacosim report {} --html F` shows it", kind_name(k), f));
@@ -915,7 +956,7 @@ int main(int argc, char** argv) {
   try {
     if (cmd == "help" || want_help) {
       const std::string which = cmd == "help" ? (args.empty() ? "" : args[0]) : cmd;
-      if (which == "run") std::cout << "usage: dlacosim run LAYER|NET.json|TEST.cfg... [options]\n" << run_options();
+      if (which == "run") std::cout << "usage: dlacosim run LAYER|NET.json|TEST.cfg|FILE.nvdla... [options]\n" << run_options();
       else if (which == "regress") std::cout << "usage: dlacosim regress SUITE|LAYER... [options]\n" << regress_options();
       else if (which == "bench") {
         std::string list;
@@ -943,7 +984,7 @@ int main(int argc, char** argv) {
                      "printed file replays it without the network's per-layer compares. No options; exit 0,\n"
                      "or 2 naming file, JSON pointer and rule.\n";
       }
-      else if (which == "import") std::cout << "usage: dlacosim import TEST.cfg [options]\n" << import_options();
+      else if (which == "import") std::cout << "usage: dlacosim import TEST.cfg|FILE.nvdla [options]\n" << import_options();
       else if (which == "merge") std::cout << "usage: dlacosim merge RESULTS.json... [options]\n" << merge_options();
       else if (which == "report") std::cout << "usage: dlacosim report RESULTS.json... --html OUT [options]\n" << report_options();
       else if (which.empty()) std::cout << kUsage;

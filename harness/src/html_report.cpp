@@ -447,6 +447,12 @@ std::string html_report(const std::vector<RunResult>& results, const HtmlReportO
       if (results[i].unit == "network") s += html_network_picture(results[i], i);
     }
   }
+  if (std::any_of(results.begin(), results.end(), [](const RunResult& r) { return r.unit == "loadable"; })) {
+    s += "<h2 id=\"loadables\">Loadables</h2>\n";
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      if (results[i].unit == "loadable") s += html_loadable_picture(results[i], i);
+    }
+  }
 
   s += "<h2 id=\"failures\">Failures</h2>\n";
   if (passed == results.size()) s += "<p>None.</p>\n";

@@ -18,6 +18,14 @@ const RegField* RegDef::field(std::string_view n) const {
   return nullptr;
 }
 
+std::optional<uint32_t> RegDef::enum_value(std::string_view f, std::string_view value) const {
+  const RegField* rf = field(f);
+  if (rf == nullptr) return std::nullopt;
+  const auto it = rf->enums.find(value);
+  if (it == rf->enums.end()) return std::nullopt;
+  return it->second;
+}
+
 uint32_t RegDef::writable_mask() const {
   uint32_t m = 0;
   for (const auto& f : fields) {
@@ -43,7 +51,11 @@ RegDb::RegDb() {
       def.dual = r.value("group", std::string{}) == "dual";
       def.extension = r.value("extension", std::string{});
       for (const auto& [fname, f] : r.at("fields").items()) {
-        def.fields.push_back({fname, f.at("lsb").get<int>(), f.at("msb").get<int>(), f.value("access", "rw")});
+        RegField field{fname, f.at("lsb").get<int>(), f.at("msb").get<int>(), f.value("access", "rw"), {}};
+        if (f.contains("enums")) {
+          for (const auto& [ename, v] : f.at("enums").items()) field.enums.emplace(ename, v.get<uint32_t>());
+        }
+        def.fields.push_back(std::move(field));
       }
       blk.regs.emplace(rname, std::move(def));
     }

@@ -22,6 +22,8 @@
 #include "harness/html_report.hpp"
 #include "harness/json_reader.hpp"
 #include "harness/layer.hpp"
+#include "harness/loadable.hpp"
+#include "harness/loadable_runner.hpp"
 #include "harness/nvdla_cfg.hpp"
 #include "harness/program.hpp"
 #include "harness/regress.hpp"
@@ -29,7 +31,7 @@
 
 namespace dla::fuzz {
 
-enum class Input { Layer, Suite, Cfg, Txn, Dat, Results };
+enum class Input { Layer, Suite, Cfg, Txn, Dat, Results, Loadable };
 
 // The input kind of a fuzz target's name (layer_conv, suite, cfg, txn, dat, results); the
 // regression inputs live in tests/fuzz/regressions/<target>/.
@@ -40,6 +42,7 @@ inline Input input_of_target(std::string_view target) {
   if (target == "txn") return Input::Txn;
   if (target == "dat") return Input::Dat;
   if (target == "results") return Input::Results;
+  if (target == "loadable") return Input::Loadable;
   throw std::invalid_argument("unknown fuzz target " + std::string(target));
 }
 
@@ -101,6 +104,12 @@ inline void parse_file(Input kind, const std::filesystem::path& file, std::strin
     case Input::Txn: (void)program_to_json(import_nvdla_txn(file, "nv_full"), "fuzz"); break;
     case Input::Dat: (void)read_dat_image(file); break;
     case Input::Results: (void)html_report(results_from_json(JsonNode::root(parse_json_file(file))), {}); break;
+    case Input::Loadable: {
+      // As `import` does: read, the firmware's programming on nv_full (every engine), one program.
+      const auto l = loadable::read_loadable(file);
+      (void)program_to_json(loadable::plan_program(l, loadable::plan_loadable(l, golden::nv_full(), {})), "fuzz");
+      break;
+    }
   }
 }
 
@@ -108,7 +117,8 @@ inline void parse_file(Input kind, const std::filesystem::path& file, std::strin
 // the project's documented error (InputError); anything else (another exception, a crash, a
 // sanitizer report, a hang) is a bug.
 inline bool parse_bytes(Input kind, std::span<const uint8_t> bytes, std::string_view unit = {}) {
-  static constexpr const char* kNames[] = {"input.json", "input.json", "input.cfg", "input.txn", "input.dat", "input.json"};
+  static constexpr const char* kNames[] = {"input.json", "input.json", "input.cfg", "input.txn",
+                                           "input.dat",  "input.json", "input_fbuf"};
   const auto path = scratch().write(kNames[static_cast<int>(kind)],
                                     std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
   try {

@@ -41,6 +41,9 @@ seed cfg "$src"/tests/data/bad_cfg/*.cfg
 seed txn "$src"/tests/data/bad_txn/*.txn
 seed dat "$src"/tests/data/bad_cfg/*.dat "$src"/tests/data/bad_txn/*.dat
 
+# NVIDIA's loadables (the small ones: all but the convolutions on nv_full, RUBIK and LeNet).
+seed loadable "$src"/../shared/nvdla-sw/loadables/*_fbuf
+
 if [ -d "$traces" ]; then
   mapfile -t cfgs < <(find "$traces" -name '*.cfg' | sort)
   seed cfg "${cfgs[@]}"

@@ -34,6 +34,9 @@ struct HtmlReportOptions {
 // graph of tensors and layers, each layer coloured by its status in the run (its compares).
 // A note instead when the file cannot be read.
 [[nodiscard]] std::string html_network_picture(const RunResult& r, std::size_t index);
+// The same picture of a loadable run (unit "loadable", docs/LOADABLES.md): the ops the firmware ran,
+// the dependency graph's edges and the output tensor.
+[[nodiscard]] std::string html_loadable_picture(const RunResult& r, std::size_t index);
 
 // `dlacosim run LAYER --config C --mode M --seed S --stall P --rand-reset R` (and the memory model
 // when the run recorded one), the layer file quoted for a POSIX shell when it needs quoting.

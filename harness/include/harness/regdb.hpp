@@ -17,6 +17,7 @@ struct RegField {
   int lsb = 0;
   int msb = 0;
   std::string access;  // r, w, rw
+  std::map<std::string, uint32_t, std::less<>> enums;  // the RDL's named values (IDLE, INT16, ...)
   [[nodiscard]] uint32_t mask() const {
     const int w = msb - lsb + 1;
     return (w >= 32 ? 0xffffffffu : ((1u << w) - 1u)) << lsb;
@@ -33,6 +34,8 @@ struct RegDef {
   std::vector<RegField> fields;
   [[nodiscard]] const RegField* field(std::string_view name) const;
   [[nodiscard]] uint32_t writable_mask() const;
+  // The named value `value` of field `field` (the RDL's enum), nullopt when either is unknown.
+  [[nodiscard]] std::optional<uint32_t> enum_value(std::string_view field, std::string_view value) const;
 };
 
 struct RegBlock {

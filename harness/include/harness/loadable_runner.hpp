@@ -1,0 +1,90 @@
+// Running an NVDLA loadable as NVIDIA's runtime and KMD firmware run it (docs/LOADABLES.md):
+// memories allocated and filled, each DLA1 task's descriptors turned into the register writes
+// and interrupt waits the firmware's scheduler makes (one register program per task), and the
+// output tensor written as the runtime's o_000000.dimg. The programs run on the same devices and
+// compare engine as every other program (program_runner.hpp).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "golden/config.hpp"
+#include "harness/layer.hpp"
+#include "harness/loadable.hpp"
+#include "harness/program.hpp"
+#include "harness/report.hpp"
+
+namespace dla::harness::loadable {
+
+// `--input TENSOR=FILE`: a bound input tensor's content (PGM, DIMG or raw bytes).
+struct InputBinding {
+  std::string tensor;
+  std::filesystem::path file;
+};
+
+// One hardware op as the firmware ran it.
+struct OpRecord {
+  std::size_t task = 0;
+  int index = 0;  // in the task's dependency graph
+  int type = 0;   // dla::OpType
+  int group = 0;  // register group it was programmed into
+  std::string summary;
+  uint64_t out_addr = 0;  // its output region in memory (size 0: flies into the next op)
+  uint64_t out_size = 0;
+  std::vector<int> producers;  // ops of the same task it depends on (the dependency graph)
+};
+
+struct PlanStep {
+  std::size_t task = 0;
+  bool emu = false;  // an EMU1 task (computed on the host); else a DLA1 task's program
+  Program program;
+};
+
+struct Plan {
+  std::vector<uint64_t> memory_base;  // device address of each memory (0: not allocated)
+  std::vector<PlanStep> steps;        // in submit order; the first program loads the memories
+  std::vector<OpRecord> ops;
+  std::optional<std::size_t> output_tensor;  // the OUTPUT tensor (bind id 0)
+  uint64_t output_addr = 0;
+};
+
+// Where the loadable's memories go in the devices' address space.
+inline constexpr uint64_t kMemoryWindowBase = 0x1000'0000;
+inline constexpr uint64_t kMemoryWindowBytes = 0x6000'0000;
+
+// The firmware's programming of every DLA1 task. Throws InputError for what the firmware would
+// refuse or dlacosim does not model (naming the task, the op and the rule).
+[[nodiscard]] Plan plan_loadable(const Loadable& l, const golden::HwConfig& hw,
+                                 const std::vector<InputBinding>& inputs);
+
+// The DLA1 tasks' programs as one program (`dlacosim import`); InputError when an EMU1 task
+// sits between them (its work is the host's, not a register program's).
+[[nodiscard]] Program plan_program(const Loadable& l, const Plan& p);
+
+// The output tensor as NVIDIA's runtime dumps it (NvDlaImage, "DIMG" version 0): `memory` is
+// the tensor's memory from its start.
+[[nodiscard]] std::vector<uint8_t> dimg_image(const TensorDesc& t, const std::vector<uint8_t>& memory);
+
+// An input tensor's memory content from a file: NvDlaImage ("DIMG"), 8-bit PGM (P5) or raw bytes
+// (anything else, laid out as the tensor's memory). InputError when it does not fit.
+[[nodiscard]] std::vector<uint8_t> input_tensor_bytes(const TensorDesc& t, uint64_t memory_size,
+                                                      const std::filesystem::path& file);
+
+struct LoadableRunOptions {
+  std::vector<InputBinding> inputs;
+  std::optional<std::filesystem::path> dimg;  // write the output tensor's image here
+};
+
+// Plans and runs a loadable in RunOptions::mode (golden, rtl, cross); the result's message names
+// every op; with `dimg` the output image of the device under test is written (atomically).
+[[nodiscard]] RunResult run_loadable(const std::filesystem::path& file, const RunOptions& opt,
+                                     const LoadableRunOptions& lo);
+
+// The configuration a loadable runs on by default: NVIDIA's regression names `*_small` (nv_small)
+// and `*_large` (nv_large); everything else is nv_full.
+[[nodiscard]] std::string default_config_for(const std::filesystem::path& file);
+
+}  // namespace dla::harness::loadable
