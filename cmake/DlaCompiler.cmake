@@ -3,8 +3,8 @@ find_program(CCACHE_PROGRAM ccache)
 if(CCACHE_PROGRAM)
   # The sloppiness lets ccache cache objects built with a precompiled header (dla_pch below).
   # The base directory makes the checkout's absolute paths relative in what ccache hashes, so a
-  # second clone of the project in another folder reuses the project's own objects (not the
-  # verilated models': Verilator writes the absolute source paths into their C++).
+  # second clone of the project in another folder reuses its objects, the verilated models' too
+  # (cmake/DlaVerilate.cmake gives Verilator relative source paths).
   set(CMAKE_CXX_COMPILER_LAUNCHER ${CMAKE_COMMAND} -E env CCACHE_SLOPPINESS=pch_defines,time_macros
       CCACHE_BASEDIR=${PROJECT_SOURCE_DIR} ${CCACHE_PROGRAM})
 endif()

@@ -27,10 +27,18 @@ function(dla_verilate)
   foreach(p ${A_PARAMS})
     list(APPEND params "-G${p}")
   endforeach()
+  # Verilator writes the source paths it is given into the C++ it generates (VL_FATAL_MT
+  # messages): given relative to this folder (Verilator runs here), the generated C++ is the same
+  # in every clone, so ccache (CCACHE_BASEDIR, cmake/DlaCompiler.cmake) serves a second clone.
+  set(sources)
+  foreach(s ${A_SOURCES})
+    file(RELATIVE_PATH rel ${CMAKE_CURRENT_SOURCE_DIR} ${s})
+    list(APPEND sources ${rel})
+  endforeach()
   verilate(${A_TARGET}
     PREFIX ${A_PREFIX}
     TOP_MODULE ${A_TOP}
-    SOURCES ${A_SOURCES}
+    SOURCES ${sources}
     TRACE_FST
     OPT_FAST -O2
     OPT_SLOW -O0
