@@ -307,6 +307,32 @@ const char* kind_name(FileKind k) {
   return "?";
 }
 
+// A trace folder as NVIDIA lays them out (NAME/NAME.cfg, or NVDLA v1's NAME/input.txn) stands for
+// its trace; any other folder is refused naming what to give instead.
+void resolve_folders(std::vector<std::string>& paths) {
+  namespace fs = std::filesystem;
+  for (auto& path : paths) {
+    std::error_code ec;
+    if (!fs::is_directory(path, ec)) continue;
+    const fs::path dir = fs::path(path).lexically_normal();
+    const std::string name = (dir.has_filename() ? dir : dir.parent_path()).filename().string();
+    bool found = false;
+    for (const fs::path& candidate : {dir / (name + ".cfg"), dir / "input.txn"}) {
+      if (fs::is_regular_file(candidate, ec)) {
+        path = candidate.string();
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
+      throw InputError(path, "",
+                       fmt::format("is a folder, not a file, and not a trace folder (no {}.cfg or input.txn in it): "
+                                   "give a layer, network or suite file, a trace's .cfg / input.txn, or a loadable",
+                                   name));
+    }
+  }
+}
+
 // Throws InputError for a missing file or malformed JSON (naming file and place).
 FileKind file_kind(const std::string& path) {
   if (is_trace_file(path)) return FileKind::Trace;
@@ -364,8 +390,9 @@ std::string wave_summary(const SimOptions& sim, const RunResult& r) {
 }
 
 int cmd_import(const std::vector<std::string>& args) {
-  const Parsed p = parse(args, import_options());
+  Parsed p = parse(args, import_options());
   if (p.positional.size() != 1) throw InputError("import", "", "expected exactly one .cfg, .txn or loadable file");
+  resolve_folders(p.positional);
   const std::optional<std::string> given =
       p.vm.count("config") ? std::optional<std::string>(p.vm["config"].as<std::string>()) : std::nullopt;
   if (loadable::is_loadable_path(p.positional[0])) {
@@ -454,8 +481,9 @@ void write_results(const po::variables_map& vm, const std::vector<RunResult>& re
 int cmd_run(const std::vector<std::string>& args) {
   const auto started = std::chrono::steady_clock::now();
   enable_graceful_stop();
-  const Parsed p = parse(args, run_options());
+  Parsed p = parse(args, run_options());
   if (p.positional.empty()) throw InputError("run", "", "expected a layer, network, trace or loadable file (or several)");
+  resolve_folders(p.positional);
   RunOptions o = run_options_from(p.vm);
   check_wave(o.sim);
   const bool several = p.positional.size() > 1;
@@ -594,8 +622,9 @@ std::vector<std::string> suite_problems(const Suite& suite) {
 int cmd_regress(const std::vector<std::string>& args) {
   const auto started = std::chrono::steady_clock::now();
   enable_graceful_stop();
-  const Parsed p = parse(args, regress_options());
+  Parsed p = parse(args, regress_options());
   if (p.positional.empty()) throw InputError("regress", "", "expected a suite file (or layer files, or several suites)");
+  resolve_folders(p.positional);
   RunOptions o;
   o.mode = p.vm["mode"].as<std::string>();
   check_mode(o.mode);
@@ -677,8 +706,9 @@ bool validate_suite(const std::string& f) {
 }
 
 int cmd_validate(const std::vector<std::string>& args) {
-  const Parsed p = parse(args, validate_options());
+  Parsed p = parse(args, validate_options());
   if (p.positional.empty()) throw InputError("validate", "", "expected at least one file");
+  resolve_folders(p.positional);
   const std::optional<std::string> given =
       p.vm.count("config") ? std::optional<std::string>(p.vm["config"].as<std::string>()) : std::nullopt;
   int worst = 0;

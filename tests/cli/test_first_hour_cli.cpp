@@ -335,6 +335,30 @@ TEST_CASE("files of the wrong kind name the command that takes them, run and reg
   CHECK_THAT(r.out, Catch::Contains("applies to one run"));
 }
 
+TEST_CASE("folders: a trace folder runs its trace, any other folder is refused naming what to give", "[cli][files]") {
+  const std::string folder = kShared + "/nvdla-traces/nv_small/sdp_1x1x1_pass_through_int8";
+  Cmd r = dlacosim("run " + folder + " --mode golden");
+  INFO(r.out);
+  CHECK(r.exit == 0);
+  CHECK_THAT(r.out, Catch::Contains("sdp_1x1x1_pass_through_int8.cfg"));
+  r = dlacosim("run " + folder + "/ --mode golden");  // a trailing slash names the same folder
+  CHECK(r.exit == 0);
+  r = dlacosim("run " + kShared + "/nvdla-traces/nvdlav1/sdp_relu_int16 --mode golden");  // NVDLA v1: input.txn
+  INFO(r.out);
+  CHECK(r.exit == 0);
+  CHECK_THAT(r.out, Catch::Contains("input.txn"));
+  r = dlacosim("import " + folder, false);
+  CHECK(r.exit == 0);
+  CHECK_THAT(r.out, Catch::Contains("\"config\": \"nv_small\""));
+  for (const std::string cmd : {"run ", "validate ", "regress ", "import "}) {
+    r = dlacosim(cmd + kSrc + "/testvectors/layers");
+    INFO(cmd << r.out);
+    CHECK(r.exit == 2);
+    CHECK_THAT(r.out, Catch::Contains("is a folder") && Catch::Contains("a trace's .cfg") &&
+                          !Catch::Contains("file not found"));
+  }
+}
+
 // ---------------------------------------------------------------- wording
 
 TEST_CASE("wording: a BAD-INPUT header shows the layer's own seed, kernels name their axes, one element differs",
