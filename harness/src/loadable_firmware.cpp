@@ -927,6 +927,13 @@ class Firmware {
              em_.e(R, reg, p + "_DATA_MODE", kMode[x.mode]) |
              em_.e(R, reg, p + "_RAM_TYPE", cube.type == kMemCv ? "CV" : "MC");
     };
+    // The BS / BN / EW operand cubes: the same four registers under each stage's name.
+    const auto operand_base = [&](const std::string& stage, uint64_t addr, const DataCube& cube) {
+      em_.write(R, "D_" + stage + "_BASE_ADDR_LOW", lo32(addr));
+      em_.write(R, "D_" + stage + "_BASE_ADDR_HIGH", hi32(addr));
+      em_.write(R, "D_" + stage + "_LINE_STRIDE", cube.line_stride);
+      em_.write(R, "D_" + stage + "_SURFACE_STRIDE", cube.surf_stride);
+    };
     if (grp.rdma_needed) {
       em_.write(R, "D_DATA_CUBE_WIDTH", s.src_data.width - 1u);
       em_.write(R, "D_DATA_CUBE_HEIGHT", s.src_data.height - 1u);
@@ -940,24 +947,15 @@ class Firmware {
       }
       em_.write(R, "D_BRDMA_CFG", dma_cfg("D_BRDMA_CFG", "BRDMA", x1_dma, d.x1_op, s.x1_data));
       if (x1_dma) {
-        em_.write(R, "D_BS_BASE_ADDR_LOW", lo32(x1));
-        em_.write(R, "D_BS_BASE_ADDR_HIGH", hi32(x1));
-        em_.write(R, "D_BS_LINE_STRIDE", s.x1_data.line_stride);
-        em_.write(R, "D_BS_SURFACE_STRIDE", s.x1_data.surf_stride);
+        operand_base("BS", x1, s.x1_data);
       }
       em_.write(R, "D_NRDMA_CFG", dma_cfg("D_NRDMA_CFG", "NRDMA", x2_dma, d.x2_op, s.x2_data));
       if (x2_dma) {
-        em_.write(R, "D_BN_BASE_ADDR_LOW", lo32(x2));
-        em_.write(R, "D_BN_BASE_ADDR_HIGH", hi32(x2));
-        em_.write(R, "D_BN_LINE_STRIDE", s.x2_data.line_stride);
-        em_.write(R, "D_BN_SURFACE_STRIDE", s.x2_data.surf_stride);
+        operand_base("BN", x2, s.x2_data);
       }
       em_.write(R, "D_ERDMA_CFG", dma_cfg("D_ERDMA_CFG", "ERDMA", y_dma, d.y_op, s.y_data));
       if (y_dma) {
-        em_.write(R, "D_EW_BASE_ADDR_LOW", lo32(y));
-        em_.write(R, "D_EW_BASE_ADDR_HIGH", hi32(y));
-        em_.write(R, "D_EW_LINE_STRIDE", s.y_data.line_stride);
-        em_.write(R, "D_EW_SURFACE_STRIDE", s.y_data.surf_stride);
+        operand_base("EW", y, s.y_data);
       }
     }
     if (lut) update_lut(true, *lut, d.src_precision);
