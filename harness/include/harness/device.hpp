@@ -1,6 +1,7 @@
 // A device the register program runs on: a CSB register space, the GLB interrupts and a memory.
-// The golden model (GoldenDevice) and, later, the verilated RTL implement it; the program runner
-// (program_runner.hpp) only ever talks to this interface, so a program replays identically on both.
+// The golden model (GoldenDevice), the verilated RTL tops (RtlDevice, rtl_device.hpp) and NVIDIA's
+// C model (CmodDevice, cmod_device.hpp) implement it; the program runner (program_runner.hpp) only
+// ever talks to this interface, so a program replays identically on each.
 #pragma once
 
 #include <cstdint>
