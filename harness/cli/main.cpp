@@ -24,9 +24,9 @@
 #include "harness/regress.hpp"
 #include "harness/report.hpp"
 #include "harness/version.hpp"
-#include "units/engine.hpp"
-#include "units/network.hpp"
-#include "units/units.hpp"
+#include "harness/engine.hpp"
+#include "engines/network/network.hpp"
+#include "harness/bench.hpp"
 
 namespace po = boost::program_options;
 using namespace dla::harness;

@@ -14,7 +14,7 @@
 #include "golden/rubik.hpp"
 #include "golden/sdp.hpp"
 #include "harness/errors.hpp"
-#include "units/engine.hpp"
+#include "harness/engine.hpp"
 
 namespace dla::harness {
 

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "harness/version.hpp"
-#include "units/engine.hpp"
+#include "harness/engine.hpp"
 
 namespace dla::harness {
 

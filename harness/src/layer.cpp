@@ -8,8 +8,8 @@
 #include "harness/files.hpp"
 #include "harness/interrupt.hpp"
 #include "harness/rng.hpp"
-#include "units/engine.hpp"
-#include "units/units.hpp"
+#include "harness/engine.hpp"
+#include "harness/bench.hpp"
 
 namespace dla::harness {
 

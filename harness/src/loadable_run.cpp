@@ -13,7 +13,7 @@
 #include "harness/golden_device.hpp"
 #include "harness/loadable_runner.hpp"
 #include "harness/program_runner.hpp"
-#include "harness/rtl_devices.hpp"
+#include "harness/rtl_factory.hpp"
 
 namespace dla::harness::loadable {
 

@@ -1,5 +1,5 @@
 #include "harness/program_runner.hpp"
-#include "harness/rtl_devices.hpp"
+#include "harness/rtl_factory.hpp"
 
 #include <fmt/format.h>
 #include <zlib.h>

@@ -334,7 +334,7 @@ module conv_core #(
   // D_BANK (CDMA's copy; the golden device refuses a CSC copy that differs): the data part is
   // banks 0..DATA_BANK, the weight ring the WEIGHT_BANK+1 banks after it. A program whose banks
   // exceed CBUF or do not hold its input or a kernel group is refused before it runs (the RTL
-  // device's guard; harness/units/nvdla_rtl.cpp).
+  // device's guard; harness/tops/nvdla_core_rtl.cpp).
   logic [5:0]          data_banks, weight_banks;
   logic [RowW-1:0]     wt_base;
   logic [RowW:0]       wt_ring;

@@ -22,7 +22,7 @@
 //   * D_PERF_READ_STALL / D_PERF_WRITE_STALL: cycles a read / write request waits at the memory
 //     port while the layer runs with D_PERF_ENABLE.PERF_EN, written into the group at its end (0
 //     without PERF_EN).
-// Not handled here (the RTL device refuses them before OP_EN: harness/units/rubik_rtl.cpp): FP16
+// Not handled here (the RTL device refuses them before OP_EN: harness/engines/rubik/rubik_rtl.cpp): FP16
 // and the reserved mode / precision codes (taken as int16 / MERGE), SPLIT / MERGE with
 // DATAIN_CHANNEL != DATAOUT_CHANNEL, overlapping atoms (the result would depend on the order).
 module rubik_core #(

@@ -1,4 +1,4 @@
-// `dlacosim bench cdp --json`: the CDP RTL's rate from memory (harness/units/cdp_bench.cpp), its
+// `dlacosim bench cdp --json`: the CDP RTL's rate from memory (harness/engines/cdp/cdp_bench.cpp), its
 // figures against the cube it runs and NVDLA's rate (docs/PERFORMANCE.md "CDP").
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-// `dlacosim bench linebuf --json` (harness/units/linebuf_bench.cpp; docs/PERFORMANCE.md "Line-buffer"):
+// `dlacosim bench linebuf --json` (harness/engines/linebuf/linebuf_bench.cpp; docs/PERFORMANCE.md "Line-buffer"):
 // the figures agree with the layers, the large maps reach >= 90 % of the PE array's peak, and the
 // NVDLA comparison ran; run / validate of `linebuf` layers through the CLI.
 #include <catch2/catch.hpp>
@@ -79,7 +79,7 @@ TEST_CASE("linebuf layers through the CLI: run under back-pressure passes, valid
   CHECK_THAT(v.out, Catch::Contains("ok ") && Catch::Contains("linebuf"));
 }
 
-// `dlacosim random linebuf` (harness/src/random_linebuf.cpp; docs/RANDOM.md "linebuf"): a 20-layer
+// `dlacosim random linebuf` (harness/engines/linebuf/linebuf_random.cpp; docs/RANDOM.md "linebuf"): a 20-layer
 // campaign passes in cross mode and reports 20 layers; a written layer validates, `dlacosim run`
 // reproduces it, and the same layer with one output bit flipped on the RTL side is a mismatch (the
 // campaign's comparison can fail).

@@ -16,7 +16,7 @@
 #include "harness/nvdla_cfg.hpp"
 #include "harness/program_runner.hpp"
 #include "harness/regdb.hpp"
-#include "units/engine.hpp"
+#include "harness/engine.hpp"
 
 using namespace dla::harness;
 namespace fs = std::filesystem;

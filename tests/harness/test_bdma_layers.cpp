@@ -23,7 +23,7 @@
 #include "harness/program_runner.hpp"
 #include "harness/regdb.hpp"
 #include "layer_helpers.hpp"
-#include "units/bdma.hpp"
+#include "engines/bdma/bdma.hpp"
 
 namespace fs = std::filesystem;
 using namespace dla::harness;

@@ -13,14 +13,14 @@
 
 #include "golden/config.hpp"
 #include "golden/nvdla_regs.hpp"
-#include "harness/cdp_reference.hpp"
+#include "engines/cdp/cdp_reference.hpp"
 #include "harness/errors.hpp"
 #include "harness/golden_device.hpp"
 #include "harness/layer.hpp"
 #include "harness/program_runner.hpp"
 #include "harness/random_layers.hpp"
 #include "layer_helpers.hpp"
-#include "units/cdp.hpp"
+#include "engines/cdp/cdp.hpp"
 
 namespace fs = std::filesystem;
 using namespace dla::harness;

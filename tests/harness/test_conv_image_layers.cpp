@@ -19,7 +19,7 @@
 #include "golden/nvdla_regs.hpp"
 #include "harness/layer.hpp"
 #include "layer_helpers.hpp"
-#include "units/conv.hpp"
+#include "engines/conv/conv.hpp"
 
 namespace fs = std::filesystem;
 using dla::harness::GoldenDevice;

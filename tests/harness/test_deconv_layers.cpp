@@ -11,14 +11,14 @@
 #include <string>
 #include <vector>
 
-#include "harness/deconv_reference.hpp"
+#include "engines/deconv/deconv_reference.hpp"
 #include "harness/errors.hpp"
 #include "harness/golden_device.hpp"
 #include "harness/layer.hpp"
 #include "harness/program.hpp"
 #include "harness/regdb.hpp"
 #include "layer_helpers.hpp"
-#include "units/deconv.hpp"
+#include "engines/deconv/deconv.hpp"
 
 namespace fs = std::filesystem;
 using namespace dla::harness;

@@ -1,4 +1,4 @@
-// The engine registry (harness/units/engine.hpp): what the central code reads from it equals the
+// The engine registry (harness/include/harness/engine.hpp): what the central code reads from it equals the
 // lists and choices the harness made by hand before the registry (the CLI tests check the output
 // they lead to), and the editors' layer schema names every registered layer unit.
 #include <catch2/catch.hpp>
@@ -10,8 +10,8 @@
 
 #include "harness/golden_device.hpp"
 #include "harness/random_layers.hpp"
-#include "harness/rtl_devices.hpp"
-#include "units/engine.hpp"
+#include "tops/rtl_devices.hpp"
+#include "harness/engine.hpp"
 
 using namespace dla::harness;
 

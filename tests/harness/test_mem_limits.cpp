@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "golden/config.hpp"
-#include "units/conv_bench.hpp"
+#include "engines/conv/conv_bench.hpp"
 
 using namespace dla::harness;
 

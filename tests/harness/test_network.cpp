@@ -1,4 +1,4 @@
-// `network` layers (harness/units/network.cpp, docs/NETWORKS.md): the bundled LeNet-5
+// `network` layers (harness/engines/network/network.cpp, docs/NETWORKS.md): the bundled LeNet-5
 // (testvectors/networks/lenet5.json) on the golden model against an independent int64 reference
 // assembled here from per-op reference functions (plain loops over the tensors: convolution, CACC's
 // clip, SDP's ReLU and output saturation, max pooling), every tensor; the compiled schedule (one
@@ -20,14 +20,14 @@
 #include <vector>
 
 #include "golden/nvdla_regs.hpp"
-#include "harness/cdp_reference.hpp"
+#include "engines/cdp/cdp_reference.hpp"
 #include "harness/errors.hpp"
 #include "harness/json_reader.hpp"
 #include "harness/layer.hpp"
 #include "harness/program_runner.hpp"
 #include "harness/random_layers.hpp"
 #include "layer_helpers.hpp"
-#include "units/network.hpp"
+#include "engines/network/network.hpp"
 
 namespace fs = std::filesystem;
 using namespace dla::harness;

@@ -15,10 +15,10 @@
 #include "harness/errors.hpp"
 #include "harness/golden_device.hpp"
 #include "harness/layer.hpp"
-#include "harness/pdp_reference.hpp"
+#include "engines/pdp/pdp_reference.hpp"
 #include "harness/program_runner.hpp"
 #include "layer_helpers.hpp"
-#include "units/pdp.hpp"
+#include "engines/pdp/pdp.hpp"
 
 namespace fs = std::filesystem;
 using namespace dla::harness;

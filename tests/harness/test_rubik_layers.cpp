@@ -19,9 +19,9 @@
 #include "harness/program_runner.hpp"
 #include "harness/random_layers.hpp"
 #include "harness/regdb.hpp"
-#include "harness/rubik_reference.hpp"
+#include "engines/rubik/rubik_reference.hpp"
 #include "layer_helpers.hpp"
-#include "units/rubik.hpp"
+#include "engines/rubik/rubik.hpp"
 
 namespace fs = std::filesystem;
 using namespace dla::harness;

@@ -18,14 +18,15 @@
 
 #include "golden/config.hpp"
 #include "golden/nvdla_regs.hpp"
-#include "harness/conv_reference.hpp"
+#include "engines/conv/conv_reference.hpp"
 #include "harness/errors.hpp"
 #include "harness/golden_device.hpp"
 #include "harness/program_runner.hpp"
 #include "harness/regdb.hpp"
-#include "harness/rtl_devices.hpp"
+#include "harness/rtl_factory.hpp"
+#include "tops/rtl_devices.hpp"
 #include "cross_stress.hpp"
-#include "units/conv.hpp"
+#include "engines/conv/conv.hpp"
 
 namespace conv_ref {
 

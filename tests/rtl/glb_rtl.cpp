@@ -14,7 +14,8 @@
 #include "harness/program_runner.hpp"
 #include "harness/regdb.hpp"
 #include "harness/report.hpp"
-#include "harness/rtl_devices.hpp"
+#include "harness/rtl_factory.hpp"
+#include "tops/rtl_devices.hpp"
 #include "harness/sim.hpp"
 
 using namespace dla::harness;

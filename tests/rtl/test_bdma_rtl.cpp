@@ -1,6 +1,6 @@
-// BDMA RTL (rtl/top/nvdla_bdma_top.sv, harness/units/bdma_rtl.cpp; docs/BDMA.md): every bundled
+// BDMA RTL (rtl/top/nvdla_bdma_top.sv, harness/engines/bdma/bdma_rtl.cpp; docs/BDMA.md): every bundled
 // bdma layer and generated ones in cross mode (RTL against the golden model) under the stress legs,
-// each also judged by the memcpy reference of the random generator (harness/src/random_bdma.cpp,
+// each also judged by the memcpy reference of the random generator (harness/engines/bdma/bdma_random.cpp,
 // from ../shared/reference/pdp-cdp-bdma-rubik.md §5) on the RTL's memory; STATUS / FREE_SLOT over
 // the CSB; the device's refusals, and the group rules refused exactly where the golden device
 // refuses them.
@@ -22,9 +22,9 @@
 #include "harness/random_layers.hpp"
 #include "harness/regdb.hpp"
 #include "harness/rng.hpp"
-#include "harness/rtl_devices.hpp"
-#include "units/bdma.hpp"
-#include "units/program_builder.hpp"
+#include "tops/rtl_devices.hpp"
+#include "engines/bdma/bdma.hpp"
+#include "harness/program_builder.hpp"
 
 namespace fs = std::filesystem;
 using namespace dla::harness;

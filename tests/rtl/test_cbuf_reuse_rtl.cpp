@@ -22,9 +22,10 @@
 #include "harness/errors.hpp"
 #include "harness/layer.hpp"
 #include "harness/program_runner.hpp"
-#include "harness/rtl_devices.hpp"
-#include "units/conv.hpp"
-#include "units/placement.hpp"
+#include "harness/rtl_factory.hpp"
+#include "tops/rtl_devices.hpp"
+#include "engines/conv/conv.hpp"
+#include "engines/network/placement.hpp"
 
 namespace fs = std::filesystem;
 using namespace dla::harness;            // NOLINT(google-build-using-namespace): test helpers

@@ -27,8 +27,9 @@
 #include "harness/program_runner.hpp"
 #include "harness/regdb.hpp"
 #include "harness/rng.hpp"
-#include "harness/rtl_devices.hpp"
-#include "units/program_builder.hpp"
+#include "harness/rtl_factory.hpp"
+#include "tops/rtl_devices.hpp"
+#include "harness/program_builder.hpp"
 
 namespace fs = std::filesystem;
 using namespace dla::harness;

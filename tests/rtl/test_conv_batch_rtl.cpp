@@ -12,7 +12,7 @@
 #include "golden/config.hpp"
 #include "harness/layer.hpp"
 #include "harness/program_runner.hpp"
-#include "units/conv.hpp"
+#include "engines/conv/conv.hpp"
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include "golden/config.hpp"
 #include "harness/nvdla_cfg.hpp"
 #include "harness/program_runner.hpp"
-#include "units/conv_bench.hpp"
+#include "engines/conv/conv_bench.hpp"
 
 namespace fs = std::filesystem;
 using namespace dla::harness;

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "conv_reference.hpp"
-#include "units/conv_bench.hpp"
+#include "engines/conv/conv_bench.hpp"
 
 using namespace conv_ref;  // NOLINT(google-build-using-namespace)
 

@@ -1,4 +1,4 @@
-// Deconvolution on the RTL (harness/units/core_rubik_rtl.cpp: nvdla_core and nvdla_rubik_top over
+// Deconvolution on the RTL (harness/tops/core_pairs_rtl.cpp: nvdla_core and nvdla_rubik_top over
 // one memory; docs/DECONV.md §4): every bundled deconv layer in cross mode (RTL against the
 // golden model) under stress legs, each also judged on the RTL's memory by the independent
 // scatter-add reference (harness/deconv_reference.hpp); the device selection; the combined GLB;
@@ -12,14 +12,15 @@
 
 #include "cross_stress.hpp"
 #include "golden/config.hpp"
-#include "harness/deconv_reference.hpp"
+#include "engines/deconv/deconv_reference.hpp"
 #include "harness/errors.hpp"
 #include "harness/random_layers.hpp"
 #include "harness/regdb.hpp"
-#include "harness/rtl_devices.hpp"
-#include "units/deconv.hpp"
-#include "units/rubik.hpp"
-#include "units/sdp.hpp"
+#include "harness/rtl_factory.hpp"
+#include "tops/rtl_devices.hpp"
+#include "engines/deconv/deconv.hpp"
+#include "engines/rubik/rubik.hpp"
+#include "engines/sdp/sdp.hpp"
 
 using namespace dla::harness;
 namespace golden = dla::golden;

@@ -15,9 +15,9 @@
 #include "cross_stress.hpp"
 #include "harness/json_reader.hpp"
 #include "harness/layer.hpp"
-#include "harness/linebuf_reference.hpp"
+#include "engines/linebuf/linebuf_reference.hpp"
 #include "harness/rng.hpp"
-#include "units/linebuf.hpp"
+#include "engines/linebuf/linebuf.hpp"
 
 using namespace dla::harness;
 using dla::golden::LinebufAct;

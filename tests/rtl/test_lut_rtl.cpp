@@ -14,7 +14,7 @@
 #include "golden/arith.hpp"
 #include "harness/layer.hpp"
 #include "harness/rng.hpp"
-#include "units/lut.hpp"
+#include "engines/lut/lut.hpp"
 
 using namespace dla::harness;
 using namespace dla::harness::units;

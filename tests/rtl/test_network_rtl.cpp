@@ -15,8 +15,9 @@
 #include "cross_stress.hpp"
 #include "harness/layer.hpp"
 #include "harness/program_runner.hpp"
-#include "harness/rtl_devices.hpp"
-#include "units/network.hpp"
+#include "harness/rtl_factory.hpp"
+#include "tops/rtl_devices.hpp"
+#include "engines/network/network.hpp"
 
 namespace fs = std::filesystem;
 using namespace dla::harness;

@@ -23,7 +23,8 @@
 #include "harness/program_runner.hpp"
 #include "harness/regdb.hpp"
 #include "harness/rng.hpp"
-#include "harness/rtl_devices.hpp"
+#include "harness/rtl_factory.hpp"
+#include "tops/rtl_devices.hpp"
 
 namespace fs = std::filesystem;
 using namespace dla::harness;

@@ -10,7 +10,7 @@
 
 #include "golden/config.hpp"
 #include "harness/regdb.hpp"
-#include "harness/rtl_devices.hpp"
+#include "tops/rtl_devices.hpp"
 
 using namespace dla::harness;
 namespace golden = dla::golden;

@@ -17,8 +17,8 @@
 #include "golden/nvdla_regs.hpp"
 #include "harness/errors.hpp"
 #include "harness/regdb.hpp"
-#include "harness/rtl_devices.hpp"
-#include "units/conv.hpp"
+#include "tops/rtl_devices.hpp"
+#include "engines/conv/conv.hpp"
 
 using namespace dla::harness;
 namespace golden = dla::golden;

@@ -1,4 +1,4 @@
-// RUBIK RTL (rtl/top/nvdla_rubik_top.sv, harness/units/rubik_rtl.cpp; docs/RUBIK.md "RTL"): every
+// RUBIK RTL (rtl/top/nvdla_rubik_top.sv, harness/engines/rubik/rubik_rtl.cpp; docs/RUBIK.md "RTL"): every
 // bundled rubik layer and generated ones in cross mode (RTL against the golden model) under the
 // stress legs, each also judged on the RTL's memory by the independent re-layout reference
 // (harness/rubik_reference.hpp: element loops from each mode's meaning); both register groups
@@ -16,9 +16,9 @@
 #include "harness/random_layers.hpp"
 #include "harness/regdb.hpp"
 #include "harness/rng.hpp"
-#include "harness/rtl_devices.hpp"
-#include "harness/rubik_reference.hpp"
-#include "units/rubik.hpp"
+#include "tops/rtl_devices.hpp"
+#include "engines/rubik/rubik_reference.hpp"
+#include "engines/rubik/rubik.hpp"
 
 using namespace dla::harness;
 namespace golden = dla::golden;

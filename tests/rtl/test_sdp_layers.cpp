@@ -12,8 +12,9 @@
 #include "golden/config.hpp"
 #include "harness/golden_device.hpp"
 #include "harness/program_runner.hpp"
-#include "harness/rtl_devices.hpp"
-#include "units/sdp.hpp"
+#include "harness/rtl_factory.hpp"
+#include "tops/rtl_devices.hpp"
+#include "engines/sdp/sdp.hpp"
 
 namespace fs = std::filesystem;
 using namespace dla::harness;

@@ -53,26 +53,26 @@ struct RandomLayer {
 [[nodiscard]] RandomLayer generate_conv_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
 [[nodiscard]] RandomLayer generate_sdp_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
 
-// The `pdp` generator (harness/src/random_pdp.cpp): layer L (name, seed, stall set) filled in
+// The `pdp` generator (harness/engines/pdp/pdp_random.cpp): layer L (name, seed, stall set) filled in
 // with a random legal pooling layer drawn from `rng`.
 [[nodiscard]] RandomLayer generate_pdp_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
 
-// The `cdp` generator (harness/src/random_cdp.cpp): layer L filled in with a random legal LRN layer.
+// The `cdp` generator (harness/engines/cdp/cdp_random.cpp): layer L filled in with a random legal LRN layer.
 [[nodiscard]] RandomLayer generate_cdp_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
 
-// The `rubik` generator (harness/src/random_rubik.cpp): layer L filled in with a random legal RUBIK
+// The `rubik` generator (harness/engines/rubik/rubik_random.cpp): layer L filled in with a random legal RUBIK
 // layer (nv_full only: InputError naming --config elsewhere).
 [[nodiscard]] RandomLayer generate_rubik_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
-// The `deconv` generator (harness/src/random_deconv.cpp), nv_full only; judged by harness/deconv_reference.hpp.
+// The `deconv` generator (harness/engines/deconv/deconv_random.cpp), nv_full only; judged by harness/deconv_reference.hpp.
 [[nodiscard]] RandomLayer generate_deconv_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
 
-// The `bdma` generator (harness/src/random_bdma.cpp): layer L filled in with random legal BDMA
+// The `bdma` generator (harness/engines/bdma/bdma_random.cpp): layer L filled in with random legal BDMA
 // launches (nv_full only: InputError naming --config elsewhere); and the memcpy reference's verdict
 // on a device's memory after the layer ("" when it agrees, else the first difference).
 [[nodiscard]] RandomLayer generate_bdma_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
 [[nodiscard]] std::string bdma_reference_diff(const RandomLayer& L, const JsonNode& root, const Memory& mem);
 
-// The `network` generator (harness/src/random_network.cpp): 2 to 4 convolutions over one input
+// The `network` generator (harness/engines/network/network_random.cpp): 2 to 4 convolutions over one input
 // (CBUF data reuse between them), sometimes one chained; and the int64 conv reference's verdict on
 // every layer's output tensor in a device's memory ("" when all agree).
 [[nodiscard]] RandomLayer generate_network_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
@@ -81,14 +81,14 @@ struct RandomLayer {
 // The header a generated layer's document gives its compiler (unit, name, config, seed, stall).
 [[nodiscard]] LayerHeader layer_header(const RandomLayer& L, const std::filesystem::path& file);
 
-// The `linebuf` generator (harness/src/random_linebuf.cpp): layer L filled in with a random legal
+// The `linebuf` generator (harness/engines/linebuf/linebuf_random.cpp): layer L filled in with a random legal
 // line-buffer stack (any configuration: the engine is not NVDLA's). Runs through the layer handler.
 [[nodiscard]] RandomLayer generate_linebuf_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
 // The golden model's maps of a `linebuf` layer against the int64 reference (harness/linebuf_reference.hpp):
 // "" when every map agrees, else the first difference.
 [[nodiscard]] std::string linebuf_golden_reference_diff(const LayerHeader& h, const JsonNode& root);
 
-// Units that have a generator (the registered engines with random support, harness/units/engine.hpp).
+// Units that have a generator (the registered engines with random support, harness/include/harness/engine.hpp).
 [[nodiscard]] std::vector<std::string> random_units();
 
 // Layer `index` of a campaign of `unit` with seed `seed` on `config`: a pure function of these

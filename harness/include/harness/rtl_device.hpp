@@ -153,7 +153,7 @@ class DmaServer {
 // Internal handshakes of a top that the watchdog counts as progress besides its CSB and DMA ports
 // (docs/CLI.md "Watchdog"): none by default. A top whose units legitimately work for long with
 // no port moving (nvdla_core: a convolution computing a stripe out of CBUF) specializes it
-// (harness/units/nvdla_core_watch.hpp) and names what moved.
+// (harness/tops/nvdla_core_watch.hpp) and names what moved.
 template <class Model>
 struct WatchProbe {
   static const char* moved(const Model& /*m*/) { return nullptr; }

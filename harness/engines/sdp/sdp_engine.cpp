@@ -1,0 +1,23 @@
+// The SDP engine (harness/engines/sdp/sdp.cpp: layers, bench; rtl/sdp inside nvdla_core): registry entry.
+#include "harness/engine.hpp"
+#include "engines/sdp/sdp.hpp"
+
+namespace dla::harness::units {
+
+Engine engine_sdp() {
+  return {.name = "sdp",
+          .order = 40,
+          .handler = &sdp_handler,
+          .rate_unit = "elements/cycle",
+          .blocks = {"SDP", "SDP_RDMA"},
+          .interrupts = {"SDP"},
+          .golden = [] { return std::vector<GoldenDevice::Unit>{golden_units::sdp()}; },
+          .bench = BenchSupport{.run = &bench_sdp, .format = &format_bench_sdp},
+          .random = RandomSupport{.order = 20,
+                                  .generate = &generate_sdp_layer,
+                                  .compile = [](const LayerHeader& h, const JsonNode& root) {
+                                    return RandomCompiled{compile_sdp_layer(h, root, true)};
+                                  }}};
+}
+
+}  // namespace dla::harness::units

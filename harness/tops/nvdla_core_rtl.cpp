@@ -1,0 +1,231 @@
+// The verilated NVDLA core (rtl/top/nvdla_core.sv: CDMA, CBUF, CSC, CMAC_A/B, CACC flying into
+// SDP with SDP_RDMA, SDP flying into PDP with PDP_RDMA, and the GLB) as the RTL device for register
+// programs: SDP or PDP alone run on it too, with the convolution pipeline idle (docs/CONV_RTL.md).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <map>
+#include <optional>
+
+#include "Vnvdla_core_nv_full.h"
+#include "Vnvdla_core_nv_large.h"
+#include "Vnvdla_core_nv_small.h"
+#include "golden/nvdla_regs.hpp"
+#include "harness/errors.hpp"
+#include "harness/rtl_device.hpp"
+#include "tops/rtl_devices.hpp"
+#include "engines/conv/conv.hpp"
+#include "harness/engine.hpp"
+#include "tops/nvdla_core_watch.hpp"
+
+namespace dla::harness {
+
+namespace {
+
+// Mirrors the CSB writes to the convolution blocks (S_POINTER.PRODUCER and both D_ groups) and,
+// when CDMA is enabled, decodes the group about to run (golden::decode_conv, registers never
+// written at their reset values) and refuses it if its D_BANK split cannot hold it on this RTL
+// (units::rtl_cbuf_problem: banks beyond CBUF, the input or one kernel group beyond its banks):
+// the RTL would otherwise compute wrong values silently; likewise batches where the RTL has none
+// (off nv_full, with Winograd, image input or W-fold, or CDMA / CSC / CACC disagreeing: the RTL
+// reads CDMA's copy), compressed weights where the RTL has none (off nv_full, Winograd, W-fold,
+// CDMA and CSC disagreeing), and post-extension without image input or off nv_full. Checked even when the golden model
+// refuses the layer for another reason too (an RTL-only run has no golden device to say so).
+// Only the guard reads the mirror; the RTL decodes its own registers.
+class ConvCapacityGuard {
+ public:
+  explicit ConvCapacityGuard(const golden::HwConfig& hw) : hw_(&hw) {
+    const RegDb& db = RegDb::nvdla();
+    for (const char* name : {"CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC"}) {
+      const RegBlock* b = db.block(name);
+      Block blk;
+      blk.name = name;
+      blk.base = *db.address(hw.name, b->regs.begin()->second) - b->regs.begin()->second.offset;
+      blk.def = b;
+      blocks_.push_back(std::move(blk));
+    }
+  }
+
+  void operator()(uint32_t addr, uint32_t value) {
+    for (auto& b : blocks_) {
+      if (addr < b.base || addr >= b.base + 0x1000) continue;
+      const RegDef* r = RegDb::nvdla().at_address(hw_->name, addr);
+      if (r == nullptr) return;
+      if (r->name == "S_POINTER") b.producer = static_cast<int>(value & 1u);
+      if (r->dual) b.group[static_cast<std::size_t>(b.producer)][r->offset] = value;
+      if (b.name == "CDMA" && r->name == "D_OP_ENABLE" && (value & 1u) != 0) check(b.producer);
+      return;
+    }
+  }
+
+ private:
+  struct Block {
+    std::string name;
+    uint32_t base = 0;
+    const RegBlock* def = nullptr;
+    int producer = 0;
+    std::array<std::map<uint32_t, uint32_t>, 2> group;
+  };
+
+  void check(int g) {
+    auto reader = [this, g](const Block& b) {
+      return [&b, g](uint32_t offset) -> uint32_t {
+        const auto& m = b.group[static_cast<std::size_t>(g)];
+        if (const auto it = m.find(offset); it != m.end()) return it->second;
+        for (const auto& [n, r] : b.def->regs) {
+          if (r.offset == offset) return r.reset;
+        }
+        return 0;
+      };
+    };
+    golden::ConvRegReaders rr{reader(blocks_[0]), reader(blocks_[1]), reader(blocks_[2]), reader(blocks_[3]),
+                              reader(blocks_[4])};
+    // Multi-batch, compressed weights and post-extension (docs/CDMA_MODES.md): the golden model
+    // has all three; this RTL has batches for direct feature input and compressed weights on
+    // nv_full (conv_core decodes CDMA's D_BATCH_NUMBER and D_WEIGHT_FORMAT there only).
+    // Judged on the raw words, whatever else decode_conv finds.
+    namespace gr = golden::regs;
+    const uint32_t batches[] = {
+        gr::field(rr.cdma(gr::cdma::D_BATCH_NUMBER::offset), gr::cdma::D_BATCH_NUMBER::BATCHES{}),
+        gr::field(rr.csc(gr::csc::D_BATCH_NUMBER::offset), gr::csc::D_BATCH_NUMBER::BATCHES{}),
+        gr::field(rr.cacc(gr::cacc::D_BATCH_NUMBER::offset), gr::cacc::D_BATCH_NUMBER::BATCHES{})};
+    if (batches[0] != 0 || batches[1] != 0 || batches[2] != 0) {
+      const bool wino = gr::field(rr.csc(gr::csc::D_MISC_CFG::offset), gr::csc::D_MISC_CFG::CONV_MODE{}) != 0;
+      const bool image =
+          gr::field(rr.csc(gr::csc::D_DATAIN_FORMAT::offset), gr::csc::D_DATAIN_FORMAT::DATAIN_FORMAT{}) != 0;
+      const bool wfold =
+          hw_->wfold && gr::field(rr.cdma(gr::cdma::D_WFOLD::offset), gr::cdma::D_WFOLD::WFOLD_EN{}) != 0;
+      const char* why = batches[0] != batches[1] || batches[0] != batches[2]
+                            ? "the three copies differ and the RTL reads CDMA's"
+                        : !hw_->winograd ? "the RTL has multi-batch mode on nv_full only"
+                        : wino           ? "the RTL has no multi-batch Winograd"
+                        : image          ? "the RTL has no multi-batch image input"
+                        : wfold          ? "the RTL has no multi-batch W-fold"
+                                         : nullptr;
+      if (why != nullptr) {
+        throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
+                         fmt::format("this RTL refuses the layer: D_BATCH_NUMBER is {} / {} / {} in CDMA / CSC / CACC, "
+                                     "and {} (docs/CDMA_MODES.md)",
+                                     batches[0], batches[1], batches[2], why));
+      }
+    }
+    // Compressed weights: conv_csc decompresses on nv_full (SupportWino's feature set) for direct
+    // and image input, reading CDMA's D_WEIGHT_FORMAT.
+    if (const uint32_t fmts[] = {
+            gr::field(rr.cdma(gr::cdma::D_WEIGHT_FORMAT::offset), gr::cdma::D_WEIGHT_FORMAT::WEIGHT_FORMAT{}),
+            gr::field(rr.csc(gr::csc::D_WEIGHT_FORMAT::offset), gr::csc::D_WEIGHT_FORMAT::WEIGHT_FORMAT{})};
+        fmts[0] != 0 || fmts[1] != 0) {
+      const char* why =
+          fmts[0] != fmts[1] ? "CDMA's and CSC's copies differ and the RTL reads CDMA's"
+          : !hw_->winograd   ? "the RTL decompresses weights on nv_full only"
+          : gr::field(rr.csc(gr::csc::D_MISC_CFG::offset), gr::csc::D_MISC_CFG::CONV_MODE{}) != 0
+              ? "the RTL has no compressed Winograd weights"
+          : hw_->wfold && gr::field(rr.cdma(gr::cdma::D_WFOLD::offset), gr::cdma::D_WFOLD::WFOLD_EN{}) != 0
+              ? "the RTL has no compressed W-fold weights"
+              : nullptr;
+      if (why != nullptr) {
+        throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
+                         fmt::format("this RTL refuses the layer: D_WEIGHT_FORMAT is COMPRESSED, and {} "
+                                     "(docs/CDMA_MODES.md)",
+                                     why));
+      }
+    }
+    // Post-extension: conv_csc has it on nv_full (SupportWino) with image input, as NVDLA.
+    if (const uint32_t e =
+            gr::field(rr.csc(gr::csc::D_POST_Y_EXTENSION::offset), gr::csc::D_POST_Y_EXTENSION::Y_EXTENSION{});
+        e != 0 && (!hw_->winograd ||
+                   gr::field(rr.csc(gr::csc::D_DATAIN_FORMAT::offset), gr::csc::D_DATAIN_FORMAT::DATAIN_FORMAT{}) == 0)) {
+      throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
+                       fmt::format("this RTL refuses the layer: CSC D_POST_Y_EXTENSION is {}, and the RTL has channel "
+                                   "post-extension only with image input on nv_full (docs/IMAGE_INPUT.md)",
+                                   e));
+    }
+    // Image input (D_DATAIN_FORMAT PIXEL) runs on the RTL for every pixel format the golden model
+    // has (docs/IMAGE_INPUT.md "RTL"); its CBUF layout is NVDLA's (rtl_data_rows).
+    const golden::ConvConfig c = golden::decode_conv(rr, *hw_);
+    const uint32_t bank = reader(blocks_[0])(golden::regs::cdma::D_BANK::offset);
+    const units::ConvBanks banks{
+        static_cast<int>(golden::regs::field(bank, golden::regs::cdma::D_BANK::DATA_BANK{})) + 1,
+        static_cast<int>(golden::regs::field(bank, golden::regs::cdma::D_BANK::WEIGHT_BANK{})) + 1};
+    if (const units::RtlCbufProblem p = units::rtl_cbuf_problem(c, *hw_, banks); !p.reason.empty()) {
+      throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
+                       fmt::format("this RTL refuses the layer: {} (CDMA.D_BANK 0x{:x}; docs/CONV_RTL.md \"CBUF\")",
+                                   p.reason, bank));
+    }
+    // CBUF reuse: conv_cdma takes whatever CBUF holds, so a reuse the previous layer (the last one
+    // armed: the pipeline runs them in that order) did not leave would compute silently wrong
+    // values. The golden model's rule.
+    if (const std::vector<std::string> r = golden::cbuf_reuse_problems(last_ ? &*last_ : nullptr, c, *hw_);
+        !r.empty()) {
+      throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
+                       fmt::format("this RTL refuses the layer: {} (docs/CONV_RTL.md \"CBUF reuse\")", r.front()));
+    }
+    last_ = c;
+  }
+
+  const golden::HwConfig* hw_;
+  std::vector<Block> blocks_;
+  std::optional<golden::ConvConfig> last_;  // the convolution armed before, for CBUF reuse
+};
+
+// `runs_sdp`: the program enables SDP, so PDP may take its input on the fly from it.
+template <class Model>
+std::unique_ptr<Device> guarded(const golden::HwConfig& cfg, const std::string& unit, unsigned atom,
+                                const RtlDeviceOptions& o, bool runs_sdp) {
+  auto dev = std::make_unique<RtlDevice<Model>>(cfg, unit, nvdla_core_intr_units(), atom, o);
+  dev->set_write_guard(make_nvdla_core_guard(cfg, runs_sdp));
+  return dev;
+}
+
+}  // namespace
+
+std::function<void(uint32_t addr, uint32_t value)> make_nvdla_core_guard(const golden::HwConfig& cfg, bool runs_sdp) {
+  return [conv = ConvCapacityGuard(cfg), pdp = make_pdp_guard(cfg, "nvdla_core", runs_sdp)](uint32_t addr,
+                                                                                          uint32_t value) mutable {
+    conv(addr, value);
+    pdp(addr, value);
+  };
+}
+
+const std::vector<std::string>& nvdla_core_intr_units() {
+  static const std::vector<std::string> k = units::top_interrupts(units::rtl_top("nvdla_core"));
+  return k;
+}
+
+const std::vector<std::string>& nvdla_core_blocks() {
+  static const std::vector<std::string> blocks = units::top_blocks(units::rtl_top("nvdla_core"));
+  return blocks;
+}
+
+std::unique_ptr<Device> make_nvdla_core_device(const std::vector<std::string>& blocks, const golden::HwConfig& cfg,
+                                               const RunOptions& opt, std::string& why) {
+  const auto& have = nvdla_core_blocks();
+  for (const auto& b : blocks) {
+    if (std::find(have.begin(), have.end(), b) == have.end()) {
+      why = fmt::format("the program enables {}, which nvdla_core does not have", b);
+      return nullptr;
+    }
+  }
+  return make_nvdla_core_top(blocks, cfg, opt);
+}
+
+std::unique_ptr<Device> make_nvdla_core_top(const std::vector<std::string>& blocks, const golden::HwConfig& cfg,
+                                            const RunOptions& opt) {
+  RtlDeviceOptions o;
+  o.sim = opt.sim;
+  o.sim.seed = opt.seed.value_or(1);
+  o.stall = opt.stall.value_or(0.0);
+  o.mem = opt.mem;
+  const std::string unit = fmt::format("nvdla_core ({})", cfg.name);
+  const auto atom = static_cast<unsigned>(cfg.atom_bytes);
+  const bool runs_sdp = std::any_of(blocks.begin(), blocks.end(),
+                                    [](const std::string& b) { return b == "SDP" || b == "SDP_RDMA"; });
+  if (cfg.name == "nv_small") return guarded<Vnvdla_core_nv_small>(cfg, unit, atom, o, runs_sdp);
+  if (cfg.name == "nv_large") return guarded<Vnvdla_core_nv_large>(cfg, unit, atom, o, runs_sdp);
+  if (cfg.name == "nv_full") return guarded<Vnvdla_core_nv_full>(cfg, unit, atom, o, runs_sdp);
+  throw InputError("--config", "", fmt::format("no nvdla_core RTL build for configuration {}", cfg.name));
+}
+
+}  // namespace dla::harness
