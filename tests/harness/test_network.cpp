@@ -28,6 +28,7 @@
 #include "harness/random_layers.hpp"
 #include "layer_helpers.hpp"
 #include "engines/network/network.hpp"
+#include "engines/network/network_random.hpp"
 
 namespace fs = std::filesystem;
 using namespace dla::harness;

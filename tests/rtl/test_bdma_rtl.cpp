@@ -25,6 +25,7 @@
 #include "tops/rtl_devices.hpp"
 #include "engines/bdma/bdma.hpp"
 #include "harness/program_builder.hpp"
+#include "engines/bdma/bdma_random.hpp"
 
 namespace fs = std::filesystem;
 using namespace dla::harness;

@@ -19,6 +19,7 @@
 #include "tops/rtl_devices.hpp"
 #include "engines/rubik/rubik_reference.hpp"
 #include "engines/rubik/rubik.hpp"
+#include "engines/rubik/rubik_random.hpp"
 
 using namespace dla::harness;
 namespace golden = dla::golden;

@@ -4,6 +4,7 @@
 #include "tops/rtl_devices.hpp"
 #include "engines/bdma/bdma.hpp"
 #include "harness/engine.hpp"
+#include "engines/bdma/bdma_random.hpp"
 
 namespace dla::harness::units {
 

@@ -18,6 +18,7 @@
 #include "harness/random_layers.hpp"
 #include "harness/regdb.hpp"
 #include "engines/bdma/bdma.hpp"
+#include "engines/bdma/bdma_random.hpp"
 
 namespace dla::harness {
 

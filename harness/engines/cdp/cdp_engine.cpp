@@ -4,6 +4,7 @@
 #include "tops/rtl_devices.hpp"
 #include "engines/cdp/cdp.hpp"
 #include "harness/engine.hpp"
+#include "engines/cdp/cdp_random.hpp"
 
 namespace dla::harness::units {
 

@@ -16,6 +16,7 @@
 #include "harness/json_reader.hpp"
 #include "harness/random_layers.hpp"
 #include "engines/cdp/cdp.hpp"
+#include "engines/cdp/cdp_random.hpp"
 
 namespace dla::harness {
 

@@ -4,6 +4,7 @@
 #include "tops/rtl_devices.hpp"
 #include "engines/deconv/deconv.hpp"
 #include "harness/engine.hpp"
+#include "engines/deconv/deconv_random.hpp"
 
 namespace dla::harness::units {
 

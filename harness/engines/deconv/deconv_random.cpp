@@ -15,6 +15,7 @@
 #include "harness/random_layers.hpp"
 #include "harness/regdb.hpp"
 #include "engines/deconv/deconv.hpp"
+#include "engines/deconv/deconv_random.hpp"
 
 namespace dla::harness {
 

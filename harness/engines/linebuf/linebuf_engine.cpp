@@ -2,6 +2,7 @@
 // registry entry.
 #include "harness/engine.hpp"
 #include "engines/linebuf/linebuf.hpp"
+#include "engines/linebuf/linebuf_random.hpp"
 
 namespace dla::harness::units {
 

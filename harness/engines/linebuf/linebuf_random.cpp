@@ -21,6 +21,7 @@
 #include "engines/linebuf/linebuf_reference.hpp"
 #include "harness/random_layers.hpp"
 #include "engines/linebuf/linebuf.hpp"
+#include "engines/linebuf/linebuf_random.hpp"
 
 namespace dla::harness {
 

@@ -7,6 +7,7 @@
 #include "tops/rtl_devices.hpp"
 #include "harness/engine.hpp"
 #include "engines/network/network.hpp"
+#include "engines/network/network_random.hpp"
 
 namespace dla::harness::units {
 

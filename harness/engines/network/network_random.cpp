@@ -18,6 +18,7 @@
 #include "harness/json_reader.hpp"
 #include "harness/random_layers.hpp"
 #include "engines/network/network.hpp"
+#include "engines/network/network_random.hpp"
 
 namespace dla::harness {
 

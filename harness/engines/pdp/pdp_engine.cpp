@@ -3,6 +3,7 @@
 #include "engines/pdp/pdp_reference.hpp"
 #include "harness/engine.hpp"
 #include "engines/pdp/pdp.hpp"
+#include "engines/pdp/pdp_random.hpp"
 
 namespace dla::harness::units {
 

@@ -13,6 +13,7 @@
 #include "harness/json_reader.hpp"
 #include "harness/random_layers.hpp"
 #include "engines/pdp/pdp.hpp"
+#include "engines/pdp/pdp_random.hpp"
 
 namespace dla::harness {
 

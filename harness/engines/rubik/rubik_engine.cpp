@@ -4,6 +4,7 @@
 #include "engines/rubik/rubik_reference.hpp"
 #include "harness/engine.hpp"
 #include "engines/rubik/rubik.hpp"
+#include "engines/rubik/rubik_random.hpp"
 
 namespace dla::harness::units {
 

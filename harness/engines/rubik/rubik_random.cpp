@@ -15,6 +15,7 @@
 #include "harness/random_layers.hpp"
 #include "harness/regdb.hpp"
 #include "engines/rubik/rubik.hpp"
+#include "engines/rubik/rubik_random.hpp"
 
 namespace dla::harness {
 

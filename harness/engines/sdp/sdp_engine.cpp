@@ -1,6 +1,7 @@
 // The SDP engine (harness/engines/sdp/sdp.cpp: layers, bench; rtl/sdp inside nvdla_core): registry entry.
 #include "harness/engine.hpp"
 #include "engines/sdp/sdp.hpp"
+#include "engines/sdp/sdp_random.hpp"
 
 namespace dla::harness::units {
 

@@ -1,14 +1,16 @@
-// Random-layer campaigns (`dlacosim random UNIT`, docs/RANDOM.md): generators of random legal
-// layers per unit (conv, sdp), each a complete JSON layer document that `dlacosim run` reproduces,
-// and the campaign runner: every layer in cross mode (RTL against golden) with its own stall and
-// randomized reset, `conv` outputs also against the independent int64 reference
-// (harness/conv_reference.hpp), in parallel threads, with a summary and the failing layers.
+// Random-layer campaigns (`dlacosim random UNIT`, docs/RANDOM.md): the layer a generator draws
+// (a complete JSON layer document that `dlacosim run` reproduces) and the campaign runner: every
+// layer in cross mode (RTL against golden) with its own stall and randomized reset, judged also by
+// the engine's independent references, in parallel threads, with a summary and the failing layers.
+// Each engine's generator and references are its own (harness/engines/<name>/<name>_random.*),
+// registered in its RandomSupport (include/harness/engine.hpp).
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -42,51 +44,27 @@ struct RandomLayer {
   nlohmann::ordered_json doc;
 };
 
+// A generator's draws from its Rng.
+struct Draw {
+  Rng& rng;
+  int64_t range(int64_t lo, int64_t hi) { return rng.range(lo, hi); }
+  int i(int lo, int hi) { return static_cast<int>(rng.range(lo, hi)); }
+  bool chance(double p) { return rng.chance(p); }
+  int log_i(int lo, int hi) { return static_cast<int>(rng.log_range(lo, hi)); }
+  template <class T>
+  T pick(std::initializer_list<T> v) {
+    return *(v.begin() + rng.range(0, static_cast<int64_t>(v.size()) - 1));
+  }
+};
+
 // Helpers of the generators: the document's header (unit, config, name, seed, stall) and cube;
 // whether the unit's layer compiler accepts a drawn document (an InputError means no).
 [[nodiscard]] nlohmann::ordered_json random_layer_doc(const RandomLayer& L, int w, int h, int c);
 [[nodiscard]] bool random_layer_compiles(const RandomLayer& L, const nlohmann::ordered_json& doc,
                                          Program (*compile)(const LayerHeader&, const JsonNode&));
 
-// The `conv` and `sdp` generators (harness/src/random_layers.cpp): layer L filled in with a random
-// legal convolution (shrunk or split into Split-H bands until CBUF holds it) or SDP layer.
-[[nodiscard]] RandomLayer generate_conv_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
-[[nodiscard]] RandomLayer generate_sdp_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
-
-// The `pdp` generator (harness/engines/pdp/pdp_random.cpp): layer L (name, seed, stall set) filled in
-// with a random legal pooling layer drawn from `rng`.
-[[nodiscard]] RandomLayer generate_pdp_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
-
-// The `cdp` generator (harness/engines/cdp/cdp_random.cpp): layer L filled in with a random legal LRN layer.
-[[nodiscard]] RandomLayer generate_cdp_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
-
-// The `rubik` generator (harness/engines/rubik/rubik_random.cpp): layer L filled in with a random legal RUBIK
-// layer (nv_full only: InputError naming --config elsewhere).
-[[nodiscard]] RandomLayer generate_rubik_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
-// The `deconv` generator (harness/engines/deconv/deconv_random.cpp), nv_full only; judged by harness/deconv_reference.hpp.
-[[nodiscard]] RandomLayer generate_deconv_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
-
-// The `bdma` generator (harness/engines/bdma/bdma_random.cpp): layer L filled in with random legal BDMA
-// launches (nv_full only: InputError naming --config elsewhere); and the memcpy reference's verdict
-// on a device's memory after the layer ("" when it agrees, else the first difference).
-[[nodiscard]] RandomLayer generate_bdma_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
-[[nodiscard]] std::string bdma_reference_diff(const RandomLayer& L, const JsonNode& root, const Memory& mem);
-
-// The `network` generator (harness/engines/network/network_random.cpp): 2 to 4 convolutions over one input
-// (CBUF data reuse between them), sometimes one chained; and the int64 conv reference's verdict on
-// every layer's output tensor in a device's memory ("" when all agree).
-[[nodiscard]] RandomLayer generate_network_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
-[[nodiscard]] std::string network_reference_diff(const RandomLayer& L, const JsonNode& root, const Memory& mem);
-
 // The header a generated layer's document gives its compiler (unit, name, config, seed, stall).
 [[nodiscard]] LayerHeader layer_header(const RandomLayer& L, const std::filesystem::path& file);
-
-// The `linebuf` generator (harness/engines/linebuf/linebuf_random.cpp): layer L filled in with a random legal
-// line-buffer stack (any configuration: the engine is not NVDLA's). Runs through the layer handler.
-[[nodiscard]] RandomLayer generate_linebuf_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
-// The golden model's maps of a `linebuf` layer against the int64 reference (harness/linebuf_reference.hpp):
-// "" when every map agrees, else the first difference.
-[[nodiscard]] std::string linebuf_golden_reference_diff(const LayerHeader& h, const JsonNode& root);
 
 // Units that have a generator (the registered engines with random support, harness/include/harness/engine.hpp).
 [[nodiscard]] std::vector<std::string> random_units();

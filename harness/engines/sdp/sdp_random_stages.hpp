@@ -1,0 +1,44 @@
+// Drawing helpers of the random generators and the random SDP post-op stages (BS / BN / EW, the
+// output block) that both `random sdp` and `random conv` put on their layers.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+
+#include "harness/random_layers.hpp"
+#include "harness/rng.hpp"
+
+namespace dla::harness::units::sdp_draw {
+
+using ojson = nlohmann::ordered_json;
+
+// Adds random BS / BN / EW stages to `doc` for an SDP input of magnitude 2^m (log2 of the
+// standard deviation); returns the magnitude after them. `lut_ok` / `eql_ok`: what this layer
+// may use.
+struct PostOps {
+  bool lut = false, eql = false;
+  bool ops16 = false;  // an int16 datapath: memory operands are two bytes (NVDLA's DATA_SIZE rule)
+};
+
+// log2 of the standard deviation of a uniform integer range [lo, hi] (at least 0).
+[[nodiscard]] double lg_sd(int64_t lo, int64_t hi);
+[[nodiscard]] int iround(double v);
+// A value range inside [vmin, vmax]: half the time the full range, else a random sub-range
+// around zero (sometimes one-sided).
+[[nodiscard]] std::pair<int64_t, int64_t> value_range(Draw& d, int64_t vmin, int64_t vmax);
+[[nodiscard]] ojson random_values(int64_t lo, int64_t hi, int64_t vmin, int64_t vmax);
+[[nodiscard]] double x_stage(Draw& d, ojson& st, double m, std::string& feat, const char* name, bool ops16);
+// BS with probability p_bs, then BN with p_bn, into `doc`; returns the magnitude after them.
+[[nodiscard]] double x_stages(Draw& d, ojson& doc, double m, std::string& feat, double p_bs, double p_bn, bool ops16);
+[[nodiscard]] double y_stage(Draw& d, ojson& st, double m, const PostOps& ok, std::string& feat, bool& lut, bool& eql);
+// Output precision and converter for an SDP output of magnitude 2^m: the converter brings it a
+// few bits below the precision's range, sometimes above it (saturation). Returns whether the
+// output gets explicit strides (the caller sets them: they depend on the final shape).
+[[nodiscard]] bool output_block(Draw& d, ojson& doc, bool out16, double m, bool force_prec);
+// Output strides with gaps for a W x H output.
+void output_strides(ojson& out, int atom, int w, int h, int gap_line, int gap_surf);
+
+}  // namespace dla::harness::units::sdp_draw
