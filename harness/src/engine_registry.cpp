@@ -1,4 +1,4 @@
-// The engine registry (units/engine.hpp): the generated list, sorted and checked once.
+// The engine registry (harness/include/harness/engine.hpp): the generated list, sorted and checked once.
 #include "harness/engine.hpp"
 
 #include <fmt/format.h>

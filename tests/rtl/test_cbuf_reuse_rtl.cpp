@@ -25,7 +25,7 @@
 #include "harness/rtl_factory.hpp"
 #include "tops/rtl_devices.hpp"
 #include "engines/conv/conv.hpp"
-#include "engines/network/placement.hpp"
+#include "harness/placement.hpp"
 
 namespace fs = std::filesystem;
 using namespace dla::harness;            // NOLINT(google-build-using-namespace): test helpers

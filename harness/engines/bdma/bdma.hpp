@@ -11,7 +11,7 @@
 #include "golden/bdma.hpp"
 #include "harness/layer.hpp"
 #include "harness/program.hpp"
-#include "engines/network/placement.hpp"
+#include "harness/placement.hpp"
 
 namespace dla::harness::units {
 

@@ -3,12 +3,13 @@
 #pragma once
 
 #include "harness/bench.hpp"
+#include "harness/golden_device.hpp"
 
 #include "golden/cdp.hpp"
 #include "engines/cdp/cdp_reference.hpp"
 #include "harness/layer.hpp"
 #include "harness/program.hpp"
-#include "engines/network/placement.hpp"
+#include "harness/placement.hpp"
 
 namespace dla::harness::units {
 
@@ -23,7 +24,7 @@ inline constexpr uint64_t kCdpOutputBase = cdp_ref::kOutputBase;
 // (the LUT counters and D_OUT_SATURATION expected from the int64 reference, harness/cdp_reference.hpp;
 // NaN/Inf counters 0) and a golden check of the output region.
 [[nodiscard]] Program compile_cdp_layer(const LayerHeader& h, const JsonNode& root);
-// The layer as `at` places it (units/placement.hpp): input and output at the placed tensors (the
+// The layer as `at` places it (harness/placement.hpp): input and output at the placed tensors (the
 // input not loaded), CDP and CDP_RDMA in their groups, run on the placement's device.
 [[nodiscard]] Program compile_cdp_layer_placed(const LayerHeader& h, const JsonNode& root, const Placement& at);
 
@@ -36,5 +37,8 @@ inline constexpr uint64_t kCdpOutputBase = cdp_ref::kOutputBase;
 // CDP (LRN) from memory on the CDP RTL: elements per cycle against NVDLA's rate (harness/engines/cdp/cdp_bench.cpp)
 [[nodiscard]] std::vector<BenchCase> bench_cdp(const BenchOptions& opt);
 [[nodiscard]] std::string format_bench_cdp(const std::vector<BenchCase>& cases);
+
+// The golden device's unit of the engine (harness/engines/cdp/cdp_golden.cpp).
+[[nodiscard]] GoldenDevice::Unit cdp_golden_unit();
 
 }  // namespace dla::harness::units

@@ -14,7 +14,7 @@ Engine engine_cdp() {
           .handler = &cdp_handler,
           .blocks = {"CDP", "CDP_RDMA"},
           .interrupts = {"CDP"},
-          .golden = [] { return std::vector<GoldenDevice::Unit>{golden_units::cdp()}; },
+          .golden = [] { return std::vector<GoldenDevice::Unit>{cdp_golden_unit()}; },
           .rtl_tops = {RtlTop{.name = "nvdla_cdp_top",
                               .order = 10,
                               .engines = {"cdp"},

@@ -7,7 +7,7 @@
 // reads and a `check golden` over the output region. D_BANK as NVDLA's driver chooses it (data
 // banks for the whole input, the rest for the weights); a layer whose input and one kernel group
 // CBUF cannot hold is split into bands of output rows (Split-H).
-// Image input ("input": {"format": ...}): units/conv_image.hpp, docs/IMAGE_INPUT.md "Compiler".
+// Image input ("input": {"format": ...}): harness/engines/conv/conv_image.hpp, docs/IMAGE_INPUT.md "Compiler".
 #include "engines/conv/conv.hpp"
 
 #include <fmt/format.h>
@@ -77,8 +77,8 @@ struct ConvLayer {
   std::vector<Band> bands;       // one for a layer CBUF holds whole
   std::optional<golden::PdpConfig> pool;  // "pool": PDP on the fly after SDP
   golden::FeatureLayout pool_layout{};    // PDP's output (with "pool")
-  std::optional<ImageLayer> image;        // "input": {"format": ...} (units/conv_image.hpp)
-  BatchLayer batch;                       // "batch" (units/conv_modes.hpp)
+  std::optional<ImageLayer> image;        // "input": {"format": ...} (harness/engines/conv/conv_image.hpp)
+  BatchLayer batch;                       // "batch" (harness/engines/conv/conv_modes.hpp)
   bool compressed = false;                // "weights": {"compressed": true}
   std::optional<golden::CompressedWeights> comp;  // the compressed weight images
   [[nodiscard]] bool modes() const { return batch.n > 1 || compressed; }  // batched or compressed: no Split-H
@@ -585,7 +585,7 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, co
                        : golden::conv_config_from(L.p, hw, sdp::kInputBase, kWeightBase);
   if (!L.wino && !L.image) apply_batch_input(root, L.batch, out.conv);
   if (L.comp) apply_compression(out.conv, *L.comp);
-  // The placement (units/placement.hpp): the input and output tensors, the constants.
+  // The placement (harness/placement.hpp): the input and output tensors, the constants.
   if (at.input) {
     if (L.image) throw std::logic_error("conv compiler: a placed input is a feature cube, not an image");
     out.conv.in_layout.base = *at.input;

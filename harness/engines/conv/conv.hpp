@@ -19,7 +19,7 @@
 #include "harness/golden_device.hpp"
 #include "harness/layer.hpp"
 #include "harness/program.hpp"
-#include "engines/network/placement.hpp"
+#include "harness/placement.hpp"
 
 namespace dla::harness::units {
 
@@ -86,7 +86,7 @@ struct CompiledConv {
 [[nodiscard]] CompiledConv compile_conv_layer(const LayerHeader& h, const JsonNode& root, bool expect_status = true);
 
 // A convolution compiled as one step of a larger program (a network's layer, a `deconv` layer's
-// sub-kernel convolutions), as `at` places it (units/placement.hpp): input, output (the pooled
+// sub-kernel convolutions), as `at` places it (harness/placement.hpp): input, output (the pooled
 // tensor with "pool") and SDP's EW operand at the placed tensors, weights and operand streams at
 // the placed constants, each block's first hardware layer in its placed group; the status
 // pre-run continues on the placement's device (a fresh device when null).

@@ -9,6 +9,7 @@
 #include "engines/conv/conv.hpp"
 #include "engines/conv/conv_bench.hpp"
 #include "harness/engine.hpp"
+#include "tops/nvdla_core_golden.hpp"
 #include "engines/conv/conv_random.hpp"
 
 namespace dla::harness::units {

@@ -31,7 +31,7 @@ struct CompiledDeconv {
 
 // Compiles a `deconv` layer body (throws InputError naming file, JSON pointer and rule).
 [[nodiscard]] CompiledDeconv compile_deconv_layer(const LayerHeader& h, const JsonNode& root);
-// The layer as `at` places it (units/placement.hpp): the sub-convolutions read the placed input,
+// The layer as `at` places it (harness/placement.hpp): the sub-convolutions read the placed input,
 // the channel-extended cube and their weights are placed constants, RUBIK writes the placed
 // output, every block in its placed group; run on the placement's device.
 [[nodiscard]] CompiledDeconv compile_deconv_layer(const LayerHeader& h, const JsonNode& root, const Placement& at);

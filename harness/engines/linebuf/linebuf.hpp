@@ -47,7 +47,7 @@ struct LinebufOutcome {
 // c x h x w input sent alone; 0 when the engine takes it, else the refusal code.
 [[nodiscard]] int linebuf_rtl_descriptor_error(const golden::LinebufLayer& L, int c, int h, int w,
                                                golden::Precision p, const SimOptions& sopt);
-// `linebuf` layers (docs/LAYER_FORMAT.md), registered in harness/units/linebuf_engine.cpp.
+// `linebuf` layers (docs/LAYER_FORMAT.md), registered in harness/engines/linebuf/linebuf_engine.cpp.
 [[nodiscard]] UnitHandler linebuf_handler();
 // `dlacosim bench linebuf` (harness/engines/linebuf/linebuf_bench.cpp).
 [[nodiscard]] std::vector<BenchCase> bench_linebuf(const BenchOptions& opt);

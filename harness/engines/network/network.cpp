@@ -3,7 +3,7 @@
 // Each layer is written as a layer of its unit (a `conv` / `deconv` / `sdp` / `pdp` / `cdp` /
 // `rubik` layer JSON whose input values are the tensor's: a network input's data, or what the
 // golden model computed for a produced tensor) and compiled by that unit's compiler with a
-// placement (units/placement.hpp): the input, output and EW operand tensors' bases (the compiler
+// placement (harness/placement.hpp): the input, output and EW operand tensors' bases (the compiler
 // loads none of them: they are in memory), a constant allocated in the network's memory for each
 // thing the layer loads (weights, operand streams), the group each block is at (NVDLA's consumer
 // pointer flips once per hardware layer the block ran), and the network's golden device, which

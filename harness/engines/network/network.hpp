@@ -3,7 +3,7 @@
 // slices of one cube), compiled into ONE register program: every tensor allocated in the
 // network's memory (golden/layout.hpp packed feature layouts), each layer compiled by its unit's
 // compiler (harness/engines/conv/conv.cpp, deconv.cpp, sdp.cpp, pdp.cpp, cdp.cpp, rubik.cpp) placed
-// (units/placement.hpp) on the tensors and constants allocated for it and on the register group
+// (harness/placement.hpp) on the tensors and constants allocated for it and on the register group
 // each of its blocks is at, and scheduled as NVDLA's firmware does: layer N+1 programmed into the other group
 // while layer N runs, launched after N's done interrupts, and every layer's output compared golden
 // against RTL as soon as its interrupts arrived.

@@ -9,7 +9,7 @@
 #include "golden/pdp.hpp"
 #include "harness/layer.hpp"
 #include "harness/program.hpp"
-#include "engines/network/placement.hpp"
+#include "harness/placement.hpp"
 
 namespace dla::harness::units {
 
@@ -23,7 +23,7 @@ inline constexpr uint64_t kPdpOutputBase = 0xc000'0000ull;
 // PDP then PDP_RDMA, wait_intr PDP_0, reads of the NaN/Inf counters (0) and a golden check of the
 // output region.
 [[nodiscard]] Program compile_pdp_layer(const LayerHeader& h, const JsonNode& root);
-// The layer as `at` places it (units/placement.hpp): input and output at the placed tensors (the
+// The layer as `at` places it (harness/placement.hpp): input and output at the placed tensors (the
 // input not loaded), PDP and PDP_RDMA in their groups, run on the placement's device.
 [[nodiscard]] Program compile_pdp_layer_placed(const LayerHeader& h, const JsonNode& root, const Placement& at);
 

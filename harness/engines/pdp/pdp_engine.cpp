@@ -2,6 +2,7 @@
 // registry entry.
 #include "engines/pdp/pdp_reference.hpp"
 #include "harness/engine.hpp"
+#include "tops/nvdla_core_golden.hpp"
 #include "engines/pdp/pdp.hpp"
 #include "engines/pdp/pdp_random.hpp"
 

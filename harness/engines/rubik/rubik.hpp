@@ -3,13 +3,14 @@
 #pragma once
 
 #include "harness/bench.hpp"
+#include "harness/golden_device.hpp"
 
 #include <cstdint>
 
 #include "golden/rubik.hpp"
 #include "harness/layer.hpp"
 #include "harness/program.hpp"
-#include "engines/network/placement.hpp"
+#include "harness/placement.hpp"
 
 namespace dla::harness::units {
 
@@ -26,7 +27,7 @@ inline constexpr uint8_t kRubikGapFill = 0xa5;
 // every writable D_ register of RBK, D_OP_ENABLE, wait_intr RUBIK_0 and a golden check of the
 // output region.
 [[nodiscard]] Program compile_rubik_layer(const LayerHeader& h, const JsonNode& root);
-// The layer as `at` places it (units/placement.hpp): input and output at the placed tensors (the
+// The layer as `at` places it (harness/placement.hpp): input and output at the placed tensors (the
 // input not loaded), RBK in its group, run on the placement's device.
 [[nodiscard]] Program compile_rubik_layer_placed(const LayerHeader& h, const JsonNode& root, const Placement& at);
 
@@ -44,5 +45,8 @@ void emit_rubik_registers(ProgramBuilder& pb, const golden::RubikConfig& c, int 
 [[nodiscard]] std::string format_bench_rubik(const std::vector<BenchCase>& cases);
 // RUBIK (RBK) layout transforms, nv_full only: `rubik` layers compiled to register programs (harness/engines/rubik/rubik.cpp)
 [[nodiscard]] UnitHandler rubik_handler();
+
+// The golden device's unit of the engine (harness/engines/rubik/rubik_golden.cpp).
+[[nodiscard]] GoldenDevice::Unit rubik_golden_unit();
 
 }  // namespace dla::harness::units

@@ -14,7 +14,7 @@ Engine engine_rubik() {
           .handler = &rubik_handler,
           .blocks = {"RBK"},
           .interrupts = {"RUBIK"},
-          .golden = [] { return std::vector<GoldenDevice::Unit>{golden_units::rubik()}; },
+          .golden = [] { return std::vector<GoldenDevice::Unit>{rubik_golden_unit()}; },
           .rtl_tops = {RtlTop{.name = "nvdla_rubik_top",
                               .order = 30,
                               .engines = {"rubik"},

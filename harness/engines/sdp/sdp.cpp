@@ -7,7 +7,7 @@
 // a golden run of the same program) and a `check golden` over the output region. The program then
 // runs through the register-program path (run_program_in_mode: golden / cross / rtl), like an
 // NVDLA trace. The SDP part (output, stages, their memory images and register words) is shared
-// with `conv` layers' post-ops through units/sdp_compiler.hpp. Also `dlacosim bench sdp`.
+// with `conv` layers' post-ops through harness/engines/sdp/sdp_compiler.hpp. Also `dlacosim bench sdp`.
 #include <fmt/format.h>
 
 #include <algorithm>

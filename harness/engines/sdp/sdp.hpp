@@ -6,7 +6,7 @@
 
 #include "harness/layer.hpp"
 #include "harness/program.hpp"
-#include "engines/network/placement.hpp"
+#include "harness/placement.hpp"
 
 namespace dla::harness::units {
 
@@ -16,7 +16,7 @@ namespace dla::harness::units {
 // without, they expect 0 (validation only).
 [[nodiscard]] Program compile_sdp_layer(const LayerHeader& h, const JsonNode& root, bool expect_status = true);
 
-// The layer as `at` places it (units/placement.hpp): input, output and EW operand tensors at their
+// The layer as `at` places it (harness/placement.hpp): input, output and EW operand tensors at their
 // bases (not loaded when placed), operand streams at the placed constants, SDP and SDP_RDMA in their
 // groups; the status reads expect what the placement's device gives (it runs the layer).
 [[nodiscard]] Program compile_sdp_layer(const LayerHeader& h, const JsonNode& root, const Placement& at);

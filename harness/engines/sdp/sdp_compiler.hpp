@@ -15,7 +15,7 @@
 #include "golden/lut.hpp"
 #include "harness/golden_device.hpp"
 #include "harness/json_reader.hpp"
-#include "engines/network/placement.hpp"
+#include "harness/placement.hpp"
 #include "harness/program_builder.hpp"
 
 namespace dla::harness::units::sdp {

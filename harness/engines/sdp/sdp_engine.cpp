@@ -1,5 +1,6 @@
 // The SDP engine (harness/engines/sdp/sdp.cpp: layers, bench; rtl/sdp inside nvdla_core): registry entry.
 #include "harness/engine.hpp"
+#include "tops/nvdla_core_golden.hpp"
 #include "engines/sdp/sdp.hpp"
 #include "engines/sdp/sdp_random.hpp"
 

@@ -138,15 +138,5 @@ struct Engine {
 // Defined by the generated engine_list.cpp: every engine_<name>() of harness/units/*_engine.cpp.
 [[nodiscard]] std::vector<Engine> registered_engines();
 
-// The golden device's units whose glue lives in harness/src/golden_device.cpp (the engines that
-// predate the registry); a new engine defines its GoldenDevice::Unit in its own files.
-namespace golden_units {
-[[nodiscard]] GoldenDevice::Unit sdp();
-[[nodiscard]] GoldenDevice::Unit conv();
-[[nodiscard]] GoldenDevice::Unit pdp();
-[[nodiscard]] GoldenDevice::Unit cdp();
-[[nodiscard]] GoldenDevice::Unit rubik();
-}  // namespace golden_units
-
 }  // namespace dla::harness::units
 

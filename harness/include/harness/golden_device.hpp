@@ -148,4 +148,9 @@ class GoldenDevice : public Device {
   golden::ConvCbufState conv_cbuf_;
 };
 
+// The record of a layer that wrote `output` (every lane, including padded ones) to memory: for the
+// engines' units (Unit::run).
+void record_memory_layer(GoldenDevice& d, const char* unit, int g, std::string summary,
+                         const golden::FeatureLayout& layout, const golden::Cube<int64_t>& output);
+
 }  // namespace dla::harness
