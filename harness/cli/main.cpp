@@ -427,7 +427,7 @@ int cmd_compile(const std::vector<std::string>& args) {
   if (l.header.unit != "network") {
     throw InputError(p.positional[0], "/unit", "compile takes network files (\"unit\": \"network\")");
   }
-  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  const engines::CompiledNetwork n = engines::compile_network(l.header, l.root());
   std::cout << program_to_json(n.program, "compiled from " + p.positional[0] + " by dlacosim compile").dump(1) << "\n";
   return 0;
 }
@@ -741,25 +741,25 @@ int cmd_bench(const std::vector<std::string>& args) {
   if (p.positional.size() > 1 && p.positional[0] != "network") {
     throw InputError("bench", p.positional[1], "expected exactly one unit name (only bench network takes files)");
   }
-  units::BenchOptions o;
+  engines::BenchOptions o;
   o.files.assign(p.positional.begin() + 1, p.positional.end());
   o.ops = p.vm["ops"].as<uint64_t>();
   o.seed = p.vm["seed"].as<uint64_t>();
   o.mem = mem_options_from(p.vm);
   o.mem_given = p.vm.count("mem-latency") + p.vm.count("mem-bandwidth") != 0;
-  const std::vector<units::BenchCase> cases = units::run_bench(p.positional[0], o);
+  const std::vector<engines::BenchCase> cases = engines::run_bench(p.positional[0], o);
   if (p.vm.count("html")) {
     std::string source = "dlacosim bench " + p.positional[0];
     for (const char* k : {"mem-latency", "mem-bandwidth"}) {
       if (p.vm.count(k)) source += fmt::format(" --{} {}", k, p.vm[k].as<std::string>());
     }
     write_file_atomic(p.vm["html"].as<std::string>(),
-                      html_bench_report(units::bench_json(cases), {"dlacosim bench " + p.positional[0], source, {}}));
+                      html_bench_report(engines::bench_json(cases), {"dlacosim bench " + p.positional[0], source, {}}));
   }
   if (p.vm["json"].as<bool>()) {
-    std::cout << units::bench_json(cases).dump(1) << "\n";
+    std::cout << engines::bench_json(cases).dump(1) << "\n";
   } else {
-    std::cout << units::format_bench(p.positional[0], cases);
+    std::cout << engines::format_bench(p.positional[0], cases);
   }
   return 0;
 }
@@ -818,7 +818,7 @@ const std::string& focus_help() {
   static const std::string k = [] {
     std::string s = "every layer exercises this feature of the unit; its own layers (";
     bool first = true;
-    for (const units::Engine& e : units::engines()) {
+    for (const engines::Engine& e : engines::engines()) {
       if (!e.random || e.random->focus.empty()) continue;
       std::string names;
       for (const auto& f : e.random->focus) names += (names.empty() ? "" : ", ") + std::string(f.name);
@@ -990,7 +990,7 @@ int main(int argc, char** argv) {
       else if (which == "regress") std::cout << "usage: dlacosim regress SUITE|LAYER... [options]\n" << regress_options();
       else if (which == "bench") {
         std::string list;
-        for (const auto& u : units::bench_units()) list += (list.empty() ? "" : ", ") + u;
+        for (const auto& u : engines::bench_units()) list += (list.empty() ? "" : ", ") + u;
         std::cout << "usage: dlacosim bench UNIT [options]\nunits: " << list << "\n" << bench_options();
       }
       else if (which == "random") {

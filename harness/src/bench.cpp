@@ -9,7 +9,7 @@
 #include "harness/program_runner.hpp"
 #include "harness/engine.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 std::vector<UnitHandler> all_handlers() {
   std::vector<UnitHandler> v;
@@ -143,4 +143,4 @@ double nvdla_rate(double throughput, double interface_bytes, uint64_t elements, 
   return std::min(throughput, interface_bytes * static_cast<double>(elements) / static_cast<double>(bytes));
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -8,7 +8,7 @@
 #include <set>
 #include <stdexcept>
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 const std::vector<Engine>& engines() {
   static const std::vector<Engine> k = [] {
@@ -106,7 +106,7 @@ std::vector<const Engine*> random_engines() {
   return v;
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines
 
 namespace dla::harness {
 
@@ -116,14 +116,14 @@ namespace dla::harness {
 // blocks (deconvolution) runs on both tops over one memory.
 std::unique_ptr<Device> make_rtl_device(const std::vector<std::string>& blocks, const golden::HwConfig& cfg,
                                         const RunOptions& opt, std::string& why) {
-  if (const units::RtlTop* top = units::rtl_top_for(blocks)) return top->make(blocks, cfg, opt);
+  if (const engines::RtlTop* top = engines::rtl_top_for(blocks)) return top->make(blocks, cfg, opt);
   // Name every top with its blocks, from the registry, so the message stays true as tops are added.
   std::vector<std::string> tops;
-  for (const units::RtlTop* t : units::rtl_tops()) {
-    tops.push_back(fmt::format("{} ({})", t->name, units::join_and(units::top_blocks(*t))));
+  for (const engines::RtlTop* t : engines::rtl_tops()) {
+    tops.push_back(fmt::format("{} ({})", t->name, engines::join_and(engines::top_blocks(*t))));
   }
   why = fmt::format("the program enables {}, and no RTL top of this build has them all; the tops are {}",
-                    units::join_and(blocks), fmt::join(tops, "; "));
+                    engines::join_and(blocks), fmt::join(tops, "; "));
   return nullptr;
 }
 

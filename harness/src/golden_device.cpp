@@ -417,7 +417,7 @@ void record_memory_layer(GoldenDevice& d, const char* unit, int g, std::string s
 const std::vector<GoldenDevice::Unit>& GoldenDevice::units() {
   static const std::vector<Unit> k = [] {
     std::vector<Unit> v;
-    for (const units::Engine& e : units::engines()) {
+    for (const engines::Engine& e : engines::engines()) {
       if (e.golden == nullptr) continue;
       for (Unit& u : e.golden()) v.push_back(std::move(u));
     }

@@ -359,7 +359,7 @@ std::string html_bench_report(const nlohmann::json& cases, const HtmlReportOptio
 }
 
 std::string_view rate_unit(std::string_view unit) {
-  const units::Engine* e = units::find_engine(unit);
+  const engines::Engine* e = engines::find_engine(unit);
   return e != nullptr ? e->rate_unit : "work/cycle";
 }
 

@@ -14,7 +14,7 @@
 namespace dla::harness {
 
 const std::vector<UnitHandler>& unit_handlers() {
-  static const std::vector<UnitHandler> k = units::all_handlers();
+  static const std::vector<UnitHandler> k = engines::all_handlers();
   return k;
 }
 
@@ -89,15 +89,15 @@ RunResult run_layer(const std::filesystem::path& file, const RunOptions& opt) {
     if (opt.stall) l.header.stall = *opt.stall;
     // The flip reaches a datapath unit's output vector; units judged on memory do not have one,
     // and ignoring the option would report a PASS for a self-test that never ran.
-    if (const units::Engine* e = units::find_engine(l.header.unit); opt.flip && (e == nullptr || !e->flip_bit)) {
+    if (const engines::Engine* e = engines::find_engine(l.header.unit); opt.flip && (e == nullptr || !e->flip_bit)) {
       std::vector<std::string> with;
-      for (const units::Engine& x : units::engines()) {
+      for (const engines::Engine& x : engines::engines()) {
         if (x.flip_bit) with.emplace_back(x.name);
       }
       throw InputError("--flip-bit", "",
                        fmt::format("applies to {} layers (a datapath's output vector); {} layers are "
                                    "judged on memory, which the flip does not reach",
-                                   units::join_and(with), l.header.unit));
+                                   engines::join_and(with), l.header.unit));
     }
     if ((!opt.stop_after.empty() || !opt.wave_layer.empty()) && l.header.unit != "network") {
       throw InputError(!opt.stop_after.empty() ? "--stop-after" : "--wave-layer", "",

@@ -90,9 +90,9 @@ bool random_layer_compiles(const RandomLayer& L, const ojson& doc, Program (*com
 namespace {
 
 // --focus: a feature the unit's generator knows, on a configuration that has it.
-void check_focus(const units::RandomSupport& g, const std::string& unit, const std::string& focus, const HwConfig& cfg) {
+void check_focus(const engines::RandomSupport& g, const std::string& unit, const std::string& focus, const HwConfig& cfg) {
   std::string known;
-  for (const units::RandomFocus& f : g.focus) {
+  for (const engines::RandomFocus& f : g.focus) {
     if (f.name == focus) {
       if (f.has != nullptr && !(cfg.*f.has))
         throw InputError("--focus", focus, fmt::format("configuration {} has no {} (choose one with --config)", cfg.name, focus));
@@ -107,7 +107,7 @@ void check_focus(const units::RandomSupport& g, const std::string& unit, const s
 
 std::vector<std::string> random_units() {
   std::vector<std::string> out;
-  for (const units::Engine* e : units::random_engines()) out.emplace_back(e->name);
+  for (const engines::Engine* e : engines::random_engines()) out.emplace_back(e->name);
   return out;
 }
 
@@ -124,9 +124,9 @@ std::string_view random_status_name(RandomStatus s) {
 
 RandomLayer generate_random_layer(const std::string& unit, const HwConfig& config, uint64_t seed, uint64_t index,
                                   const std::string& focus) {
-  const units::RandomSupport* g = nullptr;
+  const engines::RandomSupport* g = nullptr;
   std::string list;
-  for (const units::Engine* e : units::random_engines()) {
+  for (const engines::Engine* e : engines::random_engines()) {
     if (unit == e->name) g = &*e->random;
     list += (list.empty() ? "" : ", ") + std::string(e->name);
   }
@@ -200,7 +200,7 @@ void take_cross_result(RunResult r, const RandomLayer& layer, RandomRun& out) {
 
 // A unit without a register program (RandomSupport::compile null): its layer handler runs the layer
 // in cross mode (the unit's RTL against golden, the handler's comparison). Throws as the handler does.
-void done_via_handler(const units::Engine& engine, const LayerHeader& h, const JsonNode& root, const RandomLayer& layer,
+void done_via_handler(const engines::Engine& engine, const LayerHeader& h, const JsonNode& root, const RandomLayer& layer,
                       uint64_t watchdog, RandomRun& out) {
   if (engine.handler == nullptr) throw std::logic_error("no layer handler for " + layer.unit);
   const UnitHandler uh = engine.handler();
@@ -214,7 +214,7 @@ void done_via_handler(const units::Engine& engine, const LayerHeader& h, const J
   const RunOptions o = cross_run_options(layer, watchdog);
   out.watchdog = o.sim.watchdog;
   take_cross_result(uh.run(h, root, o), layer, out);
-  const units::RandomSupport& support = *engine.random;
+  const engines::RandomSupport& support = *engine.random;
   if (support.layer_reference != nullptr &&
       (out.status == RandomStatus::Pass || out.status == RandomStatus::Mismatch)) {
     const std::string g = support.layer_reference(h, root);
@@ -240,9 +240,9 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog, const st
     const auto jd = parse_json_text(layer.name + ".json", layer.doc.dump(1));
     const JsonNode root = JsonNode::root(jd);
     const LayerHeader h = layer_header(layer, jd->file);
-    const units::Engine* engine = units::find_engine(layer.unit);
+    const engines::Engine* engine = engines::find_engine(layer.unit);
     if (engine == nullptr || !engine->random) throw std::logic_error("no random-layer support for " + layer.unit);
-    const units::RandomSupport& support = *engine->random;
+    const engines::RandomSupport& support = *engine->random;
     if (support.compile == nullptr) {
       done_via_handler(*engine, h, root, layer, watchdog, out);
       if (judge_cmod) {
@@ -251,7 +251,7 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog, const st
       }
       return done();
     }
-    units::RandomCompiled compiled;
+    engines::RandomCompiled compiled;
     try {
       compiled = support.compile(h, root);
     } catch (const InputError& e) {
@@ -345,17 +345,17 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog, const st
 
 std::vector<const HwConfig*> campaign_configs(const RandomOptions& o) {
   std::vector<const HwConfig*> cfgs = o.configs;
-  const units::Engine* engine = units::find_engine(o.unit);
+  const engines::Engine* engine = engines::find_engine(o.unit);
   if (cfgs.empty()) {
     // Without --config: every configuration that has the unit (RUBIK and BDMA exist on nv_full
     // only, as in NVDLA).
     for (const auto& n : golden::config_names()) {
       const HwConfig* cfg = golden::find_config(n);
-      if (engine == nullptr || units::engine_exists_on(*engine, *cfg)) cfgs.push_back(cfg);
+      if (engine == nullptr || engines::engine_exists_on(*engine, *cfg)) cfgs.push_back(cfg);
     }
   }
   for (const HwConfig* cfg : cfgs) {
-    if (engine != nullptr && !units::engine_exists_on(*engine, *cfg)) {
+    if (engine != nullptr && !engines::engine_exists_on(*engine, *cfg)) {
       throw InputError("--config", cfg->name, engine->absent_rule);
     }
   }
@@ -363,7 +363,7 @@ std::vector<const HwConfig*> campaign_configs(const RandomOptions& o) {
     // Without --config, a focused campaign runs on the configurations that have the feature.
     if (o.configs.empty()) {
       std::erase_if(cfgs, [&](const HwConfig* cfg) {
-        for (const units::RandomFocus& f : engine->random->focus)
+        for (const engines::RandomFocus& f : engine->random->focus)
           if (f.name == o.focus) return f.has != nullptr && !(cfg->*f.has);
         return false;
       });
@@ -441,7 +441,7 @@ constexpr RandomStatus kStatuses[] = {RandomStatus::Pass, RandomStatus::Mismatch
                                       RandomStatus::Error, RandomStatus::Refused};
 
 bool reports_reference_counts(const std::string& unit) {
-  const units::Engine* e = units::find_engine(unit);
+  const engines::Engine* e = engines::find_engine(unit);
   return e != nullptr && e->random && e->random->reports_reference_counts;
 }
 

@@ -340,7 +340,7 @@ void conv_run(GoldenDevice& d, int g) {
 
 }  // namespace
 
-namespace units::golden_units {
+namespace engines::golden_units {
 
 GoldenDevice::Unit sdp() { return {"SDP", "SDP", &sdp_blocked, &sdp_partners, &sdp_run, {}, &pdp_raised_by_sdp}; }
 GoldenDevice::Unit conv() {
@@ -349,6 +349,6 @@ GoldenDevice::Unit conv() {
 }
 GoldenDevice::Unit pdp() { return {"PDP", "PDP", &pdp_blocked, &pdp_partners, &pdp_run, {}}; }
 
-}  // namespace units::golden_units
+}  // namespace engines::golden_units
 
 }  // namespace dla::harness

@@ -4,10 +4,10 @@
 
 #include "harness/golden_device.hpp"
 
-namespace dla::harness::units::golden_units {
+namespace dla::harness::engines::golden_units {
 
 [[nodiscard]] GoldenDevice::Unit sdp();
 [[nodiscard]] GoldenDevice::Unit conv();
 [[nodiscard]] GoldenDevice::Unit pdp();
 
-}  // namespace dla::harness::units::golden_units
+}  // namespace dla::harness::engines::golden_units

@@ -27,7 +27,7 @@ namespace {
 // Mirrors the CSB writes to the convolution blocks (S_POINTER.PRODUCER and both D_ groups) and,
 // when CDMA is enabled, decodes the group about to run (golden::decode_conv, registers never
 // written at their reset values) and refuses it if its D_BANK split cannot hold it on this RTL
-// (units::rtl_cbuf_problem: banks beyond CBUF, the input or one kernel group beyond its banks):
+// (engines::rtl_cbuf_problem: banks beyond CBUF, the input or one kernel group beyond its banks):
 // the RTL would otherwise compute wrong values silently; likewise batches where the RTL has none
 // (off nv_full, with Winograd, image input or W-fold, or CDMA / CSC / CACC disagreeing: the RTL
 // reads CDMA's copy), compressed weights where the RTL has none (off nv_full, Winograd, W-fold,
@@ -146,10 +146,10 @@ class ConvCapacityGuard {
     // has (docs/IMAGE_INPUT.md "RTL"); its CBUF layout is NVDLA's (rtl_data_rows).
     const golden::ConvConfig c = golden::decode_conv(rr, *hw_);
     const uint32_t bank = reader(blocks_[0])(golden::regs::cdma::D_BANK::offset);
-    const units::ConvBanks banks{
+    const engines::ConvBanks banks{
         static_cast<int>(golden::regs::field(bank, golden::regs::cdma::D_BANK::DATA_BANK{})) + 1,
         static_cast<int>(golden::regs::field(bank, golden::regs::cdma::D_BANK::WEIGHT_BANK{})) + 1};
-    if (const units::RtlCbufProblem p = units::rtl_cbuf_problem(c, *hw_, banks); !p.reason.empty()) {
+    if (const engines::RtlCbufProblem p = engines::rtl_cbuf_problem(c, *hw_, banks); !p.reason.empty()) {
       throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
                        fmt::format("this RTL refuses the layer: {} (CDMA.D_BANK 0x{:x}; docs/CONV_RTL.md \"CBUF\")",
                                    p.reason, bank));
@@ -190,12 +190,12 @@ std::function<void(uint32_t addr, uint32_t value)> make_nvdla_core_guard(const g
 }
 
 const std::vector<std::string>& nvdla_core_intr_units() {
-  static const std::vector<std::string> k = units::top_interrupts(units::rtl_top("nvdla_core"));
+  static const std::vector<std::string> k = engines::top_interrupts(engines::rtl_top("nvdla_core"));
   return k;
 }
 
 const std::vector<std::string>& nvdla_core_blocks() {
-  static const std::vector<std::string> blocks = units::top_blocks(units::rtl_top("nvdla_core"));
+  static const std::vector<std::string> blocks = engines::top_blocks(engines::rtl_top("nvdla_core"));
   return blocks;
 }
 

@@ -37,7 +37,7 @@ CmodOptions limits() {
 // The program a bundled layer file compiles to (its engine's compiler).
 Program compiled(const fs::path& file) {
   const LoadedLayer l = load_layer(file);
-  const units::Engine* e = units::find_engine(l.header.unit);
+  const engines::Engine* e = engines::find_engine(l.header.unit);
   REQUIRE(e != nullptr);
   REQUIRE(e->random);
   REQUIRE(e->random->compile != nullptr);

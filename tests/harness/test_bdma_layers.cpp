@@ -98,7 +98,7 @@ TEST_CASE("bdma layers: every bundled layer equals a memcpy loop on the golden d
   for (const auto& f : files) {
     INFO(f.filename().string());
     const LoadedLayer l = load_layer(f);
-    const Program p = units::compile_bdma_layer(l.header, l.root());
+    const Program p = engines::compile_bdma_layer(l.header, l.root());
     RunResult r;
     const auto dev = testing::run_golden(p, l, r);
     REQUIRE(r.status == Status::Pass);
@@ -117,7 +117,7 @@ TEST_CASE("bdma layers: every bundled layer equals a memcpy loop on the golden d
 
 TEST_CASE("bdma layers: the compiled program is a driver's", "[harness][bdma]") {
   const LoadedLayer l = load_layer(kLayers / "full_fifo_full_poll.json");
-  const Program p = units::compile_bdma_layer(l.header, l.root());
+  const Program p = engines::compile_bdma_layer(l.header, l.root());
   int ops = 0, polls = 0, launches = 0, waits = 0;
   for (const ProgramStep& st : p.steps) {
     if (st.op == StepOp::RegWrite && st.reg->name == "CFG_OP") ++ops;

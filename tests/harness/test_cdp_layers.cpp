@@ -66,7 +66,7 @@ TEST_CASE("every cdp layer equals the int64 reference on the golden model", "[cd
     DYNAMIC_SECTION(f.stem().string()) {
       const LoadedLayer l = load_layer(f);
       RunResult r;
-      const auto dev = testing::run_golden(units::compile_cdp_layer(l.header, l.root()), l, r);
+      const auto dev = testing::run_golden(engines::compile_cdp_layer(l.header, l.root()), l, r);
       INFO(r.message);
       REQUIRE(r.status == Status::Pass);  // includes the statistics reads the compiler expects
       const cdp_ref::Layer L = cdp_ref::read_layer(l.root(), f.stem().string(), l.header.seed);
@@ -120,7 +120,7 @@ TEST_CASE("the cdp layers cover the intended cases and are strong tests", "[cdp]
 
 TEST_CASE("the cdp compiler programs what a driver would", "[cdp][cdp_layers]") {
   const LoadedLayer l = load_layer(kLayers / "small_both_bypass_sigmoid.json");
-  const Program p = units::compile_cdp_layer(l.header, l.root());
+  const Program p = engines::compile_cdp_layer(l.header, l.root());
   std::vector<std::pair<std::string, uint32_t>> writes;
   for (const ProgramStep& s : p.steps) {
     if (s.op == StepOp::RegWrite) writes.emplace_back(s.reg->block + "." + s.reg->name, s.value);

@@ -253,7 +253,7 @@ struct Ran {
 };
 
 // The output (K x H' x W') from SDP's packed output in `m`.
-std::vector<int64_t> read_outputs(const dla::harness::units::CompiledConv& c, const dla::harness::Memory& m,
+std::vector<int64_t> read_outputs(const dla::harness::engines::CompiledConv& c, const dla::harness::Memory& m,
                                   const ImageCase& L) {
   std::vector<int64_t> got;
   const int bpe = L.int16 ? 2 : 1;
@@ -275,7 +275,7 @@ Ran run_case(const fs::path& f) {
   const LoadedLayer l = dla::harness::load_layer(f);
   Ran out;
   out.L = read_case(l);
-  const dla::harness::units::CompiledConv c = dla::harness::units::compile_conv_layer(l.header, l.root(), true);
+  const dla::harness::engines::CompiledConv c = dla::harness::engines::compile_conv_layer(l.header, l.root(), true);
   out.program = c.program;
   RunResult r;
   const auto dev = dla::harness::testing::run_golden(c.program, l, r);
@@ -384,7 +384,7 @@ TEST_CASE("image layers program the image-mode registers of the document", "[con
     const LoadedLayer l = dla::harness::load_layer(f);
     const ImageCase L = read_case(l);
     INFO(f.filename().string());
-    const Program p = dla::harness::units::compile_conv_layer(l.header, l.root(), false).program;
+    const Program p = dla::harness::engines::compile_conv_layer(l.header, l.root(), false).program;
     const int atom = l.header.config->atom_bytes;
     const int eb = L.config == "nv_full" ? 128 : (L.config == "nv_large" ? 64 : 8);  // §1.5 entry bytes
     const int bpe = L.int16 ? 2 : 1, cx = L.S * L.C;
@@ -484,7 +484,7 @@ TEST_CASE("the image reference catches a swapped channel order and a changed pre
   REQUIRE(first_diff(r) == "");
   ImageCase swapped = r.L;
   std::swap(swapped.f.ch[0], swapped.f.ch[2]);
-  const dla::harness::units::CompiledConv c = dla::harness::units::compile_conv_layer(l.header, l.root(), false);
+  const dla::harness::engines::CompiledConv c = dla::harness::engines::compile_conv_layer(l.header, l.root(), false);
   RunResult rr;
   const auto dev = dla::harness::testing::run_golden(c.program, l, rr);
   const dla::harness::Memory& m = dev->memory();
@@ -565,7 +565,7 @@ TEST_CASE("an unsigned image from a file takes its bytes as unsigned components"
                                    << R"(", "w": )" << w << R"(, "h": 2, "data": {"file": "img.bin"}},
       "weights": {"k": 1, "r": 1, "s": 1, "data": {"values": [1]}}})";
     const LoadedLayer l = dla::harness::load_layer(dir / "l.json");
-    const Program p = dla::harness::units::compile_conv_layer(l.header, l.root(), false).program;
+    const Program p = dla::harness::engines::compile_conv_layer(l.header, l.root(), false).program;
     auto img = std::find_if(p.steps.begin(), p.steps.end(), [](const auto& s) {
       return s.op == StepOp::MemLoad && s.where.find("image plane 0") != std::string::npos;
     });

@@ -144,7 +144,7 @@ Ran run_case(const fs::path& f) {
   Ran out;
   out.L = read_case(l);
   const Case& L = out.L;
-  const dla::harness::units::CompiledConv c = dla::harness::units::compile_conv_layer(l.header, l.root(), true);
+  const dla::harness::engines::CompiledConv c = dla::harness::engines::compile_conv_layer(l.header, l.root(), true);
   out.program = c.program;
   const Program& p = c.program;
   RunResult r;
@@ -392,7 +392,7 @@ TEST_CASE("an image layer with compressed post-extended weights equals its uncom
            values + R"(]}},"padding":{"left":1,"right":1,"top":1,"bottom":1},"clip":7})";
   };
   struct Out {
-    dla::harness::units::CompiledConv c;
+    dla::harness::engines::CompiledConv c;
     std::unique_ptr<dla::harness::GoldenDevice> dev;
   };
   auto run = [&](bool compressed) {
@@ -400,7 +400,7 @@ TEST_CASE("an image layer with compressed post-extended weights equals its uncom
     std::ofstream(f) << layer(compressed);
     const LoadedLayer l = dla::harness::load_layer(f);
     fs::remove(f);
-    Out o{dla::harness::units::compile_conv_layer(l.header, l.root(), true), nullptr};
+    Out o{dla::harness::engines::compile_conv_layer(l.header, l.root(), true), nullptr};
     RunResult r;
     o.dev = dla::harness::testing::run_golden(o.c.program, l, r);
     INFO(r.message);

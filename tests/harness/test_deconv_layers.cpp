@@ -51,7 +51,7 @@ TEST_CASE("every deconv layer equals the scatter-add reference on the golden mod
   for (const auto& f : files) {
     DYNAMIC_SECTION(f.stem().string()) {
       const LoadedLayer l = load_layer(f);
-      const units::CompiledDeconv c = units::compile_deconv_layer(l.header, l.root());
+      const engines::CompiledDeconv c = engines::compile_deconv_layer(l.header, l.root());
       RunResult r;
       const auto dev = testing::run_golden(c.program, l, r);
       INFO(r.message);
@@ -88,7 +88,7 @@ TEST_CASE("a 1-D deconvolution worked by hand", "[deconv][deconv_layers]") {
         (crop ? R"(,"crop":{"left":1,"right":1})" : "") + "}";
     const fs::path f = write_temp("dla_deconv_hand.json", body);
     const LoadedLayer l = load_layer(f);
-    const units::CompiledDeconv c = units::compile_deconv_layer(l.header, l.root());
+    const engines::CompiledDeconv c = engines::compile_deconv_layer(l.header, l.root());
     CHECK(c.convolutions == 2);
     RunResult r;
     const auto dev = testing::run_golden(c.program, l, r);
@@ -137,7 +137,7 @@ TEST_CASE("the deconv layers cover the intended cases", "[deconv][deconv_layers]
 
 TEST_CASE("a deconv layer compiles to sx * sy stride-1 convolutions and one RUBIK CONTRACT", "[deconv][deconv_layers]") {
   const LoadedLayer l = load_layer(kLayers / "s3x2_k2_int16.json");
-  const units::CompiledDeconv c = units::compile_deconv_layer(l.header, l.root());
+  const engines::CompiledDeconv c = engines::compile_deconv_layer(l.header, l.root());
   CHECK(c.convolutions == 6);
   int cdma_enables = 0, rbk_enables = 0;
   uint32_t deconv_stride = 0, misc = 0, stride_cdma = 1;

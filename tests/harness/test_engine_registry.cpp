@@ -17,7 +17,7 @@ using namespace dla::harness;
 
 namespace {
 
-std::vector<std::string> names(const std::vector<const units::Engine*>& v) {
+std::vector<std::string> names(const std::vector<const engines::Engine*>& v) {
   std::vector<std::string> out;
   for (const auto* e : v) out.emplace_back(e->name);
   return out;
@@ -35,7 +35,7 @@ bool in_order(const std::vector<std::string>& got, const std::vector<std::string
 }
 
 std::string top_name(const std::vector<std::string>& blocks) {
-  const units::RtlTop* t = units::rtl_top_for(blocks);
+  const engines::RtlTop* t = engines::rtl_top_for(blocks);
   return t == nullptr ? "(none)" : std::string(t->name);
 }
 
@@ -46,7 +46,7 @@ TEST_CASE("engine registry: unit lists in the order the CLI prints them", "[regi
   for (const UnitHandler& h : unit_handlers()) layer_units.emplace_back(h.unit);
   CHECK(in_order(layer_units, {"cmac", "lut", "wino", "sdp", "conv", "pdp", "cdp", "bdma", "rubik", "deconv"}));
   CHECK(layer_units.back() == "program");
-  CHECK(in_order(names(units::bench_engines()), {"cmac", "lut", "sdp", "conv", "pdp", "cdp", "bdma", "rubik", "deconv"}));
+  CHECK(in_order(names(engines::bench_engines()), {"cmac", "lut", "sdp", "conv", "pdp", "cdp", "bdma", "rubik", "deconv"}));
   CHECK(in_order(random_units(), {"conv", "sdp", "pdp", "cdp", "bdma", "rubik", "deconv"}));
   // The golden device's unit table, in the order its launches are tried.
   std::vector<std::string> golden;
@@ -85,14 +85,14 @@ TEST_CASE("engine registry: the RTL top a program runs on follows the blocks it 
 
 TEST_CASE("engine registry: configurations an engine exists on", "[registry]") {
   for (const char* unit : {"bdma", "rubik", "deconv"}) {
-    const units::Engine* e = units::find_engine(unit);
+    const engines::Engine* e = engines::find_engine(unit);
     REQUIRE(e != nullptr);
-    CHECK_FALSE(units::engine_exists_on(*e, dla::golden::nv_small()));
-    CHECK_FALSE(units::engine_exists_on(*e, dla::golden::nv_large()));
-    CHECK(units::engine_exists_on(*e, dla::golden::nv_full()));
+    CHECK_FALSE(engines::engine_exists_on(*e, dla::golden::nv_small()));
+    CHECK_FALSE(engines::engine_exists_on(*e, dla::golden::nv_large()));
+    CHECK(engines::engine_exists_on(*e, dla::golden::nv_full()));
   }
   for (const char* unit : {"conv", "sdp", "pdp", "cdp"}) {
-    CHECK(units::engine_exists_on(*units::find_engine(unit), dla::golden::nv_small()));
+    CHECK(engines::engine_exists_on(*engines::find_engine(unit), dla::golden::nv_small()));
   }
 }
 
@@ -106,7 +106,7 @@ TEST_CASE("engine registry: the layer schema names every registered layer unit, 
     const std::string ref = r.at("$ref").get<std::string>();
     in_one_of.insert(ref.substr(ref.rfind('/') + 1));
   }
-  for (const units::Engine& e : units::engines()) {
+  for (const engines::Engine& e : engines::engines()) {
     if (e.handler != nullptr) registered.emplace(e.name);
   }
   INFO("a registered layer unit goes into testvectors/schema/layer.schema.json: the unit enum, oneOf and $defs "

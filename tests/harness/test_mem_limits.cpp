@@ -15,10 +15,10 @@ namespace {
 // 32*16 positions x 2 channel surfaces = 1024 atoms.
 constexpr uint64_t kDatReads = 2048, kWtReads = 576, kWrites = 1024;
 
-units::ConvBenchResult run(const MemOptions& mem) {
-  units::ConvBenchMode m;
+engines::ConvBenchResult run(const MemOptions& mem) {
+  engines::ConvBenchMode m;
   m.mem = mem;
-  return units::measure_conv(dla::golden::nv_small(), units::conv_bench_layer(), 1, 0.0, 0, m);
+  return engines::measure_conv(dla::golden::nv_small(), engines::conv_bench_layer(), 1, 0.0, 0, m);
 }
 
 }  // namespace

@@ -281,12 +281,12 @@ json lenet_json() {
 
 // The program's checks, each of which must cover exactly a produced tensor; and the tensors lie in
 // the network's memory without overlapping (but a concat's branch inside its cube).
-int checks_at_tensors(const units::CompiledNetwork& n) {
+int checks_at_tensors(const engines::CompiledNetwork& n) {
   int checks = 0;
   for (const auto& s : n.program.steps) {
     if (s.op != StepOp::Check) continue;
     ++checks;
-    const bool at_tensor = std::any_of(n.tensors.begin(), n.tensors.end(), [&](const units::NetTensor& t) {
+    const bool at_tensor = std::any_of(n.tensors.begin(), n.tensors.end(), [&](const engines::NetTensor& t) {
       return t.producer >= 0 && t.layout.base == s.addr && t.bytes == s.size;
     });
     CHECK(at_tensor);
@@ -314,7 +314,7 @@ std::string refusal(const json& body) { return testing::refusal(body.dump(), "dl
 // x_offset 0 here; default line strides W x bpp rounded up to the atom) and §2.2's converter
 // (zero-extended unsigned component, minus the offset, times the scale, sat17(rhaz(/ 2^truncate)),
 // sat8 for PROC int8).
-static Ref image_input(const units::CompiledNetwork& n, const json& tensor, const std::string& reader, int atom) {
+static Ref image_input(const engines::CompiledNetwork& n, const json& tensor, const std::string& reader, int atom) {
   const std::string format = tensor["format"];
   REQUIRE((format == "T_R8" || format == "T_Y8___U8V8_N444"));
   REQUIRE(tensor.value("sign", "unsigned") == "unsigned");
@@ -366,11 +366,11 @@ static Ref image_input(const units::CompiledNetwork& n, const json& tensor, cons
 // golden's), checked against the golden model's tensor; returns the number of non-zero elements.
 static int check_against_reference(const fs::path& file, std::map<std::string, Ref>& ref) {
   const LoadedLayer l = load_layer(file);
-  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  const engines::CompiledNetwork n = engines::compile_network(l.header, l.root());
   std::ifstream is(file);
   const json j = json::parse(is);
   for (std::size_t i = 0; i < n.tensors.size(); ++i) {
-    const units::NetTensor& t = n.tensors[i];
+    const engines::NetTensor& t = n.tensors[i];
     if (t.producer >= 0) continue;
     ref[t.name] = Ref{t.w, t.h, t.c, t.values, t.n};
     if (!j["tensors"][i].contains("format")) continue;
@@ -393,7 +393,7 @@ static int check_against_reference(const fs::path& file, std::map<std::string, R
   };
   for (const int li : n.order) {
     const json& L = j["layers"][static_cast<std::size_t>(li)];
-    const units::NetLayer& nl = n.layers[static_cast<std::size_t>(li)];
+    const engines::NetLayer& nl = n.layers[static_cast<std::size_t>(li)];
     const Ref& in = get(L["input"]);
     const bool relu = L.contains("bs") && L["bs"].value("relu", false);
     Ref out;
@@ -427,7 +427,7 @@ static int check_against_reference(const fs::path& file, std::map<std::string, R
       REQUIRE(L["op"] == "pdp");
       out = maxpool(in, L["pool"]);
     }
-    const units::NetTensor& t = n.tensors[static_cast<std::size_t>(nl.output)];
+    const engines::NetTensor& t = n.tensors[static_cast<std::size_t>(nl.output)];
     INFO("layer " << nl.name << " -> tensor " << t.name);
     REQUIRE(out.w == t.w);
     REQUIRE(out.h == t.h);
@@ -438,9 +438,9 @@ static int check_against_reference(const fs::path& file, std::map<std::string, R
     ref[t.name] = std::move(out);
   }
   // Every concat's output, as the golden model holds it after its branches' layers.
-  for (const units::NetLayer& L : n.layers) {
+  for (const engines::NetLayer& L : n.layers) {
     if (L.op != "concat") continue;
-    const units::NetTensor& t = n.tensors[static_cast<std::size_t>(L.output)];
+    const engines::NetTensor& t = n.tensors[static_cast<std::size_t>(L.output)];
     INFO("concat " << L.name << " -> tensor " << t.name);
     CHECK(t.values == get(t.name).v);
   }
@@ -471,7 +471,7 @@ TEST_CASE("network lenet5: every tensor of the golden model equals an int64 refe
   // conv1 reads the T_R8 image in image input mode (CDMA D_DATAIN_FORMAT PIXEL, PIXEL_FORMAT 0);
   // the other convolutions read feature cubes.
   const LoadedLayer l = load_layer(kLenet);
-  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  const engines::CompiledNetwork n = engines::compile_network(l.header, l.root());
   std::vector<std::string> formats;
   for (const ProgramStep& st : n.program.steps) {
     if (st.op == StepOp::RegWrite && st.reg->block == "CDMA" && st.reg->name == "D_DATAIN_FORMAT") {
@@ -493,7 +493,7 @@ TEST_CASE("network lenet5 with automatic fusion: each pool joins its convolution
   std::map<std::string, Ref> ref;
   CHECK(check_against_reference(f, ref) > 300);  // p1, p2 and the rest equal the unfused reference
   const LoadedLayer l = load_layer(f);
-  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  const engines::CompiledNetwork n = engines::compile_network(l.header, l.root());
   std::vector<std::string> order, waits;
   for (const int i : n.order) order.push_back(n.layers[static_cast<std::size_t>(i)].name);
   CHECK(order == std::vector<std::string>{"conv1", "conv2", "fc1", "fc2", "fc3"});
@@ -511,7 +511,7 @@ TEST_CASE("network lenet5 with automatic fusion: each pool joins its convolution
   k["fusion"] = "auto";
   std::ofstream(f) << k.dump(2);
   const LoadedLayer li = load_layer(f);
-  CHECK(units::compile_network(li.header, li.root()).order.size() == 8);
+  CHECK(engines::compile_network(li.header, li.root()).order.size() == 8);
   fs::remove(f);
 }
 
@@ -522,7 +522,7 @@ TEST_CASE("network lenet5_fused: conv -> SDP -> PDP on the fly equals the refere
   // The pooled maps come straight from the convolutions: no 24x24x6 or 8x8x16 tensor, and PDP runs
   // in its groups 0 then 1 behind SDP.
   const LoadedLayer l = load_layer(kLenetFused);
-  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  const engines::CompiledNetwork n = engines::compile_network(l.header, l.root());
   CHECK(n.tensors.size() == 6);
   std::vector<std::string> waits;
   for (const auto& st : n.program.steps) {
@@ -543,7 +543,7 @@ TEST_CASE("network resnet_block: every tensor of the golden model equals an int6
   // Register groups per block: SDP ran conv_a (0) and conv_b (1) on the fly, so the add is in
   // group 0 and the ReLU in 1; SDP_RDMA, never enabled by the convolutions, starts at 0 with the add.
   const LoadedLayer l = load_layer(kResnet);
-  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  const engines::CompiledNetwork n = engines::compile_network(l.header, l.root());
   std::map<std::string, std::vector<std::string>> waits;
   std::map<std::string, std::vector<uint32_t>> rdma_pointer;
   for (const auto& st : n.program.steps) {
@@ -584,7 +584,7 @@ TEST_CASE("network mlp_batch: three fully connected layers over 16 batches equal
   // D_BATCH_STRIDE the input tensor's (one packed cube: 256 / 32 = 8 surfaces of 32 bytes), SDP
   // D_DST_BATCH_STRIDE the output's; the weights loaded once per layer.
   const LoadedLayer l = load_layer(kMlpBatch);
-  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  const engines::CompiledNetwork n = engines::compile_network(l.header, l.root());
   REQUIRE(n.tensors.size() == 4);
   CHECK(n.tensors[0].layout.batch_stride == 256);
   CHECK(n.tensors[1].layout.batch_stride == 128);
@@ -665,8 +665,8 @@ TEST_CASE("network inception: four branches concatenated by placement equal the 
     CHECK(std::count(ref.at(t).v.begin(), ref.at(t).v.end(), 127) < static_cast<long>(ref.at(t).v.size()) / 8);
   }
   const LoadedLayer l = load_layer(kInception);
-  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
-  const auto tensor = [&](const std::string& name) -> const units::NetTensor& {
+  const engines::CompiledNetwork n = engines::compile_network(l.header, l.root());
+  const auto tensor = [&](const std::string& name) -> const engines::NetTensor& {
     for (const auto& t : n.tensors) {
       if (t.name == name) return t;
     }
@@ -676,7 +676,7 @@ TEST_CASE("network inception: four branches concatenated by placement equal the 
   // The branches are the concatenated cube's surfaces 0, 1-2, 3 and 4 (8 channels a surface on
   // nv_small), at its strides; nothing else writes into the cube, and no step belongs to the
   // concat (it runs nothing).
-  const units::NetTensor& cat = tensor("cat");
+  const engines::NetTensor& cat = tensor("cat");
   const uint64_t ss = cat.layout.surface_stride;
   CHECK(ss == 16 * 16 * 8);
   CHECK(tensor("b1").layout.base == cat.layout.base);
@@ -756,7 +756,7 @@ TEST_CASE("network yolo_tiny: leaky ReLU through the SDP LUT down to 13x13 equal
   // What reaches conv2's LUT covers its four regions: underflow (x <= -1024, extrapolated with
   // slope 1/8), hits below and above 0, overflow (x >= 1024, slope 1).
   const LoadedLayer l = load_layer(kYolo);
-  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  const engines::CompiledNetwork n = engines::compile_network(l.header, l.root());
   Activation raw;
   raw.raw = true;
   const Ref x = conv(ref.at("p1"), n.layers[1].weights, 16, 3, 3, 1, 1, 1, 1, 1, 1, 0, raw);
@@ -790,7 +790,7 @@ TEST_CASE("network resnet18_stem: the stem and two basic blocks equal the refere
   CHECK(ref.at("l1_2_sum").v != ref.at("l1_2_b").v);
   // The stem reads its image in image input mode with channel post-extension 2: CDMA
   // D_DATAIN_FORMAT PIXEL (bit 0), CSC D_POST_Y_EXTENSION 1 (E = 2^1).
-  const auto conv1_reg = [](const units::CompiledNetwork& n, const char* block, const char* name) {
+  const auto conv1_reg = [](const engines::CompiledNetwork& n, const char* block, const char* name) {
     std::optional<uint32_t> v;
     for (const auto& st : n.program.steps) {
       if (st.op == StepOp::RegWrite && st.reg->block == block && st.reg->name == name &&
@@ -801,7 +801,7 @@ TEST_CASE("network resnet18_stem: the stem and two basic blocks equal the refere
     return v;
   };
   const LoadedLayer l = load_layer(kResnet18);
-  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  const engines::CompiledNetwork n = engines::compile_network(l.header, l.root());
   CHECK(conv1_reg(n, "CDMA", "D_DATAIN_FORMAT").value_or(0) % 2 == 1);
   CHECK(conv1_reg(n, "CSC", "D_POST_Y_EXTENSION") == std::optional<uint32_t>(1));
   // The same network with a feature-cube input and "wfold": "auto" instead (the seed's W-fold on
@@ -818,7 +818,7 @@ TEST_CASE("network resnet18_stem: the stem and two basic blocks equal the refere
   std::map<std::string, Ref> folded_ref;
   CHECK(check_against_reference(f, folded_ref) > 10000);
   const LoadedLayer lf = load_layer(f);
-  CHECK(conv1_reg(units::compile_network(lf.header, lf.root()), "CDMA", "D_WFOLD").value_or(0) != 0);
+  CHECK(conv1_reg(engines::compile_network(lf.header, lf.root()), "CDMA", "D_WFOLD").value_or(0) != 0);
   fs::remove(f);
 }
 
@@ -830,7 +830,7 @@ TEST_CASE("network decoder: a stride-2 deconvolution concatenated with a skip in
   // The deconvolution runs as four sub-kernel convolutions then RUBIK (its interrupts), and writes
   // channels 0..31 of the concatenated cube; the skip input was loaded into channels 32..63.
   const LoadedLayer l = load_layer(kDecoder);
-  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  const engines::CompiledNetwork n = engines::compile_network(l.header, l.root());
   std::vector<std::string> waits;
   for (const auto& st : n.program.steps) {
     if (st.op == StepOp::WaitIntr && st.where.find("layer upconv (") != std::string::npos && st.intr.rfind("SDP", 0) != 0 &&
@@ -860,9 +860,9 @@ TEST_CASE("network dense_block: a BDMA copy places a concatenation inside the ne
   // 12 lines (LINE_REPEAT 11), 64 / 32 = 2 surfaces (SURF_REPEAT 1), line strides 384, surface
   // strides 12 x 384 = 4608; launched in group 0 and waited for on BDMA_0.
   const LoadedLayer l = load_layer(kDense);
-  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
-  std::map<std::string, const units::NetTensor*> t;
-  for (const units::NetTensor& x : n.tensors) t[x.name] = &x;
+  const engines::CompiledNetwork n = engines::compile_network(l.header, l.root());
+  std::map<std::string, const engines::NetTensor*> t;
+  for (const engines::NetTensor& x : n.tensors) t[x.name] = &x;
   CHECK(t["x"]->layout.base == t["cat1"]->layout.base);
   CHECK(t["y1"]->layout.base == t["cat1"]->layout.base + 4608);
   CHECK(t["cat1_copy"]->layout.base == t["cat2"]->layout.base);
@@ -956,7 +956,7 @@ TEST_CASE("network rubik: a 1x1 convolution to 4 x 32 channels then RUBIK CONTRA
 TEST_CASE("network lenet5: one program, each layer programmed into the other groups while the previous runs",
           "[network]") {
   const LoadedLayer l = load_layer(kLenet);
-  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  const engines::CompiledNetwork n = engines::compile_network(l.header, l.root());
   REQUIRE(n.pingpong);
   const auto& steps = n.program.steps;
   // Index of the first step of layer `name` matching `pred`.
@@ -1002,7 +1002,7 @@ TEST_CASE("network lenet5: the sequential schedule programs each layer after the
   const auto f = fs::temp_directory_path() / (std::to_string(::getpid()) + "-dla_network_seq.json");
   std::ofstream(f) << j.dump();
   const LoadedLayer l = load_layer(f);
-  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  const engines::CompiledNetwork n = engines::compile_network(l.header, l.root());
   fs::remove(f);
   CHECK_FALSE(n.pingpong);
   std::size_t last_wait = 0;
@@ -1208,7 +1208,7 @@ TEST_CASE("random network layers reuse CBUF data and are judged by every layer's
       INFO(g.name << ": " << g.features);
       const auto jd = parse_json_text(g.name + ".json", g.doc.dump());
       const JsonNode root = JsonNode::root(jd);
-      const units::CompiledNetwork n = units::compile_network(layer_header(g, jd->file), root);
+      const engines::CompiledNetwork n = engines::compile_network(layer_header(g, jd->file), root);
       int reuses = 0;
       for (const ProgramStep& st : n.program.steps) {
         if (st.op == StepOp::RegWrite && st.reg->block == "CDMA" && st.reg->name == "D_MISC_CFG" &&
@@ -1225,7 +1225,7 @@ TEST_CASE("random network layers reuse CBUF data and are judged by every layer's
       GoldenDevice gold(*dla::golden::find_config(cfg));
       REQUIRE(run_program(n.program, &gold, nullptr, {}).status == Status::Pass);
       CHECK(network_reference_diff(g, root, gold.memory()) == "");
-      const units::NetTensor& last = n.tensors.back();
+      const engines::NetTensor& last = n.tensors.back();
       gold.memory().write(last.layout.base, static_cast<uint8_t>(gold.memory().read(last.layout.base) ^ 0x40));
       CHECK_THAT(network_reference_diff(g, root, gold.memory()),
                  Catch::Contains("layer " + g.doc["layers"].back()["name"].get<std::string>() + ": 1 of"));

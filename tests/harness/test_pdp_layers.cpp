@@ -59,7 +59,7 @@ TEST_CASE("every pdp layer equals the int64 pooling reference on the golden mode
     DYNAMIC_SECTION(f.stem().string()) {
       const LoadedLayer l = load_layer(f);
       RunResult r;
-      const auto dev = testing::run_golden(units::compile_pdp_layer(l.header, l.root()), l, r);
+      const auto dev = testing::run_golden(engines::compile_pdp_layer(l.header, l.root()), l, r);
       INFO(r.message);
       REQUIRE(r.status == Status::Pass);
       const pdp_ref::Layer L = pdp_ref::read_layer(l.root(), f.stem().string(), l.header.seed);
@@ -93,7 +93,7 @@ TEST_CASE("the pdp layers cover the intended cases and are strong tests", "[pdp]
     if (L.int16) seen.insert("int16");
     if (L.C % (L.atom / L.bpe()) != 0) seen.insert("padded lanes");
     // Splits as compiled.
-    const Program p = units::compile_pdp_layer(l.header, l.root());
+    const Program p = engines::compile_pdp_layer(l.header, l.root());
     const uint32_t split = (written(p, "PDP", "D_OPERATION_MODE_CFG") >> 8) & 0xffu;
     if (split == 1) seen.insert("2 splits");
     if (split >= 4) seen.insert("many splits");
@@ -114,7 +114,7 @@ TEST_CASE("the pdp compiler splits wide lines as NVDLA's compiler does", "[pdp][
   // nv_small's line buffer and (1024 - 2) / 2 = 511 keep IN <= 1024 columns: 9 pieces, OUT 511 / 511
   // / 4096 - 8 x 511 = 8, IN (511-1) x 2 + 2 = 1022 / 1022 / (8-1) x 2 + 2 = 16.
   const LoadedLayer l = load_layer(kLayers / "small_max_w8192.json");
-  const Program p = units::compile_pdp_layer(l.header, l.root());
+  const Program p = engines::compile_pdp_layer(l.header, l.root());
   CHECK(((written(p, "PDP", "D_OPERATION_MODE_CFG") >> 8) & 0xffu) == 8u);  // SPLIT_NUM = pieces - 1
   const uint32_t in = written(p, "PDP", "D_PARTIAL_WIDTH_IN");
   const uint32_t out = written(p, "PDP", "D_PARTIAL_WIDTH_OUT");

@@ -59,7 +59,7 @@ TEST_CASE("every rubik layer equals the re-layout reference on the golden model"
     DYNAMIC_SECTION(f.stem().string()) {
       const LoadedLayer l = load_layer(f);
       RunResult r;
-      const auto dev = testing::run_golden(units::compile_rubik_layer(l.header, l.root()), l, r);
+      const auto dev = testing::run_golden(engines::compile_rubik_layer(l.header, l.root()), l, r);
       INFO(r.message);
       REQUIRE(r.status == Status::Pass);
       const rubik_ref::Layer L = rubik_ref::read_layer(l.root(), l.header.seed);
@@ -117,7 +117,7 @@ TEST_CASE("the rubik layers cover the intended cases", "[rubik][rubik_layers]") 
 TEST_CASE("the rubik compiler programs what the programming guide asks", "[rubik][rubik_layers]") {
   // contract_int16_s3x5_c17: W 2, H 3, Cout 17 int16 (34 bytes: 2 surfaces), sx 3, sy 5, packed.
   const LoadedLayer l = load_layer(kLayers / "contract_int16_s3x5_c17.json");
-  const Program p = units::compile_rubik_layer(l.header, l.root());
+  const Program p = engines::compile_rubik_layer(l.header, l.root());
   const auto w = last_writes(p);
   CHECK(w.at("D_MISC_CFG") == 0x100);                 // CONTRACT, IN_PRECISION INT16
   CHECK(w.at("D_DATAIN_SIZE_0") == ((2u << 16) | 1u));  // H-1, W-1
@@ -139,7 +139,7 @@ TEST_CASE("the rubik compiler programs what the programming guide asks", "[rubik
   CHECK(waits);
   // SPLIT: the plane count in DATAOUT_CHANNEL, 64-byte plane lines; no DECONV or CONTRACT strides.
   const LoadedLayer s = load_layer(kLayers / "split_int16_c17_w20.json");
-  const auto ws = last_writes(units::compile_rubik_layer(s.header, s.root()));
+  const auto ws = last_writes(engines::compile_rubik_layer(s.header, s.root()));
   CHECK(ws.at("D_MISC_CFG") == 0x101);
   CHECK(ws.at("D_DATAOUT_SIZE_1") == 16);
   CHECK(ws.at("D_DATAIN_SIZE_1") == 16);

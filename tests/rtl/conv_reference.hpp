@@ -59,10 +59,10 @@ inline uint32_t cacc_saturation(Device& d, const dla::golden::HwConfig& hw) {
   return d.reg_read(*db.address(hw.name, *db.find("CACC.D_OUT_SATURATION")));
 }
 
-inline units::CompiledConv compile_at(const fs::path& f, uint64_t seed) {
+inline engines::CompiledConv compile_at(const fs::path& f, uint64_t seed) {
   LoadedLayer l = load_layer(f);
   l.header.seed = seed;
-  return units::compile_conv_layer(l.header, l.root());
+  return engines::compile_conv_layer(l.header, l.root());
 }
 
 // Runs the layer's program on the golden device and (when `rtl_opt` is given) the RTL together,
@@ -73,7 +73,7 @@ inline void check_layer(const fs::path& f, uint64_t seed, const RunOptions* rtl_
   // No EW LUT / EQL, and no partial sum reaching CACC's saturating width (the plain sum is what
   // CACC computes only then).
   REQUIRE(not_applicable(L, e) == "");
-  const units::CompiledConv c = compile_at(f, seed);
+  const engines::CompiledConv c = compile_at(f, seed);
   const dla::golden::HwConfig& hw = *dla::golden::find_config(L.config);
   GoldenDevice gold(hw);
   std::unique_ptr<Device> rtl;
@@ -138,7 +138,7 @@ template <class F>
 std::string diff_after_weight_change(const fs::path& f, F change) {
   const LoadedLayer l = load_layer(f);
   const Layer L = read_layer(f, l.header.seed);
-  units::CompiledConv c = units::compile_conv_layer(l.header, l.root(), false);
+  engines::CompiledConv c = engines::compile_conv_layer(l.header, l.root(), false);
   auto w = std::find_if(c.program.steps.begin(), c.program.steps.end(), [](const ProgramStep& s) {
     return s.op == StepOp::MemLoad && s.where.find("weights") != std::string::npos;
   });

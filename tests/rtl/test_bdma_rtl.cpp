@@ -36,7 +36,7 @@ namespace {
 // One layer in cross mode under leg `o`: passes, and the RTL's memory agrees with the memcpy
 // reference over every byte the program initialized or a command wrote.
 void cross_with_reference(const RandomLayer& L, const RunOptions& o) {
-  cross_stress::cross_with_reference(L, o, &units::compile_bdma_layer, &make_bdma_rtl_device, &bdma_reference_diff);
+  cross_stress::cross_with_reference(L, o, &engines::compile_bdma_layer, &make_bdma_rtl_device, &bdma_reference_diff);
 }
 
 uint32_t addr(const std::string& reg) {
@@ -242,7 +242,7 @@ Program group_program(const std::vector<GroupOp>& ops, std::vector<std::size_t>&
   h.file = "bdma-groups";
   h.name = "bdma_groups";
   h.config = &golden::nv_full();
-  units::ProgramBuilder b(h);
+  engines::ProgramBuilder b(h);
   std::vector<uint8_t> src(0x8000);
   for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>(i * 13 + 5);
   b.load(0x100000, std::move(src), "sources");

@@ -84,14 +84,14 @@ Pair make_pair(const fs::path& a, const fs::path& b, bool reuse_data, bool reuse
                bool skip_weights) {
   const LoadedLayer la = load_layer(a);
   const LoadedLayer lb = load_layer(b);
-  units::CompiledConv ca = units::compile_conv_layer(la.header, la.root(), false);
+  engines::CompiledConv ca = engines::compile_conv_layer(la.header, la.root(), false);
   REQUIRE(ca.bands == 1);
   GoldenDevice scratch(*la.header.config);  // where the second layer's compiler runs it after the first
   REQUIRE(run_program(ca.program, &scratch, nullptr, {}).status == Status::Pass);
-  units::Placement at;
+  engines::Placement at;
   at.device = &scratch;
-  units::advance_groups(at.group, ca.program);
-  units::CompiledConv cb = units::compile_conv_layer(lb.header, lb.root(), at);
+  engines::advance_groups(at.group, ca.program);
+  engines::CompiledConv cb = engines::compile_conv_layer(lb.header, lb.root(), at);
   REQUIRE(cb.bands == 1);
   set_cbuf_bits(ca.program, false, false, skip_data, skip_weights);
   set_cbuf_bits(cb.program, reuse_data, reuse_weights, false, false);

@@ -136,7 +136,7 @@ constexpr uint64_t kIn = 0x80000000ull, kOut = 0x80800000ull;
 // Appends layer `p` in register group `group` (input at `in`, output at `out`; the LUT, a single
 // register set, only when `load_lut`): memory, registers, enables in p's order. Returns the
 // reference result.
-Expected add_layer(units::ProgramBuilder& b, const Lrn& p, const golden::HwConfig& hw, Rng& rng, int group,
+Expected add_layer(engines::ProgramBuilder& b, const Lrn& p, const golden::HwConfig& hw, Rng& rng, int group,
                    uint64_t in_addr, uint64_t out_addr, bool load_lut) {
   const int atom = hw.atom_bytes, bpe = p.int16 ? 2 : 1, lanes = atom / bpe, surf = (p.c + lanes - 1) / lanes;
   const int line = (p.w + p.line_gap) * atom;
@@ -196,7 +196,7 @@ Expected add_layer(units::ProgramBuilder& b, const Lrn& p, const golden::HwConfi
 
 // Waits for group `group`, then checks its output against the reference and the golden model
 // and its statistics registers (S_POINTER selects the group read).
-void check_layer(units::ProgramBuilder& b, const Expected& e, int group, uint64_t out_addr) {
+void check_layer(engines::ProgramBuilder& b, const Expected& e, int group, uint64_t out_addr) {
   b.wait_intr(fmt::format("CDP_{}", group));
   ProgramStep& ref = b.add(StepOp::Check, fmt::format("int64 reference, group {}", group));
   ref.check = CheckKind::File;
@@ -214,16 +214,16 @@ void check_layer(units::ProgramBuilder& b, const Expected& e, int group, uint64_
   b.read(b.reg("CDP", "D_PERF_LUT_LO_HIT"), e.stats.lo_hit);
 }
 
-units::ProgramBuilder builder(const golden::HwConfig& hw, const std::string& name) {
+engines::ProgramBuilder builder(const golden::HwConfig& hw, const std::string& name) {
   LayerHeader h;
   h.file = "generated";
   h.name = name;
   h.config = &hw;
-  return units::ProgramBuilder(h);
+  return engines::ProgramBuilder(h);
 }
 
 Program program_of(const Lrn& p, const golden::HwConfig& hw, Rng& rng) {
-  units::ProgramBuilder b = builder(hw, "cdp " + p.str());
+  engines::ProgramBuilder b = builder(hw, "cdp " + p.str());
   const Expected e = add_layer(b, p, hw, rng, 0, kIn, kOut, true);
   check_layer(b, e, 0, kOut);
   return b.program();
@@ -377,7 +377,7 @@ TEST_CASE("CDP RTL runs two layers queued in both register groups, each with its
       b.tables = a.tables;
       b.int16 = a.int16;
       b.rdma_first = !a.rdma_first;
-      units::ProgramBuilder pb = builder(*hw, "cdp two groups");
+      engines::ProgramBuilder pb = builder(*hw, "cdp two groups");
       const uint64_t in_b = kIn + 0x400000, out_b = kOut + 0x400000;
       const Expected ea = add_layer(pb, a, *hw, rng, 0, kIn, kOut, true);
       const Expected eb = add_layer(pb, b, *hw, rng, 1, in_b, out_b, false);

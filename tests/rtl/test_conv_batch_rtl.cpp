@@ -36,7 +36,7 @@ FcRun run_fc(int n, int c, int k) {
   h.unit = "conv";
   h.name = fmt::format("fc batch {}", n);
   h.config = &golden::nv_full();
-  const units::CompiledConv cc = units::compile_conv_layer(h, JsonNode::root(doc));
+  const engines::CompiledConv cc = engines::compile_conv_layer(h, JsonNode::root(doc));
   RunOptions o;
   o.mode = "cross";
   FcRun out;

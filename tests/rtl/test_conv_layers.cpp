@@ -90,7 +90,7 @@ TEST_CASE("the conv layers cover the intended shapes and are strong tests", "[co
     const Expected e = reference(L);
     // Split-H layers: larger than CBUF by purpose, and their CACC saturation counter is the last
     // band's only, so they are built not to saturate (checked here).
-    const units::CompiledConv cc = compile_at(f, l.header.seed);
+    const engines::CompiledConv cc = compile_at(f, l.header.seed);
     const bool split =
         all_written(cc.program, "CDMA", "D_OP_ENABLE", dla::golden::regs::cdma::D_OP_ENABLE::OP_EN{}).size() > 1 ||
         written(cc.program, "CDMA", "D_DATAIN_SIZE_0", dla::golden::regs::cdma::D_DATAIN_SIZE_0::DATAIN_HEIGHT{}) + 1 !=
@@ -123,7 +123,7 @@ TEST_CASE("conv layers compile to a driver's program: bookkeeping registers, ena
     const LoadedLayer l = load_layer(f);
     const Layer L = read_layer(f, l.header.seed);
     INFO(L.name);
-    const Program p = units::compile_conv_layer(l.header, l.root(), false).program;
+    const Program p = engines::compile_conv_layer(l.header, l.root(), false).program;
     const bool small = L.config == "nv_small";
     const int bpe = L.int16 ? 2 : 1;
     // conv-pipeline.md §3-4: EPS (N atoms per position, A atoms per entry: nv_small 1, nv_large's
@@ -294,7 +294,7 @@ TEST_CASE("layers at this RTL's CBUF limits compile and run on the RTL", "[rtl][
     h.unit = "conv";
     h.name = "cbuf_limit";
     h.config = &dla::golden::nv_small();
-    const units::CompiledConv c = units::compile_conv_layer(h, JsonNode::root(doc));
+    const engines::CompiledConv c = engines::compile_conv_layer(h, JsonNode::root(doc));
     CHECK(all_written(c.program, "CDMA", "D_OP_ENABLE", dla::golden::regs::cdma::D_OP_ENABLE::OP_EN{}).size() ==
           bands[i++]);
     RunOptions o;

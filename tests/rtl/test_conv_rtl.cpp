@@ -123,19 +123,19 @@ std::vector<Layer> layers() {
 TEST_CASE("conv RTL equals the golden model on layers beyond the traces", "[rtl][conv]") {
   for (const Layer& l : layers()) {
     for (const uint64_t seed : {1u, 2u, 3u}) {
-      const auto r = units::measure_conv(l.hw, l.p, seed, 0.3, static_cast<int>(seed % 3));
+      const auto r = engines::measure_conv(l.hw, l.p, seed, 0.3, static_cast<int>(seed % 3));
       INFO(l.what << " seed " << seed << ": " << r.detail);
       REQUIRE(r.outputs_equal);
       CHECK(r.out_saturation_rtl == r.out_saturation_golden);
     }
   }
   // the saturation case does saturate
-  const auto r = units::measure_conv(dla::golden::nv_full(), layers().back().p, 1, 0.0);
+  const auto r = engines::measure_conv(dla::golden::nv_full(), layers().back().p, 1, 0.0);
   CHECK(r.out_saturation_golden > 0);
 }
 
 TEST_CASE("conv RTL keeps the MACs busy on the reference 3x3 layer", "[rtl][conv][perf]") {
-  const auto r = units::measure_conv(dla::golden::nv_small(), units::conv_bench_layer(), 1, 0.0);
+  const auto r = engines::measure_conv(dla::golden::nv_small(), engines::conv_bench_layer(), 1, 0.0);
   INFO(r.detail);
   REQUIRE(r.outputs_equal);
   std::cout << "conv nv_small 32x16x32 -> 32x16x16, 3x3: ideal " << r.ideal_cycles << " cycles; layer "
@@ -151,11 +151,11 @@ TEST_CASE("conv RTL keeps the nv_full MACs busy on 3x3 layers", "[rtl][conv][per
     int c, k;
   };
   for (const Case cs : {Case{dla::golden::Precision::Int8, 128, 64}, Case{dla::golden::Precision::Int16, 64, 32}}) {
-    dla::golden::ConvParams p = units::conv_bench_layer();
+    dla::golden::ConvParams p = engines::conv_bench_layer();
     p.c = cs.c;
     p.k = cs.k;
     p.precision = cs.prec;
-    const auto r = units::measure_conv(dla::golden::nv_full(), p, 1, 0.0);
+    const auto r = engines::measure_conv(dla::golden::nv_full(), p, 1, 0.0);
     INFO(r.detail);
     REQUIRE(r.outputs_equal);
     std::cout << "conv nv_full 32x16x" << cs.c << " -> 32x16x" << cs.k << ", 3x3, "
@@ -170,7 +170,7 @@ TEST_CASE("conv RTL keeps the nv_full MACs busy on 3x3 layers", "[rtl][conv][per
 // 576 weight atoms; the DMA server answers each read after 4..32 cycles.
 TEST_CASE("conv RTL perf counters count DMA stall and latency cycles", "[rtl][conv]") {
   const uint64_t dat_reads = 2048, wt_reads = 576;
-  const auto calm = units::measure_conv(dla::golden::nv_small(), units::conv_bench_layer(), 1, 0.0);
+  const auto calm = engines::measure_conv(dla::golden::nv_small(), engines::conv_bench_layer(), 1, 0.0);
   REQUIRE(calm.outputs_equal);
   // no back-pressure and no SDP reads (flying, operands bypassed): the port never refuses
   CHECK(calm.cdma_dat_stall == 0);
@@ -181,7 +181,7 @@ TEST_CASE("conv RTL perf counters count DMA stall and latency cycles", "[rtl][co
   CHECK(calm.cdma_wt_latency >= 4 * wt_reads);
   CHECK(calm.cdma_wt_latency <= 40 * wt_reads);
 
-  const auto busy = units::measure_conv(dla::golden::nv_small(), units::conv_bench_layer(), 1, 0.5);
+  const auto busy = engines::measure_conv(dla::golden::nv_small(), engines::conv_bench_layer(), 1, 0.5);
   REQUIRE(busy.outputs_equal);
   // with ready low half the time, a few hundred of the 2624 requests must wait
   CHECK(busy.cdma_dat_stall > 200);

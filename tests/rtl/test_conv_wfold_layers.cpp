@@ -86,7 +86,7 @@ TEST_CASE("the wfold layers cover the fold's cases, program docs/WFOLD.md's regi
     const Layer L = read_layer(f, l.header.seed);
     INFO(L.name);
     CHECK(L.config == "nv_full");
-    const units::CompiledConv c = units::compile_conv_layer(l.header, l.root(), false);
+    const engines::CompiledConv c = engines::compile_conv_layer(l.header, l.root(), false);
     const Program& p = c.program;
     const int ws = expected_ws(f, L);
     const std::vector<uint32_t> en = all_written(p, "CDMA", "D_WFOLD", r::cdma::D_WFOLD::WFOLD_EN{});
@@ -171,7 +171,7 @@ TEST_CASE("the ResNet stem (224x224x3 -> 64, 7x7 stride 2 pad 3) compiles on nv_
       "padding": {"left": 3, "right": 2, "top": 3, "bottom": 2}, "stride": {"x": 2, "y": 2}, "clip": 8})";
   }
   const LoadedLayer l = load_layer(f);
-  const units::CompiledConv c = units::compile_conv_layer(l.header, l.root(), false);
+  const engines::CompiledConv c = engines::compile_conv_layer(l.header, l.root(), false);
   fs::remove(f);
   namespace r = dla::golden::regs;
   CHECK(c.out_shape.w == 112);

@@ -223,7 +223,7 @@ TEST_CASE("winograd conv layers compile to the winograd register program", "[con
     const LoadedLayer l = load_layer(f);
     const Layer L = read_layer(f, l.header.seed);
     INFO(L.name);
-    const Program p = units::compile_conv_layer(l.header, l.root(), false).program;
+    const Program p = engines::compile_conv_layer(l.header, l.root(), false).program;
     const int bpe = L.int16 ? 2 : 1;
     // docs/WINOGRAD.md, as NVDLA programs Winograd: every stride phase holds C' channels (C on whole
     // 32-byte atoms), C_ext = C' x sx x sy; the extended cube is the output + 4, the right / bottom
@@ -330,7 +330,7 @@ TEST_CASE("malformed winograd conv layers are refused naming file, JSON pointer 
 }
 
 TEST_CASE("the bench's winograd comparison: same values, the same golden output in both modes", "[conv][wino][bench]") {
-  const units::ConvWinoComparison c = units::measure_conv_wino(5, false);
+  const engines::ConvWinoComparison c = engines::measure_conv_wino(5, false);
   INFO(c.direct.detail << c.wino.detail);
   CHECK(c.direct.detail.empty());
   CHECK(c.wino.detail.empty());
@@ -348,7 +348,7 @@ TEST_CASE("the bench's winograd comparison: same values, the same golden output 
 }
 
 TEST_CASE("the bench's winograd comparison runs on the RTL and equals golden", "[rtl][conv][wino][bench]") {
-  const units::ConvWinoComparison c = units::measure_conv_wino(5, true);
+  const engines::ConvWinoComparison c = engines::measure_conv_wino(5, true);
   INFO(c.direct.detail << "\n" << c.wino.detail);
   CHECK(c.direct.outputs_equal);
   CHECK(c.wino.outputs_equal);

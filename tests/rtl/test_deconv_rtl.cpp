@@ -32,7 +32,7 @@ const std::vector<std::string> kDeconvBlocks{"CDMA", "CSC", "CMAC_A", "CMAC_B", 
 
 void cross_with_reference(const RandomLayer& L, const RunOptions& o) {
   cross_stress::cross_with_reference(
-      L, o, [](const LayerHeader& h, const JsonNode& root) { return units::compile_deconv_layer(h, root).program; },
+      L, o, [](const LayerHeader& h, const JsonNode& root) { return engines::compile_deconv_layer(h, root).program; },
       [](const golden::HwConfig& cfg, const RunOptions& opt) { return make_core_rubik_rtl_device(kDeconvBlocks, cfg, opt); },
       [](const RandomLayer& layer, const JsonNode& root, const Memory& mem) {
         return deconv_ref::compare(deconv_ref::read_layer(root, layer.seed), mem);
@@ -119,8 +119,8 @@ TEST_CASE("the two-top device stops a program whose two units together exceed --
   const fs::path dir = fs::path(DLA_SOURCE_DIR) / "testvectors" / "layers";
   const LoadedLayer sdp = load_layer(dir / "sdp" / "full_int16_c300_operands.json");
   const LoadedLayer rbk = load_layer(dir / "rubik" / "split_int16_w70_c3.json");
-  const Program sdp_prog = units::compile_sdp_layer(sdp.header, sdp.root());
-  const Program rbk_prog = units::compile_rubik_layer(rbk.header, rbk.root());
+  const Program sdp_prog = engines::compile_sdp_layer(sdp.header, sdp.root());
+  const Program rbk_prog = engines::compile_rubik_layer(rbk.header, rbk.root());
   // The layers' memory, registers and waits; their checks need golden and are left out.
   const auto part = [](const Program& p, bool waits) {
     std::vector<ProgramStep> out;

@@ -32,7 +32,7 @@ namespace {
 // The int64 reference: harness/linebuf_reference.hpp (plain loops, nothing from golden/'s arithmetic).
 
 // The reference on the job's own values: every layer fed the reference's previous output.
-std::vector<LinebufMap> ref_stack(const units::LinebufJob& job) {
+std::vector<LinebufMap> ref_stack(const engines::LinebufJob& job) {
   return linebuf_ref::stack(job.input, job.layers, job.precision == Precision::Int16 ? 16 : 8);
 }
 
@@ -49,7 +49,7 @@ void require_equal(const std::vector<LinebufMap>& got, const std::vector<Linebuf
 
 struct Loaded {
   std::string name;
-  units::LinebufJob job;
+  engines::LinebufJob job;
   uint64_t seed = 1;
 };
 
@@ -62,7 +62,7 @@ std::vector<Loaded> bundled() {
   std::vector<Loaded> out;
   for (const auto& f : files) {
     const LoadedLayer l = load_layer(f);
-    out.push_back({f.stem().string(), units::build_linebuf_job(l.header, l.root()), l.header.seed});
+    out.push_back({f.stem().string(), engines::build_linebuf_job(l.header, l.root()), l.header.seed});
   }
   return out;
 }
@@ -70,7 +70,7 @@ std::vector<Loaded> bundled() {
 // The RTL's maps against the reference: a map kept on chip (out_chip) has the shape and no data;
 // every other map equals the reference.
 void require_equal_rtl(const std::vector<LinebufMap>& got, const std::vector<LinebufMap>& ref,
-                       const units::LinebufJob& job, const std::string& what) {
+                       const engines::LinebufJob& job, const std::string& what) {
   REQUIRE(got.size() == ref.size());
   std::vector<LinebufMap> seen = ref;
   for (std::size_t i = 0; i < ref.size(); ++i) {
@@ -87,12 +87,12 @@ void require_equal_rtl(const std::vector<LinebufMap>& got, const std::vector<Lin
 // and on chip where they fit (the maps that leave compared): equal to the reference.
 void rtl_under(const Loaded& L, const std::vector<LinebufMap>& ref, const std::vector<RunOptions>& legs) {
   for (const bool on_chip : {false, true}) {
-    units::LinebufJob job = L.job;
-    units::place_linebuf_maps(job, on_chip);
+    engines::LinebufJob job = L.job;
+    engines::place_linebuf_maps(job, on_chip);
     for (const RunOptions& o : legs) {
       SimOptions s = o.sim;
       s.seed = *o.seed;
-      const units::LinebufOutcome rtl = units::run_linebuf_rtl(job, s, *o.stall, *o.seed);
+      const engines::LinebufOutcome rtl = engines::run_linebuf_rtl(job, s, *o.stall, *o.seed);
       require_equal_rtl(rtl.maps, ref, job,
                         L.name + (on_chip ? " maps on chip" : " maps in memory") + " RTL seed " +
                             std::to_string(*o.seed) + " rand-reset " + std::to_string(o.sim.rand_reset));
@@ -139,7 +139,7 @@ TEST_CASE("linebuf: >= 20 bundled layers equal the int64 reference on golden and
       // Not degenerate: at least three distinct values at the end (as many as there are, below 3).
       CHECK(distinct(ref.back()) >= std::min<std::size_t>(3, ref.back().data.size()));
     }
-    require_equal(units::run_linebuf_golden(L.job).maps, ref, L.name + " golden");
+    require_equal(engines::run_linebuf_golden(L.job).maps, ref, L.name + " golden");
     rtl_under(L, ref, cross_stress::legs_for(i));
     if (L.job.layers.size() >= 6 && L.job.input.w <= 56 && ref[ref.size() - 3].h == 7) stack6 = true;
   }
@@ -206,17 +206,17 @@ TEST_CASE("linebuf: the seed stack keeps maps 1-5 on chip: equal to the referenc
     CHECK(L.job.layers[i].out_chip == (i >= 1 && i <= 5));
     CHECK(L.job.layers[i].in_chip == (i >= 2));
   }
-  units::LinebufJob mem = L.job;
-  units::place_linebuf_maps(mem, false);
+  engines::LinebufJob mem = L.job;
+  engines::place_linebuf_maps(mem, false);
   uint64_t wt_bytes = 0;
   for (const RunOptions& o : cross_stress::legs_for(3)) {
     SimOptions s = o.sim;
     s.seed = *o.seed;
-    const units::LinebufOutcome chip = units::run_linebuf_rtl(L.job, s, *o.stall, *o.seed);
+    const engines::LinebufOutcome chip = engines::run_linebuf_rtl(L.job, s, *o.stall, *o.seed);
     require_equal_rtl(chip.maps, ref, L.job, "seed stack on chip");
     CHECK(chip.px_bytes == 9408u + 6272u);
     CHECK(chip.out_bytes == 6272u + 10u);
-    const units::LinebufOutcome through = units::run_linebuf_rtl(mem, s, *o.stall, *o.seed);
+    const engines::LinebufOutcome through = engines::run_linebuf_rtl(mem, s, *o.stall, *o.seed);
     require_equal(through.maps, ref, "seed stack in memory");
     CHECK(through.px_bytes == 20798u);
     CHECK(through.out_bytes == 11394u);
@@ -225,7 +225,7 @@ TEST_CASE("linebuf: the seed stack keeps maps 1-5 on chip: equal to the referenc
   }
   CHECK(wt_bytes > 0);
   // Golden with the same placement: the same values.
-  require_equal(units::run_linebuf_golden(L.job).maps, ref, "seed stack golden, maps on chip");
+  require_equal(engines::run_linebuf_golden(L.job).maps, ref, "seed stack golden, maps on chip");
 }
 
 TEST_CASE("linebuf layers: bad input names the JSON pointer and the rule", "[rtl][linebuf]") {
@@ -296,7 +296,7 @@ TEST_CASE("linebuf: a 416x416 seed-style stack on golden equals the int64 refere
   for (int i = 0; i < 10 * 8 * 7 * 7; ++i) fc.weights.push_back(rng.range(-8, 8));
   for (int i = 0; i < 10; ++i) fc.bias.push_back(rng.range(-200, 200));
   layers.push_back(fc);
-  units::LinebufJob job;
+  engines::LinebufJob job;
   job.input = in;
   job.layers = layers;
   const std::vector<LinebufMap> ref = ref_stack(job);
@@ -353,12 +353,12 @@ TEST_CASE("linebuf RTL refuses a descriptor outside its limits with a code, as g
   SimOptions s;
   for (const Case& k : cases) {
     INFO(k.what);
-    CHECK(units::linebuf_rtl_descriptor_error(k.L, k.c, k.h, k.w, Precision::Int8, s) == k.code);
+    CHECK(engines::linebuf_rtl_descriptor_error(k.L, k.c, k.h, k.w, Precision::Int8, s) == k.code);
     CHECK(linebuf_refusal(k.L, k.c, k.h, k.w, lim).has_value() == (k.code != 0));
   }
   // An on-chip input before any layer wrote the map store: the RTL refuses it (11), golden refuses
   // it as a stack's first layer.
-  CHECK(units::linebuf_rtl_descriptor_error(chip(1, true, false), 1, 3, 3, Precision::Int8, s) == 11);
+  CHECK(engines::linebuf_rtl_descriptor_error(chip(1, true, false), 1, 3, 3, Precision::Int8, s) == 11);
   LinebufLayer first = chip(1, true, false);
   first.weights.assign(9, 1);
   first.bias.assign(1, 0);

@@ -61,13 +61,13 @@ TEST_CASE("a conv whose last input lines no output uses ends only when they are 
   p.stride_y = 8;
   p.clip_truncate = 7;
   for (const bool slow : {false, true}) {
-    units::ConvBenchMode m;
+    engines::ConvBenchMode m;
     if (slow) {
       m.mem.latency_min = 64;
       m.mem.latency_max = 256;
     }
     for (const uint64_t seed : {1u, 2u, 3u}) {
-      const auto r = units::measure_conv(dla::golden::nv_small(), p, seed, 0.3, static_cast<int>(seed % 3), m);
+      const auto r = engines::measure_conv(dla::golden::nv_small(), p, seed, 0.3, static_cast<int>(seed % 3), m);
       INFO("seed " << seed << (slow ? " latency 64..256" : " latency 4..32") << ": " << r.detail);
       REQUIRE(r.detail.empty());
       CHECK(r.outputs_equal);

@@ -17,7 +17,7 @@
 #include "engines/lut/lut.hpp"
 
 using namespace dla::harness;
-using namespace dla::harness::units;
+using namespace dla::harness::engines;
 using dla::golden::LutConfig;
 using dla::golden::LutPrecision;
 using dla::golden::LutVariant;

@@ -109,7 +109,7 @@ void run_bundled_networks(bool all_legs) {
   REQUIRE(files.size() >= 11);
   for (const fs::path& f : files) {
     const LoadedLayer l = load_layer(f);
-    const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+    const engines::CompiledNetwork n = engines::compile_network(l.header, l.root());
     for (const RunOptions& o : legs_of(f, all_legs)) {
       const RunResult r = run_layer(f, o);
       INFO(f.filename().string() << " seed " << *o.seed << " rand-reset " << o.sim.rand_reset << "\n" << format_run(r));
@@ -126,9 +126,9 @@ void run_bundled_networks(bool all_legs) {
         const std::string layer = c.region.substr(at + 8, c.region.find(" (", at) - at - 8);
         compared.insert(layer);
         if (f.stem() == "mlp_batch") {  // each layer's check covers all 16 batches of its 1x1 tensor
-          for (const units::NetLayer& L : n.layers) {
+          for (const engines::NetLayer& L : n.layers) {
             if (L.name != layer) continue;
-            const units::NetTensor& t = n.tensors[static_cast<std::size_t>(L.output)];
+            const engines::NetTensor& t = n.tensors[static_cast<std::size_t>(L.output)];
             CHECK(t.n == 16);
             CHECK(c.elements == 16 * t.layout.batch_stride);
           }
@@ -213,10 +213,10 @@ TEST_CASE("network lenet5 on nv_small: the sequential schedule passes too, and p
 TEST_CASE("network lenet5: a corrupted RTL output is reported at its layer with the element's coordinates",
           "[network][rtl]") {
   const LoadedLayer l = load_layer(kLenet);
-  const units::CompiledNetwork n = units::compile_network(l.header, l.root());
+  const engines::CompiledNetwork n = engines::compile_network(l.header, l.root());
   // conv2's output c2 (8 x 8 x 16, two 8-channel surfaces): element (c 11, h 2, w 5) lies in
   // surface 1, lane 3.
-  const units::NetTensor& c2 = n.tensors.at(3);
+  const engines::NetTensor& c2 = n.tensors.at(3);
   REQUIRE(c2.name == "c2");
   const uint64_t addr = c2.layout.base + c2.layout.surface_stride + 2 * c2.layout.line_stride + 5 * 8 + 3;
   RunOptions o;

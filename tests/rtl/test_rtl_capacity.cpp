@@ -46,13 +46,13 @@ golden::ConvConfig config_of(const Layer& l) {
 // Writes the convolution blocks' D_ groups of `l` with D_BANK `banks` (the compiler's split when
 // absent) to the RTL device, then CDMA's D_OP_ENABLE; returns the refusal's text ("" when accepted).
 // `edit` may change the words before they are written.
-std::string enable_conv(const Layer& l, std::optional<units::ConvBanks> banks = std::nullopt,
-                        const std::function<void(units::BlockWords&)>& edit = {}) {
+std::string enable_conv(const Layer& l, std::optional<engines::ConvBanks> banks = std::nullopt,
+                        const std::function<void(engines::BlockWords&)>& edit = {}) {
   const golden::HwConfig& hw = *l.hw;
   const golden::ConvConfig c = config_of(l);
   golden::FeatureLayout out = c.in_layout;
   out.base = 0xa0000000ull;
-  units::BlockWords words = units::conv_register_words(c, hw, banks.value_or(units::conv_bank_split(c, hw)), out);
+  engines::BlockWords words = engines::conv_register_words(c, hw, banks.value_or(engines::conv_bank_split(c, hw)), out);
   if (edit) edit(words);
   std::string why;
   RunOptions o;
@@ -78,43 +78,43 @@ TEST_CASE("the conv compiler's D_BANK split is the driver's: data banks for the 
   // nv_small 128 x 100 x 8: 12800 entries = 25 banks of 512; 8 kernels x 8 B = 1 bank; all weights
   // fit in the other 7.
   const golden::ConvConfig a = config_of({&golden::nv_small(), 128, 100, 8, 8, 1, 1});
-  CHECK(units::conv_bank_split(a, golden::nv_small()).data == 25);
-  CHECK(units::conv_bank_split(a, golden::nv_small()).weight == 1);
+  CHECK(engines::conv_bank_split(a, golden::nv_small()).data == 25);
+  CHECK(engines::conv_bank_split(a, golden::nv_small()).weight == 1);
   // nv_small 6 x 6 x 512, 12 kernels 5x5: input 6*6*64 = 2304 entries = 5 banks; a kernel group
   // 8 x 12800 B = 25 banks of 4 KiB, all weights 12 x 12800 = 38 banks: the other 27.
   const golden::ConvConfig b = config_of({&golden::nv_small(), 6, 6, 512, 12, 5, 5});
-  CHECK(units::conv_bank_split(b, golden::nv_small()).data == 5);
-  CHECK(units::conv_bank_split(b, golden::nv_small()).weight == 27);
+  CHECK(engines::conv_bank_split(b, golden::nv_small()).data == 5);
+  CHECK(engines::conv_bank_split(b, golden::nv_small()).weight == 27);
   // nv_full int8 40 x 60 x 64: NVDLA packs two positions per 128-byte entry (EPS 20, 1200 entries,
   // 5 banks of 256); this RTL stores one position per entry (2400 rows): 10 data banks.
   const golden::ConvConfig f = config_of({&golden::nv_full(), 40, 60, 64, 40, 3, 3});
   CHECK(golden::conv_derived(f, golden::nv_full()).data_banks_min == 5);
-  CHECK(units::conv_bank_split(f, golden::nv_full()).data == 10);
+  CHECK(engines::conv_bank_split(f, golden::nv_full()).data == 10);
 }
 
 TEST_CASE("the conv RTL runs what D_BANK holds and refuses with a reason what it does not", "[rtl][conv]") {
   const Layer in25{&golden::nv_small(), 128, 100, 8, 8, 1, 1};
   // More than half of CBUF for the input (today's hardware split): accepted.
   CHECK(enable_conv(in25).empty());
-  CHECK(enable_conv(in25, units::ConvBanks{25, 7}).empty());
+  CHECK(enable_conv(in25, engines::ConvBanks{25, 7}).empty());
   // One data bank short (NVDLA's rule: CSC would wait forever).
-  CHECK_THAT(enable_conv(in25, units::ConvBanks{24, 8}),
+  CHECK_THAT(enable_conv(in25, engines::ConvBanks{24, 8}),
              Catch::Contains("CDMA.D_OP_ENABLE") && Catch::Contains("this RTL refuses the layer") &&
                  Catch::Contains("D_BANK.DATA_BANK gives the input 24 bank(s) but it needs 25") &&
                  Catch::Contains("CDMA.D_BANK 0x70017"));
   // More banks than CBUF has.
-  CHECK_THAT(enable_conv(in25, units::ConvBanks{25, 8}),
+  CHECK_THAT(enable_conv(in25, engines::ConvBanks{25, 8}),
              Catch::Contains("D_BANK gives 25 data + 8 weight banks, more than nv_small's 32 CBUF banks"));
   // A kernel group of 25 banks in 24 weight banks.
   const Layer wt25{&golden::nv_small(), 6, 6, 512, 12, 5, 5};
   CHECK(enable_conv(wt25).empty());
-  CHECK(enable_conv(wt25, units::ConvBanks{5, 25}).empty());
-  CHECK_THAT(enable_conv(wt25, units::ConvBanks{5, 24}),
+  CHECK(enable_conv(wt25, engines::ConvBanks{5, 25}).empty());
+  CHECK_THAT(enable_conv(wt25, engines::ConvBanks{5, 24}),
              Catch::Contains("D_BANK.WEIGHT_BANK gives the weights 24 bank(s) but one kernel group of weights needs 25"));
   // nv_full int8: NVDLA's 5 data banks hold the packed input, this RTL's unpacked rows need 10.
   const Layer packed{&golden::nv_full(), 40, 60, 64, 40, 3, 3};
   CHECK(enable_conv(packed).empty());
-  CHECK_THAT(enable_conv(packed, units::ConvBanks{5, 11}),
+  CHECK_THAT(enable_conv(packed, engines::ConvBanks{5, 11}),
              Catch::Contains("the input needs 2400 CBUF rows in this RTL (1 channel block(s) of 64 x W 40 x H 60), more "
                              "than its 5 data bank(s) of 256 entries (NVDLA packs it into 1200 entries"));
 }
@@ -127,16 +127,16 @@ TEST_CASE("the conv RTL takes image input (PIXEL) on NVDLA's CBUF layout and ref
   // needs 16 x 600 rows, 19 banks).
   namespace r = golden::regs;
   const Layer img{&golden::nv_small(), 16, 600, 1, 8, 1, 1};
-  const auto pixel = [](units::BlockWords& w) {
+  const auto pixel = [](engines::BlockWords& w) {
     w["CDMA"][r::cdma::D_DATAIN_FORMAT::offset] = 1u | (1u << 20);  // PIXEL, T_R8 (0), signed
     w["CSC"][r::csc::D_DATAIN_FORMAT::offset] = 1u;
     w["CDMA"][r::cdma::D_ENTRY_PER_SLICE::offset] = 1u;
     w["CSC"][r::csc::D_ENTRY_PER_SLICE::offset] = 1u;
   };
-  CHECK(enable_conv(img, units::ConvBanks{3, 1}, pixel).empty());
-  CHECK_THAT(enable_conv(img, units::ConvBanks{3, 1}),  // the same banks for feature data
+  CHECK(enable_conv(img, engines::ConvBanks{3, 1}, pixel).empty());
+  CHECK_THAT(enable_conv(img, engines::ConvBanks{3, 1}),  // the same banks for feature data
              Catch::Contains("this RTL refuses the layer") && Catch::Contains("D_BANK.DATA_BANK gives the input 3"));
-  CHECK_THAT(enable_conv(img, units::ConvBanks{2, 1}, pixel),
+  CHECK_THAT(enable_conv(img, engines::ConvBanks{2, 1}, pixel),
              Catch::Contains("this RTL refuses the layer") &&
                  Catch::Contains("D_BANK.DATA_BANK gives the input 2 bank(s) but it needs 3 (ENTRY_PER_SLICE 2 x 600 lines"));
 }
@@ -147,7 +147,7 @@ TEST_CASE("the conv RTL takes batches on nv_full and refuses what it cannot run 
   const Layer l{&golden::nv_full(), 4, 4, 64, 32, 3, 3};
   CHECK(enable_conv(l).empty());
   const auto batches = [](uint32_t n_m1, uint32_t stride) {
-    return [n_m1, stride](units::BlockWords& w) {
+    return [n_m1, stride](engines::BlockWords& w) {
       w["CDMA"][r::cdma::D_BATCH_NUMBER::offset] = n_m1;
       w["CSC"][r::csc::D_BATCH_NUMBER::offset] = n_m1;
       w["CACC"][r::cacc::D_BATCH_NUMBER::offset] = n_m1;
@@ -156,7 +156,7 @@ TEST_CASE("the conv RTL takes batches on nv_full and refuses what it cannot run 
   };
   CHECK(enable_conv(l, std::nullopt, batches(1u, 0x10000u)).empty());
   // CACC's copy alone (an inconsistent program): the RTL reads CDMA's, so it is refused.
-  CHECK_THAT(enable_conv(l, std::nullopt, [](units::BlockWords& w) { w["CACC"][r::cacc::D_BATCH_NUMBER::offset] = 3u; }),
+  CHECK_THAT(enable_conv(l, std::nullopt, [](engines::BlockWords& w) { w["CACC"][r::cacc::D_BATCH_NUMBER::offset] = 3u; }),
              Catch::Contains("CDMA.D_OP_ENABLE") && Catch::Contains("this RTL refuses the layer") &&
                  Catch::Contains("D_BATCH_NUMBER is 0 / 0 / 3 in CDMA / CSC / CACC") &&
                  Catch::Contains("the three copies differ"));
@@ -166,8 +166,8 @@ TEST_CASE("the conv RTL takes batches on nv_full and refuses what it cannot run 
   // Capacity counts the N cubes: nv_full int8 40 x 60 x 64 takes 2400 rows (10 banks of 256) as
   // one batch; 2 batches need 4800 rows, 19 banks (hand: 2 x 40 x 60 x 1 block).
   const Layer big{&golden::nv_full(), 40, 60, 64, 40, 3, 3};
-  CHECK(enable_conv(big, units::ConvBanks{10, 6}).empty());
-  CHECK_THAT(enable_conv(big, units::ConvBanks{10, 6}, batches(1u, 0x40000u)),
+  CHECK(enable_conv(big, engines::ConvBanks{10, 6}).empty());
+  CHECK_THAT(enable_conv(big, engines::ConvBanks{10, 6}, batches(1u, 0x40000u)),
              Catch::Contains("this RTL refuses the layer") &&
                  Catch::Contains("the input needs 4800 CBUF rows in this RTL (1 channel block(s) of 64 x W 40 x H 60 x N "
                                  "2), more than its 10 data bank(s) of 256 entries"));
@@ -177,26 +177,26 @@ TEST_CASE("the conv RTL takes compressed weights on nv_full and refuses what it 
           "[rtl][conv][compress]") {
   namespace r = golden::regs;
   const Layer l{&golden::nv_full(), 4, 4, 64, 32, 3, 3};
-  const auto compressed = [](units::BlockWords& w) {
+  const auto compressed = [](engines::BlockWords& w) {
     w["CDMA"][r::cdma::D_WEIGHT_FORMAT::offset] = 1u;
     w["CSC"][r::csc::D_WEIGHT_FORMAT::offset] = 1u;
   };
   CHECK(enable_conv(l, std::nullopt, compressed).empty());
   // CSC's copy alone: the RTL reads CDMA's.
-  CHECK_THAT(enable_conv(l, std::nullopt, [](units::BlockWords& w) { w["CSC"][r::csc::D_WEIGHT_FORMAT::offset] = 1u; }),
+  CHECK_THAT(enable_conv(l, std::nullopt, [](engines::BlockWords& w) { w["CSC"][r::csc::D_WEIGHT_FORMAT::offset] = 1u; }),
              Catch::Contains("this RTL refuses the layer") && Catch::Contains("D_WEIGHT_FORMAT is COMPRESSED") &&
                  Catch::Contains("CDMA's and CSC's copies differ"));
   CHECK_THAT(enable_conv({&golden::nv_small(), 4, 4, 8, 8, 3, 3}, std::nullopt, compressed),
              Catch::Contains("D_WEIGHT_FORMAT is COMPRESSED") && Catch::Contains("on nv_full only"));
   // Bank 15 holds the mask bits: 1 data + 15 weight banks is one too many.
-  CHECK_THAT(enable_conv(l, units::ConvBanks{1, 15}, compressed),
+  CHECK_THAT(enable_conv(l, engines::ConvBanks{1, 15}, compressed),
              Catch::Contains("1 data + 15 weight banks with compressed weights") && Catch::Contains("less bank 15"));
   // One kernel group's mask bits beyond bank 15: C 1024, 3x3, 32 kernels: 32 x 9 x 1024 / 8 = 36864
   // bytes > 256 x 128 - 128 (hand).
-  CHECK_THAT(enable_conv({&golden::nv_full(), 4, 4, 1024, 32, 3, 3}, units::ConvBanks{1, 10}, compressed),
+  CHECK_THAT(enable_conv({&golden::nv_full(), 4, 4, 1024, 32, 3, 3}, engines::ConvBanks{1, 10}, compressed),
              Catch::Contains("one kernel group's weight mask bits (36864 bytes) and one entry exceed bank 15's 32768 "
                              "bytes"));
-  CHECK_THAT(enable_conv(l, std::nullopt, [](units::BlockWords& w) { w["CSC"][r::csc::D_POST_Y_EXTENSION::offset] = 2u; }),
+  CHECK_THAT(enable_conv(l, std::nullopt, [](engines::BlockWords& w) { w["CSC"][r::csc::D_POST_Y_EXTENSION::offset] = 2u; }),
              Catch::Contains("this RTL refuses the layer") && Catch::Contains("CSC D_POST_Y_EXTENSION is 2") &&
                  Catch::Contains("only with image input on nv_full"));
 }
@@ -210,7 +210,7 @@ TEST_CASE("a conv program whose D_BANK does not hold its input stops as bad inpu
   h.unit = "conv";
   h.name = "dbank";
   h.config = &golden::nv_small();
-  units::CompiledConv c = units::compile_conv_layer(h, JsonNode::root(doc), false);
+  engines::CompiledConv c = engines::compile_conv_layer(h, JsonNode::root(doc), false);
   int changed = 0;
   for (auto& s : c.program.steps) {
     if (s.op == StepOp::RegWrite && s.reg->name == "D_BANK") {
@@ -250,7 +250,7 @@ TEST_CASE("Winograd conv layers whose data or weights take more than half of CBU
     const auto f = dir / ("wino_dbank_" + std::to_string(n++) + ".json");
     std::ofstream(f) << text;
     const LoadedLayer l = load_layer(f);
-    const units::CompiledConv c = ::conv_ref::compile_at(f, l.header.seed);
+    const engines::CompiledConv c = ::conv_ref::compile_at(f, l.header.seed);
     const auto banks = ::conv_ref::all_written(c.program, "CDMA", "D_BANK", golden::regs::cdma::D_BANK::DATA_BANK{});
     const auto wbanks = ::conv_ref::all_written(c.program, "CDMA", "D_BANK", golden::regs::cdma::D_BANK::WEIGHT_BANK{});
     REQUIRE(banks.size() == 1);

@@ -29,7 +29,7 @@ namespace {
 // One layer in cross mode under leg `o`, and the RTL's memory judged by the re-layout reference
 // over the whole output region.
 void cross_with_reference(const RandomLayer& L, const RunOptions& o) {
-  cross_stress::cross_with_reference(L, o, &units::compile_rubik_layer, &make_rubik_rtl_device,
+  cross_stress::cross_with_reference(L, o, &engines::compile_rubik_layer, &make_rubik_rtl_device,
                                      [](const RandomLayer& layer, const JsonNode& root, const Memory& mem) {
                                        return rubik_ref::compare(rubik_ref::read_layer(root, layer.seed), mem);
                                      });

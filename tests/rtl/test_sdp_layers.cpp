@@ -59,7 +59,7 @@ void run_cross(const std::string& prefix, std::size_t min_layers) {
 
 Program compile_file(const fs::path& f) {
   const LoadedLayer l = load_layer(f);
-  return units::compile_sdp_layer(l.header, l.root());
+  return engines::compile_sdp_layer(l.header, l.root());
 }
 
 uint32_t expected_read(const Program& p, const std::string& reg) {

@@ -17,7 +17,7 @@
 #include "harness/program_builder.hpp"
 #include "harness/bench.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 using golden::BdmaCommand;
 using golden::kBdmaUnit;
@@ -278,4 +278,4 @@ Program compile_bdma_layer_placed(const LayerHeader& h, const JsonNode& root, co
 
 UnitHandler bdma_handler() { return {"bdma", &validate, &run}; }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -13,7 +13,7 @@
 #include "harness/program.hpp"
 #include "harness/placement.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 inline constexpr uint64_t kBdmaMaxLayerBytes = uint64_t{16} << 20;  // bytes copied by all commands
 inline constexpr uint64_t kBdmaMaxLayerLines = uint64_t{1} << 20;   // lines of all commands
@@ -60,4 +60,4 @@ struct BdmaLayer {
 [[nodiscard]] std::vector<BenchCase> bench_bdma(const BenchOptions& opt);
 [[nodiscard]] std::string format_bench_bdma(const std::vector<BenchCase>& cases);
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -14,7 +14,7 @@
 #include "harness/program_builder.hpp"
 #include "harness/bench.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 namespace {
 
@@ -94,4 +94,4 @@ std::string format_bench_bdma(const std::vector<BenchCase>& cases) {
   return out;
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -6,7 +6,7 @@
 #include "harness/engine.hpp"
 #include "engines/bdma/bdma_random.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 Engine engine_bdma() {
   return {.name = "bdma",
@@ -34,4 +34,4 @@ Engine engine_bdma() {
           .absent_rule = "bdma layers run on nv_full only (the BDMA block exists there only, as in NVDLA)"};
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -175,7 +175,7 @@ RandomLayer generate_bdma_layer(const golden::HwConfig& hw, RandomLayer L, Rng& 
   for (int attempt = 0; attempt < 64; ++attempt) {
     std::string feat;
     ojson doc = draw_layer(L, d, feat);
-    if (!doc["launches"].empty() && random_layer_compiles(L, doc, &units::compile_bdma_layer)) {
+    if (!doc["launches"].empty() && random_layer_compiles(L, doc, &engines::compile_bdma_layer)) {
       L.doc = std::move(doc);
       L.features = feat;
       return L;
@@ -192,7 +192,7 @@ std::string bdma_reference_diff(const RandomLayer& L, const JsonNode& root, cons
   h.config = L.config;
   h.seed = L.seed;
   h.stall = L.stall;
-  const Program program = units::compile_bdma_layer(h, root);
+  const Program program = engines::compile_bdma_layer(h, root);
   std::unordered_map<uint64_t, uint8_t> ref;
   for (const ProgramStep& st : program.steps) {
     if (st.op == StepOp::MemFill) {

@@ -27,7 +27,7 @@
 #include "harness/program_builder.hpp"
 #include "harness/bench.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 namespace {
 
@@ -287,4 +287,4 @@ golden::CdpConfig cdp_layer_config(const LayerHeader& h, const JsonNode& root) {
 
 UnitHandler cdp_handler() { return {"cdp", &validate, &run}; }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

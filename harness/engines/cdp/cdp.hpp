@@ -11,7 +11,7 @@
 #include "harness/program.hpp"
 #include "harness/placement.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 // Fixed, aligned bases the compiler uses unless the layer names others ("input"/"output" "base").
 inline constexpr uint64_t kCdpInputBase = cdp_ref::kInputBase;
@@ -41,4 +41,4 @@ inline constexpr uint64_t kCdpOutputBase = cdp_ref::kOutputBase;
 // The golden device's unit of the engine (harness/engines/cdp/cdp_golden.cpp).
 [[nodiscard]] GoldenDevice::Unit cdp_golden_unit();
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

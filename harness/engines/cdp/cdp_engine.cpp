@@ -6,7 +6,7 @@
 #include "harness/engine.hpp"
 #include "engines/cdp/cdp_random.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 Engine engine_cdp() {
   return {.name = "cdp",
@@ -34,4 +34,4 @@ Engine engine_cdp() {
                                   .golden_only_rtl = "CDP"}};
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -62,10 +62,10 @@ void cdp_run(GoldenDevice& d, int g) {
 
 }  // namespace
 
-namespace units {
+namespace engines {
 
 GoldenDevice::Unit cdp_golden_unit() { return {"CDP", "CDP", &cdp_blocked, &cdp_partners, &cdp_run, {}}; }
 
-}  // namespace units
+}  // namespace engines
 
 }  // namespace dla::harness

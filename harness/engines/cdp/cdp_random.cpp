@@ -216,7 +216,7 @@ RandomLayer generate_cdp_layer(const golden::HwConfig& hw, RandomLayer L, Rng& r
   for (int attempt = 0; attempt < 64; ++attempt) {
     std::string feat;
     ojson doc = draw_layer(hw, L, d, feat);
-    if (random_layer_compiles(L, doc, &units::compile_cdp_layer)) {
+    if (random_layer_compiles(L, doc, &engines::compile_cdp_layer)) {
       L.doc = std::move(doc);
       L.features = feat;
       return L;

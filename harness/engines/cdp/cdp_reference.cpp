@@ -77,7 +77,7 @@ Layer read_layer(const JsonNode& root, const std::string& name, uint64_t seed) {
     L.out_shift = static_cast<int>(opt_int(*c, "shift", 0));
   }
   L.perf_lut = opt_bool(root, "perf_lut_en", true);
-  const golden::LutProgram lp = units::parse_lut_object(
+  const golden::LutProgram lp = engines::parse_lut_object(
       golden::LutVariant::Cdp, L.int16 ? golden::LutPrecision::Int16 : golden::LutPrecision::Int8, root.require("lut"));
   L.lut = lp.config;
   L.tables = lp.tables;

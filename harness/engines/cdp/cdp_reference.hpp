@@ -8,7 +8,7 @@
 // is computed (lanes past C with x = 0). The statistics follow the spec's CDP rule (exactly one
 // counter per lookup). The one piece it shares with the golden model is the LUT lookup itself
 // (golden::lut_lookup, verified on its own against hand-worked cases and the LUT RTL; docs/LUT.md),
-// and the tables come from the same "lut" parser the layers use (units::parse_lut_object). Input
+// and the tables come from the same "lut" parser the layers use (engines::parse_lut_object). Input
 // values are the JSON's "values", or the harness's value generator (resolve_values) for "random" /
 // "file", so they are the values the layer runs with.
 #pragma once

@@ -13,7 +13,7 @@
 #include "harness/sim.hpp"
 #include "harness/bench.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 using golden::CmacBeat;
 using golden::CmacStripe;
@@ -457,4 +457,4 @@ std::string format_bench_cmac(const std::vector<BenchCase>& cases) {
   return out;
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

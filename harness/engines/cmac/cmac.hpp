@@ -4,11 +4,11 @@
 #include "harness/bench.hpp"
 #include "harness/layer.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 // CMAC
 [[nodiscard]] UnitHandler cmac_handler();
 [[nodiscard]] std::vector<BenchCase> bench_cmac(const BenchOptions& opt);
 [[nodiscard]] std::string format_bench_cmac(const std::vector<BenchCase>& cases);
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

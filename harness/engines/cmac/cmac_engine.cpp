@@ -2,7 +2,7 @@
 #include "harness/engine.hpp"
 #include "engines/cmac/cmac.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 Engine engine_cmac() {
   return {.name = "cmac",
@@ -13,4 +13,4 @@ Engine engine_cmac() {
           .bench = BenchSupport{.run = &bench_cmac, .format = &format_bench_cmac, .memory_port = false}};
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -35,7 +35,7 @@
 #include "engines/sdp/sdp_compiler.hpp"
 #include "harness/bench.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 namespace {
 
@@ -964,4 +964,4 @@ CompiledConv compile_conv_layer(const LayerHeader& h, const JsonNode& root, cons
   return compile(h, root, true, at);
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

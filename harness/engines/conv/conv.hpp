@@ -21,7 +21,7 @@
 #include "harness/program.hpp"
 #include "harness/placement.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 // D_BANK: CBUF banks for the input (DATA_BANK + 1) and the weights (WEIGHT_BANK + 1).
 struct ConvBanks {
@@ -96,4 +96,4 @@ struct CompiledConv {
 // Convolution layers: compiled into register programs (docs/LAYER_FORMAT.md, "`conv` layers")
 [[nodiscard]] UnitHandler conv_handler();
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

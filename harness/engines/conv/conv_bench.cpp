@@ -22,7 +22,7 @@
 #include "engines/conv/conv.hpp"
 #include "harness/bench.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 namespace {
 
@@ -703,4 +703,4 @@ ConvWinoComparison measure_conv_wino(uint64_t seed, bool rtl, const golden::Conv
   return c;
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

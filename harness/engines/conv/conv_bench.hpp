@@ -15,7 +15,7 @@
 #include "golden/conv_wino.hpp"
 #include "harness/mem_model.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 // How measure_conv runs the layer.
 struct ConvBenchMode {
@@ -91,4 +91,4 @@ struct ConvWinoComparison {
 [[nodiscard]] std::vector<BenchCase> bench_conv(const BenchOptions& opt);
 [[nodiscard]] std::string format_bench_conv(const std::vector<BenchCase>& cases);
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -12,7 +12,7 @@
 #include "tops/nvdla_core_golden.hpp"
 #include "engines/conv/conv_random.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 namespace {
 
@@ -108,4 +108,4 @@ Engine engine_conv() {
                                                                 "(docs/WINOGRAD.md)"}}}};
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -14,7 +14,7 @@
 #include "harness/layer.hpp"
 #include "engines/sdp/sdp_compiler.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 namespace {
 
@@ -330,4 +330,4 @@ void apply_image_regs(BlockWords& w, const ConvConfig& c) {
       place(u(c.kernels - 1), cs::D_WEIGHT_SIZE_EXT_1::WEIGHT_KERNEL{});
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

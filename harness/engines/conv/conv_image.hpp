@@ -17,7 +17,7 @@
 #include "harness/json_reader.hpp"
 #include "engines/conv/conv.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 // The image part of a `conv` layer.
 struct ImageLayer {
@@ -63,4 +63,4 @@ void resolve_image_data(const JsonNode& in, const golden::ConvParams& p, ImageLa
 // Overwrites conv_register_words' direct-mode words with the image-mode fields.
 void apply_image_regs(BlockWords& w, const golden::ConvConfig& c);
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -8,7 +8,7 @@
 
 #include "golden/nvdla_regs.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 namespace {
 
@@ -179,4 +179,4 @@ void apply_modes_regs(BlockWords& w, const ConvConfig& c) {
   }
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -16,7 +16,7 @@
 #include "engines/conv/conv.hpp"
 #include "engines/sdp/sdp_compiler.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 inline constexpr uint64_t kWmbBase = 0xd800'0000ull;  // weight mask bits (weights at 0xd000'0000)
 inline constexpr uint64_t kWgsBase = 0xdc00'0000ull;  // weight group sizes
@@ -63,4 +63,4 @@ void apply_compression(golden::ConvConfig& c, const golden::CompressedWeights& c
 // weights leave them unwritten).
 void apply_modes_regs(BlockWords& w, const golden::ConvConfig& c);
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -25,7 +25,7 @@ namespace dla::harness {
 namespace {
 
 using golden::HwConfig;
-using namespace units::sdp_draw;
+using namespace engines::sdp_draw;
 
 
 struct ConvShape {
@@ -317,7 +317,7 @@ std::string try_compile_conv(const RandomLayer& L, const ojson& doc, bool& cbuf,
     h.config = L.config;
     h.seed = L.seed;
     h.stall = L.stall;
-    const units::CompiledConv cc = units::compile_conv_layer(h, JsonNode::root(jd), false);
+    const engines::CompiledConv cc = engines::compile_conv_layer(h, JsonNode::root(jd), false);
     if (bands != nullptr) *bands = cc.bands;
     if (conv != nullptr) *conv = cc.conv;
     if (shares_weights != nullptr) *shares_weights = cc.bands_share_weights;
@@ -449,7 +449,7 @@ void draw_sparse(const HwConfig& hw, RandomLayer& L, int64_t wmin, int64_t wmax,
     const golden::CbufGeometry cb = golden::cbuf_geometry(hw);
     const int64_t bank_bytes = int64_t{cb.entries_per_bank} * cb.entry_bytes;
     const int64_t group = int64_t{std::min(c.kernels, c.atomic_k)} * golden::conv_derived(c, hw).byte_per_kernel;
-    if (units::rtl_data_banks(c, hw) + (group + 128 + bank_bytes - 1) / bank_bytes > cb.banks - 1) return;
+    if (engines::rtl_data_banks(c, hw) + (group + 128 + bank_bytes - 1) / bank_bytes > cb.banks - 1) return;
     // a whole kernel group's mask bits (ATOMIC_K kernels, also where K is smaller: the golden
     // model's rule) and one entry within bank 15 (§5.3; the compiler does not check it)
     const int64_t bpe = c.precision == golden::Precision::Int16 ? 2 : 1;
@@ -593,7 +593,7 @@ std::optional<golden::ConvConfig> one_band_config(const RandomLayer& L, const oj
   h.unit = "conv";
   h.name = L.name;
   h.config = L.config;
-  return units::compile_conv_layer(h, JsonNode::root(jd), false).conv;
+  return engines::compile_conv_layer(h, JsonNode::root(jd), false).conv;
 }
 
 // Batches (docs/CDMA_MODES.md §1, nv_full): 1 in 8 direct layers (every one with --focus batch),
@@ -614,7 +614,7 @@ void draw_batch(const HwConfig& hw, RandomLayer& L, const ConvShape& s, bool out
     ojson with = L.doc;
     with["batch"] = n;
     const std::optional<golden::ConvConfig> c = one_band_config(L, with);
-    if (!c || units::rtl_data_banks(*c, hw) + golden::conv_derived(*c, hw).weight_banks_min > golden::cbuf_geometry(hw).banks) {
+    if (!c || engines::rtl_data_banks(*c, hw) + golden::conv_derived(*c, hw).weight_banks_min > golden::cbuf_geometry(hw).banks) {
       continue;
     }
     L.doc = with;

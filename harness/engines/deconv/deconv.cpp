@@ -33,7 +33,7 @@
 #include "engines/sdp/sdp_compiler.hpp"
 #include "harness/bench.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 namespace {
 
@@ -458,4 +458,4 @@ DeconvParts compile_deconv_parts(const LayerHeader& h, const JsonNode& root) { r
 
 UnitHandler deconv_handler() { return {"deconv", &validate, &run}; }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -15,7 +15,7 @@
 #include "harness/program.hpp"
 #include "engines/conv/conv.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 // The channel-extended cube (the sub-convolutions' outputs, RUBIK's input) starts here; the final
 // output is at sdp::kOutputBase.
@@ -58,4 +58,4 @@ struct DeconvParts {
 [[nodiscard]] std::vector<BenchCase> bench_deconv(const BenchOptions& opt);
 [[nodiscard]] std::string format_bench_deconv(const std::vector<BenchCase>& cases);
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -17,7 +17,7 @@
 #include "engines/deconv/deconv.hpp"
 #include "harness/bench.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 namespace {
 
@@ -185,4 +185,4 @@ std::string format_bench_deconv(const std::vector<BenchCase>& cases) {
   return out;
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -6,7 +6,7 @@
 #include "harness/engine.hpp"
 #include "engines/deconv/deconv_random.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 Engine engine_deconv() {
   return {.name = "deconv",
@@ -33,4 +33,4 @@ Engine engine_deconv() {
               "deconv layers run on nv_full only (their CONTRACT needs RBK, which exists there only, as in NVDLA)"};
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -23,7 +23,7 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-Program deconv_program(const LayerHeader& h, const JsonNode& root) { return units::compile_deconv_layer(h, root).program; }
+Program deconv_program(const LayerHeader& h, const JsonNode& root) { return engines::compile_deconv_layer(h, root).program; }
 
 ojson draw_layer(const RandomLayer& L, Rng& d, std::string& feat) {
   const bool int16 = d.chance(0.5);

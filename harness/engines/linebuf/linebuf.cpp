@@ -16,7 +16,7 @@
 #include "harness/sim.hpp"
 #include "harness/bench.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 using golden::LinebufAct;
 using golden::LinebufKind;
@@ -413,4 +413,4 @@ RunResult run(const LayerHeader& h, const JsonNode& root, const RunOptions& opt)
 
 UnitHandler linebuf_handler() { return {"linebuf", &validate, &run}; }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

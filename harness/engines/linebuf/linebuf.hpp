@@ -10,7 +10,7 @@
 #include "harness/layer.hpp"
 #include "harness/bench.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 inline constexpr int kLinebufNumPe = 4;  // the verilated model's NumPe
 
@@ -53,4 +53,4 @@ struct LinebufOutcome {
 [[nodiscard]] std::vector<BenchCase> bench_linebuf(const BenchOptions& opt);
 [[nodiscard]] std::string format_bench_linebuf(const std::vector<BenchCase>& cases);
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -15,7 +15,7 @@
 #include "engines/linebuf/linebuf.hpp"
 #include "harness/bench.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 namespace {
 
@@ -150,4 +150,4 @@ std::string format_bench_linebuf(const std::vector<BenchCase>& cases) {
   return out;
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -4,7 +4,7 @@
 #include "engines/linebuf/linebuf.hpp"
 #include "engines/linebuf/linebuf_random.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 Engine engine_linebuf() {
   return {.name = "linebuf",
@@ -19,4 +19,4 @@ Engine engine_linebuf() {
                                   .reports_reference_counts = true}};
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

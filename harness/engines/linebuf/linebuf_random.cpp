@@ -130,7 +130,7 @@ Drawn draw_layer(const RandomLayer& L, Rng& d) {
     if (fc) {
       lf = fmt::format("fc {}->{}", n_in, k);
       next = {k, 1, 1};
-      const int g = ceil_div(ceil_div(n_in, 9), units::kLinebufNumPe);
+      const int g = ceil_div(ceil_div(n_in, 9), engines::kLinebufNumPe);
       out.cycles += static_cast<double>(k) * g * 3 + n_in + k;
     } else {
       // pad 1 where a 3x3 window needs it; the map-rows class pads 14x14 and not 16x16 (16 x 16 padded).
@@ -149,7 +149,7 @@ Drawn draw_layer(const RandomLayer& L, Rng& d) {
       }
       lf = fmt::format("conv k{}{}{}{}", k, pad ? " p1" : " p0", pool ? " pool" : "", wonce ? " wonce" : "");
       next = {k, pool ? ho / 2 : ho, pool ? wo / 2 : wo};
-      const int g = ceil_div(s.c, units::kLinebufNumPe);
+      const int g = ceil_div(s.c, engines::kLinebufNumPe);
       out.cycles += static_cast<double>(ho) * k * g * (s.w + 2 * pad) + static_cast<double>(s.c) * s.h * s.w +
                     static_cast<double>(k) * ho * wo;
     }
@@ -216,16 +216,16 @@ Drawn draw_layer(const RandomLayer& L, Rng& d) {
 
 // The layer parser's checks (the engine's refusals) as a "compiler": a linebuf layer has no program.
 Program linebuf_checked(const LayerHeader& h, const JsonNode& root) {
-  (void)units::build_linebuf_job(h, root);
+  (void)engines::build_linebuf_job(h, root);
   return {};
 }
 
 }  // namespace
 
 std::string linebuf_golden_reference_diff(const LayerHeader& h, const JsonNode& root) {
-  const units::LinebufJob job = units::build_linebuf_job(h, root);
+  const engines::LinebufJob job = engines::build_linebuf_job(h, root);
   return linebuf_ref::first_difference(
-      units::run_linebuf_golden(job).maps,
+      engines::run_linebuf_golden(job).maps,
       linebuf_ref::stack(job.input, job.layers, golden::bits_per_element(job.precision)));
 }
 

@@ -16,7 +16,7 @@
 #include "harness/rng.hpp"
 #include "harness/bench.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 using golden::LutConfig;
 using golden::LutPrecision;
@@ -821,4 +821,4 @@ std::string format_bench_lut(const std::vector<BenchCase>& cases) {
   return out;
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -14,7 +14,7 @@
 #include "harness/layer.hpp"
 #include "harness/sim.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 // Lookups per beat of the verilated engines (rtl/CMakeLists.txt: Lanes=4 for both variants).
 inline constexpr int kLutLanes = 4;
@@ -98,4 +98,4 @@ struct LutOutcome {
 [[nodiscard]] std::vector<BenchCase> bench_lut(const BenchOptions& opt);
 [[nodiscard]] std::string format_bench_lut(const std::vector<BenchCase>& cases);
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -2,7 +2,7 @@
 #include "harness/engine.hpp"
 #include "engines/lut/lut.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 Engine engine_lut() {
   return {.name = "lut",
@@ -13,4 +13,4 @@ Engine engine_lut() {
           .bench = BenchSupport{.run = &bench_lut, .format = &format_bench_lut, .memory_port = false}};
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -43,7 +43,7 @@
 #include "engines/sdp/sdp.hpp"
 #include "harness/bench.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 namespace {
 
@@ -1168,4 +1168,4 @@ RunResult run(const LayerHeader& h, const JsonNode& root, const RunOptions& opt)
 UnitHandler network_handler() { return {"network", &validate, &run}; }
 
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

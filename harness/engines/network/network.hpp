@@ -21,7 +21,7 @@
 #include "harness/program.hpp"
 #include "harness/bench.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 struct NetTensor {
   std::string name;
@@ -90,4 +90,4 @@ struct CompiledNetwork {
 [[nodiscard]] std::vector<BenchCase> bench_network(const BenchOptions& opt);
 [[nodiscard]] std::string format_bench_network(const std::vector<BenchCase>& cases);
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

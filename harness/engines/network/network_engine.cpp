@@ -9,7 +9,7 @@
 #include "engines/network/network.hpp"
 #include "engines/network/network_random.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 Engine engine_network() {
   return {.name = "network",
@@ -38,4 +38,4 @@ Engine engine_network() {
                                       }}};
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

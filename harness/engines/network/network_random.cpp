@@ -131,7 +131,7 @@ RandomLayer generate_network_layer(const golden::HwConfig& hw, RandomLayer L, Rn
   int reuses = 0;
   try {
     const auto jd = parse_json_text(L.name + ".json", L.doc.dump());
-    const units::CompiledNetwork n = units::compile_network(layer_header(L, jd->file), JsonNode::root(jd));
+    const engines::CompiledNetwork n = engines::compile_network(layer_header(L, jd->file), JsonNode::root(jd));
     for (const ProgramStep& st : n.program.steps) {
       if (st.op == StepOp::RegWrite && st.reg->block == "CDMA" && st.reg->name == "D_MISC_CFG" &&
           (st.value & (1u << 16)) != 0) {
@@ -147,10 +147,10 @@ RandomLayer generate_network_layer(const golden::HwConfig& hw, RandomLayer L, Rn
 }
 
 std::string network_reference_diff(const RandomLayer& L, const JsonNode& root, const Memory& mem) {
-  const units::CompiledNetwork n = units::compile_network(layer_header(L, root.file()), root);
+  const engines::CompiledNetwork n = engines::compile_network(layer_header(L, root.file()), root);
   const bool int16 = L.doc["tensors"][0]["precision"] == "int16";
   std::map<std::string, std::pair<Tensor, std::vector<int64_t>>> values;  // tensor -> shape, reference values
-  const units::NetTensor& x = n.tensors.front();
+  const engines::NetTensor& x = n.tensors.front();
   values[x.name] = {Tensor{x.name, x.w, x.h, x.c}, x.values};
   for (std::size_t i = 0; i < n.layers.size(); ++i) {
     const ojson& layer = L.doc["layers"][i];
@@ -163,8 +163,8 @@ std::string network_reference_diff(const RandomLayer& L, const JsonNode& root, c
       // values of +-40 keep every partial sum far below CACC's width: never reached
       return fmt::format("layer {}: the reference cannot judge it: {}", layer["name"].get<std::string>(), why);
     }
-    const units::NetTensor* out = nullptr;
-    for (const units::NetTensor& t : n.tensors) {
+    const engines::NetTensor* out = nullptr;
+    for (const engines::NetTensor& t : n.tensors) {
       if (t.name == layer["output"]) out = &t;
     }
     if (out == nullptr) throw std::logic_error("random network: no output tensor " + layer["output"].dump());

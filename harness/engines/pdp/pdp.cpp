@@ -26,7 +26,7 @@
 #include "harness/program_builder.hpp"
 #include "harness/bench.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 namespace {
 
@@ -410,4 +410,4 @@ Program compile_pdp_layer_placed(const LayerHeader& h, const JsonNode& root, con
   return compile(h, root, at).program;
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -11,7 +11,7 @@
 #include "harness/program.hpp"
 #include "harness/placement.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 // Fixed, aligned bases the compiler uses unless the layer names others ("input"/"output" "base").
 inline constexpr uint64_t kPdpInputBase = 0x8000'0000ull;
@@ -53,4 +53,4 @@ void emit_pdp_registers(ProgramBuilder& pb, const golden::PdpConfig& c, int grou
 [[nodiscard]] std::vector<BenchCase> bench_pdp(const BenchOptions& opt);
 [[nodiscard]] std::string format_bench_pdp(const std::vector<BenchCase>& cases);
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -16,7 +16,7 @@
 #include "engines/pdp/pdp.hpp"
 #include "harness/bench.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 namespace {
 
@@ -163,4 +163,4 @@ std::string format_bench_pdp(const std::vector<BenchCase>& cases) {
   return out;
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -6,7 +6,7 @@
 #include "engines/pdp/pdp.hpp"
 #include "engines/pdp/pdp_random.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 Engine engine_pdp() {
   return {.name = "pdp",
@@ -29,4 +29,4 @@ Engine engine_pdp() {
                                   .golden_only_rtl = "PDP"}};
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -108,11 +108,11 @@ RandomLayer generate_pdp_layer(const golden::HwConfig& hw, RandomLayer L, Rng& r
   for (int attempt = 0; attempt < 64; ++attempt) {
     std::string feat;
     ojson doc = draw_layer(hw, L, rng, feat);
-    if (!random_layer_compiles(L, doc, &units::compile_pdp_layer) && doc.contains("split")) {
+    if (!random_layer_compiles(L, doc, &engines::compile_pdp_layer) && doc.contains("split")) {
       doc.erase("split");  // NVDLA's split rules forbid this piece width: let the compiler split
       feat += " (split dropped)";
     }
-    if (random_layer_compiles(L, doc, &units::compile_pdp_layer)) {
+    if (random_layer_compiles(L, doc, &engines::compile_pdp_layer)) {
       L.doc = std::move(doc);
       L.features = feat;
       return L;

@@ -3,10 +3,10 @@
 #include "harness/engine.hpp"
 #include "engines/program/program_unit.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 Engine engine_program() {
   return {.name = "program", .order = 1000, .handler = &program_handler, .rate_unit = "elements/cycle"};
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

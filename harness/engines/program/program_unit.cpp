@@ -5,7 +5,7 @@
 #include "harness/program_runner.hpp"
 #include "harness/bench.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 namespace {
 
@@ -28,4 +28,4 @@ RunResult run(const LayerHeader& h, const JsonNode& root, const RunOptions& opt)
 
 UnitHandler program_handler() { return {"program", &validate, &run}; }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

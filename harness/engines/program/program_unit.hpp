@@ -4,9 +4,9 @@
 #include "harness/bench.hpp"
 #include "harness/layer.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 // Register programs (validated here; executed by units with a CSB port).
 [[nodiscard]] UnitHandler program_handler();
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -21,7 +21,7 @@
 #include "harness/program_builder.hpp"
 #include "harness/bench.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 namespace {
 
@@ -370,4 +370,4 @@ golden::RubikConfig rubik_layer_config(const LayerHeader& h, const JsonNode& roo
 
 UnitHandler rubik_handler() { return {"rubik", &validate, &run}; }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -12,7 +12,7 @@
 #include "harness/program.hpp"
 #include "harness/placement.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 // Fixed, aligned bases the compiler uses unless the layer names others ("input"/"output" "base").
 inline constexpr uint64_t kRubikInputBase = 0x8000'0000ull;
@@ -49,4 +49,4 @@ void emit_rubik_registers(ProgramBuilder& pb, const golden::RubikConfig& c, int 
 // The golden device's unit of the engine (harness/engines/rubik/rubik_golden.cpp).
 [[nodiscard]] GoldenDevice::Unit rubik_golden_unit();
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -13,7 +13,7 @@
 #include "engines/rubik/rubik.hpp"
 #include "harness/bench.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 namespace {
 
@@ -82,4 +82,4 @@ std::string format_bench_rubik(const std::vector<BenchCase>& cases) {
   return out;
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -6,7 +6,7 @@
 #include "engines/rubik/rubik.hpp"
 #include "engines/rubik/rubik_random.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 Engine engine_rubik() {
   return {.name = "rubik",
@@ -35,4 +35,4 @@ Engine engine_rubik() {
           .absent_rule = "rubik layers run on nv_full only (the RBK block exists there only, as in NVDLA)"};
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

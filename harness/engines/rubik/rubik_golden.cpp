@@ -41,13 +41,13 @@ void rubik_run(GoldenDevice& d, int g) {
 
 }  // namespace
 
-namespace units {
+namespace engines {
 
 GoldenDevice::Unit rubik_golden_unit() {
   return {"RUBIK", "RBK", [](const GoldenDevice&, int) { return std::string(); },
           [](const GoldenDevice&, int) { return std::vector<std::string>(); }, &rubik_run, {}};
 }
 
-}  // namespace units
+}  // namespace engines
 
 }  // namespace dla::harness

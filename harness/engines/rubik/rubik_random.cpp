@@ -110,8 +110,8 @@ ojson draw_layer(const RandomLayer& L, Rng& d, std::string& feat) {
   if (mode == 2) in_align = 64;
   if (mode == 1) out_align = 64;
   if (d.chance(0.4)) {
-    in["base"] = draw_base(d, static_cast<int64_t>(units::kRubikInputBase), in_align);
-    out["base"] = draw_base(d, static_cast<int64_t>(units::kRubikOutputBase), out_align);
+    in["base"] = draw_base(d, static_cast<int64_t>(engines::kRubikInputBase), in_align);
+    out["base"] = draw_base(d, static_cast<int64_t>(engines::kRubikOutputBase), out_align);
     feat += " bases";
   }
   doc["input"] = in;
@@ -130,7 +130,7 @@ RandomLayer generate_rubik_layer(const golden::HwConfig& hw, RandomLayer L, Rng&
   for (int attempt = 0; attempt < 64; ++attempt) {
     std::string feat;
     ojson doc = draw_layer(L, rng, feat);
-    if (random_layer_compiles(L, doc, &units::compile_rubik_layer)) {
+    if (random_layer_compiles(L, doc, &engines::compile_rubik_layer)) {
       L.doc = std::move(doc);
       L.features = feat;
       return L;

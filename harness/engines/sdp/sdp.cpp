@@ -32,7 +32,7 @@
 #include "engines/sdp/sdp_compiler.hpp"
 #include "harness/bench.hpp"
 
-namespace dla::harness::units::sdp {
+namespace dla::harness::engines::sdp {
 
 namespace {
 
@@ -514,9 +514,9 @@ void emit_status_reads(ProgramBuilder& pb, const GoldenDevice* dev, int group) {
   }
 }
 
-}  // namespace dla::harness::units::sdp
+}  // namespace dla::harness::engines::sdp
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 namespace {
 
@@ -756,4 +756,4 @@ std::string format_bench_sdp(const std::vector<BenchCase>& cases) {
   return out;
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -8,7 +8,7 @@
 #include "harness/program.hpp"
 #include "harness/placement.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 // Compiles an `sdp` layer body into the register program a driver would issue (throws
 // InputError naming file, JSON pointer and rule). With `expect_status`, the golden model runs the
@@ -27,4 +27,4 @@ namespace dla::harness::units {
 [[nodiscard]] std::vector<BenchCase> bench_sdp(const BenchOptions& opt);
 [[nodiscard]] std::string format_bench_sdp(const std::vector<BenchCase>& cases);
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

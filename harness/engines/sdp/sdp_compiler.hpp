@@ -18,7 +18,7 @@
 #include "harness/placement.hpp"
 #include "harness/program_builder.hpp"
 
-namespace dla::harness::units::sdp {
+namespace dla::harness::engines::sdp {
 
 // Fixed, aligned bases of the regions the compilers allocate (each region < kRegionLimit).
 inline constexpr uint64_t kInputBase = 0x8000'0000ull;
@@ -146,4 +146,4 @@ void emit_registers(ProgramBuilder& pb, const Layer& L, int group = 0, int rdma_
 // Reads of SDP's status and counters in `group` (the S_POINTER.PRODUCER the program left).
 void emit_status_reads(ProgramBuilder& pb, const GoldenDevice* dev, int group = 0);
 
-}  // namespace dla::harness::units::sdp
+}  // namespace dla::harness::engines::sdp

@@ -4,7 +4,7 @@
 #include "engines/sdp/sdp.hpp"
 #include "engines/sdp/sdp_random.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 Engine engine_sdp() {
   return {.name = "sdp",
@@ -22,4 +22,4 @@ Engine engine_sdp() {
                                   }}};
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

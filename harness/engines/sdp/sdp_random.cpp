@@ -20,7 +20,7 @@ namespace dla::harness {
 namespace {
 
 using golden::HwConfig;
-using namespace units::sdp_draw;
+using namespace engines::sdp_draw;
 
 
 RandomLayer gen_sdp(const HwConfig& hw, RandomLayer L, Draw& d) {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace dla::harness::units::sdp_draw {
+namespace dla::harness::engines::sdp_draw {
 
 double lg_sd(int64_t lo, int64_t hi) {
   const double sd = std::sqrt((std::pow(static_cast<double>(hi - lo + 1), 2) - 1.0) / 12.0 +
@@ -195,4 +195,4 @@ void output_strides(ojson& out, int atom, int w, int h, int gap_line, int gap_su
   out["surface_stride"] = one ? int64_t{atom} : line * h + int64_t{atom} * gap_surf;
 }
 
-}  // namespace dla::harness::units::sdp_draw
+}  // namespace dla::harness::engines::sdp_draw

@@ -11,7 +11,7 @@
 #include "harness/random_layers.hpp"
 #include "harness/rng.hpp"
 
-namespace dla::harness::units::sdp_draw {
+namespace dla::harness::engines::sdp_draw {
 
 using ojson = nlohmann::ordered_json;
 
@@ -41,4 +41,4 @@ struct PostOps {
 // Output strides with gaps for a W x H output.
 void output_strides(ojson& out, int atom, int w, int h, int gap_line, int gap_surf);
 
-}  // namespace dla::harness::units::sdp_draw
+}  // namespace dla::harness::engines::sdp_draw

@@ -13,7 +13,7 @@
 #include "harness/sim.hpp"
 #include "harness/bench.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 using golden::HwConfig;
 using golden::Precision;
@@ -347,4 +347,4 @@ RunResult run(const LayerHeader& h, const JsonNode& root, const RunOptions& opt)
 
 UnitHandler wino_handler() { return {"wino", &validate, &run}; }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -4,9 +4,9 @@
 #include "harness/bench.hpp"
 #include "harness/layer.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 // Winograd PRA and POA (docs/WINOGRAD.md)
 [[nodiscard]] UnitHandler wino_handler();
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -2,10 +2,10 @@
 #include "harness/engine.hpp"
 #include "engines/wino/wino.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 Engine engine_wino() {
   return {.name = "wino", .order = 30, .handler = &wino_handler, .rate_unit = "tiles/cycle", .flip_bit = true};
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

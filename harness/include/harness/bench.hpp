@@ -11,7 +11,7 @@
 #include "harness/mem_model.hpp"
 #include "harness/program.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 [[nodiscard]] std::vector<UnitHandler> all_handlers();
 
@@ -68,4 +68,4 @@ struct BenchCase {
 // The header of a layer a bench generates (file "bench-<unit>", the bench's seed).
 [[nodiscard]] LayerHeader bench_layer_header(const std::string& unit, const std::string& name,
                                              const golden::HwConfig& cfg, uint64_t seed);
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

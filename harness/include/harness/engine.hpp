@@ -29,7 +29,7 @@
 #include "harness/bench.hpp"
 #include "harness/rtl_factory.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 // `dlacosim bench <name>`.
 struct BenchSupport {
@@ -138,5 +138,5 @@ struct Engine {
 // Defined by the generated engine_list.cpp: every engine_<name>() of harness/units/*_engine.cpp.
 [[nodiscard]] std::vector<Engine> registered_engines();
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines
 

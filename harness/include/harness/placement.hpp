@@ -22,7 +22,7 @@
 #include "harness/program.hpp"
 #include "harness/program_runner.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 struct Placement {
   // Tensors already in memory (loaded once, or written by their producers): the compiler points
@@ -87,4 +87,4 @@ inline void run_on_placed_device(const Placement& at, const Program& p, std::str
   }
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines

@@ -22,7 +22,7 @@
 #include "harness/program_runner.hpp"
 #include "harness/regdb.hpp"
 
-namespace dla::harness::units {
+namespace dla::harness::engines {
 
 class ProgramBuilder {
  public:
@@ -129,4 +129,4 @@ inline RunResult run_layer_program(const Program& p, const LayerHeader& h, const
   return r;
 }
 
-}  // namespace dla::harness::units
+}  // namespace dla::harness::engines
