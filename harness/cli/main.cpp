@@ -875,6 +875,14 @@ int cmd_random(const std::vector<std::string>& args) {
   if (p.vm.count("focus")) o.focus = p.vm["focus"].as<std::string>();
   // The campaign's memory model for every layer (else each layer draws its own; docs/RANDOM.md).
   if (p.vm.count("mem-latency") || p.vm.count("mem-bandwidth")) o.mem = mem_options_from(p.vm);
+  // A unit whose layers run through its layer handler (no register program) has no DMA memory
+  // model: the memory options would be ignored, so they are refused.
+  if (const engines::Engine* e = engines::find_engine(o.unit); o.mem && e != nullptr && e->random && e->random->compile == nullptr) {
+    throw InputError(p.vm.count("mem-latency") != 0 ? "--mem-latency" : "--mem-bandwidth", "",
+                     fmt::format("random {} runs its layers through the engine's own driver, which has no DMA memory "
+                                 "model; the memory options apply to units run as register programs",
+                                 o.unit));
+  }
   if (judge_cmod_from(p.vm)) o.judge_cmod = cmod_limits_from(p.vm);
   if (o.judge_cmod) {
     // Refused up front, not layer by layer: a configuration whose C model this build lacks.

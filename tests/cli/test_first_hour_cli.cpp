@@ -254,6 +254,14 @@ TEST_CASE("random: --mem-latency and --mem-bandwidth set every layer's memory an
   }
   CHECK(files == 2);
   CHECK(dlacosim("random conv --count 1 --mem-latency 9:3").exit == 2);
+  // A unit without a memory model refuses the options rather than ignoring them.
+  for (const char* opt : {"--mem-latency 64:256", "--mem-bandwidth 4"}) {
+    const Cmd lb = dlacosim(std::string("random linebuf --count 1 ") + opt);
+    INFO(lb.out);
+    CHECK(lb.exit == 2);
+    CHECK_THAT(lb.out, Catch::Contains("no DMA memory model"));
+  }
+  CHECK(dlacosim("random linebuf --count 1").exit == 0);
 }
 
 // ---------------------------------------------------------------- help and version
