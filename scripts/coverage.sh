@@ -122,14 +122,17 @@ verilator_coverage --write-info "$out/toggle.info" "$out/toggle.dat"
 units=(cmac lut wino sdp conv pdp cdp bdma rubik linebuf dma prim glb top common)
 for u in "${units[@]}"; do
   mkdir -p "$out/$u"
-  lcov --quiet --extract "$out/line.info" "*/rtl/$u/*" -o "$out/$u/line.info" >/dev/null 2>&1 || true
-  lcov --quiet --extract "$out/toggle.info" "*/rtl/$u/*" -o "$out/$u/toggle.info" >/dev/null 2>&1 || true
+  # an engine's RTL is engines/<u>/rtl/, the shared RTL rtl/<u>/
+  dir="rtl/$u"
+  [ -d "engines/$u/rtl" ] && dir="engines/$u/rtl"
+  lcov --quiet --extract "$out/line.info" "*/$dir/*" -o "$out/$u/line.info" >/dev/null 2>&1 || true
+  lcov --quiet --extract "$out/toggle.info" "*/$dir/*" -o "$out/$u/toggle.info" >/dev/null 2>&1 || true
   if [ -s "$out/$u/line.info" ]; then
-    genhtml --quiet --title "dlacosim RTL coverage: rtl/$u (line)" -o "$out/$u" "$out/$u/line.info" \
+    genhtml --quiet --title "dlacosim RTL coverage: $dir (line)" -o "$out/$u" "$out/$u/line.info" \
       >/dev/null
   fi
   if [ -s "$out/$u/toggle.info" ]; then
-    genhtml --quiet --title "dlacosim RTL coverage: rtl/$u (toggle)" -o "$out/$u/toggle" \
+    genhtml --quiet --title "dlacosim RTL coverage: $dir (toggle)" -o "$out/$u/toggle" \
       "$out/$u/toggle.info" >/dev/null
   fi
 done

@@ -5,7 +5,7 @@
       Splits a merged Verilator coverage file by point type into OUTDIR/line.dat (line and
       branch points), OUTDIR/toggle.dat and OUTDIR/user.dat (cover property points).
   coverage_report.py summary OUTDIR UNIT...
-      Prints one line per RTL unit (rtl/<UNIT>/): line coverage from OUTDIR/<UNIT>/line.info
+      Prints one line per RTL unit (engines/<UNIT>/rtl/ or rtl/<UNIT>/): line coverage from OUTDIR/<UNIT>/line.info
       (the lines of its lcov report) and toggle coverage (toggle points hit of all) from
       OUTDIR/toggle.dat. Writes the same table to OUTDIR/summary.md.
   coverage_report.py uncovered OUTDIR UNIT
@@ -57,7 +57,7 @@ def split(merged, outdir):
 
 
 def unit_of(path):
-    m = re.search(r"/rtl/([^/]+)/", path)
+    m = re.search(r"/engines/([^/]+)/rtl/", path) or re.search(r"/rtl/([^/]+)/", path)
     return m.group(1) if m else None
 
 

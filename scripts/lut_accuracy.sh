@@ -9,8 +9,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-${CXX:-c++} -std=c++20 -O2 -Wall -Wextra -Wconversion -I"$root/golden/include" "$root/tools/lut_accuracy.cpp" \
-  "$root/golden/src/lut.cpp" "$root/golden/src/lut_builders.cpp" -o "$tmp/lut_accuracy"
+${CXX:-c++} -std=c++20 -O2 -Wall -Wextra -Wconversion -I"$root/golden/include" -I"$root" "$root/tools/lut_accuracy.cpp" \
+  "$root/engines/lut/golden/lut.cpp" "$root/engines/lut/golden/lut_builders.cpp" -o "$tmp/lut_accuracy"
 "$tmp/lut_accuracy"
 [ "${1:-}" = "--no-plots" ] && exit 0
 mkdir -p "$root/docs/img"

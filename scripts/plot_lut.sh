@@ -16,7 +16,7 @@ cat > "$tmp/lut_csv.cpp" <<'CPP'
 #include <cstdio>
 #include <fstream>
 #include <string>
-#include "golden/lut_builders.hpp"
+#include "engines/lut/golden/lut_builders.hpp"
 using namespace dla::golden;
 int main(int argc, char** argv) {
   const std::string name = argv[1];
@@ -56,8 +56,8 @@ int main(int argc, char** argv) {
   return 0;
 }
 CPP
-${CXX:-c++} -std=c++20 -O1 -I"$root/golden/include" "$tmp/lut_csv.cpp" "$root/golden/src/lut.cpp" \
-  "$root/golden/src/lut_builders.cpp" -o "$tmp/lut_csv"
+${CXX:-c++} -std=c++20 -O1 -I"$root/golden/include" -I"$root" "$tmp/lut_csv.cpp" "$root/engines/lut/golden/lut.cpp" \
+  "$root/engines/lut/golden/lut_builders.cpp" -o "$tmp/lut_csv"
 "$tmp/lut_csv" "$fn" "$csv"
 
 logx=""

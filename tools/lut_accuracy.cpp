@@ -1,14 +1,14 @@
 // LUT builder accuracy report: max and mean absolute error of the golden table builders
 // (golden/lut_builders.hpp) against the double-precision functions, for the tables that
 // scripts/plot_lut.sh plots. Built and run by scripts/lut_accuracy.sh (no CMake target: it only
-// needs golden/src/lut.cpp and golden/src/lut_builders.cpp).
+// needs engines/lut/golden/lut.cpp and engines/lut/golden/lut_builders.cpp).
 //   lut_accuracy            markdown table on stdout
 #include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
-#include "golden/lut_builders.hpp"
+#include "engines/lut/golden/lut_builders.hpp"
 
 using namespace dla::golden;
 

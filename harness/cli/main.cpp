@@ -25,7 +25,7 @@
 #include "harness/report.hpp"
 #include "harness/version.hpp"
 #include "harness/engine.hpp"
-#include "engines/network/network.hpp"
+#include "engines/network/harness/network.hpp"
 #include "harness/bench.hpp"
 
 namespace po = boost::program_options;

@@ -6,7 +6,7 @@
 #include <array>
 #include <stdexcept>
 
-#include "golden/bdma.hpp"
+#include "engines/bdma/golden/bdma.hpp"
 #include "golden/nvdla_regs.hpp"
 #include "harness/errors.hpp"
 #include "harness/engine.hpp"

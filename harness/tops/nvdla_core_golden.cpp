@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "golden/cdp.hpp"
-#include "golden/conv.hpp"
+#include "engines/cdp/golden/cdp.hpp"
+#include "engines/conv/golden/conv.hpp"
 #include "golden/nvdla_regs.hpp"
-#include "golden/pdp.hpp"
-#include "golden/rubik.hpp"
-#include "golden/sdp.hpp"
+#include "engines/pdp/golden/pdp.hpp"
+#include "engines/rubik/golden/rubik.hpp"
+#include "engines/sdp/golden/sdp.hpp"
 #include "harness/golden_device.hpp"
 #include "harness/memory.hpp"
 

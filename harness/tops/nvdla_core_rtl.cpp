@@ -16,7 +16,7 @@
 #include "harness/errors.hpp"
 #include "harness/rtl_device.hpp"
 #include "tops/rtl_devices.hpp"
-#include "engines/conv/conv.hpp"
+#include "engines/conv/harness/conv.hpp"
 #include "harness/engine.hpp"
 #include "tops/nvdla_core_watch.hpp"
 

@@ -25,15 +25,15 @@ namespace dla::harness {
 [[nodiscard]] std::unique_ptr<Device> make_nvdla_core_top(const std::vector<std::string>& blocks,
                                                           const golden::HwConfig& cfg, const RunOptions& opt);
 
-// CDP with CDP_RDMA (rtl/top/nvdla_cdp_top.sv; harness/engines/cdp/cdp_rtl.cpp): the device for a program
+// CDP with CDP_RDMA (rtl/top/nvdla_engine_top.sv (Engine "cdp"); engines/cdp/harness/cdp_rtl.cpp): the device for a program
 // whose enabled blocks are CDP and CDP_RDMA.
 [[nodiscard]] std::unique_ptr<Device> make_cdp_rtl_device(const golden::HwConfig& cfg, const RunOptions& opt);
 
-// BDMA (rtl/top/nvdla_bdma_top.sv; harness/engines/bdma/bdma_rtl.cpp, nv_full only): the device for a
+// BDMA (rtl/top/nvdla_engine_top.sv (Engine "bdma"); engines/bdma/harness/bdma_rtl.cpp, nv_full only): the device for a
 // program whose only enabled block is BDMA.
 [[nodiscard]] std::unique_ptr<Device> make_bdma_rtl_device(const golden::HwConfig& cfg, const RunOptions& opt);
 
-// RUBIK (rtl/top/nvdla_rubik_top.sv; harness/engines/rubik/rubik_rtl.cpp, nv_full only): the device for a
+// RUBIK (rtl/top/nvdla_engine_top.sv (Engine "rubik"); engines/rubik/harness/rubik_rtl.cpp, nv_full only): the device for a
 // program whose only enabled block is RBK.
 [[nodiscard]] std::unique_ptr<Device> make_rubik_rtl_device(const golden::HwConfig& cfg, const RunOptions& opt);
 
@@ -58,7 +58,7 @@ namespace dla::harness {
                                                                                      bool runs_sdp);
 [[nodiscard]] std::function<void(uint32_t addr, uint32_t value)> make_rubik_guard(const golden::HwConfig& cfg);
 [[nodiscard]] std::function<void(uint32_t addr, uint32_t value)> make_cdp_guard(const golden::HwConfig& cfg);
-// BDMA's check (harness/engines/bdma/bdma_rtl.cpp) needs the waits too: a group is busy from its launch
+// BDMA's check (engines/bdma/harness/bdma_rtl.cpp) needs the waits too: a group is busy from its launch
 // until a wait of the program releases it, as on the golden device.
 struct BdmaGuardHooks {
   std::function<void(uint32_t addr, uint32_t value)> write;
@@ -69,7 +69,7 @@ struct BdmaGuardHooks {
 // The units whose done pulses nvdla_core wires to its GLB ("SDP", "CACC", ...).
 [[nodiscard]] const std::vector<std::string>& nvdla_core_intr_units();
 
-// The check an RTL device with PDP runs on every CSB write (harness/engines/pdp/pdp_rtl.cpp): when a
+// The check an RTL device with PDP runs on every CSB write (engines/pdp/harness/pdp_rtl.cpp): when a
 // PDP group is launched it refuses (InputError naming the register and the rule) what this PDP
 // RTL does not compute as NVDLA does. `flying_ok`: the top feeds PDP from SDP on the fly.
 [[nodiscard]] std::function<void(uint32_t addr, uint32_t value)> make_pdp_guard(const golden::HwConfig& cfg,

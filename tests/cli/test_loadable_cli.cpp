@@ -9,8 +9,8 @@
 #include <string>
 #include <unistd.h>
 
-#include "../common/md5.hpp"
-#include "../common/nvdla_sw.hpp"
+#include "common/md5.hpp"
+#include "common/nvdla_sw.hpp"
 #include "cli_run.hpp"
 
 namespace {

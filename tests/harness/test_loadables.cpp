@@ -10,8 +10,8 @@
 #include <string>
 #include <unistd.h>
 
-#include "../common/md5.hpp"
-#include "../common/nvdla_sw.hpp"
+#include "common/md5.hpp"
+#include "common/nvdla_sw.hpp"
 #include "golden/config.hpp"
 #include "harness/errors.hpp"
 #include "harness/loadable.hpp"

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "golden/config.hpp"
-#include "engines/conv/conv_bench.hpp"
+#include "engines/conv/harness/conv_bench.hpp"
 
 using namespace dla::harness;
 
@@ -55,7 +55,7 @@ TEST_CASE("a latency range reaches the RTL: CDMA's latency counters see it", "[h
   CHECK(r.dma->mem.latency_min == 64);
   CHECK(r.dma->mem.latency_max == 256);
   // Each read waits at least the minimum (at 4..32 the sum stays below 40 per read,
-  // tests/rtl/test_conv_rtl.cpp); in-order responses can add to the maximum, so no upper bound.
+  // engines/conv/tests/rtl/test_conv_rtl.cpp); in-order responses can add to the maximum, so no upper bound.
   CHECK(r.cdma_dat_latency >= 64 * kDatReads);
   CHECK(r.cdma_wt_latency >= 64 * kWtReads);
   const auto base = run({});

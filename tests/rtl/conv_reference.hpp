@@ -1,4 +1,4 @@
-// Helpers of the `conv` layer tests (tests/rtl/test_conv_layers.cpp, test_conv_wino_layers.cpp)
+// Helpers of the `conv` layer tests (engines/conv/tests/rtl/test_conv_layers.cpp, test_conv_wino_layers.cpp)
 // around the independent int64 reference (harness/conv_reference.hpp: the layer read from its
 // JSON, its expected output from plain int64 loops -- the convolution, CDMA input converter, CACC's
 // clip and 32-bit saturation, the SDP post-ops -- with no golden/ arithmetic and no layer-compiler
@@ -18,7 +18,7 @@
 
 #include "golden/config.hpp"
 #include "golden/nvdla_regs.hpp"
-#include "engines/conv/conv_reference.hpp"
+#include "engines/conv/harness/conv_reference.hpp"
 #include "harness/errors.hpp"
 #include "harness/golden_device.hpp"
 #include "harness/program_runner.hpp"
@@ -26,7 +26,7 @@
 #include "harness/rtl_factory.hpp"
 #include "tops/rtl_devices.hpp"
 #include "cross_stress.hpp"
-#include "engines/conv/conv.hpp"
+#include "engines/conv/harness/conv.hpp"
 
 namespace conv_ref {
 

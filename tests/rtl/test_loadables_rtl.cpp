@@ -8,8 +8,8 @@
 #include <string>
 #include <unistd.h>
 
-#include "../common/md5.hpp"
-#include "../common/nvdla_sw.hpp"
+#include "common/md5.hpp"
+#include "common/nvdla_sw.hpp"
 #include "cross_stress.hpp"
 #include "harness/loadable_runner.hpp"
 

@@ -14,7 +14,7 @@
 
 #include "conv_reference.hpp"
 #include "golden/config.hpp"
-#include "engines/conv/conv_bench.hpp"
+#include "engines/conv/harness/conv_bench.hpp"
 
 using namespace conv_ref;  // NOLINT(google-build-using-namespace)
 

@@ -13,12 +13,12 @@
 
 #include "conv_reference.hpp"
 #include "golden/config.hpp"
-#include "golden/conv.hpp"
+#include "engines/conv/golden/conv.hpp"
 #include "golden/nvdla_regs.hpp"
 #include "harness/errors.hpp"
 #include "harness/regdb.hpp"
 #include "tops/rtl_devices.hpp"
-#include "engines/conv/conv.hpp"
+#include "engines/conv/harness/conv.hpp"
 
 using namespace dla::harness;
 namespace golden = dla::golden;

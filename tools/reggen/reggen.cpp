@@ -6,7 +6,7 @@
 //   rtl/common/nvdla_regs_pkg.sv                the same constants, and per grouped block the
 //                                               packed structs <blk>_reg2hw_d_t, <blk>_hw2reg_t,
 //                                               <blk>_reg2hw_s_t (with <blk>_s_decode)
-//   rtl/common/regs/<blk>_reg_top.sv            per grouped block, the register block: a wrapper
+//   engines/<engine>/rtl/<blk>_reg_top.sv       per grouped block, the register block: a wrapper
 //                                               of dla_group_regs with reg2hw / hw2reg ports;
 //                                               per single-register engine block (BDMA), a
 //                                               wrapper of dla_single_regs with reg2hw (stored
@@ -16,8 +16,8 @@
 //   reggen --json ... --root OUT_DIR --check SOURCE_DIR
 //
 // The files are written under --root at the paths above. With --check they are then compared with
-// the committed files under SOURCE_DIR (and SOURCE_DIR/rtl/common/regs must hold no other
-// file); any difference exits 1 naming the file and the first differing line.
+// the committed files under SOURCE_DIR (and no other *_reg_top.sv may sit in SOURCE_DIR/engines/*/rtl);
+// any difference exits 1 naming the file and the first differing line.
 //
 // Struct members: one per field, named <reg>_<field> in lower case without the register's group
 // prefix (D_, S_); a register with one field gives its member the register's name alone
@@ -839,7 +839,16 @@ std::string diff(const std::string& committed_path, const std::string& generated
   }
 }
 
-constexpr const char* kRegTopDir = "rtl/common/regs";
+// The engine folder each block's register block belongs to (engines/<engine>/rtl/).
+std::string reg_top_path(const std::string& block) {
+  static const std::map<std::string, std::string> kEngine = {
+      {"bdma", "bdma"},     {"cacc", "conv"}, {"cdma", "conv"},     {"cmac_a", "conv"}, {"cmac_b", "conv"},
+      {"csc", "conv"},      {"cdp", "cdp"},   {"cdp_rdma", "cdp"},  {"pdp", "pdp"},     {"pdp_rdma", "pdp"},
+      {"rbk", "rubik"},     {"sdp", "sdp"},   {"sdp_rdma", "sdp"}};
+  const auto it = kEngine.find(block);
+  if (it == kEngine.end()) throw std::runtime_error("block " + block + " has no engine folder (reg_top_path)");
+  return "engines/" + it->second + "/rtl/" + block + "_reg_top.sv";
+}
 
 // Every generated file: path relative to the source root, text.
 std::vector<std::pair<std::string, std::string>> generate(const std::vector<Block>& blocks) {
@@ -848,10 +857,9 @@ std::vector<std::pair<std::string, std::string>> generate(const std::vector<Bloc
       {"golden/include/golden/nvdla_reg_structs.hpp", emit_structs_hpp(blocks)},
       {"rtl/common/nvdla_regs_pkg.sv", emit_sv(blocks)}};
   for (const auto& b : blocks) {
-    if (b.grouped) files.emplace_back(std::string(kRegTopDir) + "/" + lower(b.name) + "_reg_top.sv", emit_reg_top(b));
+    if (b.grouped) files.emplace_back(reg_top_path(lower(b.name)), emit_reg_top(b));
     if (single_reg_block(b)) {
-      files.emplace_back(std::string(kRegTopDir) + "/" + lower(b.name) + "_reg_top.sv",
-                         emit_single_reg_top(as_implemented(b)));
+      files.emplace_back(reg_top_path(lower(b.name)), emit_single_reg_top(as_implemented(b)));
     }
   }
   return files;
@@ -894,11 +902,17 @@ int main(int argc, char** argv) {
         bad = 1;
       }
     }
-    for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(check) / kRegTopDir)) {
-      const std::string rel = std::string(kRegTopDir) + "/" + e.path().filename().string();
-      if (expected.count(rel) == 0) {
-        std::cerr << "reggen: " << e.path().string() << " is not generated (stale?)\n";
-        bad = 1;
+    for (const auto& engine : std::filesystem::directory_iterator(std::filesystem::path(check) / "engines")) {
+      const auto dir = engine.path() / "rtl";
+      if (!std::filesystem::is_directory(dir)) continue;
+      for (const auto& e : std::filesystem::directory_iterator(dir)) {
+        const std::string name = e.path().filename().string();
+        if (!name.ends_with("_reg_top.sv")) continue;
+        const std::string rel = "engines/" + engine.path().filename().string() + "/rtl/" + name;
+        if (expected.count(rel) == 0) {
+          std::cerr << "reggen: " << e.path().string() << " is not generated (stale?)\n";
+          bad = 1;
+        }
       }
     }
     if (bad != 0) {

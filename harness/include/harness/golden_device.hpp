@@ -38,12 +38,12 @@
 #include <utility>
 #include <vector>
 
-#include "golden/bdma.hpp"
+#include "engines/bdma/golden/bdma.hpp"
 #include "golden/config.hpp"
-#include "golden/conv.hpp"
+#include "engines/conv/golden/conv.hpp"
 #include "golden/cube.hpp"
 #include "golden/layout.hpp"
-#include "golden/lut.hpp"
+#include "engines/lut/golden/lut.hpp"
 #include "harness/device.hpp"
 #include "harness/regdb.hpp"
 

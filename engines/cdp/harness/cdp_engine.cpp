@@ -1,0 +1,37 @@
+// The CDP engine (engines/cdp/harness/cdp.cpp, cdp_bench.cpp, cdp_rtl.cpp; engines/cdp/rtl in nvdla_cdp_top):
+// registry entry.
+#include "engines/cdp/harness/cdp_reference.hpp"
+#include "tops/rtl_devices.hpp"
+#include "engines/cdp/harness/cdp.hpp"
+#include "harness/engine.hpp"
+#include "engines/cdp/harness/cdp_random.hpp"
+
+namespace dla::harness::engines {
+
+Engine engine_cdp() {
+  return {.name = "cdp",
+          .order = 70,
+          .handler = &cdp_handler,
+          .blocks = {"CDP", "CDP_RDMA"},
+          .interrupts = {"CDP"},
+          .golden = [] { return std::vector<GoldenDevice::Unit>{cdp_golden_unit()}; },
+          .rtl_tops = {RtlTop{.name = "nvdla_cdp_top",
+                              .order = 10,
+                              .engines = {"cdp"},
+                              .make = [](const std::vector<std::string>&, const golden::HwConfig& cfg,
+                                         const RunOptions& opt) { return make_cdp_rtl_device(cfg, opt); }}},
+          .bench = BenchSupport{.run = &bench_cdp, .format = &format_bench_cdp},
+          .random = RandomSupport{.order = 40,
+                                  .generate = &generate_cdp_layer,
+                                  .compile = [](const LayerHeader& h, const JsonNode& root) {
+                                    return RandomCompiled{compile_cdp_layer(h, root)};
+                                  },
+                                  .memory_reference =
+                                      [](const JsonNode& root, const RandomLayer& L, const Memory& mem) {
+                                        const cdp_ref::Layer R = cdp_ref::read_layer(root, L.name, L.seed);
+                                        return cdp_ref::compare(R, cdp_ref::read_output(R, mem));
+                                      },
+                                  .golden_only_rtl = "CDP"}};
+}
+
+}  // namespace dla::harness::engines

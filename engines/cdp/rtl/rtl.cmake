@@ -1,0 +1,61 @@
+# engines/cdp/rtl: the CDP build fragment, included by rtl/CMakeLists.txt (its sources, its
+# per-configuration parameters from regs/hw_configs.json, its verilated models and its lint and
+# synthesis checks). Shared RTL is ${CMAKE_CURRENT_SOURCE_DIR} (rtl/), other engines' ${DLA_ENGINES_DIR}/<engine>/rtl.
+foreach(cfg IN LISTS DLA_HW_CONFIG_NAMES)
+  dla_hw_atom_log2(atom_log2 ${cfg})
+  dla_hw_base(base_CDP ${cfg} CDP)
+  dla_hw_base(base_CDP_RDMA ${cfg} CDP_RDMA)
+  dla_hw_get(cdp_t ${cfg} cdp_throughput)
+  dla_hw_get(cdp_slots ${cfg} rtl cdp_rd_slots)
+  set(CDP_PARAMS_${cfg} "Engine=\"cdp\"" AtomLog2=${atom_log2} "Base=${base_CDP}" "RdmaBase=${base_CDP_RDMA}"
+      Throughput=${cdp_t} RdSlots=${cdp_slots})
+endforeach()
+# ---- CDP (with CDP_RDMA and the CDP variant of the LUT engine): register level, CSB and DMA
+# ports, GLB (rtl/top/nvdla_engine_top.sv, Engine "cdp"). docs/CDP_RTL.md. Bases: master map (nv_small, nv_large),
+# nvdlav1 map (nv_full); CDP_THROUGHPUT 1 element per cycle on nv_small, 8 on nv_large and nv_full.
+# RdSlots: reads in flight for NVDLA's rate at 256 cycles of latency (docs/DMA.md "Sizing": 1/8,
+# 1/4 and 1/2 atom per cycle); cdp_core's default (8) is what Yosys sees. nv_large and nv_full
+# differ in their block and GLB bases (and RdSlots for nv_full's int16), so three models.
+set(CDP_SOURCES
+    ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sat.sv
+    ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sshift_sat.sv
+    ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_perf_cnt.sv
+    ${CMAKE_CURRENT_SOURCE_DIR}/common/nvdla_regs_pkg.sv
+    ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_group_regs.sv
+    ${DLA_ENGINES_DIR}/cdp/rtl/cdp_reg_top.sv
+    ${DLA_ENGINES_DIR}/cdp/rtl/cdp_rdma_reg_top.sv
+    ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_fifo.sv
+    ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_pipe_ctrl.sv
+    ${CMAKE_CURRENT_SOURCE_DIR}/dma/dla_dma_rd.sv
+    ${CMAKE_CURRENT_SOURCE_DIR}/dma/dla_dma_wr.sv
+    ${DLA_ENGINES_DIR}/lut/rtl/lut_cfg_decode.sv
+    ${DLA_ENGINES_DIR}/lut/rtl/lut_ram.sv
+    ${DLA_ENGINES_DIR}/lut/rtl/lut_index.sv
+    ${DLA_ENGINES_DIR}/lut/rtl/lut_lane.sv
+    ${DLA_ENGINES_DIR}/lut/rtl/lut_stats.sv
+    ${DLA_ENGINES_DIR}/lut/rtl/lut_engine.sv
+    ${DLA_ENGINES_DIR}/lut/rtl/lut_s_regs.sv
+    ${DLA_ENGINES_DIR}/cdp/rtl/cdp_walk.sv
+    ${DLA_ENGINES_DIR}/cdp/rtl/cdp_icvt.sv
+    ${DLA_ENGINES_DIR}/cdp/rtl/cdp_ocvt.sv
+    ${DLA_ENGINES_DIR}/cdp/rtl/cdp_core.sv)
+# CDP_PARAMS_<config>: regs/hw_configs.json, at the top of this fragment.
+set(CDP_TOP_SOURCES ${CDP_SOURCES} ${CMAKE_CURRENT_SOURCE_DIR}/glb/nvdla_glb.sv
+    ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_csb_merge.sv ${CMAKE_CURRENT_SOURCE_DIR}/top/nvdla_engine_top.sv)
+foreach(cfg nv_small nv_large nv_full)
+  dla_verilate(TARGET dla_rtl PREFIX Vcdp_${cfg} TOP nvdla_engine_top SOURCES ${CDP_TOP_SOURCES}
+               PARAMS ${CDP_PARAMS_${cfg}} ${GLB_PARAMS_${cfg}})
+  dla_rtl_checks(NAME cdp_top_${cfg} TOP nvdla_engine_top SOURCES ${CDP_TOP_SOURCES}
+                 PARAMS ${CDP_PARAMS_${cfg}} ${GLB_PARAMS_${cfg}} NO_SYNTH)
+endforeach()
+# Synthesis of cdp_core, both in CI: at the module defaults, which are nv_small's (8-byte atom, 1
+# element per cycle, 8 reads in flight; -chparam re-derivation asserts in Yosys 0.55,
+# docs/SYNTHESIS.md), and CDP_THROUGHPUT 8 on 32-byte atoms (cdp_core_synth with CDP_SYNTH_T8,
+# nv_large / nv_full, 8 reads in flight; the converters are modules, cdp_icvt and cdp_ocvt, and the
+# LUT lanes lut_lane, each synthesized once).
+# As for PDP (session 12): CI synthesizes CDP_THROUGHPUT 8 (cdp_t8, every module of the default one
+# in its hierarchy) and elaborates the default; scripts/synth-all.sh synthesizes both.
+dla_rtl_checks(NAME cdp_default TOP cdp_core SOURCES ${CDP_SOURCES} NO_LINT SYNTH_FULL_ONLY)
+dla_rtl_checks(NAME cdp_t8 TOP cdp_core_synth NO_LINT DEFINES CDP_SYNTH_T8
+               SOURCES ${CDP_SOURCES} ${DLA_ENGINES_DIR}/cdp/rtl/cdp_core_synth.sv)
+# ---- end CDP

@@ -1,0 +1,25 @@
+// The SDP engine (engines/sdp/harness/sdp.cpp: layers, bench; engines/sdp/rtl inside nvdla_core): registry entry.
+#include "harness/engine.hpp"
+#include "tops/nvdla_core_golden.hpp"
+#include "engines/sdp/harness/sdp.hpp"
+#include "engines/sdp/harness/sdp_random.hpp"
+
+namespace dla::harness::engines {
+
+Engine engine_sdp() {
+  return {.name = "sdp",
+          .order = 40,
+          .handler = &sdp_handler,
+          .rate_unit = "elements/cycle",
+          .blocks = {"SDP", "SDP_RDMA"},
+          .interrupts = {"SDP"},
+          .golden = [] { return std::vector<GoldenDevice::Unit>{golden_units::sdp()}; },
+          .bench = BenchSupport{.run = &bench_sdp, .format = &format_bench_sdp},
+          .random = RandomSupport{.order = 20,
+                                  .generate = &generate_sdp_layer,
+                                  .compile = [](const LayerHeader& h, const JsonNode& root) {
+                                    return RandomCompiled{compile_sdp_layer(h, root, true)};
+                                  }}};
+}
+
+}  // namespace dla::harness::engines
