@@ -17,6 +17,7 @@ set(PDP_SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/dma/dla_dma_rd.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/dma/dla_dma_wr.sv
     ${DLA_ENGINES_DIR}/pdp/rtl/pdp_lane.sv
+    ${DLA_ENGINES_DIR}/pdp/rtl/pdp_rdma.sv
     ${DLA_ENGINES_DIR}/pdp/rtl/pdp_core.sv)
 # Synthesis of pdp_core with a 4-column line buffer (engines/pdp/rtl/pdp_core_synth.sv: the full one is
 # 8 x 512 x 8 32-bit flip-flops on nv_small), both in CI: nv_small (PDP_THROUGHPUT 1), and
