@@ -15,7 +15,7 @@
 #include "engines/conv/golden/conv_image.hpp"
 #include "golden/cube.hpp"
 #include "harness/json_reader.hpp"
-#include "engines/conv/harness/conv.hpp"
+#include "engines/conv/harness/conv_banks.hpp"
 
 namespace dla::harness::engines {
 

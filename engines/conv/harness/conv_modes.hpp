@@ -13,7 +13,7 @@
 #include "engines/conv/golden/conv.hpp"
 #include "engines/conv/golden/conv_modes.hpp"
 #include "harness/json_reader.hpp"
-#include "engines/conv/harness/conv.hpp"
+#include "engines/conv/harness/conv_banks.hpp"
 #include "engines/sdp/harness/sdp_compiler.hpp"
 
 namespace dla::harness::engines {

@@ -1,4 +1,4 @@
-// `network` layers (engines/network/harness/network.cpp, docs/NETWORKS.md): a layer graph compiled into one
+// `network` layers (engines/network/harness/, docs/NETWORKS.md): a layer graph compiled into one
 // register program; it runs on the RTL top its enabled blocks choose. Registry entry, with the one
 // tops only networks need: nvdla_core and nvdla_cdp_top over one memory (convolutions and LRN),
 // nvdla_core and nvdla_bdma_top (convolutions and copies; harness/tops/core_pairs_rtl.cpp), tried

@@ -1,4 +1,4 @@
-// `network` layers (engines/network/harness/network.cpp, docs/NETWORKS.md): the bundled LeNet-5
+// `network` layers (engines/network/harness/, docs/NETWORKS.md): the bundled LeNet-5
 // (testvectors/networks/lenet5.json) on the golden model against an independent int64 reference
 // assembled here from per-op reference functions (plain loops over the tensors: convolution, CACC's
 // clip, SDP's ReLU and output saturation, max pooling), every tensor; the compiled schedule (one
