@@ -195,6 +195,10 @@ ConvShape draw_direct_shape(Draw& d, const HwConfig& hw, bool int16, std::string
     s.w = std::clamp(s.w, s.min_w(), 8192);
     s.h = std::clamp(s.h, s.min_h(), 8192);
   }
+  // NVDLA's output limit, W' and H' at most 8192: a long line or column with padding and a small
+  // kernel would pass it (8190 wide, 1x1, 12 columns of padding: 8202).
+  s.w = std::min(s.w, (8192 - 1) * s.sx + s.ext_x() - s.pl - s.pr);
+  s.h = std::min(s.h, (8192 - 1) * s.sy + s.ext_y() - s.pt - s.pb);
   return s;
 }
 
