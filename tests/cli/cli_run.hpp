@@ -5,6 +5,8 @@
 
 #include <array>
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <cstdio>
 #include <cstdlib>
 #include <string>

@@ -2,6 +2,8 @@
 // line and the reason; a good .cfg imports to a program layer that runs like the .cfg itself.
 #include <array>
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <cstdio>
 #include <filesystem>
 #include <fstream>

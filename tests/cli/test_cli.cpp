@@ -1,6 +1,8 @@
 // The dlacosim command line as a user meets it: exit codes, error messages, waves, reports.
 #include <array>
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <cstdlib>
 #include <cstdio>
 #include <filesystem>

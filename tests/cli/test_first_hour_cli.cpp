@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>

@@ -1,5 +1,7 @@
 // HTML reports (`regress --html`, `report --html`) and the compare engine's mismatch map they draw.
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>

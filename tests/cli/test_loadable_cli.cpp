@@ -2,6 +2,8 @@
 // image (its md5 NVIDIA's), `import` prints the firmware's register program, which `run` replays;
 // bad loadables and misused options exit 2 naming the file, the place and the rule.
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <fstream>
 #include <iterator>

@@ -1,6 +1,8 @@
 // dlacosim's memory model options (--mem-latency, --mem-bandwidth on run, regress and bench), the
 // DMA traffic line of the run report, and `bench UNIT --json`.
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <cstdio>
 #include <filesystem>
 #include <fstream>

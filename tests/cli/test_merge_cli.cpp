@@ -1,5 +1,7 @@
 // dlacosim merge: regress shards run in parallel and merged equal the unsharded run.
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>

@@ -3,6 +3,8 @@
 // validates and that `dlacosim run` reproduces with the same verdict; the same seed gives the same
 // layers whatever -j, and --list lists them; a fixed-seed CI campaign of each unit and configuration passes.
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <fstream>
 #include <map>

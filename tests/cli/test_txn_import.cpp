@@ -2,6 +2,8 @@
 // pass on the golden model through the CLI and from their imported JSON; malformed input exits 2
 // naming the file, the line and the reason. Lower-case interrupt names in .cfg files.
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>

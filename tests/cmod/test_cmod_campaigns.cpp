@@ -3,6 +3,8 @@
 // model can judge equal on all three (those it cannot judge counted apart, never as passes), no
 // refusal and no hang of the model. One CTest test per (engine, configuration).
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <string>
 

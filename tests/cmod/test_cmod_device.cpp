@@ -3,6 +3,8 @@
 // differences, refusals and hangs, and each documented deviation of the model is shown here (the
 // reason it is not a judge there).
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <chrono>
 #include <filesystem>
 #include <memory>

@@ -4,6 +4,8 @@
 // million edge-biased operand pairs per two-operand operation, every input of the one-operand
 // ones up to 17 bits and a million fp32 inputs; every result bit for bit.
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>

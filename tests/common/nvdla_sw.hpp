@@ -3,6 +3,8 @@
 #pragma once
 
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <fstream>
 #include <iterator>

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <chrono>
 #include <filesystem>
 

@@ -5,6 +5,8 @@
 // raises, what it says while a block is missing). Results: docs/CONV.md §5.
 #include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <string>
 #include <vector>

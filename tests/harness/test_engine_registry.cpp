@@ -3,6 +3,8 @@
 // they lead to), and the editors' layer schema names every registered layer unit.
 #include <catch2/catch.hpp>
 
+#include "common/test_paths.hpp"
+
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>

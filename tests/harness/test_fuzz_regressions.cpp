@@ -4,6 +4,8 @@
 // the test, a crash or sanitizer report fails the binary. Also the refusals' messages, the 100 KB
 // lines std::regex could not take, and a suite's bare pattern in the current directory.
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <fstream>
 #include <iterator>

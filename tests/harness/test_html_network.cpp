@@ -2,6 +2,8 @@
 // ranks never runs behind a box, the legend fits the narrowest picture, and a layer the run timed
 // out at is drawn as a timeout, not grey like a layer never run.
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <regex>
 #include <string>
 #include <vector>

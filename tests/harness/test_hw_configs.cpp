@@ -4,6 +4,8 @@
 // independent transcription of NVDLA's address maps), so the RTL's -G bases built from it agree.
 #include <catch2/catch.hpp>
 
+#include "common/test_paths.hpp"
+
 #include <fmt/format.h>
 
 #include <fstream>

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <cstdint>
 #include <filesystem>
 #include <fstream>

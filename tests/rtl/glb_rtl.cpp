@@ -4,6 +4,8 @@
 // in the harness). Expected values are written here from the register data
 // (regs/nvdla-registers.json, GLB) -- never taken from the RTL.
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <cstdint>
 #include <filesystem>
 

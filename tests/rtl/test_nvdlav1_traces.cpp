@@ -2,6 +2,8 @@
 // RTL: cross mode (golden beside it) under the stress matrix, each must reproduce NVIDIA's
 // expected output image (docs/TRACES.md "NVDLA v1 trace-player tests").
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 
 #include "cross_stress.hpp"

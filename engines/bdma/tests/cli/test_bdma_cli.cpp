@@ -3,6 +3,8 @@
 // memcpy reference; RTL against golden where the BDMA RTL is built, else golden alone) passes; a
 // generated layer written with --all reproduces with `dlacosim run`.
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <string>
 

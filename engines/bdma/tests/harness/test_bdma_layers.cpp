@@ -5,6 +5,8 @@
 // device (STATUS, groups, interrupts, refusals), the FREE_SLOT poll, nv_small / nv_large without
 // BDMA, and malformed layers refused naming the JSON pointer and the rule.
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <fmt/format.h>
 #include <filesystem>
 #include <fstream>

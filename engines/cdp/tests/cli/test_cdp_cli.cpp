@@ -2,6 +2,8 @@
 // NVDLA's CDP does not have, a linear LUT whose END is not where its last entry sits, an input
 // converter offset int8 cannot hold); a bundled layer validates and runs on golden.
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <string>
 #include <vector>
 

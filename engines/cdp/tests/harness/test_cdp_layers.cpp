@@ -6,6 +6,8 @@
 // RTL runs the same layers through testvectors/suites/cdp.json.
 #include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <set>
 #include <string>

@@ -1,6 +1,8 @@
 // CMAC RTL against the golden model: every bundled cmac layer (both configurations, both
 // precisions) under three back-pressure seeds and each randomized-reset mode.
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <fstream>
 

@@ -3,6 +3,8 @@
 // of each configuration runs on golden and in cross mode (every layer runs in
 // engines/conv/tests/rtl/test_conv_layers.cpp).
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <string>
 #include <vector>

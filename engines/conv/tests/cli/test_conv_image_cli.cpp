@@ -4,6 +4,8 @@
 // `validate`, naming file, JSON pointer and rule (the rule texts are checked in
 // engines/conv/tests/harness/test_conv_image_layers.cpp).
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <string>
 #include <vector>

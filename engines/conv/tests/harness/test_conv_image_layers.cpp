@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <array>
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <cstdint>
 #include <fstream>
 #include <map>

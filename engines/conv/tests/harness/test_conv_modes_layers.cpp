@@ -10,6 +10,8 @@
 // Also: the registers, the bundle's coverage and the refusals (pointer and rule).
 #include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <cstdint>
 #include <fstream>
 #include <random>

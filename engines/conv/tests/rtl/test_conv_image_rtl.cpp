@@ -6,6 +6,8 @@
 // included.
 #include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <string>
 #include <vector>

@@ -7,6 +7,8 @@
 // test_conv_wino_layers.cpp.
 #include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <cstdint>
 #include <filesystem>
 #include <set>

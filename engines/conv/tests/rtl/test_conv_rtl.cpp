@@ -5,6 +5,8 @@
 // issue's reference layer (docs/CONV_RTL.md "Throughput").
 #include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <iostream>
 

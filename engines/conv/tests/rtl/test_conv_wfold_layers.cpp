@@ -6,6 +6,8 @@
 // compiler), the refusals name their rule, and the comparison catches a changed weight.
 #include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <cstdint>
 #include <filesystem>
 #include <fstream>

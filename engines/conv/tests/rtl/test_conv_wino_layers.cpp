@@ -9,6 +9,8 @@
 // Winograd comparison (golden side; cycles on the RTL).
 #include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <cmath>
 #include <cstdint>
 #include <filesystem>

@@ -3,6 +3,8 @@
 // too; --config nv_large exits 2 (no RUBIK); a malformed layer exits 2 naming file, JSON pointer
 // and rule; `bench deconv --json` (the deconvolution against its parts run alone).
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <algorithm>
 #include <fstream>
 #include <map>

@@ -6,6 +6,8 @@
 // convolutions then one RUBIK CONTRACT, and malformed layers are refused naming the JSON pointer
 // and the rule.
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <set>
 #include <string>

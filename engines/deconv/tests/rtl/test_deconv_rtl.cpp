@@ -6,6 +6,8 @@
 // The default case gives each layer two of the ten stress legs (all ten covered); the whole
 // matrix (26 layers x 10 legs) is the hidden "[.long]" case.
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <string>
 #include <vector>

@@ -2,6 +2,8 @@
 // the figures agree with the layers, the large maps reach >= 90 % of the PE array's peak, and the
 // NVDLA comparison ran; run / validate of `linebuf` layers through the CLI.
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <fstream>
 #include <string>

@@ -2,6 +2,8 @@
 // bundled layers validate and run; a flipped bit fails with coordinates; `bench lut` runs.
 #include <array>
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <cstdio>
 #include <filesystem>
 #include <fstream>

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <fstream>
 

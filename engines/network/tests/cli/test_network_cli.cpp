@@ -2,6 +2,8 @@
 // naming file, JSON pointer and rule; the bundled LeNet-5 validates and runs in cross mode (every
 // layer compared); `compile` prints its one register program, which `run` replays.
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <fstream>
 #include <fmt/format.h>

@@ -5,6 +5,8 @@
 // against the int64 reference: tests/harness/test_network.cpp.
 #include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>

@@ -6,6 +6,8 @@
 // layers through testvectors/suites/pdp.json.
 #include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <set>
 #include <string>

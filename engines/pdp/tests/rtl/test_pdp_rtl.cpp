@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <map>
 #include <string>

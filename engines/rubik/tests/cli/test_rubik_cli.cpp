@@ -2,6 +2,8 @@
 // data not 64-byte aligned, a stride the mode gives no meaning, a configuration without RUBIK); a
 // bundled layer validates and runs on golden, on the RTL and in cross mode; `bench rubik --json`.
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <nlohmann/json.hpp>
 #include <string>
 

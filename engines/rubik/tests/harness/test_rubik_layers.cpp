@@ -5,6 +5,8 @@
 // register groups and their GLB done bits, nv_full only, and malformed layers are refused naming
 // the JSON pointer and the rule.
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <map>
 #include <set>

@@ -2,6 +2,8 @@
 // bundled layers validate and run in every mode; `bench sdp` runs, at NVDLA's rate.
 #include <array>
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>

@@ -4,6 +4,8 @@
 // and the element-level diagnosis of a failing check.
 #include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <cstdlib>
 #include <filesystem>
 #include <string>

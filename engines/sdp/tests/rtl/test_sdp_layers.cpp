@@ -5,6 +5,8 @@
 // expect the status they are named for).
 #include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 #include <set>
 

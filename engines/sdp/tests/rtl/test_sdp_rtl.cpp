@@ -4,6 +4,8 @@
 // (nv_small, nv_large; docs/TRACES.md).
 #include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
 #include <filesystem>
 
 #include "cross_stress.hpp"
