@@ -29,7 +29,8 @@ Engine engine_bdma() {
                                       [](const JsonNode& root, const RandomLayer& L, const Memory& mem) {
                                         return bdma_reference_diff(L, root, mem);
                                       },
-                                  .golden_only_rtl = "BDMA"},
+                                  .golden_only_rtl = "BDMA",
+                                  .focus = {}},
           .needs_register = "BDMA.CFG_OP",
           .absent_rule = "bdma layers run on nv_full only (the BDMA block exists there only, as in NVDLA)"};
 }

@@ -31,7 +31,8 @@ Engine engine_cdp() {
                                         const cdp_ref::Layer R = cdp_ref::read_layer(root, L.name, L.seed);
                                         return cdp_ref::compare(R, cdp_ref::read_output(R, mem));
                                       },
-                                  .golden_only_rtl = "CDP"}};
+                                  .golden_only_rtl = "CDP",
+                                  .focus = {}}};
 }
 
 }  // namespace dla::harness::engines

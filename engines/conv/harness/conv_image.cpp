@@ -214,8 +214,8 @@ void resolve_image_data(const JsonNode& in, const golden::ConvParams& p, ImageLa
   const PixelFormat& f = *im.format;
   const int cb = f.container_bits();
   const bool sgn = im.image.sign_override;
-  const int64_t lo = sgn ? golden::min_of_bits(cb) : 0;
-  const int64_t hi = sgn ? golden::max_of_bits(cb) : (int64_t{1} << cb) - 1;
+  const int64_t lo = sgn ? static_cast<int64_t>(golden::min_of_bits(cb)) : 0;
+  const int64_t hi = sgn ? static_cast<int64_t>(golden::max_of_bits(cb)) : (int64_t{1} << cb) - 1;
   const JsonNode data = in.require("data");
   const auto plane = static_cast<std::size_t>(p.h) * static_cast<std::size_t>(p.w);
   // A file holds signed little-endian elements: an unsigned image's components are their low n bits.
@@ -231,8 +231,8 @@ void resolve_image_data(const JsonNode& in, const golden::ConvParams& p, ImageLa
     const int w = f.field[static_cast<std::size_t>(ch)].width;
     if (w >= cb) continue;
     // The packed 10-bit formats' fields: 10-bit colour, 2-bit alpha.
-    const int64_t flo = sgn ? golden::min_of_bits(w) : 0;
-    const int64_t fhi = sgn ? golden::max_of_bits(w) : (int64_t{1} << w) - 1;
+    const int64_t flo = sgn ? static_cast<int64_t>(golden::min_of_bits(w)) : 0;
+    const int64_t fhi = sgn ? static_cast<int64_t>(golden::max_of_bits(w)) : (int64_t{1} << w) - 1;
     for (std::size_t i = plane * static_cast<std::size_t>(ch); i < plane * static_cast<std::size_t>(ch + 1); ++i) {
       int64_t& v = im.components[i];
       if (random) {

@@ -461,7 +461,7 @@ void draw_sparse(const HwConfig& hw, RandomLayer& L, int64_t wmin, int64_t wmax,
     if ((full + 7) / 8 + cb.entry_bytes > bank_bytes) return;
   }
   L.doc = with;
-  feat += fmt::format(" compressed {}%", static_cast<int>(100.0 * std::max<int64_t>(nonzero, 1) / static_cast<double>(n) + 0.5));
+  feat += fmt::format(" compressed {}%", static_cast<int>(100.0 * static_cast<double>(std::max<int64_t>(nonzero, 1)) / static_cast<double>(n) + 0.5));
 }
 
 // An image-input layer (docs/IMAGE_INPUT.md): any integer pixel format the configuration has

@@ -27,7 +27,8 @@ Engine engine_deconv() {
                                       [](const JsonNode& root, const RandomLayer& L, const Memory& mem) {
                                         return deconv_ref::compare(deconv_ref::read_layer(root, L.seed), mem);
                                       },
-                                  .golden_only_rtl = "RUBIK"},
+                                  .golden_only_rtl = "RUBIK",
+                                  .focus = {}},
           .needs_register = "RBK.D_OP_ENABLE",
           .absent_rule =
               "deconv layers run on nv_full only (their CONTRACT needs RBK, which exists there only, as in NVDLA)"};

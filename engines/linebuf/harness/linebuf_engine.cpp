@@ -16,7 +16,8 @@ Engine engine_linebuf() {
           .random = RandomSupport{.order = 90,
                                   .generate = &generate_linebuf_layer,
                                   .layer_reference = &linebuf_golden_reference_diff,
-                                  .reports_reference_counts = true}};
+                                  .reports_reference_counts = true,
+                                  .focus = {}}};
 }
 
 }  // namespace dla::harness::engines

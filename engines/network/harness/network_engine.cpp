@@ -35,7 +35,8 @@ Engine engine_network() {
                                   .memory_reference =
                                       [](const JsonNode& root, const RandomLayer& L, const Memory& mem) {
                                         return network_reference_diff(L, root, mem);
-                                      }}};
+                                      },
+                                  .focus = {}}};
 }
 
 }  // namespace dla::harness::engines

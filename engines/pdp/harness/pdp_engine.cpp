@@ -26,7 +26,8 @@ Engine engine_pdp() {
                                         const pdp_ref::Layer R = pdp_ref::read_layer(root, L.name, L.seed);
                                         return pdp_ref::compare(R, pdp_ref::read_output(R, mem));
                                       },
-                                  .golden_only_rtl = "PDP"}};
+                                  .golden_only_rtl = "PDP",
+                                  .focus = {}}};
 }
 
 }  // namespace dla::harness::engines

@@ -30,7 +30,8 @@ Engine engine_rubik() {
                                       [](const JsonNode& root, const RandomLayer& L, const Memory& mem) {
                                         return rubik_ref::compare(rubik_ref::read_layer(root, L.seed), mem);
                                       },
-                                  .golden_only_rtl = "RUBIK"},
+                                  .golden_only_rtl = "RUBIK",
+                                  .focus = {}},
           .needs_register = "RBK.D_OP_ENABLE",
           .absent_rule = "rubik layers run on nv_full only (the RBK block exists there only, as in NVDLA)"};
 }

@@ -19,7 +19,8 @@ Engine engine_sdp() {
                                   .generate = &generate_sdp_layer,
                                   .compile = [](const LayerHeader& h, const JsonNode& root) {
                                     return RandomCompiled{compile_sdp_layer(h, root, true)};
-                                  }}};
+                                  },
+                                  .focus = {}}};
 }
 
 }  // namespace dla::harness::engines
