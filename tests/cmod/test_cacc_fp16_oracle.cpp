@@ -6,14 +6,11 @@
 
 #include "common/test_paths.hpp"
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <random>
-#include <string>
-#include <unistd.h>
 #include <vector>
 
+#include "common/oracle_pipe.hpp"
 #include "engines/cmac/golden/cmac_fp16.hpp"
 #include "engines/conv/golden/cacc_fp16.hpp"
 
@@ -69,7 +66,6 @@ uint64_t draw_word(std::mt19937_64& rng) {
 }  // namespace
 
 TEST_CASE("cacc fp16: the golden accumulation and fp32 output agree with NVIDIA's CACC", "[cacc][fp16][cmod]") {
-  REQUIRE(fs::exists(kOracle));
   std::mt19937_64 rng(77);
   std::vector<uint64_t> records;
   std::vector<uint64_t> golden;
@@ -87,22 +83,7 @@ TEST_CASE("cacc fp16: the golden accumulation and fp32 output agree with NVIDIA'
       ++adds;
     }
   }
-  const fs::path dir = fs::temp_directory_path() / ("dla-cacc-oracle-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  {
-    std::ofstream f(dir / "in", std::ios::binary);
-    f.write(reinterpret_cast<const char*>(records.data()), static_cast<std::streamsize>(records.size() * 8));
-  }
-  const std::string cmd = "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " + kOracle.string() + " < " + (dir / "in").string() +
-                          " > " + (dir / "out").string() + " 2> " + (dir / "err").string();
-  const int status = std::system(cmd.c_str());
-  std::vector<uint64_t> expected(fs::exists(dir / "out") ? fs::file_size(dir / "out") / 8 : 0);
-  {
-    std::ifstream f(dir / "out", std::ios::binary);
-    f.read(reinterpret_cast<char*>(expected.data()), static_cast<std::streamsize>(expected.size() * 8));
-  }
-  fs::remove_all(dir);
-  REQUIRE(status == 0);
+  const std::vector<uint64_t> expected = dla::test::run_oracle<uint64_t>(kOracle, "", records);
   REQUIRE(expected.size() == golden.size());
   std::size_t wrong = 0;
   for (std::size_t i = 0; i < golden.size(); ++i) {

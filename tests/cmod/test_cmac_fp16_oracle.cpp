@@ -6,16 +6,12 @@
 
 #include "common/test_paths.hpp"
 
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <random>
-#include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "common/fp_operands.hpp"
+#include "common/oracle_pipe.hpp"
 #include "engines/cmac/golden/cmac_fp16.hpp"
 
 namespace fs = std::filesystem;
@@ -63,28 +59,13 @@ Atom draw_atom(std::mt19937_64& rng, dla::test::FpOperands& edges) {
 }  // namespace
 
 TEST_CASE("cmac fp16: the golden MAC cell agrees with NVIDIA's bit for bit", "[cmac][fp16][cmod]") {
-  REQUIRE(fs::exists(kOracle));
   constexpr std::size_t kAtoms = 200'000;
   std::mt19937_64 rng(2026);
   dla::test::FpOperands edges(9);
   std::vector<Atom> atoms(kAtoms);
   for (Atom& a : atoms) a = draw_atom(rng, edges);
 
-  const fs::path dir = fs::temp_directory_path() / ("dla-cmac-oracle-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  {
-    std::ofstream f(dir / "in", std::ios::binary);
-    f.write(reinterpret_cast<const char*>(atoms.data()), static_cast<std::streamsize>(atoms.size() * sizeof(Atom)));
-  }
-  const std::string cmd = "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " + kOracle.string() + " < " + (dir / "in").string() +
-                          " > " + (dir / "out").string() + " 2> " + (dir / "err").string();
-  REQUIRE(std::system(cmd.c_str()) == 0);
-  std::vector<uint64_t> expected(fs::file_size(dir / "out") / 8);
-  {
-    std::ifstream f(dir / "out", std::ios::binary);
-    f.read(reinterpret_cast<char*>(expected.data()), static_cast<std::streamsize>(expected.size() * 8));
-  }
-  fs::remove_all(dir);
+  const std::vector<uint64_t> expected = dla::test::run_oracle<uint64_t>(kOracle, "", atoms);
   REQUIRE(expected.size() == 4 * kAtoms);
 
   std::size_t wrong = 0;

@@ -7,15 +7,13 @@
 
 #include "common/test_paths.hpp"
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "common/fp_operands.hpp"
+#include "common/oracle_pipe.hpp"
 #include "golden/fp.hpp"
 
 namespace fs = std::filesystem;
@@ -26,29 +24,10 @@ namespace {
 const fs::path kOracle = fs::path(DLA_BINARY_DIR) / "cmod/dlacosim-fp-oracle";
 constexpr std::size_t kPairs = 1'000'000;
 
-// NVIDIA's results for `words` (records of `arity` words).
-std::vector<uint32_t> oracle(const std::string& op, const std::vector<uint32_t>& words) {
-  const fs::path dir = fs::temp_directory_path() / ("dla-fp-oracle-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const fs::path in = dir / (op + ".in");
-  const fs::path out = dir / (op + ".out");
-  {
-    std::ofstream f(in, std::ios::binary);
-    f.write(reinterpret_cast<const char*>(words.data()), static_cast<std::streamsize>(words.size() * 4));
-  }
-  const std::string cmd = kOracle.string() + " " + op + " < " + in.string() + " > " + out.string();
-  REQUIRE(std::system(cmd.c_str()) == 0);
-  std::vector<uint32_t> results(fs::file_size(out) / 4);
-  std::ifstream f(out, std::ios::binary);
-  f.read(reinterpret_cast<char*>(results.data()), static_cast<std::streamsize>(results.size() * 4));
-  fs::remove_all(dir);
-  return results;
-}
-
 // Compares golden with the oracle on every record; reports the first mismatches in hex.
 void judge(const std::string& op, int arity, const std::vector<uint32_t>& words,
            const std::function<uint32_t(const uint32_t*)>& golden) {
-  const std::vector<uint32_t> expected = oracle(op, words);
+  const std::vector<uint32_t> expected = dla::test::run_oracle<uint32_t>(kOracle, op, words);
   const std::size_t records = words.size() / static_cast<std::size_t>(arity);
   REQUIRE(expected.size() == records);
   std::size_t wrong = 0;
@@ -68,11 +47,7 @@ void judge(const std::string& op, int arity, const std::vector<uint32_t>& words,
   CHECK(wrong == 0);
 }
 
-struct Named {
-  const char* name;
-  fp::Format format;
-};
-constexpr Named kFormats[] = {{"fp16", fp::kFp16}, {"fp17", fp::kFp17}, {"fp32", fp::kFp32}};
+using dla::test::kFpFormats;
 
 // Every input of a format up to 17 bits wide; a million drawn ones for fp32.
 std::vector<uint32_t> inputs_of(fp::Format f, uint64_t seed) {
@@ -94,7 +69,7 @@ TEST_CASE("fp: add, sub, mul, max, min agree with NVIDIA's float library bit for
   const std::pair<const char*, Binary> ops[] = {
       {"add", fp::add}, {"sub", fp::sub}, {"mul", fp::mul}, {"max", fp::max}, {"min", fp::min}};
   uint64_t seed = 1;
-  for (const Named& n : kFormats) {
+  for (const dla::test::NamedFormat& n : kFpFormats) {
     for (const auto& [name, f] : ops) {
       dla::test::FpOperands draw(seed++);
       std::vector<uint32_t> words;
@@ -114,8 +89,8 @@ TEST_CASE("fp: add, sub, mul, max, min agree with NVIDIA's float library bit for
 
 TEST_CASE("fp: the six conversions agree with NVIDIA's float library bit for bit", "[fp][cmod]") {
   REQUIRE(fs::exists(kOracle));
-  for (const Named& from : kFormats) {
-    for (const Named& to : kFormats) {
+  for (const dla::test::NamedFormat& from : kFpFormats) {
+    for (const dla::test::NamedFormat& to : kFpFormats) {
       if (from.format == to.format) continue;
       const fp::Format f = from.format;
       const fp::Format t = to.format;

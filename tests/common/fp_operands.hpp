@@ -11,6 +11,13 @@
 
 namespace dla::test {
 
+struct NamedFormat {
+  const char* name;
+  golden::fp::Format format;
+};
+inline constexpr NamedFormat kFpFormats[] = {{"fp16", golden::fp::kFp16}, {"fp17", golden::fp::kFp17},
+                                              {"fp32", golden::fp::kFp32}};
+
 class FpOperands {
  public:
   explicit FpOperands(uint64_t seed) : rng_(seed) {}

@@ -48,6 +48,8 @@ TEST_CASE("fp: hand-worked values, each NVDLA departure from IEEE 754", "[fp]") 
   CHECK(fp::add(kFp16, 0x7bff, 0x7bff) == 0x7bff);
   CHECK(fp::mul(kFp16, 0xfbff, 0x4000) == 0xfbff);
   CHECK(fp::add(kFp16, 0x7c00, 0x7c00) == 0x7bff);  // inf + inf
+  CHECK(fp::add(kFp16, 0x7c00, 0x7800) == 0x7e00);  // inf + 32768: a NaN pattern of two non-NaNs
+  CHECK(fp::mul(kFp16, 0x7c00, 0x3800) == 0x7800);  // inf * 0.5 = 2^16 * 0.5
   // A denormal operand is read as a normal one of exponent field 0: 0x0001 is (1 + 2^-10) * 2^-15,
   // so 0x0001 + 0x0001 = (1 + 2^-10) * 2^-14 (IEEE: 2^-24 + 2^-24 = 2^-23, 0x0002).
   CHECK(fp::add(kFp16, 0x0001, 0x0001) == 0x0401);
@@ -63,6 +65,7 @@ TEST_CASE("fp: hand-worked values, each NVDLA departure from IEEE 754", "[fp]") 
   // NaN operands pass through unchanged, the first operand's first.
   CHECK(fp::add(kFp16, 0x7e01, 0x3c00) == 0x7e01);
   CHECK(fp::mul(kFp16, 0x3c00, 0xfd55) == 0xfd55);
+  CHECK(fp::sub(kFp16, 0x3c00, 0x7e00) == 0xfe00);  // the subtrahend's sign flips first
   CHECK(fp::max(kFp16, 0x7d00, 0x7e00) == 0x7d00);
   // +0 is greater than -0.
   CHECK(fp::max(kFp16, 0x8000, 0x0000) == 0x0000);
@@ -84,6 +87,8 @@ TEST_CASE("fp: hand-worked values, each NVDLA departure from IEEE 754", "[fp]") 
   CHECK(fp::convert(kFp32, kFp16, 0x33000000) == 0x0000);  // exactly half: to even
   CHECK(fp::convert(kFp32, kFp17, 0x30000000) == 0x00000);  // fp17 keeps no denormal: 2^-31
   CHECK(fp::convert(kFp17, kFp16, 0x07c00) == 0x3c00);      // 1.0 (fp17's bias is 31)
+  CHECK(fp::convert(kFp17, kFp32, 0x00001) == 0x30002000);  // exponent 0 read as 1.m * 2^-31
+  CHECK(fp::convert(kFp32, kFp17, 0x307fffff) == 0x00400);  // rounds up to fp17's smallest normal
   // Integers: rounded to nearest even in; |x| rounded half away from zero out, saturated.
   CHECK(fp::from_int(kFp16, 0x8000, 16) == 0xf800);   // -32768
   CHECK(fp::from_int(kFp16, 2049, 16) == 0x6800);     // 2049: a tie, to even (2048)
@@ -102,12 +107,12 @@ TEST_CASE("fp: hand-worked values, each NVDLA departure from IEEE 754", "[fp]") 
   CHECK_THROWS_AS(fp::convert(kFp16, kFp16, 0), std::invalid_argument);
 }
 
-TEST_CASE("fp: add and mul equal IEEE 754 wherever NVDLA's rules coincide with it", "[fp]") {
+TEST_CASE("fp: add and mul equal IEEE 754 on normal operands with exact results in the normal range", "[fp]") {
   dla::test::FpOperands draw(2026);
   for (fp::Format f : {kFp16, kFp32}) {
     int checked_add = 0;
     int checked_mul = 0;
-    int dropped_within_ulp = 0;
+    int checked_dropped = 0;
     for (int i = 0; i < 600'000; ++i) {
       const uint32_t a = draw.one(f);
       const uint32_t b = draw.draw(2) ? draw.partner(f, a) : draw.one(f);
@@ -128,20 +133,18 @@ TEST_CASE("fp: add and mul equal IEEE 754 wherever NVDLA's rules coincide with i
       if (x + y == 0.0 || (f == kFp32 && dist >= 29)) continue;
       const uint32_t s = ieee(f, x + y);
       if (!normal(f, s) || std::abs(x + y) < min_normal) continue;
+      // Where the smaller operand loses bits out of the alignment register (no sticky bit), the
+      // m + 2 guard bits still decide the rounding as IEEE's would.
+      CHECK(fp::add(f, a, b) == s);
       if (dist <= f.mant_bits + 2) {
-        CHECK(fp::add(f, a, b) == s);  // nothing falls out of the alignment register
         ++checked_add;
       } else {
-        // Bits shifted out are dropped without a sticky bit: at most one unit in the last place.
-        const double got = value_of(f, fp::add(f, a, b));
-        const double ulp = std::ldexp(1.0, static_cast<int>(fp::unpack(f, s).exp) - f.bias() - f.mant_bits);
-        CHECK(std::abs(got - value_of(f, s)) <= ulp);
-        ++dropped_within_ulp;
+        ++checked_dropped;
       }
     }
     CHECK(checked_add > 100'000);
     CHECK(checked_mul > 100'000);
-    CHECK(dropped_within_ulp > 1'000);
+    CHECK(checked_dropped > 1'000);
   }
 }
 
