@@ -6,11 +6,19 @@
 
 namespace dla::golden {
 
-std::string_view precision_name(Precision p) { return p == Precision::Int16 ? "int16" : "int8"; }
+std::string_view precision_name(Precision p) {
+  switch (p) {
+    case Precision::Int8: return "int8";
+    case Precision::Int16: return "int16";
+    case Precision::Fp16: return "fp16";
+  }
+  return "?";
+}
 
 std::optional<Precision> parse_precision(std::string_view name) {
   if (name == "int8") return Precision::Int8;
   if (name == "int16") return Precision::Int16;
+  if (name == "fp16") return Precision::Fp16;
   return std::nullopt;
 }
 

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
+#include <limits>
 
 #include "golden/arith.hpp"
 #include "harness/files.hpp"
@@ -177,6 +179,99 @@ std::vector<int64_t> resolve_values(const JsonNode& node, std::size_t count, int
       if (v < min || v > max) f.fail(fmt::format("value {} at index {} is out of range [{}, {}]", v, i, min, max));
       out.push_back(v);
     }
+  }
+  return out;
+}
+
+namespace {
+
+// An fp16 pattern's place in the order of values (+0 and -0 both 0), and back (+0).
+int64_t fp16_key(uint16_t h) { return (h & 0x8000u) != 0 ? -int64_t{h & 0x7fffu} : int64_t{h}; }
+uint16_t fp16_of_key(int64_t k) { return static_cast<uint16_t>(k < 0 ? 0x8000 | -k : k); }
+
+// The fp16 holding v exactly, if any.
+std::optional<uint16_t> exact_fp16(double v) {
+  if (!std::isfinite(v)) return std::nullopt;
+  const uint16_t sign = std::signbit(v) ? 0x8000u : 0u;
+  const double a = std::fabs(v);
+  if (a == 0) return sign;
+  int e = 0;
+  (void)std::frexp(a, &e);  // a = m * 2^e, m in [0.5, 1)
+  if (e - 1 > 15) return std::nullopt;
+  if (e - 1 < -14) {  // denormal: a multiple of 2^-24 below 2^-14
+    const double m = std::ldexp(a, 24);
+    if (m != std::floor(m)) return std::nullopt;
+    return static_cast<uint16_t>(sign | static_cast<uint16_t>(m));
+  }
+  const double m = std::ldexp(a, 11 - e);  // 11 significant bits
+  if (m != std::floor(m)) return std::nullopt;
+  return static_cast<uint16_t>(sign | static_cast<uint16_t>((e - 1 + 15) << 10) | (static_cast<uint16_t>(m) - 1024u));
+}
+
+}  // namespace
+
+uint16_t parse_fp16(const JsonNode& node) {
+  if (node.is_string()) {
+    const std::string s = node.as_string();
+    if (s == "inf") return 0x7c00;
+    if (s == "-inf") return 0xfc00;
+    if (s == "nan") return 0x7e00;
+    if (s.size() == 6 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
+        s.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string::npos) {
+      return static_cast<uint16_t>(std::stoul(s.substr(2), nullptr, 16));
+    }
+    node.fail(fmt::format("\"{}\" is not an fp16 value: give a number, \"0xHHHH\" (the bit pattern), \"inf\", "
+                          "\"-inf\" or \"nan\"",
+                          s));
+  }
+  const double v = node.as_double(-std::numeric_limits<double>::max(), std::numeric_limits<double>::max());
+  const std::optional<uint16_t> h = exact_fp16(v);
+  if (!h) {
+    node.fail(fmt::format("{} is not an fp16 value (fp16 holds 11 significant bits, magnitudes up to 65504 and "
+                          "multiples of 2^-24); give an exact value or its bit pattern \"0xHHHH\"",
+                          v));
+  }
+  return *h;
+}
+
+std::vector<int64_t> resolve_fp16_values(const JsonNode& node, std::size_t count, uint64_t seed) {
+  node.allow_keys({"random", "values", "file"});
+  const int sources = (node.get("random") ? 1 : 0) + (node.get("values") ? 1 : 0) + (node.get("file") ? 1 : 0);
+  if (sources != 1) node.fail("give exactly one of \"random\", \"values\" or \"file\"");
+  std::vector<int64_t> out;
+  out.reserve(count);
+  const auto finite = [](const JsonNode& n) {
+    const uint16_t h = parse_fp16(n);
+    if ((h & 0x7c00u) == 0x7c00u) n.fail("a random range needs finite bounds");
+    return h;
+  };
+  if (const auto rnd = node.get("random")) {
+    rnd->allow_keys({"min", "max", "specials"});
+    const int64_t lo = rnd->get("min") ? fp16_key(finite(rnd->require("min"))) : fp16_key(0xc000);  // -2
+    const int64_t hi = rnd->get("max") ? fp16_key(finite(rnd->require("max"))) : fp16_key(0x4000);  // 2
+    if (lo > hi) rnd->fail("min is greater than max");
+    const double specials = rnd->get("specials") ? rnd->require("specials").as_double(0.0, 1.0) : 0.0;
+    Rng rng = Rng::derive(seed, node.pointer());
+    // Specials come from a stream of their own: the drawn values stay those without them.
+    Rng srng = Rng::derive(seed, node.pointer() + "/specials");
+    static constexpr uint16_t kSpecials[] = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x0001, 0x8001, 0x03ff,
+                                             0x7bff, 0xfbff, 0x0400};
+    for (std::size_t i = 0; i < count; ++i) {
+      uint16_t h = fp16_of_key(rng.range(lo, hi));
+      if (specials > 0 && srng.chance(specials)) {
+        // One in three a NaN of random sign and payload, else an edge value.
+        h = srng.chance(1.0 / 3) ? static_cast<uint16_t>(0x7c00 | (srng.chance(0.5) ? 0x8000 : 0) | static_cast<int>(srng.range(1, 0x3ff)))
+                                 : kSpecials[static_cast<std::size_t>(srng.range(0, static_cast<int64_t>(std::size(kSpecials)) - 1))];
+      }
+      out.push_back(golden::sign_extend(h, 16));
+    }
+  } else if (const auto vals = node.get("values")) {
+    if (vals->size() != count) {
+      vals->fail(fmt::format("{} values given, the layer needs exactly {}", vals->size(), count));
+    }
+    for (const auto& v : vals->items()) out.push_back(golden::sign_extend(parse_fp16(v), 16));
+  } else {
+    out = resolve_values(node, count, 2, -32768, 32767, seed);  // any 16-bit pattern
   }
   return out;
 }

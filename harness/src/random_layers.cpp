@@ -226,6 +226,23 @@ void done_via_handler(const engines::Engine& engine, const LayerHeader& h, const
   }
 }
 
+// The program on the golden model alone (and the C model when given): the run's result, with the
+// layer's identity; out's status and message from it.
+RunResult run_golden_alone(const Program& program, const RandomLayer& layer, GoldenDevice& gold, Device* cmod,
+                           const std::optional<CmodVerdict>& cmod_not_judged, RandomRun& out) {
+  ProgramRunOptions po;
+  po.mode = "golden";
+  RunResult r = run_program(program, &gold, nullptr, po, cmod);
+  if (cmod_not_judged) r.cmod = cmod_not_judged;
+  r.name = layer.name;
+  r.unit = layer.unit;
+  r.seed = layer.seed;
+  r.stall = layer.stall;
+  out.status = from_status(r.status, r.message);
+  if (out.status != RandomStatus::Pass) out.message = r.message;
+  return r;
+}
+
 }  // namespace
 
 RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog, const std::optional<CmodOptions>& judge_cmod) {
@@ -273,22 +290,26 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog, const st
         cmod = make_cmod_device(*layer.config, *judge_cmod);
       }
     }
+    if (!layer.golden_only.empty()) {
+      // No RTL for this layer (fp16 so far): golden, judged by NVIDIA's C model alone. A layer the
+      // C model cannot judge, or a run without it, has no judge: an error, never a pass.
+      GoldenDevice gold(*layer.config);
+      RunResult r = run_golden_alone(program, layer, gold, cmod.get(), cmod_not_judged, out);
+      out.reference = fmt::format("n/a: golden only ({}), judged by NVIDIA's C model", layer.golden_only);
+      if (out.status == RandomStatus::Pass && (!r.cmod || r.cmod->state != CmodVerdict::State::Agrees)) {
+        out.status = RandomStatus::Error;
+        out.message = fmt::format("no judge: {}; NVIDIA's C model {}", layer.golden_only,
+                                  r.cmod ? "did not judge it: " + r.cmod->detail : "was not asked (--judge cmod)");
+      }
+      out.cross = std::move(r);
+      return done();
+    }
     std::unique_ptr<Device> rtl = make_rtl_device(enabled_blocks(program), *layer.config, o, why);
     const bool has_reference = support.memory_reference != nullptr;
     if (rtl == nullptr && has_reference && support.golden_only_rtl != nullptr) {
       // No RTL of the unit in this build: the golden model alone, judged by the int64 reference.
       GoldenDevice gold(*layer.config);
-      ProgramRunOptions po;
-      po.mode = "golden";
-      RunResult r = run_program(program, &gold, nullptr, po, cmod.get());
-      if (cmod_not_judged) r.cmod = cmod_not_judged;
-      r.name = layer.name;
-      r.unit = layer.unit;
-      r.seed = layer.seed;
-      r.stall = layer.stall;
-      out.status = from_status(r.status, r.message);
-      if (out.status != RandomStatus::Pass) out.message = r.message;
-      out.cross = r;
+      out.cross = run_golden_alone(program, layer, gold, cmod.get(), cmod_not_judged, out);
       if (out.status == RandomStatus::Pass) {
         const std::string g = support.memory_reference(root, layer, gold.memory());
         out.reference = g.empty() ? fmt::format("agrees (golden only: no {} RTL)", support.golden_only_rtl)
@@ -370,6 +391,13 @@ std::vector<const HwConfig*> campaign_configs(const RandomOptions& o) {
       if (cfgs.empty()) throw InputError("--focus", o.focus, "no configuration has this feature");
     }
     for (const HwConfig* cfg : cfgs) check_focus(*engine->random, o.unit, o.focus, *cfg);
+    for (const engines::RandomFocus& f : engine->random->focus) {
+      if (f.name == o.focus && f.golden_only && !o.judge_cmod) {
+        throw InputError("--focus", o.focus,
+                         "these layers have no RTL yet, so only NVIDIA's C model can judge them: add --judge cmod "
+                         "(a build configured with -DDLA_NVDLA_HW)");
+      }
+    }
   }
   return cfgs;
 }
@@ -510,7 +538,7 @@ std::string format_random_summary(const RandomCampaign& c) {
   s += "\n";
   if (reports_reference_counts(o.unit)) {
     s += fmt::format("int64 reference: agrees on {} layers, not applicable on {}{}\n", ref_agrees, ref_na,
-                     ref_na != 0 ? " (EW LUT, EQL, inexact Winograd)" : "");
+                     ref_na != 0 ? " (EW LUT, EQL, inexact Winograd, fp16)" : "");
   }
   if (o.judge_cmod) {
     s += "NVIDIA C model (--judge cmod):\n";

@@ -12,6 +12,7 @@
 
 #include "engines/cdp/golden/cdp.hpp"
 #include "engines/conv/golden/conv.hpp"
+#include "engines/conv/golden/conv_fp16.hpp"
 #include "golden/nvdla_regs.hpp"
 #include "engines/pdp/golden/pdp.hpp"
 #include "engines/rubik/golden/rubik.hpp"
@@ -198,6 +199,13 @@ void sdp_finish(GoldenDevice& d, int g, const golden::SdpConfig& cfg, const gold
   d.set_hw_register("SDP", rs::D_PERF_LUT_LE_HIT::offset, g, lut.le_hit);
   d.set_hw_register("SDP", rs::D_PERF_LUT_LO_HIT::offset, g, lut.lo_hit);
   d.set_hw_register("SDP", rs::D_PERF_WDMA_WRITE_STALL::offset, g, 0);  // no back-pressure in golden
+  // fp16's NaN / infinity counters (docs/FP16.md "SDP"); 0 in the integer pipelines.
+  d.set_hw_register("SDP", rs::D_STATUS_NAN_OUTPUT_NUM::offset, g, r.stats.nan_output);
+  if (!cfg.flying) {
+    const int gr = d.consumer("SDP_RDMA");
+    d.set_hw_register("SDP_RDMA", golden::regs::sdp_rdma::D_STATUS_NAN_INPUT_NUM::offset, gr, r.stats.nan_input);
+    d.set_hw_register("SDP_RDMA", golden::regs::sdp_rdma::D_STATUS_INF_INPUT_NUM::offset, gr, r.stats.inf_input);
+  }
   GoldenLayer layer;
   layer.unit = "SDP";
   layer.group = g;
@@ -263,7 +271,9 @@ std::string conv_blocked(const GoldenDevice& d, int g) {
 }
 
 std::vector<std::string> conv_partners(const GoldenDevice& d, int) {
-  std::vector<std::string> p(std::begin(kConvBlocks), std::end(kConvBlocks));
+  std::vector<std::string> p;
+  p.reserve(std::size(kConvBlocks) + 3);
+  for (const char* b : kConvBlocks) p.emplace_back(b);
   p.emplace_back("SDP");
   if (sdp_needs_rdma(sdp_decode(d, d.consumer("SDP")))) p.emplace_back("SDP_RDMA");
   if (sdp_output_to_pdp(d, d.consumer("SDP"))) p.emplace_back("PDP");
@@ -287,7 +297,7 @@ void conv_run(GoldenDevice& d, int g) {
   const golden::SdpConfig scfg = sdp_decode(d, g_sdp);
 
   // CACC hands SDP a W' x H' x K cube of processing-precision values; SDP must expect exactly that.
-  const auto sdp_prec = cfg.precision == golden::Precision::Int16 ? golden::SdpPrecision::Int16 : golden::SdpPrecision::Int8;
+  const auto sdp_prec = static_cast<golden::SdpPrecision>(golden::precision_code(cfg.precision));
   // Batches (nv_full, docs/CDMA_MODES.md): SDP's BATCH_NUMBER must be CACC's.
   if (scfg.shape.w != cfg.output.w || scfg.shape.h != cfg.output.h || scfg.shape.c != cfg.output.c ||
       scfg.shape.n != cfg.output.n) {
@@ -312,6 +322,8 @@ void conv_run(GoldenDevice& d, int g) {
   if (const auto u = scfg.unsupported(); !u.empty()) throw std::invalid_argument("SDP: " + u.front());
 
   Memory& mem = d.memory();
+  // fp16: CDMA counts the NaNs and infinities it fetches (before the layer runs: counted unflushed).
+  const golden::ConvFp16Counts fp_counts = golden::conv_fp16_counts(cfg, [&](uint64_t a) { return mem.read(a); });
   const golden::ConvRun cr = golden::run_conv(cfg, hw, [&](uint64_t a) { return mem.read(a); }, &d.conv_cbuf());
   const golden::SdpRun sr = golden::run_sdp(
       scfg, d.lut_ram("SDP").tables(), [&](uint64_t a) { return mem.read(a); },
@@ -319,11 +331,13 @@ void conv_run(GoldenDevice& d, int g) {
 
   // Hardware-updated registers of the groups that ran.
   d.set_hw_register("CACC", rcacc::D_OUT_SATURATION::offset, g, cr.stats.out_saturation);
-  for (const uint32_t off : {rcdma::D_NAN_INPUT_DATA_NUM::offset, rcdma::D_NAN_INPUT_WEIGHT_NUM::offset,
-                             rcdma::D_INF_INPUT_DATA_NUM::offset, rcdma::D_INF_INPUT_WEIGHT_NUM::offset,
-                             rcdma::D_PERF_DAT_READ_STALL::offset, rcdma::D_PERF_WT_READ_STALL::offset,
+  d.set_hw_register("CDMA", rcdma::D_NAN_INPUT_DATA_NUM::offset, g_cdma, fp_counts.data_nan);
+  d.set_hw_register("CDMA", rcdma::D_INF_INPUT_DATA_NUM::offset, g_cdma, fp_counts.data_inf);
+  d.set_hw_register("CDMA", rcdma::D_NAN_INPUT_WEIGHT_NUM::offset, g_cdma, fp_counts.weight_nan);
+  d.set_hw_register("CDMA", rcdma::D_INF_INPUT_WEIGHT_NUM::offset, g_cdma, fp_counts.weight_inf);
+  for (const uint32_t off : {rcdma::D_PERF_DAT_READ_STALL::offset, rcdma::D_PERF_WT_READ_STALL::offset,
                              rcdma::D_PERF_DAT_READ_LATENCY::offset, rcdma::D_PERF_WT_READ_LATENCY::offset}) {
-    d.set_hw_register("CDMA", off, g_cdma, 0);  // integer data, no back-pressure in golden
+    d.set_hw_register("CDMA", off, g_cdma, 0);  // no back-pressure in golden
   }
   GoldenLayer layer;
   layer.unit = "CACC";

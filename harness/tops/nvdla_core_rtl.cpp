@@ -87,6 +87,16 @@ class ConvCapacityGuard {
     // nv_full (conv_core decodes CDMA's D_BATCH_NUMBER and D_WEIGHT_FORMAT there only).
     // Judged on the raw words, whatever else decode_conv finds.
     namespace gr = golden::regs;
+    // fp16 (docs/FP16.md): the RTL pipeline has the integer precisions only and would run an fp16
+    // layer as an integer one.
+    if (const uint32_t prec = gr::field(rr.cdma(gr::cdma::D_MISC_CFG::offset), gr::cdma::D_MISC_CFG::PROC_PRECISION{});
+        prec > 1) {
+      throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
+                       fmt::format("this RTL refuses the layer: CDMA D_MISC_CFG.PROC_PRECISION is {}; the RTL "
+                                   "convolution pipeline has INT8 and INT16 only (fp16 is golden-only so far, "
+                                   "docs/FP16.md)",
+                                   prec == 2 ? "FP16" : "reserved (3)"));
+    }
     const uint32_t batches[] = {
         gr::field(rr.cdma(gr::cdma::D_BATCH_NUMBER::offset), gr::cdma::D_BATCH_NUMBER::BATCHES{}),
         gr::field(rr.csc(gr::csc::D_BATCH_NUMBER::offset), gr::csc::D_BATCH_NUMBER::BATCHES{}),
@@ -170,6 +180,45 @@ class ConvCapacityGuard {
   std::optional<golden::ConvConfig> last_;  // the convolution armed before, for CBUF reuse
 };
 
+// SDP's precision fields per register group: the SDP RTL has the integer pipelines only, and an fp16
+// layer (SDP PROC / OUT_PRECISION or SDP_RDMA IN_PRECISION FP16) would run as an integer one.
+class SdpPrecisionGuard {
+ public:
+  explicit SdpPrecisionGuard(const golden::HwConfig& hw) : hw_(&hw) {}
+
+  void operator()(uint32_t addr, uint32_t value) {
+    const RegDef* r = RegDb::nvdla().at_address(hw_->name, addr);
+    if (r == nullptr || (r->block != "SDP" && r->block != "SDP_RDMA")) return;
+    const bool rdma = r->block == "SDP_RDMA";
+    if (r->name == "S_POINTER") producer_[rdma ? 1 : 0] = static_cast<int>(value & 1u);
+    const int g = producer_[rdma ? 1 : 0];
+    namespace gr = golden::regs;
+    if (!rdma && r->name == "D_DATA_FORMAT") {
+      format_[static_cast<std::size_t>(g)] =
+          std::max(gr::field(value, gr::sdp::D_DATA_FORMAT::PROC_PRECISION{}),
+                   gr::field(value, gr::sdp::D_DATA_FORMAT::OUT_PRECISION{}));
+    }
+    if (rdma && r->name == "D_FEATURE_MODE_CFG")
+      rdma_in_[static_cast<std::size_t>(g)] = gr::field(value, gr::sdp_rdma::D_FEATURE_MODE_CFG::IN_PRECISION{});
+    if (r->name == "D_OP_ENABLE" && (value & 1u) != 0) {
+      const uint32_t p = rdma ? rdma_in_[static_cast<std::size_t>(g)] : format_[static_cast<std::size_t>(g)];
+      if (p > 1) {
+        throw InputError(fmt::format("{}.D_OP_ENABLE", r->block), fmt::format("group {}", g),
+                         fmt::format("this RTL refuses the layer: a precision field of {} is {}; the SDP RTL has "
+                                     "INT8 and INT16 only (fp16 is golden-only so far, docs/FP16.md)",
+                                     rdma ? "SDP_RDMA D_FEATURE_MODE_CFG" : "SDP D_DATA_FORMAT",
+                                     p == 2 ? "FP16" : "reserved (3)"));
+      }
+    }
+  }
+
+ private:
+  const golden::HwConfig* hw_;
+  std::array<int, 2> producer_{};            // SDP, SDP_RDMA
+  std::array<uint32_t, 2> format_{};         // SDP: max(PROC, OUT) precision code per group
+  std::array<uint32_t, 2> rdma_in_{};        // SDP_RDMA IN_PRECISION per group
+};
+
 // `runs_sdp`: the program enables SDP, so PDP may take its input on the fly from it.
 template <class Model>
 std::unique_ptr<Device> guarded(const golden::HwConfig& cfg, const std::string& unit, unsigned atom,
@@ -182,9 +231,10 @@ std::unique_ptr<Device> guarded(const golden::HwConfig& cfg, const std::string& 
 }  // namespace
 
 std::function<void(uint32_t addr, uint32_t value)> make_nvdla_core_guard(const golden::HwConfig& cfg, bool runs_sdp) {
-  return [conv = ConvCapacityGuard(cfg), pdp = make_pdp_guard(cfg, "nvdla_core", runs_sdp)](uint32_t addr,
-                                                                                          uint32_t value) mutable {
+  return [conv = ConvCapacityGuard(cfg), sdp = SdpPrecisionGuard(cfg),
+          pdp = make_pdp_guard(cfg, "nvdla_core", runs_sdp)](uint32_t addr, uint32_t value) mutable {
     conv(addr, value);
+    sdp(addr, value);
     pdp(addr, value);
   };
 }

@@ -40,6 +40,20 @@ void judged_campaign(const std::string& unit, const std::string& config, int cou
 
 }  // namespace
 
+// fp16 has no RTL yet: the C model alone judges these golden layers (docs/FP16.md).
+TEST_CASE("three ways: CI campaign conv fp16 nv_full (golden = C model)", "[cmod][campaign][fp16]") {
+  const fs::path dir = fs::path(DLA_BINARY_DIR) / "test_tmp" / "cmod_ci_conv_fp16";
+  fs::remove_all(dir);
+  const Cmd r = dlacosim("random conv --focus fp16 --count 60 --seed 2201 -j 1 --quiet --config nv_full --judge cmod "
+                         "--cmod-quiet 60 --out " + dir.string());
+  INFO(r.out);
+  CHECK(r.exit == 0);
+  CHECK_THAT(r.out, Catch::Contains("failing layers (index): none") && Catch::Contains("nv_full    60 agrees"));
+  const Cmd alone = dlacosim("random conv --focus fp16 --count 1 --config nv_full");
+  CHECK(alone.exit == 2);
+  CHECK_THAT(alone.out, Catch::Contains("--judge cmod"));
+}
+
 TEST_CASE("three ways: CI campaign sdp nv_small", "[cmod][campaign]") { judged_campaign("sdp", "nv_small", 40, 40); }
 TEST_CASE("three ways: CI campaign sdp nv_full", "[cmod][campaign]") { judged_campaign("sdp", "nv_full", 30, 30); }
 TEST_CASE("three ways: CI campaign pdp nv_small", "[cmod][campaign]") { judged_campaign("pdp", "nv_small", 15, 15); }

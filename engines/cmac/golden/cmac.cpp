@@ -8,6 +8,7 @@ namespace dla::golden {
 
 std::vector<int64_t> cmac_atomic_op(const HwConfig& cfg, Precision p, const CmacWeights& weights,
                                     const std::vector<int32_t>& data) {
+  if (p == Precision::Fp16) throw std::invalid_argument("cmac_atomic_op: integer precisions only (fp16: cmac_fp16_cell)");
   const auto kernels = static_cast<std::size_t>(cfg.atomic_k(p));
   if (data.size() != static_cast<std::size_t>(cfg.atomic_c) || weights.size() > kernels) {
     throw std::invalid_argument("cmac_atomic_op: operand shape does not match the configuration");

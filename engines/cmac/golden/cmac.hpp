@@ -14,7 +14,8 @@ namespace dla::golden {
 using CmacWeights = std::vector<std::vector<int32_t>>;
 
 // Partial sums for kernels 0 .. atomic_k(p)-1; kernels beyond weights.size() are 0.
-// data.size() and every weights[k].size() must equal cfg.atomic_c.
+// data.size() and every weights[k].size() must equal cfg.atomic_c. Integer precisions; fp16's
+// cell is engines/cmac/golden/cmac_fp16.hpp.
 [[nodiscard]] std::vector<int64_t> cmac_atomic_op(const HwConfig& cfg, Precision p,
                                                   const CmacWeights& weights,
                                                   const std::vector<int32_t>& data);

@@ -4,7 +4,9 @@
 #include <stdexcept>
 
 #include "golden/arith.hpp"
+#include "golden/fp.hpp"
 #include "engines/cmac/golden/cmac.hpp"
+#include "engines/conv/golden/conv_fp16.hpp"
 #include "engines/conv/golden/conv_image.hpp"
 #include "engines/conv/golden/conv_modes.hpp"
 #include "engines/conv/golden/conv_wfold.hpp"
@@ -124,6 +126,8 @@ std::vector<std::string> ConvConfig::unsupported() const {
   u.insert(u.end(), im.begin(), im.end());
   const std::vector<std::string> md = modes_unsupported(*this);
   u.insert(u.end(), md.begin(), md.end());
+  const std::vector<std::string> fp = conv_fp16_unsupported(*this);
+  u.insert(u.end(), fp.begin(), fp.end());
   return u;
 }
 
@@ -179,8 +183,10 @@ ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
     c.precision = Precision::Int8;
   } else if (prec == 1) {
     c.precision = Precision::Int16;
+  } else if (prec == 2) {
+    c.precision = Precision::Fp16;  // engines/conv/golden/conv_fp16.hpp
   } else {
-    bad.push_back("precision " + precision_code_name(prec) + " is not modelled (integer pipelines only)");
+    bad.push_back("precision " + precision_code_name(prec) + " is reserved (0 INT8, 1 INT16, 2 FP16)");
   }
   if (!hw.supports(c.precision)) bad.push_back(std::string(precision_name(c.precision)) + " is not supported by " + hw.name);
 
@@ -196,6 +202,7 @@ ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
            field(csc_misc, rcsc::D_MISC_CFG::DATA_REUSE{}));
   mismatch("CDMA and CSC D_MISC_CFG.WEIGHT_REUSE", c.cbuf.weight_reuse ? 1u : 0u,
            field(csc_misc, rcsc::D_MISC_CFG::WEIGHT_REUSE{}));
+  c.nan_to_zero = field(regs.cdma(rcdma::D_NAN_FLUSH_TO_ZERO::offset), rcdma::D_NAN_FLUSH_TO_ZERO::NAN_TO_ZERO{}) != 0;
   c.atom_bytes = hw.atom_bytes;
   c.atomic_c = hw.atomic_c;
   c.atomic_k = hw.atomic_k(c.precision);
@@ -450,6 +457,9 @@ Cube<int64_t> conv_fetch_input(const ConvConfig& cfg, const ByteReader& read) {
   if (cfg.cvt.enabled) {
     for (auto& x : in.data()) x = cdma_convert(x, cfg.cvt.offset, cfg.cvt, 8 * cfg.bpe());
   }
+  if (cfg.precision == Precision::Fp16 && cfg.nan_to_zero) {
+    for (auto& x : in.data()) x = fp::is_nan(fp::kFp16, static_cast<uint32_t>(x) & 0xffffu) ? 0 : x;
+  }
   return in;
 }
 
@@ -583,8 +593,9 @@ ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& re
     const int positions = cfg.output.w * cfg.output.h;
     const std::vector<int> stripes =
         cfg.input.n > 1 ? batch_stripes(positions, cfg.input.n) : csc_stripes(positions, stripe_limits(hw));
-    run = cfg.wfold_ws != 0 ? run_conv_direct(wfold_view(cfg), hw, wread, wfold_fold(cfg, in), stripes)
-                            : run_conv_direct(cfg, hw, wread, in, stripes);
+    run = cfg.wfold_ws != 0                   ? run_conv_direct(wfold_view(cfg), hw, wread, wfold_fold(cfg, in), stripes)
+          : cfg.precision == Precision::Fp16 ? run_conv_direct_fp16(cfg, wread, in, stripes)
+                                              : run_conv_direct(cfg, hw, wread, in, stripes);
   }
   if (cbuf != nullptr) {
     // What stays in CBUF for the next layer. Weights beyond their banks wrapped in the ring
@@ -618,7 +629,7 @@ ConvRun run_conv_direct(const ConvConfig& cfg, const HwConfig& hw, const ByteRea
   const int bpe = cfg.bpe();
   const int ck = cfg.atomic_c;
   const int kk = cfg.atomic_k;
-  const int C = cfg.input.c, H = cfg.input.h, W = cfg.input.w;
+  const int C = cfg.input.c;
   const int K = cfg.kernels, R = cfg.kernel_h, S = cfg.kernel_w;
   const int OW = cfg.output.w, OH = cfg.output.h;
 
@@ -669,12 +680,10 @@ ConvRun run_conv_direct(const ConvConfig& cfg, const HwConfig& hw, const ByteRea
             for (int i = 0; i < len * N; ++i) {
               const int p = first + i / N;
               const int n = i % N;
-              const int hi = (p / OW) * cfg.stride_y + r * cfg.dilation_y - cfg.pad_top;
-              const int wi = (p % OW) * cfg.stride_x + s * cfg.dilation_x - cfg.pad_left;
-              const bool inside = hi >= 0 && hi < H && wi >= 0 && wi < W;
+              const ConvTap t = conv_tap(cfg, p, r, s);
               for (int ci = 0; ci < ck; ++ci) {
                 int64_t v = 0;
-                if (ci < cpb) v = inside ? in.at(n, b * ck + ci, hi, wi) : cfg.pad_value;
+                if (ci < cpb) v = t.inside ? in.at(n, b * ck + ci, t.h, t.w) : cfg.pad_value;
                 atom[static_cast<std::size_t>(ci)] = static_cast<int32_t>(v);
               }
               const std::vector<int64_t> psum = cmac_atomic_op(hw, prec, ws, atom);

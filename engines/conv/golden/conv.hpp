@@ -123,6 +123,9 @@ struct ConvConfig {
   CubeShape input{};
   FeatureLayout in_layout{};  // base D_DAIN_ADDR_*_0, D_LINE_STRIDE, D_SURF_STRIDE, D_BATCH_STRIDE, atom, bpe
   ConvInputCvt cvt{};
+  // CDMA D_NAN_FLUSH_TO_ZERO (fp16): every NaN of the fetched feature data becomes +0 (weights and
+  // CSC's pad value are not touched).
+  bool nan_to_zero = false;
   // Image input: input is the image W x H x C (C = the format's channels), kernel_w the network
   // kernel's S; CSC runs image_view() (C' = S*C pre-extended channels, S' = 1). pad_value is then
   // CSC's (top / bottom pad rows) and image.pad_value_lr CDMA's (left / right pad pixels).
@@ -161,6 +164,21 @@ struct ConvConfig {
   // Everything the model cannot run, one sentence each (empty: runnable).
   [[nodiscard]] std::vector<std::string> unsupported() const;
 };
+
+// The input element CSC feeds for output position `pos` (raster order over W' x H') at kernel
+// position (r, s): its row and column, and whether it lies inside the cube (outside: an atom of
+// the pad value). Every precision's issue loop asks this one rule.
+struct ConvTap {
+  int h = 0, w = 0;
+  bool inside = false;
+};
+[[nodiscard]] inline ConvTap conv_tap(const ConvConfig& c, int pos, int r, int s) {
+  ConvTap t;
+  t.h = (pos / c.output.w) * c.stride_y + r * c.dilation_y - c.pad_top;
+  t.w = (pos % c.output.w) * c.stride_x + s * c.dilation_x - c.pad_left;
+  t.inside = t.h >= 0 && t.h < c.input.h && t.w >= 0 && t.w < c.input.w;
+  return t;
+}
 
 // ---- register decoding --------------------------------------------------------------------------
 

@@ -335,6 +335,32 @@ int parse_wfold(const JsonNode& n, const ConvParams& p, const HwConfig& hw, bool
 
 std::vector<uint8_t> weight_image(const ConvLayer& L, const ConvConfig& c);
 
+// What an fp16 layer cannot have (docs/FP16.md "Convolution"): NVDLA's rules (no input converter,
+// no CACC clip in fp16) and what this model does not run in fp16 yet.
+void check_fp16_layer(const JsonNode& root, const JsonNode& in) {
+  const auto not_yet = [&](const char* key, const char* what) {
+    if (const auto n = root.get(key)) n->fail(fmt::format("{} in fp16 is not modelled yet (docs/FP16.md)", what));
+  };
+  if (const auto m = root.get("mode"); m && m->as_choice({"direct", "winograd"}) == "winograd")
+    m->fail("Winograd in fp16 is not modelled yet (docs/FP16.md)");
+  not_yet("wfold", "W-fold");
+  not_yet("post_extension", "image input");
+  not_yet("bs", "the SDP BS stage");
+  not_yet("bn", "the SDP BN stage");
+  not_yet("ew", "the SDP EW stage");
+  not_yet("pool", "PDP");
+  if (is_image_input(in)) in.require("format").fail("fp16 image input is not modelled yet (docs/FP16.md)");
+  if (const auto cv = in.get("converter")) {
+    cv->fail("NVDLA has no CDMA input converter for fp16 data (NVIDIA's C model stops on CVT_EN with fp16 input)");
+  }
+  if (const auto w = root.get("weights"); w && w->get("compressed")) {
+    w->require("compressed").fail("compressed fp16 weights are not modelled yet (docs/FP16.md)");
+  }
+  if (const auto c = root.get("clip"); c && c->as_int(0, 16) != 0) {
+    c->fail("CACC has no clip in fp16 (it delivers each sum as fp32); leave \"clip\" at 0");
+  }
+}
+
 ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   root.allow_keys({"unit", "name", "description", "config", "seed", "stall", "mode", "wino_scheme", "pra_truncate",
                    "precision", "input", "weights", "padding", "stride", "dilation", "clip", "output", "bs", "bn", "ew",
@@ -353,10 +379,15 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
     scheme = n->as_choice({"exact", "nvdla"}) == "exact" ? golden::WinoScheme::Exact : golden::WinoScheme::Nvdla;
   if (const auto n = root.get("pra_truncate")) pra_truncate = static_cast<int>(n->as_int(0, golden::kWinoMaxPraTruncate));
   if (const auto n = root.get("precision")) {
-    p.precision = *golden::parse_precision(n->as_choice({"int8", "int16"}));
-    if (!hw.supports(p.precision)) n->fail(fmt::format("{} does not support int16 convolution (int16 only on nv_full)", hw.name));
+    p.precision = *golden::parse_precision(n->as_choice({"int8", "int16", "fp16"}));
+    if (!hw.supports(p.precision)) {
+      n->fail(fmt::format("{} does not support {} convolution (int16 and fp16 only on nv_full)", hw.name,
+                          golden::precision_name(p.precision)));
+    }
   }
   const JsonNode in = root.require("input");
+  const bool f16 = p.precision == Precision::Fp16;
+  if (f16) check_fp16_layer(root, in);
   // Image input: the format gives C and, without "precision", the precision.
   if (is_image_input(in)) L.image = parse_image_input(root, in, hw, p);
   if (const auto pe = root.get("post_extension"); pe && !L.image)
@@ -392,7 +423,11 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
     p.pad_right = get_int(*pad, "right", 0, kMaxPadRightBottom, 0);
     p.pad_top = get_int(*pad, "top", 0, kMaxPadLeftTop, 0);
     p.pad_bottom = get_int(*pad, "bottom", 0, kMaxPadRightBottom, 0);
-    p.pad_value = static_cast<int32_t>(get_int(*pad, "value", static_cast<int>(vmin), static_cast<int>(vmax), 0));
+    if (const auto v = pad->get("value"); v && f16) {
+      p.pad_value = static_cast<int32_t>(golden::sign_extend(parse_fp16(*v), 16));  // CSC's raw fp16 pattern
+    } else {
+      p.pad_value = static_cast<int32_t>(get_int(*pad, "value", static_cast<int>(vmin), static_cast<int>(vmax), 0));
+    }
     // Image input: "value" pads left / right (CDMA) and, unless "top_bottom_value" is given, top /
     // bottom (CSC); p.pad_value is CSC's.
     if (const auto tb = pad->get("top_bottom_value"); tb && !L.image) {
@@ -491,9 +526,12 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   if (L.image) {
     resolve_image_data(in, p, *L.image, h.seed);
   } else {
-    L.input = resolve_values(in.require("data"), count(int64_t{p.c} * p.h * p.w * p.batch), bpe, vmin, vmax, h.seed);
+    const std::size_t n = count(int64_t{p.c} * p.h * p.w * p.batch);
+    L.input = f16 ? resolve_fp16_values(in.require("data"), n, h.seed)
+                  : resolve_values(in.require("data"), n, bpe, vmin, vmax, h.seed);
   }
-  L.weights = resolve_values(wt.require("data"), count(bpk / bpe * p.k), bpe, vmin, vmax, h.seed);
+  L.weights = f16 ? resolve_fp16_values(wt.require("data"), count(bpk / bpe * p.k), h.seed)
+                  : resolve_values(wt.require("data"), count(bpk / bpe * p.k), bpe, vmin, vmax, h.seed);
   if (L.compressed) {
     // A whole kernel group's mask bits must fit bank 15 (the golden device's rule, refused here
     // with the pointer rather than when the layer runs).
@@ -526,6 +564,19 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   } else {
     s.out_prec = p.precision;
     s.out_layout = golden::FeatureLayout::packed({1, s.out_lanes(), oh, ow}, hw.atom_bytes, bpe, sdp::kOutputBase);
+  }
+  if (const auto out = root.get("output"); f16 && out && out->get("converter")) {
+    out->require("converter").fail("SDP's output converter is not used in fp16: NVDLA rounds the fp32 result to fp16 "
+                                   "(and on to int16) and ignores D_CVT_OFFSET / SCALE / SHIFT");
+  }
+  if (f16 && s.out_prec == Precision::Int8) {
+    root.require("output").require("precision").fail(
+        "an fp16 convolution writes fp16 or int16: NVDLA's SDP has no fp16 -> int8 output (its write DMA would store "
+        "the low byte of each fp16)");
+  }
+  if (!f16 && s.out_prec == Precision::Fp16) {
+    root.require("output").require("precision").fail(
+        "only an fp16 convolution writes fp16: NVDLA's SDP has no integer -> fp16 output");
   }
   if (s.in_prec == Precision::Int16 && s.out_prec == Precision::Int8) {
     // CACC flies int16 results 16 channels per position; SDP converts int16 -> int8 only when it
@@ -717,6 +768,7 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, co
   pb.read(pb.reg("CACC", "D_OUT_SATURATION"),
           dev != nullptr ? dev->peek("CACC", ca::D_OUT_SATURATION::offset, last("CACC")) : 0u);
   sdp::emit_status_reads(pb, dev, last("SDP"));
+  sdp::emit_fp16_status_reads(pb, dev, L.post, last("SDP"), last("SDP_RDMA"));
   if (L.pool) {
     for (const char* name : {"D_INF_INPUT_NUM", "D_NAN_INPUT_NUM", "D_NAN_OUTPUT_NUM"}) {
       pb.read(pb.reg("PDP", name), 0);  // integer data
@@ -751,7 +803,7 @@ RunResult run(const LayerHeader& h, const JsonNode& root, const RunOptions& opt)
 BlockWords conv_register_words(const ConvConfig& c, const HwConfig& hw, const ConvBanks& banks,
                                const golden::FeatureLayout& out) {
   const golden::ConvDerived d = golden::conv_derived(c, hw);
-  const uint32_t prec = c.precision == Precision::Int16 ? 1u : 0u;
+  const uint32_t prec = golden::precision_code(c.precision);
   const uint32_t atom = u(c.atom_bytes);
   BlockWords w;
   // W-fold: CDMA's copies are the layer's, CSC's the folded convolution's (docs/WFOLD.md "Registers").

@@ -42,7 +42,7 @@ void put(Words& m, uint32_t offset, F f, int64_t v) {
 // SDP (flying, every stage bypassed, unit converter), from conv-pipeline.md §7.
 std::map<std::string, Words> encode(const ConvConfig& c, const HwConfig& hw, uint64_t out_base,
                                     const golden::FeatureLayout& out) {
-  const int prec = c.precision == golden::Precision::Int16 ? 1 : 0;
+  const auto prec = static_cast<int>(golden::precision_code(c.precision));
   namespace sd = regs::sdp;
   std::map<std::string, Words> w = conv_register_words(c, hw, conv_bank_split(c, hw), out);
   Words& sdp = w["SDP"];

@@ -102,6 +102,12 @@ Engine engine_conv() {
                                             RandomFocus{.name = "batch",
                                                         .has = &golden::HwConfig::nvdlav1_map,
                                                         .what = "every direct layer with batches, N 1..32 (docs/CDMA_MODES.md)"},
+                                            RandomFocus{.name = "fp16",
+                                                        .has = &golden::HwConfig::int16,
+                                                        .what = "every layer an fp16 direct convolution, judged by "
+                                                                "NVIDIA's C model alone (needs --judge cmod: no fp16 "
+                                                                "RTL yet; docs/FP16.md)",
+                                                        .golden_only = true},
                                             RandomFocus{.name = "winograd",
                                                         .has = &golden::HwConfig::winograd,
                                                         .what = "every layer in Winograd mode as NVDLA programs it "

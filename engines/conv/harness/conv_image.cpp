@@ -296,7 +296,7 @@ ConvBanks image_bank_split(const ConvConfig& c, const HwConfig& hw) {
 void apply_image_regs(BlockWords& w, const ConvConfig& c) {
   const PixelFormat& f = *golden::pixel_format(c.image.pixel_format);
   const uint32_t in = u(f.in_precision);
-  const uint32_t prec = c.precision == Precision::Int16 ? 1u : 0u;
+  const uint32_t prec = golden::precision_code(c.precision);
   const ConvImage& im = c.image;
   auto& cdma = w["CDMA"];
   cdma[cd::D_MISC_CFG::offset] = place(in, cd::D_MISC_CFG::IN_PRECISION{}) | place(prec, cd::D_MISC_CFG::PROC_PRECISION{});

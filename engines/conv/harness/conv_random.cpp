@@ -636,7 +636,94 @@ void draw_batch(const HwConfig& hw, RandomLayer& L, const ConvShape& s, bool out
   feat += fmt::format(" batch {}", n);
 }
 
+// fp16 (--focus fp16, nv_full; docs/FP16.md): direct feature-input layers over the space the
+// golden model runs in fp16: shapes across channel blocks (64) and kernel groups (16), kernels up
+// to 7x7, strides, dilations, pads whose value is any fp16 (zeros, NaNs and infinities included),
+// batches, fp16 or int16 output, and data in one of five regimes, with specials sprinkled in.
+// The RTL has no fp16 yet, so NVIDIA's C model is the judge (random --judge cmod).
+RandomLayer gen_conv_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
+  L.golden_only = "fp16: the RTL has no fp16 yet (docs/FP16.md)";
+  const int w = d.log_i(1, 24), h = d.log_i(1, 24), c = d.log_i(1, 200), k = d.log_i(1, 48);
+  const auto axis = [&](int size, int& taps, int& dil, int& stride, int& lo, int& hi) {
+    taps = d.log_i(1, 7);
+    dil = d.chance(0.25) ? d.i(2, 4) : 1;
+    stride = d.chance(0.3) ? d.i(2, 4) : 1;
+    lo = d.chance(0.5) ? d.i(0, 3) : 0;
+    hi = d.chance(0.5) ? d.i(0, 3) : 0;
+    for (;;) {
+      const int extent = (taps - 1) * dil + 1;
+      if (extent <= size + lo + hi && hi < extent) return;
+      if (dil > 1) {
+        --dil;
+      } else if (taps > 1) {
+        --taps;
+      } else {
+        hi = 0;
+      }
+    }
+  };
+  int r = 1, s = 1, dx = 1, dy = 1, sx = 1, sy = 1, pl = 0, pr = 0, pt = 0, pb = 0;
+  axis(w, s, dx, sx, pl, pr);
+  axis(h, r, dy, sy, pt, pb);
+  // Value regimes: exact small integers (no rounding anywhere), around 1, the whole finite range
+  // (sums saturate in SDP), tiny magnitudes (denormals), and around 1 with 2 % specials.
+  const auto data = [&](ojson& node) {
+    switch (d.i(0, 4)) {
+      case 0: node = ojson{{"random", {{"min", -8}, {"max", 8}}}}; break;
+      case 1: node = ojson{{"random", {{"min", -2}, {"max", 2}}}}; break;
+      case 2: node = ojson{{"random", {{"min", -65504}, {"max", 65504}}}}; break;
+      case 3: node = ojson{{"random", {{"min", "0x8400"}, {"max", "0x0400"}}}}; break;  // |x| <= 2^-14
+      default: node = ojson{{"random", {{"min", -1}, {"max", 1}, {"specials", 0.02}}}}; break;
+    }
+  };
+  ojson doc = conv_header(hw, L);
+  doc["precision"] = "fp16";
+  doc["input"] = ojson{{"w", w}, {"h", h}, {"c", c}};
+  data(doc["input"]["data"]);
+  doc["weights"] = ojson{{"k", k}, {"r", r}, {"s", s}};
+  data(doc["weights"]["data"]);
+  std::string feat = "fp16";
+  if (pl + pr + pt + pb > 0) {
+    ojson pad{{"left", pl}, {"right", pr}, {"top", pt}, {"bottom", pb}};
+    if (d.chance(0.5)) {
+      static constexpr const char* kPads[] = {"0x8000", "nan", "inf", "-inf", "0x0001", "65504", "-1.5", "0.25"};
+      const std::string v = kPads[d.i(0, 7)];
+      if (v == "65504" || v == "-1.5" || v == "0.25") {
+        pad["value"] = std::stod(v);
+      } else {
+        pad["value"] = v;
+      }
+      feat += " pad " + v;
+    }
+    doc["padding"] = pad;
+  }
+  if (sx != 1 || sy != 1) doc["stride"] = ojson{{"x", sx}, {"y", sy}};
+  if (dx != 1 || dy != 1) doc["dilation"] = ojson{{"x", dx}, {"y", dy}};
+  const int n = d.chance(0.1) ? d.i(2, 4) : 1;
+  if (n > 1) {
+    doc["batch"] = ojson{{"n", n}};
+    feat += fmt::format(" batch {}", n);
+  }
+  if (n == 1 && d.chance(0.2)) {
+    doc["output"] = ojson{{"precision", "int16"}};
+    feat += " int16-out";
+  }
+  L.doc = doc;
+  bool cbuf = false;
+  std::string where;
+  // Too large for CBUF even in Split-H bands: fewer channels until it fits (rare at these sizes).
+  while (!try_compile_conv(L, L.doc, cbuf, where).empty() && cbuf && L.doc["input"]["c"].get<int>() > 1) {
+    L.doc["input"]["c"] = std::max(1, L.doc["input"]["c"].get<int>() / 2);
+    ++L.resized;
+  }
+  if (sx != 1 || sy != 1) feat += fmt::format(" stride {}x{}", sx, sy);
+  if (dx != 1 || dy != 1) feat += fmt::format(" dilation {}x{}", dx, dy);
+  L.features = fmt::format("{} {}x{}x{} k{} {}x{}", feat, w, h, L.doc["input"]["c"].get<int>(), k, r, s);
+  return L;
+}
+
 RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
+  if (L.focus == "fp16") return gen_conv_fp16(hw, std::move(L), d);
   {
     // Image input (1 in 8, every layer with --focus image): a stream of its own, so the draws of
     // the other layers stay as they were.

@@ -77,7 +77,7 @@ std::vector<std::string_view> op_keys(std::string_view op) {
   return {"lrn", "in_cvt", "out_cvt", "lut", "perf_lut_en"};
 }
 
-const char* prec_name(golden::Precision p) { return p == golden::Precision::Int16 ? "int16" : "int8"; }
+const char* prec_name(golden::Precision p) { return golden::precision_name(p).data(); }
 
 void Net::fail_at(const std::string& pointer, const std::string& rule) const {
   throw InputError(h->file.string(), pointer.empty() ? "/" : pointer, rule);

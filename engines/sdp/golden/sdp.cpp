@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "golden/arith.hpp"
+#include "golden/fp.hpp"
 #include "golden/nvdla_regs.hpp"
 
 namespace dla::golden {
@@ -199,6 +200,8 @@ SdpConfig decode_sdp(const SdpRegReader& sdp, const SdpRegReader& rdma, int atom
   c.perf_lut_en = field(perf, rs::D_PERF_ENABLE::PERF_LUT_EN{}) != 0;
   c.perf_sat_en = field(perf, rs::D_PERF_ENABLE::PERF_SAT_EN{}) != 0;
   c.perf_nan_inf_en = field(perf, rs::D_PERF_ENABLE::PERF_NAN_INF_COUNT_EN{}) != 0;
+  c.rdma_perf_nan_inf_en =
+      field(rdma(rr::D_PERF_ENABLE::offset), rr::D_PERF_ENABLE::PERF_NAN_INF_COUNT_EN{}) != 0;
 
   static_assert(rs::S_LUT_LO_SLOPE_SHIFT::offset == kLutCfgFirstOffset + 4 * 9 &&
                 rs::S_LUT_CFG::offset == kLutCfgFirstOffset,
@@ -242,14 +245,45 @@ std::vector<std::string> sdp_winograd_refusals(bool eql, SdpPrecision in, SdpPre
 
 std::vector<std::string> SdpConfig::unsupported() const {
   std::vector<std::string> out;
-  auto int_only = [&](const char* what, SdpPrecision p) {
-    if (p != SdpPrecision::Int8 && p != SdpPrecision::Int16) {
-      out.push_back(std::string(what) + " is " + precision_text(p) + " (only the integer pipelines are modelled)");
+  // fp16 (NVDLA v1, docs/FP16.md "SDP"): the data stays fp32 from CACC (or from fp16 memory,
+  // widened exactly) to the output converter, which rounds to fp16 (or on to int16). The stages
+  // in fp16 are still to come, so this model runs the bypassed pipeline only.
+  const bool fp = proc_precision == SdpPrecision::Fp16;
+  if (proc_precision == SdpPrecision::Reserved) out.emplace_back("D_DATA_FORMAT.PROC_PRECISION is the reserved value 3");
+  if (out_precision == SdpPrecision::Reserved) out.emplace_back("D_DATA_FORMAT.OUT_PRECISION is the reserved value 3");
+  if (!flying && in_precision == SdpPrecision::Reserved)
+    out.emplace_back("SDP_RDMA D_FEATURE_MODE_CFG.IN_PRECISION is the reserved value 3");
+  if (fp) {
+    if (out_precision == SdpPrecision::Int8) {
+      out.emplace_back("PROC_PRECISION FP16 with OUT_PRECISION INT8 is not an NVDLA mode: its output converter has no "
+                       "fp16 -> int8 path and the write DMA would store the low byte of each fp16 (NVIDIA's C model)");
     }
-  };
-  int_only("D_DATA_FORMAT.PROC_PRECISION", proc_precision);
-  int_only("D_DATA_FORMAT.OUT_PRECISION", out_precision);
-  if (!flying) int_only("SDP_RDMA D_FEATURE_MODE_CFG.IN_PRECISION", in_precision);
+    if (!flying && in_precision != SdpPrecision::Fp16) {
+      out.emplace_back("PROC_PRECISION FP16 needs SDP_RDMA IN_PRECISION FP16: SDP has no integer -> float input "
+                       "conversion (NVIDIA's C model would read the integers as fp16 bit patterns)");
+    }
+    if (!bs.bypass || !bn.bypass || !ew.bypass) {
+      out.emplace_back("fp16 BS / BN / EW stages are not modelled yet: in fp16 the model runs SDP with all three "
+                       "bypassed (docs/FP16.md)");
+    }
+    if (rdma_active && rdma_proc_precision != proc_precision) {
+      out.push_back(std::string("SDP D_DATA_FORMAT and SDP_RDMA D_FEATURE_MODE_CFG PROC_PRECISION differ (") +
+                    precision_text(proc_precision) + " vs " + precision_text(rdma_proc_precision) + ")");
+    }
+    if (out_precision != SdpPrecision::Fp16 && output_to_pdp) {
+      out.emplace_back("a precision conversion with OUTPUT_DST = PDP is not allowed (NVDLA programming guide: no "
+                       "conversion when SDP outputs to PDP or in EQL mode)");
+    }
+    if (out_precision != SdpPrecision::Fp16 && shape.n > 1) {
+      out.emplace_back("a precision conversion with batches (D_FEATURE_MODE_CFG.BATCH_NUMBER > 0) is not available: "
+                       "NVDLA's write DMA has no batch walk in its conversion modes (NVIDIA's C model asserts it)");
+    }
+  } else {
+    if (out_precision == SdpPrecision::Fp16)
+      out.emplace_back("OUT_PRECISION FP16 needs PROC_PRECISION FP16 (NVDLA has no integer -> fp16 output)");
+    if (!flying && in_precision == SdpPrecision::Fp16)
+      out.emplace_back("SDP_RDMA IN_PRECISION FP16 needs PROC_PRECISION FP16 (NVDLA has no fp16 -> integer input)");
+  }
   // WINOGRAD changes only the order WDMA writes the cube (2x2 tiles from CACC, docs/SDP.md
   // "Winograd write order"), not a value; NVDLA has neither EQL nor int8 -> int16 in that mode.
   if (winograd) {
@@ -327,7 +361,7 @@ std::vector<std::string> SdpConfig::unsupported() const {
   // A 1 x 1 cube is read and written as one contiguous run: NVDLA's SDP DMAs ignore the surface
   // strides there (its C model asserts them packed); the line strides are free (NVIDIA's own
   // sdp_1x1x1 trace).
-  if (ints && shape.w == 1 && shape.h == 1) {
+  if ((ints || fp) && shape.w == 1 && shape.h == 1) {
     const auto packed = [&](const char* reg, uint64_t stride, uint64_t want) {
       if (stride != want) {
         out.push_back(std::string("a 1x1 cube must be surface-packed: NVDLA's SDP DMAs move it as one contiguous "
@@ -476,6 +510,19 @@ SdpOutResult sdp_out_cvt(const SdpOutCvtCfg& c, int64_t in32, int out_bits) {
 
 // ---- layer ------------------------------------------------------------------------------------
 
+SdpOutResult sdp_fp16_out(const SdpConfig& c, uint32_t x32) {
+  if (c.nan_to_zero && fp::is_nan(fp::kFp32, x32)) x32 = 0;
+  const uint32_t h = fp::convert(fp::kFp32, fp::kFp16, x32);
+  SdpOutResult o;
+  if (c.out_precision == SdpPrecision::Int16) {
+    o.value = fp::to_int(fp::kFp16, h, 16);  // the converter's saturation flag stays 0 here
+  } else {
+    o.value = sign_extend(h, 16);
+    o.saturated = (h & 0x7fffu) == fp::max_finite(fp::kFp16, 0);  // counts a genuine +-65504 too
+  }
+  return o;
+}
+
 FeatureLayout sdp_output_layout(const SdpConfig& c) {
   FeatureLayout l;
   l.base = c.dst_base;
@@ -512,6 +559,7 @@ SdpRun run_sdp(const SdpConfig& cfg, const LutTables& tables, const ByteReader& 
   const int lanes = std::max(in_lanes, out_shape.c);
   const int out_bits = 8 * sdp_precision_bytes(cfg.out_precision);
   const bool eql = cfg.eql_mode();
+  const bool fp = cfg.proc_precision == SdpPrecision::Fp16;
 
   // Input layout (MRDMA): every lane of every atom, padded lanes included.
   FeatureLayout in_layout;
@@ -538,6 +586,31 @@ SdpRun run_sdp(const SdpConfig& cfg, const LutTables& tables, const ByteReader& 
     for (int c = 0; c < lanes; ++c) {
       for (int h = 0; h < cfg.shape.h; ++h) {
         for (int w = 0; w < cfg.shape.w; ++w) {
+          if (fp) {
+            // fp16: the fp32 word from CACC, or the fp16 from memory widened exactly.
+            uint32_t x32 = 0;
+            if (cfg.flying) {
+              const CubeShape& fs = flying_input->shape();
+              if (n < fs.n && c < fs.c && h < fs.h && w < fs.w)
+                x32 = static_cast<uint32_t>(flying_input->at(n, c, h, w));
+            } else if (c < in_lanes) {
+              const uint32_t x16 = static_cast<uint32_t>(read_le(read, in_layout.address(n, c, h, w), 2)) & 0xffffu;
+              if (cfg.rdma_perf_nan_inf_en && cfg.in_precision == SdpPrecision::Fp16) {
+                if (fp::is_nan(fp::kFp16, x16)) run.stats.nan_input = sat_inc(run.stats.nan_input);
+                if (fp::is_inf(fp::kFp16, x16)) run.stats.inf_input = sat_inc(run.stats.inf_input);
+              }
+              x32 = fp::convert(fp::kFp16, fp::kFp32, x16);
+            }
+            const SdpOutResult o = sdp_fp16_out(cfg, x32);
+            if (cfg.perf_nan_inf_en && cfg.out_precision == SdpPrecision::Fp16 &&
+                fp::is_nan(fp::kFp16, static_cast<uint32_t>(o.value) & 0xffffu)) {
+              run.stats.nan_output = sat_inc(run.stats.nan_output);
+            }
+            if (o.saturated && cfg.perf_sat_en) run.stats.out_saturation = sat_inc(run.stats.out_saturation);
+            ++run.stats.elements;
+            if (c < out_shape.c) run.output.at(n, c, h, w) = o.value;
+            continue;
+          }
           int64_t x = 0;
           if (cfg.flying) {
             const CubeShape& fs = flying_input->shape();

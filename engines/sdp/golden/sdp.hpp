@@ -136,6 +136,7 @@ struct SdpConfig {
   LutConfig lut{};
   // D_PERF_ENABLE
   bool perf_dma_en = false, perf_lut_en = false, perf_sat_en = false, perf_nan_inf_en = false;
+  bool rdma_perf_nan_inf_en = false;  // SDP_RDMA D_PERF_ENABLE.PERF_NAN_INF_COUNT_EN
 
   [[nodiscard]] bool lut_active() const { return !ew.bypass && !ew.lut_bypass; }
   // EQL mode: EW ALU comparing; no write-back, D_STATUS.STATUS_UNEQUAL instead.
@@ -188,6 +189,11 @@ struct SdpOutResult {
 // Output converter C, then the final clamp to `out_bits` (8 or 16).
 [[nodiscard]] SdpOutResult sdp_out_cvt(const SdpOutCvtCfg& c, int64_t in32, int out_bits);
 
+// fp16 pipeline with every stage bypassed (docs/FP16.md "SDP"): the fp32 word x32 (NAN_TO_ZERO
+// applied) rounded to fp16 and written as such, or on to int16 (OUT_PRECISION INT16); `saturated`
+// is what D_PERF_OUT_SATURATION counts in fp16: an output of magnitude 0x7bff (max finite).
+[[nodiscard]] SdpOutResult sdp_fp16_out(const SdpConfig& c, uint32_t x32);
+
 // ---- one layer --------------------------------------------------------------------------------
 
 struct SdpStats {
@@ -195,6 +201,10 @@ struct SdpStats {
   uint32_t out_saturation = 0;   // D_PERF_OUT_SATURATION (only with PERF_SAT_EN), saturating
   LutStats lut{};                // D_PERF_LUT_* (only with PERF_LUT_EN and the LUT active)
   bool unequal = false;          // D_STATUS.STATUS_UNEQUAL (EQL mode)
+  // fp16 (docs/FP16.md "SDP"): SDP_RDMA D_STATUS_NAN_INPUT_NUM / D_STATUS_INF_INPUT_NUM (fp16 read
+  // from memory with SDP_RDMA's PERF_NAN_INF_COUNT_EN: every lane of every atom) and SDP
+  // D_STATUS_NAN_OUTPUT_NUM (fp16 out with SDP's PERF_NAN_INF_COUNT_EN: every lane computed).
+  uint32_t nan_input = 0, inf_input = 0, nan_output = 0;
 };
 
 struct SdpRun {

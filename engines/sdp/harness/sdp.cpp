@@ -49,9 +49,10 @@ constexpr uint64_t u64(int v) { return static_cast<uint64_t>(v); }
 // ------------------------------------------------------------------ parsing helpers
 
 Precision parse_prec(const JsonNode& n, const golden::HwConfig& cfg, const char* what) {
-  const Precision p = *golden::parse_precision(n.as_choice({"int8", "int16"}));
+  const Precision p = *golden::parse_precision(n.as_choice({"int8", "int16", "fp16"}));
   if (!cfg.supports(p)) {
-    n.fail(fmt::format("{} does not support int16 {} (int16 only on nv_full)", cfg.name, what));
+    n.fail(fmt::format("{} does not support {} {} (int16 and fp16 only on nv_full)", cfg.name,
+                       golden::precision_name(p), what));
   }
   return p;
 }
@@ -308,7 +309,7 @@ uint32_t hi32(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
 uint32_t bits(int64_t v) { return static_cast<uint32_t>(static_cast<uint64_t>(v) & 0xffffffffu); }
 uint32_t b(bool v) { return v ? 1u : 0u; }
 uint32_t u(int v) { return static_cast<uint32_t>(v); }
-uint32_t prec_code(Precision p) { return p == Precision::Int16 ? 1u : 0u; }
+uint32_t prec_code(Precision p) { return golden::precision_code(p); }
 
 // X-stage register words (BS or BN have the same field layout; the caller picks the offsets).
 struct XWords {
@@ -514,6 +515,17 @@ void emit_status_reads(ProgramBuilder& pb, const GoldenDevice* dev, int group) {
   }
 }
 
+void emit_fp16_status_reads(ProgramBuilder& pb, const GoldenDevice* dev, const Layer& L, int group, int rdma_group) {
+  if (L.proc_prec() != Precision::Fp16) return;
+  pb.read(pb.reg("SDP", "D_STATUS_NAN_OUTPUT_NUM"),
+          dev != nullptr ? dev->peek("SDP", rs::D_STATUS_NAN_OUTPUT_NUM::offset, group) : 0u);
+  if (L.flying) return;
+  for (const auto& [name, off] : {std::pair{"D_STATUS_NAN_INPUT_NUM", rr::D_STATUS_NAN_INPUT_NUM::offset},
+                                  std::pair{"D_STATUS_INF_INPUT_NUM", rr::D_STATUS_INF_INPUT_NUM::offset}}) {
+    pb.read(pb.reg("SDP_RDMA", name), dev != nullptr ? dev->peek("SDP_RDMA", off, rdma_group) : 0u);
+  }
+}
+
 }  // namespace dla::harness::engines::sdp
 
 namespace dla::harness::engines {
@@ -549,9 +561,24 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
   parse_output(root.require("output"), L);
   const int ib = golden::bytes_per_element(L.in_prec);
   L.in_layout = strided_layout(in, {1, L.in_lanes(), L.shape.h, L.shape.w}, L.cfg->atom_bytes, ib, kInputBase, "input");
-  L.input = resolve_values(in.require("data"), static_cast<std::size_t>(elems), ib,
-                           static_cast<int64_t>(golden::min_of_bits(8 * ib)),
-                           static_cast<int64_t>(golden::max_of_bits(8 * ib)), h.seed);
+  const bool f16 = L.in_prec == Precision::Fp16;
+  L.input = f16 ? resolve_fp16_values(in.require("data"), static_cast<std::size_t>(elems), h.seed)
+                : resolve_values(in.require("data"), static_cast<std::size_t>(elems), ib,
+                                 static_cast<int64_t>(golden::min_of_bits(8 * ib)),
+                                 static_cast<int64_t>(golden::max_of_bits(8 * ib)), h.seed);
+  // fp16 (docs/FP16.md "SDP"): fp16 in, fp16 or int16 out; the stages in fp16 are still to come.
+  const JsonNode out_prec = root.require("output").require("precision");
+  if (f16 && L.out_prec == Precision::Int8)
+    out_prec.fail("fp16 input is written as fp16 or int16: NVDLA's SDP has no fp16 -> int8 output");
+  if (!f16 && L.out_prec == Precision::Fp16)
+    out_prec.fail("only fp16 input is written as fp16: NVDLA's SDP has no integer -> fp16 conversion");
+  for (const char* stage : {"bs", "bn", "ew"}) {
+    if (const auto n = root.get(stage); n && f16) n->fail("the SDP stages in fp16 are not modelled yet (docs/FP16.md)");
+  }
+  if (const auto cv = root.require("output").get("converter"); cv && f16) {
+    cv->fail("SDP's output converter is not used in fp16: NVDLA rounds the fp32 result to fp16 (and on to int16) and "
+             "ignores D_CVT_OFFSET / SCALE / SHIFT");
+  }
   parse_stages(root, L, h.seed);
   return L;
 }
@@ -603,6 +630,7 @@ Compiled compile(const LayerHeader& h, const JsonNode& root, bool expect, const 
     }
   }
   emit_status_reads(pb, dev, group);
+  emit_fp16_status_reads(pb, dev, L, group, at.group_of("SDP_RDMA"));
 
   ProgramStep& c = pb.add(StepOp::Check, "check golden over the output region");
   c.check = CheckKind::Golden;

@@ -145,5 +145,8 @@ void emit_registers(ProgramBuilder& pb, const Layer& L, int group = 0, int rdma_
 // running the program (0 without a device: validation only).
 // Reads of SDP's status and counters in `group` (the S_POINTER.PRODUCER the program left).
 void emit_status_reads(ProgramBuilder& pb, const GoldenDevice* dev, int group = 0);
+// fp16 layers (docs/FP16.md "SDP"): also SDP D_STATUS_NAN_OUTPUT_NUM and, when SDP reads its input
+// from memory, SDP_RDMA D_STATUS_NAN_INPUT_NUM / D_STATUS_INF_INPUT_NUM of `rdma_group`.
+void emit_fp16_status_reads(ProgramBuilder& pb, const GoldenDevice* dev, const Layer& L, int group, int rdma_group);
 
 }  // namespace dla::harness::engines::sdp

@@ -1,6 +1,7 @@
 // Hardware configurations, named like NVDLA's (../shared/reference/nvdla-arithmetic.md §3 table).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -8,10 +9,16 @@
 
 namespace dla::golden {
 
-enum class Precision { Int8, Int16 };
+// Fp16 is NVDLA v1's float pipeline (nv_full; docs/FP16.md): two bytes per element in memory and
+// CBUF like int16. Engines without an fp16 path refuse it by name.
+enum class Precision { Int8, Int16, Fp16 };
 
-[[nodiscard]] constexpr int bytes_per_element(Precision p) { return p == Precision::Int16 ? 2 : 1; }
+[[nodiscard]] constexpr int bytes_per_element(Precision p) { return p == Precision::Int8 ? 1 : 2; }
 [[nodiscard]] constexpr int bits_per_element(Precision p) { return 8 * bytes_per_element(p); }
+// NVDLA's precision field code (IN_ / PROC_ / OUT_PRECISION, DATA_FORMAT): 0 INT8, 1 INT16, 2 FP16.
+[[nodiscard]] constexpr uint32_t precision_code(Precision p) {
+  return p == Precision::Int8 ? 0u : (p == Precision::Int16 ? 1u : 2u);
+}
 [[nodiscard]] std::string_view precision_name(Precision p);
 [[nodiscard]] std::optional<Precision> parse_precision(std::string_view name);
 
@@ -54,6 +61,7 @@ struct HwConfig {
   [[nodiscard]] int atomic_k(Precision p) const {
     return (int16 && p == Precision::Int8) ? 2 * mac_cells : mac_cells;
   }
+  // NVDLA builds with an int16 array (nv_full) have the fp16 pipeline too (NVDLA v1).
   [[nodiscard]] bool supports(Precision p) const { return p == Precision::Int8 || int16; }
   // Exact partial-sum width: 2*bits + log2(ATOMIC_C).
   [[nodiscard]] int psum_bits(Precision p) const;

@@ -53,6 +53,8 @@ struct RandomFocus {
   std::string_view name;
   bool golden::HwConfig::*has = nullptr;
   std::string_view what;  // for help and errors
+  // Its layers have no RTL yet (RandomLayer::golden_only): the campaign needs --judge cmod.
+  bool golden_only = false;
 };
 
 // `dlacosim random <name>` (docs/RANDOM.md).

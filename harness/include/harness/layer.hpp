@@ -79,4 +79,15 @@ struct UnitHandler {
 [[nodiscard]] std::vector<int64_t> resolve_values(const JsonNode& node, std::size_t count, int element_bytes,
                                                   int64_t min, int64_t max, uint64_t seed);
 
+// fp16 data (docs/FP16.md "Layer JSON"). One value: a JSON number that fp16 holds exactly (no
+// hidden rounding), or a string "0xHHHH" (any bit pattern: -0, NaN payloads), "inf", "-inf",
+// "nan". Returns the bit pattern.
+[[nodiscard]] uint16_t parse_fp16(const JsonNode& node);
+// An fp16 value list: "random" {"min", "max"} (fp16 values, default -2 .. 2) draws uniformly
+// among the bit patterns of the finite values in [min, max] (every binade equally often, denormals
+// included), with "specials" (0..1, default 0) that fraction replaced by NaNs (random sign and
+// payload), +-0, +-inf, +-max and denormal edges; "values" as parse_fp16, or a "file" of 16-bit
+// patterns. Sign-extended 16-bit patterns.
+[[nodiscard]] std::vector<int64_t> resolve_fp16_values(const JsonNode& node, std::size_t count, uint64_t seed);
+
 }  // namespace dla::harness

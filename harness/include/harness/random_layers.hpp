@@ -41,6 +41,9 @@ struct RandomLayer {
   int resized = 0;       // times the generator shrank the layer until CBUF held it
   std::string features;  // short description of what is special (shown for failures)
   std::string focus;     // --focus: the feature every layer of the campaign exercises ("": none)
+  // Not empty: why the RTL does not run this layer (fp16 so far); it runs on the golden model and
+  // only NVIDIA's C model judges it (the campaign needs --judge cmod).
+  std::string golden_only;
   nlohmann::ordered_json doc;
 };
 

@@ -26,7 +26,7 @@ const std::string kSdp = kSrc + "/testvectors/layers/sdp/";
 TEST_CASE("malformed sdp layers exit 2 naming file, JSON pointer and rule", "[cli][sdp]") {
   const std::vector<dla::test::BadFile> cases = {
       {"30_sdp_c_range.json", "/cube/c", "9000 is out of range [1, 8192]"},
-      {"30_sdp_int16_small.json", "/input/precision", "nv_small does not support int16 input (int16 only on nv_full)"},
+      {"30_sdp_int16_small.json", "/input/precision", "nv_small does not support int16 input (int16 and fp16 only on nv_full)"},
       {"30_sdp_int16_out_small.json", "/output/precision", "nv_small does not support int16 output"},
       {"30_sdp_bias_length.json", "/bs/alu/operand/values", "5 values given, the layer needs exactly 19"},
       {"30_sdp_line_stride.json", "/input/line_stride", "the input layout is invalid: line_stride 0x18 < required 0x20"},

@@ -1,0 +1,148 @@
+#include "engines/conv/golden/conv_fp16.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+
+#include "engines/cmac/golden/cmac_fp16.hpp"
+#include "engines/conv/golden/cacc_fp16.hpp"
+#include "golden/fp.hpp"
+
+namespace dla::golden {
+
+namespace {
+
+int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+uint16_t bits16(int64_t v) { return static_cast<uint16_t>(v); }
+
+}  // namespace
+
+std::vector<std::string> conv_fp16_unsupported(const ConvConfig& c) {
+  std::vector<std::string> u;
+  if (c.precision != Precision::Fp16) return u;
+  const std::string pre = "fp16 convolution: ";
+  if (c.mode == ConvMode::Winograd) u.push_back(pre + "Winograd is not modelled yet (direct only, docs/FP16.md)");
+  if (c.image.enabled) u.push_back(pre + "image input is not modelled yet (feature input only, docs/FP16.md)");
+  if (c.wfold_ws != 0) u.push_back(pre + "W-fold is not an NVDLA mode and has no fp16 path");
+  if (c.compression.enabled) u.push_back(pre + "compressed weights are not modelled yet (docs/FP16.md)");
+  if (c.cvt.enabled) u.push_back(pre + "the CDMA input converter (D_CVT_CFG.CVT_EN) is not modelled yet in fp16 (docs/FP16.md)");
+  if (c.atomic_c != kCmacFp16Channels)
+    u.push_back(pre + "the MAC cell has " + std::to_string(kCmacFp16Channels) + " channels, ATOMIC_C is " +
+                std::to_string(c.atomic_c));
+  return u;
+}
+
+ConvRun run_conv_direct_fp16(const ConvConfig& cfg, const ByteReader& read, const Cube<int64_t>& in,
+                             const std::vector<int>& stripes) {
+  if (const std::vector<std::string> u = conv_fp16_unsupported(cfg); !u.empty() || cfg.precision != Precision::Fp16)
+    throw std::invalid_argument("run_conv_direct_fp16: " + (u.empty() ? std::string("not an fp16 layer") : u.front()));
+  constexpr int kCh = kCmacFp16Channels;
+  const int kk = cfg.atomic_k;
+  const int C = cfg.input.c;
+  const int K = cfg.kernels, R = cfg.kernel_h, S = cfg.kernel_w;
+  const int OW = cfg.output.w, OH = cfg.output.h;
+  const int N = std::max(1, cfg.input.n);
+  const int groups = ceil_div(K, kk);
+  const int blocks = ceil_div(C, kCh);
+  const WeightLayout wl = cfg.weight_layout();
+
+  using Lanes = std::array<uint16_t, kCh>;
+  using Mask = std::array<bool, kCh>;
+  // CSC masks every lane whose datum or weight is +0 or -0 (channels beyond C are zero-filled):
+  // a masked lane adds nothing and does not take part in the atom's exponent.
+  const auto nonzero = [](uint16_t v) { return (v & 0x7fffu) != 0; };
+  // One kernel's weights of a (channel block, r, s) as its cell holds them, with their mask.
+  struct CellWeights {
+    Lanes w{};
+    Mask active{};
+  };
+  auto load_weights = [&](int k, int b, int r, int s) {
+    CellWeights cw;
+    const int cpb = std::min(kCh, C - b * kCh);
+    for (int ci = 0; ci < cpb; ++ci) {
+      cw.w[static_cast<std::size_t>(ci)] =
+          bits16(conv_read_element(read, cfg.weight_base + wl.offset(k, b * kCh + ci, r, s), 2));
+      cw.active[static_cast<std::size_t>(ci)] = nonzero(cw.w[static_cast<std::size_t>(ci)]);
+    }
+    return cw;
+  };
+
+  ConvRun run;
+  run.cacc = Cube<int64_t>(CubeShape{N, cfg.output_lanes(), OH, OW}, 0);
+  run.stats.stripes_per_group = static_cast<int>(stripes.size());
+  std::vector<CellWeights> wset;
+  Lanes data{};
+  Mask data_active{};
+  Mask active{};
+  for (int g = 0; g < groups; ++g) {
+    const int kpg = std::min(kk, K - g * kk);
+    int first = 0;
+    for (const int len : stripes) {
+      // CACC's accumulators of the stripe; each starts empty at its first atom.
+      std::vector<CaccFp48> acc(static_cast<std::size_t>(len * N) * static_cast<std::size_t>(kk), 0);
+      for (int b = 0; b < blocks; ++b) {
+        const int cpb = std::min(kCh, C - b * kCh);
+        for (int r = 0; r < R; ++r) {
+          for (int s = 0; s < S; ++s) {
+            wset.clear();
+            for (int k = 0; k < kpg; ++k) wset.push_back(load_weights(g * kk + k, b, r, s));
+            for (int i = 0; i < len * N; ++i) {
+              const int p = first + i / N;
+              const int n = i % N;
+              const ConvTap t = conv_tap(cfg, p, r, s);
+              for (int ci = 0; ci < kCh; ++ci) {
+                const auto c = static_cast<std::size_t>(ci);
+                data[c] = ci < cpb ? bits16(t.inside ? in.at(n, b * kCh + ci, t.h, t.w) : cfg.pad_value) : 0;
+                data_active[c] = nonzero(data[c]);
+              }
+              ++run.stats.atomic_ops;
+              for (int k = 0; k < kpg; ++k) {
+                const CellWeights& cw = wset[static_cast<std::size_t>(k)];
+                for (std::size_t c = 0; c < active.size(); ++c) active[c] = data_active[c] && cw.active[c];
+                const CmacFp16Out out = cmac_fp16_cell(data, cw.w, active, false);
+                CaccFp48& a = acc[static_cast<std::size_t>(i * kk + k)];
+                a = cacc_fp16_add(a, out.word[0]);
+              }
+            }
+          }
+        }
+      }
+      for (int i = 0; i < len * N; ++i) {
+        const int p = first + i / N;
+        for (int k = 0; k < kpg; ++k) {
+          run.cacc.at(i % N, g * kk + k, p / OW, p % OW) =
+              cacc_fp48_to_fp32(acc[static_cast<std::size_t>(i * kk + k)]);
+        }
+      }
+      first += len;
+    }
+  }
+  return run;
+}
+
+ConvFp16Counts conv_fp16_counts(const ConvConfig& cfg, const ByteReader& read) {
+  ConvFp16Counts n;
+  const auto sat_add = [](uint32_t& c) { c = c == UINT32_MAX ? c : c + 1; };
+  const auto count = [&](uint64_t addr, uint32_t& nan, uint32_t& inf) {
+    const auto h = static_cast<uint32_t>(read(addr) | (read(addr + 1) << 8));
+    if (fp::is_nan(fp::kFp16, h)) sat_add(nan);
+    if (fp::is_inf(fp::kFp16, h)) sat_add(inf);
+  };
+  if (cfg.precision != Precision::Fp16) return n;
+  if (!cfg.cbuf.data_reuse) {
+    const FeatureLayout& l = cfg.in_layout;
+    const int lanes = ceil_div(cfg.input.c, l.atom_bytes / 2) * (l.atom_bytes / 2);
+    for (int b = 0; b < std::max(1, cfg.input.n); ++b)
+      for (int c = 0; c < lanes; ++c)
+        for (int y = 0; y < cfg.input.h; ++y)
+          for (int x = 0; x < cfg.input.w; ++x) count(l.address(b, c, y, x), n.data_nan, n.data_inf);
+  }
+  if (!cfg.cbuf.weight_reuse) {
+    for (uint64_t a = 0; a + 1 < cfg.weight_bytes; a += 2) count(cfg.weight_base + a, n.weight_nan, n.weight_inf);
+  }
+  return n;
+}
+
+}  // namespace dla::golden

@@ -1,0 +1,22 @@
+// The RTL has no fp16 yet (docs/FP16.md): an fp16 layer is refused before it runs, naming the
+// register field, never computed as an integer one.
+#include <catch2/catch.hpp>
+
+#include "common/test_paths.hpp"
+#include <filesystem>
+
+#include "harness/layer.hpp"
+
+using namespace dla::harness;
+namespace fs = std::filesystem;
+
+TEST_CASE("fp16 layers: the RTL refuses them, naming the precision field", "[rtl][fp16]") {
+  for (const char* name : {"conv_batch3.json", "sdp_memory_fp16_passthrough.json"}) {
+    INFO(name);
+    RunOptions o;
+    o.mode = "cross";
+    const RunResult r = run_layer(fs::path(DLA_SOURCE_DIR) / "testvectors/layers/fp16" / name, o);
+    CHECK(r.status == Status::BadInput);
+    CHECK_THAT(r.message, Catch::Contains("this RTL refuses the layer") && Catch::Contains("FP16"));
+  }
+}
