@@ -226,21 +226,14 @@ void done_via_handler(const engines::Engine& engine, const LayerHeader& h, const
   }
 }
 
-// The program on the golden model alone (and the C model when given): the run's result, with the
-// layer's identity; out's status and message from it.
-RunResult run_golden_alone(const Program& program, const RandomLayer& layer, GoldenDevice& gold, Device* cmod,
-                           const std::optional<CmodVerdict>& cmod_not_judged, RandomRun& out) {
+// The program on the golden model alone (and the C model when given), as the layer's verdict.
+void run_golden_alone(const Program& program, const RandomLayer& layer, GoldenDevice& gold, Device* cmod,
+                      const std::optional<CmodVerdict>& cmod_not_judged, RandomRun& out) {
   ProgramRunOptions po;
   po.mode = "golden";
   RunResult r = run_program(program, &gold, nullptr, po, cmod);
   if (cmod_not_judged) r.cmod = cmod_not_judged;
-  r.name = layer.name;
-  r.unit = layer.unit;
-  r.seed = layer.seed;
-  r.stall = layer.stall;
-  out.status = from_status(r.status, r.message);
-  if (out.status != RandomStatus::Pass) out.message = r.message;
-  return r;
+  take_cross_result(std::move(r), layer, out);
 }
 
 }  // namespace
@@ -294,14 +287,14 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog, const st
       // No RTL for this layer (fp16 so far): golden, judged by NVIDIA's C model alone. A layer the
       // C model cannot judge, or a run without it, has no judge: an error, never a pass.
       GoldenDevice gold(*layer.config);
-      RunResult r = run_golden_alone(program, layer, gold, cmod.get(), cmod_not_judged, out);
+      run_golden_alone(program, layer, gold, cmod.get(), cmod_not_judged, out);
       out.reference = fmt::format("n/a: golden only ({}), judged by NVIDIA's C model", layer.golden_only);
-      if (out.status == RandomStatus::Pass && (!r.cmod || r.cmod->state != CmodVerdict::State::Agrees)) {
+      const std::optional<CmodVerdict>& v = out.cross.cmod;
+      if (out.status == RandomStatus::Pass && (!v || v->state != CmodVerdict::State::Agrees)) {
         out.status = RandomStatus::Error;
         out.message = fmt::format("no judge: {}; NVIDIA's C model {}", layer.golden_only,
-                                  r.cmod ? "did not judge it: " + r.cmod->detail : "was not asked (--judge cmod)");
+                                  v ? "did not judge it: " + v->detail : "was not asked (--judge cmod)");
       }
-      out.cross = std::move(r);
       return done();
     }
     std::unique_ptr<Device> rtl = make_rtl_device(enabled_blocks(program), *layer.config, o, why);
@@ -309,7 +302,7 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog, const st
     if (rtl == nullptr && has_reference && support.golden_only_rtl != nullptr) {
       // No RTL of the unit in this build: the golden model alone, judged by the int64 reference.
       GoldenDevice gold(*layer.config);
-      out.cross = run_golden_alone(program, layer, gold, cmod.get(), cmod_not_judged, out);
+      run_golden_alone(program, layer, gold, cmod.get(), cmod_not_judged, out);
       if (out.status == RandomStatus::Pass) {
         const std::string g = support.memory_reference(root, layer, gold.memory());
         out.reference = g.empty() ? fmt::format("agrees (golden only: no {} RTL)", support.golden_only_rtl)
