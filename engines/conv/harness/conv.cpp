@@ -345,8 +345,6 @@ void check_fp16_layer(const JsonNode& root, const JsonNode& in) {
     m->fail("Winograd in fp16 is not modelled yet (docs/FP16.md)");
   not_yet("wfold", "W-fold");
   not_yet("post_extension", "image input");
-  not_yet("bs", "the SDP BS stage");
-  not_yet("bn", "the SDP BN stage");
   not_yet("ew", "the SDP EW stage");
   not_yet("pool", "PDP");
   if (is_image_input(in)) in.require("format").fail("fp16 image input is not modelled yet (docs/FP16.md)");

@@ -639,7 +639,8 @@ void draw_batch(const HwConfig& hw, RandomLayer& L, const ConvShape& s, bool out
 // fp16 (--focus fp16, nv_full; docs/FP16.md): direct feature-input layers over the space the
 // golden model runs in fp16: shapes across channel blocks (64) and kernel groups (16), kernels up
 // to 7x7, strides, dilations, pads whose value is any fp16 (zeros, NaNs and infinities included),
-// batches, fp16 or int16 output, and data in one of five regimes, with specials sprinkled in.
+// batches, fp16 or int16 output, SDP's BS / BN stages, and data in one of five regimes, with
+// specials sprinkled in.
 // The RTL has no fp16 yet, so NVIDIA's C model is the judge (random --judge cmod).
 RandomLayer gen_conv_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
   L.golden_only = "fp16: the RTL has no fp16 yet (docs/FP16.md)";
@@ -708,6 +709,39 @@ RandomLayer gen_conv_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
     doc["output"] = ojson{{"precision", "int16"}};
     feat += " int16-out";
   }
+  // SDP's BS and BN in fp16: ALU (sum, max, min) and MUL (or PReLU) with a register operand (any
+  // fp16, NaN and infinities included) or fp16 operands from memory, per channel or per element;
+  // ReLU.
+  const auto x_stage = [&](const char* name) {
+    ojson x = ojson::object();
+    bool mem = false;
+    const auto operand = [&](ojson& op) {
+      if (d.chance(0.5)) {
+        mem = true;
+        op["operand"] = ojson{{"random", {{"min", -2}, {"max", 2}}}};
+        if (d.chance(0.2)) op["operand"]["random"]["specials"] = 0.05;
+      } else {
+        static constexpr const char* kRegs[] = {"0x3c00", "0xb800", "0x4500", "0x0001", "0x7bff", "nan", "-inf", "0x8000"};
+        op["operand"] = kRegs[d.i(0, 7)];
+      }
+    };
+    if (d.chance(0.7)) {
+      static constexpr const char* kAlgos[] = {"sum", "max", "min"};
+      x["alu"] = ojson{{"algo", kAlgos[d.i(0, 2)]}};
+      operand(x["alu"]);
+    }
+    if (d.chance(0.5)) {
+      x["mul"] = ojson::object();
+      operand(x["mul"]);
+      if (d.chance(0.3)) x["mul"]["prelu"] = true;
+    }
+    if (d.chance(0.5)) x["relu"] = true;
+    if (mem && d.chance(0.3)) x["operands"] = ojson{{"per", "element"}};
+    doc[name] = x;
+    feat += std::string(" ") + name;
+  };
+  if (d.chance(0.5)) x_stage("bs");
+  if (d.chance(0.3)) x_stage("bn");
   L.doc = doc;
   bool cbuf = false;
   std::string where;

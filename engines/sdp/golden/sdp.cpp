@@ -262,9 +262,21 @@ std::vector<std::string> SdpConfig::unsupported() const {
       out.emplace_back("PROC_PRECISION FP16 needs SDP_RDMA IN_PRECISION FP16: SDP has no integer -> float input "
                        "conversion (NVIDIA's C model would read the integers as fp16 bit patterns)");
     }
-    if (!bs.bypass || !bn.bypass || !ew.bypass) {
-      out.emplace_back("fp16 BS / BN / EW stages are not modelled yet: in fp16 the model runs SDP with all three "
-                       "bypassed (docs/FP16.md)");
+    if (!ew.bypass) {
+      out.emplace_back("the fp16 EW stage (operand converters, LUT) is not modelled yet: in fp16 the model runs BS "
+                       "and BN with EW bypassed (docs/FP16.md)");
+    }
+    for (const auto& [x, name] : {std::pair{&bs, "BS"}, std::pair{&bn, "BN"}}) {
+      if (!x->bypass && !x->alu_bypass && x->alu_algo == SdpAluAlgo::Eql) {
+        out.push_back(std::string(name) + " ALU algorithm EQL does not exist in fp16 (NVIDIA's C model would output "
+                                          "the integer 0 or 1 as an fp32 pattern)");
+      }
+    }
+    for (const auto& [d, name] : {std::pair{&brdma, "BRDMA"}, std::pair{&nrdma, "NRDMA"}}) {
+      if (d->enabled && d->data_bytes != 2) {
+        out.push_back(std::string("SDP_RDMA ") + name + " DATA_SIZE is ONE_BYTE in fp16: the operands are fp16 "
+                                                        "(two bytes)");
+      }
     }
     if (rdma_active && rdma_proc_precision != proc_precision) {
       out.push_back(std::string("SDP D_DATA_FORMAT and SDP_RDMA D_FEATURE_MODE_CFG PROC_PRECISION differ (") +
@@ -510,8 +522,27 @@ SdpOutResult sdp_out_cvt(const SdpOutCvtCfg& c, int64_t in32, int out_bits) {
 
 // ---- layer ------------------------------------------------------------------------------------
 
+uint32_t sdp_x_stage_fp16(const SdpXCfg& c, uint32_t x32, uint16_t alu_op, uint16_t mul_op, bool nan_to_zero) {
+  if (c.bypass) return x32;
+  // Operands are fp16, flushed like the data, widened exactly; the data is the first operand.
+  const auto operand = [nan_to_zero](uint16_t op) {
+    return fp::convert(fp::kFp16, fp::kFp32, nan_to_zero && fp::is_nan(fp::kFp16, op) ? 0u : op);
+  };
+  if (!c.alu_bypass) {
+    const uint32_t op = operand(alu_op);
+    switch (c.alu_algo) {
+      case SdpAluAlgo::Max: x32 = fp::max(fp::kFp32, x32, op); break;
+      case SdpAluAlgo::Min: x32 = fp::min(fp::kFp32, x32, op); break;
+      default: x32 = fp::add(fp::kFp32, x32, op); break;  // EQL is refused in fp16 (unsupported())
+    }
+  }
+  // PReLU passes a value with its sign bit clear (+0 and +NaN too) unmultiplied.
+  if (!c.mul_bypass && !(c.mul_prelu && (x32 >> 31) == 0)) x32 = fp::mul(fp::kFp32, x32, operand(mul_op));
+  if (!c.relu_bypass) x32 = fp::relu(fp::kFp32, x32);
+  return x32;
+}
+
 SdpOutResult sdp_fp16_out(const SdpConfig& c, uint32_t x32) {
-  if (c.nan_to_zero && fp::is_nan(fp::kFp32, x32)) x32 = 0;
   const uint32_t h = fp::convert(fp::kFp32, fp::kFp16, x32);
   SdpOutResult o;
   if (c.out_precision == SdpPrecision::Int16) {
@@ -601,6 +632,14 @@ SdpRun run_sdp(const SdpConfig& cfg, const LutTables& tables, const ByteReader& 
               }
               x32 = fp::convert(fp::kFp16, fp::kFp32, x16);
             }
+            if (cfg.nan_to_zero && fp::is_nan(fp::kFp32, x32)) x32 = 0;
+            const auto op16 = [](int64_t v) { return static_cast<uint16_t>(v); };
+            x32 = sdp_x_stage_fp16(cfg.bs, x32, op16(bs_alu_mem ? bro.value(read, n, c, h, w, false) : cfg.bs.alu_operand),
+                                   op16(bs_mul_mem ? bro.value(read, n, c, h, w, true) : cfg.bs.mul_operand),
+                                   cfg.nan_to_zero);
+            x32 = sdp_x_stage_fp16(cfg.bn, x32, op16(bn_alu_mem ? nro.value(read, n, c, h, w, false) : cfg.bn.alu_operand),
+                                   op16(bn_mul_mem ? nro.value(read, n, c, h, w, true) : cfg.bn.mul_operand),
+                                   cfg.nan_to_zero);
             const SdpOutResult o = sdp_fp16_out(cfg, x32);
             if (cfg.perf_nan_inf_en && cfg.out_precision == SdpPrecision::Fp16 &&
                 fp::is_nan(fp::kFp16, static_cast<uint32_t>(o.value) & 0xffffu)) {

@@ -189,9 +189,14 @@ struct SdpOutResult {
 // Output converter C, then the final clamp to `out_bits` (8 or 16).
 [[nodiscard]] SdpOutResult sdp_out_cvt(const SdpOutCvtCfg& c, int64_t in32, int out_bits);
 
-// fp16 pipeline with every stage bypassed (docs/FP16.md "SDP"): the fp32 word x32 (NAN_TO_ZERO
-// applied) rounded to fp16 and written as such, or on to int16 (OUT_PRECISION INT16); `saturated`
-// is what D_PERF_OUT_SATURATION counts in fp16: an output of magnitude 0x7bff (max finite).
+// fp16 pipeline (docs/FP16.md "SDP"). X stage (BS or BN) on the fp32 word x32 with fp16 operands:
+// ALU (data first), MUL or PReLU, ReLU, each in fp32; operand NaNs flushed with NAN_TO_ZERO; no
+// shifter (ALU_SHIFT_VALUE and MUL_SHIFT_VALUE are not read).
+[[nodiscard]] uint32_t sdp_x_stage_fp16(const SdpXCfg& c, uint32_t x32, uint16_t alu_op, uint16_t mul_op,
+                                        bool nan_to_zero);
+// The output converter: x32 rounded to fp16 and written as such, or on to int16 (OUT_PRECISION
+// INT16); `saturated` is what D_PERF_OUT_SATURATION counts in fp16: an output of magnitude 0x7bff.
+// (NAN_TO_ZERO acts on the input, before BS: run_sdp.)
 [[nodiscard]] SdpOutResult sdp_fp16_out(const SdpConfig& c, uint32_t x32);
 
 // ---- one layer --------------------------------------------------------------------------------

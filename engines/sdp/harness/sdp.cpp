@@ -107,13 +107,17 @@ void parse_cvt(const JsonNode& n, Cvt& c) {
 
 // An operand: a number (or integer string) is a register operand; an object is a value source
 // (random / values / file) for the stage's operand DMA.
-void parse_operand(const JsonNode& parent, Operand& op, int64_t reg_min, int64_t reg_max) {
+// fp16 (`fp16`): the register operand is one fp16 value (parse_fp16), kept as its sign-extended
+// bit pattern.
+void parse_operand(const JsonNode& parent, Operand& op, int64_t reg_min, int64_t reg_max, bool fp16 = false) {
   op.used = true;
   const auto n = parent.get("operand");
   if (!n) parent.fail("missing required field \"operand\" (a register value, or {\"random\"|\"values\"|\"file\": ...} "
                       "for a memory operand)");
   if (n->is_object()) {
     op.mem = true;
+  } else if (fp16) {
+    op.reg = golden::sign_extend(parse_fp16(*n), 16);
   } else {
     op.reg = n->as_int(reg_min, reg_max);
   }
@@ -123,6 +127,10 @@ void parse_operand(const JsonNode& parent, Operand& op, int64_t reg_min, int64_t
 void resolve_operand(const JsonNode& parent, Operand& op, const Dma& dma, const CubeShape& shape, uint64_t seed) {
   if (!op.mem) return;
   const std::size_t count = dma.per_element ? u64(shape.c) * u64(shape.h) * u64(shape.w) : u64(shape.c);
+  if (dma.fp16) {
+    op.values = resolve_fp16_values(parent.require("operand"), count, seed);
+    return;
+  }
   const int bits = 8 * dma.data_bytes;
   op.values = resolve_values(parent.require("operand"), count, dma.data_bytes,
                              static_cast<int64_t>(golden::min_of_bits(bits)),
@@ -136,11 +144,15 @@ Dma parse_dma(const std::optional<JsonNode>& n, const Layer& L, bool default_per
   d.per_element = default_per_element;
   // An int16 datapath reads 16-bit operands (NVDLA: "in INT16 Mode, should set to TWO_BYTE").
   const bool proc16 = L.proc_prec() == Precision::Int16;
-  d.data_bytes = proc16 ? 2 : 1;
+  // An fp16 datapath reads fp16 operands (docs/FP16.md "SDP").
+  d.fp16 = L.proc_prec() == Precision::Fp16;
+  d.data_bytes = proc16 || d.fp16 ? 2 : 1;
   if (n) {
     n->allow_keys({"per", "precision", "line_stride", "surface_stride"});
     if (const auto p = n->get("per")) d.per_element = p->as_choice({"channel", "element"}) == "element";
-    if (const auto p = n->get("precision")) {
+    if (const auto p = n->get("precision"); p && d.fp16) {
+      if (p->as_choice({"int8", "int16", "fp16"}) != "fp16") p->fail("an fp16 datapath reads fp16 operands: give \"fp16\"");
+    } else if (p) {
       d.data_bytes = p->as_choice({"int8", "int16"}) == "int16" ? 2 : 1;
       if (proc16 && d.data_bytes == 1) {
         p->fail("one-byte operands with an int16 datapath: NVDLA reads 16-bit operands in int16 mode (register "
@@ -179,18 +191,26 @@ void parse_lut(const JsonNode& tn, YStage& y) {
 void parse_x(const JsonNode& n, Layer& L, XStage& x, uint64_t base, const char* name, uint64_t seed) {
   n.allow_keys({"alu", "mul", "truncate", "relu", "operands"});
   x.enabled = true;
+  // fp16 (docs/FP16.md "SDP"): fp16 operands; NVDLA has no shifter there (the shift fields are not read).
+  const bool fp16 = L.proc_prec() == Precision::Fp16;
+  const auto no_shift = [&](const JsonNode& parent, const char* key) {
+    if (const auto s = parent.get(key); s && fp16)
+      s->fail("there is no shifter in fp16: NVDLA does not read ALU_SHIFT_VALUE / MUL_SHIFT_VALUE then");
+  };
   std::optional<JsonNode> alu = n.get("alu"), mul = n.get("mul");
   if (alu) {
     alu->allow_keys({"algo", "operand", "shift"});
     x.algo = alu->get("algo") ? algo_code(alu->require("algo"), false) : 2;
+    no_shift(*alu, "shift");
     if (const auto s = alu->get("shift")) x.alu_shift = static_cast<int>(s->as_int(0, 63));
-    parse_operand(*alu, x.alu, -32768, 32767);
+    parse_operand(*alu, x.alu, -32768, 32767, fp16);
   }
   if (mul) {
     mul->allow_keys({"operand", "prelu"});
     if (const auto p = mul->get("prelu")) x.prelu = p->as_bool();
-    parse_operand(*mul, x.mul, -32768, 32767);
+    parse_operand(*mul, x.mul, -32768, 32767, fp16);
   }
+  no_shift(n, "truncate");
   if (const auto t = n.get("truncate")) x.truncate = static_cast<int>(t->as_int(0, 63));
   if (const auto r = n.get("relu")) x.relu = r->as_bool();
   const bool any_mem = x.alu.mem || x.mul.mem;
@@ -572,9 +592,7 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
     out_prec.fail("fp16 input is written as fp16 or int16: NVDLA's SDP has no fp16 -> int8 output");
   if (!f16 && L.out_prec == Precision::Fp16)
     out_prec.fail("only fp16 input is written as fp16: NVDLA's SDP has no integer -> fp16 conversion");
-  for (const char* stage : {"bs", "bn", "ew"}) {
-    if (const auto n = root.get(stage); n && f16) n->fail("the SDP stages in fp16 are not modelled yet (docs/FP16.md)");
-  }
+  if (const auto n = root.get("ew"); n && f16) n->fail("the SDP EW stage in fp16 is not modelled yet (docs/FP16.md)");
   if (const auto cv = root.require("output").get("converter"); cv && f16) {
     cv->fail("SDP's output converter is not used in fp16: NVDLA rounds the fp32 result to fp16 (and on to int16) and "
              "ignores D_CVT_OFFSET / SCALE / SHIFT");

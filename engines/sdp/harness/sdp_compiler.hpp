@@ -45,6 +45,7 @@ struct Cvt {
 struct Dma {
   bool per_element = false;
   int data_bytes = 1;
+  bool fp16 = false;  // fp16 operands (an fp16 datapath): values are fp16 bit patterns
   golden::FeatureLayout layout{};  // per element: lanes of the input atom, element_bytes each per w position
 };
 

@@ -76,8 +76,14 @@ TEST_CASE("fp16 conv layers: NVDLA's rules and what is not modelled yet, by poin
   CHECK_THAT(refusal(on_small, "fp16_small.json"), Catch::Contains("/precision") && Catch::Contains("nv_full"));
   CHECK_THAT(refusal(conv_with("clip", "3"), "fp16_clip.json"), Catch::Contains("/clip") && Catch::Contains("no clip"));
   CHECK_THAT(refusal(conv_with("mode", "\"winograd\""), "fp16_wino.json"), Catch::Contains("/mode"));
-  CHECK_THAT(refusal(conv_with("bs", R"({"alu":{"operand":1}})"), "fp16_bs.json"),
-             Catch::Contains("/bs") && Catch::Contains("not modelled yet"));
+  CHECK(refusal(conv_with("bs", R"({"alu":{"operand":1.5},"mul":{"operand":{"random":{}},"prelu":true},"relu":true})"),
+                "fp16_bs.json") == "accepted");
+  CHECK_THAT(refusal(conv_with("bs", R"({"alu":{"operand":0.1}})"), "fp16_bs_inexact.json"),
+             Catch::Contains("/bs/alu/operand") && Catch::Contains("not an fp16"));
+  CHECK_THAT(refusal(conv_with("bn", R"({"alu":{"operand":1,"shift":2}})"), "fp16_bn_shift.json"),
+             Catch::Contains("/bn/alu/shift") && Catch::Contains("no shifter"));
+  CHECK_THAT(refusal(conv_with("ew", R"({"alu":{"operand":1}})"), "fp16_ew.json"),
+             Catch::Contains("/ew") && Catch::Contains("not modelled yet"));
   CHECK_THAT(refusal(conv_with("output", R"({"precision":"int8"})"), "fp16_int8.json"),
              Catch::Contains("/output/precision") && Catch::Contains("int8"));
   CHECK_THAT(refusal(conv_with("output", R"({"precision":"fp16","converter":{"shift":1}})"), "fp16_cvt.json"),
@@ -92,11 +98,15 @@ TEST_CASE("fp16 conv layers: NVDLA's rules and what is not modelled yet, by poin
              Catch::Contains("/output/precision"));
 }
 
-TEST_CASE("fp16 sdp layers: fp16 in, fp16 or int16 out, no stages yet", "[fp16][layer]") {
+TEST_CASE("fp16 sdp layers: fp16 in, fp16 or int16 out, BS and BN, no EW yet", "[fp16][layer]") {
   const std::string base = R"({"unit":"sdp","config":"nv_full","cube":{"w":2,"h":2,"c":3},
     "input":{"precision":"fp16","data":{"random":{}}},"output":{"precision":)";
   CHECK(refusal(base + R"("fp16"}})", "sdp_f16.json") == "accepted");
   CHECK(refusal(base + R"("int16"}})", "sdp_f16_i16.json") == "accepted");
   CHECK_THAT(refusal(base + R"("int8"}})", "sdp_f16_i8.json"), Catch::Contains("/output/precision"));
-  CHECK_THAT(refusal(base + R"("fp16"},"bs":{"alu":{"operand":1}}})", "sdp_f16_bs.json"), Catch::Contains("/bs"));
+  CHECK(refusal(base + R"("fp16"},"bs":{"alu":{"operand":"0x3c00"}}})", "sdp_f16_bs.json") == "accepted");
+  CHECK_THAT(refusal(base + R"("fp16"},"bn":{"mul":{"operand":{"random":{}}},"operands":{"precision":"int16"}}})",
+                     "sdp_f16_bn_int16.json"),
+             Catch::Contains("/bn/operands/precision"));
+  CHECK_THAT(refusal(base + R"("fp16"},"ew":{"alu":{"operand":1}}})", "sdp_f16_ew.json"), Catch::Contains("/ew"));
 }

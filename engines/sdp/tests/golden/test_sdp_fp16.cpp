@@ -56,9 +56,59 @@ TEST_CASE("SDP fp16 output: fp32 rounded to fp16 as NVDLA does, hand-worked", "[
   CHECK(out16(c, 0x80000000u) == 0x8000);  // -0 keeps its sign
   // NaN: sign, exponent 31 and the low 10 bits of the fp32 mantissa.
   CHECK(out16(c, 0xffc00155u) == 0xfd55);
+}
+
+TEST_CASE("SDP fp16 BS / BN stage: ALU, MUL, PReLU and ReLU in fp32 with fp16 operands, hand-worked", "[sdp][fp16]") {
+  SdpXCfg x;
+  x.bypass = false;
+  x.alu_bypass = false;
+  x.alu_algo = SdpAluAlgo::Sum;
+  // 1 + 2 = 3; the shift fields do not exist in fp16.
+  x.alu_shift = 5;
+  x.mul_shift = 3;
+  CHECK(sdp_x_stage_fp16(x, 0x3f800000u, 0x4000, 0, false) == 0x40400000u);
+  // MAX keeps a NaN operand (payload widened in place: 0x7e00 -> 0x7f800200), unless flushed to +0.
+  x.alu_algo = SdpAluAlgo::Max;
+  CHECK(sdp_x_stage_fp16(x, 0x3f800000u, 0x7e00, 0, false) == 0x7f800200u);
+  CHECK(sdp_x_stage_fp16(x, 0x3f800000u, 0x7e00, 0, true) == 0x3f800000u);
+  x.alu_algo = SdpAluAlgo::Min;
+  CHECK(sdp_x_stage_fp16(x, 0x3f800000u, 0xbc00, 0, false) == 0xbf800000u);  // min(1, -1)
+  // MUL: -2 * 0.5 = -1.
+  x.alu_bypass = true;
+  x.mul_bypass = false;
+  CHECK(sdp_x_stage_fp16(x, 0xc0000000u, 0, 0x3800, false) == 0xbf800000u);
+  // PReLU: 3 passes unmultiplied, -3 * 0.25 = -0.75.
+  x.mul_prelu = true;
+  CHECK(sdp_x_stage_fp16(x, 0x40400000u, 0, 0x3400, false) == 0x40400000u);
+  CHECK(sdp_x_stage_fp16(x, 0xc0400000u, 0, 0x3400, false) == 0xbf400000u);
+  // ReLU: -0.75 and -0 become +0, +NaN stays.
+  x.mul_bypass = true;
+  x.relu_bypass = false;
+  CHECK(sdp_x_stage_fp16(x, 0xbf400000u, 0, 0, false) == 0u);
+  CHECK(sdp_x_stage_fp16(x, 0x80000000u, 0, 0, false) == 0u);
+  CHECK(sdp_x_stage_fp16(x, 0x7fc00001u, 0, 0, false) == 0x7fc00001u);
+  x.bypass = true;
+  CHECK(sdp_x_stage_fp16(x, 0xbf400000u, 0, 0, false) == 0xbf400000u);
+}
+
+TEST_CASE("SDP fp16 NAN_TO_ZERO flushes input NaNs to +0 before BS", "[sdp][fp16]") {
+  std::map<uint64_t, uint8_t> mem;
+  mem[0x1000] = 0x01;
+  mem[0x1001] = 0xfe;  // 0xfe01: a NaN
+  SdpConfig c = fp16_layer(1);
+  c.shape = {1, 1, 1, 1};
+  c.rdma_shape = c.shape;
+  c.src_surface_stride = c.dst_surface_stride = 32;
   c.nan_to_zero = true;
-  CHECK(out16(c, 0xffc00155u) == 0x0000);
-  CHECK(out16(c, 0x7f800000u) == 0x7bff);  // infinity is not a NaN
+  c.bs.bypass = false;
+  c.bs.alu_bypass = false;
+  c.bs.alu_algo = SdpAluAlgo::Sum;
+  c.bs.alu_operand = 0x3c00;  // + 1
+  REQUIRE(c.unsupported().empty());
+  (void)run_sdp(c, LutTables{}, [&](uint64_t a) { return mem.count(a) ? mem[a] : uint8_t{0}; },
+                [&](uint64_t a, uint8_t v) { mem[a] = v; });
+  CHECK(mem[0x2000] == 0x00);
+  CHECK(mem[0x2001] == 0x3c);  // 0 + 1
 }
 
 TEST_CASE("SDP fp16 -> int16: the fp16 rounding first, then half away from zero", "[sdp][fp16]") {
@@ -122,8 +172,13 @@ TEST_CASE("SDP fp16 refuses what NVDLA has not and what is not modelled yet, nam
   c.in_precision = SdpPrecision::Int16;
   CHECK_THAT(first(c), Catch::Contains("IN_PRECISION FP16"));
   c = fp16_layer(2);
-  c.bs.bypass = false;
+  c.ew.bypass = false;
   CHECK_THAT(first(c), Catch::Contains("not modelled yet"));
+  c = fp16_layer(2);
+  c.bn.bypass = false;
+  c.bn.alu_bypass = false;
+  c.bn.alu_algo = SdpAluAlgo::Eql;
+  CHECK_THAT(first(c), Catch::Contains("EQL"));
   c = fp16_layer(2);
   c.proc_precision = c.rdma_proc_precision = SdpPrecision::Int16;
   CHECK_THAT(first(c), Catch::Contains("PROC_PRECISION FP16"));
