@@ -15,6 +15,13 @@ std::string_view precision_name(Precision p) {
   return "?";
 }
 
+std::string_view precision_code_name(uint32_t code) {
+  for (const Precision p : {Precision::Int8, Precision::Int16, Precision::Fp16}) {
+    if (precision_code(p) == code) return precision_name(p);
+  }
+  return "reserved";
+}
+
 std::optional<Precision> parse_precision(std::string_view name) {
   if (name == "int8") return Precision::Int8;
   if (name == "int16") return Precision::Int16;

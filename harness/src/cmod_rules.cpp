@@ -142,7 +142,11 @@ std::string cmod_cannot_judge(const Program& program, const golden::HwConfig& cf
   return {};
 }
 
-std::string cmod_uncompared_read(const RegDef& reg) {
+std::string cmod_uncompared_read(const RegDef& reg, uint32_t cmod_value, uint32_t expected) {
+  if (reg.block == "PDP" && (reg.name == "D_NAN_INPUT_NUM" || reg.name == "D_INF_INPUT_NUM") && cmod_value < expected) {
+    return "the C model counts fp16 NaN / Inf input only until PDP's layer is done, which can come before PDP_RDMA "
+           "delivers the last surface's rows below the last window (fewer, by timing; docs/CMOD.md, counters)";
+  }
   if (reg.block == "CDP" && reg.name == "D_OUT_SATURATION") {
     return "the C model counts CDP output saturation otherwise (more, also where no output is at a limit; "
            "docs/CMOD.md, counters)";

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -210,28 +211,57 @@ std::optional<uint16_t> exact_fp16(double v) {
 
 }  // namespace
 
-uint16_t parse_fp16(const JsonNode& node) {
+namespace {
+
+// A float register or datum of `bits` (16 or 32) as its bit pattern: "inf", "-inf", "nan", a hex
+// pattern of bits / 4 digits, or a number `exact` holds exactly (else the rule `holds` is named).
+uint32_t parse_float_pattern(const JsonNode& node, int bits, std::optional<uint32_t> (*exact)(double),
+                             const char* holds) {
+  const std::string name = bits == 16 ? "fp16" : "fp32";
+  const std::string hex = "0x" + std::string(static_cast<std::size_t>(bits / 4), 'H');
   if (node.is_string()) {
     const std::string s = node.as_string();
-    if (s == "inf") return 0x7c00;
-    if (s == "-inf") return 0xfc00;
-    if (s == "nan") return 0x7e00;
-    if (s.size() == 6 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
+    const uint32_t exp_all = bits == 16 ? 0x7c00u : 0x7f800000u, sign = bits == 16 ? 0x8000u : 0x80000000u;
+    if (s == "inf") return exp_all;
+    if (s == "-inf") return sign | exp_all;
+    if (s == "nan") return exp_all | (exp_all >> 1 & ~exp_all);  // the quiet NaN: the mantissa's top bit
+    if (s.size() == hex.size() && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
         s.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string::npos) {
-      return static_cast<uint16_t>(std::stoul(s.substr(2), nullptr, 16));
+      return static_cast<uint32_t>(std::stoul(s.substr(2), nullptr, 16));
     }
-    node.fail(fmt::format("\"{}\" is not an fp16 value: give a number, \"0xHHHH\" (the bit pattern), \"inf\", "
-                          "\"-inf\" or \"nan\"",
-                          s));
+    node.fail(fmt::format("\"{}\" is not an {} value: give a number, \"{}\" (the bit pattern), \"inf\", \"-inf\" or "
+                          "\"nan\"",
+                          s, name, hex));
   }
   const double v = node.as_double(-std::numeric_limits<double>::max(), std::numeric_limits<double>::max());
-  const std::optional<uint16_t> h = exact_fp16(v);
-  if (!h) {
-    node.fail(fmt::format("{} is not an fp16 value (fp16 holds 11 significant bits, magnitudes up to 65504 and "
-                          "multiples of 2^-24); give an exact value or its bit pattern \"0xHHHH\"",
-                          v));
+  const std::optional<uint32_t> p = exact(v);
+  if (!p) {
+    node.fail(fmt::format("{} is not an {} value ({} holds {}); give an exact value or its bit pattern \"{}\"", v, name,
+                          name, holds, hex));
   }
-  return *h;
+  return *p;
+}
+
+std::optional<uint32_t> exact_fp32(double v) {
+  const auto f = static_cast<float>(v);
+  if (!std::isfinite(f) || static_cast<double>(f) != v) return std::nullopt;
+  return std::bit_cast<uint32_t>(f);
+}
+
+std::optional<uint32_t> exact_fp16_pattern(double v) {
+  const std::optional<uint16_t> h = exact_fp16(v);
+  return h ? std::optional<uint32_t>(*h) : std::nullopt;
+}
+
+}  // namespace
+
+uint16_t parse_fp16(const JsonNode& node) {
+  return static_cast<uint16_t>(parse_float_pattern(
+      node, 16, &exact_fp16_pattern, "11 significant bits, magnitudes up to 65504 and multiples of 2^-24"));
+}
+
+uint32_t parse_fp32(const JsonNode& node) {
+  return parse_float_pattern(node, 32, &exact_fp32, "24 significant bits");
 }
 
 std::vector<int64_t> resolve_fp16_values(const JsonNode& node, std::size_t count, uint64_t seed) {

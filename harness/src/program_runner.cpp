@@ -206,7 +206,7 @@ struct Runner {
                                              device_tag(&dut()), st.reg->block, st.reg->name, v, st.value, st.mask));
         }
         if (judged && (*judged & st.mask) != (st.value & st.mask)) {
-          if (const std::string why = cmod_uncompared_read(*st.reg); !why.empty()) {
+          if (const std::string why = cmod_uncompared_read(*st.reg, *judged & st.mask, st.value & st.mask); !why.empty()) {
             notes.push_back(fmt::format("{}: cmod: {}.{} read {:#010x}, expected {:#010x}: not compared, {}", st.where,
                                         st.reg->block, st.reg->name, *judged, st.value, why));
           } else {

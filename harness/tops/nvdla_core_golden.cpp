@@ -71,11 +71,11 @@ golden::PdpConfig pdp_decode(const GoldenDevice& d, int g) {
 }
 
 void pdp_finish(GoldenDevice& d, int g, const golden::PdpConfig& cfg, const golden::PdpRun& r) {
-  // Integer data: no NaN or Inf; no back-pressure in golden.
-  for (const uint32_t off : {rp::D_INF_INPUT_NUM::offset, rp::D_NAN_INPUT_NUM::offset, rp::D_NAN_OUTPUT_NUM::offset,
-                             rp::D_PERF_WRITE_STALL::offset}) {
-    d.set_hw_register("PDP", off, g, 0);
-  }
+  // fp16's NaN / Inf counters (0 for integers); no back-pressure in golden.
+  d.set_hw_register("PDP", rp::D_INF_INPUT_NUM::offset, g, r.inf_input);
+  d.set_hw_register("PDP", rp::D_NAN_INPUT_NUM::offset, g, r.nan_input);
+  d.set_hw_register("PDP", rp::D_NAN_OUTPUT_NUM::offset, g, r.nan_output);
+  d.set_hw_register("PDP", rp::D_PERF_WRITE_STALL::offset, g, 0);
   if (cfg.off_flying) d.set_hw_register("PDP_RDMA", rpr::D_PERF_READ_STALL::offset, d.consumer("PDP_RDMA"), 0);
   record_memory_layer(d, "PDP", g, golden::pdp_describe(cfg), golden::pdp_output_layout(cfg), r.output);
 }
@@ -84,14 +84,14 @@ void pdp_finish(GoldenDevice& d, int g, const golden::PdpConfig& cfg, const gold
 void pdp_run_flying(GoldenDevice& d, int gs, const golden::SdpConfig& scfg, const golden::Cube<int64_t>& sdp_out) {
   const int gp = d.consumer("PDP");
   const golden::PdpConfig cfg = pdp_decode(d, gp);
-  const bool sdp_int16 = scfg.out_precision == golden::SdpPrecision::Int16;
-  const bool pdp_int16 = cfg.precision == golden::PdpPrecision::Int16;
-  if (scfg.out_precision != golden::SdpPrecision::Int8 && !sdp_int16) {
-    throw std::invalid_argument("SDP D_DATA_FORMAT.OUT_PRECISION must be int8 or int16 when its output goes to PDP");
-  }
-  if (sdp_int16 != pdp_int16 && cfg.precision != golden::PdpPrecision::Fp16) {
-    throw std::invalid_argument(fmt::format("PDP group {} D_DATA_FORMAT ({}) differs from SDP group {}'s output precision",
-                                            gp, pdp_int16 ? "int16" : "int8", gs));
+  // PDP reads SDP's output words as its own D_DATA_FORMAT says: the two must agree (the SdpPrecision
+  // and PdpPrecision codes are NVDLA's, int8 0, int16 1, fp16 2).
+  if (static_cast<int>(scfg.out_precision) != static_cast<int>(cfg.precision)) {
+    throw std::invalid_argument(fmt::format(
+        "PDP group {} D_DATA_FORMAT ({}) differs from SDP group {}'s output precision ({}): PDP reads SDP's words as "
+        "its own format",
+        gp, golden::precision_code_name(static_cast<uint32_t>(cfg.precision)), gs,
+        golden::precision_code_name(static_cast<uint32_t>(scfg.out_precision))));
   }
   Memory& mem = d.memory();
   const golden::PdpRun r = golden::run_pdp(

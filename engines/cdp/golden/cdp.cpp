@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "golden/arith.hpp"
+#include "golden/fp.hpp"
 #include "golden/nvdla_regs.hpp"
 
 namespace dla::golden {
@@ -115,18 +116,18 @@ std::string cdp_describe(const CdpConfig& c) {
 
 std::vector<std::string> CdpConfig::unsupported(const HwConfig& hw) const {
   std::vector<std::string> why;
-  if (precision == CdpPrecision::Fp16) {
-    why.emplace_back("CDP D_DATA_FORMAT.INPUT_DATA_TYPE=FP16: fp16 LRN is not modelled (integer data only)");
-  }
   if (precision == CdpPrecision::Reserved) why.emplace_back("CDP D_DATA_FORMAT.INPUT_DATA_TYPE=3 is reserved");
-  if (precision == CdpPrecision::Int16 && !hw.int16) {
+  if (precision == CdpPrecision::Int16 && !hw.supports(Precision::Int16)) {
     why.push_back("CDP D_DATA_FORMAT.INPUT_DATA_TYPE=INT16: " + hw.name + " has no int16");
+  }
+  if (precision == CdpPrecision::Fp16 && !hw.supports(Precision::Fp16)) {
+    why.push_back("CDP D_DATA_FORMAT.INPUT_DATA_TYPE=FP16: " + hw.name + " has no fp16");
   }
   if (rdma_precision != precision) {
     why.push_back(std::string("CDP_RDMA D_DATA_FORMAT.INPUT_DATA (") + precision_label(rdma_precision) +
                   ") differs from CDP's D_DATA_FORMAT.INPUT_DATA_TYPE (" + precision_label(precision) + ")");
   }
-  if (!why.empty()) return why;  // the rules below assume a valid integer precision
+  if (!why.empty()) return why;  // the rules below assume a valid precision
   const std::string src = cdp_input_layout(*this).validate(cdp_shape(*this));
   if (!src.empty()) why.push_back("CDP_RDMA source (D_SRC_*): " + src);
   const std::string dst = cdp_output_layout(*this).validate(cdp_shape(*this));
@@ -177,11 +178,68 @@ int64_t cdp_convert_out(const CdpConfig& c, int64_t p, bool& saturated) {
   return shift_right_sat(prod, w.out_prod, c.datout_shift, w.out, &saturated);
 }
 
+namespace {
+
+uint32_t sat_inc(uint32_t v) { return v == 0xffffffffu ? v : v + 1; }
+
+// fp16 (docs/FP16.md "CDP in fp16"): the data widened exactly (fp16 -> fp17 -> fp32; DATIN_* not
+// read), squares in fp32 (exact), summed in fp32 by a fixed tree (c-1 + c+1, + c, then each
+// further pair added outward), the float LUT (lut_lookup_fp, fp17 out), then x * LUT in fp17 (the
+// datum first) and to fp16 (DATOUT_* not read). Channels outside [0, C) are +0.
+void cdp_normalize_fp16(const CdpConfig& cfg, const LutTables& tables, const Cube<int64_t>& input, CdpRun& run) {
+  using fp::kFp16, fp::kFp17, fp::kFp32;
+  const CubeShape s = cdp_shape(cfg);
+  const int lanes = s.c;
+  const int half = (cfg.normalz_len - 1) / 2;
+  std::vector<uint32_t> x17(static_cast<std::size_t>(lanes)), x32(x17.size()), sq(x17.size());
+  for (int h = 0; h < s.h; ++h) {
+    for (int w = 0; w < s.w; ++w) {
+      for (int c = 0; c < lanes; ++c) {
+        // D_NAN_INPUT_NUM / D_INF_INPUT_NUM: every lane of every atom read, before the flush.
+        const uint32_t v = static_cast<uint32_t>(input.at(0, c, h, w)) & 0xffffu;
+        if (fp::is_nan(kFp16, v)) run.stats.nan_input = sat_inc(run.stats.nan_input);
+        if (fp::is_inf(kFp16, v)) run.stats.inf_input = sat_inc(run.stats.inf_input);
+        const uint32_t d = c >= cfg.shape.c || (cfg.nan_to_zero && fp::is_nan(kFp16, v)) ? 0u : v;
+        const auto i = static_cast<std::size_t>(c);
+        x17[i] = fp::convert(kFp16, kFp17, d);
+        x32[i] = fp::convert(kFp17, kFp32, x17[i]);
+        sq[i] = cfg.sqsum_bypass ? x32[i] : fp::mul(kFp32, x32[i], x32[i]);
+      }
+      const auto square = [&](int c) { return c < 0 || c >= lanes ? 0u : sq[static_cast<std::size_t>(c)]; };
+      for (int c = 0; c < lanes; ++c) {
+        uint32_t sum = square(c);
+        if (!cfg.sqsum_bypass) {
+          sum = fp::add(kFp32, fp::add(kFp32, square(c - 1), square(c + 1)), square(c));
+          for (int k = 2; k <= half; ++k) sum = fp::add(kFp32, sum, fp::add(kFp32, square(c - k), square(c + k)));
+        }
+        const LutResult r = lut_lookup_fp(LutVariant::Cdp, cfg.lut, tables, sum);
+        if (cfg.perf_lut_en) accumulate(LutVariant::Cdp, run.stats.lut, r);
+        const auto i = static_cast<std::size_t>(c);
+        const auto r17 = static_cast<uint32_t>(r.value);
+        // MUL_BYPASS outputs the LUT value, but a NaN datum itself.
+        const uint32_t o17 = cfg.mul_bypass ? (fp::is_nan(kFp32, x32[i]) ? x17[i] : r17) : fp::mul(kFp17, x17[i], r17);
+        const uint32_t o = fp::convert(kFp17, kFp16, o17);
+        if (fp::is_nan(kFp16, o)) run.stats.nan_output = sat_inc(run.stats.nan_output);
+        run.output.at(0, c, h, w) = sign_extend(o, 16);
+        ++run.elements;
+      }
+    }
+  }
+}
+
+}  // namespace
+
 CdpRun cdp_normalize(const CdpConfig& cfg, const LutTables& tables, const Cube<int64_t>& input) {
   const CubeShape s = cdp_shape(cfg);
   const CubeShape is = input.shape();
   if (is.n != 1 || is.c < s.c || is.h != s.h || is.w != s.w) {
     throw std::invalid_argument("cdp_normalize: the input cube does not match the configuration");
+  }
+  if (cfg.precision == CdpPrecision::Fp16) {
+    CdpRun run;
+    run.output = Cube<int64_t>(s);
+    cdp_normalize_fp16(cfg, tables, input, run);
+    return run;
   }
   const int lanes = s.c;
   CdpRun run;

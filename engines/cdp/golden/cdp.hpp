@@ -85,7 +85,10 @@ using CdpRegReader = std::function<uint32_t(uint32_t offset)>;
 
 struct CdpStats {
   LutStats lut{};               // counted only with D_PERF_ENABLE.LUT_EN (else all 0)
-  uint32_t out_saturation = 0;  // D_OUT_SATURATION (saturating at 0xFFFFFFFF)
+  uint32_t out_saturation = 0;  // D_OUT_SATURATION (saturating at 0xFFFFFFFF; 0 in fp16)
+  // fp16 (docs/FP16.md "CDP in fp16"): D_NAN_INPUT_NUM / D_INF_INPUT_NUM (every lane of every atom
+  // read, before NAN_TO_ZERO) and D_NAN_OUTPUT_NUM (every lane written); 0 for integers.
+  uint32_t nan_input = 0, inf_input = 0, nan_output = 0;
   bool operator==(const CdpStats&) const = default;
 };
 

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -119,12 +120,26 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
   }
 
   const JsonNode in = root.require("input");
-  in.allow_keys({"precision", "data", "line_stride", "surface_stride", "base"});
+  in.allow_keys({"precision", "data", "line_stride", "surface_stride", "base", "nan_to_zero"});
   const JsonNode pn = in.require("precision");
-  const golden::Precision prec = *golden::parse_precision(pn.as_choice({"int8", "int16"}));
-  if (!hw.supports(prec)) pn.fail(fmt::format("{} has no int16 (int16 only on nv_full)", hw.name));
+  const golden::Precision prec = *golden::parse_precision(pn.as_choice({"int8", "int16", "fp16"}));
+  if (!hw.supports(prec)) {
+    pn.fail(fmt::format("{} has no {} (int16 and fp16 only on nv_full)", hw.name, golden::precision_name(prec)));
+  }
   const bool int8 = prec == golden::Precision::Int8;
-  c.precision = c.rdma_precision = int8 ? CdpPrecision::Int8 : CdpPrecision::Int16;
+  const bool fp16 = prec == golden::Precision::Fp16;
+  c.precision = c.rdma_precision = static_cast<CdpPrecision>(golden::precision_code(prec));
+  if (const auto n = in.get("nan_to_zero")) {
+    if (!fp16) n->fail("NAN_TO_ZERO applies to fp16 input only");
+    c.nan_to_zero = n->as_bool();
+  }
+  // fp16 (docs/FP16.md "CDP in fp16"): NVDLA reads neither converter.
+  for (const char* key : {"in_cvt", "out_cvt"}) {
+    if (const auto n = root.get(key); n && fp16) {
+      n->fail("CDP's converters are not read in fp16 (NVDLA widens the data to fp17 exactly and rounds the product to "
+              "fp16)");
+    }
+  }
   const int bpe = golden::bytes_per_element(prec);
   const int bits = 8 * bpe;
 
@@ -150,13 +165,15 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
 
   const JsonNode lut = root.require("lut");
   const golden::LutProgram lp =
-      parse_lut_object(LutVariant::Cdp, int8 ? golden::LutPrecision::Int8 : golden::LutPrecision::Int16, lut);
+      parse_lut_object(LutVariant::Cdp, int8 ? golden::LutPrecision::Int8 : golden::LutPrecision::Int16, lut, fp16);
   c.lut = lp.config;
   L.tables = lp.tables;
-  // The select as the engine reads it (6 bits int8, 7 bits int16; named fields are range-checked).
-  const auto narrow = [&](int8_t s) { return static_cast<int>(golden::sign_extend(static_cast<uint8_t>(s), int8 ? 6 : 7)); };
-  if (c.lut.le_linear) check_linear_end(lut, "le", c.lut.le_start, c.lut.le_end, narrow(c.lut.le_index_select), 64);
-  check_linear_end(lut, "lo", c.lut.lo_start, c.lut.lo_end, narrow(c.lut.lo_index_select), 256);
+  if (!fp16) {
+    // The select as the engine reads it (6 bits int8, 7 bits int16; named fields are range-checked).
+    const auto narrow = [&](int8_t s) { return static_cast<int>(golden::sign_extend(static_cast<uint8_t>(s), int8 ? 6 : 7)); };
+    if (c.lut.le_linear) check_linear_end(lut, "le", c.lut.le_start, c.lut.le_end, narrow(c.lut.le_index_select), 64);
+    check_linear_end(lut, "lo", c.lut.lo_start, c.lut.lo_end, narrow(c.lut.lo_index_select), 256);
+  }
   c.perf_lut_en = true;
   if (const auto v = root.get("perf_lut_en")) c.perf_lut_en = v->as_bool();
 
@@ -181,9 +198,10 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
                           c.dst_base, out_end, c.src_base, in_end));
   }
   if (const auto u = c.unsupported(hw); !u.empty()) root.fail(u.front());
-  L.input = resolve_values(in.require("data"), static_cast<std::size_t>(elems), bpe,
-                           static_cast<int64_t>(golden::min_of_bits(bits)),
-                           static_cast<int64_t>(golden::max_of_bits(bits)), h.seed);
+  L.input = fp16 ? resolve_fp16_values(in.require("data"), static_cast<std::size_t>(elems), h.seed)
+                 : resolve_values(in.require("data"), static_cast<std::size_t>(elems), bpe,
+                                  static_cast<int64_t>(golden::min_of_bits(bits)),
+                                  static_cast<int64_t>(golden::max_of_bits(bits)), h.seed);
   return L;
 }
 
@@ -191,7 +209,7 @@ void emit_registers(ProgramBuilder& pb, const Layer& L, int group, int rdma_grou
   const CdpConfig& c = L.cfg;
   const auto lo = [](uint64_t a) { return static_cast<uint32_t>(a); };
   const auto hi = [](uint64_t a) { return static_cast<uint32_t>(a >> 32); };
-  const uint32_t fmt_code = c.precision == CdpPrecision::Int16 ? 1u : 0u;
+  const auto fmt_code = static_cast<uint32_t>(c.precision);  // NVDLA's code: 0 int8, 1 int16, 2 fp16
 
   pb.write(pb.reg("CDP_RDMA", "S_POINTER"), static_cast<uint32_t>(rdma_group));
   pb.write(pb.reg("CDP", "S_POINTER"), static_cast<uint32_t>(group));
@@ -228,6 +246,9 @@ void emit_registers(ProgramBuilder& pb, const Layer& L, int group, int rdma_grou
   p[rc::D_DATOUT_SCALE::offset] = place(u32(c.datout_scale), rc::D_DATOUT_SCALE::DATOUT_SCALE{});
   p[rc::D_DATOUT_SHIFTER::offset] = place(u32(c.datout_shift), rc::D_DATOUT_SHIFTER::DATOUT_SHIFTER{});
   p[rc::D_PERF_ENABLE::offset] = place(c.perf_lut_en ? 1u : 0u, rc::D_PERF_ENABLE::LUT_EN{});
+  if (c.precision == CdpPrecision::Fp16) {
+    p[rc::D_NAN_FLUSH_TO_ZERO::offset] = place(c.nan_to_zero ? 1u : 0u, rc::D_NAN_FLUSH_TO_ZERO::NAN_TO_ZERO{});
+  }
   pb.write_group("CDP", p);
 }
 
@@ -251,18 +272,35 @@ Compiled compile(const LayerHeader& h, const JsonNode& root, const Placement& at
   pb.write(pb.reg("CDP", "D_OP_ENABLE"), 1);
   pb.write(pb.reg("CDP_RDMA", "D_OP_ENABLE"), 1);
   pb.wait_intr(fmt::format("CDP_{}", group));
-  // Statistics of the layer's group, as the int64 reference counts them; integer data has no NaN
-  // or Inf.
-  const cdp_ref::Stats s = cdp_ref::reference(cdp_ref::read_layer(root, h.name, h.seed)).stats;
-  pb.read(pb.reg("CDP", "D_PERF_LUT_UFLOW"), s.uflow);
-  pb.read(pb.reg("CDP", "D_PERF_LUT_OFLOW"), s.oflow);
-  pb.read(pb.reg("CDP", "D_PERF_LUT_HYBRID"), s.hybrid);
-  pb.read(pb.reg("CDP", "D_PERF_LUT_LE_HIT"), s.le_hit);
-  pb.read(pb.reg("CDP", "D_PERF_LUT_LO_HIT"), s.lo_hit);
-  pb.read(pb.reg("CDP", "D_OUT_SATURATION"), s.saturation);
-  for (const char* name : {"D_INF_INPUT_NUM", "D_NAN_INPUT_NUM", "D_NAN_OUTPUT_NUM"}) pb.read(pb.reg("CDP", name), 0);
-  pb.check_golden(L.out_layout.base, out_bytes);
-  run_on_placed_device(at, pb.program(), "cdp");
+  if (c.precision != CdpPrecision::Fp16) {
+    // Statistics of the layer's group, as the int64 reference counts them; integer data has no NaN
+    // or Inf.
+    const cdp_ref::Stats s = cdp_ref::reference(cdp_ref::read_layer(root, h.name, h.seed)).stats;
+    pb.read(pb.reg("CDP", "D_PERF_LUT_UFLOW"), s.uflow);
+    pb.read(pb.reg("CDP", "D_PERF_LUT_OFLOW"), s.oflow);
+    pb.read(pb.reg("CDP", "D_PERF_LUT_HYBRID"), s.hybrid);
+    pb.read(pb.reg("CDP", "D_PERF_LUT_LE_HIT"), s.le_hit);
+    pb.read(pb.reg("CDP", "D_PERF_LUT_LO_HIT"), s.lo_hit);
+    pb.read(pb.reg("CDP", "D_OUT_SATURATION"), s.saturation);
+    for (const char* name : {"D_INF_INPUT_NUM", "D_NAN_INPUT_NUM", "D_NAN_OUTPUT_NUM"}) pb.read(pb.reg("CDP", name), 0);
+    pb.check_golden(L.out_layout.base, out_bytes);
+    run_on_placed_device(at, pb.program(), "cdp");
+  } else {
+    // fp16: no int64 reference applies (it rounds); the golden model's counts, judged by NVIDIA's
+    // C model where it runs.
+    std::optional<GoldenDevice> own;
+    GoldenDevice* dev = at.device != nullptr ? at.device : &own.emplace(*h.config);
+    Placement on = at;
+    on.device = dev;
+    run_on_placed_device(on, pb.program(), "cdp");
+    for (const char* name : {"D_PERF_LUT_UFLOW", "D_PERF_LUT_OFLOW", "D_PERF_LUT_HYBRID", "D_PERF_LUT_LE_HIT",
+                             "D_PERF_LUT_LO_HIT", "D_OUT_SATURATION", "D_INF_INPUT_NUM", "D_NAN_INPUT_NUM",
+                             "D_NAN_OUTPUT_NUM"}) {
+      const RegDef& reg = pb.reg("CDP", name);
+      pb.read(reg, dev->peek("CDP", reg.offset, group));
+    }
+    pb.check_golden(L.out_layout.base, out_bytes);
+  }
   Compiled out;
   out.program = std::move(pb.program());
   out.elements = shape.elements();

@@ -44,18 +44,18 @@ void cdp_run(GoldenDevice& d, int g) {
   const golden::CdpRun r = golden::run_cdp(
       cfg, d.hw(), d.lut_ram("CDP").tables(), [&](uint64_t a) { return mem.read(a); },
       [&](uint64_t a, uint8_t v) { mem.write(a, v); });
-  // Statistics of the group that ran (cleared at layer start, so always written). Integer data:
-  // no NaN or Inf; no back-pressure in golden.
+  // Statistics of the group that ran (cleared at layer start, so always written); the NaN / Inf
+  // counts are fp16's (0 for integers); no back-pressure in golden.
   d.set_hw_register("CDP", rc::D_OUT_SATURATION::offset, g, r.stats.out_saturation);
   d.set_hw_register("CDP", rc::D_PERF_LUT_UFLOW::offset, g, r.stats.lut.uflow);
   d.set_hw_register("CDP", rc::D_PERF_LUT_OFLOW::offset, g, r.stats.lut.oflow);
   d.set_hw_register("CDP", rc::D_PERF_LUT_HYBRID::offset, g, r.stats.lut.hybrid);
   d.set_hw_register("CDP", rc::D_PERF_LUT_LE_HIT::offset, g, r.stats.lut.le_hit);
   d.set_hw_register("CDP", rc::D_PERF_LUT_LO_HIT::offset, g, r.stats.lut.lo_hit);
-  for (const uint32_t off : {rc::D_NAN_INPUT_NUM::offset, rc::D_INF_INPUT_NUM::offset, rc::D_NAN_OUTPUT_NUM::offset,
-                             rc::D_PERF_WRITE_STALL::offset}) {
-    d.set_hw_register("CDP", off, g, 0);
-  }
+  d.set_hw_register("CDP", rc::D_NAN_INPUT_NUM::offset, g, r.stats.nan_input);
+  d.set_hw_register("CDP", rc::D_INF_INPUT_NUM::offset, g, r.stats.inf_input);
+  d.set_hw_register("CDP", rc::D_NAN_OUTPUT_NUM::offset, g, r.stats.nan_output);
+  d.set_hw_register("CDP", rc::D_PERF_WRITE_STALL::offset, g, 0);
   d.set_hw_register("CDP_RDMA", rcr::D_PERF_READ_STALL::offset, gr, 0);
   record_memory_layer(d, "CDP", g, golden::cdp_describe(cfg), golden::cdp_output_layout(cfg), r.output);
 }

@@ -4,7 +4,7 @@
 // input and output converters over their field ranges (saturating or not), LUTs built by
 // function (lrn, and sigmoid / tanh / exp on the signed input with SQSUM_BYPASS) or given as
 // random tables with random linear / exponent placements, priorities, slopes and shifts, strided
-// layouts. Each draw is handed to the `cdp` layer compiler; one it refuses (a placement the table
+// layouts; fp16 with --focus fp16 (judged by NVIDIA's C model). Each draw is handed to the `cdp` layer compiler; one it refuses (a placement the table
 // builder cannot make) is drawn again, so every generated layer is legal.
 #include <fmt/format.h>
 
@@ -209,13 +209,83 @@ ojson draw_layer(const golden::HwConfig& hw, const RandomLayer& L, Pick& d, std:
   return doc;
 }
 
+// fp16 (--focus fp16, nv_full; docs/FP16.md "CDP in fp16"): windows, bypasses and cubes as in
+// integers; data in one of four regimes (around 1, tens, the whole finite range, denormal
+// magnitudes) with specials; NAN_TO_ZERO; the LUT built by function (LRN of the square sum with a
+// random k / alpha / beta, or sigmoid / tanh / exp of the datum with SQSUM_BYPASS) at a random
+// placement of both tables, random priorities and fp16 slopes. NVIDIA's C model judges them.
+ojson draw_layer_fp16(const RandomLayer& L, Pick& d, std::string& feat) {
+  const int window = static_cast<int>(3 + 2 * d.i(0, 3));
+  const bool sqsum_bypass = d.chance(0.15);
+  const bool mul_bypass = d.chance(0.2);
+  const int size = static_cast<int>(d.i(0, 99));
+  int w = static_cast<int>(size < 85 ? d.log_i(1, 24) : d.log_i(24, 1024));
+  int h = static_cast<int>(size < 85 ? d.log_i(1, 12) : d.i(1, 3));
+  int c = static_cast<int>(d.chance(0.8) ? d.i(1, 48) : d.log_i(1, std::max(1, 16384 / (w * h))));
+  const auto in_bytes = [&] { return int64_t{(c + 15) / 16} * h * w * 32; };
+  while (in_bytes() > (int64_t{1} << 17) && h > 1) h = std::max(1, h / 2);
+  while (in_bytes() > (int64_t{1} << 17) && w > 1) w = std::max(1, w / 2);
+  ojson doc = random_layer_doc(L, w, h, c);
+  ojson in{{"precision", "fp16"}};
+  switch (d.i(0, 3)) {
+    case 0: in["data"] = ojson{{"random", {{"min", -2}, {"max", 2}, {"specials", 0.03}}}}; break;
+    case 1: in["data"] = ojson{{"random", {{"min", -60}, {"max", 60}}}}; break;
+    case 2: in["data"] = ojson{{"random", {{"min", -65504}, {"max", 65504}, {"specials", 0.02}}}}; break;
+    default: in["data"] = ojson{{"random", {{"min", "0x8400"}, {"max", "0x0400"}, {"specials", 0.05}}}}; break;
+  }
+  if (d.chance(0.3)) {
+    in["nan_to_zero"] = true;
+    feat += " nan-to-zero";
+  }
+  doc["input"] = in;
+  doc["lrn"] = ojson{{"window", window}};
+  if (sqsum_bypass) doc["lrn"]["sqsum_bypass"] = true;
+  if (mul_bypass) doc["lrn"]["mul_bypass"] = true;
+  ojson lut = ojson::object();
+  if (!sqsum_bypass || d.chance(0.3)) {
+    lut["function"] = "lrn";
+    lut["lrn_k"] = static_cast<double>(d.i(1, 8)) / 2.0;
+    lut["lrn_alpha"] = std::ldexp(1.0, static_cast<int>(d.i(-20, -2)));
+    lut["lrn_beta"] = static_cast<double>(d.i(1, 4)) / 4.0;
+  } else {
+    static constexpr const char* kFns[] = {"sigmoid", "tanh", "exp"};
+    lut["function"] = kFns[d.i(0, 2)];
+  }
+  const bool exponent = d.chance(0.5);
+  lut["le_function"] = exponent ? "exponent" : "linear";
+  lut["le_start"] = sqsum_bypass ? d.i(-16, 0) : 0;
+  lut["lo_start"] = sqsum_bypass ? d.i(-16, 0) : d.i(0, 4);
+  if (exponent) {
+    lut["le_index_offset"] = d.i(-30, 4);
+  } else {
+    lut["le_index_select"] = d.i(-6, 8);
+  }
+  lut["lo_index_select"] = d.i(-6, 6);
+  ojson regs = ojson::object();
+  for (const char* pr : {"uflow_priority", "oflow_priority", "hybrid_priority"}) regs[pr] = d.chance(0.5) ? "lo" : "le";
+  if (d.chance(0.3)) {
+    static constexpr const char* kSlopes[] = {"0x0000", "0x3c00", "0xb800", "0x2000", "0x7bff", "nan"};
+    for (const char* sl : {"le_uflow_scale", "le_oflow_scale", "lo_uflow_scale", "lo_oflow_scale"}) regs[sl] = kSlopes[d.i(0, 5)];
+  }
+  lut["registers"] = regs;
+  doc["lut"] = lut;
+  if (d.chance(0.1)) doc["perf_lut_en"] = false;
+  doc["output"] = ojson::object();
+  feat = fmt::format("lrn{}{}{} {} {}{} {}x{}x{} ({} surface(s)) fp16", window, sqsum_bypass ? " sqsum-bypass" : "",
+                     mul_bypass ? " mul-bypass" : "", lut["function"].get<std::string>(), exponent ? "le-exp" : "le-lin",
+                     feat, w, h, c, (c + 15) / 16);
+  return doc;
+}
+
 }  // namespace
 
 RandomLayer generate_cdp_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng) {
   Pick d{rng};
+  const bool fp16 = L.focus == "fp16";
+  if (fp16) L.golden_only = "fp16: the RTL has no fp16 yet (docs/FP16.md)";
   for (int attempt = 0; attempt < 64; ++attempt) {
     std::string feat;
-    ojson doc = draw_layer(hw, L, d, feat);
+    ojson doc = fp16 ? draw_layer_fp16(L, d, feat) : draw_layer(hw, L, d, feat);
     if (random_layer_compiles(L, doc, &engines::compile_cdp_layer)) {
       L.doc = std::move(doc);
       L.features = feat;

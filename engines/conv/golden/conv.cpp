@@ -32,15 +32,6 @@ int sint(uint32_t v) { return static_cast<int>(v); }
 
 std::string str(int v) { return std::to_string(v); }
 
-std::string precision_code_name(uint32_t code) {
-  switch (code) {
-    case 0: return "INT8";
-    case 1: return "INT16";
-    case 2: return "FP16";
-    default: return "reserved (" + std::to_string(code) + ")";
-  }
-}
-
 }  // namespace
 
 int64_t conv_read_element(const ByteReader& read, uint64_t addr, int bpe) {
@@ -186,7 +177,7 @@ ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
   } else if (prec == 2) {
     c.precision = Precision::Fp16;  // engines/conv/golden/conv_fp16.hpp
   } else {
-    bad.push_back("precision " + precision_code_name(prec) + " is reserved (0 INT8, 1 INT16, 2 FP16)");
+    bad.push_back("precision code " + std::to_string(prec) + " is reserved (0 INT8, 1 INT16, 2 FP16)");
   }
   if (!hw.supports(c.precision)) bad.push_back(std::string(precision_name(c.precision)) + " is not supported by " + hw.name);
 

@@ -284,7 +284,7 @@ void parse_pool_post_op(const JsonNode& pool, const JsonNode& root, const HwConf
   c.in = {1, s.shape.c, s.shape.h, s.shape.w};
   c.off_flying = false;
   (void)parse_pool(pool, c);
-  if (const int max_w = hw.pdp_max_out_width(s.out_prec); c.out.w > max_w) {
+  if (const int max_w = hw.pdp_max_out_width(s.out_prec, c.kernel_h, c.stride_h); c.out.w > max_w) {
     pool.fail(fmt::format("on the fly PDP takes the whole width (no split): the pooled width {} exceeds the {} "
                           "columns of PDP's line buffer on {}; pool in a separate `pdp` layer",
                           c.out.w, max_w, hw.name));
@@ -345,7 +345,6 @@ void check_fp16_layer(const JsonNode& root, const JsonNode& in) {
     m->fail("Winograd in fp16 is not modelled yet (docs/FP16.md)");
   not_yet("wfold", "W-fold");
   not_yet("post_extension", "image input");
-  not_yet("ew", "the SDP EW stage");
   not_yet("pool", "PDP");
   if (is_image_input(in)) in.require("format").fail("fp16 image input is not modelled yet (docs/FP16.md)");
   if (const auto cv = in.get("converter")) {

@@ -2,10 +2,13 @@
 // ../shared/reference/nvdla-arithmetic.md section 1 (1.3 SDP, 1.5 CDP); decisions in docs/LUT.md.
 #include "engines/lut/golden/lut.hpp"
 
+#include <algorithm>
 #include <bit>
+#include <cmath>
 #include <stdexcept>
 
 #include "golden/arith.hpp"
+#include "golden/fp.hpp"
 #include "golden/nvdla_reg_structs.hpp"
 
 namespace dla::golden {
@@ -70,6 +73,36 @@ int narrow_select(LutVariant v, LutPrecision p, int8_t sel) {
 }
 
 int shift5(int s) { return static_cast<int>(sign_extend(static_cast<uint32_t>(s), 5)); }
+
+// Table selection (section 1.3 "INDEX MUXING"), the same in every variant and precision: sets
+// lo_selected and the final uflow / oflow flags from the two tables' own statuses.
+LutTableStatus select_table(const LutConfig& c, LutResult& r) {
+  if (r.le_status == LutTableStatus::Uflow && r.lo_status == LutTableStatus::Uflow) {
+    r.lo_selected = c.uflow_prio_lo;            // 1. both underflow
+  } else if (r.le_status == LutTableStatus::Oflow && r.lo_status == LutTableStatus::Oflow) {
+    r.lo_selected = c.oflow_prio_lo;            // 2. both overflow
+  } else if (r.le_hit == r.lo_hit) {
+    r.lo_selected = c.hybrid_prio_lo;           // 3. both hit, 4. one uflow + one oflow
+  } else {
+    r.lo_selected = r.lo_hit;                   // 5. exactly one hit
+  }
+  const LutTableStatus chosen = r.lo_selected ? r.lo_status : r.le_status;
+  r.uflow = chosen == LutTableStatus::Uflow;
+  r.oflow = chosen == LutTableStatus::Oflow;
+  return chosen;
+}
+
+// Both tables' indexes into the result.
+void record(LutResult& r, const TableIndex& le, const TableIndex& lo) {
+  r.le_status = le.status;
+  r.lo_status = lo.status;
+  r.le_index = le.index;
+  r.lo_index = lo.index;
+  r.le_frac = le.frac;
+  r.lo_frac = lo.frac;
+  r.le_hit = le.status == LutTableStatus::Hit;
+  r.lo_hit = lo.status == LutTableStatus::Hit;
+}
 
 }  // namespace
 
@@ -206,30 +239,9 @@ LutResult lut_lookup(LutVariant v, const LutConfig& c, const LutTables& t, int64
   }
 
   LutResult r;
-  r.le_status = le.status;
-  r.lo_status = lo.status;
-  r.le_index = le.index;
-  r.lo_index = lo.index;
-  r.le_frac = le.frac;
-  r.lo_frac = lo.frac;
-  r.le_hit = le.status == LutTableStatus::Hit;
-  r.lo_hit = lo.status == LutTableStatus::Hit;
+  record(r, le, lo);
 
-  // Table selection: the five priority rules (section 1.3 "INDEX MUXING").
-  LutTableStatus chosen_status;
-  if (le.status == LutTableStatus::Uflow && lo.status == LutTableStatus::Uflow) {
-    r.lo_selected = c.uflow_prio_lo;            // 1. both underflow
-  } else if (le.status == LutTableStatus::Oflow && lo.status == LutTableStatus::Oflow) {
-    r.lo_selected = c.oflow_prio_lo;            // 2. both overflow
-  } else if (r.le_hit == r.lo_hit) {
-    r.lo_selected = c.hybrid_prio_lo;           // 3. both hit, 4. one uflow + one oflow
-  } else {
-    r.lo_selected = r.lo_hit;                   // 5. exactly one hit
-  }
-  chosen_status = r.lo_selected ? lo.status : le.status;
-  r.uflow = chosen_status == LutTableStatus::Uflow;
-  r.oflow = chosen_status == LutTableStatus::Oflow;
-
+  const LutTableStatus chosen_status = select_table(c, r);
   const int16_t* table = r.lo_selected ? t.lo.data() : t.le.data();
   const TableIndex& ix = r.lo_selected ? lo : le;
   const Wide y0 = table[ix.index];
@@ -277,6 +289,127 @@ LutResult lut_lookup(LutVariant v, const LutConfig& c, const LutTables& t, int64
     // (88 bits); clamping it to 64 bits first cannot change the 16-bit result.
     r.value = sat(y0 + signed_shift_sat(product, shift, 64), 16);
   }
+  return r;
+}
+
+// ---- lookup, fp16 -----------------------------------------------------------------------------
+// NVDLA v1's float LUT (docs/FP16.md "SDP EW and LUT", "CDP in fp16"): the index comes from
+// D = X - START in fp32. SDP (sdp_y_idx, sdp_y_inp): a 35-bit fraction, FpFloatToIntFrac's
+// linear index, the weighted sum y0 (1 - f) + y1 f in fp17. CDP (its HLS wrapper): a 16-bit
+// truncated fraction, host float's exact linear index, y0 + fp17(y1 - y0) f in fp17, the
+// extrapolation's product added first.
+
+namespace {
+
+int fp_frac_bits(LutVariant v) { return v == LutVariant::Sdp ? 35 : 16; }
+
+// D = X - START; only D > 0 (not +-0, not NaN) lands in a table.
+bool fp_below_start(uint32_t d) {
+  return (d >> 31) != 0 || fp::is_zero(fp::kFp32, d) || fp::is_nan(fp::kFp32, d);
+}
+
+// SDP's linear index of D / 2^sel (FpFloatToIntFrac<8,23,8,9,35>): the hidden 1 is always set (a
+// denormal D reads as 1.m * 2^-127), the exponent is kept in 8 signed bits (an exponent field
+// of 255 reads as 2^-128), both parts are truncated, the integer part saturates at 511.
+TableIndex sdp_fp_linear_index(uint32_t d, int sel, int depth) {
+  const fp::Fields f = fp::unpack(fp::kFp32, d);
+  const uint64_t m = f.mant | (1u << 23);
+  const int abs_expo = static_cast<int8_t>(static_cast<uint8_t>(f.exp - 127));
+  const int lshift = abs_expo - sel - 23;  // q = m * 2^lshift
+  uint64_t i = 511;
+  uint64_t frac = 0;
+  if (lshift < 0) {
+    constexpr int kBits = 35;
+    i = -lshift >= 24 ? 0 : std::min<uint64_t>(m >> -lshift, 511);
+    const int fs = kBits + lshift;  // the fraction: m * 2^fs, kept to 35 bits
+    frac = fs >= 0 ? (fs >= 64 ? 0 : (m << fs) & ((uint64_t{1} << kBits) - 1)) : (-fs >= 24 ? 0 : m >> -fs);
+  }
+  if (i >= static_cast<uint64_t>(depth - 1)) return {LutTableStatus::Oflow, depth - 1, 0};
+  return {LutTableStatus::Hit, static_cast<int>(i), frac};
+}
+
+// CDP's linear index: q = D / 2^sel exactly (host float; an infinity pattern is infinite),
+// index floor(q), the 16-bit fraction floor(frac(q) * 2^16).
+TableIndex cdp_fp_linear_index(uint32_t d, int sel, int depth) {
+  const double q = std::ldexp(static_cast<double>(std::bit_cast<float>(d)), -sel);
+  if (!(q < depth - 1)) return {LutTableStatus::Oflow, depth - 1, 0};
+  const double i = std::floor(q);
+  return {LutTableStatus::Hit, static_cast<int>(i), static_cast<uint64_t>(std::floor((q - i) * 65536.0))};
+}
+
+// Exponent index (LE only): the unbiased exponent of D; the fraction its mantissa (SDP all 23
+// bits, CDP the top 16).
+TableIndex fp_exponent_index(LutVariant v, uint32_t d, int off) {
+  const fp::Fields f = fp::unpack(fp::kFp32, d);
+  const int e = static_cast<int>(f.exp) - 127;
+  if (e < off) return {LutTableStatus::Uflow, 0, 0};
+  if (e - off >= kLutLeEntries - 1) return {LutTableStatus::Oflow, kLutLeEntries - 1, 0};
+  const uint64_t frac = v == LutVariant::Sdp ? uint64_t{f.mant} << (35 - 23) : uint64_t{f.mant} >> (23 - 16);
+  return {LutTableStatus::Hit, e - off, frac};
+}
+
+uint32_t u16(int16_t v) { return static_cast<uint16_t>(v); }
+uint32_t u32(int64_t v) { return static_cast<uint32_t>(static_cast<uint64_t>(v)); }
+
+}  // namespace
+
+LutResult lut_lookup_fp(LutVariant v, const LutConfig& c, const LutTables& t, uint32_t x) {
+  using fp::kFp16, fp::kFp17, fp::kFp32;
+  const bool sdp = v == LutVariant::Sdp;
+  const auto linear = sdp ? &sdp_fp_linear_index : &cdp_fp_linear_index;
+  const uint32_t le_d = fp::sub(kFp32, x, u32(c.le_start)), lo_d = fp::sub(kFp32, x, u32(c.lo_start));
+  TableIndex le;
+  if (!fp_below_start(le_d)) {
+    le = c.le_linear ? linear(le_d, c.le_index_select, kLutLeEntries) : fp_exponent_index(v, le_d, c.le_index_offset);
+  }
+  TableIndex lo;
+  if (!fp_below_start(lo_d)) lo = linear(lo_d, c.lo_index_select, kLutLoEntries);
+  LutResult r;
+  record(r, le, lo);
+  const LutTableStatus chosen = select_table(c, r);
+  const int16_t* table = r.lo_selected ? t.lo.data() : t.le.data();
+  const TableIndex& ix = r.lo_selected ? lo : le;
+  const uint32_t y0 = fp::convert(kFp16, kFp17, u16(table[ix.index]));
+
+  uint32_t o = 0;
+  if (chosen == LutTableStatus::Hit) {
+    const int fb = fp_frac_bits(v);
+    const uint32_t f = fp::from_fraction(kFp17, ix.frac, fb);
+    if (sdp) {
+      // y0 * (1 - f) + y1 * f; f = 0 weighs y0 by exactly 1 (and y1 by +0, which keeps a NaN).
+      const uint32_t y1 = fp::convert(kFp16, kFp17, u16(table[ix.index + 1]));
+      const uint32_t a0 = ix.frac == 0 ? fp::pack(kFp17, {0, static_cast<uint32_t>(kFp17.bias()), 0})
+                                       : fp::from_fraction(kFp17, (uint64_t{1} << fb) - ix.frac, fb);
+      o = fp::add(kFp17, fp::mul(kFp17, a0, y0), fp::mul(kFp17, f, y1));
+    } else {
+      // (y1 - y0) in fp32, narrowed to fp17, times f, plus y0 (the product first).
+      const uint32_t d = fp::sub(kFp32, fp::convert(kFp16, kFp32, u16(table[ix.index + 1])),
+                                 fp::convert(kFp16, kFp32, u16(table[ix.index])));
+      o = fp::add(kFp17, fp::mul(kFp17, fp::convert(kFp32, kFp17, d), f), y0);
+    }
+  } else {
+    // y0 + (X - anchor) * scale in fp17; the anchor is START (underflow) or END (overflow), plus
+    // 2^offset for an exponent-mode LE underflow (a host float: SDP's is denormal below 2^-126,
+    // CDP's +0 for offset <= -127). No shift.
+    const bool lo_tab = r.lo_selected;
+    uint32_t gap = 0;
+    int16_t scale = 0;
+    if (r.uflow) {
+      scale = lo_tab ? c.lo_uflow_scale : c.le_uflow_scale;
+      gap = lo_tab ? lo_d : le_d;
+      if (!lo_tab && !c.le_linear) {
+        const int off = c.le_index_offset;
+        const uint32_t bias = !sdp && off <= -127 ? 0u : std::bit_cast<uint32_t>(std::ldexp(1.0f, off));
+        gap = fp::sub(kFp32, x, fp::add(kFp32, u32(c.le_start), bias));
+      }
+    } else {
+      scale = lo_tab ? c.lo_oflow_scale : c.le_oflow_scale;
+      gap = fp::sub(kFp32, x, u32(lo_tab ? c.lo_end : c.le_end));
+    }
+    const uint32_t b = fp::mul(kFp17, fp::convert(kFp32, kFp17, gap), fp::convert(kFp16, kFp17, u16(scale)));
+    o = sdp ? fp::add(kFp17, y0, b) : fp::add(kFp17, b, y0);
+  }
+  r.value = sdp ? fp::convert(kFp17, kFp32, o) : o;
   return r;
 }
 

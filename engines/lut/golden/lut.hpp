@@ -103,6 +103,13 @@ struct LutResult {
 // low 38 bits as a signed 38-bit value (the square sum, or x itself with SQSUM_BYPASS).
 LutResult lut_lookup(LutVariant v, const LutConfig& cfg, const LutTables& tables, int64_t x);
 
+// One lookup in NVDLA v1's float LUT (fp16 SDP and CDP; docs/FP16.md "SDP EW and LUT", "CDP in
+// fp16"): x (SDP's EW output, CDP's square sum) and the four range registers (le_start .. lo_end,
+// low 32 bits) are fp32 patterns, the table entries and slope scales fp16 patterns, the slope
+// shifts unused. value is an fp32 pattern for SDP (its fp17 result widened), the fp17 pattern
+// for CDP (which multiplies it in fp17); the fractions are SDP 35-bit, CDP 16-bit.
+LutResult lut_lookup_fp(LutVariant v, const LutConfig& cfg, const LutTables& tables, uint32_t x);
+
 // ---- statistics -----------------------------------------------------------------------------
 struct LutStats {
   uint32_t uflow = 0, oflow = 0, hybrid = 0, le_hit = 0, lo_hit = 0;

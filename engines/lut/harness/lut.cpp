@@ -6,12 +6,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
 
 #include "Vlut_cdp.h"
 #include "Vlut_sdp.h"
 #include "golden/arith.hpp"
+#include "golden/fp.hpp"
 #include "engines/lut/golden/lut_builders.hpp"
 #include "harness/rng.hpp"
 #include "harness/bench.hpp"
@@ -433,7 +436,8 @@ golden::LutProgram lut_program_from_function(LutVariant variant, LutPrecision pr
   }
 }
 
-void apply_lut_register_fields(LutVariant variant, LutPrecision precision, const JsonNode& rn, LutConfig& c) {
+void apply_lut_register_fields(LutVariant variant, LutPrecision precision, const JsonNode& rn, LutConfig& c,
+                               bool fp16) {
   const int sb = select_bits_of(variant, precision);
   const int64_t smin = -(int64_t{1} << (sb - 1)), smax = (int64_t{1} << (sb - 1)) - 1;
   const int64_t xmin = in_min(variant), xmax = in_max(variant);
@@ -444,15 +448,22 @@ void apply_lut_register_fields(LutVariant variant, LutPrecision precision, const
   if (const auto n = rn.get("le_index_offset")) c.le_index_offset = static_cast<int8_t>(read_int(*n, -128, 127));
   if (const auto n = rn.get("le_index_select")) c.le_index_select = static_cast<int8_t>(read_int(*n, smin, smax));
   if (const auto n = rn.get("lo_index_select")) c.lo_index_select = static_cast<int8_t>(read_int(*n, smin, smax));
-  if (const auto n = rn.get("le_start")) c.le_start = read_int(*n, xmin, xmax);
-  if (const auto n = rn.get("le_end")) c.le_end = read_int(*n, xmin, xmax);
-  if (const auto n = rn.get("lo_start")) c.lo_start = read_int(*n, xmin, xmax);
-  if (const auto n = rn.get("lo_end")) c.lo_end = read_int(*n, xmin, xmax);
+  // fp16 (docs/FP16.md "SDP EW and LUT"): the ranges are fp32 patterns, the slope scales fp16, the
+  // slope shifts not read.
+  auto range = [&](const char* key, int64_t& r) {
+    if (const auto n = rn.get(key)) r = fp16 ? int64_t{parse_fp32(*n)} : read_int(*n, xmin, xmax);
+  };
+  range("le_start", c.le_start);
+  range("le_end", c.le_end);
+  range("lo_start", c.lo_start);
+  range("lo_end", c.lo_end);
   auto scale = [&](const char* key, int16_t& s) {
-    if (const auto n = rn.get(key)) s = static_cast<int16_t>(read_int(*n, -32768, 32767));
+    if (const auto n = rn.get(key)) s = static_cast<int16_t>(fp16 ? parse_fp16(*n) : read_int(*n, -32768, 32767));
   };
   auto shift = [&](const char* key, int& s) {
-    if (const auto n = rn.get(key)) s = static_cast<int>(read_int(*n, -16, 15));
+    const auto n = rn.get(key);
+    if (n && fp16) n->fail("the slope shifts are not read in fp16 (NVDLA scales by an fp16 slope)");
+    if (n) s = static_cast<int>(read_int(*n, -16, 15));
   };
   scale("le_uflow_scale", c.le_uflow_scale);
   scale("le_oflow_scale", c.le_oflow_scale);
@@ -464,29 +475,113 @@ void apply_lut_register_fields(LutVariant variant, LutPrecision precision, const
   shift("lo_oflow_shift", c.lo_oflow_shift);
 }
 
-golden::LutProgram parse_lut_object(LutVariant variant, LutPrecision precision, const JsonNode& tn) {
+namespace {
+
+// fp32 / fp16 patterns of host values: rounded to float, then to fp16 by NVDLA's saturating rule.
+uint32_t fp32_of(double v) { return std::bit_cast<uint32_t>(static_cast<float>(v)); }
+int16_t fp16_of(double v) {
+  return static_cast<int16_t>(golden::fp::convert(golden::fp::kFp32, golden::fp::kFp16, fp32_of(v)));
+}
+
+// Tables of f at the positions the float LUT gives its entries (LE exponent: START + 2^(i + off),
+// linear: START + i * 2^sel), END at the last entry, slopes f' at the ends. LRN (CDP) is
+// (k + alpha x)^-beta of the square sum x, by default on an exponent LE from 2^-10 and a linear LO
+// over 0 .. 256.
+golden::LutProgram lut_fp16_from_function(const JsonNode& tn) {
+  const std::string f = tn.require("function").as_choice({"sigmoid", "tanh", "exp", "lrn"});
+  const bool lrn = f == "lrn";
+  double lrn_k = 1.0, lrn_alpha = 1e-4, lrn_beta = 0.75;
+  for (const auto& [key, dst] : {std::pair{"lrn_k", &lrn_k}, std::pair{"lrn_alpha", &lrn_alpha}, std::pair{"lrn_beta", &lrn_beta}}) {
+    const auto n = tn.get(key);
+    if (n && !lrn) n->fail("only the lrn function takes this parameter");
+    if (n) *dst = n->as_double(-1e9, 1e9);
+  }
+  const auto fp_function_value = [&](const std::string& fn, double x) {
+    if (fn == "sigmoid") return 1.0 / (1.0 + std::exp(-x));
+    if (fn == "tanh") return std::tanh(x);
+    if (fn == "lrn") return std::pow(lrn_k + lrn_alpha * x, -lrn_beta);
+    return std::exp(x);
+  };
+  golden::LutProgram p;
+  LutConfig& c = p.config;
+  c.le_linear = tn.get("le_function") ? tn.require("le_function").as_choice({"exponent", "linear"}) == "linear" : !lrn;
+  c.hybrid_prio_lo = true;
+  const auto real = [&](const char* key, double dflt) {
+    return tn.get(key) ? static_cast<double>(std::bit_cast<float>(parse_fp32(tn.require(key)))) : dflt;
+  };
+  const auto small = [&](const char* key, int dflt) {
+    return tn.get(key) ? static_cast<int8_t>(tn.require(key).as_int(-100, 100)) : static_cast<int8_t>(dflt);
+  };
+  const double le_start = real("le_start", c.le_linear && !lrn ? -8.0 : 0.0), lo_start = real("lo_start", lrn ? 0.0 : -8.0);
+  c.le_index_offset = small("le_index_offset", lrn ? -10 : -8);
+  c.le_index_select = small("le_index_select", -3);
+  c.lo_index_select = small("lo_index_select", lrn ? 0 : -4);
+  const auto le_x = [&](int i) {
+    return c.le_linear ? le_start + i * std::ldexp(1.0, c.le_index_select) : le_start + std::ldexp(1.0, i + c.le_index_offset);
+  };
+  const auto lo_x = [&](int i) { return lo_start + i * std::ldexp(1.0, c.lo_index_select); };
+  for (int i = 0; i < golden::kLutLeEntries; ++i) p.tables.le[i] = fp16_of(fp_function_value(f, le_x(i)));
+  for (int i = 0; i < golden::kLutLoEntries; ++i) p.tables.lo[i] = fp16_of(fp_function_value(f, lo_x(i)));
+  const double le_first = c.le_linear ? le_start : le_x(0), le_last = le_x(golden::kLutLeEntries - 1);
+  const double lo_last = lo_x(golden::kLutLoEntries - 1);
+  c.le_start = fp32_of(le_start);
+  c.le_end = fp32_of(le_last);
+  c.lo_start = fp32_of(lo_start);
+  c.lo_end = fp32_of(lo_last);
+  const auto slope = [&](double x) {
+    const double h = std::max(std::fabs(x), 1.0) * 1e-6;
+    return fp16_of((fp_function_value(f, x + h) - fp_function_value(f, x - h)) / (2 * h));
+  };
+  c.le_uflow_scale = slope(le_first);
+  c.le_oflow_scale = slope(le_last);
+  c.lo_uflow_scale = slope(lo_start);
+  c.lo_oflow_scale = slope(lo_last);
+  return p;
+}
+
+template <std::size_t N>
+void read_fp16_table(const JsonNode& n, const char* name, std::array<int16_t, N>& out) {
+  if (!n.is_array() || n.size() != N) {
+    n.fail(fmt::format("the {} table needs exactly {} fp16 entries, {} given", name, N, n.is_array() ? n.size() : 0));
+  }
+  for (std::size_t i = 0; i < N; ++i) out[i] = static_cast<int16_t>(parse_fp16(n[i]));
+}
+
+}  // namespace
+
+golden::LutProgram parse_lut_object(LutVariant variant, LutPrecision precision, const JsonNode& tn, bool fp16) {
   if (!tn.is_object()) tn.fail("must be an object: {\"function\": ...} or {\"le\": [65], \"lo\": [257]}");
   golden::LutProgram p;
-  if (tn.get("function")) {
+  if (tn.get("function") && fp16) {
+    tn.allow_keys({"function", "lrn_k", "lrn_alpha", "lrn_beta", "le_function", "le_start", "le_index_offset",
+                   "le_index_select", "lo_start", "lo_index_select", "registers"});
+    p = lut_fp16_from_function(tn);
+  } else if (tn.get("function")) {
     tn.allow_keys({"function", "in_scale", "out_scale", "lrn_k", "lrn_alpha", "lrn_beta", "slopes", "raw", "density",
                    "le_function", "le_start", "le_index_offset", "le_index_select", "lo_start", "lo_index_select",
                    "registers"});
     p = lut_program_from_function(variant, precision, tn);
   } else {
     tn.allow_keys({"le", "lo", "registers"});
-    read_table(tn.require("le"), "LE", p.tables.le);
-    read_table(tn.require("lo"), "LO", p.tables.lo);
+    if (fp16) {
+      read_fp16_table(tn.require("le"), "LE", p.tables.le);
+      read_fp16_table(tn.require("lo"), "LO", p.tables.lo);
+    } else {
+      read_table(tn.require("le"), "LE", p.tables.le);
+      read_table(tn.require("lo"), "LO", p.tables.lo);
+    }
   }
   if (const auto rn = tn.get("registers")) {
     rn->allow_keys({"le_function", "uflow_priority", "oflow_priority", "hybrid_priority", "le_index_offset",
                     "le_index_select", "lo_index_select", "le_start", "le_end", "lo_start", "lo_end", "le_uflow_scale",
                     "le_oflow_scale", "lo_uflow_scale", "lo_oflow_scale", "le_uflow_shift", "le_oflow_shift",
                     "lo_uflow_shift", "lo_oflow_shift"});
-    apply_lut_register_fields(variant, precision, *rn, p.config);
+    apply_lut_register_fields(variant, precision, *rn, p.config, fp16);
   }
   p.config.precision = precision;
   return p;
 }
+
 
 namespace {
 

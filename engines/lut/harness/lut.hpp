@@ -35,15 +35,21 @@ struct LutJob {
 [[nodiscard]] golden::LutProgram lut_program_from_function(golden::LutVariant variant, golden::LutPrecision precision,
                                                            const JsonNode& tn);
 // Applies named S_LUT_* fields (le_function, priorities, selects, start/end, slopes) on top of `c`.
+// fp16: ranges fp32, scales fp16, shifts refused (see parse_lut_object).
 void apply_lut_register_fields(golden::LutVariant variant, golden::LutPrecision precision, const JsonNode& rn,
-                               golden::LutConfig& c);
+                               golden::LutConfig& c, bool fp16 = false);
 
 // The "lut" object of an `sdp` or `cdp` layer (docs/LAYER_FORMAT.md): {"function": ..., builder keys}
 // or {"le": [65 entries], "lo": [257 entries]}, optionally with "registers" (named S_LUT_* fields
 // over the built configuration, or over an all-zero one for inline tables). One parser for both
 // units; throws InputError naming the JSON pointer and the rule.
+// fp16 (SDP with PROC_PRECISION fp16, docs/FP16.md "SDP EW and LUT"): table entries are fp16
+// values (parse_fp16), the range registers fp32 (parse_fp32), the slope scales fp16, the slope
+// shifts refused (not read); or {"function": "sigmoid"|"tanh"|"exp"} with the entries' placement
+// (le_function, le_start, le_index_offset, le_index_select, lo_start, lo_index_select) in real
+// units.
 [[nodiscard]] golden::LutProgram parse_lut_object(golden::LutVariant variant, golden::LutPrecision precision,
-                                                  const JsonNode& tn);
+                                                  const JsonNode& tn, bool fp16 = false);
 
 // Parses a `lut` layer body (throws InputError naming file, JSON pointer and rule).
 [[nodiscard]] LutJob parse_lut_layer(const LayerHeader& h, const JsonNode& root);

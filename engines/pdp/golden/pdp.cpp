@@ -1,4 +1,4 @@
-// NVDLA PDP + PDP_RDMA, integer data, register level. Spec: ../shared/reference/pdp-cdp-bdma-rubik.md
+// NVDLA PDP + PDP_RDMA, integer and fp16 data, register level. Spec: ../shared/reference/pdp-cdp-bdma-rubik.md
 // §2, nvdla-arithmetic.md §4; decisions: docs/PDP.md.
 #include "engines/pdp/golden/pdp.hpp"
 
@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "golden/arith.hpp"
+#include "golden/fp.hpp"
 #include "golden/nvdla_regs.hpp"
 
 namespace dla::golden {
@@ -195,10 +196,26 @@ std::string pdp_describe(const PdpConfig& c) {
 
 std::vector<std::string> PdpConfig::unsupported(const HwConfig& hw) const {
   std::vector<std::string> why;
-  if (precision == PdpPrecision::Fp16) why.emplace_back("PDP D_DATA_FORMAT.INPUT_DATA=FP16: fp16 not supported yet");
   if (precision == PdpPrecision::Reserved) why.emplace_back("PDP D_DATA_FORMAT.INPUT_DATA=3 is reserved");
-  if (precision == PdpPrecision::Int16 && !hw.int16) {
+  if (precision == PdpPrecision::Int16 && !hw.supports(Precision::Int16)) {
     why.push_back("PDP D_DATA_FORMAT.INPUT_DATA=INT16: " + hw.name + " has no int16");
+  }
+  if (precision == PdpPrecision::Fp16 && !hw.supports(Precision::Fp16)) {
+    why.push_back("PDP D_DATA_FORMAT.INPUT_DATA=FP16: " + hw.name + " has no fp16");
+  }
+  // fp16 average with an 8-wide kernel: NVIDIA's C model multiplies the vertical pad value by the
+  // kernel width from a table of 8 entries (1..7) indexed by 8, past its end; only a zero pad
+  // value gives a defined result there (docs/FP16.md "PDP").
+  if (precision == PdpPrecision::Fp16 && method == PdpMethod::Average && kernel_w == 8) {
+    const int rows = std::min(7, pad_top + pad_bottom);
+    for (int n = 1; n <= rows; ++n) {
+      if ((static_cast<uint32_t>(pad_value[static_cast<std::size_t>(n - 1)]) & 0x1ffffu) != 0) {
+        why.push_back("PDP fp16 average with KERNEL_WIDTH 8 and a non-zero PAD_VALUE_" + str(n) +
+                      "X: NVDLA's C model scales the vertical pad value by the kernel width read past the end of its "
+                      "1..7 table, so the result is undefined (use a zero pad value)");
+        break;
+      }
+    }
   }
   if (method == PdpMethod::Reserved) why.emplace_back("PDP D_OPERATION_MODE_CFG.POOLING_METHOD=3 is reserved");
   if (kernel_w > 8) why.push_back("PDP KERNEL_WIDTH " + str(kernel_w) + " exceeds NVDLA's maximum kernel of 8");
@@ -233,20 +250,21 @@ std::vector<std::string> PdpConfig::unsupported(const HwConfig& hw) const {
     why.push_back("PDP: W + PAD_LEFT + PAD_RIGHT - kernel width = " + str(in.w + pad_left + pad_right - kernel_w) +
                   " must be a multiple of the stride " + str(stride_w) + " (NVDLA uses every input column)");
   }
-  const Precision p = precision == PdpPrecision::Int16 ? Precision::Int16 : Precision::Int8;
-  const int max_w = hw.pdp_max_out_width(p);
+  // The line buffer holds fp16 as it holds int16 (NVIDIA's C model: 4 bytes per lane in both).
+  const Precision p = precision == PdpPrecision::Int8 ? Precision::Int8 : Precision::Int16;
+  const int max_w = hw.pdp_max_out_width(p, kernel_h, stride_h);
+  const std::string holds = " columns PDP's line buffer holds on " + hw.name + " for a kernel of " + str(kernel_h) +
+                            " rows at stride " + str(stride_h);
   if (splits == 1) {
     if (out.w > max_w) {
-      why.push_back("PDP output width " + str(out.w) + " exceeds the " + str(max_w) + " columns PDP's line buffer holds on " +
-                    hw.name + ": split the width (SPLIT_NUM)");
+      why.push_back("PDP output width " + str(out.w) + " exceeds the " + str(max_w) + holds + ": split the width (SPLIT_NUM)");
     }
   } else {
     if (!off_flying) why.emplace_back("PDP SPLIT_NUM > 0 needs FLYING_MODE=OFF_FLYING (split width reads from memory)");
     check_split(*this, why);
     const int widest = std::max({out_widths.first, out_widths.last, splits > 2 ? out_widths.mid : 0});
     if (widest > max_w) {
-      why.push_back("PDP D_PARTIAL_WIDTH_OUT: a split of " + str(widest) + " output columns exceeds the " + str(max_w) +
-                    " columns PDP's line buffer holds on " + hw.name);
+      why.push_back("PDP D_PARTIAL_WIDTH_OUT: a split of " + str(widest) + " output columns exceeds the " + str(max_w) + holds);
     }
   }
   const std::string dst = pdp_output_layout(*this).validate(pdp_output_shape(*this));
@@ -294,8 +312,77 @@ int64_t pdp_average(int64_t sum, uint32_t recip_w, uint32_t recip_h, int bits) {
   return static_cast<int64_t>(r);
 }
 
-Cube<int64_t> pdp_pool(const PdpConfig& cfg, const Cube<int64_t>& input) {
+namespace {
+
+// One pooling window: its real rows [row_begin, row_end) and columns [col_begin, col_end) of
+// the input, and how many of its rows and columns are padding.
+struct Window {
+  int row_begin, row_end, col_begin, col_end;
+  int nrow, ncol;
+};
+
+// Calls value(c, window) for every output element (lanes x out.h x out.w) and collects the results;
+// every window must hold an input element (unsupported() makes the pads smaller than the kernel).
+template <class Value>
+Cube<int64_t> pool_windows(const PdpConfig& cfg, const Cube<int64_t>& input, Value value) {
   const CubeShape is = input.shape();
+  Cube<int64_t> out(CubeShape{1, is.c, cfg.out.h, cfg.out.w});
+  for (int c = 0; c < is.c; ++c) {
+    for (int oh = 0; oh < cfg.out.h; ++oh) {
+      const int r0 = oh * cfg.stride_h - cfg.pad_top;
+      for (int ow = 0; ow < cfg.out.w; ++ow) {
+        const int c0 = ow * cfg.stride_w - cfg.pad_left;
+        Window win{std::max(0, r0), std::min(is.h, r0 + cfg.kernel_h), std::max(0, c0), std::min(is.w, c0 + cfg.kernel_w),
+                   0, 0};
+        if (win.row_begin >= win.row_end || win.col_begin >= win.col_end) {
+          throw std::domain_error("PDP: a pooling window holds no input element (padding >= kernel)");
+        }
+        win.nrow = cfg.kernel_h - (win.row_end - win.row_begin);
+        win.ncol = cfg.kernel_w - (win.col_end - win.col_begin);
+        out.at(0, c, oh, ow) = value(c, win);
+      }
+    }
+  }
+  return out;
+}
+
+// fp16 pooling (docs/FP16.md "PDP"): max / min on the fp16 patterns; average sums in fp17, each
+// row left to right (the running sum first) plus PAD_VALUE_{ncol}X, the rows top to bottom (the
+// new row first), then PAD_VALUE_{nrow}X x kernel width, then x RECIP_KERNEL_WIDTH and x
+// RECIP_KERNEL_HEIGHT (fp17 patterns), then to fp16.
+Cube<int64_t> pdp_pool_fp16(const PdpConfig& cfg, const Cube<int64_t>& input) {
+  using fp::kFp16, fp::kFp17;
+  const auto pad17 = [&](int n) { return static_cast<uint32_t>(cfg.pad_value.at(static_cast<std::size_t>(n - 1))) & 0x1ffffu; };
+  const uint32_t kw17 = fp::from_int(kFp17, static_cast<uint64_t>(cfg.kernel_w), 8);  // exact
+  const uint32_t rw = cfg.recip_w & 0x1ffffu, rh = cfg.recip_h & 0x1ffffu;
+  const bool average = cfg.method == PdpMethod::Average;
+  const auto cmp = [&](uint32_t a, uint32_t b) {
+    return cfg.method == PdpMethod::Max ? fp::max(kFp16, a, b) : fp::min(kFp16, a, b);
+  };
+  return pool_windows(cfg, input, [&](int c, const Window& win) {
+    uint32_t acc = 0;
+    for (int r = win.row_begin; r < win.row_end; ++r) {
+      uint32_t row = 0;
+      for (int col = win.col_begin; col < win.col_end; ++col) {
+        const auto x = static_cast<uint32_t>(input.at(0, c, r, col)) & 0xffffu;
+        const uint32_t v = average ? fp::convert(kFp16, kFp17, x) : x;
+        row = col == win.col_begin ? v : (average ? fp::add(kFp17, row, v) : cmp(row, v));
+      }
+      if (average && win.ncol > 0) row = fp::add(kFp17, row, pad17(win.ncol));
+      acc = r == win.row_begin ? row : (average ? fp::add(kFp17, row, acc) : cmp(row, acc));
+    }
+    if (average) {
+      if (win.nrow > 0) acc = fp::add(kFp17, acc, fp::mul(kFp17, pad17(win.nrow), kw17));
+      acc = fp::convert(kFp17, kFp16, fp::mul(kFp17, fp::mul(kFp17, acc, rw), rh));
+    }
+    return sign_extend(acc, 16);
+  });
+}
+
+}  // namespace
+
+Cube<int64_t> pdp_pool(const PdpConfig& cfg, const Cube<int64_t>& input) {
+  if (cfg.precision == PdpPrecision::Fp16) return pdp_pool_fp16(cfg, input);
   const int bpe = pdp_precision_bytes(cfg.precision);
   const int bits = 8 * bpe;
   // PAD_VALUE_{n}X, checked against the width NVDLA keeps when it is used.
@@ -309,43 +396,26 @@ Cube<int64_t> pdp_pool(const PdpConfig& cfg, const Cube<int64_t>& input) {
     }
     return v;
   };
-  Cube<int64_t> out(CubeShape{1, is.c, cfg.out.h, cfg.out.w});
-  for (int c = 0; c < is.c; ++c) {
-    for (int oh = 0; oh < cfg.out.h; ++oh) {
-      const int r0 = oh * cfg.stride_h - cfg.pad_top;
-      for (int ow = 0; ow < cfg.out.w; ++ow) {
-        const int c0 = ow * cfg.stride_w - cfg.pad_left;
-        int ncol = 0, nrow = 0;
-        for (int j = 0; j < cfg.kernel_w; ++j) ncol += (c0 + j < 0 || c0 + j >= is.w) ? 1 : 0;
-        for (int i = 0; i < cfg.kernel_h; ++i) nrow += (r0 + i < 0 || r0 + i >= is.h) ? 1 : 0;
-        int64_t acc = 0;
-        bool any = false;
-        for (int i = 0; i < cfg.kernel_h; ++i) {
-          const int r = r0 + i;
-          if (r < 0 || r >= is.h) continue;
-          for (int j = 0; j < cfg.kernel_w; ++j) {
-            const int col = c0 + j;
-            if (col < 0 || col >= is.w) continue;
-            const int64_t v = input.at(0, c, r, col);
-            if (cfg.method == PdpMethod::Average || !any) {
-              acc = cfg.method == PdpMethod::Average ? acc + v : v;
-            } else {
-              acc = cfg.method == PdpMethod::Max ? std::max(acc, v) : std::min(acc, v);
-            }
-            any = true;
-          }
-          if (cfg.method == PdpMethod::Average && ncol > 0) acc += pad_value(ncol);
+  return pool_windows(cfg, input, [&](int c, const Window& win) {
+    int64_t acc = 0;
+    for (int r = win.row_begin; r < win.row_end; ++r) {
+      for (int col = win.col_begin; col < win.col_end; ++col) {
+        const int64_t v = input.at(0, c, r, col);
+        const bool first = r == win.row_begin && col == win.col_begin;
+        if (cfg.method == PdpMethod::Average || first) {
+          acc = cfg.method == PdpMethod::Average ? acc + v : v;
+        } else {
+          acc = cfg.method == PdpMethod::Max ? std::max(acc, v) : std::min(acc, v);
         }
-        if (!any) throw std::domain_error("PDP: a pooling window holds no input element (padding >= kernel)");
-        if (cfg.method == PdpMethod::Average) {
-          if (nrow > 0) acc += cfg.kernel_w * pad_value(nrow);
-          acc = pdp_average(acc, cfg.recip_w, cfg.recip_h, bits);
-        }
-        out.at(0, c, oh, ow) = acc;
       }
+      if (cfg.method == PdpMethod::Average && win.ncol > 0) acc += pad_value(win.ncol);
     }
-  }
-  return out;
+    if (cfg.method == PdpMethod::Average) {
+      if (win.nrow > 0) acc += cfg.kernel_w * pad_value(win.nrow);
+      acc = pdp_average(acc, cfg.recip_w, cfg.recip_h, bits);
+    }
+    return acc;
+  });
 }
 
 // ---- layer ------------------------------------------------------------------------------------
@@ -396,8 +466,38 @@ PdpRun run_pdp(const PdpConfig& cfg, const HwConfig& hw, const ByteReader& read,
     }
   }
   PdpRun run;
+  if (cfg.precision == PdpPrecision::Fp16) {
+    if (cfg.off_flying) {
+      // NaN / Inf counters: every lane of every atom PDP_RDMA reads, the columns a split reads
+      // again counted again; then NAN_TO_ZERO flushes NaNs to +0 (memory input only).
+      const int ov = cfg.kernel_w - cfg.stride_w;
+      for (int i = 0; i < cfg.splits; ++i) {
+        const int first = cfg.in_widths.first;
+        const int start = i == 0 ? 0 : first + (i - 1) * cfg.in_widths.mid - ov;
+        const int width = i == 0 ? (cfg.splits == 1 ? cfg.in.w : first)
+                                 : (i == cfg.splits - 1 ? cfg.in_widths.last : cfg.in_widths.mid) + ov;
+        for (int c = 0; c < cfg.lanes(); ++c) {
+          for (int h = 0; h < cfg.in.h; ++h) {
+            for (int w = std::max(0, start); w < std::min(cfg.in.w, start + width); ++w) {
+              const auto x = static_cast<uint32_t>(input.at(0, c, h, w)) & 0xffffu;
+              if (fp::is_nan(fp::kFp16, x)) ++run.nan_input;
+              if (fp::is_inf(fp::kFp16, x)) ++run.inf_input;
+            }
+          }
+        }
+      }
+      if (cfg.nan_to_zero) {
+        for (int64_t& v : input.data()) {
+          if (fp::is_nan(fp::kFp16, static_cast<uint32_t>(v) & 0xffffu)) v = 0;
+        }
+      }
+    }
+  }
   run.output = pdp_pool(cfg, input);
   run.elements = run.output.size();
+  if (cfg.precision == PdpPrecision::Fp16) {
+    for (const int64_t v : run.output.data()) run.nan_output += fp::is_nan(fp::kFp16, static_cast<uint32_t>(v) & 0xffffu) ? 1 : 0;
+  }
   store_cube(pdp_output_layout(cfg), run.output, write);
   return run;
 }

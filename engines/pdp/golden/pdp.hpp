@@ -1,5 +1,5 @@
-// The NVDLA PDP (planar data processor) with its PDP_RDMA, integer data, register level and bit
-// exact: max / min / average pooling over kernels up to 8x8 with strides up to 16, padding (pad
+// The NVDLA PDP (planar data processor) with its PDP_RDMA, integer and fp16 data (docs/FP16.md
+// "PDP"), register level and bit exact: max / min / average pooling over kernels up to 8x8 with strides up to 16, padding (pad
 // values in average pooling), the two reciprocal multiplications of the average, split-width mode.
 //
 // Spec: ../shared/reference/pdp-cdp-bdma-rubik.md §1-2, nvdla-arithmetic.md §4 (widths, pad value
@@ -115,6 +115,9 @@ using PdpRegReader = std::function<uint32_t(uint32_t offset)>;
 struct PdpRun {
   Cube<int64_t> output{};  // every lane written: (1, lanes, out.h, out.w)
   uint64_t elements = 0;   // lanes pooled
+  // fp16 (docs/FP16.md "PDP"): D_NAN_INPUT_NUM / D_INF_INPUT_NUM (every lane of every atom read
+  // from memory, before NAN_TO_ZERO) and D_NAN_OUTPUT_NUM (every lane written); 0 for integers.
+  uint32_t nan_input = 0, inf_input = 0, nan_output = 0;
 };
 
 // Runs one layer. Off-flying: the input cube is read through `read` (PDP_RDMA's source layout,

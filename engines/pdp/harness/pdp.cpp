@@ -12,12 +12,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "golden/arith.hpp"
+#include "golden/fp.hpp"
 #include "golden/layout.hpp"
 #include "golden/nvdla_regs.hpp"
 #include "engines/pdp/golden/pdp.hpp"
@@ -101,6 +103,7 @@ FeatureLayout feature_layout_of(const JsonNode& node, const CubeShape& shape, in
 // are set: method, kernel, strides, pads, PAD_VALUE_{n}X, RECIP_KERNEL_* and the output cube.
 int64_t parse_pool(const JsonNode& pool, PdpConfig& c) {
   const int bits = 8 * golden::pdp_precision_bytes(c.precision);
+  const bool fp16 = c.precision == golden::PdpPrecision::Fp16;
   int64_t pad_value = 0;
   pool.allow_keys({"method", "kernel", "stride", "pad"});
   const std::string m = pool.require("method").as_choice({"average", "max", "min"});
@@ -135,12 +138,29 @@ int64_t parse_pool(const JsonNode& pool, PdpConfig& c) {
     c.pad_top = side("top", c.kernel_h, "height");
     c.pad_bottom = side("bottom", c.kernel_h, "height");
     if (const auto v = pad->get("value")) {
-      pad_value = v->as_int(static_cast<int64_t>(golden::min_of_bits(bits)), static_cast<int64_t>(golden::max_of_bits(bits)));
+      pad_value = fp16 ? parse_fp16(*v)
+                       : v->as_int(static_cast<int64_t>(golden::min_of_bits(bits)), static_cast<int64_t>(golden::max_of_bits(bits)));
     }
   }
-  for (int n = 1; n <= 7; ++n) c.pad_value[static_cast<std::size_t>(n - 1)] = static_cast<int32_t>(n * pad_value);
-  c.recip_w = 0x10000u / u32(c.kernel_w);
-  c.recip_h = 0x10000u / u32(c.kernel_h);
+  if (fp16) {
+    // fp16 (docs/FP16.md "PDP"): PAD_VALUE_{n}X and the reciprocals are fp17 patterns: n x the
+    // fp16 pad value and 1 / kernel, each rounded to fp17 as NVIDIA's driver programs them.
+    namespace fp = golden::fp;
+    const uint32_t v17 = fp::convert(fp::kFp16, fp::kFp17, static_cast<uint32_t>(pad_value));
+    for (int n = 1; n <= 7; ++n) {
+      c.pad_value[static_cast<std::size_t>(n - 1)] =
+          static_cast<int32_t>(fp::mul(fp::kFp17, fp::from_int(fp::kFp17, static_cast<uint64_t>(n), 8), v17));
+    }
+    const auto recip = [](int k) {
+      return fp::convert(fp::kFp32, fp::kFp17, std::bit_cast<uint32_t>(1.0f / static_cast<float>(k)));
+    };
+    c.recip_w = recip(c.kernel_w);
+    c.recip_h = recip(c.kernel_h);
+  } else {
+    for (int n = 1; n <= 7; ++n) c.pad_value[static_cast<std::size_t>(n - 1)] = static_cast<int32_t>(n * pad_value);
+    c.recip_w = 0x10000u / u32(c.kernel_w);
+    c.recip_h = 0x10000u / u32(c.kernel_h);
+  }
   const int span_w = c.in.w + c.pad_left + c.pad_right - c.kernel_w;
   const int span_h = c.in.h + c.pad_top + c.pad_bottom - c.kernel_h;
   if (span_w < 0 || span_h < 0) {
@@ -187,12 +207,18 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
   }
 
   const JsonNode in = root.require("input");
-  in.allow_keys({"precision", "data", "line_stride", "surface_stride", "base"});
+  in.allow_keys({"precision", "data", "line_stride", "surface_stride", "base", "nan_to_zero"});
   const JsonNode pn = in.require("precision");
-  L.prec = *golden::parse_precision(pn.as_choice({"int8", "int16"}));
-  if (!hw.supports(L.prec)) pn.fail(fmt::format("{} has no int16 (int16 only on nv_full)", hw.name));
-  c.precision = L.prec == golden::Precision::Int16 ? golden::PdpPrecision::Int16 : golden::PdpPrecision::Int8;
+  L.prec = *golden::parse_precision(pn.as_choice({"int8", "int16", "fp16"}));
+  if (!hw.supports(L.prec)) {
+    pn.fail(fmt::format("{} has no {} (int16 and fp16 only on nv_full)", hw.name, golden::precision_name(L.prec)));
+  }
+  c.precision = static_cast<golden::PdpPrecision>(golden::precision_code(L.prec));
   c.rdma_precision = c.precision;
+  if (const auto n = in.get("nan_to_zero")) {
+    if (L.prec != golden::Precision::Fp16) n->fail("NAN_TO_ZERO applies to fp16 input only");
+    c.nan_to_zero = n->as_bool();
+  }
   const int bpe = golden::bytes_per_element(L.prec);
   const int bits = 8 * bpe;
 
@@ -201,7 +227,7 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
   L.pad_value = parse_pool(pool, c);
 
   // Split.
-  const int hw_max = hw.pdp_max_out_width(L.prec);
+  const int hw_max = hw.pdp_max_out_width(L.prec, c.kernel_h, c.stride_h);
   // Each piece's input width must fit the 10-bit PARTIAL_WIDTH_IN fields too.
   const int field_max = std::max(1, (kMaxPartialWidth - c.kernel_w) / c.stride_w);
   std::optional<JsonNode> split_node = root.get("split");
@@ -281,9 +307,11 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
     const JsonNode& at = split_rule && split_node ? *split_node : split_rule ? cube : root;
     at.fail(u.front());
   }
-  L.input = resolve_values(in.require("data"), static_cast<std::size_t>(elems), bpe,
-                           static_cast<int64_t>(golden::min_of_bits(bits)),
-                           static_cast<int64_t>(golden::max_of_bits(bits)), h.seed);
+  L.input = L.prec == golden::Precision::Fp16
+                ? resolve_fp16_values(in.require("data"), static_cast<std::size_t>(elems), h.seed)
+                : resolve_values(in.require("data"), static_cast<std::size_t>(elems), bpe,
+                                 static_cast<int64_t>(golden::min_of_bits(bits)),
+                                 static_cast<int64_t>(golden::max_of_bits(bits)), h.seed);
   return L;
 }
 
@@ -292,7 +320,7 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
 void emit_pdp_registers(ProgramBuilder& pb, const PdpConfig& c, int group, int rdma_group) {
   const auto lo = [](uint64_t a) { return static_cast<uint32_t>(a); };
   const auto hi = [](uint64_t a) { return static_cast<uint32_t>(a >> 32); };
-  const uint32_t fmt_code = c.precision == golden::PdpPrecision::Int16 ? 1u : 0u;
+  const auto fmt_code = static_cast<uint32_t>(c.precision);  // NVDLA's code: 0 int8, 1 int16, 2 fp16
   const uint32_t split = u32(c.splits - 1);
   const auto widths = [](const golden::PdpPartialWidths& w) {
     return place(u32(w.first - 1), rp::D_PARTIAL_WIDTH_IN::PARTIAL_WIDTH_IN_FIRST{}) |
@@ -359,6 +387,9 @@ void emit_pdp_registers(ProgramBuilder& pb, const PdpConfig& c, int group, int r
   p[rp::D_DST_SURFACE_STRIDE::offset] = lo(c.dst_surface_stride);
   p[rp::D_DST_RAM_CFG::offset] = place(1u, rp::D_DST_RAM_CFG::DST_RAM_TYPE{});
   p[rp::D_DATA_FORMAT::offset] = fmt_code;
+  if (c.precision == golden::PdpPrecision::Fp16) {
+    p[rp::D_NAN_FLUSH_TO_ZERO::offset] = place(c.nan_to_zero ? 1u : 0u, rp::D_NAN_FLUSH_TO_ZERO::NAN_TO_ZERO{});
+  }
   pb.write_group("PDP", p);
 }
 
@@ -383,11 +414,22 @@ Compiled compile(const LayerHeader& h, const JsonNode& root, const Placement& at
   pb.write(pb.reg("PDP", "D_OP_ENABLE"), 1);
   pb.write(pb.reg("PDP_RDMA", "D_OP_ENABLE"), 1);
   pb.wait_intr(fmt::format("PDP_{}", group));
-  for (const char* name : {"D_INF_INPUT_NUM", "D_NAN_INPUT_NUM", "D_NAN_OUTPUT_NUM"}) {
-    pb.read(pb.reg("PDP", name), 0);  // integer data
+  // The NaN / Inf counters: 0 for integer data; fp16's from the golden model.
+  std::optional<GoldenDevice> own;
+  GoldenDevice* dev = nullptr;
+  if (c.precision == golden::PdpPrecision::Fp16) {
+    dev = at.device != nullptr ? at.device : &own.emplace(*h.config);
+    Placement on = at;
+    on.device = dev;
+    run_on_placed_device(on, pb.program(), "pdp");
+  }
+  for (const auto& [name, off] : {std::pair{"D_INF_INPUT_NUM", rp::D_INF_INPUT_NUM::offset},
+                                  std::pair{"D_NAN_INPUT_NUM", rp::D_NAN_INPUT_NUM::offset},
+                                  std::pair{"D_NAN_OUTPUT_NUM", rp::D_NAN_OUTPUT_NUM::offset}}) {
+    pb.read(pb.reg("PDP", name), dev != nullptr ? dev->peek("PDP", off, group) : 0u);
   }
   pb.check_golden(L.out_layout.base, out_bytes);
-  run_on_placed_device(at, pb.program(), "pdp");
+  if (dev == nullptr) run_on_placed_device(at, pb.program(), "pdp");
   Compiled out;
   out.program = std::move(pb.program());
   out.elements = golden::pdp_output_shape(c).elements();

@@ -1,7 +1,8 @@
 // The `pdp` random-layer generator (docs/RANDOM.md, "pdp"): random legal pooling layers over
 // NVDLA's whole space -- every method, kernels 1..8, strides 1..16, pads up to the kernel's limit
 // with pad values over the element range, widths up to 8192 with automatic and explicit splits,
-// int16 where the configuration has it, strided layouts. Each layer is built output-first so
+// int16 where the configuration has it, fp16 with --focus fp16 (judged by NVIDIA's C model),
+// strided layouts. Each layer is built output-first so
 // W + pads - kernel is a multiple of the stride, then handed to the `pdp` layer compiler; a draw the
 // compiler refuses (a split NVDLA's rules forbid) is drawn again, so every generated layer is legal.
 #include <fmt/format.h>
@@ -27,9 +28,21 @@ bool chance(Rng& r, double p) { return r.chance(p); }
 int log_draw(Rng& r, int lo, int hi) { return static_cast<int>(r.log_range(lo, hi)); }
 
 
+// fp16 data (--focus fp16): one of four regimes (small, around 1, the whole finite range,
+// denormals), with NaNs, infinities and signed zeros sprinkled in.
+ojson fp16_data(Rng& r) {
+  switch (draw(r, 0, 3)) {
+    case 0: return ojson{{"random", {{"min", -8}, {"max", 8}, {"specials", 0.05}}}};
+    case 1: return ojson{{"random", {{"min", -2}, {"max", 2}}}};
+    case 2: return ojson{{"random", {{"min", -65504}, {"max", 65504}, {"specials", 0.02}}}};
+    default: return ojson{{"random", {{"min", "0x8400"}, {"max", "0x0400"}, {"specials", 0.1}}}};
+  }
+}
+
 ojson draw_layer(const golden::HwConfig& hw, const RandomLayer& L, Rng& r, std::string& feat) {
-  const bool int16 = hw.int16 && chance(r, 0.3);
-  const int bpe = int16 ? 2 : 1;
+  const bool fp16 = L.focus == "fp16";
+  const bool int16 = !fp16 && hw.int16 && chance(r, 0.3);
+  const int bpe = int16 || fp16 ? 2 : 1;
   const int atom = hw.atom_bytes;
   const int64_t vmax = int16 ? 32767 : 127, vmin = -vmax - 1;
   const char* method = chance(r, 0.4) ? "average" : chance(r, 0.5) ? "max" : "min";
@@ -59,14 +72,22 @@ ojson draw_layer(const golden::HwConfig& hw, const RandomLayer& L, Rng& r, std::
 
   ojson doc = random_layer_doc(L, w, h, c);
   ojson in = ojson::object();
-  in["precision"] = int16 ? "int16" : "int8";
-  ojson rnd = ojson::object();
-  if (chance(r, 0.3)) {
-    const int64_t a = int64_t{1} << draw(r, 1, 8 * bpe - 1);
-    rnd["min"] = -a;
-    rnd["max"] = a - 1;
+  in["precision"] = fp16 ? "fp16" : int16 ? "int16" : "int8";
+  if (fp16) {
+    in["data"] = fp16_data(r);
+    if (chance(r, 0.3)) {
+      in["nan_to_zero"] = true;
+      feat += " nan-to-zero";
+    }
+  } else {
+    ojson rnd = ojson::object();
+    if (chance(r, 0.3)) {
+      const int64_t a = int64_t{1} << draw(r, 1, 8 * bpe - 1);
+      rnd["min"] = -a;
+      rnd["max"] = a - 1;
+    }
+    in["data"] = ojson{{"random", rnd}};
   }
-  in["data"] = ojson{{"random", rnd}};
   const int ca = atom / bpe;
   const int surfaces = (c + ca - 1) / ca;
   if (chance(r, 0.15)) {
@@ -83,7 +104,22 @@ ojson draw_layer(const golden::HwConfig& hw, const RandomLayer& L, Rng& r, std::
   if (pr != 0) p["right"] = pr;
   if (pt != 0) p["top"] = pt;
   if (pb != 0) p["bottom"] = pb;
-  if (chance(r, 0.8)) p["value"] = chance(r, 0.2) ? (chance(r, 0.5) ? vmin : vmax) : r.range(vmin, vmax);
+  if (fp16) {
+    // Any fp16 pad value (NVIDIA's driver programs 0 only; the hardware takes any), except where
+    // NVIDIA's C model leaves the result undefined (average, kernel width 8: PdpConfig::unsupported).
+    static constexpr const char* kPads[] = {"0x8000", "0.5", "-1.25", "0x7bff", "0x0001", "nan", "inf", "3"};
+    const bool undefined = std::string(method) == "average" && kw == 8 && pt + pb > 0;
+    if (!undefined && chance(r, 0.5)) {
+      const std::string v = kPads[draw(r, 0, 7)];
+      if (v == "0.5" || v == "-1.25" || v == "3") {
+        p["value"] = std::stod(v);
+      } else {
+        p["value"] = v;
+      }
+    }
+  } else if (chance(r, 0.8)) {
+    p["value"] = chance(r, 0.2) ? (chance(r, 0.5) ? vmin : vmax) : r.range(vmin, vmax);
+  }
   if (!p.empty()) pool["pad"] = p;
   doc["pool"] = pool;
   if (chance(r, 0.25) && ow > 1) {
@@ -98,13 +134,14 @@ ojson draw_layer(const golden::HwConfig& hw, const RandomLayer& L, Rng& r, std::
     feat += " out-strided";
   }
   doc["output"] = out;
-  feat += fmt::format(" {}x{}x{} ({} surface(s)){}", w, h, c, surfaces, int16 ? " int16" : " int8");
+  feat += fmt::format(" {}x{}x{} ({} surface(s)) {}", w, h, c, surfaces, fp16 ? "fp16" : int16 ? "int16" : "int8");
   return doc;
 }
 
 }  // namespace
 
 RandomLayer generate_pdp_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng) {
+  if (L.focus == "fp16") L.golden_only = "fp16: the RTL has no fp16 yet (docs/FP16.md)";
   for (int attempt = 0; attempt < 64; ++attempt) {
     std::string feat;
     ojson doc = draw_layer(hw, L, rng, feat);

@@ -246,8 +246,8 @@ std::vector<std::string> sdp_winograd_refusals(bool eql, SdpPrecision in, SdpPre
 std::vector<std::string> SdpConfig::unsupported() const {
   std::vector<std::string> out;
   // fp16 (NVDLA v1, docs/FP16.md "SDP"): the data stays fp32 from CACC (or from fp16 memory,
-  // widened exactly) to the output converter, which rounds to fp16 (or on to int16). The stages
-  // in fp16 are still to come, so this model runs the bypassed pipeline only.
+  // widened exactly) through BS, BN and EW to the output converter, which rounds to fp16 (or on to
+  // int16); the LUT interpolates in fp17.
   const bool fp = proc_precision == SdpPrecision::Fp16;
   if (proc_precision == SdpPrecision::Reserved) out.emplace_back("D_DATA_FORMAT.PROC_PRECISION is the reserved value 3");
   if (out_precision == SdpPrecision::Reserved) out.emplace_back("D_DATA_FORMAT.OUT_PRECISION is the reserved value 3");
@@ -262,9 +262,16 @@ std::vector<std::string> SdpConfig::unsupported() const {
       out.emplace_back("PROC_PRECISION FP16 needs SDP_RDMA IN_PRECISION FP16: SDP has no integer -> float input "
                        "conversion (NVIDIA's C model would read the integers as fp16 bit patterns)");
     }
-    if (!ew.bypass) {
-      out.emplace_back("the fp16 EW stage (operand converters, LUT) is not modelled yet: in fp16 the model runs BS "
-                       "and BN with EW bypassed (docs/FP16.md)");
+    if (eql_mode() && !ew.lut_bypass) {
+      out.emplace_back("EW ALU EQL with the LUT in use is undefined in fp16: the LUT would index the integer 0 or 1 as "
+                       "an fp32 pattern (NVIDIA's C model)");
+    }
+    if (eql_mode() && out_precision != SdpPrecision::Fp16) {
+      out.emplace_back("a precision conversion in EQL mode is not allowed (NVDLA programming guide)");
+    }
+    if (eql_mode() && shape.n > 1) {
+      out.emplace_back("EW ALU EQL with batches (D_FEATURE_MODE_CFG.BATCH_NUMBER > 0) is not available (NVIDIA's C "
+                       "model asserts it)");
     }
     for (const auto& [x, name] : {std::pair{&bs, "BS"}, std::pair{&bn, "BN"}}) {
       if (!x->bypass && !x->alu_bypass && x->alu_algo == SdpAluAlgo::Eql) {
@@ -272,7 +279,7 @@ std::vector<std::string> SdpConfig::unsupported() const {
                                           "the integer 0 or 1 as an fp32 pattern)");
       }
     }
-    for (const auto& [d, name] : {std::pair{&brdma, "BRDMA"}, std::pair{&nrdma, "NRDMA"}}) {
+    for (const auto& [d, name] : {std::pair{&brdma, "BRDMA"}, std::pair{&nrdma, "NRDMA"}, std::pair{&erdma, "ERDMA"}}) {
       if (d->enabled && d->data_bytes != 2) {
         out.push_back(std::string("SDP_RDMA ") + name + " DATA_SIZE is ONE_BYTE in fp16: the operands are fp16 "
                                                         "(two bytes)");
@@ -542,6 +549,33 @@ uint32_t sdp_x_stage_fp16(const SdpXCfg& c, uint32_t x32, uint16_t alu_op, uint1
   return x32;
 }
 
+uint32_t sdp_ew_operand_fp16(uint16_t op, bool nan_to_zero) {
+  return fp::convert(fp::kFp16, fp::kFp32, nan_to_zero && fp::is_nan(fp::kFp16, op) ? 0u : op);
+}
+
+SdpYResult sdp_y_stage_fp16(const SdpYCfg& c, const LutConfig& lut_cfg, const LutTables& tables, uint32_t x32,
+                            uint32_t alu_op32, uint32_t mul_op32) {
+  SdpYResult r;
+  r.value = x32;
+  if (c.bypass) return r;
+  // MUL (or PReLU's pass of a value with its sign bit clear), then ALU with the data first.
+  if (!c.mul_bypass && !(c.mul_prelu && (x32 >> 31) == 0)) x32 = fp::mul(fp::kFp32, x32, mul_op32);
+  if (!c.alu_bypass) {
+    switch (c.alu_algo) {
+      case SdpAluAlgo::Max: x32 = fp::max(fp::kFp32, x32, alu_op32); break;
+      case SdpAluAlgo::Min: x32 = fp::min(fp::kFp32, x32, alu_op32); break;
+      case SdpAluAlgo::Sum: x32 = fp::add(fp::kFp32, x32, alu_op32); break;
+      case SdpAluAlgo::Eql: x32 = x32 != alu_op32 ? 1u : 0u; break;  // the raw patterns: +0 != -0, NaN == itself
+    }
+  }
+  if (!c.lut_bypass) {
+    r.lut = lut_lookup_fp(LutVariant::Sdp, lut_cfg, tables, x32);
+    x32 = static_cast<uint32_t>(r.lut->value);
+  }
+  r.value = x32;
+  return r;
+}
+
 SdpOutResult sdp_fp16_out(const SdpConfig& c, uint32_t x32) {
   const uint32_t h = fp::convert(fp::kFp32, fp::kFp16, x32);
   SdpOutResult o;
@@ -640,6 +674,22 @@ SdpRun run_sdp(const SdpConfig& cfg, const LutTables& tables, const ByteReader& 
             x32 = sdp_x_stage_fp16(cfg.bn, x32, op16(bn_alu_mem ? nro.value(read, n, c, h, w, false) : cfg.bn.alu_operand),
                                    op16(bn_mul_mem ? nro.value(read, n, c, h, w, true) : cfg.bn.mul_operand),
                                    cfg.nan_to_zero);
+            // EW: memory operands are fp16 (flushed, widened), register operands fp32 as written.
+            const auto ew_op = [&](bool mem, bool mul, int32_t reg) {
+              return mem ? sdp_ew_operand_fp16(op16(ero.value(read, n, c, h, w, mul)), cfg.nan_to_zero)
+                         : static_cast<uint32_t>(reg);
+            };
+            const SdpYResult y = sdp_y_stage_fp16(cfg.ew, cfg.lut, tables, x32, ew_op(ew_alu_mem, false, cfg.ew.alu_operand),
+                                                  ew_op(ew_mul_mem, true, cfg.ew.mul_operand));
+            if (y.lut && cfg.perf_lut_en) accumulate(LutVariant::Sdp, run.stats.lut, *y.lut);
+            x32 = static_cast<uint32_t>(y.value);
+            if (eql) {
+              // EQL writes nothing; any 1 sets D_STATUS.STATUS_UNEQUAL.
+              if (x32 != 0) run.stats.unequal = true;
+              ++run.stats.elements;
+              if (c < out_shape.c) run.output.at(n, c, h, w) = static_cast<int64_t>(x32);
+              continue;
+            }
             const SdpOutResult o = sdp_fp16_out(cfg, x32);
             if (cfg.perf_nan_inf_en && cfg.out_precision == SdpPrecision::Fp16 &&
                 fp::is_nan(fp::kFp16, static_cast<uint32_t>(o.value) & 0xffffu)) {

@@ -194,6 +194,14 @@ struct SdpOutResult {
 // shifter (ALU_SHIFT_VALUE and MUL_SHIFT_VALUE are not read).
 [[nodiscard]] uint32_t sdp_x_stage_fp16(const SdpXCfg& c, uint32_t x32, uint16_t alu_op, uint16_t mul_op,
                                         bool nan_to_zero);
+// EW (Y) in fp16: MUL or PReLU, ALU (data first; EQL gives the integer 0 or 1 from the raw
+// patterns), then the float LUT (lut_lookup_fp); fp32 throughout. alu_op32 / mul_op32 are fp32:
+// a register operand as written (no NaN flush), a memory operand through sdp_ew_operand_fp16
+// (EW_*_CVT offset, scale, truncate and bypass are not read in fp16, nor EW_TRUNCATE).
+[[nodiscard]] SdpYResult sdp_y_stage_fp16(const SdpYCfg& c, const LutConfig& lut_cfg, const LutTables& tables,
+                                          uint32_t x32, uint32_t alu_op32, uint32_t mul_op32);
+// An EW memory operand: the fp16 element, NaN flushed with NAN_TO_ZERO, widened exactly to fp32.
+[[nodiscard]] uint32_t sdp_ew_operand_fp16(uint16_t op, bool nan_to_zero);
 // The output converter: x32 rounded to fp16 and written as such, or on to int16 (OUT_PRECISION
 // INT16); `saturated` is what D_PERF_OUT_SATURATION counts in fp16: an output of magnitude 0x7bff.
 // (NAN_TO_ZERO acts on the input, before BS: run_sdp.)

@@ -107,17 +107,22 @@ void parse_cvt(const JsonNode& n, Cvt& c) {
 
 // An operand: a number (or integer string) is a register operand; an object is a value source
 // (random / values / file) for the stage's operand DMA.
-// fp16 (`fp16`): the register operand is one fp16 value (parse_fp16), kept as its sign-extended
-// bit pattern.
-void parse_operand(const JsonNode& parent, Operand& op, int64_t reg_min, int64_t reg_max, bool fp16 = false) {
+// In fp16 a BS / BN register operand is one fp16 value (parse_fp16), an EW one fp32 (parse_fp32),
+// kept as the sign-extended bit pattern.
+enum class FpOperand { None, Fp16, Fp32 };
+
+void parse_operand(const JsonNode& parent, Operand& op, int64_t reg_min, int64_t reg_max,
+                   FpOperand fp = FpOperand::None) {
   op.used = true;
   const auto n = parent.get("operand");
   if (!n) parent.fail("missing required field \"operand\" (a register value, or {\"random\"|\"values\"|\"file\": ...} "
                       "for a memory operand)");
   if (n->is_object()) {
     op.mem = true;
-  } else if (fp16) {
+  } else if (fp == FpOperand::Fp16) {
     op.reg = golden::sign_extend(parse_fp16(*n), 16);
+  } else if (fp == FpOperand::Fp32) {
+    op.reg = golden::sign_extend(parse_fp32(*n), 32);
   } else {
     op.reg = n->as_int(reg_min, reg_max);
   }
@@ -179,8 +184,8 @@ Dma parse_dma(const std::optional<JsonNode>& n, const Layer& L, bool default_per
 // ---- LUT (same field names as `lut` layers, SDP variant) -------------------------------------
 
 
-void parse_lut(const JsonNode& tn, YStage& y) {
-  const golden::LutProgram p = parse_lut_object(LutVariant::Sdp, golden::LutPrecision::Int16, tn);
+void parse_lut(const JsonNode& tn, YStage& y, bool fp16) {
+  const golden::LutProgram p = parse_lut_object(LutVariant::Sdp, golden::LutPrecision::Int16, tn, fp16);
   y.tables = p.tables;
   y.lut_cfg = p.config;
   y.lut = true;
@@ -203,12 +208,12 @@ void parse_x(const JsonNode& n, Layer& L, XStage& x, uint64_t base, const char* 
     x.algo = alu->get("algo") ? algo_code(alu->require("algo"), false) : 2;
     no_shift(*alu, "shift");
     if (const auto s = alu->get("shift")) x.alu_shift = static_cast<int>(s->as_int(0, 63));
-    parse_operand(*alu, x.alu, -32768, 32767, fp16);
+    parse_operand(*alu, x.alu, -32768, 32767, fp16 ? FpOperand::Fp16 : FpOperand::None);
   }
   if (mul) {
     mul->allow_keys({"operand", "prelu"});
     if (const auto p = mul->get("prelu")) x.prelu = p->as_bool();
-    parse_operand(*mul, x.mul, -32768, 32767, fp16);
+    parse_operand(*mul, x.mul, -32768, 32767, fp16 ? FpOperand::Fp16 : FpOperand::None);
   }
   no_shift(n, "truncate");
   if (const auto t = n.get("truncate")) x.truncate = static_cast<int>(t->as_int(0, 63));
@@ -226,27 +231,41 @@ void parse_y(const JsonNode& n, Layer& L, uint64_t seed) {
   YStage& y = L.ew;
   n.allow_keys({"alu", "mul", "truncate", "lut", "operands"});
   y.enabled = true;
+  // fp16 (docs/FP16.md "SDP EW and LUT"): register operands fp32, memory operands fp16; NVDLA reads
+  // neither the operand converters nor EW_TRUNCATE then.
+  const bool fp16 = L.proc_prec() == Precision::Fp16;
+  const FpOperand fp = fp16 ? FpOperand::Fp32 : FpOperand::None;
+  const auto converter = [&](const JsonNode& parent, const Operand& op, Cvt& cvt) {
+    const auto c = parent.get("converter");
+    if (!c) return;
+    if (fp16) c->fail("the EW operand converters are not read in fp16: NVDLA widens fp16 operands to fp32 exactly");
+    if (!op.mem) c->fail("the input converter applies to memory operands only (register operands are used as is)");
+    parse_cvt(*c, cvt);
+  };
   std::optional<JsonNode> alu = n.get("alu"), mul = n.get("mul");
   if (alu) {
     alu->allow_keys({"algo", "operand", "converter"});
     y.algo = alu->get("algo") ? algo_code(alu->require("algo"), true) : 2;
-    parse_operand(*alu, y.alu, INT32_MIN, INT32_MAX);
-    if (const auto c = alu->get("converter")) {
-      if (!y.alu.mem) c->fail("the input converter applies to memory operands only (register operands are used as is)");
-      parse_cvt(*c, y.alu_cvt);
-    }
+    parse_operand(*alu, y.alu, INT32_MIN, INT32_MAX, fp);
+    converter(*alu, y.alu, y.alu_cvt);
   }
   if (mul) {
     mul->allow_keys({"operand", "prelu", "converter"});
     if (const auto p = mul->get("prelu")) y.prelu = p->as_bool();
-    parse_operand(*mul, y.mul, INT32_MIN, INT32_MAX);
-    if (const auto c = mul->get("converter")) {
-      if (!y.mul.mem) c->fail("the input converter applies to memory operands only (register operands are used as is)");
-      parse_cvt(*c, y.mul_cvt);
-    }
+    parse_operand(*mul, y.mul, INT32_MIN, INT32_MAX, fp);
+    converter(*mul, y.mul, y.mul_cvt);
   }
-  if (const auto t = n.get("truncate")) y.truncate = static_cast<int>(t->as_int(0, 1023));
-  if (const auto t = n.get("lut")) parse_lut(*t, y);
+  if (const auto t = n.get("truncate")) {
+    if (fp16) t->fail("EW_TRUNCATE is not read in fp16 (there is no shifter in NVDLA's float EW)");
+    y.truncate = static_cast<int>(t->as_int(0, 1023));
+  }
+  if (const auto t = n.get("lut")) {
+    if (fp16 && y.alu.used && y.algo == 3) {
+      t->fail("EW ALU EQL with the LUT in use is undefined in fp16: the LUT would index the integer 0 or 1 as an fp32 "
+              "pattern (NVIDIA's C model)");
+    }
+    parse_lut(*t, y, fp16);
+  }
   const bool any_mem = y.alu.mem || y.mul.mem;
   const auto on = n.get("operands");
   if (on && !any_mem) on->fail("ew takes no operand from memory (give an object as alu or mul operand)");
@@ -586,13 +605,12 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
                 : resolve_values(in.require("data"), static_cast<std::size_t>(elems), ib,
                                  static_cast<int64_t>(golden::min_of_bits(8 * ib)),
                                  static_cast<int64_t>(golden::max_of_bits(8 * ib)), h.seed);
-  // fp16 (docs/FP16.md "SDP"): fp16 in, fp16 or int16 out; the stages in fp16 are still to come.
+  // fp16 (docs/FP16.md "SDP"): fp16 in, fp16 or int16 out.
   const JsonNode out_prec = root.require("output").require("precision");
   if (f16 && L.out_prec == Precision::Int8)
     out_prec.fail("fp16 input is written as fp16 or int16: NVDLA's SDP has no fp16 -> int8 output");
   if (!f16 && L.out_prec == Precision::Fp16)
     out_prec.fail("only fp16 input is written as fp16: NVDLA's SDP has no integer -> fp16 conversion");
-  if (const auto n = root.get("ew"); n && f16) n->fail("the SDP EW stage in fp16 is not modelled yet (docs/FP16.md)");
   if (const auto cv = root.require("output").get("converter"); cv && f16) {
     cv->fail("SDP's output converter is not used in fp16: NVDLA rounds the fp32 result to fp16 (and on to int16) and "
              "ignores D_CVT_OFFSET / SCALE / SHIFT");

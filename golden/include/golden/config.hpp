@@ -1,6 +1,7 @@
 // Hardware configurations, named like NVDLA's (../shared/reference/nvdla-arithmetic.md §3 table).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -20,6 +21,8 @@ enum class Precision { Int8, Int16, Fp16 };
   return p == Precision::Int8 ? 0u : (p == Precision::Int16 ? 1u : 2u);
 }
 [[nodiscard]] std::string_view precision_name(Precision p);
+// The name of a precision field's raw code ("reserved" for 3).
+[[nodiscard]] std::string_view precision_code_name(uint32_t code);
 [[nodiscard]] std::optional<Precision> parse_precision(std::string_view name);
 
 // Everything that differs between NVDLA's builds, in one place: code asks these fields, never
@@ -52,9 +55,21 @@ struct HwConfig {
   // docs/CMOD.md): "nvdlav1" (branch nvdlav1) or "master:PROJECT" (branch master, PROJECT.spec).
   std::string cmod;
 
-  // Widest output line (per split) PDP's line buffer holds for precision p.
-  [[nodiscard]] int pdp_max_out_width(Precision p) const {
-    return pdp_line_buffer_elements / bytes_per_element(p) / (atom_bytes / bytes_per_element(p));
+  // Widest output line (per split) PDP's line buffer holds for precision p, with a kernel of
+  // kernel_h rows at stride stride_h. Beyond the partial-sum count, overlapping windows matter:
+  // NVIDIA's C model keeps N = 16 KiB / (2 x atom_bytes) output atoms (256 on nv_full, 1024 on
+  // nv_small), atom i in slot i mod N, each held from its window's first row to its last; a new
+  // line's atom waits for the atom N before it, so the model stops for good unless that one's
+  // window has ended: floor(N / W') x stride_h > kernel_h - 1, or = with W' not dividing N
+  // (docs/PDP.md "Line buffer"; measured on the model, session 23).
+  [[nodiscard]] int pdp_max_out_width(Precision p, int kernel_h = 1, int stride_h = 1) const {
+    const int by_sums = pdp_line_buffer_elements / bytes_per_element(p) / (atom_bytes / bytes_per_element(p));
+    const int atoms = 4 * pdp_line_buffer_elements / (2 * atom_bytes);  // N
+    const int m = (kernel_h - 1) / stride_h + 1;  // the least floor(N / W') that always works
+    if (m <= 1) return std::min(by_sums, atoms);
+    int by_lines = atoms / m;
+    if ((kernel_h - 1) % stride_h == 0) by_lines = atoms / (m - 1) - (atoms % (m - 1) == 0 ? 1 : 0);
+    return std::min(by_sums, by_lines);
   }
 
   // Kernels per atomic operation (ATOMIC_K): cells, times two for int8 on an int16 array.

@@ -50,9 +50,10 @@ struct CmodOptions {
 [[nodiscard]] std::string cmod_cannot_judge(const Program& program, const golden::HwConfig& cfg);
 
 // Registers whose read-back the C model counts otherwise than NVDLA documents (docs/CMOD.md
-// "Counters"): a program's read of one is not compared on the cmod device. "" when compared, else
-// the reason.
-[[nodiscard]] std::string cmod_uncompared_read(const RegDef& reg);
+// "Counters"): a program's read of one, where the C model's value differs from the expected one
+// in the way its counting does, is not compared on the cmod device. "" when compared, else the
+// reason.
+[[nodiscard]] std::string cmod_uncompared_read(const RegDef& reg, uint32_t cmod_value, uint32_t expected);
 
 // A device on the C model of `cfg`; throws InputError when this build has no model for it.
 [[nodiscard]] std::unique_ptr<Device> make_cmod_device(const golden::HwConfig& cfg, const CmodOptions& opt);

@@ -83,6 +83,9 @@ struct UnitHandler {
 // hidden rounding), or a string "0xHHHH" (any bit pattern: -0, NaN payloads), "inf", "-inf",
 // "nan". Returns the bit pattern.
 [[nodiscard]] uint16_t parse_fp16(const JsonNode& node);
+// One fp32 value (SDP's fp16-mode EW register operands and LUT range registers): a JSON number
+// fp32 holds exactly, or "0xHHHHHHHH", "inf", "-inf", "nan". Returns the bit pattern.
+[[nodiscard]] uint32_t parse_fp32(const JsonNode& node);
 // An fp16 value list: "random" {"min", "max"} (fp16 values, default -2 .. 2) draws uniformly
 // among the bit patterns of the finite values in [min, max] (every binade equally often, denormals
 // included), with "specials" (0..1, default 0) that fraction replaced by NaNs (random sign and

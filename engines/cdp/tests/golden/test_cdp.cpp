@@ -257,8 +257,8 @@ TEST_CASE("CDP decodes its registers and refuses what it cannot run", "[golden][
   f.dst_base = 0x8000;
   CHECK(f.unsupported(nv_small()).empty());
   f.precision = f.rdma_precision = CdpPrecision::Fp16;
-  REQUIRE_FALSE(f.unsupported(nv_full()).empty());
-  CHECK_THAT(f.unsupported(nv_full()).front(), Catch::Contains("INPUT_DATA_TYPE=FP16"));
+  REQUIRE_FALSE(f.unsupported(nv_small()).empty());
+  CHECK_THAT(f.unsupported(nv_small()).front(), Catch::Contains("INPUT_DATA_TYPE=FP16: nv_small has no fp16"));
   f.precision = f.rdma_precision = CdpPrecision::Int16;
   CHECK_THAT(f.unsupported(nv_small()).front(), Catch::Contains("nv_small has no int16"));
   f.rdma_precision = CdpPrecision::Int8;

@@ -155,7 +155,7 @@ TEST_CASE("golden CDP refuses what NVDLA cannot do, naming the register and the 
     const char* why;
   };
   const std::vector<Case> cases = {
-      {"CDP.D_DATA_FORMAT", 2, "fp16 LRN is not modelled"},
+      {"CDP.D_DATA_FORMAT", 2, "nv_small has no fp16"},
       {"CDP.D_DATA_FORMAT", 1, "nv_small has no int16"},
       {"CDP_RDMA.D_DATA_FORMAT", 1, "CDP_RDMA D_DATA_FORMAT.INPUT_DATA (int16) differs"},
       {"CDP.D_DST_BASE_ADDR_LOW", 0x2004, "CDP destination (D_DST_*): base 0x2004 is not aligned"},

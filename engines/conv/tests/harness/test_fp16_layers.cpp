@@ -82,8 +82,12 @@ TEST_CASE("fp16 conv layers: NVDLA's rules and what is not modelled yet, by poin
              Catch::Contains("/bs/alu/operand") && Catch::Contains("not an fp16"));
   CHECK_THAT(refusal(conv_with("bn", R"({"alu":{"operand":1,"shift":2}})"), "fp16_bn_shift.json"),
              Catch::Contains("/bn/alu/shift") && Catch::Contains("no shifter"));
-  CHECK_THAT(refusal(conv_with("ew", R"({"alu":{"operand":1}})"), "fp16_ew.json"),
-             Catch::Contains("/ew") && Catch::Contains("not modelled yet"));
+  // EW in fp16: fp32 register operands, no operand converters (docs/FP16.md "SDP EW and LUT").
+  CHECK(refusal(conv_with("ew", R"({"alu":{"operand":1.5},"lut":{"function":"tanh"}})"), "fp16_ew.json") == "accepted");
+  CHECK_THAT(refusal(conv_with("ew", R"({"alu":{"operand":0.1}})"), "fp16_ew_inexact.json"),
+             Catch::Contains("/ew/alu/operand") && Catch::Contains("not an fp32"));
+  CHECK_THAT(refusal(conv_with("ew", R"({"mul":{"operand":{"random":{}},"converter":{"scale":2}}})"), "fp16_ew_cvt.json"),
+             Catch::Contains("/ew/mul/converter") && Catch::Contains("not read in fp16"));
   CHECK_THAT(refusal(conv_with("output", R"({"precision":"int8"})"), "fp16_int8.json"),
              Catch::Contains("/output/precision") && Catch::Contains("int8"));
   CHECK_THAT(refusal(conv_with("output", R"({"precision":"fp16","converter":{"shift":1}})"), "fp16_cvt.json"),
@@ -98,7 +102,7 @@ TEST_CASE("fp16 conv layers: NVDLA's rules and what is not modelled yet, by poin
              Catch::Contains("/output/precision"));
 }
 
-TEST_CASE("fp16 sdp layers: fp16 in, fp16 or int16 out, BS and BN, no EW yet", "[fp16][layer]") {
+TEST_CASE("fp16 sdp layers: fp16 in, fp16 or int16 out, BS, BN and EW with the float LUT", "[fp16][layer]") {
   const std::string base = R"({"unit":"sdp","config":"nv_full","cube":{"w":2,"h":2,"c":3},
     "input":{"precision":"fp16","data":{"random":{}}},"output":{"precision":)";
   CHECK(refusal(base + R"("fp16"}})", "sdp_f16.json") == "accepted");
@@ -108,5 +112,15 @@ TEST_CASE("fp16 sdp layers: fp16 in, fp16 or int16 out, BS and BN, no EW yet", "
   CHECK_THAT(refusal(base + R"("fp16"},"bn":{"mul":{"operand":{"random":{}}},"operands":{"precision":"int16"}}})",
                      "sdp_f16_bn_int16.json"),
              Catch::Contains("/bn/operands/precision"));
-  CHECK_THAT(refusal(base + R"("fp16"},"ew":{"alu":{"operand":1}}})", "sdp_f16_ew.json"), Catch::Contains("/ew"));
+  CHECK(refusal(base + R"("fp16"},"ew":{"alu":{"algo":"eql","operand":"0x3f800000"}}})", "sdp_f16_ew.json") == "accepted");
+  CHECK_THAT(refusal(base + R"("fp16"},"ew":{"mul":{"operand":2},"truncate":3}})", "sdp_f16_ew_trunc.json"),
+             Catch::Contains("/ew/truncate") && Catch::Contains("not read in fp16"));
+  CHECK_THAT(refusal(base + R"("fp16"},"ew":{"lut":{"function":"sigmoid","registers":{"le_uflow_shift":1}}}})",
+                     "sdp_f16_lut_shift.json"),
+             Catch::Contains("/ew/lut/registers/le_uflow_shift") && Catch::Contains("not read in fp16"));
+  CHECK_THAT(refusal(base + R"("fp16"},"ew":{"lut":{"le":[1],"lo":[1]}}})", "sdp_f16_lut_short.json"),
+             Catch::Contains("/ew/lut/le") && Catch::Contains("65 fp16 entries"));
+  CHECK_THAT(refusal(base + R"("fp16"},"ew":{"alu":{"algo":"eql","operand":1},"lut":{"function":"exp"}}})",
+                     "sdp_f16_eql_lut.json"),
+             Catch::Contains("EQL with the LUT"));
 }

@@ -210,14 +210,28 @@ TEST_CASE("PDP limits: kernel, pads, output size, split widths, line buffer", "[
   k.in_widths.last = k.rdma_in_widths.last = 2;
   CHECK_THAT(first_problem(k), Catch::Contains("must be a multiple of the stride 2"));
   k = c;
-  k.precision = PdpPrecision::Fp16;
-  CHECK(first_problem(k) == "PDP D_DATA_FORMAT.INPUT_DATA=FP16: fp16 not supported yet");
+  k.precision = k.rdma_precision = PdpPrecision::Fp16;
+  CHECK_THAT(first_problem(k), Catch::Contains("has no fp16"));
 
   // Line buffer: 4096 int8 partial sums; nv_small's 8-channel atom -> 512 output columns, nv_large's
   // 32-channel atom -> 128. A 1x1 kernel keeps W' = W.
   CHECK(nv_small().pdp_max_out_width(Precision::Int8) == 512);
   CHECK(nv_large().pdp_max_out_width(Precision::Int8) == 128);
   CHECK(nv_full().pdp_max_out_width(Precision::Int16) == 128);
+  // Overlapping windows: the largest widths NVIDIA's C model ran without stopping for good, found
+  // on the model by running W' and W' + 1 (session 23; nv_full holds 256 output atoms): kernel
+  // rows / stride 4/1 -> 85, 8/1 -> 36, 6/2 -> 85, 7/2 -> 85, 3/1 -> 127, 5/2 -> 127; 5/3 and
+  // 6/4 ran 128 (the partial-sum limit).
+  CHECK(nv_full().pdp_max_out_width(Precision::Int16, 4, 1) == 85);
+  CHECK(nv_full().pdp_max_out_width(Precision::Int16, 8, 1) == 36);
+  CHECK(nv_full().pdp_max_out_width(Precision::Int16, 6, 2) == 85);
+  CHECK(nv_full().pdp_max_out_width(Precision::Int16, 7, 2) == 85);
+  CHECK(nv_full().pdp_max_out_width(Precision::Int16, 3, 1) == 127);
+  CHECK(nv_full().pdp_max_out_width(Precision::Int16, 5, 2) == 127);
+  CHECK(nv_full().pdp_max_out_width(Precision::Int16, 5, 3) == 128);
+  CHECK(nv_full().pdp_max_out_width(Precision::Int16, 6, 4) == 128);
+  CHECK(nv_full().pdp_max_out_width(Precision::Int8, 2, 1) == 128);
+  CHECK(nv_small().pdp_max_out_width(Precision::Int8, 3, 1) == 511);  // 1024 atoms of 16 bytes: 1024 / 2 - 1
   PdpConfig wide;
   wide.in = wide.out = wide.rdma_in = {1, 8, 1, 513};
   wide.src_line_stride = wide.dst_line_stride = 513 * 8;

@@ -117,7 +117,7 @@ TEST_CASE("golden PDP refuses what NVDLA cannot do, naming the register and the 
   };
   const std::vector<Case> cases = {
       {"PDP.D_POOLING_KERNEL_CFG", 0x110108, "KERNEL_WIDTH 9 exceeds"},
-      {"PDP.D_DATA_FORMAT", 2, "fp16 not supported yet"},
+      {"PDP.D_DATA_FORMAT", 2, "nv_small has no fp16"},
       {"PDP.D_DATA_FORMAT", 1, "nv_small has no int16"},
       {"PDP.D_POOLING_PADDING_CFG", 0x2, "PAD_LEFT (2) and PAD_RIGHT (0) must be less than the kernel width 2"},
       {"PDP.D_DATA_CUBE_OUT_WIDTH", 2, "D_DATA_CUBE_OUT_WIDTH (3) must be"},

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 
+#include "engines/lut/golden/lut.hpp"
 #include "engines/sdp/golden/sdp.hpp"
 
 using namespace dla::golden;
@@ -160,7 +161,7 @@ TEST_CASE("SDP fp16 layer from memory: finite values pass unchanged, infinities 
   CHECK(r.stats.out_saturation == 1);
 }
 
-TEST_CASE("SDP fp16 refuses what NVDLA has not and what is not modelled yet, naming it", "[sdp][fp16]") {
+TEST_CASE("SDP fp16 refuses what NVDLA has not, naming it", "[sdp][fp16]") {
   const auto first = [](const SdpConfig& c) {
     const auto u = c.unsupported();
     return u.empty() ? std::string() : u.front();
@@ -173,7 +174,21 @@ TEST_CASE("SDP fp16 refuses what NVDLA has not and what is not modelled yet, nam
   CHECK_THAT(first(c), Catch::Contains("IN_PRECISION FP16"));
   c = fp16_layer(2);
   c.ew.bypass = false;
-  CHECK_THAT(first(c), Catch::Contains("not modelled yet"));
+  c.ew.alu_bypass = false;
+  c.ew.alu_algo = SdpAluAlgo::Eql;
+  c.ew.lut_bypass = false;
+  CHECK_THAT(first(c), Catch::Contains("EQL with the LUT"));
+  c.ew.lut_bypass = true;
+  CHECK(first(c).empty());
+  c.out_precision = SdpPrecision::Int16;
+  CHECK_THAT(first(c), Catch::Contains("EQL mode"));
+  c = fp16_layer(2);
+  c.ew.bypass = false;
+  c.ew.mul_bypass = false;
+  c.ew.mul_src_mem = true;
+  c.erdma.enabled = true;
+  c.erdma.data_bytes = 1;
+  CHECK_THAT(first(c), Catch::Contains("ERDMA DATA_SIZE is ONE_BYTE"));
   c = fp16_layer(2);
   c.bn.bypass = false;
   c.bn.alu_bypass = false;
@@ -182,4 +197,142 @@ TEST_CASE("SDP fp16 refuses what NVDLA has not and what is not modelled yet, nam
   c = fp16_layer(2);
   c.proc_precision = c.rdma_proc_precision = SdpPrecision::Int16;
   CHECK_THAT(first(c), Catch::Contains("PROC_PRECISION FP16"));
+}
+
+// ---- EW and the float LUT (docs/FP16.md "SDP EW and LUT") ---------------------------------------
+// Expected values are worked by hand: every operand and result below is exact in fp16 / fp17, so
+// the value is the real-number result of the documented order of operations.
+
+namespace {
+
+constexpr uint32_t kF32One = 0x3f800000u;
+
+uint32_t y_fp16(const SdpYCfg& y, uint32_t x, uint32_t alu, uint32_t mul) {
+  return static_cast<uint32_t>(sdp_y_stage_fp16(y, LutConfig{}, LutTables{}, x, alu, mul).value);
+}
+
+}  // namespace
+
+TEST_CASE("SDP fp16 EW stage: MUL first, then ALU, in fp32, EQL on the raw patterns", "[sdp][fp16]") {
+  SdpYCfg y;
+  y.bypass = false;
+  y.mul_bypass = false;
+  y.alu_bypass = false;
+  y.alu_algo = SdpAluAlgo::Sum;
+  // 3 * 2 + 1 = 7 (ALU first would give 8).
+  CHECK(y_fp16(y, 0x40400000u, kF32One, 0x40000000u) == 0x40e00000u);
+  // PReLU: -4 * 0.25 = -1, then + 1: NVDLA's exact zero takes the first operand's sign (the data
+  // first), -0 (IEEE would give +0; docs/FP16.md).
+  y.mul_prelu = true;
+  CHECK(y_fp16(y, 0xc0800000u, kF32One, 0x3e800000u) == 0x80000000u);
+  // PReLU passes +5 unmultiplied: 5 + 1 = 6.
+  CHECK(y_fp16(y, 0x40a00000u, kF32One, 0x3e800000u) == 0x40c00000u);
+  y.alu_algo = SdpAluAlgo::Max;
+  y.mul_prelu = false;
+  // max(-3 * 2, -12.375) = -6.
+  CHECK(y_fp16(y, 0xc0400000u, 0xc1460000u, 0x40000000u) == 0xc0c00000u);
+  y.alu_algo = SdpAluAlgo::Eql;
+  y.mul_bypass = true;
+  CHECK(y_fp16(y, 0x00000000u, 0x80000000u, 0) == 1u);  // +0 vs -0: different patterns
+  CHECK(y_fp16(y, 0x7fc00001u, 0x7fc00001u, 0) == 0u);  // a NaN equals itself
+  CHECK(y_fp16(y, 0x3fc00000u, 0x3fc00000u, 0) == 0u);
+  // A memory operand: fp16, NaN flushed with NAN_TO_ZERO, widened exactly.
+  CHECK(sdp_ew_operand_fp16(0x3c00, false) == kF32One);
+  CHECK(sdp_ew_operand_fp16(0x7e01, true) == 0u);
+  CHECK(sdp_ew_operand_fp16(0x0001, false) == 0x33800000u);  // the denormal 2^-24
+}
+
+namespace {
+
+// LO linear over [0, 256] with entry i = i (exact in fp16), LE parked above it (always underflow).
+LutConfig lo_ramp(LutTables& t) {
+  LutConfig c;
+  c.le_start = 0x42c80000;  // 100.0: LE underflows below it
+  c.le_end = 0x43480000;
+  c.le_linear = true;
+  c.lo_start = 0;           // 0.0
+  c.lo_end = 0x43800000;    // 256.0
+  c.lo_index_select = 0;    // entries 1 apart
+  c.lo_oflow_scale = 0x3800;  // 0.5
+  c.lo_uflow_scale = 0x4000;  // 2.0
+  for (int i = 0; i < kLutLoEntries; ++i) {
+    // i as fp16 (exact up to 2048): exponent and 10 mantissa bits.
+    const int e = i == 0 ? 0 : 31 - __builtin_clz(static_cast<unsigned>(i));
+    t.lo[static_cast<std::size_t>(i)] =
+        static_cast<int16_t>(i == 0 ? 0 : ((e + 15) << 10) | ((i << (10 - e)) & 0x3ff));
+  }
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("SDP fp16 LUT: linear index, fp17 interpolation and extrapolation, hand-worked", "[sdp][fp16][lut]") {
+  LutTables t;
+  const LutConfig c = lo_ramp(t);
+  REQUIRE(t.lo[3] == 0x4200);   // 3.0
+  REQUIRE(t.lo[256] == 0x5c00); // 256.0
+  // 2.5: LO entry 2, fraction 1/2: 0.5 * 2 + 0.5 * 3 = 2.5. LE underflows, so LO is the one hit.
+  LutResult r = lut_lookup_fp(LutVariant::Sdp, c, t, 0x40200000u);
+  CHECK(r.lo_selected);
+  CHECK(r.lo_hit);
+  CHECK(!r.le_hit);
+  CHECK(r.lo_index == 2);
+  CHECK(r.lo_frac == (uint64_t{1} << 34));
+  CHECK(r.value == 0x40200000);
+  // 7.0 exactly: fraction 0, weight 1.0 on entry 7.
+  r = lut_lookup_fp(LutVariant::Sdp, c, t, 0x40e00000u);
+  CHECK(r.lo_index == 7);
+  CHECK(r.lo_frac == 0);
+  CHECK(r.value == 0x40e00000);
+  // 300: past LO's last entry (index >= 256): overflow from END with the overflow slope:
+  // 256 + (300 - 256) * 0.5 = 278. Both tables overflow? LE (linear, select 0 from 100) too, so
+  // OFLOW_PRIORITY (LE by default) would pick LE: route it to LO.
+  LutConfig o = c;
+  o.oflow_prio_lo = true;
+  r = lut_lookup_fp(LutVariant::Sdp, o, t, 0x43960000u);
+  CHECK(r.oflow);
+  CHECK(r.lo_selected);
+  CHECK(r.lo_index == 256);
+  CHECK(r.value == 0x438b0000);  // 278.0
+  // -1: both tables underflow; UFLOW_PRIORITY LO: 0 + (-1 - 0) * 2 = -2.
+  o.uflow_prio_lo = true;
+  r = lut_lookup_fp(LutVariant::Sdp, o, t, 0xbf800000u);
+  CHECK(r.uflow);
+  CHECK(r.value == 0xc0000000);
+  // X = START exactly: D = +0 is an underflow, not entry 0.
+  r = lut_lookup_fp(LutVariant::Sdp, o, t, 0x00000000u);
+  CHECK(r.uflow);
+  // NaN input: D is NaN, an underflow of both tables.
+  r = lut_lookup_fp(LutVariant::Sdp, o, t, 0x7fc00000u);
+  CHECK(r.uflow);
+}
+
+TEST_CASE("SDP fp16 LUT: exponent index and its underflow anchor START + 2^offset, hand-worked", "[sdp][fp16][lut]") {
+  LutTables t;
+  LutConfig c;
+  c.le_linear = false;
+  c.le_start = 0;          // entries at 0 + 2^(i + offset)
+  c.le_index_offset = 0;
+  c.lo_start = 0x47000000; // 32768.0: LO underflows below it
+  c.lo_index_select = 0;
+  c.le_uflow_scale = 0x4000;  // 2.0
+  for (int i = 0; i < kLutLeEntries; ++i) t.le[static_cast<std::size_t>(i)] = static_cast<int16_t>((std::min(i, 15) + 15) << 10);  // 2^i
+  // 6 = 1.5 * 2^2: entry 2 (4.0), fraction 0.5 toward entry 3 (8.0): 6.0.
+  LutResult r = lut_lookup_fp(LutVariant::Sdp, c, t, 0x40c00000u);
+  CHECK(r.le_hit);
+  CHECK(r.le_index == 2);
+  CHECK(r.le_frac == (uint64_t{1} << 34));
+  CHECK(r.value == 0x40c00000);
+  // 0.5 = 2^-1 < 2^offset: underflow; both underflow, LE by priority. The anchor is
+  // START + 2^0 = 1: y0 + (0.5 - 1) * 2 = 1 - 1 = +0.
+  r = lut_lookup_fp(LutVariant::Sdp, c, t, 0x3f000000u);
+  CHECK(r.uflow);
+  CHECK(!r.lo_selected);
+  CHECK(r.value == 0x00000000);
+  // With offset -2 the anchor is 0.25 and 0.125 underflows: 2^? entry 0 holds 1.0:
+  // 1 + (0.125 - 0.25) * 2 = 0.75.
+  c.le_index_offset = -2;
+  r = lut_lookup_fp(LutVariant::Sdp, c, t, 0x3e000000u);
+  CHECK(r.uflow);
+  CHECK(r.value == 0x3f400000);
 }
