@@ -2,7 +2,9 @@
 #include <fmt/format.h>
 
 #include <boost/program_options.hpp>
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <numeric>
@@ -43,7 +45,8 @@ commands:
   run TEST.cfg     replay an NVDLA trace test (.cfg, or NVDLA v1's input.txn) as a register
                    program (configuration from --config or from the trace; --mode)
   run FILE.nvdla   run an NVDLA loadable (NVIDIA's compiled network; also *_fbuf) as NVIDIA's
-                   runtime and firmware do (--config, --mode, --input, --dimg; docs/LOADABLES.md)
+                   runtime and firmware do (--config, --mode, --judge, --input, --mean,
+                   --normalize, --dimg; docs/LOADABLES.md)
   import TEST.cfg  print an NVDLA trace test (.cfg or .txn) or a loadable as a register-program
                    layer (JSON)
   compile NET.json print a network's register program as a program layer (JSON; docs/NETWORKS.md)
@@ -112,7 +115,9 @@ po::options_description run_options() {
     ("stop-after", po::value<std::string>(), "network files: run the program up to this layer's check (docs/NETWORKS.md)")
     ("wave-layer", po::value<std::string>(), "network files: dump --wave for this layer's cycles only")
     ("input", po::value<std::vector<std::string>>()->composing(), "loadables: TENSOR=FILE, an input tensor from a PGM, DIMG or raw file (repeatable; none: zero, as NVIDIA's runtime without an image)")
-    ("dimg", po::value<std::string>(), "loadables: write the output tensor as NVIDIA's runtime writes o_000000.dimg");
+    ("dimg", po::value<std::string>(), "loadables: write the output tensor as NVIDIA's runtime writes o_000000.dimg")
+    ("mean", po::value<std::string>(), "loadables: a PGM image into a half tensor is (pixel - MEAN) / NORMALIZE (default 0)")
+    ("normalize", po::value<std::string>(), "loadables: the divisor of --mean's rule (default 1; LeNet was trained on 255)");
   add_mem_options(d);
   add_cmod_options(d);
   return d;
@@ -511,8 +516,10 @@ int cmd_run(const std::vector<std::string>& args) {
     if ((k == FileKind::Trace || k == FileKind::Loadable) && (!o.stop_after.empty() || !o.wave_layer.empty())) {
       throw InputError(o.stop_after.empty() ? "--wave-layer" : "--stop-after", "", "applies to network files");
     }
-    if (k != FileKind::Loadable && (p.vm.count("input") != 0 || p.vm.count("dimg") != 0)) {
-      throw InputError(p.vm.count("input") != 0 ? "--input" : "--dimg", "", "applies to loadables (FILE.nvdla, *_fbuf)");
+    for (const char* opt : {"input", "dimg", "mean", "normalize"}) {
+      if (k != FileKind::Loadable && p.vm.count(opt) != 0) {
+        throw InputError(fmt::format("--{}", opt), "", "applies to loadables (FILE.nvdla, *_fbuf)");
+      }
     }
     kinds.push_back(k);
   }
@@ -527,6 +534,17 @@ int cmd_run(const std::vector<std::string>& args) {
     }
   }
   if (p.vm.count("dimg") != 0) lo.dimg = p.vm["dimg"].as<std::string>();
+  for (const char* name : {"mean", "normalize"}) {
+    if (p.vm.count(name) == 0) continue;
+    const std::string text = p.vm[name].as<std::string>();
+    float v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) ||
+        (std::string_view(name) == "normalize" && v == 0.0f)) {
+      throw InputError(fmt::format("--{}", name), text, std::string_view(name) == "normalize" ? "expected a finite non-zero number" : "expected a finite number");
+    }
+    (std::string_view(name) == "mean" ? lo.scaling.mean : lo.scaling.normalize) = v;
+  }
   if (!o.sim.wave.empty()) std::filesystem::remove(o.sim.wave);  // never mistake an old file for this run's
   // On a terminal a long run shows its cycles and simulation rate, on one line erased at the end.
   const bool terminal = isatty(fileno(stderr)) != 0;

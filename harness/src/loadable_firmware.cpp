@@ -8,9 +8,10 @@
 //
 // The firmware reacts to interrupts as they come; a register program is a fixed list. The
 // generator therefore decides the order the interrupts are handled in: the op enabled first is
-// the one waited for first. Any order the hardware could produce is one the firmware handles, and
-// a running op never needs the host to finish (its inputs were enabled before it), so the order
-// never deadlocks a correct graph.
+// the one waited for first, unless data still has to stream into it from a fused parent that is
+// not enabled yet (a conv's SDP, enabled before its conv, waits for that conv's enable). Any
+// order the hardware could produce is one the firmware handles, and a running op never needs the
+// host to finish (its inputs were enabled before it), so the order never deadlocks a correct graph.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -134,7 +135,7 @@ const char* intr_mask_field(int type) {
 struct OpNode {
   CommonOpDesc dep;
   int deps = 0;  // the dependency count, counted down by the events
-  bool prepared = false, completed = false;
+  bool prepared = false, enabled = false, completed = false;
   ConvOpDesc conv;
   ConvSurfaceDesc conv_s;
   SdpOpDesc sdp;
@@ -216,8 +217,17 @@ class Firmware {
                         "never reach 0 (a cycle, or a count larger than the events its producers send)",
                         left));
       }
-      const auto [type, g] = running_.front();
-      running_.pop_front();
+      // The next done interrupt comes from the earliest enabled op whose on-the-fly input is
+      // flowing: a fused SDP (or PDP) cannot finish before the op feeding it is enabled too.
+      auto next = std::find_if(running_.begin(), running_.end(), [&](const auto& r) {
+        return fed(procs_[static_cast<std::size_t>(r.first)].groups[static_cast<std::size_t>(r.second)].op);
+      });
+      if (next == running_.end()) {
+        bad(fmt::format("{} waits for its fused parent, which is never enabled", op_name(
+            procs_[static_cast<std::size_t>(running_.front().first)].groups[static_cast<std::size_t>(running_.front().second)].op)));
+      }
+      const auto [type, g] = *next;
+      running_.erase(next);
       complete(type, g);
     }
   }
@@ -315,6 +325,15 @@ class Firmware {
     }
   }
 
+  // Whether an op's fused parents (the ops streaming data into it) are all enabled.
+  [[nodiscard]] bool fed(int i) const {
+    for (int p = ops_[static_cast<std::size_t>(i)].dep.fused_parent.index; p >= 0;
+         p = ops_[static_cast<std::size_t>(p)].dep.fused_parent.index) {
+      if (!ops_[static_cast<std::size_t>(p)].enabled) return false;
+    }
+    return true;
+  }
+
   std::string op_name(int i) const {
     return fmt::format("op {} ({})", i, op_type_name(ops_[static_cast<std::size_t>(i)].dep.op_type));
   }
@@ -330,11 +349,7 @@ class Firmware {
     const Bytes ob(op_bytes, l_.file, at + " operation descriptor");
     const Bytes sb(surf_bytes, l_.file, at + " surface descriptor");
     const auto precision = [&](uint8_t p, const char* field) {
-      if (p == kPrecisionFp16) {
-        bad(fmt::format("{}: {} is fp16, which is not supported: dlacosim has no fp16 datapath yet (issue 37); "
-                        "int8 and int16 run",
-                        op_name(i), field));
-      }
+      if (p == kPrecisionFp16 && !hw_.int16) bad(fmt::format("{}: {} is fp16, which {} does not have", op_name(i), field, hw_.name));
       if (p > kPrecisionFp16) bad(fmt::format("{}: {} {} is not a precision (0 int8, 1 int16, 2 fp16)", op_name(i), field, p));
       if (p == kPrecisionInt16 && !hw_.int16) bad(fmt::format("{}: {} is int16, which {} does not have", op_name(i), field, hw_.name));
     };
@@ -574,6 +589,7 @@ class Firmware {
         break;
     }
     grp.active = true;
+    ops_[static_cast<std::size_t>(i)].enabled = true;
     running_.emplace_back(type, g);
     update_consumers(i, kEventEnabled);
   }
@@ -816,7 +832,7 @@ class Firmware {
     rec.summary = fmt::format("conv {} {}x{}x{} -> {}x{}x{}, kernel {}x{}, {}", c.conv_mode == 0 ? "direct" : "Winograd",
                               s.src_data.width, s.src_data.height, s.src_data.channel, s.dst_data.width,
                               s.dst_data.height, s.dst_data.channel, c.kernel_width_csc, c.kernel_height_csc,
-                              c.in_precision == 0 ? "int8" : "int16");
+                              golden::precision_code_name(c.in_precision));
     if (s.dst_data.type != kMemHw && s.dst_data.address != -1) {
       rec.out_addr = out;
       rec.out_size = s.dst_data.size;
@@ -1043,7 +1059,7 @@ class Firmware {
     em_.write(S, "D_CVT_SHIFT", d.out_cvt.truncate);
     rec.summary = fmt::format("sdp {}x{}x{}{}{}, {} -> {}", s.src_data.width, s.src_data.height, s.src_data.channel,
                               fly ? " on the fly" : " from memory", out_dma ? "" : " to PDP",
-                              d.src_precision == 0 ? "int8" : "int16", d.dst_precision == 0 ? "int8" : "int16");
+                              golden::precision_code_name(d.src_precision), golden::precision_code_name(d.dst_precision));
     if (out_dma) {
       rec.out_addr = dst;
       rec.out_size = s.dst_data.size;
@@ -1171,7 +1187,7 @@ class Firmware {
     em_.write(C, "D_FUNC_BYPASS", em_.e(C, "D_FUNC_BYPASS", "SQSUM_BYPASS", d.bypass_sqsum != 0 ? "ENABLE" : "DISABLE") |
                                       em_.e(C, "D_FUNC_BYPASS", "MUL_BYPASS", d.bypass_out_mul != 0 ? "ENABLE" : "DISABLE"));
     rec.summary = fmt::format("cdp LRN {} {}x{}x{}, {}", d.local_size, s.src_data.width, s.src_data.height,
-                              s.src_data.channel, d.in_precision == 0 ? "int8" : "int16");
+                              s.src_data.channel, golden::precision_code_name(d.in_precision));
     rec.out_addr = out;
     rec.out_size = s.dst_data.size;
   }
@@ -1308,7 +1324,8 @@ class Firmware {
 
 // ---- the runtime: memories, tasks in submit order ---------------------------------------------
 
-Plan plan_loadable(const Loadable& l, const golden::HwConfig& hw, const std::vector<InputBinding>& inputs) {
+Plan plan_loadable(const Loadable& l, const golden::HwConfig& hw, const std::vector<InputBinding>& inputs,
+                   const ImageScaling& scaling) {
   Plan plan;
   // Allocation (the runtime's loadMemory): every ALLOC memory gets its own page-aligned region.
   plan.memory_base.assign(l.memories.size(), 0);
@@ -1356,7 +1373,7 @@ Plan plan_loadable(const Loadable& l, const golden::HwConfig& hw, const std::vec
                        fmt::format("the loadable has no input tensor of that name (inputs: {})", names.empty() ? "none" : names));
     }
     const TensorDesc& t = l.tensors[l.memories[*mem].tensor_desc_id];
-    images[*mem] = input_tensor_bytes(t, l.memories[*mem].size, in.file);
+    images[*mem] = input_tensor_bytes(t, l.memories[*mem].size, in.file, scaling);
   }
   if (const auto out = l.bound_memory(kMemOutput, 0)) {
     plan.output_tensor = l.memories[*out].tensor_desc_id;
@@ -1388,6 +1405,7 @@ Plan plan_loadable(const Loadable& l, const golden::HwConfig& hw, const std::vec
       }
       if (l.tasks[task].interface == Interface::Emu1) {
         step.emu = true;
+        step.emu_ops = decode_emu_task(l, task, plan, images);
       } else {
         Firmware fw(l, hw, task, plan, images, em, plan.ops, intr_mask);
         fw.run();

@@ -8,6 +8,7 @@
 #include <memory>
 #include <sstream>
 
+#include "harness/cmod_device.hpp"
 #include "harness/errors.hpp"
 #include "harness/files.hpp"
 #include "harness/golden_device.hpp"
@@ -67,18 +68,11 @@ std::vector<uint8_t> read_file(const std::filesystem::path& file, uint64_t limit
   return b;
 }
 
-// One element's bytes in the tensor's type from an integer pixel value.
-void store_value(std::vector<uint8_t>& out, uint64_t at, int value, const DimgFormat& f) {
+// One element's bytes in the tensor's type from a pixel value (half: the runtime's scaling and
+// rounding; integers: the pixel as it is).
+void store_value(std::vector<uint8_t>& out, uint64_t at, int value, const DimgFormat& f, const ImageScaling& s) {
   uint16_t bits = static_cast<uint16_t>(value);
-  if (f.fp) {
-    // 0..255 are exact in half: exponent and 10-bit mantissa of the integer.
-    bits = 0;
-    if (value > 0) {
-      int e = 0;
-      while ((value >> (e + 1)) != 0) ++e;
-      bits = static_cast<uint16_t>(((e + 15) << 10) | (((value << 10) >> e) & 0x3ff));
-    }
-  }
+  if (f.fp) bits = runtime_float_to_half((static_cast<float>(value) - s.mean) / s.normalize);
   out[at] = static_cast<uint8_t>(bits);
   if (f.bpe == 2) out[at + 1] = static_cast<uint8_t>(bits >> 8);
 }
@@ -106,24 +100,18 @@ std::vector<uint8_t> dimg_image(const TensorDesc& t, const std::vector<uint8_t>&
                                        "runtime refuses to dump it too)",
                                        c, y, x, o, t.size));
         }
-        uint16_t v = memory[o];
-        if (f.bpe == 2) v = static_cast<uint16_t>(v | (memory[o + 1] << 8));
-        if (f.fp) {
-          // The runtime's "stable hash" of half values, as its code does it: a value equal to 32768
-          // (its test for negative zero compares the value with the integer 0x8000) becomes 0, and
-          // a NaN becomes the half nearest 31744 (0x7C00 assigned as a number).
-          if (v == 0x7800) v = 0;
-          else if ((v & 0x7c00) == 0x7c00 && (v & 0x3ff) != 0) v = 0x77c0;
-        }
-        out.push_back(static_cast<uint8_t>(v));
-        if (f.bpe == 2) out.push_back(static_cast<uint8_t>(v >> 8));
+        // Format 42 (D_F16_CxHWx_x16_I) is an integer format to the runtime's packer: half values
+        // are dumped as raw bytes too (its "stable hash" of -0 and NaN applies to format 43 only).
+        out.push_back(memory[o]);
+        if (f.bpe == 2) out.push_back(memory[o + 1]);
       }
     }
   }
   return out;
 }
 
-std::vector<uint8_t> input_tensor_bytes(const TensorDesc& t, uint64_t memory_size, const std::filesystem::path& file) {
+std::vector<uint8_t> input_tensor_bytes(const TensorDesc& t, uint64_t memory_size, const std::filesystem::path& file,
+                                        const ImageScaling& scaling) {
   const std::string name = file.string();
   const uint64_t limit = std::max<uint64_t>(memory_size, 1 << 20);
   std::vector<uint8_t> raw = read_file(file, limit + 64);
@@ -176,6 +164,11 @@ std::vector<uint8_t> input_tensor_bytes(const TensorDesc& t, uint64_t memory_siz
       throw InputError(name, "header", "an 8-bit PGM (P5) has lines \"P5\", \"W H\" and \"255\"");
     }
     const DimgFormat f = dimg_format(t, name);
+    if (!f.fp && !scaling.identity()) {
+      throw InputError(name, "", fmt::format("--mean / --normalize scale a grey image into a half tensor; tensor \"{}\" "
+                                             "is an integer tensor and takes the pixels as they are",
+                                             t.name));
+    }
     if (t.c != 1 || static_cast<int>(w) != t.w || static_cast<int>(h) != t.h) {
       throw InputError(name, "header", fmt::format("a {} x {} grey image, but tensor \"{}\" is {} x {} x {} (W x H x C)", w,
                                                    h, t.name, t.w, t.h, t.c));
@@ -188,7 +181,7 @@ std::vector<uint8_t> input_tensor_bytes(const TensorDesc& t, uint64_t memory_siz
       for (unsigned x = 0; x < w; ++x) {
         const uint64_t o = dimg_offset(f, t, x, y, 0);
         fits(o, f.bpe);
-        store_value(out, o, raw[pos + std::size_t{y} * w + x], f);
+        store_value(out, o, raw[pos + std::size_t{y} * w + x], f, scaling);
       }
     }
     return out;
@@ -216,17 +209,7 @@ RunResult run_loadable(const std::filesystem::path& file, const RunOptions& opt,
   const std::string config_name = opt.config.value_or(default_config_for(file));
   const golden::HwConfig* hw = golden::find_config(config_name);
   if (hw == nullptr) throw InputError("--config", config_name, "unknown configuration (nv_small, nv_large, nv_full)");
-  if (opt.mode == "cmod" || opt.judge_cmod) {
-    throw InputError(opt.mode == "cmod" ? "--mode" : "--judge", "cmod",
-                     "loadables run in golden, rtl and cross mode (NVIDIA's C model is not a loadable device yet)");
-  }
-  const Plan plan = plan_loadable(l, *hw, lo.inputs);
-  for (const auto& s : plan.steps) {
-    if (s.emu) {
-      throw InputError(l.file, fmt::format("/task_list/{}", s.task),
-                       "an EMU1 task (the runtime's CPU work: power, softmax) is not computed by dlacosim yet");
-    }
-  }
+  const Plan plan = plan_loadable(l, *hw, lo.inputs, lo.scaling);
   if (lo.dimg && !plan.output_tensor) {
     throw InputError("--dimg", lo.dimg->string(), "the loadable binds no output tensor (no memory with the OUTPUT flag)");
   }
@@ -244,6 +227,18 @@ RunResult run_loadable(const std::filesystem::path& file, const RunOptions& opt,
   }
   std::unique_ptr<GoldenDevice> golden;
   std::unique_ptr<Device> rtl;
+  std::unique_ptr<Device> cmod;
+  std::optional<CmodVerdict> not_judged;
+  if (o.mode == "cmod" || o.judge_cmod) {
+    // NVIDIA's C model runs the same register programs (the firmware is the harness's).
+    std::string why;
+    for (const auto& s : plan.steps) {
+      if (why.empty()) why = cmod_cannot_judge(s.program, *hw);
+    }
+    if (!why.empty() && o.mode == "cmod") throw InputError("--mode", "cmod", "NVIDIA's C model cannot run this loadable: " + why);
+    if (!why.empty()) not_judged = CmodVerdict{CmodVerdict::State::NotJudged, std::move(why)};
+    else cmod = make_cmod_device(*hw, o.cmod);
+  }
   if (o.mode == "golden" || o.mode == "cross") golden = std::make_unique<GoldenDevice>(*hw);
   if (o.mode == "rtl" || o.mode == "cross") {
     std::string why;
@@ -265,10 +260,22 @@ RunResult run_loadable(const std::filesystem::path& file, const RunOptions& opt,
   r.mode = o.mode;
   r.seed = *o.seed;
   r.stall = *o.stall;
+  r.cmod = not_judged;
   r.rand_reset = o.sim.rand_reset;
   std::vector<std::string> notes;
   for (const auto& s : plan.steps) {
-    RunResult part = run_program(s.program, golden.get(), rtl.get(), po);
+    const bool cmod_alone = o.mode == "cmod";
+    RunResult part = run_program(s.program, golden.get(), rtl.get(), po, cmod_alone || !r.cmod || r.cmod->state == CmodVerdict::State::Agrees ? cmod.get() : nullptr);
+    // The C model's first verdict other than agreement stands (it takes no further part).
+    if (part.cmod && (!r.cmod || r.cmod->state == CmodVerdict::State::Agrees)) r.cmod = part.cmod;
+    if (part.status == Status::Pass) {
+      // The runtime's CPU work, on each device's memory (each device stands for a whole system).
+      for (const EmuOp& op : s.emu_ops) {
+        for (Device* d : {static_cast<Device*>(golden.get()), rtl.get(), cmod.get()}) {
+          if (d != nullptr) run_emu_op(op, d->memory());
+        }
+      }
+    }
     for (auto& c : part.compares) r.compares.push_back(std::move(c));
     r.work += part.work;
     if (part.status != Status::Pass) {
@@ -280,7 +287,7 @@ RunResult run_loadable(const std::filesystem::path& file, const RunOptions& opt,
   for (const auto& op : plan.ops) {
     notes.push_back(fmt::format("task {} op {} group {}: {}", op.task, op.index, op.group, op.summary));
   }
-  Device* dut = rtl != nullptr ? rtl.get() : static_cast<Device*>(golden.get());
+  Device* dut = rtl != nullptr ? rtl.get() : golden != nullptr ? static_cast<Device*>(golden.get()) : cmod.get();
   if (plan.output_tensor && r.status == Status::Pass) {
     const TensorDesc& t = l.tensors[*plan.output_tensor];
     const std::vector<uint8_t> mem = dut->memory().read(plan.output_addr, t.size);
@@ -288,6 +295,12 @@ RunResult run_loadable(const std::filesystem::path& file, const RunOptions& opt,
     if (golden != nullptr && rtl != nullptr && dimg_image(t, golden->memory().read(plan.output_addr, t.size)) != img) {
       r.status = Status::Mismatch;
       notes.push_back("the output tensor's image differs between the RTL and the golden model");
+    }
+    if (cmod != nullptr && dut != cmod.get() && r.cmod && r.cmod->state == CmodVerdict::State::Agrees &&
+        dimg_image(t, cmod->memory().read(plan.output_addr, t.size)) != img) {
+      r.status = Status::Mismatch;
+      r.cmod = CmodVerdict{CmodVerdict::State::Differs, "the output tensor's image differs from NVIDIA's C model's"};
+      notes.push_back(r.cmod->detail);
     }
     if (lo.dimg) write_file_atomic(*lo.dimg, std::string_view(reinterpret_cast<const char*>(img.data()), img.size()));
     notes.push_back(fmt::format("output tensor \"{}\" ({} x {} x {}, {} bytes at {:#x}){}", t.name, t.w, t.h, t.c, t.size,

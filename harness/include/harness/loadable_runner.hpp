@@ -14,6 +14,7 @@
 #include "golden/config.hpp"
 #include "harness/layer.hpp"
 #include "harness/loadable.hpp"
+#include "harness/memory.hpp"
 #include "harness/program.hpp"
 #include "harness/report.hpp"
 
@@ -23,6 +24,14 @@ namespace dla::harness::loadable {
 struct InputBinding {
   std::string tensor;
   std::filesystem::path file;
+};
+
+// How a grey image becomes a half tensor, as NVIDIA's runtime converts one (`--mean`,
+// `--normalize`): half((pixel - mean) / normalize), rounded as its half library rounds.
+struct ImageScaling {
+  float mean = 0.0f;
+  float normalize = 1.0f;
+  [[nodiscard]] bool identity() const { return mean == 0.0f && normalize == 1.0f; }
 };
 
 // One hardware op as the firmware ran it.
@@ -37,10 +46,29 @@ struct OpRecord {
   std::vector<int> producers;  // ops of the same task it depends on (the dependency graph)
 };
 
+// A buffer of an EMU1 op (the runtime emulator's buffer descriptor), placed in device memory.
+struct EmuBuffer {
+  uint64_t addr = 0;
+  uint32_t size = 0;
+  uint16_t format = 0;
+  uint16_t width = 0, height = 0, channel = 0;
+  uint32_t line_stride = 0, surf_stride = 0;
+};
+
+// One op of an EMU1 task: the CPU work NVIDIA's runtime does itself (its emulator).
+struct EmuOp {
+  enum class Kind { Power, Softmax };
+  Kind kind = Kind::Power;
+  float power = 1, scale = 1, shift = 0;  // power: (shift + scale * x) ^ power
+  EmuBuffer src, dst;
+  std::string what;
+};
+
 struct PlanStep {
   std::size_t task = 0;
   bool emu = false;  // an EMU1 task (computed on the host); else a DLA1 task's program
-  Program program;
+  Program program;   // a DLA1 task's program (an EMU1 task's holds the memory loads, if first)
+  std::vector<EmuOp> emu_ops;
 };
 
 struct Plan {
@@ -58,7 +86,7 @@ inline constexpr uint64_t kMemoryWindowBytes = 0x6000'0000;
 // The firmware's programming of every DLA1 task. Throws InputError for what the firmware would
 // refuse or dlacosim does not model (naming the task, the op and the rule).
 [[nodiscard]] Plan plan_loadable(const Loadable& l, const golden::HwConfig& hw,
-                                 const std::vector<InputBinding>& inputs);
+                                 const std::vector<InputBinding>& inputs, const ImageScaling& scaling = {});
 
 // The DLA1 tasks' programs as one program (`dlacosim import`); InputError when an EMU1 task
 // sits between them (its work is the host's, not a register program's).
@@ -71,11 +99,24 @@ inline constexpr uint64_t kMemoryWindowBytes = 0x6000'0000;
 // An input tensor's memory content from a file: NvDlaImage ("DIMG"), 8-bit PGM (P5) or raw bytes
 // (anything else, laid out as the tensor's memory). InputError when it does not fit.
 [[nodiscard]] std::vector<uint8_t> input_tensor_bytes(const TensorDesc& t, uint64_t memory_size,
-                                                      const std::filesystem::path& file);
+                                                      const std::filesystem::path& file,
+                                                      const ImageScaling& scaling = {});
+
+// EMU1 tasks (loadable_emulator.cpp): a task's ops, checked against its memories (InputError
+// naming the task, the op and the rule); one op computed on a device's memory as the runtime
+// does (float arithmetic, stored as half).
+[[nodiscard]] std::vector<EmuOp> decode_emu_task(const Loadable& l, std::size_t task, const Plan& plan,
+                                                 const std::vector<std::vector<uint8_t>>& images);
+void run_emu_op(const EmuOp& op, Memory& mem);
+// The byte offset of element (x, y, c) of an fp16 buffer: 32-byte atoms of 16 channels.
+[[nodiscard]] uint64_t emu_offset(const EmuBuffer& b, uint32_t x, uint32_t y, uint32_t c);
+// float to half as the runtime's half library converts (round to nearest, ties away from zero).
+[[nodiscard]] uint16_t runtime_float_to_half(float v);
 
 struct LoadableRunOptions {
   std::vector<InputBinding> inputs;
   std::optional<std::filesystem::path> dimg;  // write the output tensor's image here
+  ImageScaling scaling;                       // PGM images into half tensors
 };
 
 // Plans and runs a loadable in RunOptions::mode (golden, rtl, cross); the result's message names
