@@ -10,6 +10,7 @@
 #include "harness/dla_descriptors.hpp"
 #include "harness/errors.hpp"
 #include "harness/loadable_runner.hpp"
+#include "loadable_task.hpp"
 
 namespace dla::harness::loadable {
 
@@ -31,20 +32,20 @@ constexpr uint32_t kAtomBytes = 32;
 class EmuDecoder {
  public:
   EmuDecoder(const Loadable& l, std::size_t task, const Plan& plan, const std::vector<std::vector<uint8_t>>& images)
-      : l_(l), task_(l.tasks[task]), plan_(plan), images_(images), where_(fmt::format("/task_list/{}", task)) {}
+      : l_(l), task_(l.tasks[task]), view_(l, task, plan, images) {}
 
   std::vector<EmuOp> decode() {
     check_version();
-    const auto nd = read(0, 0, kEmuNetworkDescBytes, "the EMU network descriptor (address 0)");
-    const Bytes net(nd, l_.file, where_ + " EMU network descriptor");
+    const auto nd = view_.read(0, 0, kEmuNetworkDescBytes, "the EMU network descriptor (address 0)");
+    const Bytes net(nd, l_.file, view_.where() + " EMU network descriptor");
     const int16_t op_index = net.s16(0, "operation_desc_index");
     const int16_t buf_index = net.s16(2, "operation_buffer_desc_index");
     const uint16_t count = net.u16(4, "num_operations");
     std::vector<EmuOp> ops;
     for (uint16_t k = 0; k < count; ++k) {
-      const std::string at = fmt::format("{} EMU op {}", where_, k);
-      const auto ob = read(op_index, uint64_t{k} * kEmuOpContainerBytes, kEmuOpContainerBytes, "an EMU operation descriptor");
-      const Bytes o(ob, l_.file, at + " operation descriptor");
+      const auto ob = view_.read(op_index, uint64_t{k} * kEmuOpContainerBytes, kEmuOpContainerBytes,
+                                 "an EMU operation descriptor");
+      const Bytes o(ob, l_.file, fmt::format("{} EMU op {} operation descriptor", view_.where(), k));
       EmuOp op;
       op.what = fmt::format("task {} EMU op {}", task_.id, k);
       const uint8_t type = o.u8(0, "op_type");
@@ -56,16 +57,16 @@ class EmuDecoder {
       } else if (type == 1) {
         op.kind = EmuOp::Kind::Softmax;
       } else {
-        bad(fmt::format("EMU op {}: op_type {} is neither power (0) nor softmax (1)", k, type));
+        view_.bad(fmt::format("EMU op {}: op_type {} is neither power (0) nor softmax (1)", k, type));
       }
-      const auto bb = read(buf_index, uint64_t{k} * kEmuBufferContainerBytes, kEmuBufferContainerBytes,
-                           "an EMU buffer descriptor");
+      const auto bb = view_.read(buf_index, uint64_t{k} * kEmuBufferContainerBytes, kEmuBufferContainerBytes,
+                                 "an EMU buffer descriptor");
       op.src = buffer(std::span(bb).subspan(0, kEmuBufferDescBytes), fmt::format("EMU op {} src_data", k));
       op.dst = buffer(std::span(bb).subspan(kEmuBufferDescBytes, kEmuBufferDescBytes), fmt::format("EMU op {} dst_data", k));
       if (op.src.width != op.dst.width || op.src.height != op.dst.height || op.src.channel != op.dst.channel) {
-        bad(fmt::format("EMU op {}: src_data is {} x {} x {} but dst_data {} x {} x {} (W x H x C): the emulator writes "
-                        "the source's shape",
-                        k, op.src.width, op.src.height, op.src.channel, op.dst.width, op.dst.height, op.dst.channel));
+        view_.bad(fmt::format("EMU op {}: src_data is {} x {} x {} but dst_data {} x {} x {} (W x H x C): the emulator "
+                              "writes the source's shape",
+                              k, op.src.width, op.src.height, op.src.channel, op.dst.width, op.dst.height, op.dst.channel));
       }
       ops.push_back(op);
     }
@@ -73,8 +74,6 @@ class EmuDecoder {
   }
 
  private:
-  [[noreturn]] void bad(const std::string& rule) const { throw InputError(l_.file, where_, rule); }
-
   static float as_float(uint32_t bits) {
     float f = 0;
     std::memcpy(&f, &bits, sizeof f);
@@ -82,42 +81,16 @@ class EmuDecoder {
   }
 
   void check_version() const {
-    const AddressEntry& a = address_entry(0, "the EMU network descriptor");
-    for (const auto& name : l_.memories[a.mem_id].contents) {
-      if (const Blob* b = l_.blob(name)) {
-        if (b->version.major != 0 || b->version.minor != 0) {
-          bad(fmt::format("EMU interface version {} (blob \"{}\") is not one dlacosim decodes (0.0.x, the layout of "
-                          "NVIDIA's regression loadables)",
-                          b->version.text(), b->name));
-        }
-        return;
-      }
+    const Blob& b = view_.descriptor_blob("the EMU network descriptor");
+    if (b.version.major != 0 || b.version.minor != 0) {
+      view_.bad(fmt::format("EMU interface version {} (blob \"{}\") is not one dlacosim decodes (0.0.x, the layout of "
+                            "NVIDIA's regression loadables)",
+                            b.version.text(), b.name));
     }
-    bad("the EMU network descriptor's memory holds no blob, so its interface version is unknown");
-  }
-
-  const AddressEntry& address_entry(int index, const std::string& what) const {
-    if (index < 0 || static_cast<std::size_t>(index) >= task_.address_list.size()) {
-      bad(fmt::format("{} refers to address {} of the task, which has {} addresses", what, index, task_.address_list.size()));
-    }
-    return l_.addresses[task_.address_list[static_cast<std::size_t>(index)]];
-  }
-
-  std::vector<uint8_t> read(int index, uint64_t offset, std::size_t bytes, const char* what) const {
-    const AddressEntry& a = address_entry(index, what);
-    const MemoryEntry& m = l_.memories[a.mem_id];
-    const uint64_t at = a.offset + offset;
-    if (at > m.size || bytes > m.size - at) {
-      bad(fmt::format("{} ({} bytes at offset {} of memory {}) runs past the memory's {} bytes", what, bytes, at, a.mem_id,
-                      m.size));
-    }
-    const auto& img = images_[a.mem_id];
-    if (img.empty()) return std::vector<uint8_t>(bytes, 0);
-    return {img.begin() + static_cast<std::ptrdiff_t>(at), img.begin() + static_cast<std::ptrdiff_t>(at + bytes)};
   }
 
   EmuBuffer buffer(std::span<const uint8_t> bytes, const std::string& what) const {
-    const Bytes b(bytes, l_.file, where_ + " " + what);
+    const Bytes b(bytes, l_.file, view_.where() + " " + what);
     EmuBuffer e;
     const int16_t index = b.s16(0, "addressIndex");
     e.size = b.u32(2, "size");
@@ -128,30 +101,25 @@ class EmuDecoder {
     e.line_stride = b.u32(14, "line_stride");
     e.surf_stride = b.u32(18, "surf_stride");
     if (e.format != kEmuFormatFp16) {
-      bad(fmt::format("{}: format {}: dlacosim's emulator computes fp16 buffers (format {}) only", what, e.format, kEmuFormatFp16));
+      view_.bad(fmt::format("{}: format {}: dlacosim's emulator computes fp16 buffers (format {}) only", what, e.format,
+                            kEmuFormatFp16));
     }
-    if (e.width == 0 || e.height == 0 || e.channel == 0) bad(fmt::format("{}: an empty {} x {} x {} cube", what, e.width, e.height, e.channel));
-    const AddressEntry& a = address_entry(index, what);
-    const MemoryEntry& m = l_.memories[a.mem_id];
-    if ((m.flags & kMemAlloc) == 0) bad(fmt::format("{}: memory {} is not allocated", what, a.mem_id));
+    if (e.width == 0 || e.height == 0 || e.channel == 0) {
+      view_.bad(fmt::format("{}: an empty {} x {} x {} cube", what, e.width, e.height, e.channel));
+    }
     // The farthest byte either op touches: the last element of the strided cube (power) and the
     // `channel` contiguous halves (softmax).
     const uint64_t last = std::max<uint64_t>(emu_offset(e, e.width - 1u, e.height - 1u, e.channel - 1u),
                                              2ull * (e.channel - 1u)) + 2;
-    if (last > e.size) bad(fmt::format("{}: its elements reach byte {}, past its size {}", what, last, e.size));
-    if (a.offset > m.size || e.size > m.size - a.offset) {
-      bad(fmt::format("{}: {} bytes at offset {} of memory {} run past the memory's {} bytes", what, e.size, a.offset,
-                      a.mem_id, m.size));
-    }
-    e.addr = plan_.memory_base[a.mem_id] + a.offset;
+    if (last > e.size) view_.bad(fmt::format("{}: its elements reach byte {}, past its size {}", what, last, e.size));
+    e.addr = view_.address(index, 0, what);
+    view_.check_inside(index, 0, e.size, what);
     return e;
   }
 
   const Loadable& l_;
   const TaskEntry& task_;
-  const Plan& plan_;
-  const std::vector<std::vector<uint8_t>>& images_;
-  std::string where_;
+  TaskView view_;
 };
 
 float half_bits_to_float(uint16_t h) {

@@ -22,6 +22,7 @@
 #include "harness/dla_descriptors.hpp"
 #include "harness/errors.hpp"
 #include "harness/loadable_runner.hpp"
+#include "loadable_task.hpp"
 #include "harness/regdb.hpp"
 
 namespace dla::harness::loadable {
@@ -167,11 +168,11 @@ class Firmware {
   Firmware(const Loadable& l, const golden::HwConfig& hw, std::size_t task_no, const Plan& plan,
            const std::vector<std::vector<uint8_t>>& images, Emitter& em, std::vector<OpRecord>& records,
            uint32_t& intr_mask)
-      : l_(l), hw_(hw), task_no_(task_no), task_(l.tasks[task_no]), plan_(plan), images_(images), em_(em),
+      : l_(l), hw_(hw), task_no_(task_no), task_(l.tasks[task_no]), plan_(plan), view_(l, task_no, plan, images), em_(em),
         records_(records), intr_mask_(intr_mask) {}
 
   void run() {
-    where_ = fmt::format("/task_list/{}", task_no_);
+    where_ = view_.where();
     layout_.version = descriptor_version();
     const std::vector<uint8_t> nd = read(0, 0, kNetworkDescBytes, "the network descriptor (address 0)");
     net_ = decode_network(Bytes(nd, l_.file, where_ + " network descriptor"));
@@ -237,63 +238,29 @@ class Firmware {
 
   // The descriptor interface version: the version of the blob in the network descriptor's memory.
   loadable::Version descriptor_version() {
-    const uint16_t mem = address_entry(0, "the network descriptor").mem_id;
-    for (const auto& name : l_.memories[mem].contents) {
-      if (const Blob* b = l_.blob(name)) {
-        if (!layout_supported(b->version)) {
-          bad(fmt::format("descriptor interface version {} (blob \"{}\") is not one dlacosim decodes (0.10, 0.11, 0.12)",
-                          b->version.text(), b->name));
-        }
-        return b->version;
-      }
+    const Blob& b = view_.descriptor_blob("the network descriptor");
+    if (!layout_supported(b.version)) {
+      bad(fmt::format("descriptor interface version {} (blob \"{}\") is not one dlacosim decodes (0.10, 0.11, 0.12)",
+                      b.version.text(), b.name));
     }
-    bad("the network descriptor's memory holds no blob, so its descriptor version is unknown");
+    return b.version;
   }
 
-  const AddressEntry& address_entry(int index, const char* what) const {
-    if (index < 0 || static_cast<std::size_t>(index) >= task_.address_list.size()) {
-      bad(fmt::format("{} refers to address {} of the task, which has {} addresses", what, index,
-                      task_.address_list.size()));
-    }
-    return l_.addresses[task_.address_list[static_cast<std::size_t>(index)]];
-  }
+  const AddressEntry& address_entry(int index, const char* what) const { return view_.address_entry(index, what); }
 
   // The device address of task address `index` + `offset` (dla_get_dma_cube_address).
-  uint64_t address(int index, uint64_t offset, const char* what) const {
-    const AddressEntry& a = address_entry(index, what);
-    const MemoryEntry& m = l_.memories[a.mem_id];
-    if ((m.flags & kMemAlloc) == 0) {
-      bad(fmt::format("{} is in memory {}, which is not allocated (no ALLOC flag)", what, a.mem_id));
-    }
-    if (m.domain != 0) bad(fmt::format("{} is in memory {} of the SRAM domain: dlacosim models system memory only", what, a.mem_id));
-    return plan_.memory_base[a.mem_id] + a.offset + offset;
-  }
+  uint64_t address(int index, uint64_t offset, const char* what) const { return view_.address(index, offset, what); }
 
   // `bytes` bytes of task address `index` + `offset` as the memories hold them before the run.
   std::vector<uint8_t> read(int index, uint64_t offset, std::size_t bytes, const char* what) const {
-    const AddressEntry& a = address_entry(index, what);
-    const MemoryEntry& m = l_.memories[a.mem_id];
-    const uint64_t at = a.offset + offset;
-    if (at > m.size || bytes > m.size - at) {
-      bad(fmt::format("{} ({} bytes at offset {} of memory {}) runs past the memory's {} bytes", what, bytes, at,
-                      a.mem_id, m.size));
-    }
-    const auto& img = images_[a.mem_id];
-    if (img.empty()) return std::vector<uint8_t>(bytes, 0);  // a memory nothing fills reads as zero
-    return {img.begin() + static_cast<std::ptrdiff_t>(at), img.begin() + static_cast<std::ptrdiff_t>(at + bytes)};
+    return view_.read(index, offset, bytes, what);
   }
 
   // A data cube in memory: its address, and its `size` bytes inside its memory (the firmware
   // trusts the descriptor; a hostile one is refused here instead of reading or writing outside).
   uint64_t cube_address(const DataCube& c, const char* what) const {
     const uint64_t a = address(c.address, c.offset, what);
-    const AddressEntry& e = address_entry(c.address, what);
-    const MemoryEntry& m = l_.memories[e.mem_id];
-    const uint64_t at = e.offset + c.offset;
-    if (at > m.size || c.size > m.size - at) {
-      bad(fmt::format("{} ({} bytes at offset {} of memory {}) does not fit the memory's {} bytes", what, c.size, at,
-                      e.mem_id, m.size));
-    }
+    view_.check_inside(c.address, c.offset, c.size, what);
     return a;
   }
 
@@ -1306,7 +1273,7 @@ class Firmware {
   std::size_t task_no_;
   const TaskEntry& task_;
   const Plan& plan_;
-  const std::vector<std::vector<uint8_t>>& images_;
+  TaskView view_;
   Emitter& em_;
   std::vector<OpRecord>& records_;
   uint32_t& intr_mask_;

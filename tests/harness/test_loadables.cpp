@@ -298,7 +298,7 @@ TEST_CASE("truncated, corrupted and hostile loadables are refused naming the lis
     case_of("cube_address", [](loadable::Loadable& l) { put16(blob(l, "SurfList").data, 2, 42); },
             "refers to address 42 of the task, which has 6 addresses");
     case_of("cube_size", [](loadable::Loadable& l) { put32(blob(l, "SurfList").data, 28 + 4, 1u << 20); },
-            "PDP's output (1048576 bytes at offset 0 of memory 5) does not fit the memory's 2048 bytes");
+            "PDP's output (1048576 bytes at offset 0 of memory 5) runs past the memory's 2048 bytes");
     case_of("desc_version", [](loadable::Loadable& l) {
       for (auto& b : l.blobs) b.version.minor = 9;
     }, "descriptor interface version 0.9.0");

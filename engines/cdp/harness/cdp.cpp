@@ -289,10 +289,7 @@ Compiled compile(const LayerHeader& h, const JsonNode& root, const Placement& at
     // fp16: no int64 reference applies (it rounds); the golden model's counts, judged by NVIDIA's
     // C model where it runs.
     std::optional<GoldenDevice> own;
-    GoldenDevice* dev = at.device != nullptr ? at.device : &own.emplace(*h.config);
-    Placement on = at;
-    on.device = dev;
-    run_on_placed_device(on, pb.program(), "cdp");
+    GoldenDevice* dev = &run_on_placed_or_own_device(at, pb.program(), "cdp", own, *h.config);
     for (const char* name : {"D_PERF_LUT_UFLOW", "D_PERF_LUT_OFLOW", "D_PERF_LUT_HYBRID", "D_PERF_LUT_LE_HIT",
                              "D_PERF_LUT_LO_HIT", "D_OUT_SATURATION", "D_INF_INPUT_NUM", "D_NAN_INPUT_NUM",
                              "D_NAN_OUTPUT_NUM"}) {

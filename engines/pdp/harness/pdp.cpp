@@ -418,10 +418,7 @@ Compiled compile(const LayerHeader& h, const JsonNode& root, const Placement& at
   std::optional<GoldenDevice> own;
   GoldenDevice* dev = nullptr;
   if (c.precision == golden::PdpPrecision::Fp16) {
-    dev = at.device != nullptr ? at.device : &own.emplace(*h.config);
-    Placement on = at;
-    on.device = dev;
-    run_on_placed_device(on, pb.program(), "pdp");
+    dev = &run_on_placed_or_own_device(at, pb.program(), "pdp", own, *h.config);
   }
   for (const auto& [name, off] : {std::pair{"D_INF_INPUT_NUM", rp::D_INF_INPUT_NUM::offset},
                                   std::pair{"D_NAN_INPUT_NUM", rp::D_NAN_INPUT_NUM::offset},

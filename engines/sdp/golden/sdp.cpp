@@ -529,14 +529,15 @@ SdpOutResult sdp_out_cvt(const SdpOutCvtCfg& c, int64_t in32, int out_bits) {
 
 // ---- layer ------------------------------------------------------------------------------------
 
+uint32_t sdp_fp16_operand(uint16_t op, bool nan_to_zero) {
+  return fp::convert(fp::kFp16, fp::kFp32, nan_to_zero && fp::is_nan(fp::kFp16, op) ? 0u : op);
+}
+
 uint32_t sdp_x_stage_fp16(const SdpXCfg& c, uint32_t x32, uint16_t alu_op, uint16_t mul_op, bool nan_to_zero) {
   if (c.bypass) return x32;
   // Operands are fp16, flushed like the data, widened exactly; the data is the first operand.
-  const auto operand = [nan_to_zero](uint16_t op) {
-    return fp::convert(fp::kFp16, fp::kFp32, nan_to_zero && fp::is_nan(fp::kFp16, op) ? 0u : op);
-  };
   if (!c.alu_bypass) {
-    const uint32_t op = operand(alu_op);
+    const uint32_t op = sdp_fp16_operand(alu_op, nan_to_zero);
     switch (c.alu_algo) {
       case SdpAluAlgo::Max: x32 = fp::max(fp::kFp32, x32, op); break;
       case SdpAluAlgo::Min: x32 = fp::min(fp::kFp32, x32, op); break;
@@ -544,13 +545,11 @@ uint32_t sdp_x_stage_fp16(const SdpXCfg& c, uint32_t x32, uint16_t alu_op, uint1
     }
   }
   // PReLU passes a value with its sign bit clear (+0 and +NaN too) unmultiplied.
-  if (!c.mul_bypass && !(c.mul_prelu && (x32 >> 31) == 0)) x32 = fp::mul(fp::kFp32, x32, operand(mul_op));
+  if (!c.mul_bypass && !(c.mul_prelu && (x32 >> 31) == 0)) {
+    x32 = fp::mul(fp::kFp32, x32, sdp_fp16_operand(mul_op, nan_to_zero));
+  }
   if (!c.relu_bypass) x32 = fp::relu(fp::kFp32, x32);
   return x32;
-}
-
-uint32_t sdp_ew_operand_fp16(uint16_t op, bool nan_to_zero) {
-  return fp::convert(fp::kFp16, fp::kFp32, nan_to_zero && fp::is_nan(fp::kFp16, op) ? 0u : op);
 }
 
 SdpYResult sdp_y_stage_fp16(const SdpYCfg& c, const LutConfig& lut_cfg, const LutTables& tables, uint32_t x32,
@@ -676,7 +675,7 @@ SdpRun run_sdp(const SdpConfig& cfg, const LutTables& tables, const ByteReader& 
                                    cfg.nan_to_zero);
             // EW: memory operands are fp16 (flushed, widened), register operands fp32 as written.
             const auto ew_op = [&](bool mem, bool mul, int32_t reg) {
-              return mem ? sdp_ew_operand_fp16(op16(ero.value(read, n, c, h, w, mul)), cfg.nan_to_zero)
+              return mem ? sdp_fp16_operand(op16(ero.value(read, n, c, h, w, mul)), cfg.nan_to_zero)
                          : static_cast<uint32_t>(reg);
             };
             const SdpYResult y = sdp_y_stage_fp16(cfg.ew, cfg.lut, tables, x32, ew_op(ew_alu_mem, false, cfg.ew.alu_operand),

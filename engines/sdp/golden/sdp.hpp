@@ -189,6 +189,9 @@ struct SdpOutResult {
 // Output converter C, then the final clamp to `out_bits` (8 or 16).
 [[nodiscard]] SdpOutResult sdp_out_cvt(const SdpOutCvtCfg& c, int64_t in32, int out_bits);
 
+// An fp16 operand from memory (BS, BN, EW) or BS / BN's registers: NaN flushed with NAN_TO_ZERO,
+// widened exactly to fp32.
+[[nodiscard]] uint32_t sdp_fp16_operand(uint16_t op, bool nan_to_zero);
 // fp16 pipeline (docs/FP16.md "SDP"). X stage (BS or BN) on the fp32 word x32 with fp16 operands:
 // ALU (data first), MUL or PReLU, ReLU, each in fp32; operand NaNs flushed with NAN_TO_ZERO; no
 // shifter (ALU_SHIFT_VALUE and MUL_SHIFT_VALUE are not read).
@@ -196,12 +199,10 @@ struct SdpOutResult {
                                         bool nan_to_zero);
 // EW (Y) in fp16: MUL or PReLU, ALU (data first; EQL gives the integer 0 or 1 from the raw
 // patterns), then the float LUT (lut_lookup_fp); fp32 throughout. alu_op32 / mul_op32 are fp32:
-// a register operand as written (no NaN flush), a memory operand through sdp_ew_operand_fp16
+// a register operand as written (no NaN flush), a memory operand through sdp_fp16_operand
 // (EW_*_CVT offset, scale, truncate and bypass are not read in fp16, nor EW_TRUNCATE).
 [[nodiscard]] SdpYResult sdp_y_stage_fp16(const SdpYCfg& c, const LutConfig& lut_cfg, const LutTables& tables,
                                           uint32_t x32, uint32_t alu_op32, uint32_t mul_op32);
-// An EW memory operand: the fp16 element, NaN flushed with NAN_TO_ZERO, widened exactly to fp32.
-[[nodiscard]] uint32_t sdp_ew_operand_fp16(uint16_t op, bool nan_to_zero);
 // The output converter: x32 rounded to fp16 and written as such, or on to int16 (OUT_PRECISION
 // INT16); `saturated` is what D_PERF_OUT_SATURATION counts in fp16: an output of magnitude 0x7bff.
 // (NAN_TO_ZERO acts on the input, before BS: run_sdp.)

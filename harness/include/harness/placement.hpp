@@ -87,4 +87,15 @@ inline void run_on_placed_device(const Placement& at, const Program& p, std::str
   }
 }
 
+// Runs `p` on the placement's device, or on a golden device of `cfg` made in `own` when the
+// placement has none, and returns the device that ran it: for compilers whose expected status
+// reads are what the golden model counted (fp16 NaN / Inf and LUT counters).
+inline GoldenDevice& run_on_placed_or_own_device(const Placement& at, const Program& p, std::string_view unit,
+                                                 std::optional<GoldenDevice>& own, const golden::HwConfig& cfg) {
+  Placement on = at;
+  on.device = at.device != nullptr ? at.device : &own.emplace(cfg);
+  run_on_placed_device(on, p, unit);
+  return *on.device;
+}
+
 }  // namespace dla::harness::engines

@@ -237,9 +237,9 @@ TEST_CASE("SDP fp16 EW stage: MUL first, then ALU, in fp32, EQL on the raw patte
   CHECK(y_fp16(y, 0x7fc00001u, 0x7fc00001u, 0) == 0u);  // a NaN equals itself
   CHECK(y_fp16(y, 0x3fc00000u, 0x3fc00000u, 0) == 0u);
   // A memory operand: fp16, NaN flushed with NAN_TO_ZERO, widened exactly.
-  CHECK(sdp_ew_operand_fp16(0x3c00, false) == kF32One);
-  CHECK(sdp_ew_operand_fp16(0x7e01, true) == 0u);
-  CHECK(sdp_ew_operand_fp16(0x0001, false) == 0x33800000u);  // the denormal 2^-24
+  CHECK(sdp_fp16_operand(0x3c00, false) == kF32One);
+  CHECK(sdp_fp16_operand(0x7e01, true) == 0u);
+  CHECK(sdp_fp16_operand(0x0001, false) == 0x33800000u);  // the denormal 2^-24
 }
 
 namespace {
