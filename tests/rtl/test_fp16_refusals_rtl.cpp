@@ -21,3 +21,11 @@ TEST_CASE("fp16 layers: the RTL refuses them, naming the precision field", "[rtl
     CHECK_THAT(r.message, Catch::Contains("refuses the layer") && Catch::Contains("FP16", Catch::CaseSensitive::No));
   }
 }
+
+TEST_CASE("fp16 networks: the RTL refuses them at their first fp16 layer, naming the precision field", "[rtl][fp16]") {
+  RunOptions o;
+  o.mode = "cross";
+  const RunResult r = run_layer(fs::path(DLA_SOURCE_DIR) / "testvectors/networks/fp16/lenet_lrn_fp16.json", o);
+  CHECK(r.status == Status::BadInput);
+  CHECK_THAT(r.message, Catch::Contains("refuses the layer") && Catch::Contains("FP16", Catch::CaseSensitive::No));
+}

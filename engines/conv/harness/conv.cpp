@@ -279,7 +279,7 @@ void parse_pool_post_op(const JsonNode& pool, const JsonNode& root, const HwConf
   }
   golden::PdpConfig c;
   c.atom_bytes = hw.atom_bytes;
-  c.precision = s.out_prec == Precision::Int16 ? golden::PdpPrecision::Int16 : golden::PdpPrecision::Int8;
+  c.precision = static_cast<golden::PdpPrecision>(golden::precision_code(s.out_prec));
   c.rdma_precision = c.precision;
   c.in = {1, s.shape.c, s.shape.h, s.shape.w};
   c.off_flying = false;
@@ -345,7 +345,6 @@ void check_fp16_layer(const JsonNode& root, const JsonNode& in) {
     m->fail("Winograd in fp16 is not modelled yet (docs/FP16.md)");
   not_yet("wfold", "W-fold");
   not_yet("post_extension", "image input");
-  not_yet("pool", "PDP");
   if (is_image_input(in)) in.require("format").fail("fp16 image input is not modelled yet (docs/FP16.md)");
   if (const auto cv = in.get("converter")) {
     cv->fail("NVDLA has no CDMA input converter for fp16 data (NVIDIA's C model stops on CVT_EN with fp16 input)");
@@ -767,8 +766,11 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, co
   sdp::emit_status_reads(pb, dev, last("SDP"));
   sdp::emit_fp16_status_reads(pb, dev, L.post, last("SDP"), last("SDP_RDMA"));
   if (L.pool) {
+    // Integer data counts no NaN or Inf; fp16's counts are the golden model's.
+    const bool fp16 = L.pool->precision == golden::PdpPrecision::Fp16;
     for (const char* name : {"D_INF_INPUT_NUM", "D_NAN_INPUT_NUM", "D_NAN_OUTPUT_NUM"}) {
-      pb.read(pb.reg("PDP", name), 0);  // integer data
+      const RegDef& reg = pb.reg("PDP", name);
+      pb.read(reg, fp16 && dev != nullptr ? dev->peek("PDP", reg.offset, last("PDP")) : 0u);
     }
   }
 

@@ -63,7 +63,13 @@ constexpr uint8_t kGapFill = 0xa5;
 
 // ---- one layer as a layer of its unit ----------------------------------------------------------
 
-json values_json(const std::vector<int64_t>& v) { return json{{"values", v}}; }
+// A tensor's values as a unit layer reads them: integers, or fp16 bit patterns ("0x3c00").
+json values_json(const std::vector<int64_t>& v, golden::Precision p) {
+  if (p != golden::Precision::Fp16) return json{{"values", v}};
+  json a = json::array();
+  for (const int64_t x : v) a.push_back(fmt::format("{:#06x}", static_cast<uint16_t>(x)));
+  return json{{"values", std::move(a)}};
+}
 
 json unit_layer(const Net& n, const NetLayer& L, const JsonNode& node, uint64_t seed) {
   const NetTensor& in = n.out.tensors[static_cast<std::size_t>(L.input)];
@@ -76,7 +82,7 @@ json unit_layer(const Net& n, const NetLayer& L, const JsonNode& node, uint64_t 
   if (L.pool_from >= 0) s["pool"] = n.layer_nodes[static_cast<std::size_t>(L.pool_from)].raw()["pool"];
   if (L.op == "conv" || L.op == "deconv") {
     s["precision"] = prec_name(in.prec);
-    s["input"] = {{"w", in.w}, {"h", in.h}, {"c", in.c}, {"data", values_json(in.values)}};
+    s["input"] = {{"w", in.w}, {"h", in.h}, {"c", in.c}, {"data", values_json(in.values, in.prec)}};
     if (in.n > 1) {  // batches at the tensors' batch strides (once allocated)
       s["batch"] = {{"n", in.n}};
       if (in.layout.batch_stride != 0) s["batch"]["input_stride"] = in.layout.batch_stride;
@@ -88,7 +94,7 @@ json unit_layer(const Net& n, const NetLayer& L, const JsonNode& node, uint64_t 
         if (t.contains(k)) s["input"][k] = t[k];
       }
     }
-    s["weights"]["data"] = values_json(L.weights);
+    s["weights"]["data"] = values_json(L.weights, in.prec);
     s["output"] = {{"precision", prec_name(out.prec)}};
     if (j.contains("converter")) s["output"]["converter"] = j["converter"];
   } else if (L.op == "bdma") {
@@ -109,11 +115,11 @@ json unit_layer(const Net& n, const NetLayer& L, const JsonNode& node, uint64_t 
   } else if (L.op == "rubik") {  // contract: the input's sub-cubes j = (y_i sx + x_i) are its channel blocks
     s["precision"] = prec_name(in.prec);
     s["cube"] = {{"w", in.w}, {"h", in.h}, {"c", out.c}};
-    s["input"] = {{"data", values_json(in.values)}};
+    s["input"] = {{"data", values_json(in.values, in.prec)}};
     s["output"] = json::object();
   } else {
     s["cube"] = {{"w", in.w}, {"h", in.h}, {"c", in.c}};
-    s["input"] = {{"precision", prec_name(in.prec)}, {"data", values_json(in.values)}};
+    s["input"] = {{"precision", prec_name(in.prec)}, {"data", values_json(in.values, in.prec)}};
     s["output"] = json::object();
     if (L.op == "sdp") {
       s["output"]["precision"] = prec_name(out.prec);
@@ -123,7 +129,7 @@ json unit_layer(const Net& n, const NetLayer& L, const JsonNode& node, uint64_t 
         json& ew = s["ew"];
         if (!ew.is_object()) ew = json::object();
         if (!ew.contains("alu") || !ew["alu"].is_object()) ew["alu"] = json::object();
-        ew["alu"]["operand"] = values_json(op.values);
+        ew["alu"]["operand"] = values_json(op.values, op.prec);
         ew["operands"] = {{"per", "element"}, {"precision", prec_name(op.prec)}};
       }
     }
@@ -314,6 +320,10 @@ void resolve_weights(Net& n, NetLayer& L, const JsonNode& node) {
   L.s = static_cast<int>(wt.require("s").as_int(1, 32));
   const int64_t count = int64_t{L.k} * in.c * L.r * L.s;
   if (count > kMaxElements) wt.fail(fmt::format("K x C x R x S = {} weights exceed the limit of {}", count, kMaxElements));
+  if (in.prec == golden::Precision::Fp16) {
+    L.weights = resolve_fp16_values(wt.require("data"), static_cast<std::size_t>(count), n.h->seed);
+    return;
+  }
   const int bits = 8 * golden::bytes_per_element(in.prec);
   L.weights = resolve_values(wt.require("data"), static_cast<std::size_t>(count), golden::bytes_per_element(in.prec),
                              static_cast<int64_t>(golden::min_of_bits(bits)),
@@ -368,6 +378,7 @@ void check_layer_shapes(const Net& n, const NetLayer& L, const JsonNode& node) {
     golden::PdpConfig c;
     c.atom_bytes = n.hw->atom_bytes;
     c.in = {1, in.c, in.h, in.w};
+    c.precision = static_cast<golden::PdpPrecision>(golden::precision_code(in.prec));
     (void)parse_pool(node.require("pool"), c);
     check_shapes(n, L, node, c.out.w, c.out.h, c.out.c, in.prec);
   } else if (L.op == "cdp") {

@@ -124,9 +124,9 @@ void parse_tensors(Net& n, const JsonNode& root) {
       t.fail(fmt::format("{} x {} x {} x n {} = {} elements exceed the limit of {}", x.w, x.h, x.c, x.n,
                          int64_t{x.w} * x.h * x.c * x.n, kMaxElements));
     }
-    if (const auto p = t.get("precision")) x.prec = *golden::parse_precision(p->as_choice({"int8", "int16"}));
+    if (const auto p = t.get("precision")) x.prec = *golden::parse_precision(p->as_choice({"int8", "int16", "fp16"}));
     if (!n.hw->supports(x.prec)) {
-      t.require("precision").fail(fmt::format("{} has no int16 (int16 only on nv_full)", n.hw->name));
+      t.require("precision").fail(fmt::format("{} has no {} (int16 and fp16 only on nv_full)", n.hw->name, prec_name(x.prec)));
     }
     n.out.tensors.push_back(std::move(x));
     n.tensor_nodes.push_back(t);
@@ -443,10 +443,19 @@ void resolve_inputs(Net& n) {
     NetTensor& t = n.out.tensors[i];
     if (t.producer >= 0 || !t.format.empty() || t.elided) continue;  // an image's data goes to its reader as it is
     const JsonNode d = n.tensor_nodes[i].require("data");
+    const auto count = static_cast<std::size_t>(int64_t{t.c} * t.h * t.w * t.n);
+    if (t.prec == golden::Precision::Fp16) {  // sign-extended 16-bit patterns, as every fp16 layer's
+      if (const auto k = d.get("constant")) {
+        d.allow_keys({"constant"});
+        t.values.assign(count, static_cast<int16_t>(parse_fp16(*k)));
+      } else {
+        t.values = resolve_fp16_values(d, count, n.h->seed);
+      }
+      continue;
+    }
     const int bits = 8 * golden::bytes_per_element(t.prec);
     const auto lo = static_cast<int64_t>(golden::min_of_bits(bits));
     const auto hi = static_cast<int64_t>(golden::max_of_bits(bits));
-    const auto count = static_cast<std::size_t>(int64_t{t.c} * t.h * t.w * t.n);
     if (const auto k = d.get("constant")) {
       d.allow_keys({"constant"});
       t.values.assign(count, k->as_int(lo, hi));

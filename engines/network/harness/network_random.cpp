@@ -4,10 +4,13 @@
 // chained on the first branch -- each with its own kernel, padding, stride, dilation, clip and
 // ReLU, int8 (int16 on nv_full too), ping-pong or sequential. Judged by the int64 conv reference
 // (harness/conv_reference.hpp) of every layer: the branches from the input's values, a chained
-// layer from its input branch's reference output.
+// layer from its input branch's reference output. With --focus fp16 (nv_full) every tensor is
+// fp16 (NaNs, infinities, denormals among the data), each layer with a bias from memory and ReLU
+// or neither, and some pooled on the fly: golden only, judged by NVIDIA's C model.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <string>
 #include <vector>
@@ -48,9 +51,11 @@ struct Tensor {
 };
 
 // One conv layer over `in` drawn into the doc's layers (and its output tensor into tensors).
-Tensor draw_conv(Pick& d, const golden::HwConfig& hw, bool int16, const Tensor& in, const std::string& name,
+Tensor draw_conv(Pick& d, const golden::HwConfig& hw, golden::Precision prec, const Tensor& in, const std::string& name,
                  ojson& tensors, ojson& layers) {
-  const int ak = hw.atomic_k(int16 ? golden::Precision::Int16 : golden::Precision::Int8);
+  const int ak = hw.atomic_k(prec);
+  const bool fp16 = prec == golden::Precision::Fp16;
+  const char* prec_name = golden::precision_name(prec).data();
   for (;;) {
     const int r = d.chance(0.3) ? 1 : d.chance(0.5) ? 3 : d.i(2, 5);
     const int s = d.chance(0.7) ? r : d.i(1, 5);
@@ -60,18 +65,40 @@ Tensor draw_conv(Pick& d, const golden::HwConfig& hw, bool int16, const Tensor& 
     const int ow = out_extent(in.w, px, s, stride, dil), oh = out_extent(in.h, py, r, stride, dil);
     if (ow < 1 || oh < 1) continue;
     const int k = d.chance(0.6) ? d.i(1, ak + 3) : d.log_i(1, 2 * ak + 5);
-    const Tensor out{name + "_out", ow, oh, k};
-    tensors.push_back(ojson{{"name", out.name}, {"w", ow}, {"h", oh}, {"c", k}, {"precision", int16 ? "int16" : "int8"}});
+    Tensor out{name + "_out", ow, oh, k};
+    const ojson weights = fp16 ? ojson{{"random", {{"min", -1.0}, {"max", 1.0}, {"specials", 0.002}}}}
+                               : ojson{{"random", {{"min", -40}, {"max", 40}}}};
     ojson L{{"name", name},
             {"op", "conv"},
             {"input", in.name},
             {"output", out.name},
-            {"weights", {{"k", k}, {"r", r}, {"s", s}, {"data", {{"random", {{"min", -40}, {"max", 40}}}}}}}};
+            {"weights", {{"k", k}, {"r", r}, {"s", s}, {"data", weights}}}};
     if (px != 0 || py != 0) L["padding"] = ojson{{"left", px}, {"right", px}, {"top", py}, {"bottom", py}};
     if (stride != 1) L["stride"] = ojson{{"x", stride}, {"y", stride}};
     if (dil != 1) L["dilation"] = ojson{{"x", dil}, {"y", dil}};
-    L["clip"] = int16 ? d.i(6, 14) : d.i(3, 9);
-    if (d.chance(0.5)) L["bs"] = ojson{{"relu", true}};
+    if (!fp16) L["clip"] = prec == golden::Precision::Int16 ? d.i(6, 14) : d.i(3, 9);  // CACC has no clip in fp16
+    if (fp16 && d.chance(0.6)) {
+      L["bs"] = ojson{{"alu", {{"algo", "sum"}, {"operand", {{"random", {{"min", -2.0}, {"max", 2.0}}}}}}}};
+      if (d.chance(0.5)) L["bs"]["relu"] = true;
+    } else if (d.chance(0.5)) {
+      L["bs"] = ojson{{"relu", true}};
+    }
+    // fp16: sometimes pooled on the fly (SDP -> PDP), within PDP's line buffer on every build.
+    if (fp16 && ow >= 2 && oh >= 2 && ow <= 16 && d.chance(0.3)) {
+      const int kw = d.i(1, std::min(3, ow)), kh = d.i(1, std::min(3, oh));
+      static constexpr std::array<const char*, 3> kMethods = {"max", "min", "average"};
+      L["pool"] = ojson{{"method", kMethods[static_cast<std::size_t>(d.i(0, 2))]},
+                        {"kernel", {{"w", kw}, {"h", kh}}},
+                        {"stride", {{"w", kw}, {"h", kh}}}};
+      out.w = (ow - kw) / kw + 1;
+      out.h = (oh - kh) / kh + 1;
+      if ((ow - kw) % kw != 0 || (oh - kh) % kh != 0) {  // W - kernel a multiple of the stride
+        L["pool"]["stride"] = ojson{{"w", 1}, {"h", 1}};
+        out.w = ow - kw + 1;
+        out.h = oh - kh + 1;
+      }
+    }
+    tensors.push_back(ojson{{"name", out.name}, {"w", out.w}, {"h", out.h}, {"c", k}, {"precision", prec_name}});
     layers.push_back(std::move(L));
     return out;
   }
@@ -101,7 +128,14 @@ ojson conv_doc(const ojson& layer, const golden::HwConfig& hw, bool int16, const
 
 RandomLayer generate_network_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng) {
   Pick d{rng};
-  const bool int16 = hw.int16 && d.chance(0.3);
+  const bool fp16 = L.focus == "fp16";
+  const bool int16 = !fp16 && hw.int16 && d.chance(0.3);
+  const golden::Precision prec = fp16 ? golden::Precision::Fp16 : int16 ? golden::Precision::Int16 : golden::Precision::Int8;
+  // fp16 input regimes: small, around 1, large (sums saturate), with NaNs, infinities, denormals.
+  static constexpr std::array<double, 3> kFp16Range = {0.0078125, 4.0, 3000.0};  // exact in fp16
+  const double range = fp16 ? kFp16Range[static_cast<std::size_t>(d.i(0, 2))] : 0.0;  // int draws unchanged
+  const ojson in_data = fp16 ? ojson{{"random", {{"min", -range}, {"max", range}, {"specials", 0.02}}}}
+                             : ojson{{"random", {{"min", -40}, {"max", 40}}}};
   const int ac = hw.atomic_c;
   const Tensor x{"x", d.log_i(1, 20), d.log_i(1, 20), d.chance(0.6) ? d.i(1, ac + 3) : d.log_i(1, 2 * ac + 5)};
   ojson tensors = ojson::array();
@@ -110,13 +144,13 @@ RandomLayer generate_network_layer(const golden::HwConfig& hw, RandomLayer L, Rn
                           {"w", x.w},
                           {"h", x.h},
                           {"c", x.c},
-                          {"precision", int16 ? "int16" : "int8"},
-                          {"data", {{"random", {{"min", -40}, {"max", 40}}}}}});
+                          {"precision", golden::precision_name(prec)},
+                          {"data", in_data}});
   const int branches = d.i(2, 4);
   std::vector<Tensor> outs;
-  for (int b = 0; b < branches; ++b) outs.push_back(draw_conv(d, hw, int16, x, fmt::format("b{}", b), tensors, layers));
+  for (int b = 0; b < branches; ++b) outs.push_back(draw_conv(d, hw, prec, x, fmt::format("b{}", b), tensors, layers));
   const bool chained = d.chance(0.3);
-  if (chained) (void)draw_conv(d, hw, int16, outs.front(), "chain", tensors, layers);
+  if (chained) (void)draw_conv(d, hw, prec, outs.front(), "chain", tensors, layers);
   const bool sequential = d.chance(0.25);
   ojson doc{{"unit", "network"},
             {"name", L.name},
@@ -141,8 +175,11 @@ RandomLayer generate_network_layer(const golden::HwConfig& hw, RandomLayer L, Rn
   } catch (const InputError&) {
     // run_random_layer reports the refusal (a generator bug) with the compiler's words
   }
-  L.features = fmt::format("{}{} input {}x{}x{}, {} branch(es){}, data-reuse {}", int16 ? "int16" : "int8",
-                           sequential ? " sequential" : "", x.w, x.h, x.c, branches, chained ? " + chain" : "", reuses);
+  if (fp16) L.golden_only = "fp16: the RTL has no fp16 yet (docs/FP16.md)";
+  const auto pooled = std::count_if(L.doc["layers"].begin(), L.doc["layers"].end(), [](const ojson& l) { return l.contains("pool"); });
+  L.features = fmt::format("{}{} input {}x{}x{}, {} branch(es){}, data-reuse {}{}", golden::precision_name(prec),
+                           sequential ? " sequential" : "", x.w, x.h, x.c, branches, chained ? " + chain" : "", reuses,
+                           pooled > 0 ? fmt::format(", {} pooled on the fly", pooled) : "");
   return L;
 }
 

@@ -37,7 +37,7 @@ TEST_CASE("malformed networks exit 2 naming file, JSON pointer and rule", "[cli]
              {"memory.json", "/tensors/1",
               "tensor \"y\" (8 x 8 x 8 int8) needs 512 bytes at 0x10000200, beyond the network's memory of 1000 "
               "bytes"},
-             {"int16_small.json", "/tensors/0/precision", "nv_small has no int16 (int16 only on nv_full)"},
+             {"int16_small.json", "/tensors/0/precision", "nv_small has no int16 (int16 and fp16 only on nv_full)"},
              {"concat_align.json", "/layers/2/inputs/0",
               "branch \"a\" has 4 channels, not a multiple of 8 (nv_small's 8-byte atom of int8): the next branch "
               "\"b\" would start at channel 4 of \"cat\", inside an atom surface"}});

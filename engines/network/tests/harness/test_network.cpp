@@ -1102,7 +1102,12 @@ TEST_CASE("network files: each refusal names the JSON pointer and the rule", "[n
   {
     json j = base;
     j["tensors"][0]["precision"] = "int16";
-    CHECK(refusal(j) == "/tensors/0/precision | nv_small has no int16 (int16 only on nv_full)");
+    CHECK(refusal(j) == "/tensors/0/precision | nv_small has no int16 (int16 and fp16 only on nv_full)");
+  }
+  {
+    json j = base;
+    j["tensors"][0]["precision"] = "fp16";
+    CHECK(refusal(j) == "/tensors/0/precision | nv_small has no fp16 (int16 and fp16 only on nv_full)");
   }
   {
     json j = base;  // an image is read in image input mode: by a conv layer only
