@@ -68,6 +68,9 @@ TEST_CASE("three ways: CI campaign pdp fp16 nv_full (golden = C model)", "[cmod]
 TEST_CASE("three ways: CI campaign cdp fp16 nv_full (golden = C model)", "[cmod][campaign][fp16]") {
   fp16_campaign("cdp", 60, 2402);
 }
+TEST_CASE("three ways: CI campaign sdp fp16 nv_full (golden = C model)", "[cmod][campaign][fp16]") {
+  fp16_campaign("sdp", 60, 2404);
+}
 TEST_CASE("three ways: CI campaign network fp16 nv_full (golden = C model)", "[cmod][campaign][fp16]") {
   fp16_campaign("network", 25, 2403);
 }

@@ -636,58 +636,6 @@ void draw_batch(const HwConfig& hw, RandomLayer& L, const ConvShape& s, bool out
   feat += fmt::format(" batch {}", n);
 }
 
-// SDP's EW stage in fp16, from a stream of its own (the layers drawn before it stay as they were):
-// MUL or PReLU and ALU (sum, max, min) with fp32 register operands (NaN, the largest fp32, -0 and
-// tiny values included) or fp16 operands from memory, and the float LUT holding sigmoid, tanh or
-// exp at a random placement of both tables (exponent or linear LE) and random priorities.
-void draw_fp16_ew(uint64_t seed, ojson& doc, std::string& feat) {
-  Rng rng = Rng::derive(seed, "fp16-ew");
-  Draw d{rng};
-  if (!d.chance(0.4)) return;
-  ojson y = ojson::object();
-  bool mem = false;
-  const auto operand = [&](ojson& op) {
-    if (d.chance(0.5)) {
-      mem = true;
-      op["operand"] = ojson{{"random", {{"min", -4}, {"max", 4}}}};
-      if (d.chance(0.2)) op["operand"]["random"]["specials"] = 0.05;
-    } else {
-      static constexpr const char* kRegs[] = {"0x3fc00000", "0xbe800000", "0x7f7fffff", "nan", "0x0da24260",
-                                              "0x80000000", "0x40400000", "0xc2f70000", "inf"};
-      op["operand"] = kRegs[d.i(0, 8)];
-    }
-  };
-  if (d.chance(0.5)) {
-    y["mul"] = ojson::object();
-    operand(y["mul"]);
-    if (d.chance(0.3)) y["mul"]["prelu"] = true;
-  }
-  if (d.chance(0.6)) {
-    static constexpr const char* kAlgos[] = {"sum", "max", "min"};
-    y["alu"] = ojson{{"algo", kAlgos[d.i(0, 2)]}};
-    operand(y["alu"]);
-  }
-  if (d.chance(0.5) || y.empty()) {
-    static constexpr const char* kFns[] = {"sigmoid", "tanh", "exp"};
-    static constexpr const char* kPrio[] = {"le", "lo"};
-    const bool exponent = d.chance(0.4);
-    ojson lut{{"function", kFns[d.i(0, 2)]}, {"le_function", exponent ? "exponent" : "linear"},
-              {"le_start", d.i(-16, 0)}, {"lo_start", d.i(-16, 0)}, {"lo_index_select", d.i(-6, 0)}};
-    if (exponent) {
-      lut["le_index_offset"] = d.i(-10, 2);
-    } else {
-      lut["le_index_select"] = d.i(-6, 0);
-    }
-    lut["registers"] = ojson{{"uflow_priority", kPrio[d.i(0, 1)]}, {"oflow_priority", kPrio[d.i(0, 1)]},
-                             {"hybrid_priority", kPrio[d.i(0, 1)]}};
-    y["lut"] = lut;
-    feat += fmt::format(" lut {}", lut["function"].get<std::string>());
-  }
-  if (mem && d.chance(0.3)) y["operands"] = ojson{{"per", "channel"}};
-  doc["ew"] = y;
-  feat += " ew";
-}
-
 // fp16 (--focus fp16, nv_full; docs/FP16.md): direct feature-input layers over the space the
 // golden model runs in fp16: shapes across channel blocks (64) and kernel groups (16), kernels up
 // to 7x7, strides, dilations, pads whose value is any fp16 (zeros, NaNs and infinities included),
@@ -718,17 +666,7 @@ RandomLayer gen_conv_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
   int r = 1, s = 1, dx = 1, dy = 1, sx = 1, sy = 1, pl = 0, pr = 0, pt = 0, pb = 0;
   axis(w, s, dx, sx, pl, pr);
   axis(h, r, dy, sy, pt, pb);
-  // Value regimes: exact small integers (no rounding anywhere), around 1, the whole finite range
-  // (sums saturate in SDP), tiny magnitudes (denormals), and around 1 with 2 % specials.
-  const auto data = [&](ojson& node) {
-    switch (d.i(0, 4)) {
-      case 0: node = ojson{{"random", {{"min", -8}, {"max", 8}}}}; break;
-      case 1: node = ojson{{"random", {{"min", -2}, {"max", 2}}}}; break;
-      case 2: node = ojson{{"random", {{"min", -65504}, {"max", 65504}}}}; break;
-      case 3: node = ojson{{"random", {{"min", "0x8400"}, {"max", "0x0400"}}}}; break;  // |x| <= 2^-14
-      default: node = ojson{{"random", {{"min", -1}, {"max", 1}, {"specials", 0.02}}}}; break;
-    }
-  };
+  const auto data = [&](ojson& node) { draw_fp16_data(d, node); };
   ojson doc = conv_header(hw, L);
   doc["precision"] = "fp16";
   doc["input"] = ojson{{"w", w}, {"h", h}, {"c", c}};
@@ -761,39 +699,8 @@ RandomLayer gen_conv_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
     doc["output"] = ojson{{"precision", "int16"}};
     feat += " int16-out";
   }
-  // SDP's BS and BN in fp16: ALU (sum, max, min) and MUL (or PReLU) with a register operand (any
-  // fp16, NaN and infinities included) or fp16 operands from memory, per channel or per element;
-  // ReLU.
-  const auto x_stage = [&](const char* name) {
-    ojson x = ojson::object();
-    bool mem = false;
-    const auto operand = [&](ojson& op) {
-      if (d.chance(0.5)) {
-        mem = true;
-        op["operand"] = ojson{{"random", {{"min", -2}, {"max", 2}}}};
-        if (d.chance(0.2)) op["operand"]["random"]["specials"] = 0.05;
-      } else {
-        static constexpr const char* kRegs[] = {"0x3c00", "0xb800", "0x4500", "0x0001", "0x7bff", "nan", "-inf", "0x8000"};
-        op["operand"] = kRegs[d.i(0, 7)];
-      }
-    };
-    if (d.chance(0.7)) {
-      static constexpr const char* kAlgos[] = {"sum", "max", "min"};
-      x["alu"] = ojson{{"algo", kAlgos[d.i(0, 2)]}};
-      operand(x["alu"]);
-    }
-    if (d.chance(0.5)) {
-      x["mul"] = ojson::object();
-      operand(x["mul"]);
-      if (d.chance(0.3)) x["mul"]["prelu"] = true;
-    }
-    if (d.chance(0.5)) x["relu"] = true;
-    if (mem && d.chance(0.3)) x["operands"] = ojson{{"per", "element"}};
-    doc[name] = x;
-    feat += std::string(" ") + name;
-  };
-  if (d.chance(0.5)) x_stage("bs");
-  if (d.chance(0.3)) x_stage("bn");
+  if (d.chance(0.5)) draw_fp16_x_stage(d, "bs", doc, feat);
+  if (d.chance(0.3)) draw_fp16_x_stage(d, "bn", doc, feat);
   draw_fp16_ew(L.seed, doc, feat);
   L.doc = doc;
   bool cbuf = false;

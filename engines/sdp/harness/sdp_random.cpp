@@ -23,7 +23,41 @@ using golden::HwConfig;
 using namespace engines::sdp_draw;
 
 
+// A layer document's header and cube.
+ojson sdp_header(const HwConfig& hw, const RandomLayer& L, int w, int h, int c) {
+  ojson doc = ojson::object();
+  doc["unit"] = "sdp";
+  doc["config"] = hw.name;
+  doc["name"] = L.name;
+  doc["seed"] = L.seed;
+  doc["stall"] = L.stall;
+  doc["cube"] = ojson{{"w", w}, {"h", h}, {"c", c}};
+  return doc;
+}
+
+// fp16 (--focus fp16, nv_full; docs/FP16.md): SDP from fp16 memory with the fp16 BS / BN / EW
+// stages (the float LUT included) that `random conv --focus fp16` draws, fp16 or int16 output,
+// data in one of five regimes with specials. The RTL has no fp16 yet: NVIDIA's C model judges.
+RandomLayer gen_sdp_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
+  L.golden_only = "fp16: the RTL has no fp16 yet (docs/FP16.md)";
+  const int w = d.log_i(1, 32), h = d.log_i(1, 16), c = d.log_i(1, 6 * hw.atom_bytes);
+  ojson doc = sdp_header(hw, L, w, h, c);
+  doc["input"] = ojson{{"precision", "fp16"}};
+  draw_fp16_data(d, doc["input"]["data"]);
+  std::string feat = "fp16";
+  if (d.chance(0.5)) draw_fp16_x_stage(d, "bs", doc, feat);
+  if (d.chance(0.4)) draw_fp16_x_stage(d, "bn", doc, feat);
+  draw_fp16_ew(L.seed, doc, feat, 0.5);
+  const bool out16 = d.chance(0.2);
+  doc["output"] = ojson{{"precision", out16 ? "int16" : "fp16"}};
+  doc["perf"] = ojson{{"sat", true}, {"nan_inf", true}};
+  L.doc = doc;
+  L.features = fmt::format("{} {}x{}x{}{}", feat, w, h, c, out16 ? " out-int16" : "");
+  return L;
+}
+
 RandomLayer gen_sdp(const HwConfig& hw, RandomLayer L, Draw& d) {
+  if (L.focus == "fp16") return gen_sdp_fp16(hw, std::move(L), d);
   std::string feat;
   const bool in16 = hw.int16 && d.chance(0.3);
   bool out16 = in16;
@@ -65,13 +99,7 @@ RandomLayer gen_sdp(const HwConfig& hw, RandomLayer L, Draw& d) {
   }
   const int64_t vmax = in16 ? 32767 : 127, vmin = -vmax - 1;
   const auto dr = value_range(d, vmin, vmax);
-  ojson doc = ojson::object();
-  doc["unit"] = "sdp";
-  doc["config"] = hw.name;
-  doc["name"] = L.name;
-  doc["seed"] = L.seed;
-  doc["stall"] = L.stall;
-  doc["cube"] = ojson{{"w", w}, {"h", h}, {"c", c}};
+  ojson doc = sdp_header(hw, L, w, h, c);
   ojson in = ojson::object();
   in["precision"] = in16 ? "int16" : "int8";
   const bool eql_candidate = int64_t{w} * h * c <= 512 && d.chance(0.08);

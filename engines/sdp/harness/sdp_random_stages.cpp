@@ -1,6 +1,9 @@
 #include "engines/sdp/harness/sdp_random_stages.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace dla::harness::engines::sdp_draw {
@@ -193,6 +196,97 @@ void output_strides(ojson& out, int atom, int w, int h, int gap_line, int gap_su
   const int64_t line = int64_t{atom} * (w + (one ? 0 : gap_line));
   out["line_stride"] = line;
   out["surface_stride"] = one ? int64_t{atom} : line * h + int64_t{atom} * gap_surf;
+}
+
+namespace {
+
+// An fp16 stage's operand: half the time fp16 values from memory in [-range, range] (a fifth of
+// those with 5 % specials), else one of the register values `regs`.
+template <std::size_t N>
+void draw_fp16_operand(Draw& d, ojson& op, bool& mem, int range, const std::array<const char*, N>& regs) {
+  if (d.chance(0.5)) {
+    mem = true;
+    op["operand"] = ojson{{"random", {{"min", -range}, {"max", range}}}};
+    if (d.chance(0.2)) op["operand"]["random"]["specials"] = 0.05;
+  } else {
+    op["operand"] = regs[static_cast<std::size_t>(d.i(0, static_cast<int>(N) - 1))];
+  }
+}
+
+constexpr std::array<const char*, 3> kFp16Algos = {"sum", "max", "min"};
+
+}  // namespace
+
+void draw_fp16_data(Draw& d, ojson& node) {
+  switch (d.i(0, 4)) {
+    case 0: node = ojson{{"random", {{"min", -8}, {"max", 8}}}}; break;
+    case 1: node = ojson{{"random", {{"min", -2}, {"max", 2}}}}; break;
+    case 2: node = ojson{{"random", {{"min", -65504}, {"max", 65504}}}}; break;
+    case 3: node = ojson{{"random", {{"min", "0x8400"}, {"max", "0x0400"}}}}; break;  // |x| <= 2^-14
+    default: node = ojson{{"random", {{"min", -1}, {"max", 1}, {"specials", 0.02}}}}; break;
+  }
+}
+
+void draw_fp16_x_stage(Draw& d, const char* name, ojson& doc, std::string& feat) {
+  static constexpr std::array<const char*, 8> kRegs = {"0x3c00", "0xb800", "0x4500", "0x0001",
+                                                       "0x7bff", "nan",    "-inf",   "0x8000"};
+  ojson x = ojson::object();
+  bool mem = false;
+  if (d.chance(0.7)) {
+    x["alu"] = ojson{{"algo", kFp16Algos[static_cast<std::size_t>(d.i(0, 2))]}};
+    draw_fp16_operand(d, x["alu"], mem, 2, kRegs);
+  }
+  if (d.chance(0.5)) {
+    x["mul"] = ojson::object();
+    draw_fp16_operand(d, x["mul"], mem, 2, kRegs);
+    if (d.chance(0.3)) x["mul"]["prelu"] = true;
+  }
+  if (d.chance(0.5)) x["relu"] = true;
+  if (mem && d.chance(0.3)) x["operands"] = ojson{{"per", "element"}};
+  doc[name] = x;
+  feat += std::string(" ") + name;
+}
+
+void draw_fp16_ew(uint64_t seed, ojson& doc, std::string& feat, double p_ew) {
+  Rng rng = Rng::derive(seed, "fp16-ew");
+  Draw d{rng};
+  if (!d.chance(p_ew)) return;
+  static constexpr std::array<const char*, 9> kRegs = {"0x3fc00000", "0xbe800000", "0x7f7fffff", "nan", "0x0da24260",
+                                                       "0x80000000", "0x40400000", "0xc2f70000", "inf"};
+  ojson y = ojson::object();
+  bool mem = false;
+  if (d.chance(0.5)) {
+    y["mul"] = ojson::object();
+    draw_fp16_operand(d, y["mul"], mem, 4, kRegs);
+    if (d.chance(0.3)) y["mul"]["prelu"] = true;
+  }
+  if (d.chance(0.6)) {
+    y["alu"] = ojson{{"algo", kFp16Algos[static_cast<std::size_t>(d.i(0, 2))]}};
+    draw_fp16_operand(d, y["alu"], mem, 4, kRegs);
+  }
+  if (d.chance(0.5) || y.empty()) {
+    static constexpr std::array<const char*, 3> kFns = {"sigmoid", "tanh", "exp"};
+    static constexpr std::array<const char*, 2> kPrio = {"le", "lo"};
+    const auto prio = [&] { return kPrio[static_cast<std::size_t>(d.i(0, 1))]; };
+    const bool exponent = d.chance(0.4);
+    ojson lut{{"function", kFns[static_cast<std::size_t>(d.i(0, 2))]}, {"le_function", exponent ? "exponent" : "linear"},
+              {"le_start", d.i(-16, 0)}, {"lo_start", d.i(-16, 0)}, {"lo_index_select", d.i(-6, 0)}};
+    if (exponent) {
+      lut["le_index_offset"] = d.i(-10, 2);
+    } else {
+      lut["le_index_select"] = d.i(-6, 0);
+    }
+    ojson regs = ojson::object();
+    regs["uflow_priority"] = prio();
+    regs["oflow_priority"] = prio();
+    regs["hybrid_priority"] = prio();
+    lut["registers"] = regs;
+    y["lut"] = lut;
+    feat += fmt::format(" lut {}", lut["function"].get<std::string>());
+  }
+  if (mem && d.chance(0.3)) y["operands"] = ojson{{"per", "channel"}};
+  doc["ew"] = y;
+  feat += " ew";
 }
 
 }  // namespace dla::harness::engines::sdp_draw

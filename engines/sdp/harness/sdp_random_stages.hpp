@@ -41,4 +41,19 @@ struct PostOps {
 // Output strides with gaps for a W x H output.
 void output_strides(ojson& out, int atom, int w, int h, int gap_line, int gap_surf);
 
+// fp16 (docs/FP16.md): data in one of five regimes -- exact small integers (no rounding
+// anywhere), around 1, the whole finite range (sums saturate in SDP), tiny magnitudes
+// (denormals), and around 1 with 2 % specials.
+void draw_fp16_data(Draw& d, ojson& node);
+// SDP's BS or BN (`name`) in fp16: ALU (sum, max, min) and MUL (or PReLU) with a register operand
+// (any fp16, NaN and infinities included) or fp16 operands from memory, per channel or per
+// element; ReLU.
+void draw_fp16_x_stage(Draw& d, const char* name, ojson& doc, std::string& feat);
+// SDP's EW stage in fp16, from a stream of its own derived from `seed` (the layers drawn before it
+// stay as they were): MUL or PReLU and ALU (sum, max, min) with fp32 register operands (NaN, the
+// largest fp32, -0 and tiny values included) or fp16 operands from memory, and the float LUT
+// holding sigmoid, tanh or exp at a random placement of both tables (exponent or linear LE) and
+// random priorities; with probability p_ew.
+void draw_fp16_ew(uint64_t seed, ojson& doc, std::string& feat, double p_ew = 0.4);
+
 }  // namespace dla::harness::engines::sdp_draw
