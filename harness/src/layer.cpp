@@ -264,6 +264,13 @@ uint32_t parse_fp32(const JsonNode& node) {
   return parse_float_pattern(node, 32, &exact_fp32, "24 significant bits");
 }
 
+nlohmann::json values_json(const std::vector<int64_t>& v, golden::Precision p) {
+  if (p != golden::Precision::Fp16) return nlohmann::json{{"values", v}};
+  nlohmann::json a = nlohmann::json::array();
+  for (const int64_t x : v) a.push_back(fmt::format("{:#06x}", static_cast<uint16_t>(x)));
+  return nlohmann::json{{"values", std::move(a)}};
+}
+
 std::vector<int64_t> resolve_fp16_values(const JsonNode& node, std::size_t count, uint64_t seed) {
   node.allow_keys({"random", "values", "file"});
   const int sources = (node.get("random") ? 1 : 0) + (node.get("values") ? 1 : 0) + (node.get("file") ? 1 : 0);

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 
+#include "golden/layout.hpp"
 #include "harness/dla_descriptors.hpp"
 #include "harness/errors.hpp"
 #include "harness/loadable_runner.hpp"
@@ -158,8 +159,13 @@ void store_half(Memory& m, uint64_t a, uint16_t v) {
 }  // namespace
 
 uint64_t emu_offset(const EmuBuffer& b, uint32_t x, uint32_t y, uint32_t c) {
-  return uint64_t{c / kFp16PerAtom} * b.surf_stride + uint64_t{y} * b.line_stride + uint64_t{x} * kAtomBytes +
-         uint64_t{c % kFp16PerAtom} * 2;
+  // the runtime's getAddrOffset for 32-byte atoms of 16 halves: NVDLA's feature layout
+  golden::FeatureLayout l;
+  l.line_stride = b.line_stride;
+  l.surface_stride = b.surf_stride;
+  l.atom_bytes = static_cast<int>(kAtomBytes);
+  l.bpe = static_cast<int>(kAtomBytes / kFp16PerAtom);
+  return l.address(0, static_cast<int>(c), static_cast<int>(y), static_cast<int>(x));
 }
 
 uint16_t runtime_float_to_half(float v) {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <sstream>
 
+#include "golden/layout.hpp"
 #include "harness/cmod_device.hpp"
 #include "harness/errors.hpp"
 #include "harness/files.hpp"
@@ -46,10 +47,14 @@ DimgFormat dimg_format(const TensorDesc& t, const std::string& what) {
   }
 }
 
-// NvDlaImage::getAddrOffset for the CxHWx formats.
+// NvDlaImage::getAddrOffset for the CxHWx formats: NVDLA's feature layout.
 uint64_t dimg_offset(const DimgFormat& f, const TensorDesc& t, uint32_t x, uint32_t y, uint32_t c) {
-  return uint64_t{c / f.group} * t.stride[2] + uint64_t{y} * t.stride[1] + uint64_t{x} * f.group * static_cast<uint32_t>(f.bpe) +
-         uint64_t{c % f.group} * static_cast<uint32_t>(f.bpe);
+  golden::FeatureLayout l;
+  l.line_stride = t.stride[1];
+  l.surface_stride = t.stride[2];
+  l.atom_bytes = static_cast<int>(f.group) * f.bpe;
+  l.bpe = f.bpe;
+  return l.address(0, static_cast<int>(c), static_cast<int>(y), static_cast<int>(x));
 }
 
 void put_u32(std::vector<uint8_t>& out, uint32_t v) {
@@ -264,8 +269,9 @@ RunResult run_loadable(const std::filesystem::path& file, const RunOptions& opt,
   r.rand_reset = o.sim.rand_reset;
   std::vector<std::string> notes;
   for (const auto& s : plan.steps) {
-    const bool cmod_alone = o.mode == "cmod";
-    RunResult part = run_program(s.program, golden.get(), rtl.get(), po, cmod_alone || !r.cmod || r.cmod->state == CmodVerdict::State::Agrees ? cmod.get() : nullptr);
+    // The C model judges until its first verdict other than agreement (always when it runs alone).
+    const bool cmod_judges = o.mode == "cmod" || !r.cmod || r.cmod->state == CmodVerdict::State::Agrees;
+    RunResult part = run_program(s.program, golden.get(), rtl.get(), po, cmod_judges ? cmod.get() : nullptr);
     // The C model's first verdict other than agreement stands (it takes no further part).
     if (part.cmod && (!r.cmod || r.cmod->state == CmodVerdict::State::Agrees)) r.cmod = part.cmod;
     if (part.status == Status::Pass) {

@@ -201,7 +201,8 @@ module nvdla_core #(
     .PdpBase    (PdpBase),
     .RdmaBase   (PdpRdmaBase),
     .Throughput (PdpThroughput),
-    .MaxInFlight(PdpRdSlots)
+    .MaxInFlight(PdpRdSlots),
+    .SupportFp16(SupportInt16)  // NVDLA v1 (nv_full) has int16 and fp16 together
   ) u_pdp (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),

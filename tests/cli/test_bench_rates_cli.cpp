@@ -30,7 +30,7 @@ void check_rates(const std::string& unit, std::size_t min_cases) {
 }  // namespace
 
 TEST_CASE("bench pdp --json: every case at 0.9 of NVDLA's rate or more", "[cli][bench][pdp]") {
-  check_rates("pdp", 9);
+  check_rates("pdp", 11);  // 2 of them fp16 on nv_full
 }
 
 TEST_CASE("bench cdp --json: every case at 0.9 of NVDLA's rate or more", "[cli][bench][cdp]") {

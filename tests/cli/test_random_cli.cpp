@@ -61,7 +61,8 @@ TEST_CASE("dlacosim random: bad options exit 2 naming the option", "[cli][random
       {"random conv --bogus 1", "bogus"},
       {"random conv --focus wfold --config nv_small", "--focus: wfold: configuration nv_small has no wfold"},
       {"random conv --focus nope", "--focus: nope: random conv knows no such feature (wfold ("},
-      {"random rubik --focus wfold", "--focus: wfold: random rubik knows no such feature (it has none)"},
+      {"random bdma --focus wfold", "--focus: wfold: random bdma knows no such feature (it has none)"},
+      {"random rubik --focus wfold", "--focus: wfold: random rubik knows no such feature (fp16 ("},
       {"random sdp --focus wfold", "--focus: wfold: random sdp knows no such feature (fp16 ("},
       {"random sdp --focus fp16 --config nv_small", "--focus: fp16: configuration nv_small has no fp16"},
   };

@@ -19,11 +19,13 @@ namespace {
 using dla::test::Cmd;
 using dla::test::dlacosim;
 
-void judged_campaign(const std::string& unit, const std::string& config, int count, int min_agrees) {
-  const fs::path dir = fs::path(DLA_BINARY_DIR) / "test_tmp" / ("cmod_ci_" + unit + "_" + config);
+void judged_campaign(const std::string& unit, const std::string& config, int count, int min_agrees,
+                     const std::string& focus = {}) {
+  const fs::path dir = fs::path(DLA_BINARY_DIR) / "test_tmp" / ("cmod_ci_" + unit + "_" + config + focus);
   fs::remove_all(dir);
-  const Cmd r = dlacosim("random " + unit + " --count " + std::to_string(count) + " --seed 2031 -j 1 --quiet --config " +
-                         config + " --judge cmod --cmod-quiet 60 --out " + dir.string());
+  const Cmd r = dlacosim("random " + unit + (focus.empty() ? "" : " --focus " + focus) + " --count " +
+                         std::to_string(count) + " --seed 2031 -j 1 --quiet --config " + config +
+                         " --judge cmod --cmod-quiet 60 --out " + dir.string());
   INFO(r.out);
   CHECK(r.exit == 0);
   CHECK_THAT(r.out, Catch::Contains("failing layers (index): none"));
@@ -62,14 +64,17 @@ void fp16_campaign(const std::string& unit, int count, int seed) {
 TEST_CASE("three ways: CI campaign conv fp16 nv_full (golden = C model)", "[cmod][campaign][fp16]") {
   fp16_campaign("conv", 60, 2201);
 }
-TEST_CASE("three ways: CI campaign pdp fp16 nv_full (golden = C model)", "[cmod][campaign][fp16]") {
-  fp16_campaign("pdp", 60, 2401);
+TEST_CASE("three ways: CI campaign pdp fp16 nv_full", "[cmod][campaign][fp16]") {
+  judged_campaign("pdp", "nv_full", 60, 60, "fp16");
 }
 TEST_CASE("three ways: CI campaign cdp fp16 nv_full (golden = C model)", "[cmod][campaign][fp16]") {
   fp16_campaign("cdp", 60, 2402);
 }
 TEST_CASE("three ways: CI campaign sdp fp16 nv_full (golden = C model)", "[cmod][campaign][fp16]") {
   fp16_campaign("sdp", 60, 2404);
+}
+TEST_CASE("three ways: CI campaign deconv fp16 nv_full (golden = C model)", "[cmod][campaign][fp16]") {
+  fp16_campaign("deconv", 12, 2405);
 }
 TEST_CASE("three ways: CI campaign network fp16 nv_full (golden = C model)", "[cmod][campaign][fp16]") {
   fp16_campaign("network", 25, 2403);
@@ -84,6 +89,9 @@ TEST_CASE("three ways: CI campaign cdp nv_full", "[cmod][campaign]") { judged_ca
 TEST_CASE("three ways: CI campaign conv nv_small", "[cmod][campaign]") { judged_campaign("conv", "nv_small", 15, 15); }
 TEST_CASE("three ways: CI campaign conv nv_full", "[cmod][campaign]") { judged_campaign("conv", "nv_full", 15, 10); }
 TEST_CASE("three ways: CI campaign rubik nv_full", "[cmod][campaign]") { judged_campaign("rubik", "nv_full", 20, 15); }
+TEST_CASE("three ways: CI campaign rubik fp16 nv_full", "[cmod][campaign][fp16]") {
+  judged_campaign("rubik", "nv_full", 20, 15, "fp16");
+}
 TEST_CASE("three ways: CI campaign bdma nv_full", "[cmod][campaign]") { judged_campaign("bdma", "nv_full", 30, 5); }
 TEST_CASE("three ways: CI campaign deconv nv_full", "[cmod][campaign]") { judged_campaign("deconv", "nv_full", 8, 8); }
 // nv_small networks mostly chain conv layers on the same banks, which the model cannot judge

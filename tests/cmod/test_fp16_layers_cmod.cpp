@@ -1,6 +1,8 @@
 // fp16 layers and networks (docs/FP16.md) judged by NVIDIA's C model: every bundled layer of
 // testvectors/layers/fp16 and network of testvectors/networks/fp16 on the golden model equals the
-// C model on every check (outputs and the status registers the layer reads). The RTL refuses them: tests/rtl/test_fp16_refusals_rtl.cpp.
+// C model on every check (outputs and the status registers the layer reads). The RTL of conv, SDP
+// and CDP refuses them (tests/rtl/test_fp16_refusals_rtl.cpp); PDP's runs them
+// (engines/pdp/tests/rtl/test_pdp_rtl.cpp).
 #include <catch2/catch.hpp>
 
 #include "common/test_paths.hpp"
@@ -51,7 +53,7 @@ void judged_by_cmod(const char* folder, std::size_t min_files, const char* prefi
 }  // namespace
 
 TEST_CASE("fp16 layers: golden = NVIDIA's C model on every bundled fp16 layer", "[cmod][fp16]") {
-  judged_by_cmod("testvectors/layers/fp16", 29, "cmod: ", 1);
+  judged_by_cmod("testvectors/layers/fp16", 30, "cmod: ", 1);
 }
 
 // Every layer's output (or its fused pool's) is a check the model makes too.

@@ -58,16 +58,17 @@ inline std::vector<dla::harness::RunOptions> legs_for(std::size_t item) {
   return out;
 }
 
-// Every bundled layer of testvectors/layers/<unit> (at least `min_files`) in cross mode under
-// every leg (`rotate`: CI's share, legs_for(i) for the i-th file): passes, and the RTL's output
-// equals the golden model's byte for byte.
-inline void run_bundled_layers(const std::string& unit, std::size_t min_files, bool rotate = false) {
+// Every bundled layer of testvectors/layers/<folder> (at least `min_files`; only the files whose
+// name starts with `prefix`) in cross mode under every leg (`rotate`: CI's share, legs_for(i) for
+// the i-th file): passes, and the RTL's output equals the golden model's byte for byte.
+inline void run_bundled_layers(const std::string& folder, std::size_t min_files, bool rotate = false,
+                               const std::string& prefix = {}) {
   namespace fs = std::filesystem;
   using namespace dla::harness;
-  const fs::path dir = fs::path(DLA_SOURCE_DIR) / "testvectors" / "layers" / unit;
+  const fs::path dir = fs::path(DLA_SOURCE_DIR) / "testvectors" / "layers" / folder;
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir)) {
-    if (e.path().extension() == ".json") files.push_back(e.path());
+    if (e.path().extension() == ".json" && e.path().filename().string().starts_with(prefix)) files.push_back(e.path());
   }
   std::sort(files.begin(), files.end());
   REQUIRE(files.size() >= min_files);

@@ -168,7 +168,11 @@ Deconv parse(const LayerHeader& h, const JsonNode& root) {
                           hw.name));
   }
   Deconv d;
-  if (const auto p = root.get("precision")) d.prec = *golden::parse_precision(p->as_choice({"int8", "int16"}));
+  if (const auto p = root.get("precision")) {
+    d.prec = *golden::parse_precision(p->as_choice({"int8", "int16", "fp16"}));
+    if (!hw.supports(d.prec)) p->fail(fmt::format("{} has no {}", hw.name, golden::precision_name(d.prec)));
+  }
+  const bool fp16 = d.prec == golden::Precision::Fp16;
   const int bpe = golden::bytes_per_element(d.prec);
   const auto vmin = static_cast<int64_t>(golden::min_of_bits(8 * bpe));
   const auto vmax = static_cast<int64_t>(golden::max_of_bits(8 * bpe));
@@ -242,9 +246,11 @@ Deconv parse(const LayerHeader& h, const JsonNode& root) {
     }
   }
   const auto count = [](int64_t v) { return static_cast<std::size_t>(v); };
-  d.input = resolve_values(in.require("data"), count(int64_t{d.c} * d.y.size * d.x.size), bpe, vmin, vmax, h.seed);
-  d.weights = resolve_values(wt.require("data"), count(int64_t{d.k} * d.c * d.y.taps * d.x.taps), bpe, vmin, vmax,
-                             h.seed);
+  const auto values = [&](const JsonNode& node, std::size_t n) {
+    return fp16 ? resolve_fp16_values(node, n, h.seed) : resolve_values(node, n, bpe, vmin, vmax, h.seed);
+  };
+  d.input = values(in.require("data"), count(int64_t{d.c} * d.y.size * d.x.size));
+  d.weights = values(wt.require("data"), count(int64_t{d.k} * d.c * d.y.taps * d.x.taps));
   return d;
 }
 
@@ -271,14 +277,14 @@ json sub_conv(const JsonNode& root, const golden::HwConfig& hw, const LayerHeade
       }
     }
   }
-  json in{{"w", d.x.size}, {"h", d.y.size}, {"c", d.c}, {"data", {{"values", d.input}}}};
+  json in{{"w", d.x.size}, {"h", d.y.size}, {"c", d.c}, {"data", values_json(d.input, d.prec)}};
   if (j.contains("input") && j["input"].contains("converter")) in["converter"] = j["input"]["converter"];
   json s{{"unit", "conv"},
          {"config", hw.name},
          {"seed", h.seed},
-         {"precision", d.prec == golden::Precision::Int16 ? "int16" : "int8"},
+         {"precision", golden::precision_name(d.prec)},
          {"input", std::move(in)},
-         {"weights", {{"k", d.k}, {"r", d.y.m}, {"s", d.x.m}, {"data", {{"values", std::move(w)}}}}},
+         {"weights", {{"k", d.k}, {"r", d.y.m}, {"s", d.x.m}, {"data", values_json(w, d.prec)}}},
          {"padding",
           {{"left", d.x.pad_lo(px)}, {"right", d.x.pad_hi(px)}, {"top", d.y.pad_lo(py)}, {"bottom", d.y.pad_hi(py)}}}};
   for (const char* key : {"clip", "output", "bs", "bn", "ew"}) {
@@ -320,7 +326,9 @@ Plan plan(const LayerHeader& h, const JsonNode& root) {
 
   golden::RubikConfig& rc = p.rc;
   rc.mode = golden::RubikMode::Contract;
-  rc.precision = d.out_prec == golden::Precision::Int16 ? golden::RubikPrecision::Int16 : golden::RubikPrecision::Int8;
+  rc.precision = d.out_prec == golden::Precision::Fp16    ? golden::RubikPrecision::Fp16
+                 : d.out_prec == golden::Precision::Int16 ? golden::RubikPrecision::Int16
+                                                          : golden::RubikPrecision::Int8;
   rc.width = d.x.q;
   rc.height = d.y.q;
   rc.out_channels = d.k;

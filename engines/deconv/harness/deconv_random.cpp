@@ -5,7 +5,9 @@
 // to the `deconv` layer compiler; one it refuses (a crop the decomposition cannot express) is drawn
 // again, so every generated layer is legal. Run in cross mode on the RTL (nvdla_core and RUBIK over
 // one memory, harness/tops/core_pairs_rtl.cpp) against golden, both judged by the scatter-add
-// reference (harness/deconv_reference.hpp).
+// reference (harness/deconv_reference.hpp). --focus fp16: every layer fp16 (data in the fp16
+// regimes of `random conv --focus fp16`, fp16 or int16 out, the fp16 BS / BN / EW stages), on
+// golden judged by NVIDIA's C model alone (no fp16 conv RTL yet).
 #include <fmt/format.h>
 
 #include <stdexcept>
@@ -16,6 +18,7 @@
 #include "harness/regdb.hpp"
 #include "engines/deconv/harness/deconv.hpp"
 #include "engines/deconv/harness/deconv_random.hpp"
+#include "engines/sdp/harness/sdp_random_stages.hpp"
 
 namespace dla::harness {
 
@@ -25,34 +28,51 @@ using ojson = nlohmann::ordered_json;
 
 Program deconv_program(const LayerHeader& h, const JsonNode& root) { return engines::compile_deconv_layer(h, root).program; }
 
+// The shape, strides and kernel of a layer (both precisions draw them alike).
+struct Shape {
+  int sx, sy, s, r, w, h, c, k;
+};
+
+Shape draw_shape(Rng& d) {
+  Shape p{};
+  p.sx = static_cast<int>(d.chance(0.1) ? d.range(5, 8) : d.range(1, 4));
+  p.sy = static_cast<int>(d.chance(0.1) ? d.range(5, 8) : d.range(1, 4));
+  p.s = static_cast<int>(d.range(1, 2 * p.sx + 1));
+  p.r = static_cast<int>(d.range(1, 2 * p.sy + 1));
+  p.w = static_cast<int>(d.range(1, 6));
+  p.h = static_cast<int>(d.range(1, 6));
+  p.c = static_cast<int>(d.chance(0.2) ? d.range(30, 80) : d.range(1, 8));
+  p.k = static_cast<int>(d.chance(0.2) ? d.range(15, 40) : d.range(1, 8));
+  return p;
+}
+
+// Crop (40 %) and output padding (20 %).
+void draw_crop_and_padding(Rng& d, const Shape& p, ojson& doc, std::string& feat) {
+  if (d.chance(0.4)) {
+    const int mx = (p.s + p.sx - 1) / p.sx, my = (p.r + p.sy - 1) / p.sy;
+    doc["crop"] = ojson{{"left", d.range(0, (mx - 1) * p.sx)},
+                        {"right", d.range(0, p.s - 1)},
+                        {"top", d.range(0, (my - 1) * p.sy)},
+                        {"bottom", d.range(0, p.r - 1)}};
+    feat += " crop";
+  }
+  if (d.chance(0.2)) {
+    doc["output_padding"] = ojson{{"x", d.range(0, p.sx - 1)}, {"y", d.range(0, p.sy - 1)}};
+    feat += " output-padding";
+  }
+}
+
 ojson draw_layer(const RandomLayer& L, Rng& d, std::string& feat) {
   const bool int16 = d.chance(0.5);
-  const int sx = static_cast<int>(d.chance(0.1) ? d.range(5, 8) : d.range(1, 4));
-  const int sy = static_cast<int>(d.chance(0.1) ? d.range(5, 8) : d.range(1, 4));
-  const int s = static_cast<int>(d.range(1, 2 * sx + 1));
-  const int r = static_cast<int>(d.range(1, 2 * sy + 1));
-  const int w = static_cast<int>(d.range(1, 6));
-  const int h = static_cast<int>(d.range(1, 6));
-  const int c = static_cast<int>(d.chance(0.2) ? d.range(30, 80) : d.range(1, 8));
-  const int k = static_cast<int>(d.chance(0.2) ? d.range(15, 40) : d.range(1, 8));
+  const Shape p = draw_shape(d);
+  const auto [sx, sy, s, r, w, h, c, k] = p;
   ojson doc = random_layer_doc(L, 0, 0, 0);
   doc.erase("cube");
   doc["precision"] = int16 ? "int16" : "int8";
   doc["input"] = ojson{{"w", w}, {"h", h}, {"c", c}, {"data", {{"random", ojson::object()}}}};
   doc["weights"] = ojson{{"k", k}, {"r", r}, {"s", s}, {"data", {{"random", ojson::object()}}}};
   doc["stride"] = ojson{{"x", sx}, {"y", sy}};
-  if (d.chance(0.4)) {
-    const int mx = (s + sx - 1) / sx, my = (r + sy - 1) / sy;
-    doc["crop"] = ojson{{"left", d.range(0, (mx - 1) * sx)},
-                        {"right", d.range(0, s - 1)},
-                        {"top", d.range(0, (my - 1) * sy)},
-                        {"bottom", d.range(0, r - 1)}};
-    feat += " crop";
-  }
-  if (d.chance(0.2)) {
-    doc["output_padding"] = ojson{{"x", d.range(0, sx - 1)}, {"y", d.range(0, sy - 1)}};
-    feat += " output-padding";
-  }
+  draw_crop_and_padding(d, p, doc, feat);
   if (d.chance(0.3)) {
     doc["clip"] = d.range(0, 8);
     feat += " clip";
@@ -74,13 +94,40 @@ ojson draw_layer(const RandomLayer& L, Rng& d, std::string& feat) {
   return doc;
 }
 
+// --focus fp16: the shapes, strides, crops and output padding as above; fp16 data and weights;
+// no CACC clip (fp16 has none); fp16 BS / BN / EW stages (a deconv layer takes per-channel memory
+// operands only: a draw with per-element ones is refused and drawn again); int16 out now and then.
+ojson draw_layer_fp16(const RandomLayer& L, Rng& rng, std::string& feat) {
+  Draw d{rng};
+  const Shape p = draw_shape(rng);
+  ojson doc = random_layer_doc(L, 0, 0, 0);
+  doc.erase("cube");
+  doc["precision"] = "fp16";
+  doc["input"] = ojson{{"w", p.w}, {"h", p.h}, {"c", p.c}};
+  engines::sdp_draw::draw_fp16_data(d, doc["input"]["data"]);
+  doc["weights"] = ojson{{"k", p.k}, {"r", p.r}, {"s", p.s}};
+  engines::sdp_draw::draw_fp16_data(d, doc["weights"]["data"]);
+  doc["stride"] = ojson{{"x", p.sx}, {"y", p.sy}};
+  draw_crop_and_padding(rng, p, doc, feat);
+  if (d.chance(0.3)) engines::sdp_draw::draw_fp16_x_stage(d, "bs", doc, feat);
+  if (d.chance(0.2)) engines::sdp_draw::draw_fp16_x_stage(d, "bn", doc, feat);
+  engines::sdp_draw::draw_fp16_ew(static_cast<uint64_t>(rng.range(0, int64_t{1} << 62)), doc, feat, 0.2);
+  if (d.chance(0.2)) {
+    doc["output"] = ojson{{"precision", "int16"}};
+    feat += " int16-out";
+  }
+  feat = fmt::format("fp16 s{}x{} k{}x{} {}x{}x{} K{}{}", p.sx, p.sy, p.s, p.r, p.w, p.h, p.c, p.k, feat);
+  return doc;
+}
+
 // The bytes a layer's DMA moves, over-estimated from the draw: every sub-convolution reads the
 // input cube, the weights once, then the channel-extended cube written by SDP, read by RUBIK and
 // the output written (each at most the uncropped output in whole atoms).
 double moved_bytes(const ojson& doc) {
   const auto atoms = [](int64_t bytes) { return (bytes + 31) / 32 * 32; };
-  const int64_t bpe = doc["precision"] == "int16" ? 2 : 1;
-  const int64_t obpe = doc.contains("output") ? (doc["output"]["precision"] == "int16" ? 2 : 1) : bpe;
+  const int64_t bpe = doc["precision"] == "int8" ? 1 : 2;
+  const int64_t obpe =
+      doc.contains("output") && doc["output"].contains("precision") ? (doc["output"]["precision"] == "int8" ? 1 : 2) : bpe;
   const auto& in = doc["input"];
   const auto& wt = doc["weights"];
   const int64_t w = in["w"], h = in["h"], c = in["c"], k = wt["k"], r = wt["r"], s = wt["s"];
@@ -97,9 +144,11 @@ RandomLayer generate_deconv_layer(const golden::HwConfig& hw, RandomLayer L, Rng
     throw InputError("--config", hw.name,
                      "deconv layers run on nv_full only (their CONTRACT needs RBK, which exists there only, as in NVDLA)");
   }
+  const bool fp16 = L.focus == "fp16";
+  if (fp16) L.golden_only = "fp16: the convolution RTL has no fp16 yet (docs/FP16.md)";
   for (int attempt = 0; attempt < 256; ++attempt) {
     std::string feat;
-    ojson doc = draw_layer(L, rng, feat);
+    ojson doc = fp16 ? draw_layer_fp16(L, rng, feat) : draw_layer(L, rng, feat);
     if (random_layer_compiles(L, doc, &deconv_program)) {
       // Cost cap under a bandwidth limit: the layer's bytes within about 40k cycles (a second of
       // the two RTL tops; 0.125 byte per cycle made single layers run 76 s). No draw: other

@@ -63,14 +63,6 @@ constexpr uint8_t kGapFill = 0xa5;
 
 // ---- one layer as a layer of its unit ----------------------------------------------------------
 
-// A tensor's values as a unit layer reads them: integers, or fp16 bit patterns ("0x3c00").
-json values_json(const std::vector<int64_t>& v, golden::Precision p) {
-  if (p != golden::Precision::Fp16) return json{{"values", v}};
-  json a = json::array();
-  for (const int64_t x : v) a.push_back(fmt::format("{:#06x}", static_cast<uint16_t>(x)));
-  return json{{"values", std::move(a)}};
-}
-
 json unit_layer(const Net& n, const NetLayer& L, const JsonNode& node, uint64_t seed) {
   const NetTensor& in = n.out.tensors[static_cast<std::size_t>(L.input)];
   const NetTensor& out = n.out.tensors[static_cast<std::size_t>(L.output)];

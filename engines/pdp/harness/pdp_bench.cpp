@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <utility>
+#include <vector>
 
 #include "golden/config.hpp"
 #include "harness/json_reader.hpp"
@@ -89,7 +91,8 @@ void bench_fly(const golden::HwConfig& hw, const BenchOptions& opt, std::vector<
 
 std::vector<BenchCase> bench_pdp(const BenchOptions& opt) {
   // 64 x 32 x 64 int8 (`--ops N` scales H to about N input elements): max 2x2 stride 2, and
-  // average 3x3 stride 1 with one padded row/column on every side.
+  // average 3x3 stride 1 with one padded row/column on every side; the same in fp16 where the
+  // configuration has it (nv_full: half the elements per atom, so half NVDLA's rate per byte).
   int h = 32;
   if (opt.ops != 0) h = static_cast<int>(std::clamp<uint64_t>(opt.ops / (64 * 64), 1, 8192));
   struct Kind {
@@ -102,12 +105,18 @@ std::vector<BenchCase> bench_pdp(const BenchOptions& opt) {
        R"("method":"average","kernel":{"w":3,"h":3},"pad":{"left":1,"right":1,"top":1,"bottom":1,"value":5})"},
   };
   std::vector<BenchCase> cases;
+  std::vector<std::pair<const golden::HwConfig*, golden::Precision>> runs;
   for (const auto* cfg : {&golden::nv_small(), &golden::nv_large(), &golden::nv_full()}) {
+    runs.emplace_back(cfg, golden::Precision::Int8);
+    if (cfg->supports(golden::Precision::Fp16)) runs.emplace_back(cfg, golden::Precision::Fp16);
+  }
+  for (const auto& [cfg, prec] : runs) {
+    const bool fp16 = prec == golden::Precision::Fp16;
     for (const Kind& k : kinds) {
       const std::string text = fmt::format(
           R"({{"unit":"pdp","config":"{}","seed":{},"cube":{{"w":64,"h":{},"c":64}},
-  "input":{{"precision":"int8","data":{{"random":{{}}}}}},"pool":{{{}}},"output":{{}}}})",
-          cfg->name, opt.seed, h, k.pool);
+  "input":{{"precision":"{}","data":{{"random":{{}}}}}},"pool":{{{}}},"output":{{}}}})",
+          cfg->name, opt.seed, h, golden::precision_name(prec), k.pool);
       const auto doc = parse_json_text(fmt::format("bench-pdp-{}.json", cfg->name), text);
       LayerHeader hd;
       hd.file = doc->file;
@@ -122,7 +131,7 @@ std::vector<BenchCase> bench_pdp(const BenchOptions& opt) {
         if (st.op == StepOp::MemLoad) read += st.bytes.size();
         if (st.op == StepOp::Check && st.check == CheckKind::Golden) written += st.size;
       }
-      const uint64_t lanes = static_cast<uint64_t>(cfg->atom_bytes);  // int8: one element per byte
+      const uint64_t lanes = static_cast<uint64_t>(cfg->atom_bytes / (fp16 ? 2 : 1));  // elements per atom
       const uint64_t elements = uint64_t{64} * static_cast<uint64_t>(h) * ((64 + lanes - 1) / lanes * lanes);
       RunOptions ro;
       ro.mode = "rtl";
@@ -136,7 +145,7 @@ std::vector<BenchCase> bench_pdp(const BenchOptions& opt) {
       BenchCase b;
       b.unit = "pdp";
       b.config = cfg->name;
-      b.name = fmt::format("memory {}", k.name);
+      b.name = fmt::format("memory {}{}", fp16 ? "fp16 " : "", k.name);
       b.element = "element";
       b.cycles = rr.cycles;
       b.elements = elements;

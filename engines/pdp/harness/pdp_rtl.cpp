@@ -6,6 +6,7 @@
 #include <array>
 #include <map>
 
+#include "engines/pdp/golden/pdp.hpp"
 #include "golden/nvdla_regs.hpp"
 #include "harness/errors.hpp"
 #include "harness/regdb.hpp"
@@ -88,7 +89,16 @@ class PdpGuard {
              "runs without it");
     }
     const uint32_t fmt_p = p.reg(g, 0x84) & 3u;
-    if (fmt_p > 1) refuse("PDP.D_DATA_FORMAT", "only INT8 and INT16 data (fp16 is not implemented)");
+    if (fmt_p == 3) refuse("PDP.D_DATA_FORMAT", "INPUT_DATA 3 is reserved (0 INT8, 1 INT16, 2 FP16)");
+    if (fmt_p == 2) {
+      if (!hw_->supports(golden::Precision::Fp16)) {
+        refuse("PDP.D_DATA_FORMAT", fmt::format("FP16: {} has no fp16", hw_->name));
+      }
+      // fp16's own limits are the golden model's (an 8-wide average with a padded-line value)
+      const golden::PdpConfig cfg = golden::decode_pdp([&](uint32_t off) { return p.reg(g, off); },
+                                                       [&](uint32_t off) { return r.reg(g, off); }, hw_->atom_bytes);
+      if (const auto why = cfg.unsupported(*hw_); !why.empty()) refuse("PDP.D_*", why.front());
+    }
     if (fmt_p == 1 && !hw_->int16) refuse("PDP.D_DATA_FORMAT", fmt::format("INT16: {} has no int16", hw_->name));
     const auto m1 = [](uint32_t v, int lsb, int bits) { return static_cast<int>((v >> lsb) & ((1u << bits) - 1u)) + 1; };
     const int w = m1(p.reg(g, 0x0c), 0, 13), h = m1(p.reg(g, 0x10), 0, 13), c = m1(p.reg(g, 0x14), 0, 13);
@@ -153,7 +163,7 @@ class PdpGuard {
         refuse("SDP.D_DATA_FORMAT", fmt::format("SDP converts its output ({} -> {}) while it feeds PDP on the fly; "
                                                 "this RTL hands PDP SDP's memory atoms, whose packing then is not "
                                                 "PDP's (docs/PDP_RTL.md)",
-                                                proc == 0 ? "int8" : "int16", out == 0 ? "int8" : "int16"));
+                                                golden::precision_code_name(proc), golden::precision_code_name(out)));
       }
       return;  // PDP_RDMA does not run
     }

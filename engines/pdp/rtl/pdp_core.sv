@@ -1,5 +1,5 @@
-// NVDLA PDP + PDP_RDMA, integer data (int8, int16), off-flying (input from memory), register
-// level. Spec: ../shared/reference/pdp-cdp-bdma-rubik.md §1-2, nvdla-arithmetic.md §4;
+// NVDLA PDP + PDP_RDMA, integer data (int8, int16) and, with SupportFp16, fp16 (NVDLA v1),
+// off-flying (input from memory) or on the fly from SDP, register level. Spec: ../shared/reference/pdp-cdp-bdma-rubik.md §1-2, nvdla-arithmetic.md §4;
 // docs/PDP_RTL.md.
 //   * two CSB register blocks with ping-pong groups (the generated pdp_reg_top and
 //     pdp_rdma_reg_top, fields as structs); the layer starts when PDP's consumer group and
@@ -18,6 +18,12 @@
 //   * average: + KERNEL_WIDTH x PAD_VALUE_{nrow}X, then two multiplications by RECIP_KERNEL_WIDTH
 //     and RECIP_KERNEL_HEIGHT, each rounded half away from zero at 2^-16; the result is cast to
 //     int8/int16 (NVDLA casts without saturation);
+//   * fp16 (pdp_lane_fp, beside the integer lanes): max / min on fp16 patterns, the average in
+//     fp17 with NVDLA v1's float rules (docs/FP16.md "PDP"); NAN_TO_ZERO flushes NaN inputs read
+//     from memory to +0; D_NAN_INPUT_NUM / D_INF_INPUT_NUM count the NaN / Inf halves of every
+//     atom read from memory (a split's overlap columns read again, counted again), and
+//     D_NAN_OUTPUT_NUM the NaN halves of every atom written, into the consumer group at the
+//     layer's end (0 for integer data);
 //   * writer: whole atoms (all lanes of the last surface) at DST_BASE + split offset + line and
 //     surface strides, in processing order; PDP_DONE for the consumer group after the last write.
 module pdp_core #(
@@ -26,6 +32,7 @@ module pdp_core #(
   parameter logic [31:0] RdmaBase    = 32'ha000,
   parameter int unsigned Throughput  = 1,   // elements per cycle (PDP_THROUGHPUT)
   parameter int unsigned MaxInFlight = 16,  // DMA reads outstanding
+  parameter bit          SupportFp16 = 1'b0,  // fp16 data (NVDLA v1, nv_full)
   // Line buffer: 4096 int8 partial results per line (NVDLA), i.e. 4096 / atom bytes output
   // columns per split, int8 or int16 (smaller only for the synthesis check).
   parameter int unsigned MaxOutW     = 4096 >> AtomLog2,
@@ -78,6 +85,7 @@ module pdp_core #(
   logic pdp_armed, rdma_armed, pdp_consumer, rdma_consumer, layer_done;
   logic flying_q;  // the running layer's input is the flying port (ON_FLYING)
   logic [31:0] pdp_rdata, rdma_rdata;
+  nvdla_regs_pkg::pdp_hw2reg_t pdp_hw2reg;
   logic unused_s;
   logic        pdp_s_we, pdp_s_re, rdma_s_we, rdma_s_re, pdp_hit, rdma_hit;
   logic [11:0] pdp_s_off, rdma_s_off;
@@ -100,7 +108,7 @@ module pdp_core #(
     .s_wdata_o  (pdp_s_wdata),
     .s_rdata_i  ('0),
     .reg2hw_o   (pdp),
-    .hw2reg_i   ('0),
+    .hw2reg_i   (pdp_hw2reg),
     .consumer_o (pdp_consumer),
     .armed_o    (pdp_armed),
     .done_i     (layer_done)
@@ -139,7 +147,7 @@ module pdp_core #(
   // Values as counts (registers hold value - 1).
   typedef logic signed [17:0] pos_t;  // positions (columns, lines) incl. padding
   logic [1:0]  method;                // 0 average, 1 max, 2 min
-  logic        int16;
+  logic        wide, fp16;            // 16-bit elements (int16, fp16); fp16
   logic [8:0]  n_split;
   logic [13:0] in_h, out_h;
   logic [13:0] in_w, out_w;
@@ -150,7 +158,8 @@ module pdp_core #(
   logic [16:0] recip_w, recip_h;
   logic [6:0][18:0] pad_value;
   assign method     = pdp.operation_mode_cfg_pooling_method;
-  assign int16      = pdp.data_format == 2'd1;
+  assign wide       = pdp.data_format != 2'd0;
+  assign fp16       = SupportFp16 && pdp.data_format == 2'd2;
   assign n_split    = 9'(pdp.operation_mode_cfg_split_num) + 9'd1;
   assign in_w       = 14'(pdp.data_cube_in_width) + 14'd1;
   assign in_h       = 14'(pdp.data_cube_in_height) + 14'd1;
@@ -171,7 +180,7 @@ module pdp_core #(
   assign recip_w    = pdp.recip_kernel_width;
   assign recip_h    = pdp.recip_kernel_height;
   // surfaces = ceil(C / lanes per atom)
-  assign surfaces   = int16 ? 14'((14'(pdp.data_cube_in_channel) + 14'(Lanes / 2)) >> (AtomLog2 - 1))
+  assign surfaces   = wide ? 14'((14'(pdp.data_cube_in_channel) + 14'(Lanes / 2)) >> (AtomLog2 - 1))
                             : 14'((14'(pdp.data_cube_in_channel) + 14'(Lanes)) >> AtomLog2);
   assign pad_value  = {pdp.pooling_padding_value_7_cfg, pdp.pooling_padding_value_6_cfg,
                         pdp.pooling_padding_value_5_cfg, pdp.pooling_padding_value_4_cfg,
@@ -247,7 +256,7 @@ module pdp_core #(
   logic [AtomBits-1:0] pack_q;
 
   logic [BeatW-1:0] beats;     // beats per atom
-  assign beats = int16 ? BeatW'(Lanes / 2 / T) : BeatW'(Lanes / T);
+  assign beats = wide ? BeatW'(Lanes / 2 / T) : BeatW'(Lanes / T);
   logic last_beat;
   assign last_beat = beat_q == beats - BeatW'(1);
 
@@ -271,7 +280,7 @@ module pdp_core #(
 
   // element of lane l of the input atom
   function automatic logic signed [AccW-1:0] element(input int unsigned l);
-    if (int16) element = AccW'($signed(in_data[16*(l % (Lanes / 2)) +: 16]));
+    if (wide) element = AccW'($signed(in_data[16*(l % (Lanes / 2)) +: 16]));
     else element = AccW'($signed(in_data[8*l +: 8]));
   endfunction
 
@@ -366,6 +375,8 @@ module pdp_core #(
     end
   end
 
+  logic [T-1:0][7:0][AccW-1:0] hnew_i, vnew_i;  // the integer lanes' results
+  logic [T-1:0][15:0]          obeat_i;
   for (genvar t = 0; t < T; t++) begin : g_lane
     pdp_lane #(
       .AccW(AccW),
@@ -385,10 +396,89 @@ module pdp_core #(
       .v_pad_i  (v_pad),
       .recip_w_i(recip_w),
       .recip_h_i(recip_h),
-      .hacc_o   (hnew_b[t]),
-      .lb_o     (vnew[t]),
-      .out_o    (obeat[t])
+      .hacc_o   (hnew_i[t]),
+      .lb_o     (vnew_i[t]),
+      .out_o    (obeat_i[t])
     );
+  end
+
+  // fp16: the lanes in float, the pads as fp17 patterns (the low 17 bits of the 19-bit fields).
+  // The signals are declared here for both builds (Yosys cannot size a packed array declared
+  // inside a generate block); without SupportFp16 they are 0 and unused.
+  logic [T-1:0][15:0] raw16_b;  // the beat's fp16 elements as read
+  logic [16:0]        h_pad17, pad_nrow17;
+  always_comb begin
+    raw16_b = '0;
+    for (int unsigned b = 0; b < NBeats; b++) begin
+      if (beat_q == BeatW'(b)) begin
+        for (int unsigned t = 0; t < T; t++) raw16_b[t] = in_data[16*((b * T + t) % (Lanes / 2)) +: 16];
+      end
+    end
+    h_pad17    = (ncol == 4'd0 || ncol > 4'd7) ? '0 : pad_value[3'(ncol - 4'd1)][16:0];
+    pad_nrow17 = (nrow == 4'd0 || nrow > 4'd7) ? '0 : pad_value[3'(nrow - 4'd1)][16:0];
+  end
+  logic [T-1:0]       nan_b;     // the beat's elements that are NaNs
+  logic [T-1:0][15:0] elem16_b;  // ... flushed under NAN_TO_ZERO
+  logic [T-1:0][7:0][AccW-1:0] hnew_f, vnew_f;  // the fp16 lanes' results
+  logic [T-1:0][15:0] obeat_f;
+  logic [16:0]        v_pad17, kw17;
+  logic               flush_nan;
+  if (SupportFp16) begin : g_fp16
+    assign flush_nan = pdp.nan_flush_to_zero && !flying_q;
+    dla_fp_from_int #(.IntW(12), .ExpW(6), .MantW(10)) u_kw17 (
+      .a_i(12'(kw)),
+      .z_o(kw17)
+    );
+    dla_fp_mul #(.ExpW(6), .MantW(10)) u_vpad (
+      .a_i(pad_nrow17),
+      .b_i(kw17),
+      .z_o(v_pad17)
+    );
+    for (genvar t = 0; t < T; t++) begin : g_flush
+      assign nan_b[t]    = dla_fp_pkg::fp16_is_nan(raw16_b[t][14:0]);
+      assign elem16_b[t] = (flush_nan && nan_b[t]) ? 16'h0000 : raw16_b[t];
+    end
+    for (genvar t = 0; t < T; t++) begin : g_lane_fp
+      pdp_lane_fp #(.AccW(AccW)) u_lane (
+        .method_i  (method),
+        .elem_i    (elem16_b[t]),
+        .hacc_i    (hacc_b[t]),
+        .h_take_i  (h_take),
+        .h_first_i (h_first),
+        .h_sel_i   (h_lo_q[2:0]),
+        .h_pad_en_i(ncol != 4'd0),
+        .h_pad_i   (h_pad17),
+        .lb_i      (lb_b[t]),
+        .v_first_i (v_fresh_q),
+        .v_sel_i   (v_lo_q[2:0]),
+        .flush_i   (st_q == SVFlush),
+        .v_pad_en_i(nrow != 4'd0),
+        .v_pad_i   (v_pad17),
+        .recip_w_i (recip_w),
+        .recip_h_i (recip_h),
+        .hacc_o    (hnew_f[t]),
+        .lb_o      (vnew_f[t]),
+        .out_o     (obeat_f[t])
+      );
+    end
+    assign hnew_b = fp16 ? hnew_f : hnew_i;
+    assign vnew   = fp16 ? vnew_f : vnew_i;
+    assign obeat  = fp16 ? obeat_f : obeat_i;
+  end else begin : g_int_only
+    assign flush_nan = 1'b0;
+    assign nan_b     = '0;
+    assign elem16_b  = '0;
+    assign hnew_f    = '0;
+    assign vnew_f    = '0;
+    assign obeat_f   = '0;
+    assign v_pad17   = '0;
+    assign kw17      = '0;
+    logic unused_fp16;  // fp16 is 0 without SupportFp16
+    assign unused_fp16 = ^{fp16, raw16_b, h_pad17, pad_nrow17, flush_nan, nan_b, elem16_b, hnew_f, vnew_f,
+                           obeat_f, v_pad17, kw17};
+    assign hnew_b = hnew_i;
+    assign vnew   = vnew_i;
+    assign obeat  = obeat_i;
   end
 
   // ---- writer: the DMA write engine (dla_dma_wr, a 4-entry FIFO: docs/DMA.md)
@@ -402,7 +492,7 @@ module pdp_core #(
     for (int unsigned b = 0; b < NBeats; b++) begin
       if (beat_q == BeatW'(b)) begin
         for (int unsigned t = 0; t < T; t++) begin
-          if (int16) pack_d[16*((b * T + t) % (Lanes / 2)) +: 16] = obeat[t];
+          if (wide) pack_d[16*((b * T + t) % (Lanes / 2)) +: 16] = obeat[t];
           else pack_d[8*(b * T + t) +: 8] = obeat[t][7:0];
         end
       end
@@ -432,6 +522,51 @@ module pdp_core #(
     .pending_o      (unused_wr_pending),
     .idle_o         (wr_idle)
   );
+
+  // fp16's NaN / Inf counters, into the consumer group at the layer's end (0 for integer data)
+  logic [31:0] nan_in_q, inf_in_q, nan_out_q;
+  if (SupportFp16) begin : g_fp16_count
+    localparam int unsigned Halves = Lanes / 2;
+    // halves of an atom that are NaN / Inf
+    function automatic logic [31:0] count_halves(input logic [AtomBits-1:0] atom, input logic inf);
+      count_halves = '0;
+      for (int unsigned i = 0; i < Halves; i++) begin
+        if (inf ? dla_fp_pkg::fp16_is_inf(atom[16*i +: 15]) : dla_fp_pkg::fp16_is_nan(atom[16*i +: 15])) begin
+          count_halves = count_halves + 32'd1;
+        end
+      end
+    endfunction
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        nan_in_q  <= '0;
+        inf_in_q  <= '0;
+        nan_out_q <= '0;
+      end else if (start) begin
+        nan_in_q  <= '0;
+        inf_in_q  <= '0;
+        nan_out_q <= '0;
+      end else if (fp16) begin
+        if (in_valid && in_ready && !flying_q) begin
+          nan_in_q <= nan_in_q + count_halves(in_data, 1'b0);
+          inf_in_q <= inf_in_q + count_halves(in_data, 1'b1);
+        end
+        if (wf_in_valid) nan_out_q <= nan_out_q + count_halves(pack_d, 1'b0);
+      end
+    end
+  end else begin : g_int_count
+    assign nan_in_q  = '0;
+    assign inf_in_q  = '0;
+    assign nan_out_q = '0;
+  end
+  always_comb begin
+    pdp_hw2reg                   = '0;
+    pdp_hw2reg.inf_input_num_de  = layer_done;
+    pdp_hw2reg.inf_input_num     = inf_in_q;
+    pdp_hw2reg.nan_input_num_de  = layer_done;
+    pdp_hw2reg.nan_input_num     = nan_in_q;
+    pdp_hw2reg.nan_output_num_de = layer_done;
+    pdp_hw2reg.nan_output_num    = nan_out_q;
+  end
 
   // ---- the state machine advances a beat when its input and output are there
   always_comb begin

@@ -3,16 +3,18 @@
 // Parameter-free, because Yosys 0.55 asserts when -chparam re-derives a module with
 // parameterized children (docs/SYNTHESIS.md); the configuration comes from defines:
 //   (none)        nv_small: 8-byte atom, PDP_THROUGHPUT 1, 16 reads in flight
-//   PDP_SYNTH_T8  nv_large / nv_full: 32-byte atom, PDP_THROUGHPUT 8, 8 reads in flight
-//                 (every lane, window and bank of the datapath is there)
+//   PDP_SYNTH_T8  nv_full: 32-byte atom, PDP_THROUGHPUT 8, 8 reads in flight, fp16 (every
+//                 lane, window and bank of the integer and fp16 datapaths is there)
 `ifdef PDP_SYNTH_T8
 `define PDP_SYNTH_ATOM_LOG2 5
 `define PDP_SYNTH_T 8
 `define PDP_SYNTH_READS 8
+`define PDP_SYNTH_FP16 1'b1
 `else
 `define PDP_SYNTH_ATOM_LOG2 3
 `define PDP_SYNTH_T 1
 `define PDP_SYNTH_READS 16
+`define PDP_SYNTH_FP16 1'b0
 `endif
 `define PDP_SYNTH_BITS (8 << `PDP_SYNTH_ATOM_LOG2)
 module pdp_core_synth (
@@ -45,7 +47,8 @@ module pdp_core_synth (
     .AtomLog2   (`PDP_SYNTH_ATOM_LOG2),
     .Throughput (`PDP_SYNTH_T),
     .MaxInFlight(`PDP_SYNTH_READS),
-    .MaxOutW    (4)
+    .MaxOutW    (4),
+    .SupportFp16(`PDP_SYNTH_FP16)
   ) u_pdp (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),

@@ -38,12 +38,12 @@ module pdp_rdma #(
   localparam int unsigned Lanes = AtomBytes;  // int8 lanes of an atom
 
   // Split i of n: offset and width in atoms (overlap = kernel - stride, may be negative).
-  logic        r_int16;
+  logic        r_wide;  // 16-bit elements (int16, fp16)
   logic [8:0]  r_n_split;
   logic [10:0] r_first, r_mid, r_last;
   logic signed [5:0] r_overlap;
   logic [13:0] r_in_h_n, r_in_w_n, r_surfaces;
-  assign r_int16    = rdma_i.data_format == 2'd1;
+  assign r_wide     = rdma_i.data_format != 2'd0;
   assign r_n_split  = 9'(rdma_i.operation_mode_cfg) + 9'd1;
   assign r_first    = 11'(rdma_i.partial_width_in_partial_width_in_first) + 11'd1;
   assign r_last     = 11'(rdma_i.partial_width_in_partial_width_in_last) + 11'd1;
@@ -51,7 +51,7 @@ module pdp_rdma #(
   assign r_overlap  = $signed({2'b0, rdma_i.pooling_kernel_cfg_kernel_width}) - $signed({2'b0, rdma_i.pooling_kernel_cfg_kernel_stride_width});
   assign r_in_h_n   = 14'(rdma_i.data_cube_in_height) + 14'd1;
   assign r_in_w_n   = 14'(rdma_i.data_cube_in_width) + 14'd1;
-  assign r_surfaces = r_int16 ? 14'((14'(rdma_i.data_cube_in_channel) + 14'(Lanes / 2)) >> (AtomLog2 - 1))
+  assign r_surfaces = r_wide ? 14'((14'(rdma_i.data_cube_in_channel) + 14'(Lanes / 2)) >> (AtomLog2 - 1))
                               : 14'((14'(rdma_i.data_cube_in_channel) + 14'(Lanes)) >> AtomLog2);
 
   logic        rq_active_q;

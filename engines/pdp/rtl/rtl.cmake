@@ -4,11 +4,12 @@
 # ---- PDP (with PDP_RDMA): register level, CSB and DMA ports (engines/pdp/rtl/pdp_core.sv, docs/PDP_RTL.md).
 # It runs in nvdla_core (PDP alone, SDP -> PDP, conv -> SDP -> PDP), whose models and lint cover
 # it. Bases: master map (nv_small, nv_large), nvdlav1 map (nv_full);
-# PDP_THROUGHPUT 1 element per cycle on nv_small, 8 on nv_large and nv_full.
+# PDP_THROUGHPUT 1 element per cycle on nv_small, 8 on nv_large and nv_full; fp16 on nv_full.
 set(PDP_SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sat.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sshift_sat.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/nvdla_regs_pkg.sv
+    ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_fp_pkg.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_group_regs.sv
     ${DLA_ENGINES_DIR}/pdp/rtl/pdp_reg_top.sv
     ${DLA_ENGINES_DIR}/pdp/rtl/pdp_rdma_reg_top.sv
@@ -16,13 +17,15 @@ set(PDP_SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_pipe_ctrl.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/dma/dla_dma_rd.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/dma/dla_dma_wr.sv
+    ${FP_SOURCES}
     ${DLA_ENGINES_DIR}/pdp/rtl/pdp_lane.sv
+    ${DLA_ENGINES_DIR}/pdp/rtl/pdp_lane_fp.sv
     ${DLA_ENGINES_DIR}/pdp/rtl/pdp_rdma.sv
     ${DLA_ENGINES_DIR}/pdp/rtl/pdp_core.sv)
 # Synthesis of pdp_core with a 4-column line buffer (engines/pdp/rtl/pdp_core_synth.sv: the full one is
 # 8 x 512 x 8 32-bit flip-flops on nv_small), both in CI: nv_small (PDP_THROUGHPUT 1), and
-# PDP_THROUGHPUT 8 on 32-byte atoms (nv_large / nv_full; the 8 lanes are one module, pdp_lane,
-# which Yosys synthesizes once; docs/SYNTHESIS.md).
+# PDP_THROUGHPUT 8 on 32-byte atoms with fp16 (nv_full; the 8 lanes are one module each, pdp_lane
+# and pdp_lane_fp, which Yosys synthesizes once; docs/SYNTHESIS.md).
 # Since 2026-11-24 (session 12, CI budget) CI synthesizes PDP_THROUGHPUT 8 only, whose hierarchy
 # holds every module of the nv_small one; nv_small is elaborated in CI and synthesized by
 # scripts/synth-all.sh.

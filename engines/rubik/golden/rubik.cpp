@@ -1,4 +1,4 @@
-// NVDLA RUBIK (RBK), int8 / int16, register level. Spec: ../shared/reference/pdp-cdp-bdma-rubik.md
+// NVDLA RUBIK (RBK), int8 / int16 / fp16 (moved as 16-bit patterns), register level. Spec: ../shared/reference/pdp-cdp-bdma-rubik.md
 // §1 and §6, the programming guide seed 000_* (RUBIK); decisions: docs/RUBIK.md.
 #include "engines/rubik/golden/rubik.hpp"
 
@@ -217,9 +217,7 @@ std::vector<std::string> RubikConfig::unsupported(const HwConfig& hw) const {
                 " bytes (RBK exists on nv_full only, as in NVDLA)");
   }
   if (mode == RubikMode::Reserved) u.push_back("D_MISC_CFG.RUBIK_MODE 3 is reserved (0 CONTRACT, 1 SPLIT, 2 MERGE)");
-  if (precision == RubikPrecision::Fp16) {
-    u.push_back("D_MISC_CFG.IN_PRECISION FP16: the golden model has no fp16 RUBIK (int8 and int16 only)");
-  } else if (precision == RubikPrecision::Reserved) {
+  if (precision == RubikPrecision::Reserved) {
     u.push_back("D_MISC_CFG.IN_PRECISION 3 is reserved (0 INT8, 1 INT16, 2 FP16)");
   }
   if (mode == RubikMode::Contract && uint64_t(width) * uint64_t(sx) > 8192) {

@@ -1,5 +1,5 @@
-// The NVDLA RUBIK engine (RBK block, nv_full only): data-layout transforms of int8 / int16 data,
-// register level and bit exact.
+// The NVDLA RUBIK engine (RBK block, nv_full only): data-layout transforms of int8 / int16 / fp16
+// data (fp16 moves as 16-bit patterns, as int16), register level and bit exact.
 //   CONTRACT  depth-to-space for deconvolution: a W x H cube of sx*sy sub-cubes of Cout channels
 //             becomes a (W*sx) x (H*sy) x Cout cube (whole 32-byte atoms are moved);
 //   SPLIT     a W x H x C feature cube becomes C planes of H lines of W packed elements;

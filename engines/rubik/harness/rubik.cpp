@@ -118,8 +118,10 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
   c.mode = m == "contract" ? RubikMode::Contract : m == "split" ? RubikMode::Split : RubikMode::Merge;
   const bool contract = c.mode == RubikMode::Contract;
   const bool split = c.mode == RubikMode::Split;
-  const std::string prec = root.require("precision").as_choice({"int8", "int16"});
-  c.precision = prec == "int8" ? golden::RubikPrecision::Int8 : golden::RubikPrecision::Int16;
+  const std::string prec = root.require("precision").as_choice({"int8", "int16", "fp16"});
+  c.precision = prec == "int8"    ? golden::RubikPrecision::Int8
+                : prec == "int16" ? golden::RubikPrecision::Int16
+                                  : golden::RubikPrecision::Fp16;
   const int bpe = c.bpe();
   const int ca = c.lanes_per_atom();
 
@@ -253,9 +255,13 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
   c.dain_ram_mc = c.daout_ram_mc = true;
   if (const auto u = c.unsupported(hw); !u.empty()) root.fail(u.front());
   const int bits = 8 * bpe;
-  L.input = resolve_values(in.require("data"), static_cast<std::size_t>(count), bpe,
-                           static_cast<int64_t>(golden::min_of_bits(bits)),
-                           static_cast<int64_t>(golden::max_of_bits(bits)), h.seed);
+  // fp16 moves as 16-bit patterns (NVIDIA's C model: 16 elements per atom, as int16): any pattern,
+  // NaN payloads included, arrives unchanged.
+  L.input = c.precision == golden::RubikPrecision::Fp16
+                ? resolve_fp16_values(in.require("data"), static_cast<std::size_t>(count), h.seed)
+                : resolve_values(in.require("data"), static_cast<std::size_t>(count), bpe,
+                                 static_cast<int64_t>(golden::min_of_bits(bits)),
+                                 static_cast<int64_t>(golden::max_of_bits(bits)), h.seed);
   return L;
 }
 

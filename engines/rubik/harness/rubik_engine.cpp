@@ -31,7 +31,10 @@ Engine engine_rubik() {
                                         return rubik_ref::compare(rubik_ref::read_layer(root, L.seed), mem);
                                       },
                                   .golden_only_rtl = "RUBIK",
-                                  .focus = {}},
+                                  .focus = {RandomFocus{.name = "fp16",
+                                                        .has = &golden::HwConfig::int16,
+                                                        .what = "every layer fp16: any 16-bit pattern moved "
+                                                                "(NaN payloads, infinities, -0, denormals)"}}},
           .needs_register = "RBK.D_OP_ENABLE",
           .absent_rule = "rubik layers run on nv_full only (the RBK block exists there only, as in NVDLA)"};
 }

@@ -1,6 +1,6 @@
 // The `rubik` random-layer generator (docs/RANDOM.md, "rubik"): random legal RUBIK layers over the
 // whole space the `rubik` layer format expresses, nv_full only -- CONTRACT, SPLIT and MERGE; int8
-// and int16; cubes from 1x1x1 to wide lines and many surfaces (C not a multiple of the atom, C of
+// and int16 (fp16 with --focus fp16: any 16-bit pattern, NaN payloads included); cubes from 1x1x1 to wide lines and many surfaces (C not a multiple of the atom, C of
 // one atom exactly); CONTRACT strides sx, sy from 1 to 8 (and up to 32 now and then); packed
 // layouts or every stride the mode uses with a gap; bases anywhere in the 48-bit space, 32- or
 // 64-byte aligned as the mode needs. Each draw is handed to the `rubik` layer compiler; one it
@@ -37,8 +37,9 @@ int64_t draw_base(Rng& d, int64_t dflt, int64_t align) {
 
 ojson draw_layer(const RandomLayer& L, Rng& d, std::string& feat) {
   const int mode = static_cast<int>(d.range(0, 2));
-  const bool int16 = d.chance(0.5);
-  const int bpe = int16 ? 2 : 1;
+  const bool fp16 = L.focus == "fp16";
+  const bool int16 = d.chance(0.5) && !fp16;
+  const int bpe = int16 || fp16 ? 2 : 1;
   const int ca = 32 / bpe;
   int sx = 1, sy = 1;
   if (mode == 0) {
@@ -59,12 +60,18 @@ ojson draw_layer(const RandomLayer& L, Rng& d, std::string& feat) {
   ojson doc = random_layer_doc(L, w, h, c);
   const char* names[] = {"contract", "split", "merge"};
   doc["mode"] = names[mode];
-  doc["precision"] = int16 ? "int16" : "int8";
+  const char* precision = fp16 ? "fp16" : int16 ? "int16" : "int8";
+  doc["precision"] = precision;
   if (mode == 0 && (sx > 1 || sy > 1 || d.chance(0.5))) doc["stride"] = ojson{{"x", sx}, {"y", sy}};
 
   ojson in = ojson::object();
   ojson rnd = ojson::object();
-  if (d.chance(0.2)) {
+  if (fp16) {
+    // any pattern must arrive unchanged: every finite value, and NaNs with their payloads, +-0, +-inf
+    rnd["min"] = -65504;
+    rnd["max"] = 65504;
+    rnd["specials"] = 0.2;
+  } else if (d.chance(0.2)) {
     const int64_t m = (int64_t{1} << d.range(1, 8 * bpe - 1)) - 1;
     rnd["min"] = -m - 1;
     rnd["max"] = m;
@@ -116,7 +123,7 @@ ojson draw_layer(const RandomLayer& L, Rng& d, std::string& feat) {
   }
   doc["input"] = in;
   doc["output"] = out;
-  feat = fmt::format("{} {}{} {}x{}x{} ({} surface(s)){}", names[mode], int16 ? "int16" : "int8",
+  feat = fmt::format("{} {}{} {}x{}x{} ({} surface(s)){}", names[mode], precision,
                      mode == 0 ? fmt::format(" sx{} sy{}", sx, sy) : "", w, h, c, surfaces, feat);
   return doc;
 }

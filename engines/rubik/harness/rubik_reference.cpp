@@ -25,7 +25,7 @@ uint64_t opt(const JsonNode& n, const char* key, uint64_t dflt) {
 Layer read_layer(const JsonNode& root, uint64_t seed) {
   Layer L;
   L.mode = root.require("mode").as_string();
-  L.bpe = root.require("precision").as_string() == "int16" ? 2 : 1;
+  L.bpe = root.require("precision").as_string() == "int8" ? 1 : 2;  // int16, fp16
   const JsonNode cube = root.require("cube");
   L.W = static_cast<int>(cube.require("w").as_int(1, 1 << 20));
   L.H = static_cast<int>(cube.require("h").as_int(1, 1 << 20));
@@ -64,8 +64,11 @@ Layer read_layer(const JsonNode& root, uint64_t seed) {
                             static_cast<std::size_t>(L.C) * static_cast<std::size_t>(L.H) *
                             static_cast<std::size_t>(L.W);
   const int bits = 8 * L.bpe;
-  L.values = resolve_values(in.require("data"), count, L.bpe, -(int64_t{1} << (bits - 1)),
-                            (int64_t{1} << (bits - 1)) - 1, seed);
+  // fp16: 16-bit patterns (the reference moves bytes; what they mean does not matter)
+  L.values = root.require("precision").as_string() == "fp16"
+                 ? resolve_fp16_values(in.require("data"), count, seed)
+                 : resolve_values(in.require("data"), count, L.bpe, -(int64_t{1} << (bits - 1)),
+                                  (int64_t{1} << (bits - 1)) - 1, seed);
   return L;
 }
 

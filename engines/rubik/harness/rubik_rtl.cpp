@@ -23,7 +23,7 @@ namespace rb = golden::regs::rbk;
 // Mirrors the CSB writes to RBK (S_POINTER.PRODUCER, both groups' D_ registers) and, when a
 // group's D_OP_ENABLE.OP_EN is written 1, refuses (InputError naming the register and the rule)
 // what rubik_core does not compute as NVDLA does: everything golden::RubikConfig::unsupported
-// names (FP16, reserved codes, SPLIT / MERGE with DATAIN_CHANNEL != DATAOUT_CHANNEL, planar data
+// names (reserved codes, SPLIT / MERGE with DATAIN_CHANNEL != DATAOUT_CHANNEL, planar data
 // not 64-byte aligned, CONTRACT W·sx > 8192) and layers whose written atoms meet each other or
 // the atoms read (rubik_core reads ahead of its writes, so the result would depend on its
 // timing). The check is the golden model's own atom-level walk on a zero memory, values unused.

@@ -1,5 +1,5 @@
-// NVDLA RUBIK (RBK, data-layout transforms), int8 / int16, register level, 32-byte atoms
-// (nv_full). Spec: ../shared/reference/pdp-cdp-bdma-rubik.md §1, §4 and §6; what it computes and
+// NVDLA RUBIK (RBK, data-layout transforms), int8 / int16 / fp16 (fp16 moves as int16), register
+// level, 32-byte atoms (nv_full). Spec: ../shared/reference/pdp-cdp-bdma-rubik.md §1, §4 and §6; what it computes and
 // the decisions: docs/RUBIK.md §1 and §2; this engine: docs/RUBIK.md "RTL".
 //   * registers: S_STATUS, S_POINTER and both groups' D_ registers (the generated rbk_reg_top,
 //     fields as a struct); a group runs when its OP_EN is set and it is the consumer; done_o[group]
@@ -22,8 +22,8 @@
 //   * D_PERF_READ_STALL / D_PERF_WRITE_STALL: cycles a read / write request waits at the memory
 //     port while the layer runs with D_PERF_ENABLE.PERF_EN, written into the group at its end (0
 //     without PERF_EN).
-// Not handled here (the RTL device refuses them before OP_EN: engines/rubik/harness/rubik_rtl.cpp): FP16
-// and the reserved mode / precision codes (taken as int16 / MERGE), SPLIT / MERGE with
+// Not handled here (the RTL device refuses them before OP_EN: engines/rubik/harness/rubik_rtl.cpp): the
+// reserved mode / precision codes (taken as MERGE / int16), SPLIT / MERGE with
 // DATAIN_CHANNEL != DATAOUT_CHANNEL, overlapping atoms (the result would depend on the order).
 module rubik_core #(
   parameter logic [31:0] Base        = 32'h10000,  // nvdlav1 map (nv_full)

@@ -66,6 +66,8 @@ struct RandomSupport {
   RandomCompiled (*compile)(const LayerHeader&, const JsonNode&) = nullptr;
   // The independent reference's verdict on a device's memory after the layer: "" when it
   // agrees, else the first difference. Null when the unit has none of this kind.
+  // Empty when the memory agrees, else the first difference; "n/a: why" when the reference does
+  // not cover the layer (it then judges nothing).
   std::string (*memory_reference)(const JsonNode& root, const RandomLayer&, const Memory&) = nullptr;
   // Without an RTL of the unit in this build, a layer runs on golden alone judged by the memory
   // reference; this names the missing RTL in the verdict ("PDP"). Null: no golden-only runs.

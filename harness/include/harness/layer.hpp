@@ -92,5 +92,8 @@ struct UnitHandler {
 // payload), +-0, +-inf, +-max and denormal edges; "values" as parse_fp16, or a "file" of 16-bit
 // patterns. Sign-extended 16-bit patterns.
 [[nodiscard]] std::vector<int64_t> resolve_fp16_values(const JsonNode& node, std::size_t count, uint64_t seed);
+// The other way, for the layers a compiler generates: {"values": [...]} holding integers, or fp16
+// bit patterns ("0x3c00") when `p` is fp16.
+[[nodiscard]] nlohmann::json values_json(const std::vector<int64_t>& v, golden::Precision p);
 
 }  // namespace dla::harness

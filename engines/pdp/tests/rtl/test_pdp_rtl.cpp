@@ -20,7 +20,10 @@
 
 #include "cross_stress.hpp"
 #include "golden/config.hpp"
+#include "engines/pdp/harness/pdp.hpp"
+#include "engines/pdp/harness/pdp_random.hpp"
 #include "harness/errors.hpp"
+#include "harness/random_layers.hpp"
 #include "harness/nvdla_cfg.hpp"
 #include "harness/program_runner.hpp"
 #include "harness/regdb.hpp"
@@ -373,6 +376,40 @@ TEST_CASE("on the fly, an SDP that converts its output precision is refused (its
 
 TEST_CASE("every bundled pdp layer passes on the RTL against golden under the stress legs", "[rtl][pdp][pdp_layers]") {
   cross_stress::run_bundled_layers("pdp", 24);
+}
+
+// fp16 (nv_full): the bundled layers (max / min with specials and NAN_TO_ZERO, averages with pad
+// values, denormals and large values, a split) and generated ones (`random pdp --focus fp16`),
+// the NaN / Inf counters read back in each program. Golden is the judge here; NVIDIA's C model
+// judges the same generator three ways (tests/cmod/test_cmod_campaigns.cpp) and the bundled layers
+// (tests/cmod/test_fp16_layers_cmod.cpp).
+TEST_CASE("every bundled fp16 pdp layer passes on the RTL against golden under the stress legs", "[rtl][pdp][fp16]") {
+  cross_stress::run_bundled_layers("fp16", 6, false, "pdp_");
+}
+
+TEST_CASE("PDP RTL equals golden on 60 generated fp16 layers under the stress legs", "[rtl][pdp][fp16]") {
+  const std::vector<RunOptions> legs = cross_stress::options();
+  Rng rng = Rng::derive(17, "pdp_rtl_fp16");
+  for (int i = 0; i < 60; ++i) {
+    RandomLayer L;
+    L.unit = "pdp";
+    L.name = fmt::format("pdp_rtl_fp16_{}", i);
+    L.config = &dla::golden::nv_full();
+    L.seed = static_cast<uint64_t>(i) + 1;
+    L.focus = "fp16";
+    L = generate_pdp_layer(dla::golden::nv_full(), L, rng);
+    REQUIRE(L.doc.at("input").at("precision") == "fp16");
+    cross_stress::cross_with_reference(
+        L, legs[static_cast<std::size_t>(i) % legs.size()], &engines::compile_pdp_layer,
+        [](const dla::golden::HwConfig& hw, const RunOptions& o) {
+          std::string why;
+          auto d = make_rtl_device({"PDP", "PDP_RDMA"}, hw, o, why);
+          INFO(why);
+          REQUIRE(d != nullptr);
+          return d;
+        },
+        [](const RandomLayer&, const JsonNode&, const Memory&) { return std::string(); });
+  }
 }
 
 namespace {

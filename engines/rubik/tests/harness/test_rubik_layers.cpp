@@ -248,8 +248,10 @@ TEST_CASE("malformed rubik layers are refused naming the JSON pointer and the ru
       {layer_with("contract", "", R"({"line_stride":32})"), "/input | the input sub-cube layout is invalid"},
       {layer_with("merge", "", "{}", R"({"line_stride":32})"), "/output | the output cube layout is invalid"},
       {layer_with("split", "", "{}", R"({"base":2147483648})"), "/output/base | the output region"},
-      {R"({"unit":"rubik","config":"nv_full","mode":"split","precision":"fp16","cube":{"w":1,"h":1,"c":1},"input":{"data":{"random":{}}},"output":{}})",
+      {R"({"unit":"rubik","config":"nv_full","mode":"split","precision":"fp32","cube":{"w":1,"h":1,"c":1},"input":{"data":{"random":{}}},"output":{}})",
        "/precision | "},
+      {R"({"unit":"rubik","config":"nv_full","mode":"split","precision":"fp16","cube":{"w":1,"h":1,"c":1},"input":{"data":{"values":[0.1]}},"output":{}})",
+       "/input/data/values/0 | "},
       {R"({"unit":"rubik","config":"nv_full","mode":"split","precision":"int8","cube":{"w":1,"h":1,"c":1},"input":{"data":{"random":{}}},"output":{},"bogus":1})",
        "/bogus | "},
   };
