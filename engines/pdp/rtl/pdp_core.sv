@@ -317,6 +317,12 @@ module pdp_core #(
   logic [T-1:0][7:0][AccW-1:0] lb_b;          // the beat's lanes of lb_rd
   logic [T-1:0][7:0][AccW-1:0] vnew;          // new line-buffer values of the beat's lanes
 
+  // SVOpen / SHOpen open a window this cycle, and another one would follow
+  logic v_open, v_open_more, h_open, h_open_more;
+  assign v_open      = v_next_q < out_h && v_start_next_q <= pos_t'(row_q);
+  assign v_open_more = v_next_q + 14'd1 < out_h && v_start_next_q + pos_t'(sh) <= pos_t'(row_q);
+  assign h_open      = h_next_q < wout_q && h_start_next_q < 0;
+  assign h_open_more = h_next_q + 14'd1 < wout_q && h_start_next_q + pos_t'(sw) < 0;
   assign h_end_lo   = h_start_lo_q + pos_t'(kw) - pos_t'(1);
   assign v_end_lo   = v_start_lo_q + pos_t'(kh) - pos_t'(1);
   assign h_open_now = st_q == SStream && h_next_q < wout_q && h_start_next_q == pos_t'(col_q);
@@ -646,12 +652,15 @@ module pdp_core #(
           wline_base_q   <= wsurf_base_q;
           st_q           <= SVOpen;
         end
+        // One output line opened a cycle; the line's horizontal state is set up in the cycle of the
+        // last opening (or alone when none opens), and SHOpen is skipped without left padding.
         SVOpen: begin
-          if (v_next_q < out_h && v_start_next_q <= pos_t'(row_q)) begin
+          if (v_open) begin
             v_fresh_q[v_next_q[2:0]] <= 1'b1;
             v_next_q       <= v_next_q + 14'd1;
             v_start_next_q <= v_start_next_q + pos_t'(sh);
-          end else begin
+          end
+          if (!v_open || !v_open_more) begin
             h_lo_q         <= '0;
             h_next_q       <= '0;
             h_start_lo_q   <= -pos_t'(padl_q);
@@ -659,17 +668,17 @@ module pdp_core #(
             h_fresh_q      <= '0;
             col_q          <= '0;
             beat_q         <= '0;
-            st_q           <= SHOpen;
+            st_q           <= padl_q != 3'd0 ? SHOpen : SStream;
           end
         end
+        // The windows starting in the left padding, one a cycle, the stream following the last.
         SHOpen: begin
-          if (h_next_q < wout_q && h_start_next_q < 0) begin
+          if (h_open) begin
             h_fresh_q[h_next_q[2:0]] <= 1'b1;
             h_next_q       <= h_next_q + 14'd1;
             h_start_next_q <= h_start_next_q + pos_t'(sw);
-          end else begin
-            st_q <= SStream;
           end
+          if (!h_open || !h_open_more) st_q <= SStream;
         end
         SStream: if (go) begin
           if (!last_beat) begin
@@ -686,7 +695,8 @@ module pdp_core #(
               h_start_lo_q <= h_start_lo_q + pos_t'(sw);
             end
             col_q <= col_q + 14'd1;
-            if (col_q + 14'd1 == win_q) st_q <= SHFlush;
+            // the line's last column: the windows reaching into the right padding, if any
+            if (col_q + 14'd1 == win_q) st_q <= h_lo_q + 14'(h_complete) >= wout_q ? SRowEnd : SHFlush;
           end
         end
         SHFlush: begin
@@ -699,6 +709,7 @@ module pdp_core #(
               beat_q       <= '0;
               h_lo_q       <= h_lo_q + 14'd1;
               h_start_lo_q <= h_start_lo_q + pos_t'(sw);
+              if (h_lo_q + 14'd1 >= wout_q) st_q <= SRowEnd;
             end
           end
         end

@@ -5,7 +5,8 @@
 // for NaN payloads and signed zeros:
 //   * a window's row: the running value first, then the new element (max / min on fp16; average
 //     widens each element to fp17 and adds in fp17), then + PAD_VALUE_{ncol}X (fp17) when the
-//     window has padded columns (only then: -0 + 0 would be +0);
+//     window has padded columns, as NVIDIA's model adds it (adding +0 otherwise would change
+//     nothing: NVDLA's adder keeps the first operand's sign on -0 + +0);
 //   * a line-buffer bank: the new row result first, then the bank's value;
 //   * an average's total: + KERNEL_WIDTH x PAD_VALUE_{nrow}X (fp17, formed once in pdp_core) when
 //     the window has padded lines, then x RECIP_KERNEL_WIDTH, x RECIP_KERNEL_HEIGHT (fp17) and
