@@ -1,6 +1,6 @@
 // NVDLA PDP + PDP_RDMA, integer data (int8, int16) and, with SupportFp16, fp16 (NVDLA v1),
-// off-flying (input from memory) or on the fly from SDP, register level. Spec: ../shared/reference/pdp-cdp-bdma-rubik.md §1-2, nvdla-arithmetic.md §4;
-// docs/PDP_RTL.md.
+// off-flying (input from memory) or on the fly from SDP, register level. Spec:
+// ../shared/reference/pdp-cdp-bdma-rubik.md §1-2, nvdla-arithmetic.md §4; docs/PDP_RTL.md.
 //   * two CSB register blocks with ping-pong groups (the generated pdp_reg_top and
 //     pdp_rdma_reg_top, fields as structs); the layer starts when PDP's consumer group and
 //     PDP_RDMA's consumer group are both armed (either enable order), and both groups are released
@@ -408,21 +408,13 @@ module pdp_core #(
     );
   end
 
-  // fp16: the lanes in float, the pads as fp17 patterns (the low 17 bits of the 19-bit fields).
-  // The signals are declared here for both builds (Yosys cannot size a packed array declared
-  // inside a generate block); without SupportFp16 they are 0 and unused.
-  logic [T-1:0][15:0] raw16_b;  // the beat's fp16 elements as read
-  logic [16:0]        h_pad17, pad_nrow17;
-  always_comb begin
-    raw16_b = '0;
-    for (int unsigned b = 0; b < NBeats; b++) begin
-      if (beat_q == BeatW'(b)) begin
-        for (int unsigned t = 0; t < T; t++) raw16_b[t] = in_data[16*((b * T + t) % (Lanes / 2)) +: 16];
-      end
-    end
-    h_pad17    = (ncol == 4'd0 || ncol > 4'd7) ? '0 : pad_value[3'(ncol - 4'd1)][16:0];
-    pad_nrow17 = (nrow == 4'd0 || nrow > 4'd7) ? '0 : pad_value[3'(nrow - 4'd1)][16:0];
-  end
+  // fp16: the lanes in float; the beat's elements are elem_b's low 16 bits (16-bit lanes), the
+  // pads padv()'s low 17 bits (fp17 patterns). The signals are declared here for both builds
+  // (Yosys cannot size a packed array declared inside a generate block); without SupportFp16
+  // they are 0 and unused.
+  logic [16:0] h_pad17, pad_nrow17;
+  assign h_pad17    = h_pad[16:0];
+  assign pad_nrow17 = 17'(padv(nrow));
   logic [T-1:0]       nan_b;     // the beat's elements that are NaNs
   logic [T-1:0][15:0] elem16_b;  // ... flushed under NAN_TO_ZERO
   logic [T-1:0][7:0][AccW-1:0] hnew_f, vnew_f;  // the fp16 lanes' results
@@ -441,8 +433,8 @@ module pdp_core #(
       .z_o(v_pad17)
     );
     for (genvar t = 0; t < T; t++) begin : g_flush
-      assign nan_b[t]    = dla_fp_pkg::fp16_is_nan(raw16_b[t][14:0]);
-      assign elem16_b[t] = (flush_nan && nan_b[t]) ? 16'h0000 : raw16_b[t];
+      assign nan_b[t]    = dla_fp_pkg::fp16_is_nan(elem_b[t][14:0]);
+      assign elem16_b[t] = (flush_nan && nan_b[t]) ? 16'h0000 : elem_b[t][15:0];
     end
     for (genvar t = 0; t < T; t++) begin : g_lane_fp
       pdp_lane_fp #(.AccW(AccW)) u_lane (
@@ -480,7 +472,7 @@ module pdp_core #(
     assign v_pad17   = '0;
     assign kw17      = '0;
     logic unused_fp16;  // fp16 is 0 without SupportFp16
-    assign unused_fp16 = ^{fp16, raw16_b, h_pad17, pad_nrow17, flush_nan, nan_b, elem16_b, hnew_f, vnew_f,
+    assign unused_fp16 = ^{fp16, h_pad17, pad_nrow17, flush_nan, nan_b, elem16_b, hnew_f, vnew_f,
                            obeat_f, v_pad17, kw17};
     assign hnew_b = hnew_i;
     assign vnew   = vnew_i;
