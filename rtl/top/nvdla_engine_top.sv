@@ -16,6 +16,7 @@ module nvdla_engine_top #(
   /* verilator lint_off UNUSEDPARAM */
   parameter logic [31:0] RdmaBase   = 32'hc000,  // CDP_RDMA's block (CDP only)
   parameter int unsigned Throughput = 1,         // CDP_THROUGHPUT (CDP only)
+  parameter bit          SupportFp16 = 1'b0,     // fp16 data (CDP only; NVDLA v1)
   parameter int unsigned FifoDepth  = 20,        // BDMA's command FIFO (BDMA only)
   /* verilator lint_on UNUSEDPARAM */
   parameter int unsigned RdSlots    = 8,         // DMA reads in flight
@@ -90,7 +91,8 @@ module nvdla_engine_top #(
       .CdpBase    (Base),
       .RdmaBase   (RdmaBase),
       .Throughput (Throughput),
-      .MaxInFlight(RdSlots)
+      .MaxInFlight(RdSlots),
+      .SupportFp16(SupportFp16)
     ) u_cdp (
       .clk_i             (clk_i),
       .rst_ni            (rst_ni),

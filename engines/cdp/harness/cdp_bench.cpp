@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 
 #include "golden/config.hpp"
 #include "engines/lut/golden/lut.hpp"
@@ -21,15 +23,17 @@ namespace {
 constexpr uint64_t kIn = 0x80000000ull, kOut = 0x81000000ull;
 
 // An LRN layer of w x h x c from memory: the LUT (LE exponent, LO linear) loaded through
-// S_LUT_ACCESS_*, window 5, both converters active, CDP then CDP_RDMA enabled.
-Program bench_program(const golden::HwConfig& hw, int w, int h, int c, bool int16, uint64_t seed) {
+// S_LUT_ACCESS_*, window 5, both converters active (integer data), CDP then CDP_RDMA enabled.
+// fmt is NVDLA's D_DATA_FORMAT code (0 int8, 1 int16, 2 fp16: fp32 ranges, fp16 entries).
+Program bench_program(const golden::HwConfig& hw, int w, int h, int c, uint32_t fmt_v, uint64_t seed) {
+  static constexpr std::array<const char*, 3> kSuffix{"", "_int16", "_fp16"};
   LayerHeader hd;
   hd.file = "bench-cdp";
-  hd.name = fmt::format("bench_cdp_{}{}", hw.name, int16 ? "_int16" : "");
+  hd.name = fmt::format("bench_cdp_{}{}", hw.name, kSuffix.at(fmt_v));
   hd.config = &hw;
   hd.seed = seed;
   ProgramBuilder b(hd);
-  const int atom = hw.atom_bytes, bpe = int16 ? 2 : 1, lanes = atom / bpe, surf = (c + lanes - 1) / lanes;
+  const int atom = hw.atom_bytes, bpe = fmt_v != 0 ? 2 : 1, lanes = atom / bpe, surf = (c + lanes - 1) / lanes;
   Rng rng = Rng::derive(seed, "bench cdp");
   std::vector<uint8_t> in(static_cast<std::size_t>(surf * h * w * atom));
   for (auto& v : in) v = static_cast<uint8_t>(rng.next());
@@ -39,19 +43,27 @@ Program bench_program(const golden::HwConfig& hw, int w, int h, int c, bool int1
   cdp("S_POINTER", 0);
   rdma("S_POINTER", 0);
   golden::LutConfig lut;
-  lut.precision = int16 ? golden::LutPrecision::Int16 : golden::LutPrecision::Int8;
+  lut.precision = fmt_v == 0 ? golden::LutPrecision::Int8 : golden::LutPrecision::Int16;
   lut.le_index_offset = 0;
-  lut.lo_index_select = static_cast<int8_t>(int16 ? 20 : 8);
-  lut.le_end = int64_t{1} << 36;
-  lut.lo_end = int64_t{256} << lut.lo_index_select;
+  lut.lo_index_select = static_cast<int8_t>(fmt_v == 1 ? 20 : fmt_v == 2 ? 0 : 8);
   golden::LutTables t;
-  for (std::size_t i = 0; i < t.le.size(); ++i) t.le[i] = static_cast<int16_t>(16384 >> (i / 4));
-  for (std::size_t i = 0; i < t.lo.size(); ++i) t.lo[i] = static_cast<int16_t>(16384 - 32 * i);
+  if (fmt_v == 2) {
+    // fp32 range registers (LE 0 .. 2^64, LO 0 .. 256), fp16 entries (1.0 halving every 4, and
+    // 1.0 down by 2^-9 a step)
+    lut.le_end = std::bit_cast<uint32_t>(0x1p64f);
+    lut.lo_end = std::bit_cast<uint32_t>(256.0f);
+    for (std::size_t i = 0; i < t.le.size(); ++i) t.le[i] = static_cast<int16_t>(0x3c00 - 0x400 * (i / 4));
+    for (std::size_t i = 0; i < t.lo.size(); ++i) t.lo[i] = static_cast<int16_t>(0x3c00 - i);
+  } else {
+    lut.le_end = int64_t{1} << 36;
+    lut.lo_end = int64_t{256} << lut.lo_index_select;
+    for (std::size_t i = 0; i < t.le.size(); ++i) t.le[i] = static_cast<int16_t>(16384 >> (i / 4));
+    for (std::size_t i = 0; i < t.lo.size(); ++i) t.lo[i] = static_cast<int16_t>(16384 - 32 * i);
+  }
   for (const auto& [off, v] : golden::lut_register_writes(golden::LutVariant::Cdp, lut, t)) {
     b.write(b.reg_at("CDP", off), v);
   }
   const auto u = [](int v) { return static_cast<uint32_t>(v); };
-  const uint32_t fmt_v = int16 ? 1u : 0u;
   cdp("D_DST_BASE_ADDR_LOW", static_cast<uint32_t>(kOut));
   cdp("D_DST_LINE_STRIDE", u(w * atom));
   cdp("D_DST_SURFACE_STRIDE", u(w * h * atom));
@@ -76,28 +88,30 @@ Program bench_program(const golden::HwConfig& hw, int w, int h, int c, bool int1
 }  // namespace
 
 std::vector<BenchCase> bench_cdp(const BenchOptions& opt) {
-  // 64 x 32 x 64 (`--ops N` scales H to about N input elements), int8; int16 on nv_full.
+  // 64 x 32 x 64 (`--ops N` scales H to about N input elements), int8; int16 and fp16 on nv_full.
   int h = 32;
   if (opt.ops != 0) h = static_cast<int>(std::clamp<uint64_t>(opt.ops / (64 * 64), 1, 8192));
   constexpr int kW = 64, kC = 64;
   struct Case {
     const golden::HwConfig* hw;
-    bool int16;
+    uint32_t fmt;  // D_DATA_FORMAT
   };
+  static constexpr std::array<const char*, 3> kName{"int8", "int16", "fp16"};
   std::vector<BenchCase> cases;
-  for (const Case& k : {Case{&golden::nv_small(), false}, Case{&golden::nv_large(), false},
-                        Case{&golden::nv_full(), false}, Case{&golden::nv_full(), true}}) {
+  for (const Case& k : {Case{&golden::nv_small(), 0}, Case{&golden::nv_large(), 0}, Case{&golden::nv_full(), 0},
+                        Case{&golden::nv_full(), 1}, Case{&golden::nv_full(), 2}}) {
     const golden::HwConfig& cfg = *k.hw;
-    const Program prog = bench_program(cfg, kW, h, kC, k.int16, opt.seed);
-    const uint64_t lanes = static_cast<uint64_t>(cfg.atom_bytes / (k.int16 ? 2 : 1));
+    const Program prog = bench_program(cfg, kW, h, kC, k.fmt, opt.seed);
+    const uint64_t bpe = k.fmt != 0 ? 2 : 1;
+    const uint64_t lanes = static_cast<uint64_t>(cfg.atom_bytes) / bpe;
     const uint64_t elements = uint64_t{kW} * static_cast<uint64_t>(h) * ((kC + lanes - 1) / lanes * lanes);
-    const uint64_t bytes = 2 * elements * (k.int16 ? 2 : 1);  // every element read and written once
+    const uint64_t bytes = 2 * elements * bpe;  // every element read and written once
     double sec = 0;
     const RunResult rr = run_bench_rtl(prog, cfg, opt, sec);
     BenchCase b;
     b.unit = "cdp";
     b.config = cfg.name;
-    b.name = fmt::format("memory lrn5 {}", k.int16 ? "int16" : "int8");
+    b.name = fmt::format("memory lrn5 {}", kName.at(k.fmt));
     b.element = "element";
     b.cycles = rr.cycles;
     b.elements = elements;

@@ -4,7 +4,7 @@
 // input and output converters over their field ranges (saturating or not), LUTs built by
 // function (lrn, and sigmoid / tanh / exp on the signed input with SQSUM_BYPASS) or given as
 // random tables with random linear / exponent placements, priorities, slopes and shifts, strided
-// layouts; fp16 with --focus fp16 (judged by NVIDIA's C model). Each draw is handed to the `cdp` layer compiler; one it refuses (a placement the table
+// layouts; fp16 with --focus fp16 (the RTL against golden; NVIDIA's C model with --judge cmod). Each draw is handed to the `cdp` layer compiler; one it refuses (a placement the table
 // builder cannot make) is drawn again, so every generated layer is legal.
 #include <fmt/format.h>
 
@@ -213,7 +213,7 @@ ojson draw_layer(const golden::HwConfig& hw, const RandomLayer& L, Pick& d, std:
 // integers; data in one of four regimes (around 1, tens, the whole finite range, denormal
 // magnitudes) with specials; NAN_TO_ZERO; the LUT built by function (LRN of the square sum with a
 // random k / alpha / beta, or sigmoid / tanh / exp of the datum with SQSUM_BYPASS) at a random
-// placement of both tables, random priorities and fp16 slopes. NVIDIA's C model judges them.
+// placement of both tables, random priorities and fp16 slopes. The RTL runs them against golden; NVIDIA's C model judges both.
 ojson draw_layer_fp16(const RandomLayer& L, Pick& d, std::string& feat) {
   const int window = static_cast<int>(3 + 2 * d.i(0, 3));
   const bool sqsum_bypass = d.chance(0.15);
@@ -263,6 +263,14 @@ ojson draw_layer_fp16(const RandomLayer& L, Pick& d, std::string& feat) {
   lut["lo_index_select"] = d.i(-6, 6);
   ojson regs = ojson::object();
   for (const char* pr : {"uflow_priority", "oflow_priority", "hybrid_priority"}) regs[pr] = d.chance(0.5) ? "lo" : "le";
+  if (d.chance(0.15)) {
+    // The whole 8-bit range of the selects and the offset (fp16 reads all 8 bits): mostly every
+    // lookup under- or overflows the tables, which the extrapolation then carries.
+    regs["le_index_select"] = d.i(-128, 127);
+    regs["lo_index_select"] = d.i(-128, 127);
+    regs["le_index_offset"] = d.i(-128, 127);
+    feat += " wide-selects";
+  }
   if (d.chance(0.3)) {
     static constexpr const char* kSlopes[] = {"0x0000", "0x3c00", "0xb800", "0x2000", "0x7bff", "nan"};
     for (const char* sl : {"le_uflow_scale", "le_oflow_scale", "lo_uflow_scale", "lo_oflow_scale"}) regs[sl] = kSlopes[d.i(0, 5)];
@@ -282,7 +290,6 @@ ojson draw_layer_fp16(const RandomLayer& L, Pick& d, std::string& feat) {
 RandomLayer generate_cdp_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng) {
   Pick d{rng};
   const bool fp16 = L.focus == "fp16";
-  if (fp16) L.golden_only = "fp16: the RTL has no fp16 yet (docs/FP16.md)";
   for (int attempt = 0; attempt < 64; ++attempt) {
     std::string feat;
     ojson doc = fp16 ? draw_layer_fp16(L, d, feat) : draw_layer(hw, L, d, feat);

@@ -76,16 +76,20 @@ class CdpGuard {
     // D_DATA_FORMAT resets to INT16 (1) in CDP, INT8 (0) in CDP_RDMA.
     const uint32_t fmt_c = c.group[g].count(0x68) != 0 ? c.reg(g, 0x68) & 3u : 1u;
     const uint32_t fmt_r = r.reg(g, 0x34) & 3u;
-    if (fmt_c > 1 || fmt_r > 1) {
-      refuse(fmt_c > 1 ? "CDP.D_DATA_FORMAT" : "CDP_RDMA.D_DATA_FORMAT",
-             "only INT8 and INT16 data (fp16 is not implemented)");
+    static constexpr std::array<const char*, 4> kFormat{"INT8", "INT16", "FP16", "reserved (3)"};
+    if (fmt_c == 3 || fmt_r == 3) {
+      refuse(fmt_c == 3 ? "CDP.D_DATA_FORMAT" : "CDP_RDMA.D_DATA_FORMAT", "3 is reserved (0 INT8, 1 INT16, 2 FP16)");
     }
     if (fmt_c != fmt_r) {
       refuse("CDP.D_DATA_FORMAT", fmt::format("CDP's precision ({}) differs from CDP_RDMA's ({}): the datapath "
-                                              "would convert data of the other width",
-                                              fmt_c == 1 ? "INT16" : "INT8", fmt_r == 1 ? "INT16" : "INT8"));
+                                              "would convert data of the other kind",
+                                              kFormat[fmt_c], kFormat[fmt_r]));
     }
     if (fmt_c == 1 && !hw_->int16) refuse("CDP.D_DATA_FORMAT", fmt::format("INT16: {} has no int16", hw_->name));
+    // NVDLA v1 (nv_full) has fp16 beside int16; the RTL's fp16 lanes exist where the build has it.
+    if (fmt_c == 2 && !hw_->supports(golden::Precision::Fp16)) {
+      refuse("CDP.D_DATA_FORMAT", fmt::format("FP16: {} has no fp16", hw_->name));
+    }
     // Whole-atom reads and writes: addresses and strides on the atom grid.
     const auto atom = static_cast<uint32_t>(hw_->atom_bytes);
     const auto aligned = [&](const Block& b, uint32_t off, const char* reg) {

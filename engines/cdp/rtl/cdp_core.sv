@@ -1,5 +1,5 @@
 // NVDLA CDP + CDP_RDMA (local response normalization across channels), integer data (int8,
-// int16), register level. Spec: ../shared/reference/pdp-cdp-bdma-rubik.md §1 and §3,
+// int16) and, with SupportFp16, fp16 (NVDLA v1), register level. Spec: ../shared/reference/pdp-cdp-bdma-rubik.md §1 and §3,
 // nvdla-arithmetic.md §1.5 and §5; docs/CDP_RTL.md.
 //   * two CSB register blocks with ping-pong groups (the generated cdp_reg_top and
 //     cdp_rdma_reg_top, fields as structs); CDP's S_LUT_* registers are single:
@@ -23,13 +23,21 @@
 //     (the engine's CDP semantics, every lookup of every lane, while D_PERF_ENABLE.LUT_EN),
 //     D_PERF_WRITE_STALL / CDP_RDMA
 //     D_PERF_READ_STALL (cycles a write / read request waits, when DMA_EN); D_NAN_* / D_INF_*
-//     stay 0 (integer data); CDP_DONE for the consumer group after the last write.
+//     (fp16; 0 for integer data); CDP_DONE for the consumer group after the last write;
+//   * fp16 (docs/FP16.md "CDP in fp16"): the same walk, ring and beats as int16; each element
+//     flushed (channels outside [0, C), NaNs with NAN_TO_ZERO) to +0, widened exactly to fp17
+//     and fp32, squared in fp32, the squares summed in fp32 by NVDLA's order (c-1 + c+1, + c,
+//     then each further pair added outward); the LUT engine's float lanes; x times the LUT value
+//     in fp17 (MUL_BYPASS: the LUT value, a NaN datum itself), narrowed to fp16. The converters
+//     are not read. D_NAN_INPUT_NUM / D_INF_INPUT_NUM count every element of every atom read,
+//     D_NAN_OUTPUT_NUM every element written.
 module cdp_core #(
   parameter int unsigned AtomLog2    = 3,   // 8-byte memory atom (nv_small); 5 for nv_large/nv_full
   parameter logic [31:0] CdpBase     = 32'hd000,
   parameter logic [31:0] RdmaBase    = 32'hc000,
   parameter int unsigned Throughput  = 1,   // elements per cycle (CDP_THROUGHPUT)
   parameter int unsigned MaxInFlight = 8,   // DMA reads outstanding
+  parameter bit          SupportFp16 = 1'b0,  // fp16 data (NVDLA v1, nv_full)
   localparam int unsigned AtomBytes  = 1 << AtomLog2,
   localparam int unsigned AtomBits   = 8 * AtomBytes
 ) (
@@ -168,21 +176,23 @@ module cdp_core #(
 
   // Cube (CDP_RDMA's registers; CDP has no size registers), precision (CDP's D_DATA_FORMAT; the
   // RTL device refuses a CDP_RDMA format that differs).
-  logic        int16;
+  logic        int16, wide, fp16;  // int16; 16-bit elements (int16, fp16); fp16
   logic [13:0] cube_w, cube_h, cube_c, surfaces;
   logic [3:0]  half_n;      // NORMALZ_LEN / 2: 1, 2, 3, 4
   logic        sq_bypass, mul_bypass;
   logic [BeatW-1:0] beats;  // beats per atom
   assign int16      = cdp.data_format == 2'd1;
+  assign wide       = cdp.data_format != 2'd0;
+  assign fp16       = SupportFp16 && cdp.data_format == 2'd2;
   assign cube_w     = 14'(rdma.data_cube_width) + 14'd1;
   assign cube_h     = 14'(rdma.data_cube_height) + 14'd1;
   assign cube_c     = 14'(rdma.data_cube_channel) + 14'd1;
-  assign surfaces   = int16 ? 14'((14'(rdma.data_cube_channel) + 14'(E8 / 2)) >> (AtomLog2 - 1))
+  assign surfaces   = wide ? 14'((14'(rdma.data_cube_channel) + 14'(E8 / 2)) >> (AtomLog2 - 1))
                             : 14'((14'(rdma.data_cube_channel) + 14'(E8)) >> AtomLog2);
   assign half_n     = 4'(cdp.lrn_cfg) + 4'd1;
   assign sq_bypass  = cdp.func_bypass_sqsum_bypass;
   assign mul_bypass = cdp.func_bypass_mul_bypass;
-  assign beats      = int16 ? BeatW'(E8 / 2 / T) : BeatW'(E8 / T);
+  assign beats      = wide ? BeatW'(E8 / 2 / T) : BeatW'(E8 / T);
 
   // ---------------------------------------------------------------- layer control
   logic running_q, start, core_done;
@@ -384,14 +394,14 @@ module cdp_core #(
       logic signed [7:0]  j;     // lane within the current surface, -4 .. elements + 3
       logic signed [15:0] ch;    // channel number
       j  = $signed({1'b0, 7'(lane0)}) + $signed(8'(k)) - 8'sd4;
-      ch = $signed({1'b0, 15'(o_s)} * (int16 ? 16'(E8 / 2) : 16'(E8))) + 16'(j);
+      ch = $signed({1'b0, 15'(o_s)} * (wide ? 16'(E8 / 2) : 16'(E8))) + 16'(j);
       in_cube[k] = ch >= 0 && ch < $signed({2'b0, cube_c});
       // one branch per beat, so every element is picked at a constant index (a run-time index
       // synthesizes as a shifter across the atom: docs/RTL_CONVENTIONS.md)
       raw[k] = '0;
       for (int b = 0; b < int'(E8 / T); b++) begin
         if (o_beat_q == BeatW'(b)) begin
-          raw[k] = int16 ? pick(a_prev, a_cur, a_next, b * int'(T) + int'(k) - 4, int'(E8 / 2), 1'b1)
+          raw[k] = wide ? pick(a_prev, a_cur, a_next, b * int'(T) + int'(k) - 4, int'(E8 / 2), 1'b1)
                          : pick(a_prev, a_cur, a_next, b * int'(T) + int'(k) - 4, int'(E8), 1'b0);
         end
       end
@@ -414,8 +424,8 @@ module cdp_core #(
   end
 
   // ---------------------------------------------------------------- square sum
-  logic [T-1:0][37:0] lut_x;
-  logic [T-1:0][16:0] x_ctr;
+  logic [T-1:0][37:0] lut_x, i_lut_x;
+  logic [T-1:0][16:0] x_ctr, i_x_ctr;
   always_comb begin
     for (int unsigned t = 0; t < T; t++) begin
       logic [36:0] sum;
@@ -427,8 +437,81 @@ module cdp_core #(
       end
       xc       = $signed(xk[t + 4]);
       xc38     = 38'(xc);  // sign extension (SQSUM_BYPASS: the LUT looks up x itself)
-      x_ctr[t] = xk[t + 4];
-      lut_x[t] = sq_bypass ? xc38 : {1'b0, sum};
+      i_x_ctr[t] = xk[t + 4];
+      i_lut_x[t] = sq_bypass ? xc38 : {1'b0, sum};
+    end
+  end
+
+  // ---------------------------------------------------------------- fp16 input + square sum
+  // Declared here, not in the generate block (Yosys cannot size packed arrays declared there).
+  logic [K-1:0][16:0] fx17;      // the flushed elements in fp17
+  logic [K-1:0][31:0] fx32, fsq; // in fp32; their squares (or themselves with SQSUM_BYPASS)
+  logic [T-1:0][3:0][31:0] fsum; // sum over 3, 5, 7, 9 channels
+  logic [T-1:0][31:0] f_lut_x;
+  if (SupportFp16) begin : g_fp_in
+    for (genvar k = 0; k < K; k++) begin : g_elem
+      logic [15:0] d16;
+      logic [31:0] sq32;
+      assign d16 = in_cube[k] && !(cdp.nan_flush_to_zero && dla_fp_pkg::fp16_is_nan(raw[k][14:0])) ? raw[k][15:0]
+                                                                                                   : 16'd0;
+      dla_fp_cvt #(.InExpW(5), .InMantW(10), .OutExpW(6), .OutMantW(10), .Denorm(1'b1)) u_x17 (
+        .a_i(d16),
+        .z_o(fx17[k])
+      );
+      dla_fp_cvt #(.InExpW(6), .InMantW(10), .OutExpW(8), .OutMantW(23), .Denorm(1'b0)) u_x32 (
+        .a_i(fx17[k]),
+        .z_o(fx32[k])
+      );
+      dla_fp_mul #(.ExpW(8), .MantW(23)) u_sq (
+        .a_i(fx32[k]),
+        .b_i(fx32[k]),
+        .z_o(sq32)
+      );
+      assign fsq[k] = sq_bypass ? fx32[k] : sq32;
+    end
+    for (genvar t = 0; t < T; t++) begin : g_sum
+      // sum_1 = (c-1 + c+1) + c; sum_j = sum_(j-1) + (c-j + c+j)
+      logic [31:0] near;
+      dla_fp_add #(.ExpW(8), .MantW(23)) u_near (
+        .a_i  (fsq[t + 3]),
+        .b_i  (fsq[t + 5]),
+        .sub_i(1'b0),
+        .z_o  (near)
+      );
+      dla_fp_add #(.ExpW(8), .MantW(23)) u_sum1 (
+        .a_i  (near),
+        .b_i  (fsq[t + 4]),
+        .sub_i(1'b0),
+        .z_o  (fsum[t][0])
+      );
+      for (genvar j = 2; j <= 4; j++) begin : g_pair
+        logic [31:0] pair;
+        dla_fp_add #(.ExpW(8), .MantW(23)) u_pair (
+          .a_i  (fsq[t + 4 - j]),
+          .b_i  (fsq[t + 4 + j]),
+          .sub_i(1'b0),
+          .z_o  (pair)
+        );
+        dla_fp_add #(.ExpW(8), .MantW(23)) u_sum (
+          .a_i  (fsum[t][j-2]),
+          .b_i  (pair),
+          .sub_i(1'b0),
+          .z_o  (fsum[t][j-1])
+        );
+      end
+      assign f_lut_x[t] = sq_bypass ? fx32[t + 4] : fsum[t][cdp.lrn_cfg];
+    end
+  end else begin : g_no_fp_in
+    assign fx17    = '0;
+    assign fx32    = '0;
+    assign fsq     = '0;
+    assign fsum    = '0;
+    assign f_lut_x = '0;
+  end
+  always_comb begin
+    for (int unsigned t = 0; t < T; t++) begin
+      lut_x[t] = fp16 ? 38'(f_lut_x[t]) : i_lut_x[t];
+      x_ctr[t] = fp16 ? fx17[t + 4] : i_x_ctr[t];
     end
   end
 
@@ -436,18 +519,21 @@ module cdp_core #(
   logic                 side_out_valid, lut_out_valid, lut_out_ready, lut_busy;
   logic [SideW-1:0]     side_out;
   logic [T-1:0][15:0]   lut_val;
+  logic [T-1:0][31:0]   lut_fp_val;  // fp17 in the low bits
   logic [T-1:0]         lut_uflow, lut_oflow, lut_le_hit, lut_lo_hit, lut_lo_sel, lut_mask;
   logic [31:0]          st_uflow, st_oflow, st_hybrid, st_le_hit, st_lo_hit;
   logic [$clog2(7)-1:0] side_level;
 
   lut_engine #(
-    .Variant(1),
-    .Lanes  (T)
+    .Variant  (1),
+    .Lanes    (T),
+    .SupportFp(SupportFp16)
   ) u_lut (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
     .lut_regs_i      (lut_regs_q),
     .in_int8_i       (!int16),
+    .in_fp_i         (fp16),
     .layer_active_i  (running_q),
     .busy_o          (lut_busy),
     .in_valid_i      (o_avail && side_in_ready),
@@ -457,6 +543,7 @@ module cdp_core #(
     .out_valid_o     (lut_out_valid),
     .out_ready_i     (lut_out_ready),
     .out_value_o     (lut_val),
+    .out_fp_value_o  (lut_fp_val),
     .out_uflow_o     (lut_uflow),
     .out_oflow_o     (lut_oflow),
     .out_le_hit_o    (lut_le_hit),
@@ -510,8 +597,8 @@ module cdp_core #(
   logic signed [15:0] out_scale;
   assign out_off   = int16 ? 35'($signed(cdp.datout_offset)) : 35'($signed(cdp.datout_offset[24:0]));
   assign out_scale = $signed(cdp.datout_scale);
-  logic [T-1:0][15:0] o_val;
-  logic [T-1:0]       o_sat;
+  logic [T-1:0][15:0] o_val, i_val, f_val;
+  logic [T-1:0]       o_sat, i_sat;
   for (genvar t = 0; t < T; t++) begin : g_ocvt
     cdp_ocvt u_ocvt (
       .lut_i       (lut_val[t]),
@@ -521,10 +608,34 @@ module cdp_core #(
       .out_off_i   (out_off),
       .out_scale_i (out_scale),
       .out_shift_i (cdp.datout_shifter),
-      .val_o       (o_val[t]),
-      .sat_o       (o_sat[t])
+      .val_o       (i_val[t]),
+      .sat_o       (i_sat[t])
     );
   end
+  // fp16: x * LUT in fp17 (the datum first), narrowed to fp16
+  if (SupportFp16) begin : g_fp_out
+    for (genvar t = 0; t < T; t++) begin : g_lane
+      logic [16:0] prod, o17;
+      dla_fp_mul #(.ExpW(6), .MantW(10)) u_mul (
+        .a_i(s_x[t]),
+        .b_i(lut_fp_val[t][16:0]),
+        .z_o(prod)
+      );
+      logic unused_hi;  // CDP's LUT value is fp17
+      assign unused_hi = ^lut_fp_val[t][31:17];
+      assign o17 = !mul_bypass ? prod : dla_fp_pkg::fp17_is_nan(s_x[t][15:0]) ? s_x[t] : lut_fp_val[t][16:0];
+      dla_fp_cvt #(.InExpW(6), .InMantW(10), .OutExpW(5), .OutMantW(10), .Denorm(1'b1)) u_narrow (
+        .a_i(o17),
+        .z_o(f_val[t])
+      );
+    end
+  end else begin : g_no_fp_out
+    assign f_val = '0;
+    logic unused_fp;  // the float datapath's wires, 0 without SupportFp16
+    assign unused_fp = ^{fx32, fsq, fsum, lut_fp_val, nan_out_inc};
+  end
+  assign o_val = fp16 ? f_val : i_val;
+  assign o_sat = fp16 ? '0 : i_sat;
 
   // ---------------------------------------------------------------- packing + writer
   logic [AtomBits-1:0] pack_q, pack_d;
@@ -535,7 +646,7 @@ module cdp_core #(
     for (int unsigned b = 0; b < E8 / T; b++) begin
       if (s_lane0 == ElemW'(b * T)) begin
         for (int unsigned t = 0; t < T; t++) begin
-          if (int16) pack_d[16*((b * T + t) % (E8 / 2)) +: 16] = o_val[t];
+          if (wide) pack_d[16*((b * T + t) % (E8 / 2)) +: 16] = o_val[t];
           else pack_d[8*(b * T + t) +: 8] = o_val[t][7:0];
         end
       end
@@ -579,6 +690,45 @@ module cdp_core #(
     sat_inc = '0;
     for (int unsigned t = 0; t < T; t++) sat_inc = sat_inc + SatIncW'(o_sat[t]);
   end
+  // fp16's NaN / Inf counters (0 for integer data): every element of every atom read, every
+  // element written
+  logic [31:0] nan_in_q, inf_in_q, nan_out_q, nan_out_inc;
+  if (SupportFp16) begin : g_fp_count
+    function automatic logic [31:0] count_halves(input logic [AtomBits-1:0] atom, input logic inf);
+      count_halves = '0;
+      for (int unsigned i = 0; i < E8 / 2; i++) begin
+        if (inf ? dla_fp_pkg::fp16_is_inf(atom[16*i +: 15]) : dla_fp_pkg::fp16_is_nan(atom[16*i +: 15])) begin
+          count_halves = count_halves + 32'd1;
+        end
+      end
+    endfunction
+    always_comb begin
+      nan_out_inc = '0;
+      for (int unsigned t = 0; t < T; t++) nan_out_inc = nan_out_inc + 32'(dla_fp_pkg::fp16_is_nan(f_val[t][14:0]));
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        nan_in_q  <= '0;
+        inf_in_q  <= '0;
+        nan_out_q <= '0;
+      end else if (start) begin
+        nan_in_q  <= '0;
+        inf_in_q  <= '0;
+        nan_out_q <= '0;
+      end else if (fp16) begin
+        if (in_fire) begin
+          nan_in_q <= nan_in_q + count_halves(rd_data, 1'b0);
+          inf_in_q <= inf_in_q + count_halves(rd_data, 1'b1);
+        end
+        if (lut_fire) nan_out_q <= nan_out_q + nan_out_inc;
+      end
+    end
+  end else begin : g_int_count
+    assign nan_in_q    = '0;
+    assign inf_in_q    = '0;
+    assign nan_out_q   = '0;
+    assign nan_out_inc = '0;
+  end
   logic [31:0] sat_cnt, wr_stall, rd_stall;
   dla_perf_cnt #(.IncW(SatIncW)) u_sat_cnt (
     .clk_i  (clk_i),
@@ -616,6 +766,12 @@ module cdp_core #(
     cdp_hw2reg.perf_lut_le_hit_de  = layer_done;
     cdp_hw2reg.perf_lut_lo_hit_de  = layer_done;
     rdma_hw2reg.perf_read_stall_de = layer_done;
+    cdp_hw2reg.nan_input_num_de    = layer_done;
+    cdp_hw2reg.inf_input_num_de    = layer_done;
+    cdp_hw2reg.nan_output_num_de   = layer_done;
+    cdp_hw2reg.nan_input_num       = nan_in_q;
+    cdp_hw2reg.inf_input_num       = inf_in_q;
+    cdp_hw2reg.nan_output_num      = nan_out_q;
     cdp_hw2reg.out_saturation      = sat_cnt;
     cdp_hw2reg.perf_write_stall    = wr_stall;
     cdp_hw2reg.perf_lut_uflow      = st_uflow;

@@ -3,19 +3,22 @@
 // from defines:
 //   (none)        nv_small: 8-byte atom, CDP_THROUGHPUT 1, 8 DMA reads in flight (cdp_core's
 //                 defaults, which synth:cdp_default synthesizes directly)
-//   CDP_SYNTH_T8  nv_large / nv_full: 32-byte atom, CDP_THROUGHPUT 8, 8 DMA reads in flight
-//                 instead of 72 / 136 (the depth of the read engine's latency buffer; every lane
-//                 and the whole datapath are there): synth:cdp_t8
+//   CDP_SYNTH_T8  nv_full: 32-byte atom, CDP_THROUGHPUT 8, 8 DMA reads in flight instead of 136
+//                 (the depth of the read engine's latency buffer; every lane and the whole
+//                 datapath are there), fp16 (the float square sum, LUT lanes and multiply; a
+//                 superset of nv_large's): synth:cdp_t8
 `ifdef CDP_SYNTH_T8
 `define CDP_SYNTH_ATOM_LOG2 5
 `define CDP_SYNTH_T 8
 `define CDP_SYNTH_CDP_BASE 32'hf000
 `define CDP_SYNTH_RDMA_BASE 32'he000
+`define CDP_SYNTH_FP16 1'b1
 `else
 `define CDP_SYNTH_ATOM_LOG2 3
 `define CDP_SYNTH_T 1
 `define CDP_SYNTH_CDP_BASE 32'hd000
 `define CDP_SYNTH_RDMA_BASE 32'hc000
+`define CDP_SYNTH_FP16 1'b0
 `endif
 `define CDP_SYNTH_BITS (8 << `CDP_SYNTH_ATOM_LOG2)
 module cdp_core_synth (
@@ -46,7 +49,8 @@ module cdp_core_synth (
     .CdpBase    (`CDP_SYNTH_CDP_BASE),
     .RdmaBase   (`CDP_SYNTH_RDMA_BASE),
     .Throughput (`CDP_SYNTH_T),
-    .MaxInFlight(8)
+    .MaxInFlight(8),
+    .SupportFp16(`CDP_SYNTH_FP16)
   ) u_cdp (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),

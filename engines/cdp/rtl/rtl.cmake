@@ -7,8 +7,9 @@ foreach(cfg IN LISTS DLA_HW_CONFIG_NAMES)
   dla_hw_base(base_CDP_RDMA ${cfg} CDP_RDMA)
   dla_hw_get(cdp_t ${cfg} cdp_throughput)
   dla_hw_get(cdp_slots ${cfg} rtl cdp_rd_slots)
+  dla_hw_bit(int16 ${cfg} int16)  # NVDLA v1 (nv_full) has int16 and fp16 together
   set(CDP_PARAMS_${cfg} "Engine=\"cdp\"" AtomLog2=${atom_log2} "Base=${base_CDP}" "RdmaBase=${base_CDP_RDMA}"
-      Throughput=${cdp_t} RdSlots=${cdp_slots})
+      Throughput=${cdp_t} RdSlots=${cdp_slots} "SupportFp16=${int16}")
 endforeach()
 # ---- CDP (with CDP_RDMA and the CDP variant of the LUT engine): register level, CSB and DMA
 # ports, GLB (rtl/top/nvdla_engine_top.sv, Engine "cdp"). docs/CDP_RTL.md. Bases: master map (nv_small, nv_large),
@@ -17,6 +18,7 @@ endforeach()
 # 1/4 and 1/2 atom per cycle); cdp_core's default (8) is what Yosys sees. nv_large and nv_full
 # differ in their block and GLB bases (and RdSlots for nv_full's int16), so three models.
 set(CDP_SOURCES
+    ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_fp_pkg.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sat.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sshift_sat.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_perf_cnt.sv
@@ -28,12 +30,7 @@ set(CDP_SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_pipe_ctrl.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/dma/dla_dma_rd.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/dma/dla_dma_wr.sv
-    ${DLA_ENGINES_DIR}/lut/rtl/lut_cfg_decode.sv
-    ${DLA_ENGINES_DIR}/lut/rtl/lut_ram.sv
-    ${DLA_ENGINES_DIR}/lut/rtl/lut_index.sv
-    ${DLA_ENGINES_DIR}/lut/rtl/lut_lane.sv
-    ${DLA_ENGINES_DIR}/lut/rtl/lut_stats.sv
-    ${DLA_ENGINES_DIR}/lut/rtl/lut_engine.sv
+    ${LUT_ENGINE_SOURCES}
     ${DLA_ENGINES_DIR}/lut/rtl/lut_s_regs.sv
     ${DLA_ENGINES_DIR}/cdp/rtl/cdp_walk.sv
     ${DLA_ENGINES_DIR}/cdp/rtl/cdp_icvt.sv

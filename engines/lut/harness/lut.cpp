@@ -152,7 +152,8 @@ LutOutcome lut_run_golden(const LutJob& job) {
   const LutConfig cfg = golden::decode_lut_config(job.variant, job.regs, job.precision);
   out.elements.reserve(job.inputs.size());
   for (const int64_t x : job.inputs) {
-    const LutResult r = golden::lut_lookup(job.variant, cfg, ram.tables(), x);
+    const LutResult r = job.fp ? golden::lut_lookup_fp(job.variant, cfg, ram.tables(), static_cast<uint32_t>(x))
+                               : golden::lut_lookup(job.variant, cfg, ram.tables(), x);
     out.elements.push_back({r.value, r.uflow, r.oflow, r.le_hit, r.lo_hit, r.lo_selected});
     if (job.perf_en) golden::accumulate(job.variant, out.stats, r);
   }
@@ -211,6 +212,7 @@ LutOutcome drive_lut(const LutJob& job, const SimOptions& sopt, double stall, ui
   clear_bits(t.lut_regs_i);
   for (std::size_t k = 0; k < job.regs.size(); ++k) put_bits(t.lut_regs_i, static_cast<unsigned>(32 * k), 32, job.regs[k]);
   t.in_int8_i = job.variant == LutVariant::Cdp && job.precision == LutPrecision::Int8;
+  t.in_fp_i = job.fp;
   t.layer_active_i = 0;
   t.in_valid_i = 0;
   clear_bits(t.in_data_i);
@@ -300,7 +302,8 @@ LutOutcome drive_lut(const LutJob& job, const SimOptions& sopt, double stall, ui
         if (b.element[l] < 0) continue;
         const auto bit = static_cast<unsigned>(l);
         LutElement& e = out.elements[static_cast<std::size_t>(b.element[l])];
-        e.value = golden::sign_extend(get_bits(t.out_value_o, bit * out_w, out_w), static_cast<int>(out_w));
+        e.value = job.fp ? static_cast<int64_t>(get_bits(t.out_fp_value_o, bit * 32, 32))
+                         : golden::sign_extend(get_bits(t.out_value_o, bit * out_w, out_w), static_cast<int>(out_w));
         e.uflow = ((t.out_uflow_o >> bit) & 1u) != 0;
         e.oflow = ((t.out_oflow_o >> bit) & 1u) != 0;
         e.le_hit = ((t.out_le_hit_o >> bit) & 1u) != 0;
@@ -438,7 +441,8 @@ golden::LutProgram lut_program_from_function(LutVariant variant, LutPrecision pr
 
 void apply_lut_register_fields(LutVariant variant, LutPrecision precision, const JsonNode& rn, LutConfig& c,
                                bool fp16) {
-  const int sb = select_bits_of(variant, precision);
+  // fp16 reads all 8 bits of the selects (CDP's integer data 6 or 7, docs/FP16.md "CDP in fp16").
+  const int sb = fp16 ? 8 : select_bits_of(variant, precision);
   const int64_t smin = -(int64_t{1} << (sb - 1)), smax = (int64_t{1} << (sb - 1)) - 1;
   const int64_t xmin = in_min(variant), xmax = in_max(variant);
   if (const auto n = rn.get("le_function")) c.le_linear = n->as_choice({"exponent", "linear"}) == "linear";

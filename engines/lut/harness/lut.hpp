@@ -28,6 +28,9 @@ struct LutJob {
   std::vector<int64_t> inputs;
   double holes = 0.0;          // probability of a masked-off lane before an element (RTL only)
   bool busy_check = false;     // try two table writes while streaming: both must be refused
+  // Float lookups (NVDLA v1's fp16 LUT, docs/FP16.md): inputs, START / END are fp32 patterns, the
+  // entries and slope scales fp16; each result is the pattern (SDP fp32, CDP fp17).
+  bool fp = false;
 };
 
 // Tables and configuration built from a function description ({"function": "sigmoid", ...}, docs/

@@ -15,6 +15,7 @@ module lut_cfg_decode #(
 ) (
   input  logic [NumRegs-1:0][31:0] lut_regs_i,
   input  logic                     in_int8_i,  // CDP only: input precision is int8
+  input  logic                     in_fp_i,    // CDP only: float lookups (8-bit selects)
   output logic                     le_linear_o,
   output logic                     uflow_prio_lo_o,
   output logic                     oflow_prio_lo_o,
@@ -84,9 +85,11 @@ module lut_cfg_decode #(
     assign le_end_o   = {s.lut_le_end_high[InW-33:0], s.lut_le_end_low};
     assign lo_start_o = {s.lut_lo_start_high[InW-33:0], s.lut_lo_start_low};
     assign lo_end_o   = {s.lut_lo_end_high[InW-33:0], s.lut_lo_end_low};
-    assign le_sel_o   = in_int8_i ? {{2{le_sel_raw[5]}}, le_sel_raw[5:0]}
+    assign le_sel_o   = in_fp_i   ? le_sel_raw
+                      : in_int8_i ? {{2{le_sel_raw[5]}}, le_sel_raw[5:0]}
                                   : {le_sel_raw[6], le_sel_raw[6:0]};
-    assign lo_sel_o   = in_int8_i ? {{2{lo_sel_raw[5]}}, lo_sel_raw[5:0]}
+    assign lo_sel_o   = in_fp_i   ? lo_sel_raw
+                      : in_int8_i ? {{2{lo_sel_raw[5]}}, lo_sel_raw[5:0]}
                                   : {lo_sel_raw[6], lo_sel_raw[6:0]};
     assign le_uflow_scale_o = s.lut_le_slope_scale_lut_le_slope_uflow_scale;
     assign le_oflow_scale_o = s.lut_le_slope_scale_lut_le_slope_oflow_scale;
@@ -100,5 +103,5 @@ module lut_cfg_decode #(
 
   // Register bits without a field (and in_int8_i for SDP) are intentionally ignored.
   logic unused_bits;
-  assign unused_bits = ^{lut_regs_i, in_int8_i, le_sel_raw, lo_sel_raw};
+  assign unused_bits = ^{lut_regs_i, in_int8_i, in_fp_i, le_sel_raw, lo_sel_raw};
 endmodule

@@ -1,5 +1,8 @@
 // NVDLA two-table hybrid LUT engine (LE 65 entries: linear or exponent index; LO 257 entries:
-// linear), integer pipeline of SDP-Y (Variant 0) or CDP (Variant 1), Lanes lookups per beat.
+// linear), integer pipeline of SDP-Y (Variant 0) or CDP (Variant 1), Lanes lookups per beat;
+// with SupportFp also the variant's float pipeline (lut_lane_fp: fp32 X, START and END, fp16
+// entries and scales; fp32 (SDP) or fp17 (CDP) results on out_fp_value_o), chosen per layer by
+// in_fp_i.
 //
 // Stream: a beat (Lanes inputs + lane mask) moves when in_valid_i && in_ready_o; results leave
 // 4 cycles after acceptance when out_ready_i is high (one beat per cycle, bubbles collapse); the
@@ -12,6 +15,7 @@
 module lut_engine #(
   parameter int unsigned Variant = 0,  // 0: SDP (32-bit X, 32-bit result), 1: CDP (38/16)
   parameter int unsigned Lanes   = 1,
+  parameter bit          SupportFp = 1'b0,  // the float LUT (NVDLA v1's fp16)
   localparam int unsigned InW     = (Variant == 0) ? 32 : 38,
   localparam int unsigned OutW    = (Variant == 0) ? 32 : 16,
   localparam int unsigned NumRegs = (Variant == 0) ? 10 : 14
@@ -21,6 +25,7 @@ module lut_engine #(
   // configuration
   input  logic [NumRegs-1:0][31:0]       lut_regs_i,
   input  logic                           in_int8_i,       // CDP: int8 input (6-bit selects)
+  input  logic                           in_fp_i,         // float lookups (SupportFp)
   input  logic                           layer_active_i,  // holds busy_o for a whole layer
   output logic                           busy_o,
   // input stream
@@ -32,6 +37,7 @@ module lut_engine #(
   output logic                           out_valid_o,
   input  logic                           out_ready_i,
   output logic [Lanes-1:0][OutW-1:0]     out_value_o,     // signed result per lane
+  output logic [Lanes-1:0][31:0]         out_fp_value_o,  // fp32 (SDP) / fp17 (CDP) per lane (in_fp_i)
   output logic [Lanes-1:0]               out_uflow_o,
   output logic [Lanes-1:0]               out_oflow_o,
   output logic [Lanes-1:0]               out_le_hit_o,
@@ -72,6 +78,7 @@ module lut_engine #(
   ) u_decode (
     .lut_regs_i      (lut_regs_i),
     .in_int8_i       (in_int8_i),
+    .in_fp_i         (SupportFp && in_fp_i),
     .le_linear_o     (le_linear),
     .uflow_prio_lo_o (uflow_prio_lo),
     .oflow_prio_lo_o (oflow_prio_lo),
@@ -136,7 +143,12 @@ module lut_engine #(
   );
 
   // ---------------------------------------------------------------- lanes
-  logic [Lanes-1:0][1:0] le_status, lo_status;
+  // Every output but the value comes from the float lanes in a float layer.
+  logic [Lanes-1:0][1:0] le_status, lo_status, i_le_status, i_lo_status, f_le_status, f_lo_status;
+  logic [Lanes-1:0]      i_uflow, i_oflow, i_le_hit, i_lo_hit, i_lo_sel, i_mask;
+  logic [Lanes-1:0]      f_uflow, f_oflow, f_le_hit, f_lo_hit, f_lo_sel, f_mask;
+  logic                  fp_mode;
+  assign fp_mode = SupportFp && in_fp_i;
 
   for (genvar l = 0; l < Lanes; l++) begin : g_lane
     lut_lane #(
@@ -171,16 +183,90 @@ module lut_engine #(
       .le_tab_i        (le_tab),
       .lo_tab_i        (lo_tab),
       .value_o         (out_value_o[l]),
-      .uflow_o         (out_uflow_o[l]),
-      .oflow_o         (out_oflow_o[l]),
-      .le_hit_o        (out_le_hit_o[l]),
-      .lo_hit_o        (out_lo_hit_o[l]),
-      .lo_sel_o        (out_lo_sel_o[l]),
-      .le_status_o     (le_status[l]),
-      .lo_status_o     (lo_status[l]),
-      .mask_o          (out_mask_o[l])
+      .uflow_o         (i_uflow[l]),
+      .oflow_o         (i_oflow[l]),
+      .le_hit_o        (i_le_hit[l]),
+      .lo_hit_o        (i_lo_hit[l]),
+      .lo_sel_o        (i_lo_sel[l]),
+      .le_status_o     (i_le_status[l]),
+      .lo_status_o     (i_lo_status[l]),
+      .mask_o          (i_mask[l])
     );
   end
+
+  if (SupportFp) begin : g_fp
+    // LE_START + 2^LE_INDEX_OFFSET in fp32, the exponent-mode LE underflow anchor; 2^off as a host
+    // float: SDP's a denormal at -127 / -128, CDP's wrapper +0 for off <= -127.
+    logic [31:0] le_bias, le_uanchor;
+    always_comb begin
+      if (le_off > -8'sd127) le_bias = {1'b0, 8'(le_off + 8'sd127), 23'd0};
+      else if (Variant == 0) le_bias = (le_off == -8'sd127) ? 32'h0040_0000 : 32'h0020_0000;
+      else le_bias = 32'd0;
+    end
+    dla_fp_add #(.ExpW(8), .MantW(23)) u_uanchor (
+      .a_i  (le_start[31:0]),
+      .b_i  (le_bias),
+      .sub_i(1'b0),
+      .z_o  (le_uanchor)
+    );
+    for (genvar l = 0; l < Lanes; l++) begin : g_lane
+      lut_lane_fp #(
+        .Variant(Variant)
+      ) u_lane (
+        .clk_i           (clk_i),
+        .rst_ni          (rst_ni),
+        .ld_i            (ld),
+        .x_i             (in_data_i[l][31:0]),
+        .mask_i          (in_mask_i[l]),
+        .le_linear_i     (le_linear),
+        .uflow_prio_lo_i (uflow_prio_lo),
+        .oflow_prio_lo_i (oflow_prio_lo),
+        .hybrid_prio_lo_i(hybrid_prio_lo),
+        .le_off_i        (le_off),
+        .le_sel_i        (le_sel),
+        .lo_sel_i        (lo_sel),
+        .le_start_i      (le_start[31:0]),
+        .le_uanchor_i    (le_uanchor),
+        .le_end_i        (le_end[31:0]),
+        .lo_start_i      (lo_start[31:0]),
+        .lo_end_i        (lo_end[31:0]),
+        .le_uflow_scale_i(le_uflow_scale),
+        .le_oflow_scale_i(le_oflow_scale),
+        .lo_uflow_scale_i(lo_uflow_scale),
+        .lo_oflow_scale_i(lo_oflow_scale),
+        .le_tab_i        (le_tab),
+        .lo_tab_i        (lo_tab),
+        .value_o         (out_fp_value_o[l]),
+        .uflow_o         (f_uflow[l]),
+        .oflow_o         (f_oflow[l]),
+        .le_hit_o        (f_le_hit[l]),
+        .lo_hit_o        (f_lo_hit[l]),
+        .lo_sel_o        (f_lo_sel[l]),
+        .le_status_o     (f_le_status[l]),
+        .lo_status_o     (f_lo_status[l]),
+        .mask_o          (f_mask[l])
+      );
+    end
+  end else begin : g_no_fp
+    assign out_fp_value_o = '0;
+    assign f_uflow        = '0;
+    assign f_oflow        = '0;
+    assign f_le_hit       = '0;
+    assign f_lo_hit       = '0;
+    assign f_lo_sel       = '0;
+    assign f_le_status    = '0;
+    assign f_lo_status    = '0;
+    assign f_mask         = '0;
+  end
+
+  assign out_uflow_o  = fp_mode ? f_uflow : i_uflow;
+  assign out_oflow_o  = fp_mode ? f_oflow : i_oflow;
+  assign out_le_hit_o = fp_mode ? f_le_hit : i_le_hit;
+  assign out_lo_hit_o = fp_mode ? f_lo_hit : i_lo_hit;
+  assign out_lo_sel_o = fp_mode ? f_lo_sel : i_lo_sel;
+  assign out_mask_o   = fp_mode ? f_mask : i_mask;
+  assign le_status    = fp_mode ? f_le_status : i_le_status;
+  assign lo_status    = fp_mode ? f_lo_status : i_lo_status;
 
   // ---------------------------------------------------------------- statistics
   logic [4:0][31:0] stat_count;

@@ -144,9 +144,8 @@ module lut_lane #(
   );
 
   logic                    le_hit_c, lo_hit_c, sel_lo_c, uf_c, of_c;
-  logic signed [15:0]      le_y0, le_y1, lo_y0, lo_y1, y0_c, y1_c;
-  logic [6:0]              le_idx1;
-  logic [8:0]              lo_idx1;
+  logic [15:0]             y0_u, y1_u;
+  logic signed [15:0]      y0_c, y1_c;
   logic [FracW-1:0]        frac_c;
   logic [InW-1:0]          bias_c;
   logic signed [InW:0]     anchor_c;
@@ -154,33 +153,35 @@ module lut_lane #(
   logic signed [15:0]      scale_c;
   logic signed [4:0]       shift_c;
 
+  lut_select #(
+    .FracW(FracW)
+  ) u_select (
+    .le_uf_i         (le_uf),
+    .le_of_i         (le_of),
+    .le_idx_i        (le_idx[6:0]),
+    .le_frac_i       (le_frac),
+    .lo_uf_i         (lo_uf),
+    .lo_of_i         (lo_of),
+    .lo_idx_i        (lo_idx),
+    .lo_frac_i       (lo_frac),
+    .uflow_prio_lo_i (uflow_prio_lo_i),
+    .oflow_prio_lo_i (oflow_prio_lo_i),
+    .hybrid_prio_lo_i(hybrid_prio_lo_i),
+    .le_tab_i        (le_tab_i),
+    .lo_tab_i        (lo_tab_i),
+    .le_hit_o        (le_hit_c),
+    .lo_hit_o        (lo_hit_c),
+    .sel_lo_o        (sel_lo_c),
+    .uf_o            (uf_c),
+    .of_o            (of_c),
+    .y0_o            (y0_u),
+    .y1_o            (y1_u),
+    .frac_o          (frac_c)
+  );
+  assign y0_c = $signed(y0_u);
+  assign y1_c = $signed(y1_u);
+
   always_comb begin
-    le_hit_c = !le_uf && !le_of;
-    lo_hit_c = !lo_uf && !lo_of;
-    // The five priority rules (both uflow / both oflow / both hit / uflow+oflow / one hit).
-    if (le_uf && lo_uf) begin
-      sel_lo_c = uflow_prio_lo_i;
-    end else if (le_of && lo_of) begin
-      sel_lo_c = oflow_prio_lo_i;
-    end else if (le_hit_c == lo_hit_c) begin
-      sel_lo_c = hybrid_prio_lo_i;
-    end else begin
-      sel_lo_c = lo_hit_c;
-    end
-    uf_c = sel_lo_c ? lo_uf : le_uf;
-    of_c = sel_lo_c ? lo_of : le_of;
-
-    // Table reads: y0 = T[idx], y1 = T[idx + 1] (idx <= Depth - 2 on a hit).
-    le_idx1 = (le_idx[6:0] == 7'd64) ? 7'd64 : le_idx[6:0] + 7'd1;
-    lo_idx1 = (lo_idx == 9'd256) ? 9'd256 : lo_idx + 9'd1;
-    le_y0   = le_tab_i[le_idx[6:0]];
-    le_y1   = le_tab_i[le_idx1];
-    lo_y0   = lo_tab_i[lo_idx];
-    lo_y1   = lo_tab_i[lo_idx1];
-    y0_c    = sel_lo_c ? lo_y0 : le_y0;
-    y1_c    = sel_lo_c ? lo_y1 : le_y1;
-    frac_c  = sel_lo_c ? lo_frac : le_frac;
-
     // Flow operand: anchor START (+ bias for exponent-mode LE underflow) or END.
     bias_c = '0;
     if (!sel_lo_c && !le_linear_i && uf_c && !le_off_i[7] && (32'(le_off_i) <= MaxBias)) begin
@@ -201,8 +202,20 @@ module lut_lane #(
     diff_c = DiffW'(x_q1) - DiffW'(anchor_c);
   end
 
-  logic                    hit_q2, uf_q2, of_q2, le_hit_q2, lo_hit_q2, sel_lo_q2, mask_q2;
-  logic [1:0]              le_st_q2, lo_st_q2;
+  // the flags ride lut_flags_pipe to the outputs
+  logic [9:0]              flags_q2;
+  logic                    hit_q2;
+  lut_flags_pipe u_flags (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .ld_i   (ld_i),
+    .flags_i({uf_c, of_c, le_hit_c, lo_hit_c, sel_lo_c, le_of, le_uf, lo_of, lo_uf, mask_q1}),
+    .q2_o   (flags_q2),
+    .q4_o   ({uflow_o, oflow_o, le_hit_o, lo_hit_o, lo_sel_o, le_status_o, lo_status_o, mask_o})
+  );
+  assign hit_q2 = !flags_q2[9] && !flags_q2[8];
+  logic unused_flags;  // the rest ride to the outputs only
+  assign unused_flags = ^flags_q2[7:0];
   logic signed [15:0]      y0_q2, y1_q2, scale_q2;
   logic [FracW-1:0]        frac_q2;
   logic signed [DiffW-1:0] diff_q2;
@@ -210,15 +223,6 @@ module lut_lane #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      hit_q2    <= 1'b0;
-      uf_q2     <= 1'b0;
-      of_q2     <= 1'b0;
-      le_hit_q2 <= 1'b0;
-      lo_hit_q2 <= 1'b0;
-      sel_lo_q2 <= 1'b0;
-      mask_q2   <= 1'b0;
-      le_st_q2  <= '0;
-      lo_st_q2  <= '0;
       y0_q2     <= '0;
       y1_q2     <= '0;
       scale_q2  <= '0;
@@ -226,15 +230,6 @@ module lut_lane #(
       diff_q2   <= '0;
       shift_q2  <= '0;
     end else if (ld_i[1]) begin
-      hit_q2    <= !uf_c && !of_c;
-      uf_q2     <= uf_c;
-      of_q2     <= of_c;
-      le_hit_q2 <= le_hit_c;
-      lo_hit_q2 <= lo_hit_c;
-      sel_lo_q2 <= sel_lo_c;
-      mask_q2   <= mask_q1;
-      le_st_q2  <= {le_of, le_uf};
-      lo_st_q2  <= {lo_of, lo_uf};
       y0_q2     <= y0_c;
       y1_q2     <= y1_c;
       scale_q2  <= scale_c;
@@ -274,34 +269,16 @@ module lut_lane #(
   logic signed [AccW-1:0] acc_q3;
   logic signed [6:0]      sh_q3;
   logic signed [15:0]     add_q3;
-  logic                   uf_q3, of_q3, le_hit_q3, lo_hit_q3, sel_lo_q3, mask_q3;
-  logic [1:0]             le_st_q3, lo_st_q3;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       acc_q3    <= '0;
       sh_q3     <= '0;
       add_q3    <= '0;
-      uf_q3     <= 1'b0;
-      of_q3     <= 1'b0;
-      le_hit_q3 <= 1'b0;
-      lo_hit_q3 <= 1'b0;
-      sel_lo_q3 <= 1'b0;
-      mask_q3   <= 1'b0;
-      le_st_q3  <= '0;
-      lo_st_q3  <= '0;
     end else if (ld_i[2]) begin
       acc_q3    <= acc_c;
       sh_q3     <= sh_c;
       add_q3    <= add_c;
-      uf_q3     <= uf_q2;
-      of_q3     <= of_q2;
-      le_hit_q3 <= le_hit_q2;
-      lo_hit_q3 <= lo_hit_q2;
-      sel_lo_q3 <= sel_lo_q2;
-      mask_q3   <= mask_q2;
-      le_st_q3  <= le_st_q2;
-      lo_st_q3  <= lo_st_q2;
     end
   end
 
@@ -338,26 +315,7 @@ module lut_lane #(
   );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      value_o     <= '0;
-      uflow_o     <= 1'b0;
-      oflow_o     <= 1'b0;
-      le_hit_o    <= 1'b0;
-      lo_hit_o    <= 1'b0;
-      lo_sel_o    <= 1'b0;
-      le_status_o <= '0;
-      lo_status_o <= '0;
-      mask_o      <= 1'b0;
-    end else if (ld_i[3]) begin
-      value_o     <= value_c;
-      uflow_o     <= uf_q3;
-      oflow_o     <= of_q3;
-      le_hit_o    <= le_hit_q3;
-      lo_hit_o    <= lo_hit_q3;
-      lo_sel_o    <= sel_lo_q3;
-      le_status_o <= le_st_q3;
-      lo_status_o <= lo_st_q3;
-      mask_o      <= mask_q3;
-    end
+    if (!rst_ni) value_o <= '0;
+    else if (ld_i[3]) value_o <= value_c;
   end
 endmodule

@@ -29,12 +29,7 @@ set(SDP_SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_group_regs.sv
     ${DLA_ENGINES_DIR}/sdp/rtl/sdp_reg_top.sv
     ${DLA_ENGINES_DIR}/sdp/rtl/sdp_rdma_reg_top.sv
-    ${DLA_ENGINES_DIR}/lut/rtl/lut_cfg_decode.sv
-    ${DLA_ENGINES_DIR}/lut/rtl/lut_ram.sv
-    ${DLA_ENGINES_DIR}/lut/rtl/lut_index.sv
-    ${DLA_ENGINES_DIR}/lut/rtl/lut_lane.sv
-    ${DLA_ENGINES_DIR}/lut/rtl/lut_stats.sv
-    ${DLA_ENGINES_DIR}/lut/rtl/lut_engine.sv
+    ${LUT_ENGINE_SOURCES}
     ${DLA_ENGINES_DIR}/lut/rtl/lut_s_regs.sv
     ${DLA_ENGINES_DIR}/sdp/rtl/sdp_pkg.sv
     ${DLA_ENGINES_DIR}/sdp/rtl/sdp_rshift_sat.sv

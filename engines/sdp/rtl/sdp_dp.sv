@@ -194,6 +194,7 @@ module sdp_dp #(
   );
 
   logic [Lanes-1:0][31:0] lut_value;
+  logic [Lanes-1:0][31:0] unused_lut_fp_value;  // the float LUT (not in SDP's RTL yet)
   logic [Lanes-1:0] lut_uflow, lut_oflow, lut_le_hit, lut_lo_hit, lut_lo_sel, lut_mask;
   logic lut_busy, prog_ready, prog_rsp_valid, prog_rsp_err, prog_err;
   lut_engine #(
@@ -204,6 +205,7 @@ module sdp_dp #(
     .rst_ni          (rst_ni),
     .lut_regs_i      (lut_regs_i),
     .in_int8_i       (1'b0),
+    .in_fp_i         (1'b0),
     .layer_active_i  (running_i),
     .busy_o          (lut_busy),
     .in_valid_i      (c_fire),
@@ -213,6 +215,7 @@ module sdp_dp #(
     .out_valid_o     (lut_out_valid),
     .out_ready_i     (lut_out_ready),
     .out_value_o     (lut_value),
+    .out_fp_value_o  (unused_lut_fp_value),
     .out_uflow_o     (lut_uflow),
     .out_oflow_o     (lut_oflow),
     .out_le_hit_o    (lut_le_hit),

@@ -9,15 +9,16 @@
 using dla::test::Cmd;
 using dla::test::dlacosim;
 
-TEST_CASE("bench cdp --json: four cases whose figures agree with the cube and NVDLA's rate", "[cli][bench][cdp]") {
+TEST_CASE("bench cdp --json: five cases whose figures agree with the cube and NVDLA's rate", "[cli][bench][cdp]") {
   // --ops 4096: a 64 x 1 x 64 cube, 4096 elements in every configuration (64 channels fill whole
-  // atoms: 8 x 8 int8 on nv_small, 2 x 32 int8 / 4 x 16 int16 on nv_large and nv_full)
+  // atoms: 8 x 8 int8 on nv_small, 2 x 32 int8 / 4 x 16 int16 or fp16 on nv_large and nv_full)
   const Cmd c = dlacosim("bench cdp --ops 4096 --json", false);
   INFO(c.out);
   REQUIRE(c.exit == 0);
   const auto a = nlohmann::json::parse(c.out);
   REQUIRE(a.is_array());
-  REQUIRE(a.size() == 4);
+  REQUIRE(a.size() == 5);
+  CHECK(a.at(4).at("case") == "memory lrn5 fp16");
   for (const auto& o : a) {
     INFO(o.dump());
     CHECK(o.at("unit") == "cdp");
@@ -31,7 +32,8 @@ TEST_CASE("bench cdp --json: four cases whose figures agree with the cube and NV
     // CDP_THROUGHPUT; the memory term (64 or 32 bytes per cycle over 2 or 4 bytes per element)
     // is above it everywhere
     CHECK(o.at("nvdla_elements_per_cycle").get<double>() == (small ? 1.0 : 8.0));
-    const uint64_t bpe = o.at("case").get<std::string>().find("int16") != std::string::npos ? 2 : 1;
+    const std::string name = o.at("case").get<std::string>();
+    const uint64_t bpe = name.find("int16") != std::string::npos || name.find("fp16") != std::string::npos ? 2 : 1;
     CHECK(o.at("dma_bytes_read").get<uint64_t>() == elements * bpe);
     CHECK(o.at("dma_bytes_written").get<uint64_t>() == elements * bpe);
     // the datapath takes a beat per cycle once running: at most the programming (~360 CSB writes)

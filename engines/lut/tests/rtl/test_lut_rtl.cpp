@@ -1,11 +1,14 @@
 // LUT engine RTL (Vlut_sdp, Vlut_cdp) against the golden model (golden/lut.hpp): at least a
 // million random and edge inputs per variant and mode under back-pressure, lane holes and
-// randomized reset values; every bundled lut layer; the busy refusal of table writes and the
+// randomized reset values; the float lanes (NVDLA v1's fp16 LUT, golden lut_lookup_fp) likewise,
+// a million per variant; every bundled lut layer; the busy refusal of table writes and the
 // table read-back, driven by hand with hand-written expectations.
 // Expected values always come from the golden model or are written here -- never from the RTL.
 #include <fmt/format.h>
 
+#include <bit>
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "common/test_paths.hpp"
 #include <filesystem>
@@ -130,6 +133,125 @@ LutJob random_job(const Mode& m, uint64_t seed, std::size_t random_count) {
   return job;
 }
 
+// Float lookups: fp32 patterns of host floats.
+uint32_t f32(double v) { return std::bit_cast<uint32_t>(static_cast<float>(v)); }
+double uni(Rng& r) { return static_cast<double>(r.next() >> 11) * 0x1.0p-53; }  // [0, 1)
+
+// A random fp16 pattern: a finite value of magnitude 2^-e_span .. 2^e_span (exponent field
+// 15 +- e_span), either sign, or (p_special) one of NaN, +-inf, +-0, a denormal, +-65504.
+uint16_t fp16_pattern(Rng& rng, int e_span, double p_special) {
+  if (rng.chance(p_special)) {
+    static constexpr std::array<uint16_t, 10> kSpecial{0x7e00, 0xfd01, 0x7c00, 0xfc00, 0x0000,
+                                                       0x8000, 0x0001, 0x83ff, 0x7bff, 0xfbff};
+    return kSpecial[static_cast<std::size_t>(rng.range(0, 9))];
+  }
+  const auto e = static_cast<uint16_t>(rng.range(15 - e_span, 15 + e_span));
+  return static_cast<uint16_t>((rng.chance(0.5) ? 0x8000 : 0) | e << 10 | rng.range(0, 1023));
+}
+
+// A random float-LUT setup (docs/FP16.md "SDP EW and LUT", "CDP in fp16"): tables of fp16 ramps,
+// smooth curves or noise with specials, fp32 starts in [-16, 16] (5 % any pattern), selects and
+// offsets mostly in the useful range and 15 % over all 8 bits, ends at the table's span or
+// anywhere, fp16 slopes with specials. Inputs: 5 % any 32-bit pattern, 5 % one of the specials (+-0, +-inf, NaNs, denormal and range edges, +-1), 40 %
+// near a START or END (exactly, a few ulps off, or at a random power-of-two distance), 50 % inside
+// either table's span. Starts are +-0 or a denormal in 10 % of the setups, entries 0 and last
+// (the extrapolations' y0) specials in 30 %, the LE offset at -128 .. -126 in 10 %.
+LutJob random_job_fp(const Mode& m, uint64_t seed, std::size_t random_count) {
+  Rng rng = Rng::derive(seed, std::string("lut.test.fp.") + m.name);
+  LutJob job;
+  job.variant = m.variant;
+  job.precision = LutPrecision::Int16;
+  job.fp = true;
+  job.holes = 0.1;
+  for (auto* tab : {&job.tables.le[0], &job.tables.lo[0]}) {
+    const int n = tab == &job.tables.le[0] ? 65 : 257;
+    const int kind = static_cast<int>(rng.range(0, 2));
+    const double base = uni(rng) * 16 - 8, step = (uni(rng) - 0.5) / 8;
+    for (int i = 0; i < n; ++i) {
+      uint16_t v = 0;
+      if (kind == 0) {
+        v = fp16_pattern(rng, 14, 0.05);
+      } else {
+        const double y = kind == 1 ? base + step * i : std::exp(-0.05 * i) * base;
+        // fp16 of y by rounding through float's pattern (truncating the mantissa is enough here)
+        const uint32_t b = f32(y);
+        const int e = static_cast<int>((b >> 23) & 0xff) - 127;
+        v = e < -14 ? static_cast<uint16_t>((b >> 16) & 0x8000)
+                    : static_cast<uint16_t>(((b >> 16) & 0x8000) | ((e + 15) << 10) | ((b >> 13) & 0x3ff));
+        if (rng.chance(0.02)) v = fp16_pattern(rng, 14, 1.0);
+      }
+      tab[i] = static_cast<int16_t>(v);
+    }
+    // the extrapolations' y0 (entry 0 and the last): often a special (NaN, +-0, +-inf)
+    for (const int i : {0, n - 1}) {
+      if (rng.chance(0.3)) tab[i] = static_cast<int16_t>(fp16_pattern(rng, 14, 1.0));
+    }
+  }
+  LutConfig c;
+  c.precision = LutPrecision::Int16;
+  c.le_linear = m.le_linear;
+  c.uflow_prio_lo = rng.chance(0.5);
+  c.oflow_prio_lo = rng.chance(0.5);
+  c.hybrid_prio_lo = rng.chance(0.5);
+  const auto wide = [&](int lo, int hi) { return static_cast<int8_t>(rng.chance(0.15) ? rng.range(-128, 127) : rng.range(lo, hi)); };
+  c.le_index_select = wide(-10, 8);
+  c.lo_index_select = wide(-12, 6);
+  c.le_index_offset = wide(-24, 6);
+  // the exponent anchor's 2^offset at the float boundaries (normal, the two denormals)
+  if (rng.chance(0.1)) c.le_index_offset = static_cast<int8_t>(rng.range(-128, -126));
+  const auto start = [&] {
+    const int64_t k = rng.range(0, 19);
+    if (k == 0) return static_cast<uint32_t>(rng.next());
+    if (k == 1) return rng.chance(0.5) ? 0u : 0x80000000u;                   // +-0
+    if (k == 2) return static_cast<uint32_t>(rng.range(1, 0x007fffff));  // a denormal
+    return f32(uni(rng) * 32 - 16);
+  };
+  const uint32_t le_start = start();
+  const uint32_t lo_start = rng.chance(0.5) ? f32(std::bit_cast<float>(le_start) + (uni(rng) - 0.3) * 16) : start();
+  const auto real = [](uint32_t b) { return static_cast<double>(std::bit_cast<float>(b)); };
+  const double le_span = c.le_linear ? 64 * std::ldexp(1.0, c.le_index_select) : std::ldexp(1.0, 64 + c.le_index_offset);
+  const double lo_span = 256 * std::ldexp(1.0, c.lo_index_select);
+  c.le_start = le_start;
+  c.lo_start = lo_start;
+  c.le_end = rng.chance(0.2) ? static_cast<uint32_t>(rng.next()) : f32(real(le_start) + le_span * uni(rng) * 1.2);
+  c.lo_end = rng.chance(0.2) ? static_cast<uint32_t>(rng.next()) : f32(real(lo_start) + lo_span * uni(rng) * 1.2);
+  for (auto* sc : {&c.le_uflow_scale, &c.le_oflow_scale, &c.lo_uflow_scale, &c.lo_oflow_scale}) {
+    *sc = static_cast<int16_t>(fp16_pattern(rng, 8, 0.1));
+  }
+  job.regs = dla::golden::encode_lut_config(m.variant, c);
+  job.perf_en = true;
+
+  const std::array<uint32_t, 4> anchors{le_start, lo_start, static_cast<uint32_t>(c.le_end),
+                                        static_cast<uint32_t>(c.lo_end)};
+  const auto inside = [&](uint32_t s, double span) {
+    return f32(real(s) + std::min(span, 1e30) * (uni(rng) * 1.1 - 0.05));
+  };
+  static constexpr std::array<uint32_t, 14> kSpecialX{
+      0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00001, 0x7f800001, 0x00000001,
+      0x807fffff, 0x00800000, 0x7f7fffff, 0xff7fffff, 0x3f800000, 0xbf800000};
+  for (std::size_t i = 0; i < random_count; ++i) {
+    const int64_t kind = rng.range(0, 19);
+    uint32_t x = 0;
+    if (kind < 1) {
+      x = static_cast<uint32_t>(rng.next());
+    } else if (kind < 2) {
+      x = kSpecialX[static_cast<std::size_t>(rng.range(0, kSpecialX.size() - 1))];
+    } else if (kind < 10) {
+      const uint32_t a = anchors[static_cast<std::size_t>(rng.range(0, 3))];
+      const int64_t how = rng.range(0, 3);
+      if (how == 0) x = a;
+      else if (how == 1) x = a + static_cast<uint32_t>(rng.range(-2, 2));  // a few ulps off
+      else x = f32(real(a) + (uni(rng) * 2 - 1) * std::ldexp(1.0, static_cast<int>(rng.range(-30, 12))));
+    } else if (kind < 15) {
+      x = inside(le_start, le_span);
+    } else {
+      x = inside(lo_start, lo_span);
+    }
+    job.inputs.push_back(static_cast<int64_t>(x));
+  }
+  return job;
+}
+
 // First difference between an RTL outcome and the golden one, or "" when they agree.
 std::string first_difference(const LutOutcome& a, const LutOutcome& e, const LutJob& job) {
   if (a.elements.size() != e.elements.size()) return "element counts differ";
@@ -215,6 +337,58 @@ TEST_CASE("lut RTL equals golden on over a million random and edge inputs per va
     CHECK(lo_sel > 10'000);
     CHECK(total - lo_sel > 10'000);
   }
+}
+
+TEST_CASE("lut float RTL equals golden on over a million random and edge inputs per variant", "[rtl][lut][fp16]") {
+  const std::vector<Mode> modes = {
+      {"sdp exponent", LutVariant::Sdp, LutPrecision::Int16, false},
+      {"sdp linear", LutVariant::Sdp, LutPrecision::Int16, true},
+      {"cdp exponent", LutVariant::Cdp, LutPrecision::Int16, false},
+      {"cdp linear", LutVariant::Cdp, LutPrecision::Int16, true},
+  };
+  constexpr std::size_t kRandomPerRun = 56'000;
+  std::array<uint64_t, 2> per_variant{};
+  for (const Mode& m : modes) {
+    uint64_t total = 0, uflow = 0, oflow = 0, both_hit = 0, le_only = 0, lo_only = 0, lo_sel = 0, nan_out = 0;
+    for (const uint64_t seed : {11u, 22u, 33u}) {
+      for (const int rr : {0, 1, 2}) {
+        const LutJob job = random_job_fp(m, seed * 10 + static_cast<uint64_t>(rr), kRandomPerRun);
+        SimOptions so;
+        so.seed = seed;
+        so.rand_reset = rr;
+        const LutOutcome expected = lut_run_golden(job);
+        const LutOutcome actual = lut_run_rtl(job, so, 0.35, seed);
+        INFO(m.name << ", seed " << seed << ", rand-reset " << rr);
+        REQUIRE(first_difference(actual, expected, job).empty());
+        for (const LutElement& e : expected.elements) {
+          uflow += e.uflow;
+          oflow += e.oflow;
+          both_hit += e.le_hit && e.lo_hit;
+          le_only += e.le_hit && !e.lo_hit;
+          lo_only += e.lo_hit && !e.le_hit;
+          lo_sel += e.lo_sel;
+          const auto v = static_cast<uint32_t>(e.value);
+          nan_out += m.variant == LutVariant::Sdp ? (v & 0x7fffffffu) > 0x7f800000u : (v & 0xffffu) > 0xfc00u;
+        }
+        total += job.inputs.size();
+      }
+    }
+    per_variant[m.variant == LutVariant::Sdp ? 0 : 1] += total;
+    INFO(m.name << ": " << total << " inputs; uflow " << uflow << ", oflow " << oflow << ", both hit " << both_hit
+                << ", LE only " << le_only << ", LO only " << lo_only << ", LO selected " << lo_sel << ", NaN out "
+                << nan_out);
+    // The stimulus reaches every case in quantity.
+    CHECK(uflow > 5'000);
+    CHECK(oflow > 5'000);
+    CHECK(both_hit > 5'000);
+    CHECK(le_only > 5'000);
+    CHECK(lo_only > 5'000);
+    CHECK(lo_sel > 5'000);
+    CHECK(total - lo_sel > 5'000);
+    CHECK(nan_out > 100);
+  }
+  CHECK(per_variant[0] >= 1'000'000);
+  CHECK(per_variant[1] >= 1'000'000);
 }
 
 TEST_CASE("every bundled lut layer: RTL equals golden under back-pressure and rand-reset", "[rtl][lut]") {
