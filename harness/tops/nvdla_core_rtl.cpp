@@ -17,6 +17,7 @@
 #include "harness/rtl_device.hpp"
 #include "tops/rtl_devices.hpp"
 #include "engines/conv/harness/conv.hpp"
+#include "engines/sdp/golden/sdp.hpp"
 #include "harness/engine.hpp"
 #include "tops/nvdla_core_watch.hpp"
 
@@ -180,43 +181,59 @@ class ConvCapacityGuard {
   std::optional<golden::ConvConfig> last_;  // the convolution armed before, for CBUF reuse
 };
 
-// SDP's precision fields per register group: the SDP RTL has the integer pipelines only, and an fp16
-// layer (SDP PROC / OUT_PRECISION or SDP_RDMA IN_PRECISION FP16) would run as an integer one.
+// SDP's precision fields per register group. fp16 processing runs where the build has it (NVDLA v1,
+// nv_full: int16 and fp16 together), within the golden model's limits, which name the combinations
+// NVDLA leaves undefined (docs/FP16.md "SDP"): the guard mirrors both blocks' group registers and,
+// at either block's D_OP_ENABLE of an fp16 layer, decodes them as the golden model does. The
+// reserved precision 3 is refused everywhere.
 class SdpPrecisionGuard {
  public:
-  explicit SdpPrecisionGuard(const golden::HwConfig& hw) : hw_(&hw) {}
+  explicit SdpPrecisionGuard(const golden::HwConfig& hw) : hw_(&hw) {
+    const RegDb& db = RegDb::nvdla();
+    for (std::size_t b = 0; b < 2; ++b) {
+      const RegBlock* blk = db.block(kBlock[b]);
+      base_[b] = *db.address(hw.name, blk->regs.begin()->second) - blk->regs.begin()->second.offset;
+    }
+  }
 
   void operator()(uint32_t addr, uint32_t value) {
     const RegDef* r = RegDb::nvdla().at_address(hw_->name, addr);
     if (r == nullptr || (r->block != "SDP" && r->block != "SDP_RDMA")) return;
-    const bool rdma = r->block == "SDP_RDMA";
-    if (r->name == "S_POINTER") producer_[rdma ? 1 : 0] = static_cast<int>(value & 1u);
-    const int g = producer_[rdma ? 1 : 0];
+    const std::size_t b = r->block == "SDP_RDMA" ? 1 : 0;
+    if (r->name == "S_POINTER") producer_[b] = static_cast<int>(value & 1u);
+    const auto g = static_cast<std::size_t>(producer_[b]);
+    group_[b][g][addr - base_[b]] = value;
+    if (r->name != "D_OP_ENABLE" || (value & 1u) == 0) return;
     namespace gr = golden::regs;
-    if (!rdma && r->name == "D_DATA_FORMAT") {
-      format_[static_cast<std::size_t>(g)] =
-          std::max(gr::field(value, gr::sdp::D_DATA_FORMAT::PROC_PRECISION{}),
-                   gr::field(value, gr::sdp::D_DATA_FORMAT::OUT_PRECISION{}));
-    }
-    if (rdma && r->name == "D_FEATURE_MODE_CFG")
-      rdma_in_[static_cast<std::size_t>(g)] = gr::field(value, gr::sdp_rdma::D_FEATURE_MODE_CFG::IN_PRECISION{});
-    if (r->name == "D_OP_ENABLE" && (value & 1u) != 0) {
-      const uint32_t p = rdma ? rdma_in_[static_cast<std::size_t>(g)] : format_[static_cast<std::size_t>(g)];
-      if (p > 1) {
-        throw InputError(fmt::format("{}.D_OP_ENABLE", r->block), fmt::format("group {}", g),
-                         fmt::format("this RTL refuses the layer: a precision field of {} is {}; the SDP RTL has "
-                                     "INT8 and INT16 only (fp16 is golden-only so far, docs/FP16.md)",
-                                     rdma ? "SDP_RDMA D_FEATURE_MODE_CFG" : "SDP D_DATA_FORMAT",
-                                     p == 2 ? "FP16" : "reserved (3)"));
-      }
-    }
+    const uint32_t fmt_v = reg(0, static_cast<std::size_t>(producer_[0]), gr::sdp::D_DATA_FORMAT::offset);
+    const uint32_t mode = reg(1, static_cast<std::size_t>(producer_[1]), gr::sdp_rdma::D_FEATURE_MODE_CFG::offset);
+    const uint32_t proc = gr::field(fmt_v, gr::sdp::D_DATA_FORMAT::PROC_PRECISION{});
+    const uint32_t out = gr::field(fmt_v, gr::sdp::D_DATA_FORMAT::OUT_PRECISION{});
+    const uint32_t in = gr::field(mode, gr::sdp_rdma::D_FEATURE_MODE_CFG::IN_PRECISION{});
+    const auto refuse = [&](const std::string& rule) {
+      throw InputError(fmt::format("{}.D_OP_ENABLE", r->block), fmt::format("group {}", g),
+                       fmt::format("this RTL refuses the layer: {}", rule));
+    };
+    if (proc == 3 || out == 3) refuse("a precision field of SDP D_DATA_FORMAT is reserved (3)");
+    if (b == 1 && in == 3) refuse("SDP_RDMA D_FEATURE_MODE_CFG.IN_PRECISION is reserved (3)");
+    if (proc != 2 && out != 2 && (b == 0 || in != 2)) return;
+    if (!hw_->supports(golden::Precision::Fp16)) refuse(fmt::format("FP16: {} has no fp16", hw_->name));
+    const golden::SdpConfig cfg = golden::decode_sdp(
+        [&](uint32_t off) { return reg(0, static_cast<std::size_t>(producer_[0]), off); },
+        [&](uint32_t off) { return reg(1, static_cast<std::size_t>(producer_[1]), off); }, hw_->atom_bytes);
+    if (const auto why = cfg.unsupported(); !why.empty()) refuse(why.front());
   }
 
  private:
+  static constexpr std::array<const char*, 2> kBlock{"SDP", "SDP_RDMA"};
+  [[nodiscard]] uint32_t reg(std::size_t b, std::size_t g, uint32_t off) const {
+    const auto it = group_[b][g].find(off);
+    return it == group_[b][g].end() ? 0u : it->second;
+  }
   const golden::HwConfig* hw_;
-  std::array<int, 2> producer_{};            // SDP, SDP_RDMA
-  std::array<uint32_t, 2> format_{};         // SDP: max(PROC, OUT) precision code per group
-  std::array<uint32_t, 2> rdma_in_{};        // SDP_RDMA IN_PRECISION per group
+  std::array<uint32_t, 2> base_{};
+  std::array<int, 2> producer_{};                                       // SDP, SDP_RDMA
+  std::array<std::array<std::map<uint32_t, uint32_t>, 2>, 2> group_{};  // [block][group] offset -> value
 };
 
 // `runs_sdp`: the program enables SDP, so PDP may take its input on the fly from it.

@@ -165,7 +165,8 @@ module nvdla_core #(
     .SdpBase (SdpBase),
     .RdmaBase(SdpRdmaBase),
     .Lanes   (FlyLanes),
-    .RdSlots (SdpRdSlots)
+    .RdSlots (SdpRdSlots),
+    .SupportFp16(SupportInt16)  // NVDLA v1 (nv_full) has int16 and fp16 together
   ) u_sdp (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),

@@ -4,6 +4,8 @@
 // nv_small beat, an eighth of an nv_full one per cycle; docs/CLI.md "Memory model options").
 #pragma once
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 
@@ -21,6 +23,8 @@
 #include "harness/layer.hpp"
 #include "harness/program_runner.hpp"
 #include "harness/report.hpp"
+#include "harness/rng.hpp"
+#include "harness/rtl_factory.hpp"
 
 namespace cross_stress {
 
@@ -147,6 +151,38 @@ void cross_with_reference(const Layer& L, const dla::harness::RunOptions& o, Com
   REQUIRE_FALSE(r.compares.empty());
   CHECK(rtl->cycles() > 0);
   CHECK(std::string(reference_diff(L, root, rtl->memory())).empty());
+}
+
+// `count` layers of `unit` from its generator with `focus` on `cfg` (`generate(cfg, L, rng)`, the
+// stream derived from `seed` and `stream`), each in cross mode under one stress leg in turn, on the
+// RTL device of `blocks`; golden is the judge (no unit reference).
+template <class Layer, class Generate, class Compile>
+void cross_generated(const std::string& unit, const std::string& focus, const dla::golden::HwConfig& cfg, int count,
+                     uint64_t seed, const std::string& stream, Generate generate, Compile compile,
+                     const std::vector<std::string>& blocks) {
+  using namespace dla::harness;
+  const std::vector<RunOptions> legs = options();
+  Rng rng = Rng::derive(seed, stream);
+  for (int i = 0; i < count; ++i) {
+    Layer L;
+    L.unit = unit;
+    L.name = fmt::format("{}_rtl_{}_{}", unit, focus, i);
+    L.config = &cfg;
+    L.seed = static_cast<uint64_t>(i) + 1;
+    L.focus = focus;
+    L = generate(cfg, L, rng);
+    if (focus == "fp16") REQUIRE(L.doc.at("input").at("precision") == "fp16");
+    cross_with_reference(
+        L, legs[static_cast<std::size_t>(i) % legs.size()], compile,
+        [&blocks](const dla::golden::HwConfig& hw, const RunOptions& o) {
+          std::string why;
+          auto d = make_rtl_device(blocks, hw, o, why);
+          INFO(why);
+          REQUIRE(d != nullptr);
+          return d;
+        },
+        [](const Layer&, const JsonNode&, const Memory&) { return std::string(); });
+  }
 }
 
 }  // namespace cross_stress

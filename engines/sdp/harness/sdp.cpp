@@ -477,6 +477,7 @@ void emit_registers(ProgramBuilder& pb, const Layer& L, int group, int rdma_grou
   s[rs::D_FEATURE_MODE_CFG::offset] = place(b(L.flying), rs::D_FEATURE_MODE_CFG::FLYING_MODE{}) |
                                       place(b(L.to_pdp), rs::D_FEATURE_MODE_CFG::OUTPUT_DST{}) |
                                       place(b(L.winograd), rs::D_FEATURE_MODE_CFG::WINOGRAD{}) |
+                                      place(b(L.nan_to_zero), rs::D_FEATURE_MODE_CFG::NAN_TO_ZERO{}) |
                                       place(batched ? u(L.shape.n - 1) : 0u, rs::D_FEATURE_MODE_CFG::BATCH_NUMBER{});
   s[rs::D_DST_DMA_CFG::offset] = place(1u, rs::D_DST_DMA_CFG::DST_RAM_TYPE{});
   s[rs::D_DST_BATCH_STRIDE::offset] = batched ? static_cast<uint32_t>(L.out_layout.batch_stride) : 0u;
@@ -595,8 +596,12 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
   }
 
   const JsonNode in = root.require("input");
-  in.allow_keys({"precision", "data", "line_stride", "surface_stride"});
+  in.allow_keys({"precision", "data", "line_stride", "surface_stride", "nan_to_zero"});
   L.in_prec = parse_prec(in.require("precision"), *L.cfg, "input");
+  if (const auto n = in.get("nan_to_zero")) {
+    L.nan_to_zero = n->as_bool();
+    if (L.in_prec != Precision::Fp16) n->fail("NAN_TO_ZERO applies to fp16 input only");
+  }
   parse_output(root.require("output"), L);
   const int ib = golden::bytes_per_element(L.in_prec);
   L.in_layout = strided_layout(in, {1, L.in_lanes(), L.shape.h, L.shape.w}, L.cfg->atom_bytes, ib, kInputBase, "input");
@@ -710,13 +715,30 @@ std::vector<BenchCase> bench_sdp(const BenchOptions& opt) {
   // 32x32x64 int8 with BS, BN and EW active. "mem": BS per-channel ALU + MUL (interleaved), BN
   // per-element ALU + MUL (interleaved), EW per-element SUM, all from memory; "reg": the same
   // stages with register operands (the datapath's own rate). `--ops N` scales W to N elements.
+  // nv_full also in fp16 (fp16 data, operands and output; the same stages without truncations).
   int w = 32;
   if (opt.ops != 0) w = static_cast<int>(std::clamp<uint64_t>(opt.ops / (32 * 64), 1, 1024));
   std::vector<BenchCase> cases;
-  for (const auto* cfg : {&golden::nv_small(), &golden::nv_full()}) {
-    for (const bool mem : {true, false}) {
+  struct Case {
+    const golden::HwConfig* cfg;
+    bool mem, fp16;
+  };
+  for (const Case& k : {Case{&golden::nv_small(), true, false}, Case{&golden::nv_small(), false, false},
+                        Case{&golden::nv_full(), true, false}, Case{&golden::nv_full(), false, false},
+                        Case{&golden::nv_full(), true, true}, Case{&golden::nv_full(), false, true}}) {
+    const auto* cfg = k.cfg;
+    const bool mem = k.mem;
+    {
       const std::string stages =
-          mem ? R"("bs":{"alu":{"algo":"sum","operand":{"random":{}}},"mul":{"operand":{"random":{"min":-64,"max":64}}},
+          k.fp16 ? (mem ? R"("bs":{"alu":{"algo":"sum","operand":{"random":{}}},"mul":{"operand":{"random":{}}},
+                   "operands":{"per":"channel"}},
+              "bn":{"alu":{"algo":"sum","operand":{"random":{}}},"mul":{"operand":{"random":{}}},"relu":true,
+                   "operands":{"per":"element"}},
+              "ew":{"alu":{"algo":"sum","operand":{"random":{}}}})"
+                        : R"("bs":{"alu":{"algo":"sum","operand":-7},"mul":{"operand":0.75}},
+              "bn":{"alu":{"algo":"max","operand":-100},"mul":{"operand":-0.5},"relu":true},
+              "ew":{"alu":{"algo":"sum","operand":12},"mul":{"operand":3,"prelu":true}})")
+          : mem ? R"("bs":{"alu":{"algo":"sum","operand":{"random":{}}},"mul":{"operand":{"random":{"min":-64,"max":64}}},
                    "truncate":4,"operands":{"per":"channel"}},
               "bn":{"alu":{"algo":"sum","operand":{"random":{}}},"mul":{"operand":{"random":{}}},"truncate":6,
                    "relu":true,"operands":{"per":"element"}},
@@ -724,12 +746,14 @@ std::vector<BenchCase> bench_sdp(const BenchOptions& opt) {
               : R"("bs":{"alu":{"algo":"sum","operand":-7},"mul":{"operand":45},"truncate":4},
               "bn":{"alu":{"algo":"max","operand":-100},"mul":{"operand":-90},"truncate":6,"relu":true},
               "ew":{"alu":{"algo":"sum","operand":12},"mul":{"operand":3,"prelu":true},"truncate":1})";
-      const std::string text = fmt::format(
-          R"({{"unit":"sdp","config":"{}","seed":{},"cube":{{"w":{},"h":32,"c":64}},
-  "input":{{"precision":"int8","data":{{"random":{{}}}}}},
-  "output":{{"precision":"int8","converter":{{"offset":0,"scale":1,"shift":4}}}}, {}}})",
-          cfg->name, opt.seed, w, stages);
-      const auto doc = parse_json_text(fmt::format("bench-sdp-{}-{}.json", cfg->name, mem ? "mem" : "reg"), text);
+      const std::string io = k.fp16 ? R"("input":{"precision":"fp16","data":{"random":{}}},"output":{"precision":"fp16"})"
+                                    : R"("input":{"precision":"int8","data":{"random":{}}},
+  "output":{"precision":"int8","converter":{"offset":0,"scale":1,"shift":4}})";
+      const std::string text = fmt::format(R"({{"unit":"sdp","config":"{}","seed":{},"cube":{{"w":{},"h":32,"c":64}},
+  {}, {}}})",
+                                           cfg->name, opt.seed, w, io, stages);
+      const auto doc = parse_json_text(
+          fmt::format("bench-sdp-{}-{}{}.json", cfg->name, mem ? "mem" : "reg", k.fp16 ? "-fp16" : ""), text);
       LayerHeader h;
       h.file = doc->file;
       h.unit = "sdp";
@@ -775,7 +799,7 @@ std::vector<BenchCase> bench_sdp(const BenchOptions& opt) {
       BenchCase b;
       b.unit = "sdp";
       b.config = cfg->name;
-      b.name = mem ? "memory operands" : "register operands";
+      b.name = fmt::format("{}{}", mem ? "memory operands" : "register operands", k.fp16 ? " fp16" : "");
       b.element = "element";
       b.cycles = rr.cycles;
       b.elements = c.elements;
@@ -799,13 +823,16 @@ std::vector<BenchCase> bench_sdp(const BenchOptions& opt) {
 }
 
 std::string format_bench_sdp(const std::vector<BenchCase>& cases) {
-  std::string out = fmt::format("{:<9} {:<9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>14} {:>11} {:>13} {:>8}\n", "config",
+  std::string out = fmt::format("{:<9} {:<14} {:>10} {:>9} {:>9} {:>9} {:>9} {:>14} {:>11} {:>13} {:>8}\n", "config",
                                 "operands", "cube", "elements", "reg wr", "cycles", "elem/cyc", "NVDLA elem/cyc",
                                 "sim elem/s", "golden elem/s", "status");
   std::string dma;
   for (const BenchCase& c : cases) {
-    out += fmt::format("{:<9} {:<9} {:>10} {:>9} {:>9} {:>9} {:>9.3f} {:>14.3g} {:>11.3g} {:>13.3g} {:>8}\n",
-                       c.config, c.name.substr(0, c.name.find(' ')), c.extra.at("cube").get<std::string>(),
+    // "memory operands fp16" -> "memory fp16"
+    std::string label = c.name.substr(0, c.name.find(' '));
+    if (c.name.ends_with(" fp16")) label += " fp16";
+    out += fmt::format("{:<9} {:<14} {:>10} {:>9} {:>9} {:>9} {:>9.3f} {:>14.3g} {:>11.3g} {:>13.3g} {:>8}\n",
+                       c.config, label, c.extra.at("cube").get<std::string>(),
                        c.elements, c.extra.at("reg_writes").get<int64_t>(), c.cycles, c.elements_per_cycle(),
                        c.nvdla_elements_per_cycle.value_or(0), c.num("sim_elements_per_s"),
                        c.num("golden_elements_per_s"), c.status);
@@ -816,7 +843,9 @@ std::string format_bench_sdp(const std::vector<BenchCase>& cases) {
       "cycles: from reset to the interrupt, CSB programming included (one register write per cycle). The RTL issues "
       "up to 1 (nv_small) / 16 (nv_full) elements per cycle while every operand atom they need is cached (one "
       "atom per stream, one DMA read in flight). NVDLA: nv_small SDP 1 element/cycle; nv_full BS/BN 16, EW 4 "
-      "elements/cycle; capped by its 8 / 64 B/cycle interface (and --mem-bandwidth) for the layer's bytes.\n";
+      "elements/cycle; capped by its 8 / 64 B/cycle interface (and --mem-bandwidth) for the layer's bytes. fp16: "
+      "the same stages in fp16 (twice the bytes); SDP_RDMA reads one 32-byte atom a request, so with memory "
+      "operands the nv_full RTL stays below NVDLA's 64-byte interface (docs/PERFORMANCE.md \"SDP\").\n";
   return out;
 }
 

@@ -85,6 +85,7 @@ struct Layer {
   bool flying = false;
   bool winograd = false;       // flying from a Winograd convolution: D_FEATURE_MODE_CFG.WINOGRAD (2x2 tile order)
   bool to_pdp = false;         // D_FEATURE_MODE_CFG.OUTPUT_DST = PDP: the output flies to PDP, not to memory
+  bool nan_to_zero = false;    // D_FEATURE_MODE_CFG.NAN_TO_ZERO (fp16: NaN data and memory operands to +0)
   std::vector<int64_t> input;  // memory input only: C*H*W, c-major
   golden::FeatureLayout in_layout{}, out_layout{};
   XStage bs, bn;

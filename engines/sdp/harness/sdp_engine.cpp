@@ -24,9 +24,8 @@ Engine engine_sdp() {
                                                         .has = &golden::HwConfig::int16,
                                                         .what = "every layer fp16 from memory (NaNs, infinities, "
                                                                 "denormals; BS, BN, EW with the float LUT; fp16 or "
-                                                                "int16 out), judged by NVIDIA's C model alone (needs "
-                                                                "--judge cmod: no fp16 RTL yet; docs/FP16.md)",
-                                                        .golden_only = true}}}};
+                                                                "int16 out): the RTL against golden; with --judge "
+                                                                "cmod NVIDIA's C model too (docs/FP16.md)"}}}};
 }
 
 }  // namespace dla::harness::engines

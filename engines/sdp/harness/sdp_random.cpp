@@ -37,9 +37,9 @@ ojson sdp_header(const HwConfig& hw, const RandomLayer& L, int w, int h, int c) 
 
 // fp16 (--focus fp16, nv_full; docs/FP16.md): SDP from fp16 memory with the fp16 BS / BN / EW
 // stages (the float LUT included) that `random conv --focus fp16` draws, fp16 or int16 output,
-// data in one of five regimes with specials. The RTL has no fp16 yet: NVIDIA's C model judges.
+// data in one of five regimes with specials. The RTL runs them against golden; NVIDIA's C model
+// judges both with --judge cmod.
 RandomLayer gen_sdp_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
-  L.golden_only = "fp16: the RTL has no fp16 yet (docs/FP16.md)";
   const int w = d.log_i(1, 32), h = d.log_i(1, 16), c = d.log_i(1, 6 * hw.atom_bytes);
   ojson doc = sdp_header(hw, L, w, h, c);
   doc["input"] = ojson{{"precision", "fp16"}};
@@ -51,6 +51,11 @@ RandomLayer gen_sdp_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
   const bool out16 = d.chance(0.2);
   doc["output"] = ojson{{"precision", out16 ? "int16" : "fp16"}};
   doc["perf"] = ojson{{"sat", true}, {"nan_inf", true}};
+  // NAN_TO_ZERO: the data's NaNs and the memory operands' to +0 (register operands stay)
+  if (d.chance(0.3)) {
+    doc["input"]["nan_to_zero"] = true;
+    feat += " nan-to-zero";
+  }
   L.doc = doc;
   L.features = fmt::format("{} {}x{}x{}{}", feat, w, h, c, out16 ? " out-int16" : "");
   return L;

@@ -11,10 +11,12 @@ foreach(cfg IN LISTS DLA_HW_CONFIG_NAMES)
   if(NOT lanes EQUAL 1)
     list(APPEND SDP_PARAMS_${cfg} Lanes=${lanes})
   endif()
-  list(APPEND SDP_PARAMS_${cfg} RdSlots=${sdp_slots})
+  dla_hw_bit(int16 ${cfg} int16)  # NVDLA v1 (nv_full) has int16 and fp16 together
+  list(APPEND SDP_PARAMS_${cfg} RdSlots=${sdp_slots} "SupportFp16=${int16}")
 endforeach()
 # ---- SDP (with SDP_RDMA and its LUT engine): register level, CSB and DMA ports.
 set(SDP_SOURCES
+    ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_fp_pkg.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sat.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sshift_sat.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_perf_cnt.sv
@@ -32,6 +34,10 @@ set(SDP_SOURCES
     ${LUT_ENGINE_SOURCES}
     ${DLA_ENGINES_DIR}/lut/rtl/lut_s_regs.sv
     ${DLA_ENGINES_DIR}/sdp/rtl/sdp_pkg.sv
+    ${DLA_ENGINES_DIR}/sdp/rtl/sdp_fp_operand.sv
+    ${DLA_ENGINES_DIR}/sdp/rtl/sdp_x_fp.sv
+    ${DLA_ENGINES_DIR}/sdp/rtl/sdp_y_fp.sv
+    ${DLA_ENGINES_DIR}/sdp/rtl/sdp_c_fp.sv
     ${DLA_ENGINES_DIR}/sdp/rtl/sdp_rshift_sat.sv
     ${DLA_ENGINES_DIR}/sdp/rtl/sdp_cvt.sv
     ${DLA_ENGINES_DIR}/sdp/rtl/sdp_x.sv
@@ -53,6 +59,10 @@ endforeach()
 # Synthesis at the module defaults, which are nv_small's: Yosys 0.55 asserts when -chparam
 # re-elaborates sdp_core (docs/SYNTHESIS.md). It includes the SDP variant of the LUT engine.
 dla_rtl_checks(NAME sdp_default TOP sdp_core SOURCES ${SDP_SOURCES} NO_LINT)
+# fp16 processing (nv_full's SDP: 32-byte atom, 16 lanes, SupportFp16) through a parameter-free
+# wrapper: the float stages, the LUT's float lanes and the output conversion (docs/SYNTHESIS.md).
+dla_rtl_checks(NAME sdp_fp16 TOP sdp_core_synth NO_LINT
+               SOURCES ${SDP_SOURCES} ${DLA_ENGINES_DIR}/sdp/rtl/sdp_core_synth.sv)
 
 
 # ---- one generated register block on its own (tests/rtl/test_reg_top_rtl.cpp): SDP's, whose

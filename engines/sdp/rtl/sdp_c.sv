@@ -34,10 +34,10 @@ module sdp_c (
       data_o = data_i[15:0];
       sat_o  = 1'b0;
     end else begin
-      data_o = cfg_i.out_int16 ? t16 : 16'(t8);
+      data_o = cfg_i.out_wide ? t16 : 16'(t8);
       sat_o  = t_sat;
     end
   end
-  logic unused;
-  assign unused = s16 ^ s8;
+  logic unused;  // the float fields (sdp_c_fp)
+  assign unused = ^{s16, s8, cfg_i.out_fp16, cfg_i.fp};
 endmodule

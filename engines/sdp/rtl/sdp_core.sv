@@ -18,6 +18,7 @@ module sdp_core #(
   parameter logic [31:0] RdmaBase = 32'h8000,
   parameter int unsigned Lanes    = 1,  // elements per cycle (power of 2, <= lanes of an atom)
   parameter int unsigned RdSlots  = 8,  // reads in flight per operand stream (docs/DMA.md sizing)
+  parameter bit          SupportFp16 = 1'b0,  // fp16 processing (NVDLA v1, nv_full)
   localparam int unsigned AtomBytes = 1 << AtomLog2,
   localparam int unsigned AtomBits  = 8 * AtomBytes
 ) (
@@ -66,6 +67,7 @@ module sdp_core #(
   logic             unequal;
   logic [31:0]      sat_cnt, lut_uflow, lut_oflow, lut_hybrid, lut_le_hit, lut_lo_hit, wr_stall;
   logic [3:0][31:0] rd_stall;
+  logic [31:0]      nan_in, inf_in, nan_out;
 
   sdp_regs #(
     .AtomLog2(AtomLog2),
@@ -100,6 +102,9 @@ module sdp_core #(
     .lut_lo_hit_i    (lut_lo_hit),
     .wr_stall_i      (wr_stall),
     .rd_stall_i      (rd_stall),
+    .nan_in_i        (nan_in),
+    .inf_in_i        (inf_in),
+    .nan_out_i       (nan_out),
     .intr_o          (intr_o)
   );
 
@@ -197,8 +202,9 @@ module sdp_core #(
   logic [AtomBytes-1:0]   out_mask;
   logic [63:0]            out_addr;
   sdp_dp #(
-    .AtomLog2(AtomLog2),
-    .Lanes   (Lanes)
+    .AtomLog2   (AtomLog2),
+    .Lanes      (Lanes),
+    .SupportFp16(SupportFp16)
   ) u_dp (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -247,7 +253,10 @@ module sdp_core #(
     .lut_oflow_o     (lut_oflow),
     .lut_hybrid_o    (lut_hybrid),
     .lut_le_hit_o    (lut_le_hit),
-    .lut_lo_hit_o    (lut_lo_hit)
+    .lut_lo_hit_o    (lut_lo_hit),
+    .nan_in_o        (nan_in),
+    .inf_in_o        (inf_in),
+    .nan_out_o       (nan_out)
   );
 
   // ---------------------------------------------------------------- WDMA

@@ -4,10 +4,14 @@
 // the LUT engine (4-cycle pipeline) with a side FIFO (dla_fifo) carrying the pre-LUT values and
 // what the writer needs, and the output converter (sdp_c) per lane. Its output is one step's
 // converted lanes with their place in the output atom, to sdp_wdma. Counts the saturations
-// (PERF_SAT_EN) and, in EQL mode, whether any lane differed.
+// (PERF_SAT_EN) and, in EQL mode, whether any lane differed. With SupportFp16 (nv_full), fp16
+// processing beside the integer stages (docs/FP16.md "SDP"): the input widened to fp32 (or CACC's
+// fp32), NAN_TO_ZERO, sdp_x_fp / sdp_y_fp in fp32, the LUT engine's float lanes, sdp_c_fp to fp16
+// or int16; it counts the NaN / Inf inputs and the NaN outputs.
 module sdp_dp #(
   parameter int unsigned AtomLog2 = 3,
   parameter int unsigned Lanes    = 1,
+  parameter bit          SupportFp16 = 1'b0,
   localparam int unsigned AtomBytes = 1 << AtomLog2,
   localparam int unsigned CntW      = $clog2(Lanes + 1)
 ) (
@@ -63,7 +67,10 @@ module sdp_dp #(
   output logic [31:0]             lut_oflow_o,
   output logic [31:0]             lut_hybrid_o,
   output logic [31:0]             lut_le_hit_o,
-  output logic [31:0]             lut_lo_hit_o
+  output logic [31:0]             lut_lo_hit_o,
+  output logic [31:0]             nan_in_o,
+  output logic [31:0]             inf_in_o,
+  output logic [31:0]             nan_out_o
 );
   /* verilator lint_off UNUSEDSIGNAL */
   sdp_pkg::cfg_t cfg;  // only the stages and the output geometry are read here
@@ -77,8 +84,10 @@ module sdp_dp #(
 
   // ---------------------------------------------------------------- datapath to the LUT
   localparam int unsigned LaneW = (Lanes > 1) ? $clog2(Lanes) : 1;
-  logic [Lanes-1:0][31:0] y_pre;
+  logic [Lanes-1:0][31:0] y_pre, y_int, y_fp;
   logic [Lanes-1:0]       step_mask;
+  logic                   fp;  // fp16 processing in this layer
+  assign fp = SupportFp16 && cfg.c.fp;
   for (genvar j = 0; j < Lanes; j++) begin : g_dp
     logic signed [15:0] in_val, bs_alu_v, bs_mul_v, bn_alu_v, bn_mul_v, ew_alu_v, ew_mul_v;
     logic signed [31:0] x_in, x1, x2, y;
@@ -95,8 +104,35 @@ module sdp_dp #(
     sdp_x u_bs (.cfg_i(cfg.bs), .data_i(x_in), .alu_mem_i(bs_alu_v), .mul_mem_i(bs_mul_v), .data_o(x1));
     sdp_x u_bn (.cfg_i(cfg.bn), .data_i(x1), .alu_mem_i(bn_alu_v), .mul_mem_i(bn_mul_v), .data_o(x2));
     sdp_y u_ew (.cfg_i(cfg.ew), .data_i(x2), .alu_mem_i(ew_alu_v), .mul_mem_i(ew_mul_v), .data_o(y));
-    assign y_pre[j]     = y;
+    assign y_int[j]     = y;
+    assign y_pre[j]     = fp ? y_fp[j] : y_int[j];
     assign step_mask[j] = CntW'(j) < step_cnt_i;
+  end
+
+  // fp16 processing: per lane the float stages beside the integer ones (docs/FP16.md "SDP").
+  if (SupportFp16) begin : g_fp
+    for (genvar j = 0; j < Lanes; j++) begin : g_lane
+      logic [LaneW-1:0] fly_lane;
+      logic [31:0]      in32, x_in, x1, x2;
+      assign fly_lane = LaneW'(step_beat_i) + LaneW'(j);
+      dla_fp_cvt #(.InExpW(5), .InMantW(10), .OutExpW(8), .OutMantW(23), .Denorm(1'b1)) u_in32 (
+        .a_i(step_in_i[j]),
+        .z_o(in32)
+      );
+      // CACC's fp32 or the fp16 from memory, widened; NAN_TO_ZERO on the data
+      always_comb begin
+        x_in = fly_take ? fly_data_q[fly_lane] : step_need0_i ? in32 : 32'd0;
+        if (cfg.nan_to_zero && x_in[30:23] == 8'hff && x_in[22:0] != '0) x_in = '0;
+      end
+      sdp_x_fp u_bs (.cfg_i(cfg.bs), .nan_to_zero_i(cfg.nan_to_zero), .data_i(x_in), .alu_mem_i(step_bs_alu_i[j]),
+                     .mul_mem_i(step_bs_mul_i[j]), .data_o(x1));
+      sdp_x_fp u_bn (.cfg_i(cfg.bn), .nan_to_zero_i(cfg.nan_to_zero), .data_i(x1), .alu_mem_i(step_bn_alu_i[j]),
+                     .mul_mem_i(step_bn_mul_i[j]), .data_o(x2));
+      sdp_y_fp u_ew (.cfg_i(cfg.ew), .nan_to_zero_i(cfg.nan_to_zero), .data_i(x2), .alu_mem_i(step_ew_alu_i[j]),
+                     .mul_mem_i(step_ew_mul_i[j]), .data_o(y_fp[j]));
+    end
+  end else begin : g_no_fp
+    assign y_fp = '0;
   end
 
   // Side FIFO: what the writer needs of each step travels beside the LUT engine.
@@ -121,7 +157,7 @@ module sdp_dp #(
     .surface_stride_i(cfg.dst_surface_stride),
     .batch_stride_i  (cfg.dst_batch_stride),
     .atom_log2_i     (3'(AtomLog2)),
-    .bpe_log2_i      (2'(cfg.c.out_int16)),
+    .bpe_log2_i      (2'(cfg.c.out_wide)),
     .n_i             (step_n_i),
     .c_i             (step_c_i & ~((13'd1 << cfg.ca_out_log2) - 13'd1)),
     .h_i             (step_h_i),
@@ -172,7 +208,7 @@ module sdp_dp #(
     side_in.atom_addr  = dst_atom_addr;
     for (int unsigned i = 0; i < AtomBytes; i++) begin
       logic [6:0] l;
-      l = cfg.c.out_int16 ? 7'(i >> 1) : 7'(i);
+      l = cfg.c.out_wide ? 7'(i >> 1) : 7'(i);
       side_in.wr_mask[i] = l >= 7'(grp_lo) && l < 7'(grp_lo) + 7'(grp_n);
     end
   end
@@ -194,18 +230,19 @@ module sdp_dp #(
   );
 
   logic [Lanes-1:0][31:0] lut_value;
-  logic [Lanes-1:0][31:0] unused_lut_fp_value;  // the float LUT (not in SDP's RTL yet)
+  logic [Lanes-1:0][31:0] lut_fp_value;  // fp32 (fp16 processing)
   logic [Lanes-1:0] lut_uflow, lut_oflow, lut_le_hit, lut_lo_hit, lut_lo_sel, lut_mask;
   logic lut_busy, prog_ready, prog_rsp_valid, prog_rsp_err, prog_err;
   lut_engine #(
-    .Variant(0),
-    .Lanes  (Lanes)
+    .Variant  (0),
+    .Lanes    (Lanes),
+    .SupportFp(SupportFp16)
   ) u_lut (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
     .lut_regs_i      (lut_regs_i),
     .in_int8_i       (1'b0),
-    .in_fp_i         (1'b0),
+    .in_fp_i         (fp),
     .layer_active_i  (running_i),
     .busy_o          (lut_busy),
     .in_valid_i      (c_fire),
@@ -215,7 +252,7 @@ module sdp_dp #(
     .out_valid_o     (lut_out_valid),
     .out_ready_i     (lut_out_ready),
     .out_value_o     (lut_value),
-    .out_fp_value_o  (unused_lut_fp_value),
+    .out_fp_value_o  (lut_fp_value),
     .out_uflow_o     (lut_uflow),
     .out_oflow_o     (lut_oflow),
     .out_le_hit_o    (lut_le_hit),
@@ -243,16 +280,29 @@ module sdp_dp #(
 
   // ---------------------------------------------------------------- output converter
   localparam int unsigned IncW = $clog2(Lanes + 1);
-  logic [Lanes-1:0][15:0] out_val;
-  logic [Lanes-1:0]       out_sat, out_mask;
+  logic [Lanes-1:0][15:0] out_val, f_val;
+  logic [Lanes-1:0]       out_sat, out_mask, f_sat;
   logic [IncW-1:0]        sat_inc;
   logic                   any_unequal, unequal_q;
   for (genvar j = 0; j < Lanes; j++) begin : g_c
     logic signed [15:0] v;
+    logic               v_sat;
     sdp_c u_c (.cfg_i(cfg.c), .data_i(cfg.lut_active ? $signed(lut_value[j]) : $signed(side_out.y[j])),
-               .data_o(v), .sat_o(out_sat[j]));
-    assign out_val[j]  = v;
+               .data_o(v), .sat_o(v_sat));
+    assign out_val[j]  = fp ? f_val[j] : v;
+    assign out_sat[j]  = fp ? f_sat[j] : v_sat;
     assign out_mask[j] = CntW'(j) < side_out.cnt;
+  end
+  if (SupportFp16) begin : g_c_fp
+    for (genvar j = 0; j < Lanes; j++) begin : g_lane
+      sdp_c_fp u_c (.cfg_i(cfg.c), .data_i(cfg.lut_active ? lut_fp_value[j] : side_out.y[j]), .data_o(f_val[j]),
+                    .sat_o(f_sat[j]));
+    end
+  end else begin : g_no_c_fp
+    assign f_val = '0;
+    assign f_sat = '0;
+    logic unused_fp;  // the float LUT's values, 0 without SupportFp16
+    assign unused_fp = ^lut_fp_value;
   end
   always_comb begin
     sat_inc     = '0;
@@ -286,6 +336,46 @@ module sdp_dp #(
     .inc_i  (sat_inc),
     .count_o(sat_cnt_o)
   );
+  // fp16: NaN / Inf inputs read from memory (SDP_RDMA's PERF_NAN_INF_COUNT_EN) and NaN fp16
+  // outputs (SDP's), every lane computed; 0 in the integer pipelines
+  logic [IncW-1:0] nan_in_inc, inf_in_inc, nan_out_inc;
+  always_comb begin
+    nan_in_inc  = '0;
+    inf_in_inc  = '0;
+    nan_out_inc = '0;
+    for (int unsigned j = 0; j < Lanes; j++) begin
+      if (step_mask[j] && step_need0_i && !fly_take) begin
+        nan_in_inc += IncW'(dla_fp_pkg::fp16_is_nan(step_in_i[j][14:0]));
+        inf_in_inc += IncW'(dla_fp_pkg::fp16_is_inf(step_in_i[j][14:0]));
+      end
+      if (out_mask[j]) nan_out_inc += IncW'(dla_fp_pkg::fp16_is_nan(out_val[j][14:0]));
+    end
+  end
+  dla_perf_cnt #(.IncW(IncW)) u_nan_in_cnt (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .clr_i  (start_i),
+    .en_i   (c_fire && fp && cfg.rdma_perf_nan_inf_en),
+    .inc_i  (nan_in_inc),
+    .count_o(nan_in_o)
+  );
+  dla_perf_cnt #(.IncW(IncW)) u_inf_in_cnt (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .clr_i  (start_i),
+    .en_i   (c_fire && fp && cfg.rdma_perf_nan_inf_en),
+    .inc_i  (inf_in_inc),
+    .count_o(inf_in_o)
+  );
+  dla_perf_cnt #(.IncW(IncW)) u_nan_out_cnt (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .clr_i  (start_i),
+    .en_i   (pop && fp && cfg.c.out_fp16 && cfg.perf_nan_inf_en && !cfg.c.eql),
+    .inc_i  (nan_out_inc),
+    .count_o(nan_out_o)
+  );
+
   // EQL mode: D_STATUS.STATUS_UNEQUAL, any compared lane not 0
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

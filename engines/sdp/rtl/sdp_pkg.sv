@@ -53,8 +53,10 @@ package sdp_pkg;
     logic [31:0] offset;
     logic [15:0] scale;
     logic [5:0]  shift;
-    logic        out_int16;
-    logic        eql;   // EQL mode: pass the low 16 bits, no conversion
+    logic        out_wide;  // 2-byte output elements (int16, or fp16)
+    logic        out_fp16;  // OUT_PRECISION FP16 (fp16 processing: else int16)
+    logic        fp;        // PROC_PRECISION FP16: the float stages (sdp_*_fp)
+    logic        eql;       // EQL mode: pass the low 16 bits, no conversion
   } c_cfg_t;
 
   // One operand stream (BRDMA, NRDMA, ERDMA): its cube in memory and its element format.
@@ -93,12 +95,16 @@ package sdp_pkg;
     logic        flying;
     logic        wg_order;    // Winograd 2x2 tile order (flying only)
     logic        to_pdp;      // OUTPUT_DST = PDP
-    logic        in_int16;    // input lanes are int16 (output: c.out_int16)
+    logic        in_wide;     // 2-byte input lanes: int16 or fp16 (output: c.out_wide)
+    logic        nan_to_zero; // D_FEATURE_MODE_CFG.NAN_TO_ZERO (fp16: data and memory operands)
     // perf counter enables: saturation and LUT (SDP), write stalls (SDP), read stalls (SDP_RDMA)
     logic        perf_sat_en;
     logic        perf_lut_en;
     logic        perf_wr_en;
     logic        perf_rd_en;
+    // fp16: NaN / Inf counters of the input (SDP_RDMA) and NaN outputs (SDP)
+    logic        perf_nan_inf_en;
+    logic        rdma_perf_nan_inf_en;
     // lanes per atom (log2) of the input, the output, the channel loop's groups and the
     // processing precision (PROC_PRECISION: the operand streams' atoms; int16 -> int8 reads its
     // int16 surfaces in pairs, int8 -> int16 writes two surfaces per group); lanes computed

@@ -81,7 +81,7 @@ module sdp_rdma #(
   assign need[1] = cfg.brdma.need;
   assign need[2] = cfg.nrdma.need;
   assign need[3] = cfg.erdma.need;
-  assign size2   = {cfg.erdma.size2, cfg.nrdma.size2, cfg.brdma.size2, cfg.in_int16};
+  assign size2   = {cfg.erdma.size2, cfg.nrdma.size2, cfg.brdma.size2, cfg.in_wide};
   assign both    = {cfg.erdma.both, cfg.nrdma.both, cfg.brdma.both, 1'b0};
   for (genvar k = 0; k < NStreams; k++) begin : g_eb
     assign eb_log2[k] = 2'(size2[k]) + 2'(both[k]);
@@ -93,7 +93,7 @@ module sdp_rdma #(
     .surface_stride_i(cfg.src_surface_stride),
     .batch_stride_i  (32'd0),
     .atom_log2_i     (3'(AtomLog2)),
-    .bpe_log2_i      (2'(cfg.in_int16)),
+    .bpe_log2_i      (2'(cfg.in_wide)),
     .n_i             (5'd0),
     .c_i             (c_i),
     .h_i             (h_i),
@@ -336,7 +336,7 @@ module sdp_rdma #(
     pick = two ? $signed({hi, lo}) : 16'($signed(lo));
   endfunction
   for (genvar j = 0; j < Lanes; j++) begin : g_pick
-    assign dp_in_o[j]     = pick(op_data[0], lane_off[0][j], cfg.in_int16);
+    assign dp_in_o[j]     = pick(op_data[0], lane_off[0][j], cfg.in_wide);
     assign dp_bs_alu_o[j] = pick(op_data[1], lane_off[1][j], size2[1]);
     assign dp_bs_mul_o[j] = pick(op_data[1], lane_mul_off[1][j], size2[1]);
     assign dp_bn_alu_o[j] = pick(op_data[2], lane_off[2][j], size2[2]);

@@ -41,6 +41,9 @@ module sdp_regs #(
   input  logic [31:0]      lut_lo_hit_i,
   input  logic [31:0]      wr_stall_i,
   input  logic [3:0][31:0] rd_stall_i,  // MRDMA, BRDMA, NRDMA, ERDMA
+  input  logic [31:0]      nan_in_i,    // fp16: NaN / Inf inputs read, NaN outputs
+  input  logic [31:0]      inf_in_i,
+  input  logic [31:0]      nan_out_i,
   // done interrupt per register group (one-cycle pulse)
   output logic [1:0]       intr_o
 );
@@ -188,7 +191,9 @@ module sdp_regs #(
     c_cfg.offset    = sdp.cvt_offset;
     c_cfg.scale     = sdp.cvt_scale;
     c_cfg.shift     = sdp.cvt_shift;
-    c_cfg.out_int16 = sdp.data_format_out_precision == 2'd1;
+    c_cfg.out_wide  = sdp.data_format_out_precision != 2'd0;
+    c_cfg.out_fp16  = sdp.data_format_out_precision == 2'd2;
+    c_cfg.fp        = sdp.data_format_proc_precision == 2'd2;
     c_cfg.eql       = !ew_cfg.bypass && !ew_cfg.alu_bypass && ew_cfg.alu_algo == sdp_pkg::AluEql;
   end
 
@@ -249,22 +254,25 @@ module sdp_regs #(
     cfg.to_pdp     = sdp.feature_mode_cfg_output_dst;
     cfg.batch_m1   = cfg.flying ? sdp.feature_mode_cfg_batch_number : 5'd0;
     // Flying mode: CACC delivers lanes at the processing precision (SDP's, not SDP_RDMA's).
-    cfg.in_int16   = cfg.flying ? sdp.data_format_proc_precision == 2'd1
-                                : rdma.feature_mode_cfg_in_precision == 2'd1;
+    cfg.in_wide    = cfg.flying ? sdp.data_format_proc_precision != 2'd0
+                                : rdma.feature_mode_cfg_in_precision != 2'd0;
+    cfg.nan_to_zero = sdp.feature_mode_cfg_nan_to_zero;
     cfg.perf_sat_en = sdp.perf_enable_perf_sat_en;
     cfg.perf_lut_en = sdp.perf_enable_perf_lut_en;
     cfg.perf_wr_en  = sdp.perf_enable_perf_dma_en;
     cfg.perf_rd_en  = rdma.perf_enable_perf_dma_en;
+    cfg.perf_nan_inf_en      = sdp.perf_enable_perf_nan_inf_count_en;
+    cfg.rdma_perf_nan_inf_en = rdma.perf_enable_perf_nan_inf_count_en;
 
     // Lanes: Ca_in = atom / input bytes, Ca_out = atom / output bytes; every lane of every atom
     // is computed (padded lanes too), over max(input lanes, output lanes) channels. The channel
     // loop runs in groups of Ca_it lanes: output atoms (Ca_out) from memory; flying, CACC's
     // kernel groups (Ca_in lanes, the order CACC delivers), so an output atom may be written in
     // parts (Ca_in < Ca_out, byte mask) or a group may fill several (Ca_in > Ca_out).
-    cfg.ca_in_log2  = 3'(AtomLog2) - 3'(cfg.in_int16);
-    cfg.ca_out_log2 = 3'(AtomLog2) - 3'(c_cfg.out_int16);
+    cfg.ca_in_log2  = 3'(AtomLog2) - 3'(cfg.in_wide);
+    cfg.ca_out_log2 = 3'(AtomLog2) - 3'(c_cfg.out_wide);
     cfg.ca_it_log2  = cfg.flying ? cfg.ca_in_log2 : cfg.ca_out_log2;
-    cfg.ca_op_log2  = 3'(AtomLog2) - 3'(sdp.data_format_proc_precision == 2'd1);
+    cfg.ca_op_log2  = 3'(AtomLog2) - 3'(sdp.data_format_proc_precision != 2'd0);
     ca_in_grp       = (cfg.ca_op_log2 > cfg.ca_in_log2) ? cfg.ca_op_log2 : cfg.ca_in_log2;
     ca_out_grp      = (cfg.ca_op_log2 > cfg.ca_out_log2) ? cfg.ca_op_log2 : cfg.ca_out_log2;
     cfg.in_lanes    = ((14'(sdp.data_cube_channel) >> ca_in_grp) + 14'd1) << ca_in_grp;
@@ -292,6 +300,10 @@ module sdp_regs #(
     rdma_hw2reg.perf_brdma_read_stall    = rd_stall_i[1];
     rdma_hw2reg.perf_nrdma_read_stall    = rd_stall_i[2];
     rdma_hw2reg.perf_erdma_read_stall    = rd_stall_i[3];
+    rdma_hw2reg.status_nan_input_num_de  = rdma_done;
+    rdma_hw2reg.status_inf_input_num_de  = rdma_done;
+    rdma_hw2reg.status_nan_input_num     = nan_in_i;
+    rdma_hw2reg.status_inf_input_num     = inf_in_i;
   end
   always_comb begin
     sdp_hw2reg                          = '0;
@@ -311,6 +323,8 @@ module sdp_regs #(
     sdp_hw2reg.perf_lut_le_hit          = lut_le_hit_i;
     sdp_hw2reg.perf_lut_lo_hit          = lut_lo_hit_i;
     sdp_hw2reg.perf_wdma_write_stall    = wr_stall_i;
+    sdp_hw2reg.status_nan_output_num_de = done_i;
+    sdp_hw2reg.status_nan_output_num    = nan_out_i;
   end
 
   logic unused;

@@ -60,7 +60,7 @@ module sdp_wdma #(
       logic [6:0] rel;
       rel = 7'(i) - 7'(in_lane_i);
       if (7'(i) >= 7'(in_lane_i) && rel < 7'(in_cnt_i)) lanes_d[i] = in_val_i[LaneW'(rel)];
-      if (cfg.c.out_int16) begin
+      if (cfg.c.out_wide) begin
         if (i < AtomBytes / 2) atom_data[16*i +: 16] = lanes_d[i];
       end else begin
         atom_data[8*i +: 8] = lanes_d[i][7:0];

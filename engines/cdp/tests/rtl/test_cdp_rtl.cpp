@@ -378,28 +378,8 @@ TEST_CASE("every bundled fp16 cdp layer passes on the RTL against golden under t
 }
 
 TEST_CASE("CDP RTL equals golden on 60 generated fp16 layers under the stress legs", "[rtl][cdp][fp16]") {
-  const std::vector<RunOptions> legs = cross_stress::options();
-  Rng rng = Rng::derive(19, "cdp_rtl_fp16");
-  for (int i = 0; i < 60; ++i) {
-    RandomLayer L;
-    L.unit = "cdp";
-    L.name = fmt::format("cdp_rtl_fp16_{}", i);
-    L.config = &golden::nv_full();
-    L.seed = static_cast<uint64_t>(i) + 1;
-    L.focus = "fp16";
-    L = generate_cdp_layer(golden::nv_full(), L, rng);
-    REQUIRE(L.doc.at("input").at("precision") == "fp16");
-    cross_stress::cross_with_reference(
-        L, legs[static_cast<std::size_t>(i) % legs.size()], &engines::compile_cdp_layer,
-        [](const golden::HwConfig& hw, const RunOptions& o) {
-          std::string why;
-          auto d = make_rtl_device({"CDP", "CDP_RDMA"}, hw, o, why);
-          INFO(why);
-          REQUIRE(d != nullptr);
-          return d;
-        },
-        [](const RandomLayer&, const JsonNode&, const Memory&) { return std::string(); });
-  }
+  cross_stress::cross_generated<RandomLayer>("cdp", "fp16", golden::nv_full(), 60, 19, "cdp_rtl_fp16",
+                                             &generate_cdp_layer, &engines::compile_cdp_layer, {"CDP", "CDP_RDMA"});
 }
 
 TEST_CASE("CDP RTL runs two layers queued in both register groups, each with its own settings", "[rtl][cdp]") {

@@ -388,28 +388,8 @@ TEST_CASE("every bundled fp16 pdp layer passes on the RTL against golden under t
 }
 
 TEST_CASE("PDP RTL equals golden on 60 generated fp16 layers under the stress legs", "[rtl][pdp][fp16]") {
-  const std::vector<RunOptions> legs = cross_stress::options();
-  Rng rng = Rng::derive(17, "pdp_rtl_fp16");
-  for (int i = 0; i < 60; ++i) {
-    RandomLayer L;
-    L.unit = "pdp";
-    L.name = fmt::format("pdp_rtl_fp16_{}", i);
-    L.config = &dla::golden::nv_full();
-    L.seed = static_cast<uint64_t>(i) + 1;
-    L.focus = "fp16";
-    L = generate_pdp_layer(dla::golden::nv_full(), L, rng);
-    REQUIRE(L.doc.at("input").at("precision") == "fp16");
-    cross_stress::cross_with_reference(
-        L, legs[static_cast<std::size_t>(i) % legs.size()], &engines::compile_pdp_layer,
-        [](const dla::golden::HwConfig& hw, const RunOptions& o) {
-          std::string why;
-          auto d = make_rtl_device({"PDP", "PDP_RDMA"}, hw, o, why);
-          INFO(why);
-          REQUIRE(d != nullptr);
-          return d;
-        },
-        [](const RandomLayer&, const JsonNode&, const Memory&) { return std::string(); });
-  }
+  cross_stress::cross_generated<RandomLayer>("pdp", "fp16", dla::golden::nv_full(), 60, 17, "pdp_rtl_fp16",
+                                             &generate_pdp_layer, &engines::compile_pdp_layer, {"PDP", "PDP_RDMA"});
 }
 
 namespace {
