@@ -35,7 +35,7 @@ using namespace dla::harness;
 namespace golden = dla::golden;
 
 TEST_CASE("every bundled fp16 sdp layer passes on the RTL against golden under the stress legs", "[rtl][sdp][fp16]") {
-  cross_stress::run_bundled_layers("fp16", 9, false, "sdp_");
+  cross_stress::run_bundled_layers("fp16", 10, false, "sdp_");
 }
 
 TEST_CASE("SDP RTL equals golden on 60 generated fp16 layers under the stress legs", "[rtl][sdp][fp16]") {
