@@ -323,8 +323,10 @@ void conv_run(GoldenDevice& d, int g) {
 
   Memory& mem = d.memory();
   // fp16: CDMA counts the NaNs and infinities it fetches (before the layer runs: counted unflushed).
-  const golden::ConvFp16Counts fp_counts = golden::conv_fp16_counts(cfg, [&](uint64_t a) { return mem.read(a); });
+  const golden::ConvFp16Counts fp_counts =
+      golden::conv_fp16_counts(cfg, [&](uint64_t a) { return mem.read(a); }, d.conv_cbuf().fp16_counts);
   const golden::ConvRun cr = golden::run_conv(cfg, hw, [&](uint64_t a) { return mem.read(a); }, &d.conv_cbuf());
+  d.conv_cbuf().fp16_counts = fp_counts;
   const golden::SdpRun sr = golden::run_sdp(
       scfg, d.lut_ram("SDP").tables(), [&](uint64_t a) { return mem.read(a); },
       [&](uint64_t a, uint8_t v) { mem.write(a, v); }, &cr.cacc);

@@ -16,6 +16,7 @@
 #include "harness/errors.hpp"
 #include "harness/rtl_device.hpp"
 #include "tops/rtl_devices.hpp"
+#include "engines/conv/golden/conv_fp16.hpp"
 #include "engines/conv/harness/conv.hpp"
 #include "engines/sdp/golden/sdp.hpp"
 #include "harness/engine.hpp"
@@ -88,15 +89,22 @@ class ConvCapacityGuard {
     // nv_full (conv_core decodes CDMA's D_BATCH_NUMBER and D_WEIGHT_FORMAT there only).
     // Judged on the raw words, whatever else decode_conv finds.
     namespace gr = golden::regs;
-    // fp16 (docs/FP16.md): the RTL pipeline has the integer precisions only and would run an fp16
-    // layer as an integer one.
-    if (const uint32_t prec = gr::field(rr.cdma(gr::cdma::D_MISC_CFG::offset), gr::cdma::D_MISC_CFG::PROC_PRECISION{});
-        prec > 1) {
+    // fp16 (docs/FP16.md "Convolution"): conv_core has NVDLA v1's fp16 direct convolution where the
+    // build has fp16 (nv_full) and reads CSC's PROC_PRECISION (CDMA's: the NaN flush and counters);
+    // what the golden model has no fp16 of (Winograd, image input, W-fold, compressed weights, the
+    // input converter; golden::conv_fp16_unsupported, below) the RTL has not either.
+    const uint32_t precs[] = {
+        gr::field(rr.cdma(gr::cdma::D_MISC_CFG::offset), gr::cdma::D_MISC_CFG::PROC_PRECISION{}),
+        gr::field(rr.csc(gr::csc::D_MISC_CFG::offset), gr::csc::D_MISC_CFG::PROC_PRECISION{})};
+    const auto refuse_precision = [&](const std::string& why) {
       throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
-                       fmt::format("this RTL refuses the layer: CDMA D_MISC_CFG.PROC_PRECISION is {}; the RTL "
-                                   "convolution pipeline has INT8 and INT16 only (fp16 is golden-only so far, "
-                                   "docs/FP16.md)",
-                                   prec == 2 ? "FP16" : "reserved (3)"));
+                       fmt::format("this RTL refuses the layer: PROC_PRECISION is {} in CDMA, {} in CSC; {} (docs/FP16.md)",
+                                   precs[0], precs[1], why));
+    };
+    if (precs[0] == 3 || precs[1] == 3) refuse_precision("3 is reserved (0 INT8, 1 INT16, 2 FP16)");
+    if (precs[0] == 2 || precs[1] == 2) {
+      if (!hw_->supports(golden::Precision::Fp16)) refuse_precision(fmt::format("FP16, and {} has no fp16", hw_->name));
+      if (precs[0] != precs[1]) refuse_precision("FP16 in one copy only, and the RTL reads both");
     }
     const uint32_t batches[] = {
         gr::field(rr.cdma(gr::cdma::D_BATCH_NUMBER::offset), gr::cdma::D_BATCH_NUMBER::BATCHES{}),
@@ -156,6 +164,10 @@ class ConvCapacityGuard {
     // Image input (D_DATAIN_FORMAT PIXEL) runs on the RTL for every pixel format the golden model
     // has (docs/IMAGE_INPUT.md "RTL"); its CBUF layout is NVDLA's (rtl_data_rows).
     const golden::ConvConfig c = golden::decode_conv(rr, *hw_);
+    if (const std::vector<std::string> u = golden::conv_fp16_unsupported(c); !u.empty()) {
+      throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
+                       fmt::format("this RTL refuses the layer: {} (docs/FP16.md)", u.front()));
+    }
     const uint32_t bank = reader(blocks_[0])(golden::regs::cdma::D_BANK::offset);
     const engines::ConvBanks banks{
         static_cast<int>(golden::regs::field(bank, golden::regs::cdma::D_BANK::DATA_BANK{})) + 1,

@@ -11,4 +11,7 @@ package dla_fp_pkg;
   function automatic logic fp17_is_nan(input logic [15:0] mag);
     fp17_is_nan = mag[15:10] == 6'h3f && mag[9:0] != 10'd0;
   endfunction
+  function automatic logic fp32_is_nan(input logic [30:0] mag);
+    fp32_is_nan = mag[30:23] == 8'hff && mag[22:0] != 23'd0;
+  endfunction
 endpackage

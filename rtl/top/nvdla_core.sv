@@ -127,6 +127,7 @@ module nvdla_core #(
     .FlyLanes    (FlyLanes),
     .SupportWino (SupportWino),
     .SupportWfold(SupportWfold),
+    .SupportFp16 (SupportInt16),  // NVDLA v1 (nv_full) has int16 and fp16 together
     .DmaAtoms    (DmaAtoms),
     .DatRdSlots  (CdmaDatRdSlots),
     .WtRdSlots   (CdmaWtRdSlots)

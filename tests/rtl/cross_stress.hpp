@@ -18,10 +18,12 @@
 #include <vector>
 
 #include "golden/config.hpp"
+#include "harness/errors.hpp"
 #include "harness/golden_device.hpp"
 #include "harness/json_reader.hpp"
 #include "harness/layer.hpp"
 #include "harness/program_runner.hpp"
+#include "harness/regdb.hpp"
 #include "harness/report.hpp"
 #include "harness/rng.hpp"
 #include "harness/rtl_factory.hpp"
@@ -171,7 +173,10 @@ void cross_generated(const std::string& unit, const std::string& focus, const dl
     L.seed = static_cast<uint64_t>(i) + 1;
     L.focus = focus;
     L = generate(cfg, L, rng);
-    if (focus == "fp16") REQUIRE(L.doc.at("input").at("precision") == "fp16");
+    if (focus == "fp16") {
+      // a layer's precision (conv) or its input's (sdp, cdp)
+      REQUIRE((L.doc.contains("precision") ? L.doc.at("precision") : L.doc.at("input").at("precision")) == "fp16");
+    }
     cross_with_reference(
         L, legs[static_cast<std::size_t>(i) % legs.size()], compile,
         [&blocks](const dla::golden::HwConfig& hw, const RunOptions& o) {
@@ -183,6 +188,32 @@ void cross_generated(const std::string& unit, const std::string& focus, const dl
         },
         [](const Layer&, const JsonNode&, const Memory&) { return std::string(); });
   }
+}
+
+// Replays the register writes of `prog` on the RTL device of `blocks` on `hw`, each value through
+// `edit(block.name, value)` (a register this build has not is skipped): the device's refusal
+// (its guard's InputError), or "" when every write is taken. For the guards' tests.
+template <class Edit>
+std::string replay_refusal(const dla::harness::Program& prog, const std::vector<std::string>& blocks,
+                           const dla::golden::HwConfig& hw, Edit edit) {
+  using namespace dla::harness;
+  RunOptions o;
+  std::string why;
+  auto dev = make_rtl_device(blocks, hw, o, why);
+  INFO(why);
+  REQUIRE(dev != nullptr);
+  const RegDb& db = RegDb::nvdla();
+  try {
+    for (const ProgramStep& st : prog.steps) {
+      if (st.op != StepOp::RegWrite) continue;
+      const auto addr = db.address(hw.name, *st.reg);
+      if (!addr) continue;
+      dev->reg_write(*addr, edit(st.reg->block + "." + st.reg->name, st.value));
+    }
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
 }
 
 }  // namespace cross_stress

@@ -694,14 +694,11 @@ module cdp_core #(
   // element written
   logic [31:0] nan_in_q, inf_in_q, nan_out_q, nan_out_inc;
   if (SupportFp16) begin : g_fp_count
-    function automatic logic [31:0] count_halves(input logic [AtomBits-1:0] atom, input logic inf);
-      count_halves = '0;
-      for (int unsigned i = 0; i < E8 / 2; i++) begin
-        if (inf ? dla_fp_pkg::fp16_is_inf(atom[16*i +: 15]) : dla_fp_pkg::fp16_is_nan(atom[16*i +: 15])) begin
-          count_halves = count_halves + 32'd1;
-        end
-      end
-    endfunction
+    localparam int unsigned CntW = $clog2(E8 / 2 + 1);
+    logic [CntW-1:0] in_nan, in_inf;
+    dla_fp16_count #(.Halves(E8 / 2)) u_in_cnt (
+      .data_i(rd_data), .mask_i('1), .nan_o(in_nan), .inf_o(in_inf)
+    );
     always_comb begin
       nan_out_inc = '0;
       for (int unsigned t = 0; t < T; t++) nan_out_inc = nan_out_inc + 32'(dla_fp_pkg::fp16_is_nan(f_val[t][14:0]));
@@ -717,8 +714,8 @@ module cdp_core #(
         nan_out_q <= '0;
       end else if (fp16) begin
         if (in_fire) begin
-          nan_in_q <= nan_in_q + count_halves(rd_data, 1'b0);
-          inf_in_q <= inf_in_q + count_halves(rd_data, 1'b1);
+          nan_in_q <= nan_in_q + 32'(in_nan);
+          inf_in_q <= inf_in_q + 32'(in_inf);
         end
         if (lut_fire) nan_out_q <= nan_out_q + nan_out_inc;
       end

@@ -19,6 +19,7 @@ endforeach()
 # differ in their block and GLB bases (and RdSlots for nv_full's int16), so three models.
 set(CDP_SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_fp_pkg.sv
+    ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_fp16_count.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sat.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sshift_sat.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_perf_cnt.sv
@@ -36,6 +37,7 @@ set(CDP_SOURCES
     ${DLA_ENGINES_DIR}/cdp/rtl/cdp_icvt.sv
     ${DLA_ENGINES_DIR}/cdp/rtl/cdp_ocvt.sv
     ${DLA_ENGINES_DIR}/cdp/rtl/cdp_core.sv)
+list(REMOVE_DUPLICATES CDP_SOURCES)  # the float package first, once
 # CDP_PARAMS_<config>: regs/hw_configs.json, at the top of this fragment.
 set(CDP_TOP_SOURCES ${CDP_SOURCES} ${CMAKE_CURRENT_SOURCE_DIR}/glb/nvdla_glb.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_csb_merge.sv ${CMAKE_CURRENT_SOURCE_DIR}/top/nvdla_engine_top.sv)

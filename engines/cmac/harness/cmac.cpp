@@ -130,14 +130,16 @@ struct WtBeat {
 
 // Geometry of the verilated array (must match rtl/CMakeLists.txt).
 struct ArrayGeometry {
-  int atomic_c, cells, kern_per_cell, psum_bits, lane_bits;
+  int atomic_c, cells, kern_per_cell, psum_bits, lane_bits, port_bits;
 };
 
 ArrayGeometry geometry(const HwConfig& cfg) {
   const int kpc = cfg.int16 ? 2 : 1;
   const int max_bits = cfg.int16 ? 16 : 8;
-  // The port carries the widest partial sum the array makes (int16 if supported).
-  return {cfg.atomic_c, cfg.mac_cells, kpc, cfg.psum_bits(cfg.int16 ? Precision::Int16 : Precision::Int8), max_bits};
+  // The port carries the widest partial sum the array makes (int16 if supported); an fp16 array
+  // (SupportFp16, where int16 is) has 44-bit words, the integer sums sign-extended in them.
+  const int psum = cfg.psum_bits(cfg.int16 ? Precision::Int16 : Precision::Int8);
+  return {cfg.atomic_c, cfg.mac_cells, kpc, psum, max_bits, cfg.supports(Precision::Fp16) ? 44 : psum};
 }
 
 std::vector<WtBeat> weight_beats(const ArrayGeometry& g, Precision p, const CmacStripe& s) {
@@ -164,6 +166,7 @@ RtlRun drive_cmac(const HwConfig& cfg, Precision p, const std::vector<CmacStripe
   Sim<Model> sim(sopt, fmt::format("cmac_array ({})", cfg.name));
   Model& t = sim.top();
   t.cfg_int16_i = p == Precision::Int16;
+  t.cfg_fp16_i = 0;  // integer layers only; set explicitly, rand-reset would randomize it
   t.wt_valid_i = 0;
   t.dat_valid_i = 0;
   t.out_ready_i = 0;
@@ -223,7 +226,7 @@ RtlRun drive_cmac(const HwConfig& cfg, Precision p, const std::vector<CmacStripe
       b.psum.resize(static_cast<std::size_t>(kernels));
       for (int k = 0; k < kernels; ++k) {
         b.psum[k] = golden::sign_extend(
-            get_bits(t.out_psum_o, static_cast<unsigned>(k * g.psum_bits), static_cast<unsigned>(g.psum_bits)),
+            get_bits(t.out_psum_o, static_cast<unsigned>(k * g.port_bits), static_cast<unsigned>(g.psum_bits)),
             g.psum_bits);
       }
       b.stripe_end = t.out_stripe_end_o;
@@ -368,6 +371,7 @@ double bare_cycles_per_second(uint64_t cycles) {
   m.eval();
   m.rst_ni = 1;
   m.cfg_int16_i = 0;
+  m.cfg_fp16_i = 0;
   m.wt_valid_i = 1;
   m.wt_last_i = 1;
   m.dat_valid_i = 1;

@@ -8,22 +8,27 @@
 // cell (cell c -> kernels 2c, 2c+1), int16 one (cell c -> kernel c, upper half 0).
 // SupportWino (AtomicC 64): out_wino_o carries, per kernel, the POA of the 16 per-position
 // 4-channel sums (Winograd F(2x2,3x3): 2x2 outputs [2*i + j]); the cells compute both.
+// SupportFp16 (SupportInt16, AtomicC 64): `cfg_fp16_i` runs NVDLA v1's fp16 MAC on int16's
+// layout (cell c -> kernel c); every output is then a 44-bit word, exponent in bits 43..38 and a
+// 38-bit two's complement sum below (docs/FP16.md "CMAC"). PsumW is 44 for int results too.
 module cmac_array #(
   parameter int unsigned AtomicC      = 8,
   parameter int unsigned NumCells     = 8,
   parameter bit          SupportInt16 = 1'b0,
   parameter bit          SupportWino  = 1'b0,
+  parameter bit          SupportFp16  = 1'b0,
   localparam int unsigned DataW       = SupportInt16 ? 16 : 8,
   localparam int unsigned WordW       = AtomicC * DataW,
   localparam int unsigned KernPerCell = SupportInt16 ? 2 : 1,
   localparam int unsigned NumOut      = NumCells * KernPerCell,
-  localparam int unsigned PsumW       = (SupportInt16 ? 32 : 16) + $clog2(AtomicC),
+  localparam int unsigned PsumW       = SupportFp16 ? 44 : (SupportInt16 ? 32 : 16) + $clog2(AtomicC),
   localparam int unsigned CellW       = NumCells > 1 ? $clog2(NumCells) : 1
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
   // Static per layer.
   input  logic                          cfg_int16_i,
+  input  logic                          cfg_fp16_i,   // set with cfg_int16_i (SupportFp16)
   // Weights into the shadow registers.
   input  logic                          wt_valid_i,
   output logic                          wt_ready_o,
@@ -37,7 +42,7 @@ module cmac_array #(
   input  logic                          dat_stripe_st_i,
   input  logic                          dat_stripe_end_i,
   input  logic                          dat_channel_end_i,
-  // Partial sums, one per kernel, sign-extended to PsumW.
+  // Partial sums, one per kernel, sign-extended to PsumW (fp16: the 44-bit word).
   output logic                          out_valid_o,
   input  logic                          out_ready_i,
   output logic [NumOut-1:0][PsumW-1:0]  out_psum_o,
@@ -58,7 +63,7 @@ module cmac_array #(
   // stage 2 holds the partial sums. A stage moves when the next one is empty or moving.
   logic [1:0]       pipe_ld, pipe_valid;
   logic [WordW-1:0] s1_data_q;
-  logic             s1_int16_q, s1_stripe_end_q, s1_channel_end_q;
+  logic             s1_int16_q, s1_fp16_q, s1_stripe_end_q, s1_channel_end_q;
   logic             s1_ready, dat_ok, dat_fire;
 
   // A stripe start needs a complete weight set to swap in.
@@ -93,14 +98,16 @@ module cmac_array #(
   always_ff @(posedge clk_i) begin
     if (dat_fire) begin
       s1_data_q        <= dat_data_i;
-      s1_int16_q       <= SupportInt16 && cfg_int16_i;
+      // fp16 has int16's kernel order even if the caller left cfg_int16_i clear.
+      s1_int16_q       <= SupportInt16 && (cfg_int16_i || (SupportFp16 && cfg_fp16_i));
+      s1_fp16_q        <= SupportFp16 && cfg_fp16_i;
       s1_stripe_end_q  <= dat_stripe_end_i;
       s1_channel_end_q <= dat_channel_end_i;
     end
   end
 
   // ---------------------------------------------------------------- cells
-  localparam int unsigned CellPsumW = SupportInt16 ? 32 + $clog2(AtomicC) : 16 + $clog2(AtomicC);
+  localparam int unsigned CellPsumW = SupportFp16 ? 44 : SupportInt16 ? 32 + $clog2(AtomicC) : 16 + $clog2(AtomicC);
   logic [NumCells-1:0][KernPerCell-1:0][CellPsumW-1:0] cell_psum;
   logic [NumCells-1:0][KernPerCell-1:0][3:0][CellPsumW-1:0] cell_wino;
 
@@ -108,7 +115,8 @@ module cmac_array #(
     cmac_cell #(
       .AtomicC     (AtomicC),
       .SupportInt16(SupportInt16),
-      .SupportWino (SupportWino)
+      .SupportWino (SupportWino),
+      .SupportFp16 (SupportFp16)
     ) u_cell (
       .clk_i      (clk_i),
       .rst_ni     (rst_ni),
@@ -116,6 +124,7 @@ module cmac_array #(
       .load_data_i(wt_data_i),
       .swap_i     (swap),
       .int16_i    (s1_int16_q),
+      .fp16_i     (s1_fp16_q),
       .data_i     (s1_data_q),
       .psum_o     (cell_psum[c]),
       .wino_o     (cell_wino[c])

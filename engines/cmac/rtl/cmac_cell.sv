@@ -4,17 +4,21 @@
 // runs as two int8 MACs (two kernels sharing one data byte), so int8 gives two kernels per cell.
 // Sums are formed per group of 4 lanes first; Winograd (SupportWino, AtomicC 64) uses the 16
 // group sums as the per-position results M[p] (lane 4p + ch) and applies the POA to them.
+// SupportFp16 (SupportInt16, AtomicC 64): fp16 uses int16's lanes and NVDLA v1's block-floating
+// dot product (cmac_fp16_dot); its group sums replace int16's before the sum and the POA, and
+// each result is a 44-bit word: exponent in bits 43..38, 38-bit two's complement sum below.
 module cmac_cell #(
   parameter int unsigned AtomicC      = 8,
   parameter bit          SupportInt16 = 1'b0,
   parameter bit          SupportWino  = 1'b0,
+  parameter bit          SupportFp16  = 1'b0,
   localparam int unsigned Groups      = AtomicC / 4,
   localparam int unsigned DataW       = SupportInt16 ? 16 : 8,
   localparam int unsigned WordW       = AtomicC * DataW,
   localparam int unsigned KernPerCell = SupportInt16 ? 2 : 1,
   localparam int unsigned Sum8W       = 16 + $clog2(AtomicC),
   localparam int unsigned Sum16W      = 32 + $clog2(AtomicC),
-  localparam int unsigned PsumW       = SupportInt16 ? Sum16W : Sum8W
+  localparam int unsigned PsumW       = SupportFp16 ? 44 : SupportInt16 ? Sum16W : Sum8W
 ) (
   input  logic                               clk_i,
   input  logic                               rst_ni,
@@ -24,9 +28,11 @@ module cmac_cell #(
   input  logic                               swap_i,
   // Datapath (combinational; the array registers the result).
   input  logic                               int16_i,
+  input  logic                               fp16_i,   // with int16_i set (SupportFp16)
   input  logic [WordW-1:0]                   data_i,
   output logic [KernPerCell-1:0][PsumW-1:0]  psum_o,
   // Winograd: the POA of each kernel's 16 group sums, 2x2 outputs [2*i + j], sign-extended
+  // (fp16: four words, all the NaN word when there is one)
   output logic [KernPerCell-1:0][3:0][PsumW-1:0] wino_o
 );
 
@@ -54,7 +60,12 @@ module cmac_cell #(
   // int8 dot products: kernel kk uses weight bytes [kk*AtomicC +: AtomicC], data bytes 0..AtomicC-1;
   // group g is lanes 4g..4g+3 (18 bits).
   logic [KernPerCell-1:0][Groups-1:0][17:0] grp8;   // signed values
-  logic [Groups-1:0][33:0]                  grp16;  // int16 group sums (SupportInt16), signed values
+  logic [Groups-1:0][33:0]                  grp16;  // int16 or fp16 group sums (SupportInt16), signed values
+  logic [Groups-1:0][33:0]                  grp_i16, grp_f16;
+  // fp16 word fields (SupportFp16)
+  logic [5:0]                               f16_exp;
+  logic                                     f16_nan, fp16_sel;
+  logic [37:0]                              f16_nan_mant;
   // Winograd POA outputs (multi-dimensional signals stay outside generate blocks: Yosys 0.55)
   logic [3:0][37:0]                  poa16;
   logic [KernPerCell-1:0][3:0][21:0] poa8;
@@ -79,10 +90,35 @@ module cmac_cell #(
     end
   end
 
+  if (SupportFp16) begin : g_fp16
+    if (!SupportInt16 || AtomicC != 64) begin : g_fp16_check
+      $error("cmac_cell: SupportFp16 needs SupportInt16 and AtomicC 64");
+    end
+    cmac_fp16_dot #(
+      .Lanes(AtomicC)
+    ) u_fp16 (
+      .en_i      (fp16_i),
+      .data_i    (data_i),
+      .wt_i      (active_q),
+      .grp_o     (grp_f16),
+      .exp_o     (f16_exp),
+      .nan_o     (f16_nan),
+      .nan_mant_o(f16_nan_mant)
+    );
+    assign fp16_sel = fp16_i;
+  end else begin : g_no_fp16
+    logic unused_fp16;
+    assign grp_f16      = '0;
+    assign f16_exp      = '0;
+    assign f16_nan      = 1'b0;
+    assign f16_nan_mant = '0;
+    assign fp16_sel     = 1'b0;
+    assign unused_fp16  = ^{fp16_i, grp_f16, f16_exp, f16_nan, f16_nan_mant};
+  end
+
   if (SupportInt16) begin : g_int16
     logic signed [Sum16W-1:0] sum16;
     always_comb begin
-      sum16 = '0;
       for (int unsigned g = 0; g < Groups; g++) begin
         logic signed [33:0] gs;
         gs = '0;
@@ -92,13 +128,21 @@ module cmac_cell #(
           d16 = data_i[j * 16 +: 16];
           gs  = gs + 34'(w16 * d16);
         end
-        grp16[g] = gs;
-        sum16    = sum16 + Sum16W'(gs);
+        grp_i16[g] = gs;
       end
+    end
+    // fp16 shares the group adder and the POA: its group sums fit int16's 34 bits.
+    assign grp16 = fp16_sel ? grp_f16 : grp_i16;
+    always_comb begin
+      sum16 = '0;
+      for (int unsigned g = 0; g < Groups; g++) sum16 = sum16 + Sum16W'($signed(grp16[g]));
     end
     always_comb begin
       if (!active_loaded_q) begin
         psum_o = '0;
+      end else if (fp16_sel) begin
+        psum_o[0] = f16_nan ? PsumW'({6'h3f, f16_nan_mant}) : PsumW'({f16_exp, 38'(sum16)});
+        psum_o[1] = '0;
       end else if (int16_i) begin
         psum_o[0] = PsumW'(sum16);
         psum_o[1] = '0;
@@ -115,7 +159,9 @@ module cmac_cell #(
       always_comb begin
         wino_o = '0;
         for (int unsigned o = 0; o < 4; o++) begin
-          if (active_loaded_q && int16_i) begin
+          if (active_loaded_q && fp16_sel) begin
+            wino_o[0][o] = f16_nan ? PsumW'({6'h3f, f16_nan_mant}) : PsumW'({f16_exp, poa16[o]});
+          end else if (active_loaded_q && int16_i) begin
             wino_o[0][o] = PsumW'($signed(poa16[o]));
           end else if (active_loaded_q) begin
             for (int unsigned kk = 0; kk < KernPerCell; kk++) wino_o[kk][o] = PsumW'($signed(poa8[kk][o]));
@@ -131,8 +177,9 @@ module cmac_cell #(
     end
   end else begin : g_int8
     logic unused_int16;
-    assign unused_int16 = ^{int16_i, grp8, grp16, poa16, poa8};
+    assign unused_int16 = ^{int16_i, grp8, grp16, grp_i16, poa16, poa8, fp16_sel};
     assign grp16        = '0;
+    assign grp_i16      = '0;
     assign poa16        = '0;
     assign poa8         = '0;
     always_comb psum_o[0] = active_loaded_q ? PsumW'($signed(sum8[0])) : '0;

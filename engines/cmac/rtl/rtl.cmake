@@ -4,13 +4,19 @@
 set(CMAC_SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_pipe_ctrl.sv
     ${DLA_ENGINES_DIR}/wino/rtl/wino_poa_tile.sv
+    ${DLA_ENGINES_DIR}/cmac/rtl/cmac_fp16_pkg.sv
+    ${DLA_ENGINES_DIR}/cmac/rtl/cmac_fp16_mul.sv
+    ${DLA_ENGINES_DIR}/cmac/rtl/cmac_fp16_dot.sv
     ${DLA_ENGINES_DIR}/cmac/rtl/cmac_cell.sv
     ${DLA_ENGINES_DIR}/cmac/rtl/cmac_array.sv)
 foreach(cfg IN LISTS DLA_HW_CONFIG_NAMES)
   dla_hw_get(atomic_c ${cfg} atomic_c)
   dla_hw_get(cells ${cfg} mac_cells)
   dla_hw_bit(int16 ${cfg} int16)
-  set(CMAC_PARAMS_${cfg} AtomicC=${atomic_c} NumCells=${cells} "SupportInt16=${int16}")
+  dla_hw_bit(wino ${cfg} winograd)
+  # fp16 where int16 is (NVDLA v1: nv_full); the RTL tests compare the Winograd port too.
+  set(CMAC_PARAMS_${cfg} AtomicC=${atomic_c} NumCells=${cells} "SupportInt16=${int16}" "SupportWino=${wino}"
+      "SupportFp16=${int16}")
 endforeach()
 foreach(cfg nv_small nv_large nv_full)
   dla_verilate(TARGET dla_rtl PREFIX Vcmac_${cfg} TOP cmac_array

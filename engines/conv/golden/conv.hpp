@@ -282,8 +282,14 @@ struct ConvRun {
 [[nodiscard]] int64_t conv_read_element(const ByteReader& read, uint64_t addr, int bpe);
 
 // What CBUF holds for the next layer: the golden device keeps one across the layers it runs.
+// CDMA's fp16 status counters of a layer (engines/conv/golden/conv_fp16.hpp, conv_fp16_counts).
+struct ConvFp16Counts {
+  uint32_t data_nan = 0, data_inf = 0, weight_nan = 0, weight_inf = 0;
+};
+
 struct ConvCbufState {
   std::optional<ConvConfig> last{};  // the last layer run since reset (none: CBUF holds nothing)
+  ConvFp16Counts fp16_counts{};      // CDMA's fp16 counters of the last layer (a reusing client keeps its)
   std::vector<uint8_t> weights{};    // its D_WEIGHT_BYTES weight bytes, kept when SKIP_WEIGHT_RLS
   Cube<int64_t> data{};              // its input cube as CDMA converted it, kept when SKIP_DATA_RLS
 };

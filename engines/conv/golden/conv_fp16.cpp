@@ -122,8 +122,18 @@ ConvRun run_conv_direct_fp16(const ConvConfig& cfg, const ByteReader& read, cons
   return run;
 }
 
-ConvFp16Counts conv_fp16_counts(const ConvConfig& cfg, const ByteReader& read) {
+ConvFp16Counts conv_fp16_counts(const ConvConfig& cfg, const ByteReader& read, const ConvFp16Counts& last) {
   ConvFp16Counts n;
+  // A reusing client fetches nothing, and NVIDIA's C model then leaves its counters as the last
+  // fetch set them (it clears them where a fetch starts).
+  if (cfg.cbuf.data_reuse) {
+    n.data_nan = last.data_nan;
+    n.data_inf = last.data_inf;
+  }
+  if (cfg.cbuf.weight_reuse) {
+    n.weight_nan = last.weight_nan;
+    n.weight_inf = last.weight_inf;
+  }
   const auto sat_add = [](uint32_t& c) { c = c == UINT32_MAX ? c : c + 1; };
   const auto count = [&](uint64_t addr, uint32_t& nan, uint32_t& inf) {
     const auto h = static_cast<uint32_t>(read(addr) | (read(addr + 1) << 8));

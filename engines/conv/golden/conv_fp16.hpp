@@ -23,10 +23,10 @@ namespace dla::golden {
 
 // CDMA's fp16 status counters (D_NAN_INPUT_DATA_NUM, D_INF_INPUT_DATA_NUM, D_NAN_INPUT_WEIGHT_NUM,
 // D_INF_INPUT_WEIGHT_NUM): NaNs and infinities in every fp16 of every input atom it fetches (the
-// lanes beyond C included) and of the D_WEIGHT_BYTES weight bytes, counted before any flush.
-struct ConvFp16Counts {
-  uint32_t data_nan = 0, data_inf = 0, weight_nan = 0, weight_inf = 0;
-};
-[[nodiscard]] ConvFp16Counts conv_fp16_counts(const ConvConfig& cfg, const ByteReader& read);
+// lanes beyond C included) and of the D_WEIGHT_BYTES weight bytes, counted before any flush; 0
+// for an integer fetch. A client that fetches nothing (DATA_REUSE, WEIGHT_REUSE) reports its
+// `last` counts again, as NVIDIA's C model does (docs/FP16.md "Convolution").
+[[nodiscard]] ConvFp16Counts conv_fp16_counts(const ConvConfig& cfg, const ByteReader& read,
+                                              const ConvFp16Counts& last);
 
 }  // namespace dla::golden

@@ -763,6 +763,14 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, co
   };
   pb.read(pb.reg("CACC", "D_OUT_SATURATION"),
           dev != nullptr ? dev->peek("CACC", ca::D_OUT_SATURATION::offset, last("CACC")) : 0u);
+  if (c.precision == golden::Precision::Fp16) {
+    // CDMA's fp16 counters (the last band's: each band is a hardware layer), the golden model's
+    for (const char* name : {"D_NAN_INPUT_DATA_NUM", "D_INF_INPUT_DATA_NUM", "D_NAN_INPUT_WEIGHT_NUM",
+                             "D_INF_INPUT_WEIGHT_NUM"}) {
+      const RegDef& reg = pb.reg("CDMA", name);
+      pb.read(reg, dev != nullptr ? dev->peek("CDMA", reg.offset, last("CDMA")) : 0u);
+    }
+  }
   sdp::emit_status_reads(pb, dev, last("SDP"));
   sdp::emit_fp16_status_reads(pb, dev, L.post, last("SDP"), last("SDP_RDMA"));
   if (L.pool) {

@@ -121,7 +121,7 @@ ConvBenchResult measure_conv(const HwConfig& hw, const ConvParams& p, uint64_t s
     throw std::invalid_argument("conv bench: Winograd needs data_max and weight_max (values its scheme can carry)");
   }
   Rng rng = Rng::derive(seed, "conv.bench");
-  const bool i16 = p.precision == golden::Precision::Int16;
+  const bool i16 = p.precision != golden::Precision::Int8;  // int16 and fp16: two bytes
   ConvParams q = p;
   q.pad_value = static_cast<int32_t>(values ? rng.range(-m.data_max - 1, m.data_max)
                                             : (i16 ? rng.range(-32768, 32767) : rng.range(-128, 127)));
@@ -533,6 +533,10 @@ std::vector<BenchCase> bench_conv(const BenchOptions& opt) {
   p.k = 32;
   p.precision = golden::Precision::Int16;
   layers.push_back({golden::nv_full(), "int16, C 64, K 32", p});
+  // fp16 (random bit patterns: NaNs, infinities and denormals among them; CACC has no clip)
+  p.precision = golden::Precision::Fp16;
+  p.clip_truncate = 0;
+  layers.push_back({golden::nv_full(), "fp16, C 64, K 32", p});
   std::vector<BenchCase> cases;
   ConvBenchMode mode;
   mode.mem = opt.mem;

@@ -641,9 +641,8 @@ void draw_batch(const HwConfig& hw, RandomLayer& L, const ConvShape& s, bool out
 // to 7x7, strides, dilations, pads whose value is any fp16 (zeros, NaNs and infinities included),
 // batches, fp16 or int16 output, SDP's BS / BN / EW stages (LUT included), and data in one of five regimes, with
 // specials sprinkled in.
-// The RTL has no fp16 yet, so NVIDIA's C model is the judge (random --judge cmod).
+// Run on the RTL against golden; --judge cmod adds NVIDIA's C model.
 RandomLayer gen_conv_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
-  L.golden_only = "fp16: the RTL has no fp16 yet (docs/FP16.md)";
   const int w = d.log_i(1, 24), h = d.log_i(1, 24), c = d.log_i(1, 200), k = d.log_i(1, 48);
   const auto axis = [&](int size, int& taps, int& dil, int& stride, int& lo, int& hi) {
     taps = d.log_i(1, 7);

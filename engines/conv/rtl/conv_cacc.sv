@@ -10,6 +10,9 @@
 //     sat32(rhaz(acc / 2^CLIP_TRUNCATE)); clamps of real kernels (k < K) are counted for
 //     D_OUT_SATURATION.
 // done_o pulses with the layer's last delivered element.
+// fp16 (cfg.fp16, SupportFp16): each accumulator is NVDLA v1's 48-bit float (8-bit exponent,
+// 40-bit mantissa) that adds the MAC words from empty (cacc_fp_add) and goes out as fp32
+// (cacc_fp_to_fp32): no clip, no saturation count (docs/FP16.md "CACC").
 // Winograd (cfg.wino, SupportWino): an operation carries the 2x2 outputs of one tile per kernel
 // (in_wino_i[k][2*i + j]); a stripe position is a tile with four accumulators, and delivery
 // sends the tile's four positions in the order (0,0), (0,1), (1,0), (1,1) -- the order SDP's
@@ -22,10 +25,11 @@ module conv_cacc #(
   parameter int unsigned FifoDepth    = 32,
   parameter int unsigned FlyLanes     = 1,  // elements per beat to SDP (power of 2, divides AtomicK)
   parameter bit          SupportWino  = 1'b0,
+  parameter bit          SupportFp16  = 1'b0,  // NVDLA v1's fp16 (with SupportInt16)
   localparam int unsigned Subs        = SupportWino ? 4 : 1,  // accumulators per stripe position
   localparam int unsigned KernPerCell = SupportInt16 ? 2 : 1,
   localparam int unsigned NumOut      = NumCells * KernPerCell,
-  localparam int unsigned PsumW       = (SupportInt16 ? 32 : 16) + $clog2(AtomicC),
+  localparam int unsigned PsumW       = SupportFp16 ? 44 : (SupportInt16 ? 32 : 16) + $clog2(AtomicC),
   localparam int unsigned AccW        = SupportInt16 ? 48 : 34
 ) (
   input  logic                         clk_i,
@@ -50,9 +54,10 @@ module conv_cacc #(
   localparam int unsigned PosW  = $clog2(MaxStripe);
   localparam int unsigned LaneW = $clog2(NumOut);
 
-  logic int16, wino;
+  logic int16, wino, fp16;
   assign int16 = SupportInt16 && cfg_i.int16;
   assign wino  = SupportWino && cfg_i.wino;
+  assign fp16  = SupportFp16 && cfg_i.fp16;
 
   // ---------------------------------------------------------------- accumulation
   logic [Subs-1:0][NumOut-1:0][AccW-1:0] acc_q [MaxStripe];
@@ -71,10 +76,20 @@ module conv_cacc #(
                            : (AccW + 1)'($signed(acc_q[pos_q][u][k])) + (AccW + 1)'(in);
       dla_sat #(.InW(AccW + 1), .OutW(34)) u_sat34 (.data_i(add), .data_o(sat34), .sat_o(unused_sat34));
       if (SupportInt16) begin : g_wide
-        logic signed [AccW-1:0] sat48;
+        logic signed [AccW-1:0] sat48, fp_sum;
         logic                   unused_sat48;
         dla_sat #(.InW(AccW + 1), .OutW(AccW)) u_sat48 (.data_i(add), .data_o(sat48), .sat_o(unused_sat48));
-        assign sum[u][k] = int16 ? sat48 : AccW'(sat34);
+        // fp16 has one kernel per cell: outputs NumCells.. carry none
+        if (SupportFp16 && k < NumCells) begin : g_fp
+          cacc_fp_add u_fp_add (
+            .acc_i (first_q ? '0 : acc_q[pos_q][u][k]),
+            .word_i(in[43:0]),
+            .sum_o (fp_sum)
+          );
+        end else begin : g_no_fp
+          assign fp_sum = '0;
+        end
+        assign sum[u][k] = fp16 ? fp_sum : int16 ? sat48 : AccW'(sat34);
       end else begin : g_narrow
         assign sum[u][k] = sat34;
       end
@@ -151,6 +166,8 @@ module conv_cacc #(
     logic [LaneW-1:0] lane;
     assign lane      = lane_q + LaneW'(j);
     assign real_k[j] = ((14'(grp_q) << ak_log2) + 14'(lane)) < cfg_i.kernels;
+    logic [31:0] clipped;
+    logic        clip_sat;
     dla_sshift_sat #(
       .InW  (AccW),
       .OutW (32),
@@ -159,9 +176,18 @@ module conv_cacc #(
     ) u_clip (
       .data_i (head[lane]),
       .shift_i({1'b0, cfg_i.clip_truncate}),
-      .data_o (fly_data_o[j]),
-      .sat_o  (out_sat[j])
+      .data_o (clipped),
+      .sat_o  (clip_sat)
     );
+    if (SupportFp16) begin : g_fp_out
+      logic [31:0] fp32;
+      cacc_fp_to_fp32 u_fp32 (.acc_i(head[lane]), .fp32_o(fp32));
+      assign fly_data_o[j] = fp16 ? fp32 : clipped;
+      assign out_sat[j]    = !fp16 && clip_sat;
+    end else begin : g_int_out
+      assign fly_data_o[j] = clipped;
+      assign out_sat[j]    = clip_sat;
+    end
   end
 
   assign fire        = fly_valid_o && fly_ready_i;
@@ -203,5 +229,5 @@ module conv_cacc #(
   end
 
   logic unused;
-  assign unused = ^{cfg_i, fifo_level};
+  assign unused = ^{cfg_i, fifo_level, fp16};
 endmodule

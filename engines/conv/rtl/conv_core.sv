@@ -35,6 +35,7 @@ module conv_core #(
   parameter logic [31:0] CaccBase     = 32'h7000,
   parameter int unsigned FlyLanes     = 1,  // CACC elements per beat to SDP
   parameter bit          SupportWino  = 1'b0,  // Winograd F(2x2,3x3) (nv_full: AtomicC 64, int16)
+  parameter bit          SupportFp16  = 1'b0,  // fp16 direct convolution (NVDLA v1: AtomicC 64, int16)
   parameter bit          SupportWfold = 1'b0,  // the W-fold CDMA data path (nv_full, docs/WFOLD.md)
   parameter int unsigned DmaAtoms     = 1,  // atoms per DMA read beat (dma_bits / atom bits)
   // reads in flight of CDMA's data / weight client (their engines' buffers, in beats): small by
@@ -83,7 +84,8 @@ module conv_core #(
   localparam int unsigned WordW       = AtomicC * DataW;
   localparam int unsigned KernPerCell = SupportInt16 ? 2 : 1;
   localparam int unsigned NumOut      = NumCells * KernPerCell;
-  localparam int unsigned PsumW       = (SupportInt16 ? 32 : 16) + $clog2(AtomicC);
+  // fp16: the MAC cell's word, a 6-bit exponent over a 38-bit sum (docs/FP16.md "CMAC")
+  localparam int unsigned PsumW       = SupportFp16 ? 44 : (SupportInt16 ? 32 : 16) + $clog2(AtomicC);
   localparam int unsigned CellW       = NumCells > 1 ? $clog2(NumCells) : 1;
   localparam int unsigned RowAtoms    = WordW / AtomBits;
   localparam int unsigned CbufRows    = CbufBanks * CbufEntries;
@@ -245,7 +247,10 @@ module conv_core #(
   // ---------------------------------------------------------------- register decode
   conv_pkg::cfg_t cfg;
   always_comb begin
-    cfg.int16           = SupportInt16 && csc.misc_cfg_proc_precision == 2'd1;
+    // fp16 has int16's layout (two bytes per element, 16 channels per 32-byte atom)
+    cfg.fp16            = SupportFp16 && csc.misc_cfg_proc_precision == 2'd2;
+    cfg.int16           = SupportInt16 && (csc.misc_cfg_proc_precision == 2'd1 || cfg.fp16);
+    cfg.nan_to_zero     = cdma.nan_flush_to_zero;
     cfg.in_w            = 14'(csc.datain_size_ext_0_datain_width_ext) + 14'd1;
     cfg.in_h            = 14'(csc.datain_size_ext_0_datain_height_ext) + 14'd1;
     // image input: CSC's channels are the pre-extended C' = S x C of WEIGHT_CHANNEL_EXT
@@ -458,6 +463,70 @@ module conv_core #(
     .mem_rsp_data_i (wt_rd_rsp_data_i)
   );
 
+  // ---------------------------------------------------------------- CDMA's fp16 input rules
+  // NVDLA v1's CDMA counts the NaNs and infinities of every fp16 it fetches (the feature data's
+  // every lane of every input atom, channels beyond C included; every halfword of the weights)
+  // and, with D_NAN_FLUSH_TO_ZERO, writes the feature data's NaNs into CBUF as +0 (weights are
+  // never flushed; docs/FP16.md "Convolution" 1-2). Both at CBUF's write ports, where each
+  // fetched atom arrives once.
+  localparam int unsigned FpHalves = WordW / 16;
+  localparam int unsigned FpCntW   = $clog2(FpHalves + 1);
+  logic [WordW-1:0]            dat_wdata_c, dat_wdata1_c;
+  logic [3:0][31:0]            fp_cnt;  // data NaN, data Inf, weight NaN, weight Inf
+  // multi-dimensional signals stay outside generate blocks (Yosys 0.55)
+  logic [2:0][FpHalves-1:0]    fp_hmask;  // row 0, row 1 (dat_wnext), weights
+  logic [2:0][FpCntW-1:0]      fp_nan, fp_inf;
+  logic [3:0][FpCntW:0]        fp_inc;
+  if (SupportFp16) begin : g_fp16_in
+    logic flush;
+    assign flush = cfg.fp16 && cfg.nan_to_zero;
+    always_comb begin
+      fp_hmask = '0;
+      for (int unsigned h = 0; h < FpHalves; h++) begin
+        fp_hmask[0][h] = dat_we && dat_wmask[h / (AtomBits / 16)];
+        fp_hmask[1][h] = dat_wnext && dat_wmask1[h / (AtomBits / 16)];
+        fp_hmask[2][h] = wt_we && !wt_wmb && wt_wmask[h / (AtomBits / 16)];
+      end
+      dat_wdata_c  = dat_wdata;
+      dat_wdata1_c = dat_wdata1;
+      for (int unsigned h = 0; h < FpHalves; h++) begin
+        if (flush && dla_fp_pkg::fp16_is_nan(dat_wdata[16*h +: 15])) dat_wdata_c[16*h +: 16] = '0;
+        if (flush && dla_fp_pkg::fp16_is_nan(dat_wdata1[16*h +: 15])) dat_wdata1_c[16*h +: 16] = '0;
+      end
+    end
+    dla_fp16_count #(.Halves(FpHalves)) u_cnt_dat0 (
+      .data_i(dat_wdata), .mask_i(fp_hmask[0]), .nan_o(fp_nan[0]), .inf_o(fp_inf[0])
+    );
+    dla_fp16_count #(.Halves(FpHalves)) u_cnt_dat1 (
+      .data_i(dat_wdata1), .mask_i(fp_hmask[1]), .nan_o(fp_nan[1]), .inf_o(fp_inf[1])
+    );
+    dla_fp16_count #(.Halves(FpHalves)) u_cnt_wt (
+      .data_i(wt_wdata), .mask_i(fp_hmask[2]), .nan_o(fp_nan[2]), .inf_o(fp_inf[2])
+    );
+    assign fp_inc[0] = (FpCntW + 1)'(fp_nan[0]) + (FpCntW + 1)'(fp_nan[1]);
+    assign fp_inc[1] = (FpCntW + 1)'(fp_inf[0]) + (FpCntW + 1)'(fp_inf[1]);
+    assign fp_inc[2] = (FpCntW + 1)'(fp_nan[2]);
+    assign fp_inc[3] = (FpCntW + 1)'(fp_inf[2]);
+    // A client that fetches nothing (DATA_REUSE / WEIGHT_REUSE) keeps the counts of its last
+    // fetch, as NVIDIA's C model reports them (docs/FP16.md "Convolution").
+    for (genvar k = 0; k < 4; k++) begin : g_cnt
+      logic clr;
+      assign clr = start && !(k < 2 ? cfg.dat_reuse : cfg.wt_reuse);
+      dla_perf_cnt #(.IncW(FpCntW + 1)) u_cnt (.clk_i(clk_i), .rst_ni(rst_ni), .clr_i(clr),
+                                               .en_i(cfg.fp16 && running_q), .inc_i(fp_inc[k]), .count_o(fp_cnt[k]));
+    end
+  end else begin : g_int_in
+    logic unused_fp;
+    assign fp_hmask     = '0;
+    assign fp_nan       = '0;
+    assign fp_inf       = '0;
+    assign fp_inc       = '0;
+    assign unused_fp    = ^{fp_hmask, fp_nan, fp_inf, fp_inc, cfg.nan_to_zero};
+    assign dat_wdata_c  = dat_wdata;
+    assign dat_wdata1_c = dat_wdata1;
+    assign fp_cnt       = '0;
+  end
+
   conv_cbuf #(
     .WordW   (WordW),
     .AtomBits(AtomBits),
@@ -470,10 +539,10 @@ module conv_core #(
     .dat_we_i   (dat_we),
     .dat_wrow_i (dat_wrow),
     .dat_wmask_i(dat_wmask),
-    .dat_wdata_i(dat_wdata),
+    .dat_wdata_i(dat_wdata_c),
     .dat_wnext_i(dat_wnext),
     .dat_wmask1_i(dat_wmask1),
-    .dat_wdata1_i(dat_wdata1),
+    .dat_wdata1_i(dat_wdata1_c),
     .wt_we_i    (wt_we),
     .wt_wrow_i  (wt_wrow),
     .wt_wmask_i (wt_wmask),
@@ -544,11 +613,13 @@ module conv_core #(
     .AtomicC     (AtomicC),
     .NumCells    (NumCells),
     .SupportInt16(SupportInt16),
-    .SupportWino (SupportWino)
+    .SupportWino (SupportWino),
+    .SupportFp16 (SupportFp16)
   ) u_cmac (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
     .cfg_int16_i      (cfg.int16),
+    .cfg_fp16_i       (cfg.fp16),
     .wt_valid_i       (mac_wt_valid),
     .wt_ready_o       (mac_wt_ready),
     .wt_cell_i        (mac_wt_cell),
@@ -579,7 +650,8 @@ module conv_core #(
     .MaxStripe   (StripeUpper),
     .FifoDepth   (2 * StripeUpper),
     .FlyLanes    (FlyLanes),
-    .SupportWino (SupportWino)
+    .SupportWino (SupportWino),
+    .SupportFp16 (SupportFp16)
   ) u_cacc (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -653,6 +725,14 @@ module conv_core #(
     cdma_hw2reg.perf_wt_read_stall       = perf_cnt[1];
     cdma_hw2reg.perf_dat_read_latency    = perf_cnt[2];
     cdma_hw2reg.perf_wt_read_latency     = perf_cnt[3];
+    cdma_hw2reg.nan_input_data_num_de    = layer_done;
+    cdma_hw2reg.inf_input_data_num_de    = layer_done;
+    cdma_hw2reg.nan_input_weight_num_de  = layer_done;
+    cdma_hw2reg.inf_input_weight_num_de  = layer_done;
+    cdma_hw2reg.nan_input_data_num       = fp_cnt[0];
+    cdma_hw2reg.inf_input_data_num       = fp_cnt[1];
+    cdma_hw2reg.nan_input_weight_num     = fp_cnt[2];
+    cdma_hw2reg.inf_input_weight_num     = fp_cnt[3];
   end
 
   // Interrupts: CACC at the end; CDMA_DAT / CDMA_WT when their fetch finishes (CDMA's group).

@@ -4,7 +4,9 @@
 package conv_pkg;
 
   typedef struct packed {
-    logic        int16;        // PROC_PRECISION INT16 (nv_full only)
+    logic        int16;        // 16-bit elements: PROC_PRECISION INT16 or FP16 (nv_full only)
+    logic        fp16;         // PROC_PRECISION FP16 (NVDLA v1's float MAC and CACC, docs/FP16.md)
+    logic        nan_to_zero;  // CDMA D_NAN_FLUSH_TO_ZERO: feature NaNs become +0 on the way into CBUF
     // input cube as CSC sees it (real sizes)
     logic [13:0] in_w;
     logic [13:0] in_h;

@@ -6,6 +6,9 @@
 # entries of 8 B (128 KiB); nv_large 16 x 512 of 64 B; nv_full 16 x 256 of 128 B (int16-capable
 # channel block; 512 KiB).
 set(CONV_SOURCES
+    ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_fp_pkg.sv
+    ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_lzc.sv
+    ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_fp16_count.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sat.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sshift_sat.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_perf_cnt.sv
@@ -22,6 +25,9 @@ set(CONV_SOURCES
     ${DLA_ENGINES_DIR}/conv/rtl/conv_pkg.sv
     ${DLA_ENGINES_DIR}/wino/rtl/wino_pra_tile.sv
     ${DLA_ENGINES_DIR}/wino/rtl/wino_poa_tile.sv
+    ${DLA_ENGINES_DIR}/cmac/rtl/cmac_fp16_pkg.sv
+    ${DLA_ENGINES_DIR}/cmac/rtl/cmac_fp16_mul.sv
+    ${DLA_ENGINES_DIR}/cmac/rtl/cmac_fp16_dot.sv
     ${DLA_ENGINES_DIR}/cmac/rtl/cmac_cell.sv
     ${DLA_ENGINES_DIR}/cmac/rtl/cmac_array.sv
     ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_cvt_elem.sv
@@ -37,6 +43,8 @@ set(CONV_SOURCES
     ${DLA_ENGINES_DIR}/conv/rtl/conv_csc_img_wt.sv
     ${DLA_ENGINES_DIR}/conv/rtl/conv_csc_wdec.sv
     ${DLA_ENGINES_DIR}/conv/rtl/conv_csc.sv
+    ${DLA_ENGINES_DIR}/conv/rtl/cacc_fp_add.sv
+    ${DLA_ENGINES_DIR}/conv/rtl/cacc_fp_to_fp32.sv
     ${DLA_ENGINES_DIR}/conv/rtl/conv_cacc.sv
     ${DLA_ENGINES_DIR}/conv/rtl/conv_core.sv)
 # CONV_PARAMS_<config>, from regs/hw_configs.json (nvdla_core's add SDP's and PDP's: rtl/CMakeLists.txt).
@@ -79,7 +87,10 @@ foreach(cfg IN LISTS DLA_HW_CONFIG_NAMES)
   endif()
 endforeach()
 foreach(cfg nv_small nv_large nv_full)
-  dla_rtl_checks(NAME conv_core_${cfg} TOP conv_core SOURCES ${CONV_SOURCES} PARAMS ${CONV_PARAMS_${cfg}} NO_SYNTH)
+  # fp16 where int16 is (NVDLA v1); nvdla_core sets it so itself
+  dla_hw_bit(int16 ${cfg} int16)
+  dla_rtl_checks(NAME conv_core_${cfg} TOP conv_core SOURCES ${CONV_SOURCES}
+                 PARAMS ${CONV_PARAMS_${cfg}} "SupportFp16=${int16}" NO_SYNTH)
 endforeach()
 # Synthesis: nv_small's conv pipeline with a reduced CBUF (2 banks x 64 entries; the full 128 KiB of
 # flip-flop memories is beyond the WebAssembly Yosys' 4 GB), through the parameter-free wrapper
@@ -122,10 +133,19 @@ dla_rtl_checks(NAME conv_cdma_wfold TOP conv_cdma NO_LINT SYNTH_FULL_ONLY
                PARAMS AtomicC=64 "SupportInt16=1'b1" "SupportWfold=1'b1" AtomLog2=5 CbufRows=4096
                       GroupKernels=32 StripeLower=16 StripeUpper=32 DmaAtoms=2)
 dla_rtl_checks(NAME cmac_cell_wino TOP cmac_cell NO_LINT SYNTH_FULL_ONLY
-               SOURCES ${DLA_ENGINES_DIR}/wino/rtl/wino_poa_tile.sv ${DLA_ENGINES_DIR}/cmac/rtl/cmac_cell.sv
+               SOURCES ${DLA_ENGINES_DIR}/wino/rtl/wino_poa_tile.sv ${DLA_ENGINES_DIR}/cmac/rtl/cmac_fp16_pkg.sv
+                       ${DLA_ENGINES_DIR}/cmac/rtl/cmac_fp16_mul.sv ${DLA_ENGINES_DIR}/cmac/rtl/cmac_fp16_dot.sv
+                       ${DLA_ENGINES_DIR}/cmac/rtl/cmac_cell.sv
                PARAMS ${CONV_NV_FULL_WINO})
 dla_rtl_checks(NAME conv_cacc_wino_s4 TOP conv_cacc NO_LINT SYNTH_FULL_ONLY
                SOURCES common/dla_sat.sv common/dla_sshift_sat.sv common/dla_perf_cnt.sv common/nvdla_regs_pkg.sv
-                       prim/dla_fifo.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_pkg.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cacc.sv
+                       prim/dla_fifo.sv prim/dla_lzc.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_pkg.sv
+                       ${DLA_ENGINES_DIR}/conv/rtl/cacc_fp_add.sv ${DLA_ENGINES_DIR}/conv/rtl/cacc_fp_to_fp32.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cacc.sv
                PARAMS ${CONV_NV_FULL_WINO} NumCells=16 MaxStripe=4 FifoDepth=4 FlyLanes=16)
 # ---- end direct convolution
+# CACC's fp16 accumulator (docs/FP16.md "CACC"): its add and its fp32 output side by side, as one
+# test model (engines/conv/tests/rtl/test_cacc_fp_rtl.cpp) with its lint and synthesis (about 3.9k cells).
+set(CACC_FP_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_lzc.sv ${DLA_ENGINES_DIR}/conv/rtl/cacc_fp_add.sv
+    ${DLA_ENGINES_DIR}/conv/rtl/cacc_fp_to_fp32.sv ${DLA_ENGINES_DIR}/conv/rtl/cacc_fp_top.sv)
+dla_verilate(TARGET dla_rtl PREFIX Vcacc_fp_top TOP cacc_fp_top SOURCES ${CACC_FP_SOURCES})
+dla_rtl_checks(NAME cacc_fp_top TOP cacc_fp_top SOURCES ${CACC_FP_SOURCES})

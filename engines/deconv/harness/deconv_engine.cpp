@@ -25,15 +25,15 @@ Engine engine_deconv() {
                                   },
                                   .memory_reference =
                                       [](const JsonNode& root, const RandomLayer& L, const Memory& mem) {
+                                        if (L.focus == "fp16") return std::string(kNoFloatReference);
                                         return deconv_ref::compare(deconv_ref::read_layer(root, L.seed), mem);
                                       },
                                   .golden_only_rtl = "RUBIK",
                                   .focus = {RandomFocus{.name = "fp16",
                                                         .has = &golden::HwConfig::int16,
                                                         .what = "every layer fp16 (fp16 data regimes, fp16 BS / BN / "
-                                                                "EW, fp16 or int16 out), judged by NVIDIA's C model "
-                                                                "alone (needs --judge cmod: no fp16 conv RTL yet)",
-                                                        .golden_only = true}}},
+                                                                "EW, fp16 or int16 out; RTL against golden, --judge "
+                                                                "cmod adds NVIDIA's C model)"}}},
           .needs_register = "RBK.D_OP_ENABLE",
           .absent_rule =
               "deconv layers run on nv_full only (their CONTRACT needs RBK, which exists there only, as in NVDLA)"};

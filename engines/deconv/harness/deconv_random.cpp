@@ -145,7 +145,6 @@ RandomLayer generate_deconv_layer(const golden::HwConfig& hw, RandomLayer L, Rng
                      "deconv layers run on nv_full only (their CONTRACT needs RBK, which exists there only, as in NVDLA)");
   }
   const bool fp16 = L.focus == "fp16";
-  if (fp16) L.golden_only = "fp16: the convolution RTL has no fp16 yet (docs/FP16.md)";
   for (int attempt = 0; attempt < 256; ++attempt) {
     std::string feat;
     ojson doc = fp16 ? draw_layer_fp16(L, rng, feat) : draw_layer(L, rng, feat);

@@ -33,7 +33,7 @@ module lut_index_fp #(
   assign d_exp = d_i[30:23];
   assign d_man = d_i[22:0];
   assign inf   = d_exp == 8'hff && d_man == '0;
-  assign pos   = !d_i[31] && d_i[30:0] != '0 && !(d_exp == 8'hff && d_man != '0);
+  assign pos   = !d_i[31] && d_i[30:0] != '0 && !dla_fp_pkg::fp32_is_nan(d_i[30:0]);
 
   // linear: q = m24 * 2^s; CDP: s = max(exp, 1) - 150 - sel (-276 .. 232); SDP: s = int8(exp -
   // 127) - 23 - sel (-278 .. 232)

@@ -34,14 +34,14 @@ Engine engine_network() {
                                   },
                                   .memory_reference =
                                       [](const JsonNode& root, const RandomLayer& L, const Memory& mem) {
+                                        if (L.focus == "fp16") return std::string(kNoFloatReference);
                                         return network_reference_diff(L, root, mem);
                                       },
                                   .focus = {RandomFocus{.name = "fp16",
                                                         .has = &golden::HwConfig::int16,
                                                         .what = "every tensor fp16 (NaNs, infinities, denormals; biases, "
-                                                                "ReLU, pools on the fly), judged by NVIDIA's C model "
-                                                                "alone (needs --judge cmod: no fp16 RTL yet; docs/FP16.md)",
-                                                        .golden_only = true}}}};
+                                                                "ReLU, pools on the fly; RTL against golden, --judge cmod "
+                                                                "adds NVIDIA's C model; docs/FP16.md)"}}}};
 }
 
 }  // namespace dla::harness::engines

@@ -6,7 +6,8 @@
 // (harness/conv_reference.hpp) of every layer: the branches from the input's values, a chained
 // layer from its input branch's reference output. With --focus fp16 (nv_full) every tensor is
 // fp16 (NaNs, infinities, denormals among the data), each layer with a bias from memory and ReLU
-// or neither, and some pooled on the fly: golden only, judged by NVIDIA's C model.
+// or neither, and some pooled on the fly: on the RTL against golden (the int64 reference has no
+// fp16), NVIDIA's C model with --judge cmod.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -175,7 +176,6 @@ RandomLayer generate_network_layer(const golden::HwConfig& hw, RandomLayer L, Rn
   } catch (const InputError&) {
     // run_random_layer reports the refusal (a generator bug) with the compiler's words
   }
-  if (fp16) L.golden_only = "fp16: the RTL has no fp16 yet (docs/FP16.md)";
   const auto pooled = std::count_if(L.doc["layers"].begin(), L.doc["layers"].end(), [](const ojson& l) { return l.contains("pool"); });
   L.features = fmt::format("{}{} input {}x{}x{}, {} branch(es){}, data-reuse {}{}", golden::precision_name(prec),
                            sequential ? " sequential" : "", x.w, x.h, x.c, branches, chained ? " + chain" : "", reuses,

@@ -525,15 +525,14 @@ module pdp_core #(
   logic [31:0] nan_in_q, inf_in_q, nan_out_q;
   if (SupportFp16) begin : g_fp16_count
     localparam int unsigned Halves = Lanes / 2;
-    // halves of an atom that are NaN / Inf
-    function automatic logic [31:0] count_halves(input logic [AtomBits-1:0] atom, input logic inf);
-      count_halves = '0;
-      for (int unsigned i = 0; i < Halves; i++) begin
-        if (inf ? dla_fp_pkg::fp16_is_inf(atom[16*i +: 15]) : dla_fp_pkg::fp16_is_nan(atom[16*i +: 15])) begin
-          count_halves = count_halves + 32'd1;
-        end
-      end
-    endfunction
+    localparam int unsigned CntW   = $clog2(Halves + 1);
+    logic [CntW-1:0] in_nan, in_inf, out_nan, unused_out_inf;
+    dla_fp16_count #(.Halves(Halves)) u_in_cnt (
+      .data_i(in_data), .mask_i('1), .nan_o(in_nan), .inf_o(in_inf)
+    );
+    dla_fp16_count #(.Halves(Halves)) u_out_cnt (
+      .data_i(pack_d), .mask_i('1), .nan_o(out_nan), .inf_o(unused_out_inf)
+    );
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         nan_in_q  <= '0;
@@ -545,10 +544,10 @@ module pdp_core #(
         nan_out_q <= '0;
       end else if (fp16) begin
         if (in_valid && in_ready && !flying_q) begin
-          nan_in_q <= nan_in_q + count_halves(in_data, 1'b0);
-          inf_in_q <= inf_in_q + count_halves(in_data, 1'b1);
+          nan_in_q <= nan_in_q + 32'(in_nan);
+          inf_in_q <= inf_in_q + 32'(in_inf);
         end
-        if (wf_in_valid) nan_out_q <= nan_out_q + count_halves(pack_d, 1'b0);
+        if (wf_in_valid) nan_out_q <= nan_out_q + 32'(out_nan);
       end
     end
   end else begin : g_int_count

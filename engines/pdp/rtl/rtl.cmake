@@ -10,6 +10,7 @@ set(PDP_SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sshift_sat.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/nvdla_regs_pkg.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_fp_pkg.sv
+    ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_fp16_count.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_group_regs.sv
     ${DLA_ENGINES_DIR}/pdp/rtl/pdp_reg_top.sv
     ${DLA_ENGINES_DIR}/pdp/rtl/pdp_rdma_reg_top.sv
@@ -22,6 +23,7 @@ set(PDP_SOURCES
     ${DLA_ENGINES_DIR}/pdp/rtl/pdp_lane_fp.sv
     ${DLA_ENGINES_DIR}/pdp/rtl/pdp_rdma.sv
     ${DLA_ENGINES_DIR}/pdp/rtl/pdp_core.sv)
+list(REMOVE_DUPLICATES PDP_SOURCES)  # the float package first, once
 # Synthesis of pdp_core with a 4-column line buffer (engines/pdp/rtl/pdp_core_synth.sv: the full one is
 # 8 x 512 x 8 32-bit flip-flops on nv_small), both in CI: nv_small (PDP_THROUGHPUT 1), and
 # PDP_THROUGHPUT 8 on 32-byte atoms with fp16 (nv_full; the 8 lanes are one module each, pdp_lane

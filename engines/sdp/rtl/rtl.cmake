@@ -49,6 +49,7 @@ set(SDP_SOURCES
     ${DLA_ENGINES_DIR}/sdp/rtl/sdp_dp.sv
     ${DLA_ENGINES_DIR}/sdp/rtl/sdp_wdma.sv
     ${DLA_ENGINES_DIR}/sdp/rtl/sdp_core.sv)
+list(REMOVE_DUPLICATES SDP_SOURCES)  # the float package first, once
 # Block bases: NVDLA master map (nv_small) and nvdlav1 map (nv_full); regs/ and nvdla-block-bases.md.
 # RdSlots: reads in flight per SDP_RDMA stream, 264 = the rate at 256 cycles of latency for a
 # stream that takes the whole port (docs/DMA.md "Sizing"); sdp_core's default (8) is what Yosys sees.

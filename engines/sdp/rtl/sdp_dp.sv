@@ -122,7 +122,7 @@ module sdp_dp #(
       // CACC's fp32 or the fp16 from memory, widened; NAN_TO_ZERO on the data
       always_comb begin
         x_in = fly_take ? fly_data_q[fly_lane] : step_need0_i ? in32 : 32'd0;
-        if (cfg.nan_to_zero && x_in[30:23] == 8'hff && x_in[22:0] != '0) x_in = '0;
+        if (cfg.nan_to_zero && dla_fp_pkg::fp32_is_nan(x_in[30:0])) x_in = '0;
       end
       sdp_x_fp u_bs (.cfg_i(cfg.bs), .nan_to_zero_i(cfg.nan_to_zero), .data_i(x_in), .alu_mem_i(step_bs_alu_i[j]),
                      .mul_mem_i(step_bs_mul_i[j]), .data_o(x1));

@@ -47,7 +47,7 @@ module sdp_x_fp (
   assign mul_v = (cfg_i.mul_bypass || (cfg_i.mul_prelu && !alu_v[31])) ? alu_v : prod;
   always_comb begin
     if (cfg_i.bypass) data_o = data_i;
-    else if (!cfg_i.relu_bypass && mul_v[31] && !(mul_v[30:23] == 8'hff && mul_v[22:0] != '0)) data_o = '0;
+    else if (!cfg_i.relu_bypass && mul_v[31] && !dla_fp_pkg::fp32_is_nan(mul_v[30:0])) data_o = '0;
     else data_o = mul_v;
   end
   logic unused;  // no shifts in float

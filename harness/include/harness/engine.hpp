@@ -57,6 +57,11 @@ struct RandomFocus {
   bool golden_only = false;
 };
 
+// The references' verdict on fp16 layers: the int64 references compute no float (golden is
+// judged by the RTL, and by NVIDIA's C model with --judge cmod; docs/FP16.md).
+inline constexpr const char* kNoFloatReference =
+    "n/a: fp16 (the int64 reference has no float; --judge cmod adds NVIDIA's C model)";
+
 // `dlacosim random <name>` (docs/RANDOM.md).
 struct RandomSupport {
   int order = 0;  // position in the unit lists of `random` (help, errors)

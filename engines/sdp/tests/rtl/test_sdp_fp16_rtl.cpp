@@ -53,21 +53,7 @@ namespace {
 template <class Edit>
 std::string refusal(const std::string& layer, const golden::HwConfig& hw, Edit edit) {
   const LoadedLayer L = load_layer(fs::path(DLA_SOURCE_DIR) / "testvectors/layers/fp16" / layer);
-  const Program prog = engines::compile_sdp_layer(L.header, L.root());
-  RunOptions o;
-  std::string why;
-  auto dev = make_rtl_device({"SDP", "SDP_RDMA"}, hw, o, why);
-  REQUIRE(dev != nullptr);
-  const RegDb& db = RegDb::nvdla();
-  try {
-    for (const ProgramStep& st : prog.steps) {
-      if (st.op != StepOp::RegWrite) continue;
-      dev->reg_write(*db.address(hw.name, *st.reg), edit(st.reg->block + "." + st.reg->name, st.value));
-    }
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return cross_stress::replay_refusal(engines::compile_sdp_layer(L.header, L.root()), {"SDP", "SDP_RDMA"}, hw, edit);
 }
 
 }  // namespace
