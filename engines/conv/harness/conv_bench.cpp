@@ -65,6 +65,15 @@ std::map<std::string, Words> encode(const ConvConfig& c, const HwConfig& hw, uin
   put(sdp, sd::D_CVT_SCALE::offset, sd::D_CVT_SCALE::CVT_SCALE{}, 1);
   put(sdp, sd::D_PERF_ENABLE::offset, sd::D_PERF_ENABLE::PERF_DMA_EN{}, 1);
   put(w["CDMA"], regs::cdma::D_PERF_ENABLE::offset, regs::cdma::D_PERF_ENABLE::DMA_EN{}, 1);
+  if (c.precision == golden::Precision::Fp16) {
+    // SDP_RDMA's operand streams read nothing here; in fp16 an enabled one (their reset) would have
+    // to be two bytes wide (the golden rule, which the RTL device's guard applies)
+    namespace rr = regs::sdp_rdma;
+    Words& rdma = w["SDP_RDMA"];
+    put(rdma, rr::D_BRDMA_CFG::offset, rr::D_BRDMA_CFG::BRDMA_DISABLE{}, 1);
+    put(rdma, rr::D_NRDMA_CFG::offset, rr::D_NRDMA_CFG::NRDMA_DISABLE{}, 1);
+    put(rdma, rr::D_ERDMA_CFG::offset, rr::D_ERDMA_CFG::ERDMA_DISABLE{}, 1);
+  }
   return w;
 }
 
