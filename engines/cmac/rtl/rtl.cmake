@@ -31,3 +31,9 @@ dla_rtl_checks(NAME cmac_nv_full TOP cmac_array SOURCES ${CMAC_SOURCES} PARAMS $
 dla_rtl_checks(NAME cmac_int16_c8k4 TOP cmac_array SOURCES ${CMAC_SOURCES}
                PARAMS AtomicC=8 NumCells=4 "SupportInt16=1'b1" NO_LINT SYNTH_FULL_ONLY)
 
+# fp16 (docs/FP16.md "CMAC"): one lane's Booth product in CI; the whole 64-lane fp16 cell (about
+# 369k cells, 263 s) in the full synthesis run.
+dla_rtl_checks(NAME cmac_fp16_mul TOP cmac_fp16_mul
+               SOURCES ${DLA_ENGINES_DIR}/cmac/rtl/cmac_fp16_pkg.sv ${DLA_ENGINES_DIR}/cmac/rtl/cmac_fp16_mul.sv)
+dla_rtl_checks(NAME cmac_cell_fp16 TOP cmac_cell NO_LINT SYNTH_FULL_ONLY
+               SOURCES ${CMAC_SOURCES} PARAMS AtomicC=64 "SupportInt16=1'b1" "SupportWino=1'b1" "SupportFp16=1'b1")
