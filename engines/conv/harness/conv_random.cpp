@@ -690,10 +690,7 @@ RandomLayer gen_conv_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
   if (sx != 1 || sy != 1) doc["stride"] = ojson{{"x", sx}, {"y", sy}};
   if (dx != 1 || dy != 1) doc["dilation"] = ojson{{"x", dx}, {"y", dy}};
   const int n = d.chance(0.1) ? d.i(2, 4) : 1;
-  if (n > 1) {
-    doc["batch"] = ojson{{"n", n}};
-    feat += fmt::format(" batch {}", n);
-  }
+  if (n > 1) doc["batch"] = ojson{{"n", n}};
   if (n == 1 && d.chance(0.2)) {
     doc["output"] = ojson{{"precision", "int16"}};
     feat += " int16-out";
@@ -709,6 +706,24 @@ RandomLayer gen_conv_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
     L.doc["input"]["c"] = std::max(1, L.doc["input"]["c"].get<int>() / 2);
     ++L.resized;
   }
+  // Batches have no Split-H, and this RTL stores one position per CBUF row where NVDLA packs
+  // several (issue #38): N halves until the unpacked cubes fit beside one kernel group (as
+  // draw_batch), else the RTL device would refuse the layer.
+  while (L.doc.contains("batch")) {
+    const std::optional<golden::ConvConfig> c = one_band_config(L, L.doc);
+    if (c && engines::rtl_data_banks(*c, hw) + golden::conv_derived(*c, hw).weight_banks_min <=
+                 golden::cbuf_geometry(hw).banks) {
+      break;
+    }
+    const int half = L.doc["batch"]["n"].get<int>() / 2;
+    if (half < 2) {
+      L.doc.erase("batch");
+    } else {
+      L.doc["batch"]["n"] = half;
+    }
+    ++L.resized;
+  }
+  if (L.doc.contains("batch")) feat += fmt::format(" batch {}", L.doc["batch"]["n"].get<int>());
   if (sx != 1 || sy != 1) feat += fmt::format(" stride {}x{}", sx, sy);
   if (dx != 1 || dy != 1) feat += fmt::format(" dilation {}x{}", dx, dy);
   L.features = fmt::format("{} {}x{}x{} k{} {}x{}", feat, w, h, L.doc["input"]["c"].get<int>(), k, r, s);
