@@ -53,13 +53,13 @@ module cmac_fp16_dot #(
         if (data_i[c][14:0] != '0 && wt_i[c][14:0] != '0 && block[c] > max_block) max_block = block[c];
       end
       for (int c = int'(Lanes) - 1; c >= 0; c--) begin
-        if (data_i[c][14:10] == 5'h1f && data_i[c][9:0] != '0) begin
+        if (dla_fp_pkg::fp16_is_nan(data_i[c][14:0])) begin
           nan_any = 1'b1;
           nan_val = data_i[c];
         end
       end
       for (int c = int'(Lanes) - 1; c >= 0; c--) begin
-        if (wt_i[c][14:10] == 5'h1f && wt_i[c][9:0] != '0) begin
+        if (dla_fp_pkg::fp16_is_nan(wt_i[c][14:0])) begin
           nan_any = 1'b1;
           nan_val = wt_i[c];
         end

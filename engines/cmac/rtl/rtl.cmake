@@ -2,6 +2,7 @@
 # per-configuration parameters from regs/hw_configs.json, its verilated models and its lint and
 # synthesis checks). Shared RTL is ${CMAKE_CURRENT_SOURCE_DIR} (rtl/), other engines' ${DLA_ENGINES_DIR}/<engine>/rtl.
 set(CMAC_SOURCES
+    ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_fp_pkg.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_pipe_ctrl.sv
     ${DLA_ENGINES_DIR}/wino/rtl/wino_poa_tile.sv
     ${DLA_ENGINES_DIR}/cmac/rtl/cmac_fp16_pkg.sv

@@ -7,6 +7,7 @@
 
 #include "engines/cmac/golden/cmac_fp16.hpp"
 #include "engines/conv/golden/cacc_fp16.hpp"
+#include "engines/conv/golden/conv_wino.hpp"
 #include "golden/fp.hpp"
 
 namespace dla::golden {
@@ -23,7 +24,6 @@ std::vector<std::string> conv_fp16_unsupported(const ConvConfig& c) {
   std::vector<std::string> u;
   if (c.precision != Precision::Fp16) return u;
   const std::string pre = "fp16 convolution: ";
-  if (c.mode == ConvMode::Winograd) u.push_back(pre + "Winograd is not modelled yet (direct only, docs/FP16.md)");
   if (c.image.enabled) u.push_back(pre + "image input is not modelled yet (feature input only, docs/FP16.md)");
   if (c.wfold_ws != 0) u.push_back(pre + "W-fold is not an NVDLA mode and has no fp16 path");
   if (c.compression.enabled) u.push_back(pre + "compressed weights are not modelled yet (docs/FP16.md)");
@@ -141,6 +141,18 @@ ConvFp16Counts conv_fp16_counts(const ConvConfig& cfg, const ByteReader& read, c
     if (fp::is_inf(fp::kFp16, h)) sat_add(inf);
   };
   if (cfg.precision != Precision::Fp16) return n;
+  if (cfg.mode == ConvMode::Winograd) {
+    // Winograd: CDMA pads and channel-extends the cube as it writes CBUF, and counts what it
+    // writes (NVIDIA's C model): every pad position of the padded input holds PAD_VALUE in each of
+    // the C' channels of its atoms.
+    const WinoGeometry g = wino_geometry(cfg);
+    const uint64_t padded = uint64_t(g.w_ext) * uint64_t(cfg.stride_x) * uint64_t(g.h_ext) * uint64_t(cfg.stride_y);
+    const uint64_t pads = (padded - uint64_t(cfg.input.w) * uint64_t(cfg.input.h)) * uint64_t(g.c_pad);
+    const auto pv = static_cast<uint32_t>(cfg.pad_value) & 0xffffu;
+    const auto add = [](uint32_t& c, uint64_t k) { c = static_cast<uint32_t>(std::min<uint64_t>(UINT32_MAX, c + k)); };
+    if (fp::is_nan(fp::kFp16, pv)) add(n.data_nan, pads);
+    if (fp::is_inf(fp::kFp16, pv)) add(n.data_inf, pads);
+  }
   if (!cfg.cbuf.data_reuse) {
     const FeatureLayout& l = cfg.in_layout;
     const int lanes = ceil_div(cfg.input.c, l.atom_bytes / 2) * (l.atom_bytes / 2);

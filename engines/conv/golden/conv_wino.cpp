@@ -5,7 +5,10 @@
 #include <span>
 
 #include "golden/arith.hpp"
+#include "golden/fp.hpp"
 #include "golden/nvdla_regs.hpp"
+#include "engines/cmac/golden/cmac_fp16.hpp"
+#include "engines/conv/golden/cacc_fp16.hpp"
 #include "engines/wino/golden/wino.hpp"
 
 namespace dla::golden {
@@ -204,6 +207,62 @@ ConvDerived conv_derived_wino(const ConvConfig& c, const HwConfig& hw) {
 
 // ---- one layer ---------------------------------------------------------------------------------
 
+namespace {
+
+// fp16: the PRA in fp16, the MAC cells' block-floating-point products with the POA
+// (cmac_fp16_cell), CACC's 48-bit float accumulators, fp32 out; no clip, no saturation counts.
+// Same issue order as the integer layer (per output: the channel groups in order).
+template <typename Ext, typename Operand>
+void run_wino_fp16(const ConvConfig& cfg, const Ext& ext, const Operand& operand, ConvRun& run) {
+  const int K = cfg.kernels, kk = cfg.atomic_k;
+  const int tiles_w = cfg.output.w / 2, tiles_h = cfg.output.h / 2;
+  const int groups = wino_geometry(cfg).channel_groups;
+  using Lanes = std::array<uint16_t, kCmacFp16Channels>;
+  static_assert(kCmacFp16Channels == kLanes);
+  // CSC masks every lane whose datum (after the PRA) or weight is +0 or -0.
+  const auto nonzero = [](uint16_t v) { return (v & 0x7fffu) != 0; };
+  Lanes data{};
+  std::array<bool, kLanes> active{};
+  for (int gk = 0; gk * kk < K; ++gk) {
+    const int kpg = std::min(kk, K - gk * kk);
+    for (int ty = 0; ty < tiles_h; ++ty) {
+      for (int tx = 0; tx < tiles_w; ++tx) {
+        std::vector<CaccFp48> acc(static_cast<std::size_t>(kpg) * 4, 0);
+        for (int q = 0; q < groups; ++q) {
+          for (int ch = 0; ch < kGroupChannels; ++ch) {
+            WinoTile d{};
+            for (int p = 0; p < kWinoPositions; ++p)
+              d[static_cast<std::size_t>(p)] = ext(q * kGroupChannels + ch, 2 * ty + p / 4, 2 * tx + p % 4) & 0xffff;
+            const WinoTile v = wino_pra_fp16(d);
+            for (int p = 0; p < kWinoPositions; ++p)
+              data[static_cast<std::size_t>(p * kGroupChannels + ch)] = static_cast<uint16_t>(v[static_cast<std::size_t>(p)]);
+          }
+          ++run.stats.atomic_ops;
+          for (int k = 0; k < kpg; ++k) {
+            const auto w = operand(gk * kk + k, q);
+            Lanes wl{};
+            for (std::size_t l = 0; l < wl.size(); ++l) {
+              wl[l] = static_cast<uint16_t>(w[l]);
+              active[l] = nonzero(data[l]) && nonzero(wl[l]);
+            }
+            const CmacFp16Out y = cmac_fp16_cell(data, wl, active, true);
+            for (std::size_t e = 0; e < 4; ++e) {
+              CaccFp48& a = acc[static_cast<std::size_t>(k) * 4 + e];
+              a = cacc_fp16_add(a, y.word[e]);
+            }
+          }
+        }
+        for (int k = 0; k < kpg; ++k)
+          for (int e = 0; e < 4; ++e)
+            run.cacc.at(0, gk * kk + k, 2 * ty + e / 2, 2 * tx + e % 2) =
+                cacc_fp48_to_fp32(acc[static_cast<std::size_t>(k * 4 + e)]);
+      }
+    }
+  }
+}
+
+}  // namespace
+
 ConvRun run_conv_wino(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& read, const ByteReader& weights) {
   const Precision prec = cfg.precision;
   const int bpe = cfg.bpe();
@@ -220,12 +279,18 @@ ConvRun run_conv_wino(const ConvConfig& cfg, const HwConfig& hw, const ByteReade
   // C); positions past the extended cube (only reached at stride 2, by taps whose weights are 0)
   // fall outside the input and so are padding.
   const Cube<int64_t> in = conv_fetch_input(cfg, read);
+  // CDMA writes the pads into CBUF: fp16's NAN_TO_ZERO flushes a NaN PAD_VALUE too (NVIDIA's C
+  // model; in direct mode CSC pads after CBUF and nothing is flushed).
+  const int64_t pad_value = prec == Precision::Fp16 && cfg.nan_to_zero &&
+                                    fp::is_nan(fp::kFp16, static_cast<uint32_t>(cfg.pad_value) & 0xffffu)
+                                ? 0
+                                : cfg.pad_value;
   auto ext = [&](int ce, int ye, int xe) -> int64_t {
     const int phase = ce / g.c_pad, c = ce % g.c_pad;
     if (ce >= g.c_ext || c >= C) return 0;
     const int hi = ye * sy + phase / sx - cfg.pad_top;
     const int wi = xe * sx + phase % sx - cfg.pad_left;
-    return hi >= 0 && hi < H && wi >= 0 && wi < W ? in.at(0, c, hi, wi) : cfg.pad_value;
+    return hi >= 0 && hi < H && wi >= 0 && wi < W ? in.at(0, c, hi, wi) : pad_value;
   };
 
   // CDMA/CSC: each kernel's operand of each channel group, in the MAC cell's lane order.
@@ -249,6 +314,10 @@ ConvRun run_conv_wino(const ConvConfig& cfg, const HwConfig& hw, const ByteReade
   const int tiles_w = OW / 2, tiles_h = OH / 2;
   run.stats.stripes_per_group = static_cast<int>(csc_stripes(tiles_w * tiles_h, stripe_limits(hw)).size());
   std::array<WinoTile, kGroupChannels> tiles{};
+  if (prec == Precision::Fp16) {
+    run_wino_fp16(cfg, ext, operand, run);
+    return run;
+  }
   for (int gk = 0; gk * kk < K; ++gk) {
     const int kpg = std::min(kk, K - gk * kk);
     for (int ty = 0; ty < tiles_h; ++ty) {
@@ -325,10 +394,13 @@ WinoLayer wino_compile(const ConvParams& p, const Cube<int64_t>& weights, WinoSc
   cfg.pra_truncate = pra_truncate;
   // The weights carry 4 (exact) or 1 (NVDLA), the PRA divides the data by 2^PRA_TRUNCATE: CACC
   // takes the difference back so the output has the direct layer's scale.
-  cfg.clip_truncate = scheme == WinoScheme::Exact ? p.clip_truncate + wino_exact_clip_adjust(pra_truncate)
-                                                  : p.clip_truncate - pra_truncate;
+  // fp16 has neither: the weights are U itself, the PRA does not truncate, CACC does not clip.
+  const bool f16 = p.precision == Precision::Fp16;
+  cfg.clip_truncate = f16                            ? p.clip_truncate
+                      : scheme == WinoScheme::Exact ? p.clip_truncate + wino_exact_clip_adjust(pra_truncate)
+                                                    : p.clip_truncate - pra_truncate;
   // (Judged only for a valid PRA_TRUNCATE; wino_problems names an invalid one.)
-  const bool pra_valid = pra_truncate >= 0 && pra_truncate <= 3;
+  const bool pra_valid = !f16 && pra_truncate >= 0 && pra_truncate <= 3;
   if (pra_valid && cfg.clip_truncate < 0) {
     bad.push_back({WinoSubject::Clip, scheme == WinoScheme::Exact
                                           ? "the exact scheme writes CLIP_TRUNCATE = clip + 2 - PRA_TRUNCATE = " +
@@ -370,8 +442,19 @@ WinoLayer wino_compile(const ConvParams& p, const Cube<int64_t>& weights, WinoSc
           gk[static_cast<std::size_t>(re * 3 + se)] = r < p.r && s < p.s ? weights.at(k, c, r, s) : 0;
         }
       }
-      const WinoTile uk = scheme == WinoScheme::Exact ? wino_weights_exact(gk) : wino_weights_nvdla(gk, p.precision);
-      if (!wino_weights_fit(uk, bits)) {
+      bool overflow = false;
+      const WinoTile uk = f16                           ? wino_weights_fp16(gk, &overflow)
+                          : scheme == WinoScheme::Exact ? wino_weights_exact(gk)
+                                                        : wino_weights_nvdla(gk, p.precision);
+      if (overflow) {
+        bad.push_back({WinoSubject::Weights, "kernel " + str(k) + " channel " + str(c) +
+                                                 ": a pre-transformed weight U = G g G^T of finite weights is "
+                                                 "beyond fp16's range (|U| <= 65504; NVDLA's converter would "
+                                                 "saturate it)"});
+        L.weights.clear();
+        return L;
+      }
+      if (!f16 && !wino_weights_fit(uk, bits)) {
         bad.push_back({WinoSubject::Weights, "kernel " + str(k) + " channel " + str(c) +
                                                  ": the exact weights 4U do not fit " +
                                                  std::string(precision_name(p.precision)) +

@@ -341,8 +341,11 @@ void check_fp16_layer(const JsonNode& root, const JsonNode& in) {
   const auto not_yet = [&](const char* key, const char* what) {
     if (const auto n = root.get(key)) n->fail(fmt::format("{} in fp16 is not modelled yet (docs/FP16.md)", what));
   };
-  if (const auto m = root.get("mode"); m && m->as_choice({"direct", "winograd"}) == "winograd")
-    m->fail("Winograd in fp16 is not modelled yet (docs/FP16.md)");
+  // Winograd in fp16: the weights are U = G g G^T itself, the PRA has no truncation.
+  if (const auto n = root.get("wino_scheme"))
+    n->fail("fp16 Winograd weights are U = G g G^T in fp16 (no integer scheme to choose; docs/FP16.md)");
+  if (const auto n = root.get("pra_truncate"))
+    n->fail("the PRA does not truncate fp16 data (NVDLA ignores D_PRA_CFG.PRA_TRUNCATE in fp16)");
   not_yet("wfold", "W-fold");
   not_yet("post_extension", "image input");
   if (is_image_input(in)) in.require("format").fail("fp16 image input is not modelled yet (docs/FP16.md)");
@@ -590,7 +593,7 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   sdp::parse_stages(root, s, h.seed);
   if (wino) {
     // NVDLA's SDP has neither EQL nor int8 -> int16 in Winograd mode.
-    const auto sp = [](Precision q) { return q == Precision::Int16 ? golden::SdpPrecision::Int16 : golden::SdpPrecision::Int8; };
+    const auto sp = [](Precision q) { return static_cast<golden::SdpPrecision>(golden::precision_code(q)); };
     if (const auto e = golden::sdp_winograd_refusals(s.eql(), sp(s.in_prec), sp(s.in_prec)); !e.empty())
       root.require("ew").require("alu").require("algo").fail(e.front());
     if (const auto e = golden::sdp_winograd_refusals(false, sp(s.in_prec), sp(s.out_prec)); !e.empty())

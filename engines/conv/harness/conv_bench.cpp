@@ -135,7 +135,14 @@ ConvBenchResult measure_conv(const HwConfig& hw, const ConvParams& p, uint64_t s
   q.pad_value = static_cast<int32_t>(values ? rng.range(-m.data_max - 1, m.data_max)
                                             : (i16 ? rng.range(-32768, 32767) : rng.range(-128, 127)));
   golden::Cube<int64_t> x(golden::CubeShape{1, p.c, p.h, p.w}), wt(golden::CubeShape{p.k, p.c, p.r, p.s});
-  if (values) {
+  // fp16 values: either sign, magnitudes in [1/8, 4) (the integer bounds do not apply)
+  const auto fp16_value = [&] { return (rng.range(0, 1) << 15) | (rng.range(12, 16) << 10) | rng.range(0, 0x3ff); };
+  const bool f16 = p.precision == golden::Precision::Fp16;
+  if (values && f16) {
+    q.pad_value = static_cast<int32_t>(fp16_value());
+    for (auto& v : x.data()) v = fp16_value();
+    for (auto& v : wt.data()) v = fp16_value();
+  } else if (values) {
     for (auto& v : x.data()) v = rng.range(-m.data_max - 1, m.data_max);
     for (auto& v : wt.data()) v = rng.range(-m.weight_max, m.weight_max);
   }
@@ -559,9 +566,14 @@ std::vector<BenchCase> bench_conv(const BenchOptions& opt) {
   second.h = 16;
   second.c = 128;
   second.k = 64;
-  for (const golden::ConvParams& layer : {conv_bench_wino_layer(), second}) {
+  // fp16: the first layer in NVDLA v1's float MAC (the same MAC count per cycle as int16).
+  golden::ConvParams half = conv_bench_wino_layer();
+  half.precision = golden::Precision::Fp16;
+  half.clip_truncate = 0;
+  for (const golden::ConvParams& layer : {conv_bench_wino_layer(), second, half}) {
     const ConvWinoComparison wc = measure_conv_wino(opt.seed, true, layer, opt.mem);
-    const std::string name = fmt::format("winograd comparison {}x{}x{} -> {}", layer.w, layer.h, layer.c, layer.k);
+    const std::string name = fmt::format("winograd comparison {}x{}x{} -> {}{}", layer.w, layer.h, layer.c, layer.k,
+                                         layer.precision == golden::Precision::Fp16 ? " fp16" : "");
     for (const ConvBenchResult* r : {&wc.direct, &wc.wino}) {
       BenchCase c = conv_case(golden::nv_full(), name + (r == &wc.wino ? ", winograd" : ", direct"), *r,
                               wc.direct.macs, opt.mem);

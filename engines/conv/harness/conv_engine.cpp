@@ -108,12 +108,14 @@ Engine engine_conv() {
                                                         .what = "every direct layer with batches, N 1..32 (docs/CDMA_MODES.md)"},
                                             RandomFocus{.name = "fp16",
                                                         .has = &golden::HwConfig::int16,
-                                                        .what = "every layer an fp16 direct convolution (RTL against "
-                                                                "golden; --judge cmod adds NVIDIA's C model, the "
-                                                                "int64 reference has no float; docs/FP16.md)"},
+                                                        .what = "every layer an fp16 convolution, a quarter of them "
+                                                                "Winograd (RTL against golden; --judge cmod adds "
+                                                                "NVIDIA's C model, the int64 reference has no float; "
+                                                                "docs/FP16.md)"},
                                             RandomFocus{.name = "winograd",
                                                         .has = &golden::HwConfig::winograd,
-                                                        .what = "every layer in Winograd mode as NVDLA programs it "
+                                                        .what = "every layer in Winograd mode as NVDLA programs it, "
+                                                                "a fifth in fp16 where the build has it "
                                                                 "(docs/WINOGRAD.md)"}}}};
 }
 

@@ -636,6 +636,72 @@ void draw_batch(const HwConfig& hw, RandomLayer& L, const ConvShape& s, bool out
   feat += fmt::format(" batch {}", n);
 }
 
+// Half the time a pad value other than +0: -0, NaN, the infinities, the smallest denormal, the
+// largest finite, and two plain values.
+void draw_fp16_pad_value(Draw& d, ojson& pad, std::string& feat) {
+  if (!d.chance(0.5)) return;
+  static constexpr const char* kPads[] = {"0x8000", "nan", "inf", "-inf", "0x0001", "65504", "-1.5", "0.25"};
+  const std::string v = kPads[d.i(0, 7)];
+  if (v == "65504" || v == "-1.5" || v == "0.25") {
+    pad["value"] = std::stod(v);
+  } else {
+    pad["value"] = v;
+  }
+  feat += " pad " + v;
+}
+
+// fp16 Winograd (a quarter of `--focus fp16`, and of `--focus winograd` on nv_full): NVDLA's
+// Winograd shapes (draw_wino_shape), fp16 data in the five regimes, pads of any fp16 value, weights
+// whose transform U = G g G^T stays finite (the compiler refuses a finite kernel whose U overflows
+// fp16), fp16 or int16 out, SDP's fp16 BS / BN stages. Too large for CBUF (Winograd has no
+// Split-H): fewer channels, then a smaller output.
+RandomLayer gen_conv_wino_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
+  std::string feat = "fp16 winograd";
+  ConvShape s = draw_wino_shape(d, true, feat);
+  ojson doc = conv_header(hw, L);
+  doc["precision"] = "fp16";
+  doc["mode"] = "winograd";
+  ojson data, weights;
+  draw_fp16_data(d, data);
+  draw_fp16_data(d, weights);
+  if (weights["random"]["max"] == 65504) weights = ojson{{"random", {{"min", -4096}, {"max", 4096}, {"specials", 0.01}}}};
+  ojson pad{{"left", s.pl}, {"right", s.pr}, {"top", s.pt}, {"bottom", s.pb}};
+  draw_fp16_pad_value(d, pad, feat);
+  const bool int16_out = d.chance(0.2);
+  const bool bs = d.chance(0.5), bn = d.chance(0.3);
+  ojson stages = ojson::object();
+  if (bs) draw_fp16_x_stage(d, "bs", stages, feat);
+  if (bn) draw_fp16_x_stage(d, "bn", stages, feat);
+  const auto render = [&] {
+    s.wino_input(0, 0);
+    ojson doc2 = doc;
+    doc2["input"] = ojson{{"w", s.w}, {"h", s.h}, {"c", s.c}, {"data", data}};
+    doc2["weights"] = ojson{{"k", s.k}, {"r", s.r}, {"s", s.s}, {"data", weights}};
+    doc2["padding"] = pad;
+    if (s.sx != 1 || s.sy != 1) doc2["stride"] = ojson{{"x", s.sx}, {"y", s.sy}};
+    if (int16_out) doc2["output"] = ojson{{"precision", "int16"}};
+    for (const auto& [key, v] : stages.items()) doc2[key] = v;
+    return doc2;
+  };
+  L.doc = render();
+  bool cbuf = false;
+  std::string where;
+  while (!try_compile_conv(L, L.doc, cbuf, where).empty() && cbuf && (s.c > 1 || s.ow4 > 8 || s.oh4 > 8)) {
+    if (s.c > 1) {
+      s.c = std::max(1, s.c / 2);
+    } else {
+      s.ow4 = std::max(8, s.ow4 / 8 * 4);
+      s.oh4 = std::max(8, s.oh4 / 8 * 4);
+    }
+    L.doc = render();
+    ++L.resized;
+  }
+  if (int16_out) feat += " int16-out";
+  if (s.sx != 1 || s.sy != 1) feat += fmt::format(" stride {}x{}", s.sx, s.sy);
+  L.features = fmt::format("{} {}x{}x{} k{} {}x{}", feat, s.w, s.h, s.c, s.k, s.r, s.s);
+  return L;
+}
+
 // fp16 (--focus fp16, nv_full; docs/FP16.md): direct feature-input layers over the space the
 // golden model runs in fp16: shapes across channel blocks (64) and kernel groups (16), kernels up
 // to 7x7, strides, dilations, pads whose value is any fp16 (zeros, NaNs and infinities included),
@@ -643,6 +709,12 @@ void draw_batch(const HwConfig& hw, RandomLayer& L, const ConvShape& s, bool out
 // specials sprinkled in.
 // Run on the RTL against golden; --judge cmod adds NVIDIA's C model.
 RandomLayer gen_conv_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
+  // Winograd in a quarter of the layers (a stream of its own: the direct draws stay as they were).
+  {
+    Rng rng = Rng::derive(L.seed, "fp16-winograd");
+    Draw dw{rng};
+    if (hw.winograd && dw.chance(0.25)) return gen_conv_wino_fp16(hw, std::move(L), dw);
+  }
   const int w = d.log_i(1, 24), h = d.log_i(1, 24), c = d.log_i(1, 200), k = d.log_i(1, 48);
   const auto axis = [&](int size, int& taps, int& dil, int& stride, int& lo, int& hi) {
     taps = d.log_i(1, 7);
@@ -675,16 +747,7 @@ RandomLayer gen_conv_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
   std::string feat = "fp16";
   if (pl + pr + pt + pb > 0) {
     ojson pad{{"left", pl}, {"right", pr}, {"top", pt}, {"bottom", pb}};
-    if (d.chance(0.5)) {
-      static constexpr const char* kPads[] = {"0x8000", "nan", "inf", "-inf", "0x0001", "65504", "-1.5", "0.25"};
-      const std::string v = kPads[d.i(0, 7)];
-      if (v == "65504" || v == "-1.5" || v == "0.25") {
-        pad["value"] = std::stod(v);
-      } else {
-        pad["value"] = v;
-      }
-      feat += " pad " + v;
-    }
+    draw_fp16_pad_value(d, pad, feat);
     doc["padding"] = pad;
   }
   if (sx != 1 || sy != 1) doc["stride"] = ojson{{"x", sx}, {"y", sy}};
@@ -710,8 +773,8 @@ RandomLayer gen_conv_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
   // several (issue #38): N halves until the unpacked cubes fit beside one kernel group (as
   // draw_batch), else the RTL device would refuse the layer.
   while (L.doc.contains("batch")) {
-    const std::optional<golden::ConvConfig> c = one_band_config(L, L.doc);
-    if (c && engines::rtl_data_banks(*c, hw) + golden::conv_derived(*c, hw).weight_banks_min <=
+    const std::optional<golden::ConvConfig> band = one_band_config(L, L.doc);
+    if (band && engines::rtl_data_banks(*band, hw) + golden::conv_derived(*band, hw).weight_banks_min <=
                  golden::cbuf_geometry(hw).banks) {
       break;
     }
@@ -740,6 +803,12 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
     if (L.focus == "image" || ((L.focus.empty() || L.focus == "sparse") && di.chance(0.125))) {
       return gen_image(hw, std::move(L), di);
     }
+  }
+  if (L.focus == "winograd" && hw.supports(golden::Precision::Fp16)) {
+    // fp16 in a fifth of the Winograd layers (a stream of its own)
+    Rng rng = Rng::derive(L.seed, "winograd-fp16");
+    Draw dw{rng};
+    if (dw.chance(0.2)) return gen_conv_wino_fp16(hw, std::move(L), dw);
   }
   std::string feat;
   const bool int16 = hw.int16 && d.chance(0.3);

@@ -476,7 +476,7 @@ module conv_core #(
   // multi-dimensional signals stay outside generate blocks (Yosys 0.55)
   logic [2:0][FpHalves-1:0]    fp_hmask;  // row 0, row 1 (dat_wnext), weights
   logic [2:0][FpCntW-1:0]      fp_nan, fp_inf;
-  logic [3:0][FpCntW:0]        fp_inc;
+  logic [3:0][31:0]            fp_inc;
   if (SupportFp16) begin : g_fp16_in
     logic flush;
     assign flush = cfg.fp16 && cfg.nan_to_zero;
@@ -503,16 +503,36 @@ module conv_core #(
     dla_fp16_count #(.Halves(FpHalves)) u_cnt_wt (
       .data_i(wt_wdata), .mask_i(fp_hmask[2]), .nan_o(fp_nan[2]), .inf_o(fp_inf[2])
     );
-    assign fp_inc[0] = (FpCntW + 1)'(fp_nan[0]) + (FpCntW + 1)'(fp_nan[1]);
-    assign fp_inc[1] = (FpCntW + 1)'(fp_inf[0]) + (FpCntW + 1)'(fp_inf[1]);
-    assign fp_inc[2] = (FpCntW + 1)'(fp_nan[2]);
-    assign fp_inc[3] = (FpCntW + 1)'(fp_inf[2]);
+    // Winograd: CDMA writes the pads into CBUF and counts them (NVIDIA's C model; this RTL pads
+    // in CSC): PAD_VALUE in every channel of C' (C rounded up to the atom) at every pad position of
+    // the padded input, the extended cube less the fetched one, added once as the layer starts.
+    logic        pad_done_q, pad_pulse;
+    logic [41:0] ext_elems, src_elems, pad_elems;
+    logic [13:0] c_pad;
+    logic [31:0] pad_cnt;
+    assign c_pad     = cfg.in_c >> (32'(cfg.src_stride_x == 4'd2) + 32'(cfg.src_stride_y == 4'd2));
+    assign ext_elems = 42'(cfg.in_w) * 42'(cfg.in_h) * 42'(cfg.in_c);
+    assign src_elems = 42'(cfg.src_w) * 42'(cfg.src_h) * 42'(c_pad);
+    assign pad_elems = ext_elems - src_elems;
+    assign pad_cnt   = (|pad_elems[41:32]) ? '1 : pad_elems[31:0];
+    assign pad_pulse = SupportWino && cfg.wino && running_q && !pad_done_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) pad_done_q <= 1'b1;
+      else if (start) pad_done_q <= 1'b0;
+      else if (running_q) pad_done_q <= 1'b1;
+    end
+    assign fp_inc[0] = 32'(fp_nan[0]) + 32'(fp_nan[1]) +
+                       ((pad_pulse && dla_fp_pkg::fp16_is_nan(cfg.src_pad_value[14:0])) ? pad_cnt : 32'd0);
+    assign fp_inc[1] = 32'(fp_inf[0]) + 32'(fp_inf[1]) +
+                       ((pad_pulse && dla_fp_pkg::fp16_is_inf(cfg.src_pad_value[14:0])) ? pad_cnt : 32'd0);
+    assign fp_inc[2] = 32'(fp_nan[2]);
+    assign fp_inc[3] = 32'(fp_inf[2]);
     // A client that fetches nothing (DATA_REUSE / WEIGHT_REUSE) keeps the counts of its last
     // fetch, as NVIDIA's C model reports them (docs/FP16.md "Convolution").
     for (genvar k = 0; k < 4; k++) begin : g_cnt
       logic clr;
       assign clr = start && !(k < 2 ? cfg.dat_reuse : cfg.wt_reuse);
-      dla_perf_cnt #(.IncW(FpCntW + 1)) u_cnt (.clk_i(clk_i), .rst_ni(rst_ni), .clr_i(clr),
+      dla_perf_cnt #(.IncW(32)) u_cnt (.clk_i(clk_i), .rst_ni(rst_ni), .clr_i(clr),
                                                .en_i(cfg.fp16 && running_q), .inc_i(fp_inc[k]), .count_o(fp_cnt[k]));
     end
   end else begin : g_int_in
@@ -571,6 +591,7 @@ module conv_core #(
     .StripeLower (StripeLower),
     .StripeUpper (StripeUpper),
     .SupportWino (SupportWino),
+    .SupportFp16 (SupportFp16),
     .WmbRows     (WmbRows)
   ) u_csc (
     .clk_i            (clk_i),

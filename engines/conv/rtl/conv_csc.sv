@@ -43,6 +43,7 @@ module conv_csc #(
   parameter int unsigned StripeLower  = 8,
   parameter int unsigned StripeUpper  = 16,
   parameter bit          SupportWino  = 1'b0,
+  parameter bit          SupportFp16  = 1'b0,  // NVDLA v1's fp16: the PRA in fp16 (Winograd)
   parameter int unsigned WmbRows      = 0,  // rows of CBUF's mask ring (0: no compressed weights)
   localparam int unsigned DatRdPorts  = SupportWino ? 8 : 2,  // Winograd 4, image 2 per line
   localparam int unsigned DataW       = SupportInt16 ? 16 : 8,
@@ -604,7 +605,10 @@ module conv_csc #(
       assign col_in[i] = ws >= 0 && ws < $signed(18'(cfg_i.src_w));
     end
     logic [15:0] pad16;
-    assign pad16 = int16 ? cfg_i.src_pad_value : 16'($signed(cfg_i.src_pad_value[7:0]));
+    // CDMA writes Winograd's pads into CBUF: fp16's NAN_TO_ZERO flushes a NaN pad too (C model)
+    assign pad16 = (SupportFp16 && cfg_i.fp16 && cfg_i.nan_to_zero && dla_fp_pkg::fp16_is_nan(cfg_i.src_pad_value[14:0]))
+                       ? 16'd0
+                   : int16 ? cfg_i.src_pad_value : 16'($signed(cfg_i.src_pad_value[7:0]));
 
     always_comb begin
       for (int unsigned ch = 0; ch < 4; ch++) begin
@@ -619,9 +623,12 @@ module conv_csc #(
       end
     end
     for (genvar ch = 0; ch < 4; ch++) begin : g_pra
-      wino_pra_tile u_pra (
+      wino_pra_tile #(
+        .SupportFp16(SupportFp16)
+      ) u_pra (
         .tile_i    (tiles[ch]),
         .int16_i   (int16),
+        .fp16_i    (cfg_i.fp16),
         .truncate_i(cfg_i.pra_truncate),
         .tile_o    (pra[ch])
       );

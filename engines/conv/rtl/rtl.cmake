@@ -6,8 +6,7 @@
 # entries of 8 B (128 KiB); nv_large 16 x 512 of 64 B; nv_full 16 x 256 of 128 B (int16-capable
 # channel block; 512 KiB).
 set(CONV_SOURCES
-    ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_fp_pkg.sv
-    ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_lzc.sv
+    ${FP_SOURCES}
     ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_fp16_count.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sat.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sshift_sat.sv
@@ -104,7 +103,7 @@ dla_rtl_checks(NAME conv_core_nv_small_cbuf64 TOP conv_core_synth_small
 # 195 s, CACC with 4-tile stripes and FIFO (4 accumulators per tile) 198k / 205 s.
 set(CONV_NV_FULL_WINO AtomicC=64 "SupportInt16=1'b1" "SupportWino=1'b1")
 dla_rtl_checks(NAME conv_csc_wino TOP conv_csc NO_LINT SYNTH_FULL_ONLY
-               SOURCES common/dla_sat.sv common/dla_sshift_sat.sv common/nvdla_regs_pkg.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_pkg.sv
+               SOURCES ${FP_SOURCES} common/dla_sat.sv common/dla_sshift_sat.sv common/nvdla_regs_pkg.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_pkg.sv
                        ${DLA_ENGINES_DIR}/wino/rtl/wino_pra_tile.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_csc_img.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_csc_img_wt.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_csc_wdec.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_csc.sv
                PARAMS ${CONV_NV_FULL_WINO} NumCells=16 CbufRows=4096 StripeLower=16 StripeUpper=32)
 dla_rtl_checks(NAME conv_cdma_wino TOP conv_cdma NO_LINT SYNTH_FULL_ONLY
@@ -133,7 +132,7 @@ dla_rtl_checks(NAME conv_cdma_wfold TOP conv_cdma NO_LINT SYNTH_FULL_ONLY
                PARAMS AtomicC=64 "SupportInt16=1'b1" "SupportWfold=1'b1" AtomLog2=5 CbufRows=4096
                       GroupKernels=32 StripeLower=16 StripeUpper=32 DmaAtoms=2)
 dla_rtl_checks(NAME cmac_cell_wino TOP cmac_cell NO_LINT SYNTH_FULL_ONLY
-               SOURCES ${DLA_ENGINES_DIR}/wino/rtl/wino_poa_tile.sv ${DLA_ENGINES_DIR}/cmac/rtl/cmac_fp16_pkg.sv
+               SOURCES prim/dla_fp_pkg.sv ${DLA_ENGINES_DIR}/wino/rtl/wino_poa_tile.sv ${DLA_ENGINES_DIR}/cmac/rtl/cmac_fp16_pkg.sv
                        ${DLA_ENGINES_DIR}/cmac/rtl/cmac_fp16_mul.sv ${DLA_ENGINES_DIR}/cmac/rtl/cmac_fp16_dot.sv
                        ${DLA_ENGINES_DIR}/cmac/rtl/cmac_cell.sv
                PARAMS ${CONV_NV_FULL_WINO})

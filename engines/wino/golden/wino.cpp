@@ -2,10 +2,13 @@
 #include "engines/wino/golden/wino.hpp"
 
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
 #include "golden/arith.hpp"
+#include "golden/fp.hpp"
 
 namespace dla::golden {
 
@@ -109,31 +112,107 @@ std::vector<WinoTile> wino_unpack_lanes(std::span<const int64_t> lanes) {
   return tiles;
 }
 
-WinoTile wino_weights_nvdla(const WinoKernel& g, Precision p) {
-  const int bits = bits_per_element(p);
-  for (const int64_t v : g) require(!saturates(v, bits), "weight beyond the precision's range");
-  // The compiler's arithmetic: FP32 matrices, U = (G g) G^T. Every intermediate is a multiple
-  // of 1/4 below 2^18 in magnitude, so FP32 holds it exactly and the order of the sums does not
-  // matter.
+namespace {
+
+// The compiler's arithmetic (nvdla/sw WeightTranslationUnit): FP32 matrices, U = (G g) G^T, the
+// sums in this order.
+std::array<float, 16> weights_fp32(const std::array<float, 9>& g) {
   static constexpr float kG[4][3] = {{1.0F, 0.0F, 0.0F}, {0.5F, 0.5F, 0.5F}, {0.5F, -0.5F, 0.5F}, {0.0F, 0.0F, 1.0F}};
   float gg[4][3] = {};  // G g
   for (int i = 0; i < 4; ++i) {
     for (int s = 0; s < 3; ++s) {
       float acc = 0.0F;
-      for (int r = 0; r < 3; ++r) acc += kG[i][r] * static_cast<float>(g[static_cast<std::size_t>(r * 3 + s)]);
+      for (int r = 0; r < 3; ++r) acc += kG[i][r] * g[static_cast<std::size_t>(r * 3 + s)];
       gg[i][s] = acc;
     }
   }
-  WinoTile u{};
+  std::array<float, 16> u{};
   for (int i = 0; i < 4; ++i) {
     for (int j = 0; j < 4; ++j) {
       float acc = 0.0F;
       for (int s = 0; s < 3; ++s) acc += gg[i][s] * kG[j][s];
-      // The cast to the integer weight type: truncation toward zero, then the type's range.
-      u[static_cast<std::size_t>(i * 4 + j)] = sat(static_cast<Wide>(std::trunc(acc)), bits);
+      u[static_cast<std::size_t>(i * 4 + j)] = acc;
     }
   }
   return u;
+}
+
+// An fp16 bit pattern's IEEE 754 value (what a compiler reads; exact in float).
+float fp16_value(uint16_t h) {
+  const int e = (h >> 10) & 0x1f;
+  const int m = h & 0x3ff;
+  float v = 0.0F;
+  if (e == 0x1f) {
+    v = m == 0 ? std::numeric_limits<float>::infinity() : std::numeric_limits<float>::quiet_NaN();
+  } else {
+    v = e == 0 ? std::ldexp(static_cast<float>(m), -24) : std::ldexp(static_cast<float>(m | 0x400), e - 25);
+  }
+  return (h & 0x8000u) != 0 ? -v : v;
+}
+
+}  // namespace
+
+WinoTile wino_weights_nvdla(const WinoKernel& g, Precision p) {
+  const int bits = bits_per_element(p);
+  for (const int64_t v : g) require(!saturates(v, bits), "weight beyond the precision's range");
+  // Every intermediate is a multiple of 1/4 below 2^18 in magnitude, so FP32 holds it exactly and
+  // the order of the sums does not matter.
+  std::array<float, 9> gf{};
+  for (std::size_t i = 0; i < gf.size(); ++i) gf[i] = static_cast<float>(g[i]);
+  const std::array<float, 16> uf = weights_fp32(gf);
+  WinoTile u{};
+  // The cast to the integer weight type: truncation toward zero, then the type's range.
+  for (std::size_t i = 0; i < u.size(); ++i) u[i] = sat(static_cast<Wide>(std::trunc(uf[i])), bits);
+  return u;
+}
+
+WinoTile wino_weights_fp16(const WinoKernel& g, bool* overflow) {
+  std::array<float, 9> gf{};
+  bool finite = true;
+  for (std::size_t i = 0; i < gf.size(); ++i) {
+    require(g[i] >= -0x8000 && g[i] <= 0xffff, "an fp16 weight is a 16-bit pattern");
+    gf[i] = fp16_value(static_cast<uint16_t>(g[i]));
+    finite = finite && std::isfinite(gf[i]);
+  }
+  const std::array<float, 16> uf = weights_fp32(gf);
+  WinoTile u{};
+  bool over = false;
+  for (std::size_t i = 0; i < u.size(); ++i) {
+    uint32_t bits = 0;
+    std::memcpy(&bits, &uf[i], sizeof bits);
+    u[i] = fp::convert(fp::kFp32, fp::kFp16, bits);
+    // a finite U that IEEE would round to Inf: the converter saturates it to 65504
+    over = over || (finite && std::fabs(uf[i]) >= 65520.0F);
+  }
+  if (overflow != nullptr) *overflow = over;
+  return u;
+}
+
+WinoTile wino_pra_fp16(const WinoTile& d) {
+  // CSC's order (NV_NVDLA_CSC_pra_cell): every datum widened to fp17; the rows of B^T, then the
+  // columns of B, each one fp17 add or subtract (operand order kept: it decides NaN payloads and
+  // the sign of a zero); each result narrowed to fp16.
+  std::array<uint32_t, 16> x{};
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    require(d[i] >= -0x8000 && d[i] <= 0xffff, "PRA fp16 input is a 16-bit pattern");
+    x[i] = fp::convert(fp::kFp16, fp::kFp17, static_cast<uint32_t>(d[i]) & 0xffffu);
+  }
+  const auto add = [](uint32_t a, uint32_t b) { return fp::add(fp::kFp17, a, b); };
+  const auto sub = [](uint32_t a, uint32_t b) { return fp::sub(fp::kFp17, a, b); };
+  std::array<uint32_t, 16> m{};
+  for (std::size_t c = 0; c < 4; ++c) {
+    m[c] = sub(x[c], x[8 + c]);
+    m[4 + c] = add(x[4 + c], x[8 + c]);
+    m[8 + c] = sub(x[8 + c], x[4 + c]);
+    m[12 + c] = sub(x[4 + c], x[12 + c]);
+  }
+  WinoTile v{};
+  for (std::size_t r = 0; r < 4; ++r) {
+    const uint32_t* t = &m[4 * r];
+    const std::array<uint32_t, 4> f = {sub(t[0], t[2]), add(t[1], t[2]), sub(t[2], t[1]), sub(t[1], t[3])};
+    for (std::size_t c = 0; c < 4; ++c) v[4 * r + c] = fp::convert(fp::kFp17, fp::kFp16, f[c]);
+  }
+  return v;
 }
 
 WinoTile wino_weights_exact(const WinoKernel& g) {

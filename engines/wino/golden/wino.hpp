@@ -42,6 +42,11 @@ inline constexpr int kWinoMaxPraTruncate = 3;  // the 2-bit field; NVDLA documen
 // d must lie in the precision's range, 0 <= truncate <= kWinoMaxPraTruncate (std::invalid_argument).
 [[nodiscard]] WinoTile wino_pra(const WinoTile& d, Precision p, int truncate);
 
+// NVDLA v1's PRA in fp16 (CSC's NV_NVDLA_CSC_pra_cell): each datum widened to fp17, B^T d and then
+// (B^T d) B by one fp17 add / subtract each (golden/fp.hpp's rules, NVIDIA's operand order), each
+// result narrowed to fp16. PRA_TRUNCATE has no effect. d and the result hold fp16 bit patterns.
+[[nodiscard]] WinoTile wino_pra_fp16(const WinoTile& d);
+
 // ---------------------------------------------------------------- POA and the atomic operation
 
 // Y = A^T M A, exact (inputs of up to 59 bits).
@@ -65,6 +70,11 @@ inline constexpr int kWinoMaxPraTruncate = 3;  // the 2-bit field; NVDLA documen
 // fraction is truncated toward zero; values beyond the type's range saturate (the compiler's
 // cast is undefined there; see docs/WINOGRAD.md). g in the precision's range.
 [[nodiscard]] WinoTile wino_weights_nvdla(const WinoKernel& g, Precision p);
+// fp16 weights (g and the result fp16 bit patterns): U = G g G^T in FP32 as (a), from each
+// weight's IEEE value, narrowed to fp16 by NVDLA's fp32 -> fp16 rule (round to nearest even;
+// an Inf or NaN weight spreads through the sums as in FP32). *overflow (when given) says whether
+// a finite kernel gave a U beyond fp16's range (the rule saturates it to 65504).
+[[nodiscard]] WinoTile wino_weights_fp16(const WinoKernel& g, bool* overflow = nullptr);
 
 // (b) The exact integer scheme: U' = (2G) g (2G)^T = 4U, an integer. |U'| <= 9 max|g|: int8
 // weights need int16 U' (the MAC then runs in int16); int16 weights fit only when

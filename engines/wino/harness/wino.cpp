@@ -66,7 +66,15 @@ WinoJob build_job(const LayerHeader& h, const JsonNode& root) {
         job.cfg->name));
   }
   const JsonNode prec = root.require("precision");
-  job.precision = *golden::parse_precision(prec.as_choice({"int8", "int16"}));
+  job.precision = *golden::parse_precision(prec.as_choice({"int8", "int16", "fp16"}));
+  const bool f16 = job.precision == Precision::Fp16;
+  if (f16 && job.stage == Stage::Poa) {
+    prec.fail("the fp16 POA is formed inside the MAC cell (block-floating-point words, `cmac` layers and the "
+              "convolution pipeline); this integer POA unit has no fp16");
+  }
+  if (const auto t = root.get("pra_truncate"); t && f16) {
+    t->fail("the PRA does not truncate fp16 data (NVDLA ignores D_PRA_CFG.PRA_TRUNCATE in fp16)");
+  }
   if (job.stage == Stage::Pra && root.get("pra_truncate")) {
     job.truncate = static_cast<int>(root.require("pra_truncate").as_int(0, golden::kWinoMaxPraTruncate));
   }
@@ -80,7 +88,9 @@ WinoJob build_job(const LayerHeader& h, const JsonNode& root) {
   }
   const auto count = static_cast<std::size_t>(tiles) * golden::kWinoPositions;
   std::vector<int64_t> values;
-  if (job.stage == Stage::Pra) {
+  if (f16) {
+    values = resolve_fp16_values(root.require("data"), count, h.seed);  // any 16-bit pattern
+  } else if (job.stage == Stage::Pra) {
     const int bits = golden::bits_per_element(job.precision);
     values = resolve_values(root.require("data"), count, golden::bytes_per_element(job.precision),
                             static_cast<int64_t>(golden::min_of_bits(bits)),
@@ -131,7 +141,9 @@ Outcome run_golden(const WinoJob& job) {
   Outcome o;
   o.out.reserve(job.tiles.size() * outs_per_tile(job.stage));
   for (const auto& t : job.tiles) {
-    if (job.stage == Stage::Pra) {
+    if (job.stage == Stage::Pra && job.precision == Precision::Fp16) {
+      for (const int64_t v : golden::wino_pra_fp16(t)) o.out.push_back(v & 0xffff);
+    } else if (job.stage == Stage::Pra) {
       for (const int64_t v : golden::wino_pra(t, job.precision, job.truncate)) o.out.push_back(v);
     } else {
       for (const int64_t v : golden::wino_poa(t)) o.out.push_back(v);
@@ -181,9 +193,11 @@ uint64_t stream(Sim<Model>& sim, std::size_t beats, double stall, uint64_t seed,
 Outcome run_pra_rtl(const WinoJob& job, const SimOptions& sopt, double stall, uint64_t seed) {
   Sim<Vwino_pra> sim(sopt, "wino_pra (nv_full)");
   Vwino_pra& t = sim.top();
-  const bool int16 = job.precision == Precision::Int16;
+  const bool fp16 = job.precision == Precision::Fp16;
+  const bool int16 = fp16 || job.precision == Precision::Int16;  // fp16 runs in 16-bit lanes
   const unsigned eb = int16 ? 16 : 8;
   t.cfg_int16_i = int16;
+  t.cfg_fp16_i = fp16;
   t.cfg_truncate_i = static_cast<CData>(job.truncate);
   t.in_valid_i = 0;
   t.out_ready_i = 0;
@@ -210,8 +224,8 @@ Outcome run_pra_rtl(const WinoJob& job, const SimOptions& sopt, double stall, ui
     for (unsigned ch = 0; ch < kPraChannels; ++ch) {
       const std::size_t tile = beat_out * kPraChannels + ch;
       for (unsigned p = 0; p < 16; ++p) {
-        o.out[tile * 16 + p] =
-            golden::sign_extend(get_bits(m.out_data_o, (4 * p + ch) * eb, eb), static_cast<int>(eb));
+        const uint64_t raw = get_bits(m.out_data_o, (4 * p + ch) * eb, eb);
+        o.out[tile * 16 + p] = fp16 ? static_cast<int64_t>(raw) : golden::sign_extend(raw, static_cast<int>(eb));
       }
     }
     if (!int16) {

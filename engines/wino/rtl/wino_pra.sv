@@ -11,6 +11,7 @@
 module wino_pra #(
   parameter int unsigned  AtomicC      = 64,    // lanes per beat: 16 positions x channels
   parameter bit           SupportInt16 = 1'b1,
+  parameter bit           SupportFp16  = 1'b0,  // NVDLA v1's fp16 (with SupportInt16)
   localparam int unsigned DataW        = SupportInt16 ? 16 : 8,
   localparam int unsigned WordW        = AtomicC * DataW
 ) (
@@ -18,6 +19,7 @@ module wino_pra #(
   input  logic             rst_ni,
   // Static per layer.
   input  logic             cfg_int16_i,     // precision: 1 int16 (needs SupportInt16), 0 int8
+  input  logic             cfg_fp16_i,      // 1: fp16 (needs SupportFp16; with cfg_int16_i: 16-bit lanes)
   input  logic [1:0]       cfg_truncate_i,  // D_PRA_CFG.PRA_TRUNCATE
   // Data tiles.
   input  logic             in_valid_i,
@@ -53,9 +55,12 @@ module wino_pra #(
   end
 
   for (genvar ch = 0; ch < Channels; ch++) begin : g_ch
-    wino_pra_tile u_tile (
+    wino_pra_tile #(
+      .SupportFp16(SupportFp16)
+    ) u_tile (
       .tile_i    (tile_in[ch]),
       .int16_i   (int16),
+      .fp16_i    (cfg_fp16_i),
       .truncate_i(cfg_truncate_i),
       .tile_o    (tile_out[ch])
     );

@@ -75,7 +75,22 @@ TEST_CASE("fp16 conv layers: NVDLA's rules and what is not modelled yet, by poin
   on_small.replace(on_small.find("nv_full"), 7, "nv_small");
   CHECK_THAT(refusal(on_small, "fp16_small.json"), Catch::Contains("/precision") && Catch::Contains("nv_full"));
   CHECK_THAT(refusal(conv_with("clip", "3"), "fp16_clip.json"), Catch::Contains("/clip") && Catch::Contains("no clip"));
-  CHECK_THAT(refusal(conv_with("mode", "\"winograd\""), "fp16_wino.json"), Catch::Contains("/mode"));
+  // Winograd in fp16: 8x8 output of a 3x3 kernel; no weight scheme, no PRA truncation, and a
+  // finite kernel whose transform U leaves fp16's range is refused with its place.
+  const std::string wino = R"({"unit":"conv","config":"nv_full","precision":"fp16","mode":"winograd",
+  "input":{"w":10,"h":10,"c":5,"data":{"random":{}}},"weights":{"k":3,"r":3,"s":3,"data":{"random":{}}}})";
+  const auto wino_with = [&](const std::string& key, const std::string& value) {
+    return wino.substr(0, wino.size() - 1) + ",\"" + key + "\":" + value + "}";
+  };
+  CHECK(refusal(wino, "fp16_wino.json") == "accepted");
+  CHECK_THAT(refusal(wino_with("pra_truncate", "1"), "fp16_wino_pra.json"),
+             Catch::Contains("/pra_truncate") && Catch::Contains("fp16"));
+  CHECK_THAT(refusal(wino_with("wino_scheme", "\"nvdla\""), "fp16_wino_scheme.json"),
+             Catch::Contains("/wino_scheme") && Catch::Contains("U = G g G^T"));
+  std::string big = wino;
+  big.replace(big.rfind(R"("data":{"random":{}})"), 20, R"("data":{"random":{"min":60000,"max":65504}})");
+  CHECK_THAT(refusal(big, "fp16_wino_big.json"),
+             Catch::Contains("/weights/data") && Catch::Contains("beyond fp16's range"));
   CHECK(refusal(conv_with("bs", R"({"alu":{"operand":1.5},"mul":{"operand":{"random":{}},"prelu":true},"relu":true})"),
                 "fp16_bs.json") == "accepted");
   CHECK_THAT(refusal(conv_with("bs", R"({"alu":{"operand":0.1}})"), "fp16_bs_inexact.json"),

@@ -363,3 +363,83 @@ TEST_CASE("exact integer scheme equals the direct convolution", "[wino][equivale
     }
   }
 }
+
+// ---- fp16 (NVDLA v1's PRA in fp17; NVIDIA's own PRA judges it bit for bit in
+// tests/cmod/test_wino_pra_oracle.cpp) ------------------------------------------------------------
+
+namespace {
+
+uint16_t h16(int64_t v) { return static_cast<uint16_t>(v); }
+
+// Hand-worked tiles: V = B^T d B computed by hand in reals, then what NVDLA's float rules make of it.
+WinoTile pra16(std::initializer_list<std::pair<int, uint16_t>> nonzero) {
+  WinoTile d{};
+  for (const auto& [i, v] : nonzero) d[static_cast<std::size_t>(i)] = v;
+  return wino_pra_fp16(d);
+}
+
+}  // namespace
+
+TEST_CASE("wino fp16 PRA: hand-worked tiles", "[wino][fp16]") {
+  // d = 1.0 everywhere: B^T 1 = (0, 2, 0, 0), so V is 4.0 at (1, 1) and zero elsewhere.
+  WinoTile ones{};
+  ones.fill(0x3c00);
+  const WinoTile v1 = wino_pra_fp16(ones);
+  for (std::size_t i = 0; i < 16; ++i) {
+    INFO("element " << i);
+    if (i == 5) CHECK(h16(v1[i]) == 0x4400);
+    else CHECK((h16(v1[i]) & 0x7fff) == 0);
+  }
+  // d[1][0] = d[2][0] = 65504 (fp16's largest): column 0 of T = (-65504, 131008, 0, 65504), which
+  // the second pass keeps in column 0. fp17 holds 131008; narrowed to fp16 it saturates to 65504
+  // (0x7bff) where IEEE gives Inf.
+  const WinoTile v2 = pra16({{4, 0x7bff}, {8, 0x7bff}});
+  CHECK(h16(v2[0]) == 0xfbff);
+  CHECK(h16(v2[4]) == 0x7bff);
+  CHECK((h16(v2[8]) & 0x7fff) == 0);
+  CHECK(h16(v2[12]) == 0x7bff);
+  for (const std::size_t i : {1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15}) CHECK((h16(v2[i]) & 0x7fff) == 0);
+  // The smallest denormal 2^-24 at d[1][1]: V[r][c] = +-2^-24 at r, c in 1..3 with sign
+  // (+,-,+ / -,+,- / +,-,+), exact through fp17 and back to the fp16 denormal.
+  const WinoTile v3 = pra16({{5, 0x0001}});
+  const uint16_t want3[3][3] = {{0x0001, 0x8001, 0x0001}, {0x8001, 0x0001, 0x8001}, {0x0001, 0x8001, 0x0001}};
+  for (int r = 1; r < 4; ++r)
+    for (int c = 1; c < 4; ++c) CHECK(h16(v3[static_cast<std::size_t>(4 * r + c)]) == want3[r - 1][c - 1]);
+  for (const std::size_t i : {0, 1, 2, 3, 4, 8, 12}) CHECK((h16(v3[i]) & 0x7fff) == 0);
+  // A NaN passes through the adds unchanged (first operand first): d[0][0] = 0x7e01 reaches
+  // V[0][0] = d00 - d20 - (d02 - d22) as the same pattern, and V[0][1] (no d00 term) is a number.
+  const WinoTile v4 = pra16({{0, 0x7e01}, {2, 0x3c00}});
+  CHECK(h16(v4[0]) == 0x7e01);
+  CHECK(h16(v4[1]) == 0x3c00);  // t[0][1] + t[0][2] = 0 + 1
+}
+
+TEST_CASE("wino fp16 weights: U = G g G^T rounded to nearest even", "[wino][fp16]") {
+  // g = 1.0 everywhere: G 1 = (1, 1.5, 0.5, 1), U = its outer product.
+  WinoKernel ones{};
+  ones.fill(0x3c00);
+  const uint16_t want[4][4] = {{0x3c00, 0x3e00, 0x3800, 0x3c00},
+                               {0x3e00, 0x4080, 0x3a00, 0x3e00},   // 1.5, 2.25, 0.75, 1.5
+                               {0x3800, 0x3a00, 0x3400, 0x3800},   // 0.5, 0.75, 0.25, 0.5
+                               {0x3c00, 0x3e00, 0x3800, 0x3c00}};
+  bool over = true;
+  const WinoTile u = wino_weights_fp16(ones, &over);
+  CHECK_FALSE(over);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) CHECK(h16(u[static_cast<std::size_t>(4 * i + j)]) == want[i][j]);
+  // U[1][1] is a quarter of the sum of the nine weights. 1 + 2^-11 gives 0.25 + 2^-13, half an
+  // ulp of 0.25: the tie goes to the even 0x3400 (ties away from zero would give 0x3401);
+  // 1 + 3 x 2^-12 gives 0.25 + 0.75 ulp: 0x3401.
+  WinoKernel g{};
+  g[0] = 0x3c00;
+  g[1] = 0x1000;  // 2^-11
+  CHECK(h16(wino_weights_fp16(g)[5]) == 0x3400);
+  g[1] = 0x1200;  // 1.5 x 2^-11 = 3 x 2^-12
+  CHECK(h16(wino_weights_fp16(g)[5]) == 0x3401);
+  // Nine times fp16's largest: U[1][1] = 147384 overflows fp16 (flagged; the converter saturates).
+  WinoKernel big{};
+  big.fill(0x7bff);
+  const WinoTile ub = wino_weights_fp16(big, &over);
+  CHECK(over);
+  CHECK(h16(ub[5]) == 0x7bff);
+  CHECK(h16(ub[0]) == 0x7bff);  // U[0][0] = g[0][0] itself
+}

@@ -10,6 +10,9 @@
 #include <fstream>
 #include <string>
 
+#include <fmt/format.h>
+
+#include "common/wino_tiles.hpp"
 #include "harness/layer.hpp"
 
 using namespace dla::harness;
@@ -61,6 +64,47 @@ TEST_CASE("PRA RTL equals golden: >= 100,000 random tiles per precision, every P
     INFO(prec);
     CHECK(tiles >= 100000);
   }
+}
+
+TEST_CASE("PRA fp16 RTL equals golden: 40,000 tiles, over a million fp17 adds", "[rtl][wino][pra][fp16]") {
+  // Four value regimes x rand-reset 0/1/2 of 3,000 tiles, and 4,000 structured tiles (partners
+  // that cancel, narrow exponent windows, NVDLA's float edges: tests/common/wino_tiles.hpp).
+  // 32 fp17 adds per tile.
+  const char* regimes[] = {R"({"min":-2,"max":2})", R"({"min":-65504,"max":65504,"specials":0.05})",
+                           R"({"min":"0x8400","max":"0x0400"})", R"({"min":-8,"max":8,"specials":0.01})"};
+  uint64_t tiles = 0;
+  for (std::size_t g = 0; g < 4; ++g) {
+    for (const int rr : kRandReset) {
+      RunOptions o;
+      o.seed = 900 + 10 * g + static_cast<uint64_t>(rr);
+      o.stall = 0.35;
+      o.sim.rand_reset = rr;
+      const RunResult r = run_text(
+          "pra16", std::string(R"({"unit":"wino","config":"nv_full","stage":"pra","precision":"fp16","tiles":3000,)") +
+                       R"("data":{"random":)" + regimes[g] + "}}",
+          o);
+      INFO(format_run(r));
+      REQUIRE(r.status == Status::Pass);
+      REQUIRE(r.compares[0].elements == 3000u * 16u);
+      tiles += 3000;
+    }
+  }
+  dla::test::FpOperands ops(77);
+  std::string values;
+  for (int t = 0; t < 4000; ++t) {
+    for (const uint16_t v : dla::test::draw_wino_tile(ops, dla::golden::Precision::Fp16))
+      values += (values.empty() ? "\"0x" : ",\"0x") + fmt::format("{:04x}", v) + "\"";
+  }
+  RunOptions o;
+  o.stall = 0.35;
+  const RunResult r = run_text(
+      "pra16v", R"({"unit":"wino","config":"nv_full","stage":"pra","precision":"fp16","tiles":4000,"data":{"values":[)" +
+                    values + "]}}",
+      o);
+  INFO(format_run(r));
+  REQUIRE(r.status == Status::Pass);
+  tiles += 4000;
+  CHECK(tiles * 32 > 1'000'000);
 }
 
 TEST_CASE("POA RTL equals golden: >= 100,000 random tiles per precision", "[rtl][wino][poa]") {
@@ -153,6 +197,15 @@ TEST_CASE("wino layers: bad input names the place and the rule, a flipped bit is
                o);
   CHECK(r.status == Status::BadInput);
   CHECK_THAT(r.message, Catch::Contains("pra_truncate"));
+  r = run_text("bad_fp16_poa",
+               R"({"unit":"wino","config":"nv_full","stage":"poa","precision":"fp16","tiles":16,"sums":{"random":{}}})", o);
+  CHECK(r.status == Status::BadInput);
+  CHECK_THAT(r.message, Catch::Contains("/precision") && Catch::Contains("MAC cell"));
+  r = run_text("bad_fp16_trunc",
+               R"({"unit":"wino","config":"nv_full","stage":"pra","precision":"fp16","pra_truncate":1,"tiles":4,"data":{"random":{}}})",
+               o);
+  CHECK(r.status == Status::BadInput);
+  CHECK_THAT(r.message, Catch::Contains("/pra_truncate") && Catch::Contains("fp16"));
   std::string values = "128";  // beyond int8
   for (int i = 1; i < 64; ++i) values += ",0";
   r = run_text("bad_value",
