@@ -26,7 +26,6 @@ std::vector<std::string> conv_fp16_unsupported(const ConvConfig& c) {
   const std::string pre = "fp16 convolution: ";
   if (c.image.enabled) u.push_back(pre + "image input is not modelled yet (feature input only, docs/FP16.md)");
   if (c.wfold_ws != 0) u.push_back(pre + "W-fold is not an NVDLA mode and has no fp16 path");
-  if (c.compression.enabled) u.push_back(pre + "compressed weights are not modelled yet (docs/FP16.md)");
   if (c.cvt.enabled) u.push_back(pre + "the CDMA input converter (D_CVT_CFG.CVT_EN) is not modelled yet in fp16 (docs/FP16.md)");
   if (c.atomic_c != kCmacFp16Channels)
     u.push_back(pre + "the MAC cell has " + std::to_string(kCmacFp16Channels) + " channels, ATOMIC_C is " +

@@ -456,7 +456,7 @@ void draw_sparse(const HwConfig& hw, RandomLayer& L, int64_t wmin, int64_t wmax,
     if (engines::rtl_data_banks(c, hw) + (group + 128 + bank_bytes - 1) / bank_bytes > cb.banks - 1) return;
     // a whole kernel group's mask bits (ATOMIC_K kernels, also where K is smaller: the golden
     // model's rule) and one entry within bank 15 (§5.3; the compiler does not check it)
-    const int64_t bpe = c.precision == golden::Precision::Int16 ? 2 : 1;
+    const int64_t bpe = c.bpe();
     const int64_t full = int64_t{c.atomic_k} * golden::conv_derived(c, hw).byte_per_kernel / bpe;
     if ((full + 7) / 8 + cb.entry_bytes > bank_bytes) return;
   }
@@ -787,6 +787,9 @@ RandomLayer gen_conv_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
     ++L.resized;
   }
   if (L.doc.contains("batch")) feat += fmt::format(" batch {}", L.doc["batch"]["n"].get<int>());
+  // Compressed weights in a tenth (a stream of its own): small integers, exact in fp16, with a
+  // drawn share of zeros (+0, which the compressor drops).
+  draw_sparse(hw, L, -8, 8, L.doc["input"]["c"].get<int>(), feat);
   if (sx != 1 || sy != 1) feat += fmt::format(" stride {}x{}", sx, sy);
   if (dx != 1 || dy != 1) feat += fmt::format(" dilation {}x{}", dx, dy);
   L.features = fmt::format("{} {}x{}x{} k{} {}x{}", feat, w, h, L.doc["input"]["c"].get<int>(), k, r, s);

@@ -35,7 +35,7 @@ using namespace dla::harness;
 namespace golden = dla::golden;
 
 TEST_CASE("every bundled fp16 conv layer passes on the RTL against golden under the stress legs", "[rtl][conv][fp16]") {
-  cross_stress::run_bundled_layers("fp16", 12, true, "conv_");
+  cross_stress::run_bundled_layers("fp16", 13, true, "conv_");
 }
 
 TEST_CASE("the bundled fp16 deconvolution and network pass on the RTL against golden", "[rtl][conv][fp16]") {
