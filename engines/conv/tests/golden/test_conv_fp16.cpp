@@ -200,7 +200,7 @@ TEST_CASE("fp16 convolution: a NaN anywhere in an atom is the result, and CDMA's
   CHECK(is_nan32(run(p, {0x3c00, 0x3c00, 0x4000, 0x4200}, {0x3c00, 0x7e00, 0x3c00, 0x3c00}, true).cacc.at(0, 0, 0, 0)));
 }
 
-TEST_CASE("fp16 convolution refuses the modes it does not model yet, naming them; Winograd it runs", "[conv][fp16]") {
+TEST_CASE("fp16 convolution refuses the modes it does not model yet, naming them, and runs Winograd", "[conv][fp16]") {
   ConvConfig c = conv_config_from(fp16_params(4, 4, 8, 4, 1, 1), nv_full(), kInBase, kWtBase);
   CHECK(c.unsupported().empty());
   c.cvt.enabled = true;
