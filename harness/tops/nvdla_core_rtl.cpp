@@ -91,8 +91,8 @@ class ConvCapacityGuard {
     namespace gr = golden::regs;
     // fp16 (docs/FP16.md "Convolution"): conv_core has NVDLA v1's fp16 direct convolution where the
     // build has fp16 (nv_full) and reads CSC's PROC_PRECISION (CDMA's: the NaN flush and counters);
-    // what the golden model has no fp16 of (Winograd, image input, W-fold, compressed weights, the
-    // input converter; golden::conv_fp16_unsupported, below) the RTL has not either.
+    // what the golden model has no fp16 of (W-fold, the input converter on feature data;
+    // golden::conv_fp16_unsupported, below) the RTL has not either.
     const uint32_t precs[] = {
         gr::field(rr.cdma(gr::cdma::D_MISC_CFG::offset), gr::cdma::D_MISC_CFG::PROC_PRECISION{}),
         gr::field(rr.csc(gr::csc::D_MISC_CFG::offset), gr::csc::D_MISC_CFG::PROC_PRECISION{})};
@@ -162,7 +162,7 @@ class ConvCapacityGuard {
                                    e));
     }
     // Image input (D_DATAIN_FORMAT PIXEL) runs on the RTL for every pixel format the golden model
-    // has (docs/IMAGE_INPUT.md "RTL"); its CBUF layout is NVDLA's (rtl_data_rows).
+    // has (docs/IMAGE_INPUT.md "RTL"); its CBUF layout is NVDLA's, as direct convolution's (rtl_data_rows).
     const golden::ConvConfig c = golden::decode_conv(rr, *hw_);
     if (const std::vector<std::string> u = golden::conv_fp16_unsupported(c); !u.empty()) {
       throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),

@@ -84,7 +84,7 @@ module nvdla_core #(
   // the reads in flight on the port: CDMA's two clients' + SDP's 4 streams x SdpRdSlots + PDP_RDMA's
   localparam int unsigned TagDepth = CdmaDatRdSlots + CdmaWtRdSlots + 4 * SdpRdSlots + PdpRdSlots;
   logic [DmaBits-1:0]  unused_rsp_data;  // each master takes dma_rd_rsp_data_i directly
-  logic [AtomBits-1:0] rsp_atom;         // the beat's first atom: SDP's and PDP's reads
+  logic [AtomBits-1:0] rsp_atom;         // the beat's first atom: PDP's reads
 
   // ---------------------------------------------------------------- units
   logic        conv_csb_ready, sdp_csb_ready, conv_rsp_valid, sdp_rsp_valid;
@@ -167,7 +167,8 @@ module nvdla_core #(
     .RdmaBase(SdpRdmaBase),
     .Lanes   (FlyLanes),
     .RdSlots (SdpRdSlots),
-    .SupportFp16(SupportInt16)  // NVDLA v1 (nv_full) has int16 and fp16 together
+    .SupportFp16(SupportInt16),  // NVDLA v1 (nv_full) has int16 and fp16 together
+    .FetchAtoms(DmaAtoms)
   ) u_sdp (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),
@@ -183,7 +184,7 @@ module nvdla_core #(
     .dma_rd_req_addr_o (m_req_addr[0]),
     .dma_rd_rsp_valid_i(m_rsp_valid[0]),
     .dma_rd_rsp_ready_o(m_rsp_ready[0]),
-    .dma_rd_rsp_data_i (rsp_atom),
+    .dma_rd_rsp_data_i (dma_rd_rsp_data_i),
     .dma_wr_req_valid_o(wr_valid[0]),
     .dma_wr_req_ready_i(wr_ready[0]),
     .dma_wr_req_addr_o (wr_addr[0]),
@@ -267,9 +268,10 @@ module nvdla_core #(
 
   // ---------------------------------------------------------------- DMA read arbiter
   // Weighted round robin between the masters; a tag FIFO routes the in-order responses
-  // (dla_dma_rd_mux). A request is {length, address}: SDP and PDP one atom (length 0).
+  // (dla_dma_rd_mux). A request is {length, address}: SDP a whole beat (its aligned block of
+  // DmaAtoms atoms), PDP one atom (length 0).
   assign rsp_atom = dma_rd_rsp_data_i[AtomBits-1:0];
-  assign m_req[0] = {LenW'(0), m_req_addr[0]};
+  assign m_req[0] = {LenW'(DmaAtoms - 1), m_req_addr[0]};
   assign m_req[1] = {cdma_dat_len, m_req_addr[1]};
   assign m_req[2] = {LenW'(0), m_req_addr[2]};
   assign m_req[3] = {cdma_wt_len, m_req_addr[3]};

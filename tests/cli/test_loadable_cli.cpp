@@ -95,13 +95,6 @@ TEST_CASE("bad loadables and misused options exit 2 naming the file, the place a
   CHECK(r.exit == 2);
   fs::remove(cut);
 
-  // The RTL has fp16 (2026-11-30) but stores one position per CBUF entry where NVDLA packs four
-  // (issue #38): it refuses the first convolution's single data bank by register and rule.
-  r = dlacosim("run " + dla::test::kmd_loadable("NN_L0_0").string());
-  CHECK(r.exit == 2);
-  CHECK_THAT(r.out, Catch::Contains("NN_L0_0_fbuf: task 1 op 0 (conv) group 0"));
-  CHECK_THAT(r.out, Catch::Contains("this RTL refuses the layer: the input needs 784 CBUF rows in this RTL") &&
-                        Catch::Contains("NVDLA packs it into 196 entries"));
   r = dlacosim("run " + dla::test::kmd_loadable("NN_L0_0").string() + " --config nv_small");
   CHECK(r.exit == 2);
   CHECK_THAT(r.out, Catch::Contains("op 0 (conv): in_precision is fp16, which nv_small does not have"));

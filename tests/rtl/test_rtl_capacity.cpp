@@ -85,11 +85,15 @@ TEST_CASE("the conv compiler's D_BANK split is the driver's: data banks for the 
   const golden::ConvConfig b = config_of({&golden::nv_small(), 6, 6, 512, 12, 5, 5});
   CHECK(engines::conv_bank_split(b, golden::nv_small()).data == 5);
   CHECK(engines::conv_bank_split(b, golden::nv_small()).weight == 27);
-  // nv_full int8 40 x 60 x 64: NVDLA packs two positions per 128-byte entry (EPS 20, 1200 entries,
-  // 5 banks of 256); this RTL stores one position per entry (2400 rows): 10 data banks.
+  // nv_full int8 40 x 60 x 64: 64 bytes a position, two 32-byte atoms, half a 128-byte entry, so
+  // two positions share an entry (EPS 40 / 2 = 20, 1200 entries, 5 banks of 256), in NVDLA and in
+  // this RTL (CBUF entry packing since 2026-11-30; before, 2400 rows and 10 banks).
   const golden::ConvConfig f = config_of({&golden::nv_full(), 40, 60, 64, 40, 3, 3});
   CHECK(golden::conv_derived(f, golden::nv_full()).data_banks_min == 5);
-  CHECK(engines::conv_bank_split(f, golden::nv_full()).data == 10);
+  CHECK(engines::conv_bank_split(f, golden::nv_full()).data == 5);
+  // nv_full int8 28 x 28 x 1 (NVIDIA's LeNet's input in int8): one atom, four positions an entry,
+  // EPS ceil(28 / 4) = 7, 196 entries: one bank.
+  CHECK(engines::conv_bank_split(config_of({&golden::nv_full(), 28, 28, 1, 20, 5, 5}), golden::nv_full()).data == 1);
 }
 
 TEST_CASE("the conv RTL runs what D_BANK holds and refuses with a reason what it does not", "[rtl][conv]") {
@@ -111,12 +115,13 @@ TEST_CASE("the conv RTL runs what D_BANK holds and refuses with a reason what it
   CHECK(enable_conv(wt25, engines::ConvBanks{5, 25}).empty());
   CHECK_THAT(enable_conv(wt25, engines::ConvBanks{5, 24}),
              Catch::Contains("D_BANK.WEIGHT_BANK gives the weights 24 bank(s) but one kernel group of weights needs 25"));
-  // nv_full int8: NVDLA's 5 data banks hold the packed input, this RTL's unpacked rows need 10.
+  // nv_full int8: NVDLA's 5 data banks hold the packed input (EPS 20 x 60 lines), here too; 4 do not.
   const Layer packed{&golden::nv_full(), 40, 60, 64, 40, 3, 3};
   CHECK(enable_conv(packed).empty());
-  CHECK_THAT(enable_conv(packed, engines::ConvBanks{5, 11}),
-             Catch::Contains("the input needs 2400 CBUF rows in this RTL (1 channel block(s) of 64 x W 40 x H 60), more "
-                             "than its 5 data bank(s) of 256 entries (NVDLA packs it into 1200 entries"));
+  CHECK(enable_conv(packed, engines::ConvBanks{5, 11}).empty());
+  CHECK_THAT(enable_conv(packed, engines::ConvBanks{4, 12}),
+             Catch::Contains("D_BANK.DATA_BANK gives the input 4 bank(s) but it needs 5 (ENTRY_PER_SLICE 20 x 60 lines, "
+                             "256 entries per bank)"));
 }
 
 TEST_CASE("the conv RTL takes image input (PIXEL) on NVDLA's CBUF layout and refuses it on too few banks", "[rtl][conv]") {
@@ -163,14 +168,15 @@ TEST_CASE("the conv RTL takes batches on nv_full and refuses what it cannot run 
   // No batch mode off nv_full.
   CHECK_THAT(enable_conv({&golden::nv_small(), 4, 4, 8, 8, 3, 3}, std::nullopt, batches(1u, 0x1000u)),
              Catch::Contains("D_BATCH_NUMBER is 1 / 1 / 1") && Catch::Contains("multi-batch mode on nv_full only"));
-  // Capacity counts the N cubes: nv_full int8 40 x 60 x 64 takes 2400 rows (10 banks of 256) as
-  // one batch; 2 batches need 4800 rows, 19 banks (hand: 2 x 40 x 60 x 1 block).
+  // Capacity counts the N cubes: nv_full int8 40 x 60 x 64 takes 1200 entries (5 banks of 256) as
+  // one batch; 2 batches need 2400 entries, 10 banks (hand: 2 x 60 slices x EPS 20).
   const Layer big{&golden::nv_full(), 40, 60, 64, 40, 3, 3};
-  CHECK(enable_conv(big, engines::ConvBanks{10, 6}).empty());
-  CHECK_THAT(enable_conv(big, engines::ConvBanks{10, 6}, batches(1u, 0x40000u)),
+  CHECK(enable_conv(big, engines::ConvBanks{5, 6}).empty());
+  CHECK(enable_conv(big, engines::ConvBanks{10, 6}, batches(1u, 0x40000u)).empty());
+  CHECK_THAT(enable_conv(big, engines::ConvBanks{9, 6}, batches(1u, 0x40000u)),
              Catch::Contains("this RTL refuses the layer") &&
-                 Catch::Contains("the input needs 4800 CBUF rows in this RTL (1 channel block(s) of 64 x W 40 x H 60 x N "
-                                 "2), more than its 10 data bank(s) of 256 entries"));
+                 Catch::Contains("D_BANK.DATA_BANK gives the input 9 bank(s) but it needs 10 (ENTRY_PER_SLICE 20 x 60 "
+                                 "lines x 2 batches, 256 entries per bank)"));
 }
 
 TEST_CASE("the conv RTL takes compressed weights on nv_full and refuses what it cannot run with the reason",

@@ -573,8 +573,10 @@ ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& re
         return a >= cfg.weight_base && off < direct.size() ? direct[static_cast<std::size_t>(off)] : read(a);
       };
     }
-    run = run_conv_direct(image_view(cfg), hw, iread, image_view_cube(cfg, image_cbuf(cfg, hw, read)),
-                          image_stripes(cfg));
+    const ConvConfig view = image_view(cfg);
+    const Cube<int64_t> vin = image_view_cube(cfg, image_cbuf(cfg, hw, read));
+    run = cfg.precision == Precision::Fp16 ? run_conv_direct_fp16(view, iread, vin, image_stripes(cfg))
+                                           : run_conv_direct(view, hw, iread, vin, image_stripes(cfg));
   } else {
     // CDMA: fetch the input cube (every element through the feature layout) and convert it, or
     // (DATA_REUSE) take the one CBUF holds; in fold mode it writes the folded cube into CBUF,

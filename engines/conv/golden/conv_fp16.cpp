@@ -7,6 +7,7 @@
 
 #include "engines/cmac/golden/cmac_fp16.hpp"
 #include "engines/conv/golden/cacc_fp16.hpp"
+#include "engines/conv/golden/conv_image.hpp"
 #include "engines/conv/golden/conv_wino.hpp"
 #include "golden/fp.hpp"
 
@@ -24,9 +25,11 @@ std::vector<std::string> conv_fp16_unsupported(const ConvConfig& c) {
   std::vector<std::string> u;
   if (c.precision != Precision::Fp16) return u;
   const std::string pre = "fp16 convolution: ";
-  if (c.image.enabled) u.push_back(pre + "image input is not modelled yet (feature input only, docs/FP16.md)");
   if (c.wfold_ws != 0) u.push_back(pre + "W-fold is not an NVDLA mode and has no fp16 path");
-  if (c.cvt.enabled) u.push_back(pre + "the CDMA input converter (D_CVT_CFG.CVT_EN) is not modelled yet in fp16 (docs/FP16.md)");
+  // Feature input: NVIDIA's C model leaves CVT_EN with fp16 undefined ("cvt_en should be false");
+  // image input converts integer pixels to fp16 (conv_image.cpp image_convert).
+  if (c.cvt.enabled && !c.image.enabled)
+    u.push_back(pre + "the CDMA input converter (D_CVT_CFG.CVT_EN) applies to image input only in fp16 (docs/FP16.md)");
   if (c.atomic_c != kCmacFp16Channels)
     u.push_back(pre + "the MAC cell has " + std::to_string(kCmacFp16Channels) + " channels, ATOMIC_C is " +
                 std::to_string(c.atomic_c));
@@ -152,7 +155,22 @@ ConvFp16Counts conv_fp16_counts(const ConvConfig& cfg, const ByteReader& read, c
     if (fp::is_nan(fp::kFp16, pv)) add(n.data_nan, pads);
     if (fp::is_inf(fp::kFp16, pv)) add(n.data_inf, pads);
   }
-  if (!cfg.cbuf.data_reuse) {
+  if (cfg.image.enabled) {
+    // fp16 pixel formats (IN_PRECISION FP16) only: every 16-bit word of the atoms CDMA fetches for
+    // a line, from PIXEL_X_OFFSET on (NVIDIA's C model: the pitch buffer of the line, from the x
+    // offset to (PIXEL_X_OFFSET + W) * bpp rounded up to the atom), pads not included.
+    const PixelFormat* f = pixel_format(cfg.image.pixel_format);
+    if (f != nullptr && f->in_precision == 2) {
+      const auto atom = static_cast<uint64_t>(cfg.atom_bytes);
+      const uint64_t from = static_cast<uint64_t>(cfg.image.x_offset) * static_cast<uint64_t>(f->bpp0);
+      const uint64_t to = (static_cast<uint64_t>(cfg.image.x_offset + cfg.input.w) * static_cast<uint64_t>(f->bpp0) +
+                           atom - 1) / atom * atom;
+      for (int y = 0; y < cfg.input.h; ++y) {
+        const uint64_t line = cfg.in_layout.base + static_cast<uint64_t>(y) * cfg.in_layout.line_stride;
+        for (uint64_t a = from; a < to; a += 2) count(line + a, n.data_nan, n.data_inf);
+      }
+    }
+  } else if (!cfg.cbuf.data_reuse) {
     const FeatureLayout& l = cfg.in_layout;
     const int lanes = ceil_div(cfg.input.c, l.atom_bytes / 2) * (l.atom_bytes / 2);
     for (int b = 0; b < std::max(1, cfg.input.n); ++b)

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "golden/arith.hpp"
+#include "golden/fp.hpp"
 #include "golden/nvdla_regs.hpp"
 
 namespace dla::golden {
@@ -124,10 +125,16 @@ std::array<uint32_t, 4> image_pixel(const ConvConfig& c, const ByteReader& read,
 
 int64_t image_convert(const ConvConfig& c, uint32_t raw, int channel) {
   const int out_bits = 8 * c.bpe();
+  // An fp16 format passes the converter unchanged, CVT_EN or not (NVIDIA's CDMA_CVT cell: IN
+  // precision FP16 -> out = in; IN fp16 needs PROC fp16, image_unsupported).
+  if (format_of(c).in_precision == kF16) return sign_extend(raw, 16);
   if (!c.cvt.enabled) return sign_extend(raw, out_bits);  // raw bits, IN = PROC (image_unsupported)
   const int bits = format_of(c).container_bits();
   const int64_t x = c.image.sign_override ? sign_extend(raw, bits) : static_cast<int64_t>(raw);
   const int32_t operand = c.image.mean ? c.image.means[static_cast<std::size_t>(channel)] : c.cvt.offset;
+  // PROC fp16: the converter's 17-bit integer (rounded, saturated) to fp16 (FpIntToFloat<17>).
+  if (c.precision == Precision::Fp16)
+    return sign_extend(fp::from_int(fp::kFp16, static_cast<uint64_t>(cdma_convert(x, operand, c.cvt, 17)), 17), 16);
   return cdma_convert(x, operand, c.cvt, out_bits);
 }
 
@@ -160,6 +167,7 @@ ImageCbuf image_cbuf(const ConvConfig& c, const HwConfig& hw, const ByteReader& 
   cb.line_elements = padded_width(c) * C;
   const std::size_t line_bytes = static_cast<std::size_t>(cb.entries_per_slice * cb.entry_bytes);
   cb.bytes.assign(line_bytes * static_cast<std::size_t>(c.input.h), 0);
+  const bool flush = c.nan_to_zero && format_of(c).in_precision == kF16;
   auto store = [&](int y, int e, int64_t v) {
     const std::size_t at = static_cast<std::size_t>(y) * line_bytes + static_cast<std::size_t>(e * cb.bpe);
     for (int i = 0; i < cb.bpe; ++i)
@@ -173,7 +181,10 @@ ImageCbuf image_cbuf(const ConvConfig& c, const HwConfig& hw, const ByteReader& 
         for (int ch = 0; ch < C; ++ch) store(y, p * C + ch, c.image.pad_value_lr);
         continue;
       }
-      const std::array<uint32_t, 4> raw = image_pixel(c, read, x, y);
+      std::array<uint32_t, 4> raw = image_pixel(c, read, x, y);
+      // fp16 formats: NAN_TO_ZERO flushes a NaN component to +0 as the line is fetched (C model)
+      if (flush)
+        for (uint32_t& v : raw) v = fp::is_nan(fp::kFp16, v) ? 0 : v;
       for (int ch = 0; ch < C; ++ch) store(y, p * C + ch, image_convert(c, raw[static_cast<std::size_t>(ch)], ch));
     }
   }
@@ -267,9 +278,9 @@ std::vector<std::string> image_unsupported(const ConvConfig& c) {
     u.push_back("PIXEL_FORMAT " + str(c.image.pixel_format) + " is reserved (formats 0..35 are defined)");
     return u;
   }
-  if (f->in_precision == kF16)
-    u.push_back("PIXEL_FORMAT " + format_name(f->code) +
-                " is an fp16 format; fp16 image input is not modelled yet (integer formats only, docs/IMAGE_INPUT.md)");
+  if (f->in_precision == kF16 && c.precision != Precision::Fp16)
+    u.push_back("PIXEL_FORMAT " + format_name(f->code) + " is an fp16 format, which needs PROC_PRECISION FP16 (got " +
+                std::string(precision_name(c.precision)) + "; the converter passes fp16 through unchanged)");
   if (c.mode == ConvMode::Winograd)
     u.push_back("image input (DATAIN_FORMAT PIXEL) needs CONV_MODE DIRECT; Winograd with image input is not allowed");
   if (c.wfold_ws != 0) u.push_back("image input (DATAIN_FORMAT PIXEL) and W-fold (D_WFOLD) exclude each other");

@@ -104,7 +104,7 @@ ConvConfig band_config(const ConvConfig& c, const Band& b) {
   return s;
 }
 
-// CBUF holds the input (NVDLA's banks, or this RTL's unpacked rows when more) beside one kernel
+// CBUF holds the input (NVDLA's banks, or this RTL's Winograd / W-fold rows when more) beside one kernel
 // group, or beside `weight_banks` banks when more.
 bool cbuf_holds(const ConvConfig& c, const HwConfig& hw, int weight_banks = 0) {
   return rtl_data_banks(c, hw) + std::max(weight_banks, golden::conv_derived(c, hw).weight_banks_min) <=
@@ -200,7 +200,7 @@ void check_extent(const JsonNode& root, const char* axis, int size, int taps, in
 }
 
 // The CBUF rule: the input and one kernel group in the banks, NVDLA's (ENTRY_PER_SLICE) and this
-// RTL's (unpacked rows, rtl_data_rows).
+// RTL's (rtl_data_rows: NVDLA's for direct and image input, its own layout for Winograd and W-fold).
 // Winograd: CBUF holds the channel-extended cube (golden::wino_geometry), and this RTL stores it as
 // rows of 2x2 positions x one memory atom of channels (docs/WINOGRAD.md "conv layers").
 // `why` ends the message (what was tried).
@@ -221,11 +221,12 @@ void check_cbuf(const JsonNode& in, const JsonNode& wt, const ConvConfig& c, con
   }
   if (const int data = rtl_data_banks(c, hw); data + d.weight_banks_min > cb.banks) {
     (data >= d.weight_banks_min ? in : wt)
-        .fail(fmt::format("the layer does not fit in this RTL's CBUF: the {}input needs {} rows ({} banks of {} "
-                          "entries; this RTL stores one position per entry where NVDLA packs it into {} entries, "
-                          "docs/CONV_RTL.md) and one kernel group of weights {} banks, more than {}'s {} banks{}",
-                          wino ? "Winograd " : "", rtl_data_rows(c, hw), data, cb.entries_per_bank,
-                          int64_t{d.entries_per_slice} * slices, d.weight_banks_min, hw.name, cb.banks, why));
+        .fail(fmt::format("the layer does not fit in this RTL's CBUF: the {} input needs {} rows in this RTL's "
+                          "layout ({} banks of {} entries, where NVDLA's needs {} entries; {}) and one kernel group of "
+                          "weights {} banks, more than {}'s {} banks{}",
+                          wino ? "Winograd" : "W-folded", rtl_data_rows(c, hw), data, cb.entries_per_bank,
+                          int64_t{d.entries_per_slice} * slices, wino ? "docs/WINOGRAD.md" : "docs/WFOLD.md",
+                          d.weight_banks_min, hw.name, cb.banks, why));
   }
 }
 
@@ -347,10 +348,12 @@ void check_fp16_layer(const JsonNode& root, const JsonNode& in) {
   if (const auto n = root.get("pra_truncate"))
     n->fail("the PRA does not truncate fp16 data (NVDLA ignores D_PRA_CFG.PRA_TRUNCATE in fp16)");
   not_yet("wfold", "W-fold");
-  not_yet("post_extension", "image input");
-  if (is_image_input(in)) in.require("format").fail("fp16 image input is not modelled yet (docs/FP16.md)");
-  if (const auto cv = in.get("converter")) {
-    cv->fail("NVDLA has no CDMA input converter for fp16 data (NVIDIA's C model stops on CVT_EN with fp16 input)");
+  not_yet("post_extension", "Channel post-extension");
+  // Image input: an integer pixel format goes through the converter into fp16 (its "converter"),
+  // an fp16 format passes it unchanged (parse_image_input).
+  if (const auto cv = in.get("converter"); cv && !is_image_input(in)) {
+    cv->fail("NVDLA has no CDMA input converter for fp16 feature data (NVIDIA's C model leaves CVT_EN with fp16 "
+             "input undefined); image input converts integer pixels to fp16");
   }
   if (const auto c = root.get("clip"); c && c->as_int(0, 16) != 0) {
     c->fail("CACC has no clip in fp16 (it delivers each sum as fp32); leave \"clip\" at 0");
@@ -382,10 +385,10 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
     }
   }
   const JsonNode in = root.require("input");
+  // Image input: the format gives C and, without "precision", the precision (an fp16 format fp16).
+  if (is_image_input(in)) L.image = parse_image_input(root, in, hw, p);
   const bool f16 = p.precision == Precision::Fp16;
   if (f16) check_fp16_layer(root, in);
-  // Image input: the format gives C and, without "precision", the precision.
-  if (is_image_input(in)) L.image = parse_image_input(root, in, hw, p);
   if (const auto pe = root.get("post_extension"); pe && !L.image)
     pe->fail("channel post-extension (CSC D_POST_Y_EXTENSION) exists only with image input (CSC assertion, §3)");
   L.batch = parse_batch(root, hw, wino, L.image.has_value());  // "batch": nv_full, feature input only
@@ -431,8 +434,12 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
     }
     if (L.image) {
       L.image->image.pad_value_lr = p.pad_value;
-      p.pad_value = static_cast<int32_t>(
-          get_int(*pad, "top_bottom_value", static_cast<int>(vmin), static_cast<int>(vmax), p.pad_value));
+      if (const auto tb = pad->get("top_bottom_value"); tb && f16) {
+        p.pad_value = static_cast<int32_t>(golden::sign_extend(parse_fp16(*tb), 16));
+      } else {
+        p.pad_value = static_cast<int32_t>(
+            get_int(*pad, "top_bottom_value", static_cast<int>(vmin), static_cast<int>(vmax), p.pad_value));
+      }
     }
   }
   if (const auto st = root.get("stride")) {

@@ -32,10 +32,14 @@ int64_t rtl_data_rows(const ConvConfig& c, const HwConfig& hw) {
     const int ncb = g.phases * g.c_pad * c.bpe() / c.atom_bytes;  // phases x ceil(C * bpe / atom)
     return int64_t{c.output.h / 2 + 1} * ncb * (c.output.w / 2 + 1);
   }
-  // W-fold: the folded cube, G channel blocks x Wf x H rows (docs/WFOLD.md); batches: N cubes
-  // (slices interleaved line-major, docs/CDMA_MODES.md §1)
-  const ConvConfig& v = c.wfold_ws != 0 ? golden::wfold_view(c) : c;
-  return int64_t{golden::conv_derived(c, hw).channel_blocks} * v.input.w * v.input.h * std::max(1, c.input.n);
+  // W-fold: the folded cube, G channel blocks x Wf x H rows (docs/WFOLD.md)
+  if (c.wfold_ws != 0) {
+    const ConvConfig& v = golden::wfold_view(c);
+    return int64_t{golden::conv_derived(c, hw).channel_blocks} * v.input.w * v.input.h;
+  }
+  // direct: NVDLA's entry packing, ENTRY_PER_SLICE entries per slice, N slices per line
+  // (docs/CONV_RTL.md "CBUF"; batches interleaved line-major, docs/CDMA_MODES.md §1)
+  return int64_t{golden::conv_derived(c, hw).entries_per_slice} * c.input.h * std::max(1, c.input.n);
 }
 
 int rtl_data_banks(const ConvConfig& c, const HwConfig& hw) {
@@ -54,9 +58,11 @@ RtlCbufProblem rtl_cbuf_problem(const ConvConfig& c, const HwConfig& hw, const C
   }
   if (banks.data < d.data_banks_min) {
     return {false, fmt::format("D_BANK.DATA_BANK gives the input {} bank(s) but it needs {} ({}ENTRY_PER_SLICE {} x "
-                               "{} lines, {} entries per bank)",
+                               "{} lines{}, {} entries per bank)",
                                banks.data, d.data_banks_min, wino ? "channel-extended cube: " : "", d.entries_per_slice,
-                               wino ? golden::wino_geometry(c).h_ext : c.input.h, cb.entries_per_bank)};
+                               wino ? golden::wino_geometry(c).h_ext : c.input.h,
+                               c.input.n > 1 ? fmt::format(" x {} batches", c.input.n) : std::string(),
+                               cb.entries_per_bank)};
   }
   if (const int64_t rows = rtl_data_rows(c, hw); rows > int64_t{banks.data} * cb.entries_per_bank) {
     return {false,
@@ -65,12 +71,9 @@ RtlCbufProblem rtl_cbuf_problem(const ConvConfig& c, const HwConfig& hw, const C
                                "(this RTL does not pack positions into entries; docs/WINOGRAD.md)",
                                rows, c.output.h / 2 + 1, rows / (c.output.h / 2 + 1) / (c.output.w / 2 + 1),
                                c.output.w / 2 + 1, banks.data, cb.entries_per_bank)
-                 : fmt::format("the input needs {} CBUF rows in this RTL ({} channel block(s) of {} x W {} x H {}{}), "
-                               "more than its {} data bank(s) of {} entries (NVDLA packs it into {} entries; this "
-                               "RTL stores one position per entry, docs/CONV_RTL.md)",
-                               rows, d.channel_blocks, c.atomic_c, c.input.w, c.input.h,
-                               c.input.n > 1 ? fmt::format(" x N {}", c.input.n) : std::string(), banks.data,
-                               cb.entries_per_bank, int64_t{d.entries_per_slice} * c.input.h * std::max(1, c.input.n))};
+                 : fmt::format("the W-folded input needs {} CBUF rows in this RTL ({} channel block(s) x the folded "
+                               "width x H {}), more than its {} data bank(s) of {} entries (docs/WFOLD.md)",
+                               rows, d.channel_blocks, c.input.h, banks.data, cb.entries_per_bank)};
   }
   if (c.compression.enabled) {
     // Compressed weights (docs/CDMA_MODES.md §2): bank 15 holds the mask bits, and the RTL's mask

@@ -21,18 +21,18 @@ struct ConvBanks {
 // This RTL's CBUF (engines/conv/rtl/conv_cbuf.sv, docs/CONV_RTL.md "CDMA and CBUF"): NVDLA's banks x
 // entries, a row = one entry = one channel block (ATOMIC_C elements at the widest precision),
 // split by D_BANK as NVDLA splits it (data banks 0..DATA_BANK, then the weight banks, a ring
-// over the weight stream like NVDLA's). The data part holds one row per channel block of one
-// (h, w) position (Winograd: of 2x2 extended positions) and never packs several positions into
-// one entry, so where NVDLA packs (nv_large / nv_full entries wider than C x bpe of a position)
-// the input needs more of its rows than NVDLA's ENTRY_PER_SLICE x H entries.
+// over the weight stream like NVDLA's). Direct convolution and image input store the input as
+// NVDLA does (entry packing: ENTRY_PER_SLICE x H entries, x N with batches); Winograd stores rows
+// of 2x2 extended positions and W-fold one row per folded channel block and position, which can
+// take more rows than NVDLA's ENTRY_PER_SLICE x H entries.
 [[nodiscard]] int64_t rtl_data_rows(const golden::ConvConfig& c, const golden::HwConfig& hw);
 // Banks the input needs on this RTL: NVDLA's (ceil(EPS x H / entries)) or, when more, this
 // RTL's (ceil(rtl_data_rows / entries)).
 [[nodiscard]] int rtl_data_banks(const golden::ConvConfig& c, const golden::HwConfig& hw);
 
 // Why this RTL cannot run the convolution `c` with D_BANK `banks` (empty reason: it can): banks
-// beyond CBUF, data banks that hold less than the input (NVDLA's rule, or this RTL's unpacked
-// layout), weight banks that hold less than one kernel group (NVDLA's rule). The RTL device
+// beyond CBUF, data banks that hold less than the input (NVDLA's rule, or this RTL's Winograd /
+// W-fold layout), weight banks that hold less than one kernel group (NVDLA's rule). The RTL device
 // refuses register programs by it; the `conv` compiler's bank split never breaks it.
 struct RtlCbufProblem {
   bool weights = false;  // about the weights (else the input or the banks)

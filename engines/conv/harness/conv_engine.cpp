@@ -27,7 +27,9 @@ void judge_conv(const JsonNode& root, const RandomLayer& layer, const RandomComp
                 Device& rtl, RandomRun& out) {
   // Batches: the reference convolves each image on its own; image b's output lies at the batch
   // stride, and CACC's saturation count covers every image.
-  if (layer.focus == "fp16") {
+  // fp16 layers (every one of --focus fp16; a share of --focus winograd and image on nv_full)
+  const auto prec = root.get("precision");
+  if (layer.focus == "fp16" || (prec && prec->is_string() && prec->as_string() == "fp16")) {
     out.reference = kNoFloatReference;
     return;
   }

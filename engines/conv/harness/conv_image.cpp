@@ -73,10 +73,19 @@ ImageLayer parse_image_input(const JsonNode& root, const JsonNode& in, const HwC
   const JsonNode fn = in.require("format");
   const PixelFormat& f = find_format(fn);
   im.format = &f;
-  if (f.in_precision == 2)
-    fn.fail(fmt::format("{} is an fp16 format; fp16 image input is not modelled yet (the integer formats only, "
-                        "docs/IMAGE_INPUT.md)",
-                        f.name));
+  if (f.in_precision == 2) {
+    // fp16 formats: PROC fp16 (nv_full), the converter passes them unchanged (NVIDIA's CDMA_CVT cell)
+    if (!hw.supports(Precision::Fp16))
+      fn.fail(fmt::format("{} is an fp16 format and {} has no fp16 (nv_full only)", f.name, hw.name));
+    if (const auto pr = root.get("precision"); pr && p.precision != Precision::Fp16)
+      pr->fail(fmt::format("{} is an fp16 format: the precision must be fp16 (the converter does not change fp16 "
+                           "input, docs/FP16.md)",
+                           f.name));
+    if (const auto cv = in.get("converter"))
+      cv->fail(fmt::format("{} is an fp16 format, which the input converter passes unchanged: give no converter",
+                           f.name));
+    p.precision = Precision::Fp16;
+  }
   if (f.in_precision == 1 && !hw.int16)
     fn.fail(fmt::format("{} is a 16-bit format and {} has no 16-bit input (image input there takes the 8-bit formats "
                         "only)",
@@ -87,7 +96,7 @@ ImageLayer parse_image_input(const JsonNode& root, const JsonNode& in, const HwC
   if (const auto w = root.get("wfold"); w && !(w->is_string() && w->as_string() == "off"))
     w->fail("image input and W-fold (D_WFOLD) exclude each other: an image line is already read as S x C "
             "pre-extended channels (docs/IMAGE_INPUT.md)");
-  if (!root.get("precision")) p.precision = f.in_precision == 1 ? Precision::Int16 : Precision::Int8;
+  if (!root.get("precision") && f.in_precision != 2) p.precision = f.in_precision == 1 ? Precision::Int16 : Precision::Int8;
   // Channel post-extension (§3): 1, 2 or 4 kernel rows per MAC atom, nv_full only; the limits
   // are checked with the kernel (check_image_layer).
   if (const auto pe = root.get("post_extension")) {
@@ -190,7 +199,10 @@ void check_image_layer(const JsonNode& root, const ConvConfig& c, const HwConfig
         fmt::format("the pre-extended channels C' = S x C = {} x {} = {} exceed CSC's {} (§1.6)", c.kernel_w, c.input.c,
                     cx, kMaxChannelsExt));
   const PixelFormat& f = *golden::pixel_format(c.image.pixel_format);
-  if ((f.in_precision == 1) != (c.precision == Precision::Int16) && !c.cvt.enabled)
+  // An integer format into another precision (fp16 included: the converter's 17-bit result to
+  // fp16) only through the input converter; NVDLA would store the raw bits.
+  if (f.in_precision != 2 && static_cast<uint32_t>(f.in_precision) != golden::precision_code(c.precision) &&
+      !c.cvt.enabled)
     root.require("precision").fail(fmt::format(
         "PROC precision {} differs from {}'s {}-bit input: only the input converter (\"converter\", CVT_EN = 1) "
         "changes the precision (§1.1)",
@@ -212,6 +224,15 @@ void check_image_layer(const JsonNode& root, const ConvConfig& c, const HwConfig
 
 void resolve_image_data(const JsonNode& in, const golden::ConvParams& p, ImageLayer& im, uint64_t seed) {
   const PixelFormat& f = *im.format;
+  if (f.in_precision == 2) {
+    // fp16 formats: fp16 values (docs/FP16.md "Layer JSON"), each component its 16-bit pattern
+    im.components = resolve_fp16_values(in.require("data"),
+                                        static_cast<std::size_t>(p.h) * static_cast<std::size_t>(p.w) *
+                                            static_cast<std::size_t>(p.c),
+                                        seed);
+    for (int64_t& v : im.components) v &= 0xffff;
+    return;
+  }
   const int cb = f.container_bits();
   const bool sgn = im.image.sign_override;
   const int64_t lo = sgn ? static_cast<int64_t>(golden::min_of_bits(cb)) : 0;

@@ -147,7 +147,7 @@ ConvBanks modes_bank_split(const JsonNode& root, const ConvConfig& c, const HwCo
         "bytes per bank), more than the {} banks {}",
         d.data_banks_min, cw != nullptr ? "compressed " : "", need, bank_bytes, banks,
         cw != nullptr ? "left beside the bank reserved for the mask bits (§5.1)" : "of " + hw.name));
-  // The input: the RTL's unpacked rows of all N cubes (rtl_data_banks) where they fit beside the
+  // The input: the RTL's rows of all N cubes (rtl_data_banks) where they fit beside the
   // weights, else NVDLA's minimum (the golden model runs it; the RTL device refuses it with the
   // reason, docs/CONV_RTL.md "CBUF").
   const int data = std::max(d.data_banks_min, std::min(rtl_data_banks(c, hw), banks - need));

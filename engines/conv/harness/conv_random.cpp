@@ -446,7 +446,7 @@ void draw_sparse(const HwConfig& hw, RandomLayer& L, int64_t wmin, int64_t wmax,
   int bands = 1;
   golden::ConvConfig c;
   if (!try_compile_conv(L, with, cbuf, where, &bands, &c).empty() || bands != 1) return;
-  // The RTL's unpacked input rows beside the largest kernel group's banks (at most its
+  // The RTL's input rows beside the largest kernel group's banks (at most its
   // uncompressed bytes + 128) and bank 15, else the RTL device would refuse it (no Split-H for
   // compressed layers, docs/CDMA_MODES.md §4); the mask bits of a group within bank 15.
   {
@@ -462,6 +462,54 @@ void draw_sparse(const HwConfig& hw, RandomLayer& L, int64_t wmin, int64_t wmax,
   }
   L.doc = with;
   feat += fmt::format(" compressed {}%", static_cast<int>(100.0 * static_cast<double>(std::max<int64_t>(nonzero, 1)) / static_cast<double>(n) + 0.5));
+}
+
+// An image layer's kernel and pads (fit_image's shrink limits).
+struct ImageKernel {
+  int r, s, pl, pr, pt, pb;
+};
+
+// An image layer's geometry: kernels up to 7x7 (mostly up to 4x4), pads below the kernel, W up to
+// `wmax` (mostly up to 48), H up to 24, strides up to 4, up to 48 kernels.
+struct ImageShape {
+  ImageKernel k;
+  int w, h, sx, sy, kernels;
+};
+ImageShape draw_image_shape(Draw& d, int wmax) {
+  ImageShape g{};
+  g.k.s = d.chance(0.8) ? d.i(1, 4) : d.i(5, 7);
+  g.k.r = d.chance(0.8) ? d.i(1, 4) : d.i(5, 7);
+  const auto pad = [&](int k) { return d.chance(0.5) ? 0 : d.i(0, k - 1); };
+  g.k.pl = pad(g.k.s);
+  g.k.pr = pad(g.k.s);
+  g.k.pt = pad(g.k.r);
+  g.k.pb = pad(g.k.r);
+  g.w = std::max(d.chance(0.85) ? d.log_i(1, 48) : d.log_i(49, wmax), g.k.s - g.k.pl - g.k.pr);
+  g.h = std::max(d.log_i(1, 24), g.k.r - g.k.pt - g.k.pb);
+  g.sx = d.chance(0.6) ? 1 : d.i(2, 4);
+  g.sy = d.chance(0.6) ? 1 : d.i(2, 4);
+  g.kernels = d.chance(0.7) ? d.log_i(1, 16) : d.i(17, 48);
+  return g;
+}
+
+// Puts the layer `make(in)` builds into L.doc, the image W x H shrunk (fewer lines, then
+// narrower, never below the kernel's extent) until the conv compiler takes it; at most 20 tries.
+template <class Make>
+void fit_image(RandomLayer& L, ojson& in, int& W, int& H, const ImageKernel& k, Make make) {
+  for (int attempt = 0;; ++attempt) {
+    L.doc = make(in);
+    bool cbuf = false;
+    std::string where;
+    if (try_compile_conv(L, L.doc, cbuf, where).empty() || attempt >= 20) return;
+    if (H > k.r) {
+      H = std::max(k.r - k.pt - k.pb, std::max(1, H / 2));
+    } else {
+      W = std::max(k.s - k.pl - k.pr, std::max(1, W / 2));
+    }
+    in["w"] = W;
+    in["h"] = H;
+    ++L.resized;
+  }
 }
 
 // An image-input layer (docs/IMAGE_INPUT.md): any integer pixel format the configuration has
@@ -480,13 +528,9 @@ RandomLayer gen_image(const HwConfig& hw, RandomLayer L, Draw& d) {
     cvt = true;
   }
   const int atom = hw.atom_bytes, C = f.channels;
-  const int S = d.chance(0.8) ? d.i(1, 4) : d.i(5, 7), R = d.chance(0.8) ? d.i(1, 4) : d.i(5, 7);
-  const auto pad = [&](int k) { return d.chance(0.5) ? 0 : d.i(0, k - 1); };
-  const int pl = pad(S), pr = pad(S), pt = pad(R), pb = pad(R);
-  int W = std::max(d.chance(0.85) ? d.log_i(1, 48) : d.log_i(49, 300), S - pl - pr);
-  int H = std::max(d.log_i(1, 24), R - pt - pb);
-  const int sx = d.chance(0.6) ? 1 : d.i(2, 4), sy = d.chance(0.6) ? 1 : d.i(2, 4);
-  const int K = d.chance(0.7) ? d.log_i(1, 16) : d.i(17, 48);
+  ImageShape g = draw_image_shape(d, 300);
+  const int S = g.k.s, R = g.k.r, pl = g.k.pl, pr = g.k.pr, pt = g.k.pt, pb = g.k.pb, sx = g.sx, sy = g.sy, K = g.kernels;
+  int &W = g.w, &H = g.h;
   const bool sgn = d.chance(0.5);
   const int o = d.chance(0.3) ? d.i(0, atom / f.bpp0 - 1) : 0;
   const int gap0 = d.chance(0.25) ? d.i(1, 3) : 0, gap1 = d.chance(0.25) ? d.i(1, 3) : 0;
@@ -550,34 +594,21 @@ RandomLayer gen_image(const HwConfig& hw, RandomLayer L, Draw& d) {
     doc["post_extension"] = post;
     feat += fmt::format(" post-extension {}", post);
   }
-  for (int attempt = 0;; ++attempt) {
+  fit_image(L, in, W, H, g.k, [&](ojson& im) {
     if (gap0 != 0) {
-      in["line_stride"] = ((int64_t{o} + W) * f.bpp0 + atom - 1) / atom * atom + int64_t{gap0} * atom;
+      im["line_stride"] = ((int64_t{o} + W) * f.bpp0 + atom - 1) / atom * atom + int64_t{gap0} * atom;
     }
     if (gap1 != 0 && f.planes == 2) {
-      in["uv_line_stride"] = ((int64_t{o} * f.bpp1) % atom + int64_t{W} * f.bpp1 + atom - 1) / atom * atom + int64_t{gap1} * atom;
+      im["uv_line_stride"] = ((int64_t{o} * f.bpp1) % atom + int64_t{W} * f.bpp1 + atom - 1) / atom * atom + int64_t{gap1} * atom;
     }
     ojson body = doc;
-    body["input"] = in;
+    body["input"] = im;
     body["weights"] = ojson{{"k", K}, {"r", R}, {"s", S}, {"data", random_values(wr.first, wr.second, vmin, vmax)}};
     if (!padding.empty()) body["padding"] = padding;
     if (sx != 1 || sy != 1) body["stride"] = ojson{{"x", sx}, {"y", sy}};
     if (clip != 0) body["clip"] = clip;
-    L.doc = body;
-    bool cbuf = false;
-    std::string where;
-    const std::string err = try_compile_conv(L, L.doc, cbuf, where);
-    if (err.empty() || attempt >= 20) break;
-    // the image beyond CBUF: fewer lines, then narrower
-    if (H > R) {
-      H = std::max(R - pt - pb, std::max(1, H / 2));
-    } else {
-      W = std::max(S - pl - pr, std::max(1, W / 2));
-    }
-    in["w"] = W;
-    in["h"] = H;
-    ++L.resized;
-  }
+    return body;
+  });
   if (sx != 1 || sy != 1) feat += fmt::format(" stride {}x{}", sx, sy);
   if (gap0 + gap1 != 0) feat += " line-gaps";
   draw_sparse(hw, L, wr.first, wr.second, C, feat);
@@ -603,7 +634,7 @@ std::optional<golden::ConvConfig> one_band_config(const RandomLayer& L, const oj
 // Batches (docs/CDMA_MODES.md §1, nv_full): 1 in 8 direct layers (every one with --focus batch),
 // neither Winograd nor W-fold nor image input nor a pool post-op (§4 refusals), a stream of its
 // own (the other draws stay as they were): N in 1..32 (small N more often), halved until the
-// compiler takes the layer in one band and this RTL's unpacked rows of all N cubes fit beside one
+// compiler takes the layer in one band and this RTL's rows of all N cubes fit beside one
 // kernel group (else the RTL device would refuse it: no Split-H for batched layers, §4). Dropped
 // when even N = 1 does not. The drawn bandwidth is widened for the N cubes in and out.
 void draw_batch(const HwConfig& hw, RandomLayer& L, const ConvShape& s, bool out16, std::string& feat) {
@@ -648,6 +679,88 @@ void draw_fp16_pad_value(Draw& d, ojson& pad, std::string& feat) {
     pad["value"] = v;
   }
   feat += " pad " + v;
+}
+
+// fp16 image input (nv_full; a fifth of `--focus fp16`, a fifth of `--focus image` there): an
+// fp16 pixel format (T_R16_F, T_A16B16G16R16_F, T_A16Y16U16V16_F: fp16 values in the five
+// regimes, NaN and Inf included, passing the converter unchanged) or an integer format through
+// the converter into fp16 (the 17-bit result rounded to fp16, sometimes saturating); PIXEL_X_OFFSET,
+// line gaps, left / right and top / bottom pads of any fp16 value, kernels up to 7x7, strides up
+// to 4. No post-extension (the harness has none in fp16). Too large for CBUF: fewer lines, then
+// narrower.
+RandomLayer gen_image_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
+  static constexpr int kFp16Formats[] = {5, 8, 11};
+  static constexpr int kIntFormats[] = {0, 12, 13, 14, 15, 16, 17, 18, 19, 26, 27, 3, 4, 6, 9, 20, 22};
+  const bool f16_fmt = d.chance(0.5);
+  const int code = f16_fmt ? kFp16Formats[d.i(0, 2)] : kIntFormats[d.i(0, 16)];
+  const golden::PixelFormat& f = *golden::pixel_format(code);
+  const int atom = hw.atom_bytes, C = f.channels;
+  ImageShape g = draw_image_shape(d, 200);
+  const int S = g.k.s, R = g.k.r, pl = g.k.pl, pr = g.k.pr, pt = g.k.pt, pb = g.k.pb, sx = g.sx, sy = g.sy, K = g.kernels;
+  int &W = g.w, &H = g.h;
+  const int o = d.chance(0.3) ? d.i(0, atom / f.bpp0 - 1) : 0;
+  const int gap0 = d.chance(0.25) ? d.i(1, 3) : 0;
+  std::string feat = fmt::format("fp16 image {}", f.name);
+  ojson in = ojson::object();
+  in["format"] = f.name;
+  in["w"] = W;
+  in["h"] = H;
+  if (f16_fmt) {
+    draw_fp16_data(d, in["data"]);
+  } else {
+    const bool sgn = d.chance(0.5);
+    in["data"] = ojson{{"random", ojson::object()}};
+    if (sgn) in["sign"] = "signed";
+    // (x - offset or mean) x scale >> truncate: aimed at [2^-2, 2^14] or so, sometimes beyond the
+    // 17 bits (saturation) or down to a few integers
+    const int scale = d.chance(0.2) ? d.i(-2000, 2000) : d.i(1, 64);
+    const int sc = scale == 0 ? 1 : scale;
+    const int trunc = d.chance(0.7) ? d.i(0, 6) : d.i(7, 20);
+    ojson cv{{"scale", sc}, {"truncate", trunc}};
+    const int64_t omax = int64_t{1} << (f.container_bits() - 1);
+    if (d.chance(0.4)) {
+      ojson mean = ojson::array();
+      for (int c = 0; c < 4; ++c) mean.push_back(d.range(-omax, omax - 1));
+      in["mean"] = mean;
+      feat += " mean";
+    } else {
+      cv["offset"] = d.range(-omax, omax - 1);
+    }
+    in["converter"] = cv;
+    feat += fmt::format(" {} cvt scale {} >> {}", sgn ? "signed" : "unsigned", sc, trunc);
+  }
+  if (o != 0) {
+    in["x_offset"] = o;
+    feat += fmt::format(" x-offset {}", o);
+  }
+  ojson doc = conv_header(hw, L);
+  doc["precision"] = "fp16";
+  ojson padding = ojson::object();
+  if (pl != 0) padding["left"] = pl;
+  if (pr != 0) padding["right"] = pr;
+  if (pt != 0) padding["top"] = pt;
+  if (pb != 0) padding["bottom"] = pb;
+  draw_fp16_pad_value(d, padding, feat);
+  if (d.chance(0.3)) {
+    ojson tb = ojson::object();
+    draw_fp16_pad_value(d, tb, feat);
+    if (tb.contains("value")) padding["top_bottom_value"] = tb["value"];
+  }
+  ojson wdata;
+  draw_fp16_data(d, wdata);
+  fit_image(L, in, W, H, g.k, [&](ojson& im) {
+    if (gap0 != 0) im["line_stride"] = ((int64_t{o} + W) * f.bpp0 + atom - 1) / atom * atom + int64_t{gap0} * atom;
+    ojson body = doc;
+    body["input"] = im;
+    body["weights"] = ojson{{"k", K}, {"r", R}, {"s", S}, {"data", wdata}};
+    if (!padding.empty()) body["padding"] = padding;
+    if (sx != 1 || sy != 1) body["stride"] = ojson{{"x", sx}, {"y", sy}};
+    return body;
+  });
+  if (sx != 1 || sy != 1) feat += fmt::format(" stride {}x{}", sx, sy);
+  if (gap0 != 0) feat += " line-gaps";
+  L.features = fmt::format("{} {}x{}x{} k{} {}x{}", feat, W, H, C, K, R, S);
+  return L;
 }
 
 // fp16 Winograd (a quarter of `--focus fp16`, and of `--focus winograd` on nv_full): NVDLA's
@@ -709,11 +822,17 @@ RandomLayer gen_conv_wino_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
 // specials sprinkled in.
 // Run on the RTL against golden; --judge cmod adds NVIDIA's C model.
 RandomLayer gen_conv_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
-  // Winograd in a quarter of the layers (a stream of its own: the direct draws stay as they were).
+  // Winograd in a quarter of the layers (a stream of its own: the direct draws stay as they were),
+  // image input in a fifth of the others (another).
   {
     Rng rng = Rng::derive(L.seed, "fp16-winograd");
     Draw dw{rng};
     if (hw.winograd && dw.chance(0.25)) return gen_conv_wino_fp16(hw, std::move(L), dw);
+  }
+  {
+    Rng rng = Rng::derive(L.seed, "fp16-image");
+    Draw di{rng};
+    if (di.chance(0.2)) return gen_image_fp16(hw, std::move(L), di);
   }
   const int w = d.log_i(1, 24), h = d.log_i(1, 24), c = d.log_i(1, 200), k = d.log_i(1, 48);
   const auto axis = [&](int size, int& taps, int& dil, int& stride, int& lo, int& hi) {
@@ -769,8 +888,7 @@ RandomLayer gen_conv_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
     L.doc["input"]["c"] = std::max(1, L.doc["input"]["c"].get<int>() / 2);
     ++L.resized;
   }
-  // Batches have no Split-H, and this RTL stores one position per CBUF row where NVDLA packs
-  // several (issue #38): N halves until the unpacked cubes fit beside one kernel group (as
+  // Batches have no Split-H: N halves until the cubes fit beside one kernel group (as
   // draw_batch), else the RTL device would refuse the layer.
   while (L.doc.contains("batch")) {
     const std::optional<golden::ConvConfig> band = one_band_config(L, L.doc);
@@ -804,6 +922,12 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
     Rng rng = Rng::derive(L.seed, "image");
     Draw di{rng};
     if (L.focus == "image" || ((L.focus.empty() || L.focus == "sparse") && di.chance(0.125))) {
+      // fp16 in a fifth of `--focus image` on nv_full (a stream of its own)
+      Rng rf = Rng::derive(L.seed, "image-fp16");
+      Draw df{rf};
+      if (L.focus == "image" && hw.supports(golden::Precision::Fp16) && df.chance(0.2)) {
+        return gen_image_fp16(hw, std::move(L), df);
+      }
       return gen_image(hw, std::move(L), di);
     }
   }

@@ -41,6 +41,7 @@ module conv_cdma #(
   parameter int unsigned AtomLog2       = 3,
   parameter int unsigned AtomicC        = 8,
   parameter bit          SupportInt16   = 1'b0,
+  parameter bit          SupportFp16    = 1'b0,  // fp16 image input (conv_cdma_img_pack)
   parameter int unsigned CbufRows       = 16384,
   parameter int unsigned WtRdSlots      = 64,  // the weight client's reads in flight (its engine's)
   parameter int unsigned GroupKernels   = 8,  // kernels per kernel group at int8 (half at int16)
@@ -102,7 +103,10 @@ module conv_cdma #(
   output logic [31:0]         wt_written_o,
   output logic                dat_done_pulse_o,
   output logic                wt_done_pulse_o,
-  output logic                fetch_done_o
+  output logic                fetch_done_o,
+  // fp16 image input: NaN / Inf halves of the atom the response side takes (an fp16 format)
+  output logic [5:0]          img_nan_o,
+  output logic [5:0]          img_inf_o
 );
   localparam int unsigned RowLog2  = $clog2(RowBytes);
   localparam int unsigned LaneW    = RowAtoms > 1 ? $clog2(RowAtoms) : 1;
@@ -171,20 +175,23 @@ module conv_cdma #(
   logic [13:0]       q_line, s_line, q_lines, s_lines;
   logic [63:0]       q_addr, s_addr;
   logic [RowW-1:0]   s_row;
-  logic [LaneW-1:0]  s_lane;
+  logic [LaneW-1:0]  s_lane, s_lane1;
+  logic              s_pair_row;
   logic              d_q_done, d_s_done, d_q_line_last, d_s_line_last, d_q_skip, d_s_skip;
   logic              d_q_pair, d_s_pair, q_pair, s_pair;
   logic [13:0]       d_q_line, d_s_line, d_q_lines, d_s_lines;
   logic [63:0]       d_q_addr, d_s_addr;
   logic [RowW-1:0]   d_q_row, d_s_row;
-  logic [LaneW-1:0]  d_q_lane, d_s_lane;
+  logic [LaneW-1:0]  d_q_lane, d_s_lane, d_q_lane1, d_s_lane1;
+  logic              d_q_pair_row, d_s_pair_row;
   conv_cdma_walk #(
     .AtomLog2(AtomLog2), .AtomicC(AtomicC), .SupportInt16(SupportInt16), .SupportWino(SupportWino),
     .CbufRows(CbufRows), .PairData(PairData)
   ) u_req_walk (
     .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start_i), .cfg_i(cfg_i), .step_i(q_step),
     .line_o(c_q_line), .lines_o(c_q_lines), .done_o(c_q_done), .line_last_o(c_q_line_last),
-    .pair_o(c_q_pair), .skip_o(c_q_skip), .addr_o(c_q_addr), .row_o(d_q_row), .lane_o(d_q_lane)
+    .pair_o(c_q_pair), .skip_o(c_q_skip), .addr_o(c_q_addr), .row_o(d_q_row), .lane_o(d_q_lane),
+    .pair_row_o(d_q_pair_row), .lane1_o(d_q_lane1)
   );
   conv_cdma_walk #(
     .AtomLog2(AtomLog2), .AtomicC(AtomicC), .SupportInt16(SupportInt16), .SupportWino(SupportWino),
@@ -192,7 +199,8 @@ module conv_cdma #(
   ) u_rsp_walk (
     .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start_i), .cfg_i(cfg_i), .step_i(s_step),
     .line_o(c_s_line), .lines_o(c_s_lines), .done_o(c_s_done), .line_last_o(c_s_line_last),
-    .pair_o(c_s_pair), .skip_o(c_s_skip), .addr_o(c_s_addr), .row_o(d_s_row), .lane_o(d_s_lane)
+    .pair_o(c_s_pair), .skip_o(c_s_skip), .addr_o(c_s_addr), .row_o(d_s_row), .lane_o(d_s_lane),
+    .pair_row_o(d_s_pair_row), .lane1_o(d_s_lane1)
   );
 
   // Image input (cfg.img): conv_cdma_img_walk takes the walk's place on both sides (one step per
@@ -226,12 +234,12 @@ module conv_cdma #(
   );
   // a step that is not skipped takes a response (the walk's rule on both sides)
   conv_cdma_img_pack #(
-    .AtomLog2(AtomLog2), .WordW(WordW), .SupportInt16(SupportInt16), .RowW(RowW)
+    .AtomLog2(AtomLog2), .WordW(WordW), .SupportInt16(SupportInt16), .SupportFp16(SupportFp16), .RowW(RowW)
   ) u_img_pack (
     .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start_i), .cfg_i(cfg_i), .step_i(img && s_step),
     .rd_i(!s_skip), .data_i(dat_rd_rsp_data_i[AtomBits-1:0]), .plane_i(i_s_plane), .pad_i(i_s_pad),
     .emit_i(i_s_emit), .flush_i(i_s_line_last), .off0_i(i_s_off0), .off1_i(i_s_off1),
-    .we_o(img_we), .row_o(img_row), .data_o(img_data)
+    .we_o(img_we), .row_o(img_row), .data_o(img_data), .nan_o(img_nan_o), .inf_o(img_inf_o)
   );
   assign d_q_line      = img ? i_q_line : c_q_line;
   assign d_q_lines     = img ? i_q_lines : c_q_lines;
@@ -302,6 +310,8 @@ module conv_cdma #(
     assign s_addr      = fold ? f_s_addr : d_s_addr;
     assign s_row       = fold ? f_s_row : d_s_row;
     assign s_lane      = d_s_lane;
+    assign s_lane1     = d_s_lane1;
+    assign s_pair_row  = d_s_pair_row;
 
     conv_cdma_fold_row #(
       .AtomLog2(AtomLog2), .AtomicC(AtomicC), .SupportInt16(SupportInt16)
@@ -335,6 +345,8 @@ module conv_cdma #(
     assign s_addr      = d_s_addr;
     assign s_row       = d_s_row;
     assign s_lane      = d_s_lane;
+    assign s_lane1     = d_s_lane1;
+    assign s_pair_row  = d_s_pair_row;
     assign fold_row    = '0;
     assign fold_mask   = '0;
     assign fold_we     = 1'b0;
@@ -556,33 +568,36 @@ module conv_cdma #(
     .data_o    (cvt_beat)
   );
   assign cvt_data = cvt_beat[AtomBits-1:0];
-  // a pair (even lane l) goes to lanes l and l + 1: its two atoms repeated along the row
+  // A pair's second atom goes to lane s_lane1 of the same row (pair_row: Winograd's even
+  // extended column, lanes l and l + 1; a shared direct entry) or of the next row (direct: the
+  // same lane; Winograd's odd extended column: lane l - 1), conv_cdma_walk's rule.
   logic [WordW-1:0]    dat_word;
   logic [RowAtoms-1:0] dat_lanes;
-  // a pair in one row (Winograd, even extended column: lanes l, l + 1), or in rows r and r + 1:
-  // direct the same lane, Winograd (odd extended column, lane l) lane l - 1 of the next row
   if (PairData) begin : g_pair_row
     logic one_row;
-    assign one_row      = s_pair && wino && !s_lane[0];
-    assign dat_word     = one_row ? {(RowAtoms / 2){cvt_beat}} : {RowAtoms{cvt_data}};
-    assign dat_lanes    = one_row ? RowAtoms'(3) : RowAtoms'(1);
+    assign one_row = s_pair && s_pair_row;
+    for (genvar j = 0; j < RowAtoms; j++) begin : g_lane
+      assign dat_word[j*AtomBits +: AtomBits] = (one_row && LaneW'(j) == s_lane1)
+                                              ? cvt_beat[CvtAtoms*AtomBits-1 -: AtomBits] : cvt_data;
+    end
+    assign dat_lanes    = (RowAtoms'(1) << s_lane) | (one_row ? RowAtoms'(1) << s_lane1 : '0);
     assign dat_wnext_o  = !fold && s_pair && !one_row && s_dat && s_dat_fire;
-    assign dat_wmask1_o = wino ? RowAtoms'(1) << (s_lane - 1'b1) : RowAtoms'(1) << s_lane;
+    assign dat_wmask1_o = RowAtoms'(1) << s_lane1;
     assign dat_wdata1_o = {RowAtoms{cvt_beat[CvtAtoms*AtomBits-1 -: AtomBits]}};
   end else begin : g_no_pair_row
     assign dat_word     = {RowAtoms{cvt_data}};
-    assign dat_lanes    = RowAtoms'(1);
+    assign dat_lanes    = RowAtoms'(1) << s_lane;
     assign dat_wnext_o  = 1'b0;
     assign dat_wmask1_o = '0;
     assign dat_wdata1_o = '0;
     logic unused_pair;
-    assign unused_pair = ^{s_pair, cvt_beat};
+    assign unused_pair = ^{s_pair, s_pair_row, s_lane1, cvt_beat};
   end
 
 
   assign dat_we_o    = img ? img_we : fold ? fold_we : s_dat && s_dat_fire;
   assign dat_wrow_o  = img ? img_row : s_row;
-  assign dat_wmask_o = img ? '1 : fold ? fold_mask : dat_lanes << s_lane;
+  assign dat_wmask_o = img ? '1 : fold ? fold_mask : dat_lanes;
   assign dat_wdata_o = img ? img_data : fold ? fold_row : dat_word;
   assign wt_we_o     = s_wt_fire;
   assign wt_wrow_o   = s_msk ? RowW'(wm_row_q) : RowW'(wt_row_q);
@@ -621,7 +636,7 @@ module conv_cdma #(
   assign fetch_done_o     = dr_ph_q == PhDone && wr_ph_q == PhDone;
 
   logic unused;
-  assign unused = ^{cfg_i, s_addr, d_q_row, d_q_lane, q_done, dat_rd_rsp_data_i, wt_rd_rsp_data_i,
+  assign unused = ^{cfg_i, s_addr, d_q_row, d_q_lane, d_q_lane1, d_q_pair_row, q_done, dat_rd_rsp_data_i, wt_rd_rsp_data_i,
                     q_off, s_off, wm_row_q};
 `ifndef SYNTHESIS
   // Cover points for scripts/coverage.sh: the request and response phase sequencers, the held

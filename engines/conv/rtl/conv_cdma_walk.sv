@@ -6,9 +6,9 @@
 //     cube at dain_addr + n*batch_stride; CBUF holds the slices interleaved line-major as NVDLA
 //     (cdma-input-modes.md §4.2): slice h*N + n takes the rows of one line, so a "line" of the
 //     walk (line_o, lines_o = H*N) is a slice. N = 1: slice = line.
-//   * direct mode: the cube as CSC sees it (in_w x in_h x in_c); atom (h, a, w) goes to data row
-//     h*NB*W + (a / ApB)*W + w, lane a mod ApB (NB channel blocks of AtomicC, ApB atoms per
-//     block);
+//   * direct mode: the cube as CSC sees it (in_w x in_h x in_c); atom (h, a, w) goes where
+//     NVDLA's CBUF entry packing puts it (conv_pkg::dc_place): slice h at h*EPS, whole groups
+//     of a row's atoms at g*W + w, the last partial group shared by 2 or 4 positions;
 //   * Winograd (cfg.wino): the cube CDMA's D_DATAIN_SIZE_0/1 describe, placed into the padded,
 //     channel-extended cube CSC's tiles read: (h + PAD_TOP, w + PAD_LEFT) = (ye*sy + py,
 //     xe*sx + px) with the CDMA stride (sx, sy in {1, 2}) and phase (py, px); extended channel
@@ -20,10 +20,11 @@
 //   * pairs (PairData): the current atom and the next of the line (x + 1, same a) are
 //     consecutive in memory; where they are walked as one step, pair_o is set (one two-atom read
 //     on a 512-bit port, docs/DMA.md "The port"): x even and x + 1 < W (Winograd: at stride 1,
-//     both needed). Direct mode: the two land in rows row_o and row_o + 1, same lane. Winograd:
-//     xe even, lanes (2*(ye mod 2), +1) of one row; xe odd, lane 2*(ye mod 2) + 1 of row_o and
-//     lane 2*(ye mod 2) of row_o + 1. The walk is the same on the request and the response side,
-//     so both see the same pairs.
+//     both needed). The second atom goes to lane lane1_o of row_o where pair_row_o is set, else
+//     of row_o + 1. Direct mode: rows row_o and row_o + 1, same lane; in a shared entry, one
+//     row, lane + A / 2^s. Winograd: xe even, lanes (2*(ye mod 2), +1) of one row; xe odd, lane
+//     2*(ye mod 2) + 1 of row_o and lane 2*(ye mod 2) of row_o + 1. The walk is the same on the
+//     request and the response side, so both see the same pairs.
 module conv_cdma_walk #(
   parameter int unsigned AtomLog2     = 3,
   parameter int unsigned AtomicC      = 8,
@@ -50,13 +51,14 @@ module conv_cdma_walk #(
   output logic               skip_o,       // Winograd: the current atom is not needed
   output logic [63:0]        addr_o,       // memory address of the current atom
   output logic [RowW-1:0]    row_o,        // CBUF data row and lane of the current atom
-  output logic [LaneW-1:0]   lane_o
+  output logic [LaneW-1:0]   lane_o,
+  output logic               pair_row_o,   // a pair's second atom goes to row_o too
+  output logic [LaneW-1:0]   lane1_o       // its lane
 );
-  localparam int unsigned CLog2 = $clog2(AtomicC);
+  localparam logic [1:0]  ALog2 = 2'($clog2(RowAtoms));  // atoms per CBUF entry (log2)
 
   logic        wino, int16, sx2, sy2;
-  logic [13:0] width, chans, atoms, blocks, wb;
-  logic [1:0]  apb_log2;
+  logic [13:0] width, chans, atoms, wb;
   logic [14:0] c_bytes;
   assign wino     = SupportWino && cfg_i.wino;
   assign int16    = SupportInt16 && cfg_i.int16;
@@ -67,8 +69,6 @@ module conv_cdma_walk #(
   assign sy2      = cfg_i.src_stride_y == 4'd2;
   assign c_bytes  = int16 ? {chans, 1'b0} : {1'b0, chans};
   assign atoms    = 14'((c_bytes + 15'(AtomBytes - 1)) >> AtomLog2);
-  assign blocks   = 14'((15'(cfg_i.in_c) + 15'(AtomicC - 1)) >> CLog2);
-  assign apb_log2 = 2'(CLog2 + 32'(int16) - AtomLog2);
   assign wb       = (cfg_i.out_w >> 1) + 14'd1;
 
   // Row strides (per line / line pair, per channel block), fixed for the layer.
@@ -80,7 +80,7 @@ module conv_cdma_walk #(
         line_rows_q <= (28'(atoms) << (32'(sx2) + 32'(sy2))) * 28'(wb);
       end else begin
         blk_rows_q  <= 28'(cfg_i.in_w);
-        line_rows_q <= 28'(blocks) * 28'(cfg_i.in_w);
+        line_rows_q <= conv_pkg::dc_eps(atoms, cfg_i.in_w, ALog2);
       end
     end
   end
@@ -132,7 +132,7 @@ module conv_cdma_walk #(
 
   // Winograd: position in the padded cube, then extended position and phase.
   logic [14:0] yp, xp;
-  logic [13:0] ye, xe, ye_half, xe_half, a_blk;
+  logic [13:0] ye, xe, ye_half, xe_half;
   logic        py, px;
   assign yp      = 15'(h_q) + 15'(cfg_i.src_pad_top);
   assign xp      = 15'(x_q) + 15'(cfg_i.src_pad_left);
@@ -142,7 +142,6 @@ module conv_cdma_walk #(
   assign px      = sx2 && xp[0];
   assign ye_half = ye >> 1;
   assign xe_half = xe >> 1;
-  assign a_blk   = a_q >> apb_log2;
   assign skip_o  = wino && (15'(ye) >= 15'(cfg_i.out_h) + 15'd2 || 15'(xe) >= 15'(cfg_i.out_w) + 15'd2);
   if (PairData) begin : g_pair
     assign pair_o = x_q + 14'd1 < width && !x_q[0] &&
@@ -152,19 +151,27 @@ module conv_cdma_walk #(
   end
 
   logic [27:0] row, cb;
+  conv_pkg::dc_place_t place;
+  logic [1:0]  share;  // direct: log2 of the positions sharing the current atom's entry
+  assign place = conv_pkg::dc_place(atoms, a_q, x_q, width, ALog2);
+  assign share = (a_q >> ALog2) == (atoms >> ALog2) ? conv_pkg::dc_share_log2(atoms, ALog2) : 2'd0;
   always_comb begin
     if (wino) begin
-      cb     = ((28'(py) << sx2) + 28'(px)) * 28'(atoms) + 28'(a_q);
-      row    = 28'(ye_half) * line_rows_q + cb * blk_rows_q + 28'(xe_half);
-      lane_o = LaneW'({ye[0], xe[0]});
+      cb         = ((28'(py) << sx2) + 28'(px)) * 28'(atoms) + 28'(a_q);
+      row        = 28'(ye_half) * line_rows_q + cb * blk_rows_q + 28'(xe_half);
+      lane_o     = LaneW'({ye[0], xe[0]});
+      pair_row_o = !xe[0];
+      lane1_o    = xe[0] ? lane_o - 1'b1 : lane_o + 1'b1;
     end else begin
-      cb     = 28'(a_blk);
-      row    = 28'(ln_q) * line_rows_q + cb * blk_rows_q + 28'(x_q);
-      lane_o = LaneW'(a_q & ((14'd1 << apb_log2) - 14'd1));
+      cb         = '0;
+      row        = 28'(ln_q) * line_rows_q + place.row;
+      lane_o     = LaneW'(place.lane);
+      pair_row_o = share != 2'd0;
+      lane1_o    = LaneW'(place.lane + 2'(3'(RowAtoms) >> share));
     end
   end
   assign row_o = RowW'(row);
 
   logic unused;
-  assign unused = ^{cfg_i, row};
+  assign unused = ^{cfg_i, row, cb, blk_rows_q};
 endmodule

@@ -364,10 +364,12 @@ module conv_core #(
   logic [LenW-1:0]     cdat_req_len, cwt_req_len;
   logic [DmaBits-1:0]  cdat_rsp_data, cwt_rsp_data;
 
+  logic [5:0] img_nan, img_inf;  // fp16 image input: NaN / Inf halves CDMA fetched (conv_cdma_img_pack)
   conv_cdma #(
     .AtomLog2      (AtomLog2),
     .AtomicC       (AtomicC),
     .SupportInt16  (SupportInt16),
+    .SupportFp16   (SupportFp16),
     .CbufRows      (CbufRows),
     .WtRdSlots     (WtRdSlots),
     .GroupKernels  (NumOut),
@@ -417,7 +419,9 @@ module conv_core #(
     .wt_written_o      (wt_written),
     .dat_done_pulse_o  (dat_done_pulse),
     .wt_done_pulse_o   (wt_done_pulse),
-    .fetch_done_o      (fetch_done)
+    .fetch_done_o      (fetch_done),
+    .img_nan_o         (img_nan),
+    .img_inf_o         (img_inf)
   );
 
   // CDMA's two read clients, each through its DMA read engine (reads in flight, in-order
@@ -478,12 +482,14 @@ module conv_core #(
   logic [2:0][FpCntW-1:0]      fp_nan, fp_inf;
   logic [3:0][31:0]            fp_inc;
   if (SupportFp16) begin : g_fp16_in
+    // Feature data is counted and flushed as it enters CBUF; image input where CDMA fetches it
+    // (conv_cdma_img_pack: fp16 formats only, pads never).
     logic flush;
-    assign flush = cfg.fp16 && cfg.nan_to_zero;
+    assign flush = cfg.fp16 && cfg.nan_to_zero && !cfg.img;
     always_comb begin
       fp_hmask = '0;
       for (int unsigned h = 0; h < FpHalves; h++) begin
-        fp_hmask[0][h] = dat_we && dat_wmask[h / (AtomBits / 16)];
+        fp_hmask[0][h] = dat_we && !cfg.img && dat_wmask[h / (AtomBits / 16)];
         fp_hmask[1][h] = dat_wnext && dat_wmask1[h / (AtomBits / 16)];
         fp_hmask[2][h] = wt_we && !wt_wmb && wt_wmask[h / (AtomBits / 16)];
       end
@@ -521,9 +527,9 @@ module conv_core #(
       else if (start) pad_done_q <= 1'b0;
       else if (running_q) pad_done_q <= 1'b1;
     end
-    assign fp_inc[0] = 32'(fp_nan[0]) + 32'(fp_nan[1]) +
+    assign fp_inc[0] = 32'(fp_nan[0]) + 32'(fp_nan[1]) + 32'(img_nan) +
                        ((pad_pulse && dla_fp_pkg::fp16_is_nan(cfg.src_pad_value[14:0])) ? pad_cnt : 32'd0);
-    assign fp_inc[1] = 32'(fp_inf[0]) + 32'(fp_inf[1]) +
+    assign fp_inc[1] = 32'(fp_inf[0]) + 32'(fp_inf[1]) + 32'(img_inf) +
                        ((pad_pulse && dla_fp_pkg::fp16_is_inf(cfg.src_pad_value[14:0])) ? pad_cnt : 32'd0);
     assign fp_inc[2] = 32'(fp_nan[2]);
     assign fp_inc[3] = 32'(fp_inf[2]);
@@ -541,7 +547,7 @@ module conv_core #(
     assign fp_nan       = '0;
     assign fp_inf       = '0;
     assign fp_inc       = '0;
-    assign unused_fp    = ^{fp_hmask, fp_nan, fp_inf, fp_inc, cfg.nan_to_zero};
+    assign unused_fp    = ^{fp_hmask, fp_nan, fp_inf, fp_inc, cfg.nan_to_zero, img_nan, img_inf};
     assign dat_wdata_c  = dat_wdata;
     assign dat_wdata1_c = dat_wdata1;
     assign fp_cnt       = '0;
@@ -584,6 +590,7 @@ module conv_core #(
   logic                 mac_dat_valid, mac_dat_ready, mac_stripe_st, mac_stripe_end, mac_channel_end;
 
   conv_csc #(
+    .AtomLog2    (AtomLog2),
     .AtomicC     (AtomicC),
     .NumCells    (NumCells),
     .SupportInt16(SupportInt16),

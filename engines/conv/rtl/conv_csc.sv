@@ -36,6 +36,7 @@
 // conv_cdma_walk; PAD_VALUE outside the input, CDMA's padding) through the PRA (wino_pra_tile
 // per channel, PRA_TRUNCATE), lane 4*p + ch.
 module conv_csc #(
+  parameter int unsigned AtomLog2     = 3,  // memory atom bytes (log2): the CBUF entry packing
   parameter int unsigned AtomicC      = 8,
   parameter int unsigned NumCells     = 8,
   parameter bit          SupportInt16 = 1'b0,
@@ -52,7 +53,8 @@ module conv_csc #(
   localparam int unsigned KernPerCell = SupportInt16 ? 2 : 1,
   localparam int unsigned NumOut      = NumCells * KernPerCell,
   localparam int unsigned CellW       = NumCells > 1 ? $clog2(NumCells) : 1,
-  localparam int unsigned RowW        = $clog2(CbufRows)
+  localparam int unsigned RowW        = $clog2(CbufRows),
+  localparam int unsigned RowAtoms    = WordW / (8 << AtomLog2)
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -121,12 +123,20 @@ module conv_csc #(
   assign npos     = 28'(e_out_w) * 28'(e_out_h);
   assign nent     = npos * (28'(cfg_i.batch_m1) + 28'd1);  // stripe entries of a kernel group
 
+  // direct: memory atoms per position and per channel block (log2), atoms per CBUF entry (log2)
+  localparam logic [1:0] ALog2 = 2'($clog2(RowAtoms));
+  logic [13:0] atoms;
+  logic [1:0]  apb_log2;
+  assign atoms    = 14'(((int16 ? {cfg_i.in_c, 1'b0} : {1'b0, cfg_i.in_c}) + 15'((1 << AtomLog2) - 1)) >> AtomLog2);
+  assign apb_log2 = 2'(CLog2 + 32'(int16) - AtomLog2);
+
   logic [27:0] positions_q, nbw_q;
   logic [10:0] rs_q;  // R*S
   always_ff @(posedge clk_i) begin
     if (start_i) begin
       positions_q <= nent;
-      nbw_q       <= 28'(blocks) * 28'(cfg_i.in_w);
+      // direct: NVDLA's entries per slice; W-fold: its own rows, G blocks x Wf (docs/WFOLD.md)
+      nbw_q       <= cfg_i.wfold ? 28'(blocks) * 28'(cfg_i.in_w) : conv_pkg::dc_eps(atoms, cfg_i.in_w, ALog2);
       rs_q        <= 11'(e_kern_h) * 11'(e_kern_w);
     end
   end
@@ -488,7 +498,13 @@ module conv_csc #(
   assign in_range = hi >= 0 && hi < $signed(20'(cfg_i.in_h)) && wi >= 0 && wi < $signed(20'(cfg_i.in_w));
   logic signed [23:0] slice;  // CBUF slice of (hi, batch): hi*N + n
   assign slice = $signed(24'(hi) * (24'(cfg_i.batch_m1) + 24'd1)) + $signed(24'(dn_q));
-  assign drow = 32'(slice) * 32'(nbw_q) + 32'(db_q) * 32'(cfg_i.in_w) + 32'(wi);
+  // direct: block db's first atom where NVDLA's entry packing put it (conv_pkg::dc_place)
+  conv_pkg::dc_place_t dplace;
+  logic [1:0]          dlane;  // the block's first lane in the row
+  assign dplace = conv_pkg::dc_place(atoms, db_q << apb_log2, 14'(wi), cfg_i.in_w, ALog2);
+  assign dlane  = cfg_i.wfold ? 2'd0 : dplace.lane;
+  assign drow   = 32'(slice) * 32'(nbw_q)
+                + (cfg_i.wfold ? 32'(db_q) * 32'(cfg_i.in_w) + 32'(wi) : 32'(dplace.row));
   // Image input (cfg.img): the atom is a window of one line, or of E lines with post-extension
   // (conv_csc_img, two ports per line).
   localparam int unsigned ImgLines = DatRdPorts / 2;
@@ -509,11 +525,18 @@ module conv_csc #(
     end
   end
 
-  logic [WordW-1:0] d_atom8, direct_data;
+  logic [WordW-1:0] d_atom8, direct_data, d_row;
+  // the block's lanes moved down to lane 0 (constant shifts, one per lane)
+  always_comb begin
+    d_row = dat_rdata_i[0];
+    for (int unsigned l = 1; l < RowAtoms; l++) begin
+      if (dlane == 2'(l)) d_row = dat_rdata_i[0] >> (l * (8 << AtomLog2));
+    end
+  end
   always_comb begin
     d_atom8 = '0;
     for (int unsigned j = 0; j < AtomicC; j++) begin
-      if (14'(j) < d_cpb) d_atom8[8*j +: 8] = in_range ? dat_rdata_i[0][8*j +: 8] : cfg_i.pad_value[7:0];
+      if (14'(j) < d_cpb) d_atom8[8*j +: 8] = in_range ? d_row[8*j +: 8] : cfg_i.pad_value[7:0];
     end
   end
   if (SupportInt16) begin : g_dat16
@@ -521,7 +544,7 @@ module conv_csc #(
     always_comb begin
       d_atom16 = '0;
       for (int unsigned j = 0; j < AtomicC; j++) begin
-        if (14'(j) < d_cpb) d_atom16[16*j +: 16] = in_range ? dat_rdata_i[0][16*j +: 16] : cfg_i.pad_value;
+        if (14'(j) < d_cpb) d_atom16[16*j +: 16] = in_range ? d_row[16*j +: 16] : cfg_i.pad_value;
       end
     end
     assign direct_data = int16 ? d_atom16 : d_atom8;

@@ -138,6 +138,57 @@ package conv_pkg;
     pix_fmt = d;
   endfunction
 
+  // NVDLA's CBUF entry packing for direct convolution (conv-pipeline.md §2.3 and §3, NVIDIA's C
+  // model DirectConvDataResponseSequencerCommon): a position's N memory atoms fill entries of
+  // A = 2^a_log2 atoms. Whole groups of A atoms go to entry g*W + w of the slice; the last
+  // r = N mod A atoms share one entry among 2^s positions (s = 0 for r > A/2, 1 for r > A/4,
+  // else 2), position w from lane (w mod 2^s) * A / 2^s. CDMA writes and CSC reads by this rule.
+  function automatic logic [1:0] dc_share_log2(input logic [13:0] atoms, input logic [1:0] a_log2);
+    logic [13:0] r, half;
+    r    = atoms & ((14'd1 << a_log2) - 14'd1);
+    half = (14'd1 << a_log2) >> 1;
+    if (r == '0 || r > half) dc_share_log2 = 2'd0;
+    else if (r > (half >> 1)) dc_share_log2 = 2'd1;
+    else dc_share_log2 = 2'd2;
+  endfunction
+
+  // CBUF entries of one slice (one line of one batch): NVDLA's ENTRY_PER_SLICE
+  function automatic logic [27:0] dc_eps(input logic [13:0] atoms, input logic [13:0] width,
+                                         input logic [1:0] a_log2);
+    logic [1:0]  s;
+    logic        rest;
+    logic [13:0] q;
+    logic [14:0] shared;
+    s      = dc_share_log2(atoms, a_log2);
+    rest   = (atoms & ((14'd1 << a_log2) - 14'd1)) != '0;
+    q      = atoms >> a_log2;
+    shared = (15'(width) + (15'd1 << s) - 15'd1) >> s;
+    dc_eps = 28'(q) * 28'(width) + (rest ? 28'(shared) : 28'd0);
+  endfunction
+
+  typedef struct packed {
+    logic [27:0] row;   // entry within the slice
+    logic [1:0]  lane;  // atom lane within the entry
+  } dc_place_t;
+
+  // Where atom `a` of position `w` lies in its slice: a dc_place_t (30 bits)
+  function automatic logic [29:0] dc_place(input logic [13:0] atoms, input logic [13:0] a,
+                                         input logic [13:0] w, input logic [13:0] width,
+                                         input logic [1:0] a_log2);
+    dc_place_t   p;
+    logic [13:0] g, ws;
+    logic [1:0]  s, lane;
+    logic        shared;
+    g      = a >> a_log2;
+    lane   = 2'(a & ((14'd1 << a_log2) - 14'd1));
+    shared = g == (atoms >> a_log2);  // the last, partial group
+    s      = shared ? dc_share_log2(atoms, a_log2) : 2'd0;
+    ws     = w >> s;
+    p.row    = 28'(g) * 28'(width) + 28'(ws);
+    p.lane   = lane + 2'((w & ((14'd1 << s) - 14'd1)) << (a_log2 - s));
+    dc_place = p;
+  endfunction
+
   // Stripe length for `left` positions still to issue (conv-pipeline.md §5): the upper limit
   // while at least two full stripes remain, the lower limit while more than one, then the rest.
   function automatic logic [27:0] stripe_len(input logic [27:0] left, input logic [27:0] lower,

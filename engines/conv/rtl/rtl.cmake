@@ -107,12 +107,12 @@ dla_rtl_checks(NAME conv_csc_wino TOP conv_csc NO_LINT SYNTH_FULL_ONLY
                        ${DLA_ENGINES_DIR}/wino/rtl/wino_pra_tile.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_csc_img.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_csc_img_wt.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_csc_wdec.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_csc.sv
                PARAMS ${CONV_NV_FULL_WINO} NumCells=16 CbufRows=4096 StripeLower=16 StripeUpper=32)
 dla_rtl_checks(NAME conv_cdma_wino TOP conv_cdma NO_LINT SYNTH_FULL_ONLY
-               SOURCES common/dla_sat.sv common/dla_sshift_sat.sv common/nvdla_regs_pkg.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_pkg.sv
+               SOURCES ${FP_SOURCES} prim/dla_fp16_count.sv common/dla_sat.sv common/dla_sshift_sat.sv common/nvdla_regs_pkg.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_pkg.sv
                        prim/dla_fifo.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_cvt_elem.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_cvt.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_walk.sv
                        ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_fold_walk.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_fold_row.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_img_walk.sv
                        ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_img_pack.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma.sv
                PARAMS ${CONV_NV_FULL_WINO} AtomLog2=5 CbufRows=4096 GroupKernels=32
-                      StripeLower=16 StripeUpper=32 DmaAtoms=2)
+                      StripeLower=16 StripeUpper=32 DmaAtoms=2 "SupportFp16=1'b1")
 # Compressed weights (docs/CDMA_MODES.md §2 "RTL"): CSC's decompressor in CI at 16-byte cells,
 # int8 and int16 (3.3k cells, about 5 CPU-s); at nv_full's 128 bytes inside synth:conv_csc_wino.
 dla_rtl_checks(NAME conv_csc_wdec TOP conv_csc_wdec SOURCES ${DLA_ENGINES_DIR}/conv/rtl/conv_csc_wdec.sv
@@ -125,7 +125,7 @@ dla_rtl_checks(NAME conv_cdma_fold_walk TOP conv_cdma_fold_walk
 dla_rtl_checks(NAME conv_cdma_fold_row TOP conv_cdma_fold_row SOURCES ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_fold_row.sv
                PARAMS AtomLog2=5 AtomicC=64 "SupportInt16=1'b1")
 dla_rtl_checks(NAME conv_cdma_wfold TOP conv_cdma NO_LINT SYNTH_FULL_ONLY
-               SOURCES common/dla_sat.sv common/dla_sshift_sat.sv common/nvdla_regs_pkg.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_pkg.sv
+               SOURCES ${FP_SOURCES} prim/dla_fp16_count.sv common/dla_sat.sv common/dla_sshift_sat.sv common/nvdla_regs_pkg.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_pkg.sv
                        prim/dla_fifo.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_cvt_elem.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_cvt.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_walk.sv
                        ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_fold_walk.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_fold_row.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_img_walk.sv
                        ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_img_pack.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma.sv

@@ -19,8 +19,10 @@ module sdp_core #(
   parameter int unsigned Lanes    = 1,  // elements per cycle (power of 2, <= lanes of an atom)
   parameter int unsigned RdSlots  = 8,  // reads in flight per operand stream (docs/DMA.md sizing)
   parameter bit          SupportFp16 = 1'b0,  // fp16 processing (NVDLA v1, nv_full)
+  parameter int unsigned FetchAtoms = 1,  // atoms a read fetches: the port's beat (sdp_rdma)
   localparam int unsigned AtomBytes = 1 << AtomLog2,
-  localparam int unsigned AtomBits  = 8 * AtomBytes
+  localparam int unsigned AtomBits  = 8 * AtomBytes,
+  localparam int unsigned FetchBits = AtomBits * FetchAtoms
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -32,13 +34,13 @@ module sdp_core #(
   input  logic [31:0]           csb_req_wdata_i,
   output logic                  csb_rsp_valid_o,
   output logic [31:0]           csb_rsp_rdata_o,
-  // DMA read: one atom per request, responses in order
+  // DMA read: FetchAtoms consecutive atoms per request (aligned), responses in order
   output logic                  dma_rd_req_valid_o,
   input  logic                  dma_rd_req_ready_i,
   output logic [63:0]           dma_rd_req_addr_o,
   input  logic                  dma_rd_rsp_valid_i,
   output logic                  dma_rd_rsp_ready_o,
-  input  logic [AtomBits-1:0]   dma_rd_rsp_data_i,
+  input  logic [FetchBits-1:0]  dma_rd_rsp_data_i,
   // DMA write: one atom per request, byte mask
   output logic                  dma_wr_req_valid_o,
   input  logic                  dma_wr_req_ready_i,
@@ -147,9 +149,10 @@ module sdp_core #(
   logic [4:0]             st_n;
   logic [Lanes-1:0][15:0] st_in, st_bs_alu, st_bs_mul, st_bn_alu, st_bn_mul, st_ew_alu, st_ew_mul;
   sdp_rdma #(
-    .AtomLog2(AtomLog2),
-    .Lanes   (Lanes),
-    .RdSlots (RdSlots)
+    .AtomLog2  (AtomLog2),
+    .Lanes     (Lanes),
+    .RdSlots   (RdSlots),
+    .FetchAtoms(FetchAtoms)
   ) u_rdma (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),

@@ -8,12 +8,18 @@
 // onto the DMA read port and routes the in-order responses back. A step is offered to the
 // datapath (dp_valid_o) when every new atom it needs has arrived, with its lanes' input and
 // operand values picked from the atoms; the atoms it takes stay held for the steps after it.
+// A read fetches a block of FetchAtoms consecutive atoms, aligned to its size (nv_full: two, its
+// 512-bit port's beat, docs/DMA.md "The port"): a stream held there serves the next position's
+// atom from the same read. A step's lanes still lie in one memory atom (the next atom of a
+// surface is the next position, not the next channels).
 module sdp_rdma #(
-  parameter int unsigned AtomLog2 = 3,
-  parameter int unsigned Lanes    = 1,
-  parameter int unsigned RdSlots  = 8,
-  localparam int unsigned AtomBits = 8 << AtomLog2,
-  localparam int unsigned CntW     = $clog2(Lanes + 1)
+  parameter int unsigned AtomLog2   = 3,
+  parameter int unsigned Lanes      = 1,
+  parameter int unsigned RdSlots    = 8,
+  parameter int unsigned FetchAtoms = 1,  // atoms a read fetches (1 or 2)
+  localparam int unsigned FetchLog2 = AtomLog2 + $clog2(FetchAtoms),
+  localparam int unsigned FetchBits = 8 << FetchLog2,
+  localparam int unsigned CntW      = $clog2(Lanes + 1)
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -31,13 +37,13 @@ module sdp_rdma #(
   input  logic                   last_i,
   output logic [CntW-1:0]        cnt_o,
   output logic                   step_o,
-  // DMA read: one atom per request, responses in order
+  // DMA read: one block of FetchAtoms atoms per request (aligned), responses in order
   output logic                   dma_rd_req_valid_o,
   input  logic                   dma_rd_req_ready_i,
   output logic [63:0]            dma_rd_req_addr_o,
   input  logic                   dma_rd_rsp_valid_i,
   output logic                   dma_rd_rsp_ready_o,
-  input  logic [AtomBits-1:0]    dma_rd_rsp_data_i,
+  input  logic [FetchBits-1:0]   dma_rd_rsp_data_i,
   // the next step, to the datapath (dp_take_i: it takes the step; only while dp_valid_o)
   output logic                   dp_valid_o,
   input  logic                   dp_take_i,
@@ -66,12 +72,12 @@ module sdp_rdma #(
   assign cfg = cfg_i;
 
   // ---------------------------------------------------------------- operand fetch (walker)
-  // Streams: 0 MRDMA (input), 1 BRDMA, 2 NRDMA, 3 ERDMA. The walker keeps the tag of the atom
-  // each stream read last: a step whose lane-0 atom differs reads it.
+  // Streams: 0 MRDMA (input), 1 BRDMA, 2 NRDMA, 3 ERDMA. The walker keeps the tag of the block
+  // each stream read last: a step whose lane-0 block differs reads it.
   localparam int unsigned NStreams = 4;
   logic [NStreams-1:0]          need, miss, wv_q, push;
   logic [NStreams-1:0][63:0]    elem_addr, wtag_q;
-  logic [NStreams-1:0][63:0]    tag;
+  logic [NStreams-1:0][63:0]    tag, atom;  // lane 0's block and memory atom
   logic [NStreams-1:0][1:0]     eb_log2;  // bytes per stored element (operand: size x 2 if BOTH)
   logic [NStreams-1:0]          size2, both;
   logic [CntW-1:0]              cnt;
@@ -131,7 +137,8 @@ module sdp_rdma #(
 
   // Lane j of a step is channel c_cur + j: inside a Lanes-aligned group its bytes follow lane
   // 0's in every stream (elements are size-aligned, so a value never straddles two atoms). A
-  // step takes the leading lanes whose bytes lie in lane 0's atom of every stream it needs.
+  // step takes the leading lanes whose bytes lie in lane 0's memory atom of every stream it
+  // needs (so in its block too).
   logic [NStreams-1:0][Lanes-1:0] lane_same;
   logic [Lanes-1:0]               lane_ok;
   for (genvar k = 0; k < NStreams; k++) begin : g_lane_k
@@ -139,9 +146,10 @@ module sdp_rdma #(
       logic [63:0] a, m;
       assign a               = elem_addr[k] + (64'(j) << eb_log2[k]);
       assign m               = a + (both[k] ? (size2[k] ? 64'd2 : 64'd1) : 64'd0);
-      assign lane_same[k][j] = !need[k] || ((a >> AtomLog2) == tag[k] && (m >> AtomLog2) == tag[k]);
+      assign lane_same[k][j] = !need[k] || ((a >> AtomLog2) == atom[k] && (m >> AtomLog2) == atom[k]);
     end
-    assign tag[k]  = elem_addr[k] >> AtomLog2;
+    assign atom[k] = elem_addr[k] >> AtomLog2;
+    assign tag[k]  = elem_addr[k] >> FetchLog2;
     assign miss[k] = need[k] && !(wv_q[k] && wtag_q[k] == tag[k]);
   end
   for (genvar j = 0; j < Lanes; j++) begin : g_lane_ok
@@ -170,8 +178,8 @@ module sdp_rdma #(
   logic [NStreams-1:0]                eng_rsp_ready, eng_mem_rsp_valid, eng_mem_rsp_ready;
   logic [NStreams-1:0][63:0]          eng_req_addr, rd_addr;
   logic [NStreams-1:0][1:0]           rq_level;
-  logic [NStreams-1:0][AtomBits-1:0]  eng_rsp_data;
-  logic [AtomBits-1:0]                mem_rsp_data;  // every engine takes the port's data
+  logic [NStreams-1:0][FetchBits-1:0] eng_rsp_data;
+  logic [FetchBits-1:0]               mem_rsp_data;  // every engine takes the port's data
   for (genvar k = 0; k < NStreams; k++) begin : g_eng
     assign push[k]              = wk_fire && miss[k];
     dla_fifo #(
@@ -182,7 +190,7 @@ module sdp_rdma #(
       .rst_ni     (rst_ni),
       .in_valid_i (push[k]),
       .in_ready_o (rq_ready[k]),
-      .in_data_i  (tag[k] << AtomLog2),
+      .in_data_i  (tag[k] << FetchLog2),
       .out_valid_o(rd_valid[k]),
       .out_ready_i(rd_ready[k]),
       .out_data_o (rd_addr[k]),
@@ -190,7 +198,7 @@ module sdp_rdma #(
     );
     dla_dma_rd #(
       .AddrWidth  (64),
-      .DataWidth  (AtomBits),
+      .DataWidth  (FetchBits),
       .MaxInFlight(RdSlots)
     ) u_rd (
       .clk_i          (clk_i),
@@ -211,7 +219,7 @@ module sdp_rdma #(
   end
   dla_dma_rd_mux #(
     .N       (NStreams),
-    .DataW   (AtomBits),
+    .DataW   (FetchBits),
     .TagDepth(IdDepth)
   ) u_rd_mux (
     .clk_i        (clk_i),
@@ -235,7 +243,7 @@ module sdp_rdma #(
   // datapath). `fresh`: the step takes the next response of that stream.
   typedef struct packed {
     logic [NStreams-1:0]               fresh;
-    logic [NStreams-1:0][AtomLog2-1:0] off;  // lane 0's byte in the stream's atom
+    logic [NStreams-1:0][FetchLog2-1:0] off;  // lane 0's byte in the stream's block
     logic                              need0;
     logic [CntW-1:0]                   cnt;
     logic [12:0]                       c;
@@ -250,7 +258,7 @@ module sdp_rdma #(
   logic [$clog2(RdSlots + 1)-1:0] desc_level;
   always_comb begin
     step_in.fresh  = miss;
-    for (int unsigned k = 0; k < NStreams; k++) step_in.off[k] = elem_addr[k][AtomLog2-1:0];
+    for (int unsigned k = 0; k < NStreams; k++) step_in.off[k] = elem_addr[k][FetchLog2-1:0];
     step_in.need0  = need[0];
     step_in.cnt    = cnt;
     step_in.c      = c_i;
@@ -296,7 +304,7 @@ module sdp_rdma #(
   // A step goes when every new atom it needs has arrived; the atoms it takes stay held for the
   // steps after it. The datapath reads a new atom straight from its engine in that cycle.
   logic [NStreams-1:0]               avail;
-  logic [NStreams-1:0][AtomBits-1:0] cdata_q, op_data;
+  logic [NStreams-1:0][FetchBits-1:0] cdata_q, op_data;
   for (genvar k = 0; k < NStreams; k++) begin : g_take
     assign avail[k]         = !st.fresh[k] || eng_rsp_valid[k];
     assign eng_rsp_ready[k] = dp_take_i && st.fresh[k];
@@ -318,21 +326,21 @@ module sdp_rdma #(
   assign dp_w_o      = st.w;
   assign dp_last_o   = st.last;
 
-  // Byte offsets of each lane in its streams' atoms (lanes of a step share lane 0's atom).
-  logic [NStreams-1:0][Lanes-1:0][AtomLog2-1:0] lane_off, lane_mul_off;
+  // Byte offsets of each lane in its streams' blocks (lanes of a step share lane 0's atom).
+  logic [NStreams-1:0][Lanes-1:0][FetchLog2-1:0] lane_off, lane_mul_off;
   for (genvar k = 0; k < NStreams; k++) begin : g_off_k
     for (genvar j = 0; j < Lanes; j++) begin : g_off_j
-      assign lane_off[k][j]     = st.off[k] + AtomLog2'(j << eb_log2[k]);
-      assign lane_mul_off[k][j] = lane_off[k][j] + (both[k] ? (size2[k] ? AtomLog2'(2) : AtomLog2'(1)) : '0);
+      assign lane_off[k][j]     = st.off[k] + FetchLog2'(j << eb_log2[k]);
+      assign lane_mul_off[k][j] = lane_off[k][j] + (both[k] ? (size2[k] ? FetchLog2'(2) : FetchLog2'(1)) : '0);
     end
   end
 
-  // Values of a lane from the held atoms (little endian, sign-extended).
-  function automatic logic signed [15:0] pick(input logic [AtomBits-1:0] atom,
-                                              input logic [AtomLog2-1:0] off, input logic two);
+  // Values of a lane from the held blocks (little endian, sign-extended).
+  function automatic logic signed [15:0] pick(input logic [FetchBits-1:0] block,
+                                              input logic [FetchLog2-1:0] off, input logic two);
     logic [7:0] lo, hi;
-    lo   = atom[8*off +: 8];
-    hi   = atom[8*(AtomLog2'(off + 1'b1)) +: 8];
+    lo   = block[8*off +: 8];
+    hi   = block[8*(FetchLog2'(off + 1'b1)) +: 8];
     pick = two ? $signed({hi, lo}) : 16'($signed(lo));
   endfunction
   for (genvar j = 0; j < Lanes; j++) begin : g_pick

@@ -676,7 +676,7 @@ TEST_CASE("image input refuses what NVDLA does not allow or the model does not r
   CHECK_THAT(with([](Words& w) { w.cdma[cd::D_MISC_CFG::offset] |= 1u << 8; w.csc[cs::D_MISC_CFG::offset] |= 1u << 8; }),
              Contains("CDMA IN_PRECISION is INT16 but PIXEL_FORMAT 12 (T_A8B8G8R8) is INT8"));
   CHECK_THAT(with([](Words& w) { w.cdma[cd::D_DATAIN_FORMAT::offset] = 1 | (5u << 8); }),
-             Contains("fp16 image input is not modelled yet"));
+             Contains("PIXEL_FORMAT 5 (T_R16_F) is an fp16 format, which needs PROC_PRECISION FP16"));
   CHECK_THAT(with([](Words& w) { w.cdma[cd::D_DATAIN_FORMAT::offset] = 1 | (36u << 8); }), Contains("PIXEL_FORMAT 36 is reserved"));
   CHECK_THAT(with([](Words& w) { w.cdma[cd::D_DATAIN_FORMAT::offset] = 1 | (28u << 8); }),
              Contains("DATAIN_CHANNEL+1 is 4 but PIXEL_FORMAT 28 (T_Y8___U8V8_N444) has 3 channels"));
@@ -871,4 +871,53 @@ TEST_CASE("worked example 3: the post-extended weight offsets", "[conv][image]")
   REQUIRE(image_hw_problems(c, nv_small()).size() == 1);
   CHECK(image_hw_problems(c, nv_small()).front().find("exists on nv_full only") != std::string::npos);
   CHECK(image_hw_problems(c, nv_full()).empty());
+}
+
+// fp16 image input (docs/FP16.md "Convolution: fp16 image input"): CDMA's converter into fp16 and
+// the fp16 formats, hand-worked values.
+TEST_CASE("fp16 image input: integer pixels convert through 17 bits into fp16 and fp16 pixels pass",
+          "[conv][image][fp16]") {
+  ConvConfig c;
+  c.precision = Precision::Fp16;
+  c.image.enabled = true;
+  c.image.pixel_format = 0;  // T_R8, unsigned
+  c.cvt.enabled = true;
+  c.cvt.offset = 128;
+  c.cvt.scale = 3;
+  c.cvt.truncate = 1;
+  // (200 - 128) x 3 >> 1 = 108 = 1.6875 x 2^6: exponent 21, mantissa 704
+  CHECK(image_convert(c, 200, 0) == 0x56c0);
+  // (0 - 128) x 3 >> 1 = -192 = -1.5 x 2^7
+  CHECK((image_convert(c, 0, 0) & 0xffff) == 0xda00);
+  // 17-bit saturation before the conversion: signed -128 - 100 = -228, x 700 = -159600 ->
+  // -65536, which fp16 holds only as its largest finite -65504 (NVIDIA's FpIntToFloat, never -Inf)
+  c.image.sign_override = true;
+  c.cvt.offset = 100;
+  c.cvt.scale = 700;
+  c.cvt.truncate = 0;
+  CHECK((image_convert(c, 0x80, 0) & 0xffff) == 0xfbff);
+  // and +65535 -> 65504 (0x7bff)
+  c.cvt.offset = -100;
+  CHECK((image_convert(c, 0x7f, 0) & 0xffff) == 0x7bff);
+  // round to nearest even past 2048: 2049 -> 2048 (0x6800), 2051 -> 2052 (0x6802)
+  c.image.sign_override = false;
+  c.cvt.offset = 0;
+  c.cvt.scale = 2049;
+  CHECK((image_convert(c, 1, 0) & 0xffff) == 0x6800);
+  c.cvt.scale = 2051;
+  CHECK((image_convert(c, 1, 0) & 0xffff) == 0x6802);
+  // the rounding shift before: (3 x 1) >> 1 = 1.5 -> 2 (half away from zero) = 0x4000
+  c.cvt.scale = 3;
+  c.cvt.truncate = 1;
+  CHECK((image_convert(c, 1, 0) & 0xffff) == 0x4000);
+  // fp16 formats pass unchanged, whatever the converter says: a NaN payload, -0, a denormal
+  c.image.pixel_format = 5;  // T_R16_F
+  for (const uint32_t v : {0x7e01u, 0x8000u, 0x0001u, 0x3c00u}) CHECK((image_convert(c, v, 0) & 0xffff) == v);
+  c.cvt.enabled = false;
+  CHECK((image_convert(c, 0xfc00u, 0) & 0xffff) == 0xfc00);
+  // an fp16 format needs PROC_PRECISION FP16
+  c.precision = Precision::Int16;
+  bool refused = false;
+  for (const auto& u : image_unsupported(c)) refused = refused || u.find("needs PROC_PRECISION FP16") != std::string::npos;
+  CHECK(refused);
 }

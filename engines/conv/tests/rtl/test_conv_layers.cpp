@@ -321,8 +321,8 @@ TEST_CASE("malformed conv layers are refused naming file, JSON pointer and rule"
       {"conv_cbuf_nvdla.json", "/input", "the layer does not fit in CBUF: the input needs 32 banks"},
       {"conv_cbuf_nvdla.json", "/input", "even for one output row (Split-H)"},
       {"conv_cbuf_rtl.json", "/input",
-       "the layer does not fit in this RTL's CBUF: the input needs 8192 rows (32 banks of 256 entries; this RTL stores "
-       "one position per entry where NVDLA packs it into 2048 entries"},
+       "the layer does not fit in this RTL's CBUF: the W-folded input needs 3998 rows in this RTL's layout (16 banks of "
+       "256 entries, where NVDLA's needs 1999 entries; docs/WFOLD.md)"},
       {"conv_cbuf_rtl.json", "/input", "even for one output row (Split-H)"},
       {"conv_weights_cbuf.json", "/weights",
        "one kernel group of weights 32 (8 kernels x 16384 bytes, 4096 per bank), more than nv_small's 32 banks"},
