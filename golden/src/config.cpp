@@ -77,4 +77,10 @@ std::vector<std::string> config_names() {
   return v;
 }
 
+std::string config_names_text() {
+  std::string s;
+  for (const HwConfig& c : all_configs()) s += (s.empty() ? "" : ", ") + c.name;
+  return s;
+}
+
 }  // namespace dla::golden

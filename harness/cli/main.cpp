@@ -101,7 +101,7 @@ po::options_description run_options() {
     ("mode", po::value<std::string>()->default_value("cross"), "cross (RTL vs golden), golden, rtl or cmod (NVIDIA's C model alone)")
     ("seed", po::value<uint64_t>(), "run seed (overrides the layer's); every random choice derives from it")
     ("stall", po::value<double>(), "back-pressure probability on every valid/ready port, 0..0.95")
-    ("config", po::value<std::string>(), "override the layer's configuration (nv_small, nv_large, nv_full)")
+    ("config", po::value<std::string>(), ("override the layer's configuration (" + dla::golden::config_names_text() + ")").c_str())
     ("rand-reset", po::value<int>()->default_value(0), "initial register values: 0 zero, 1 ones, 2 random (+verilator+rand+reset+N)")
     ("wave", po::value<std::string>(), "write an FST waveform to this file (.fst; its folder must exist)")
     ("wave-from", po::value<uint64_t>()->default_value(0), "first cycle dumped")
@@ -275,8 +275,9 @@ RunOptions run_options_from(const po::variables_map& vm) {
 po::options_description import_options() {
   po::options_description d("import options");
   d.add_options()("config", po::value<std::string>(),
-                  "configuration whose register map the names resolve in (nv_small, nv_large, nv_full); default: "
-                  "the trace's own (docs/TRACES.md \"Configuration\")");
+                  ("configuration whose register map the names resolve in (" + dla::golden::config_names_text() +
+                   "); default: the trace's own (docs/TRACES.md \"Configuration\")")
+                      .c_str());
   return d;
 }
 
@@ -289,7 +290,7 @@ po::options_description validate_options() {
 
 const dla::golden::HwConfig& cfg_config(const std::string& n) {
   const auto* c = dla::golden::find_config(n);
-  if (c == nullptr) throw InputError("--config", "", "unknown configuration \"" + n + "\" (nv_small, nv_large, nv_full)");
+  if (c == nullptr) throw InputError("--config", "", "unknown configuration \"" + n + "\" (" + dla::golden::config_names_text() + ")");
   return *c;
 }
 

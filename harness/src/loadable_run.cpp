@@ -213,7 +213,7 @@ RunResult run_loadable(const std::filesystem::path& file, const RunOptions& opt,
   const Loadable l = read_loadable(file);
   const std::string config_name = opt.config.value_or(default_config_for(file));
   const golden::HwConfig* hw = golden::find_config(config_name);
-  if (hw == nullptr) throw InputError("--config", config_name, "unknown configuration (nv_small, nv_large, nv_full)");
+  if (hw == nullptr) throw InputError("--config", config_name, "unknown configuration (" + golden::config_names_text() + ")");
   const Plan plan = plan_loadable(l, *hw, lo.inputs, lo.scaling);
   if (lo.dimg && !plan.output_tensor) {
     throw InputError("--dimg", lo.dimg->string(), "the loadable binds no output tensor (no memory with the OUTPUT flag)");

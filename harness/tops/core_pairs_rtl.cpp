@@ -32,11 +32,8 @@
 #include <vector>
 
 #include "Vbdma_nv_full.h"
-#include "Vcdp_nv_full.h"
-#include "Vcdp_nv_small.h"
-#include "Vnvdla_core_nv_full.h"
-#include "Vnvdla_core_nv_small.h"
 #include "Vrubik_nv_full.h"
+#include "dla_rtl_models.hpp"
 #include "harness/errors.hpp"
 #include "harness/regdb.hpp"
 #include "harness/rtl_device.hpp"
@@ -319,7 +316,7 @@ std::unique_ptr<Device> make_core_rubik_rtl_device(const std::vector<std::string
     throw InputError("--config", "", fmt::format("{}: the RUBIK RTL moves 32-byte atoms, this configuration {}",
                                                  cfg.name, cfg.atom_bytes));
   }
-  return std::make_unique<CoreWithDevice<Vnvdla_core_nv_full, Vrubik_nv_full>>(
+  return std::make_unique<CoreWithDevice<rtl_models::nv_full::nvdla_core, Vrubik_nv_full>>(
       cfg, device_options(opt), runs_sdp(blocks),
       SecondTop{"nvdla_rubik_top", ".rubik", {"RBK"}, "RUBIK", make_rubik_guard(cfg)});
 }
@@ -332,23 +329,21 @@ std::unique_ptr<Device> make_core_bdma_rtl_device(const std::vector<std::string>
   BdmaGuardHooks g = make_bdma_guard(cfg);
   SecondTop bdma{"nvdla_bdma_top", ".bdma", {"BDMA"}, "BDMA", std::move(g.write), std::move(g.waited),
                  std::move(g.waited_any)};
-  return std::make_unique<CoreWithDevice<Vnvdla_core_nv_full, Vbdma_nv_full>>(cfg, device_options(opt),
+  return std::make_unique<CoreWithDevice<rtl_models::nv_full::nvdla_core, Vbdma_nv_full>>(cfg, device_options(opt),
                                                                              runs_sdp(blocks), std::move(bdma));
 }
 
 std::unique_ptr<Device> make_core_cdp_rtl_device(const std::vector<std::string>& blocks, const golden::HwConfig& cfg,
                                                  const RunOptions& opt) {
   SecondTop cdp{"nvdla_cdp_top", ".cdp", {"CDP", "CDP_RDMA"}, "CDP", make_cdp_guard(cfg)};
-  if (cfg.name == "nv_small") {
-    return std::make_unique<CoreWithDevice<Vnvdla_core_nv_small, Vcdp_nv_small>>(cfg, device_options(opt),
-                                                                                runs_sdp(blocks), std::move(cdp));
+#define DLA_PICK(C)                                                                                      \
+  if (cfg.name == #C) {                                                                                  \
+    return std::make_unique<CoreWithDevice<rtl_models::C::nvdla_core, rtl_models::C::cdp>>(             \
+        cfg, device_options(opt), runs_sdp(blocks), std::move(cdp));                                     \
   }
-  if (cfg.name == "nv_full") {
-    return std::make_unique<CoreWithDevice<Vnvdla_core_nv_full, Vcdp_nv_full>>(cfg, device_options(opt),
-                                                                              runs_sdp(blocks), std::move(cdp));
-  }
-  throw InputError("--config", "", fmt::format("no nvdla_core + nvdla_cdp_top build for {} (nv_small and nv_full)",
-                                               cfg.name));
+  DLA_RTL_CONFIGS(DLA_PICK)
+#undef DLA_PICK
+  throw InputError("--config", "", fmt::format("no nvdla_core + nvdla_cdp_top build for {}", cfg.name));
 }
 
 }  // namespace dla::harness

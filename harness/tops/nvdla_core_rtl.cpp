@@ -9,9 +9,7 @@
 #include <map>
 #include <optional>
 
-#include "Vnvdla_core_nv_full.h"
-#include "Vnvdla_core_nv_large.h"
-#include "Vnvdla_core_nv_small.h"
+#include "dla_rtl_models.hpp"
 #include "golden/nvdla_regs.hpp"
 #include "harness/errors.hpp"
 #include "harness/rtl_device.hpp"
@@ -301,9 +299,10 @@ std::unique_ptr<Device> make_nvdla_core_top(const std::vector<std::string>& bloc
   const auto atom = static_cast<unsigned>(cfg.atom_bytes);
   const bool runs_sdp = std::any_of(blocks.begin(), blocks.end(),
                                     [](const std::string& b) { return b == "SDP" || b == "SDP_RDMA"; });
-  if (cfg.name == "nv_small") return guarded<Vnvdla_core_nv_small>(cfg, unit, atom, o, runs_sdp);
-  if (cfg.name == "nv_large") return guarded<Vnvdla_core_nv_large>(cfg, unit, atom, o, runs_sdp);
-  if (cfg.name == "nv_full") return guarded<Vnvdla_core_nv_full>(cfg, unit, atom, o, runs_sdp);
+#define DLA_PICK(C) \
+  if (cfg.name == #C) return guarded<rtl_models::C::nvdla_core>(cfg, unit, atom, o, runs_sdp);
+  DLA_RTL_CONFIGS(DLA_PICK)
+#undef DLA_PICK
   throw InputError("--config", "", fmt::format("no nvdla_core RTL build for configuration {}", cfg.name));
 }
 

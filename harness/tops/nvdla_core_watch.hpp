@@ -9,12 +9,9 @@
 // Include it (not only rtl_device.hpp) wherever an RtlDevice or Lane of nvdla_core is built.
 #pragma once
 
-#include "Vnvdla_core_nv_full.h"
-#include "Vnvdla_core_nv_full___024root.h"
-#include "Vnvdla_core_nv_large.h"
-#include "Vnvdla_core_nv_large___024root.h"
-#include "Vnvdla_core_nv_small.h"
-#include "Vnvdla_core_nv_small___024root.h"
+#include <type_traits>
+
+#include "dla_rtl_models_roots.hpp"
 #include "harness/rtl_device.hpp"
 
 namespace dla::harness {
@@ -27,17 +24,17 @@ const char* nvdla_core_moved(const Root& r) {
   return nullptr;
 }
 
-template <>
-struct WatchProbe<Vnvdla_core_nv_small> {
-  static const char* moved(const Vnvdla_core_nv_small& m) { return nvdla_core_moved(*m.rootp); }
-};
-template <>
-struct WatchProbe<Vnvdla_core_nv_large> {
-  static const char* moved(const Vnvdla_core_nv_large& m) { return nvdla_core_moved(*m.rootp); }
-};
-template <>
-struct WatchProbe<Vnvdla_core_nv_full> {
-  static const char* moved(const Vnvdla_core_nv_full& m) { return nvdla_core_moved(*m.rootp); }
+// Every configuration's nvdla_core model (two configurations may share one: specialized once).
+template <class Model>
+concept NvdlaCoreModel = (false
+#define DLA_IS_CORE(C) || std::is_same_v<Model, rtl_models::C::nvdla_core>
+                          DLA_RTL_CONFIGS(DLA_IS_CORE)
+#undef DLA_IS_CORE
+);
+
+template <NvdlaCoreModel Model>
+struct WatchProbe<Model> {
+  static const char* moved(const Model& m) { return nvdla_core_moved(*m.rootp); }
 };
 
 }  // namespace dla::harness

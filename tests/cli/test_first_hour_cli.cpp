@@ -157,10 +157,11 @@ TEST_CASE("traces: the configuration comes from the trace's build folder, never 
   CHECK(r.exit == 0);
   CHECK_THAT(r.out, Catch::Contains("\"config\": \"nv_large\""));
   // A build this project does not model is refused, naming the ones it does.
-  r = dlacosim("run " + kShared + "/nvdla-traces/nv_small_256/cdp_8x8x32_lrn3_int8_0/cdp_8x8x32_lrn3_int8_0.cfg --mode golden");
+  r = dlacosim("run " + kShared + "/nvdla-traces/nv_medium_512/cdp_8x8x64_lrn9_int8_0/cdp_8x8x64_lrn9_int8_0.cfg --mode golden");
   INFO(r.out);
   CHECK(r.exit == 2);
-  CHECK_THAT(r.out, Catch::Contains("NVDLA build nv_small_256") && Catch::Contains("nv_small, nv_large, nv_full"));
+  CHECK_THAT(r.out, Catch::Contains("NVDLA build nv_medium_512") &&
+                        Catch::Contains("nv_small, nv_small_256, nv_large, nv_full"));
   // Outside a build folder, with a register map several configurations have: exit 2 listing them.
   const fs::path dir = scratch("trace");
   const fs::path src = fs::path(large).parent_path();

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "harness/layer.hpp"
+#include "harness/reference_facts.hpp"
 #include "engines/pdp/harness/pdp_reference.hpp"
 #include "engines/lut/harness/lut.hpp"
 
@@ -55,7 +56,7 @@ Layer read_layer(const JsonNode& root, const std::string& name, uint64_t seed) {
   Layer L;
   L.name = name;
   L.config = root.require("config").as_string();
-  L.atom = L.config == "nv_small" ? 8 : 32;  // memory atom: nv_small 8 bytes, nv_large / nv_full 32
+  L.atom = reference_atom_bytes(L.config);
   const JsonNode cube = root.require("cube");
   L.W = static_cast<int>(cube.require("w").as_int(1, 8192));
   L.H = static_cast<int>(cube.require("h").as_int(1, 8192));

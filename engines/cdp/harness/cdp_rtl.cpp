@@ -5,9 +5,7 @@
 #include <array>
 #include <map>
 
-#include "Vcdp_nv_full.h"
-#include "Vcdp_nv_large.h"
-#include "Vcdp_nv_small.h"
+#include "dla_rtl_models.hpp"
 #include "harness/errors.hpp"
 #include "harness/rtl_device.hpp"
 #include "tops/rtl_devices.hpp"
@@ -131,9 +129,10 @@ std::unique_ptr<Device> make_cdp_rtl_device(const golden::HwConfig& cfg, const R
   o.mem = opt.mem;
   const std::string unit = fmt::format("nvdla_cdp_top ({})", cfg.name);
   const auto atom = static_cast<unsigned>(cfg.atom_bytes);
-  if (cfg.name == "nv_small") return guarded<Vcdp_nv_small>(cfg, unit, atom, o);
-  if (cfg.name == "nv_large") return guarded<Vcdp_nv_large>(cfg, unit, atom, o);
-  if (cfg.name == "nv_full") return guarded<Vcdp_nv_full>(cfg, unit, atom, o);
+#define DLA_PICK(C) \
+  if (cfg.name == #C) return guarded<rtl_models::C::cdp>(cfg, unit, atom, o);
+  DLA_RTL_CONFIGS(DLA_PICK)
+#undef DLA_PICK
   throw InputError("--config", "", fmt::format("no CDP RTL build for configuration {}", cfg.name));
 }
 

@@ -16,7 +16,7 @@ endforeach()
 # nvdlav1 map (nv_full); CDP_THROUGHPUT 1 element per cycle on nv_small, 8 on nv_large and nv_full.
 # RdSlots: reads in flight for NVDLA's rate at 256 cycles of latency (docs/DMA.md "Sizing": 1/8,
 # 1/4 and 1/2 atom per cycle); cdp_core's default (8) is what Yosys sees. nv_large and nv_full
-# differ in their block and GLB bases (and RdSlots for nv_full's int16), so three models.
+# differ in their block and GLB bases (and RdSlots for nv_full's int16); nv_small_256 shares nv_small's.
 set(CDP_SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_fp_pkg.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_fp16_count.sv
@@ -41,11 +41,9 @@ list(REMOVE_DUPLICATES CDP_SOURCES)  # the float package first, once
 # CDP_PARAMS_<config>: regs/hw_configs.json, at the top of this fragment.
 set(CDP_TOP_SOURCES ${CDP_SOURCES} ${CMAKE_CURRENT_SOURCE_DIR}/glb/nvdla_glb.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_csb_merge.sv ${CMAKE_CURRENT_SOURCE_DIR}/top/nvdla_engine_top.sv)
-foreach(cfg nv_small nv_large nv_full)
-  dla_verilate(TARGET dla_rtl PREFIX Vcdp_${cfg} TOP nvdla_engine_top SOURCES ${CDP_TOP_SOURCES}
-               PARAMS ${CDP_PARAMS_${cfg}} ${GLB_PARAMS_${cfg}})
-  dla_rtl_checks(NAME cdp_top_${cfg} TOP nvdla_engine_top SOURCES ${CDP_TOP_SOURCES}
-                 PARAMS ${CDP_PARAMS_${cfg}} ${GLB_PARAMS_${cfg}} NO_SYNTH)
+foreach(cfg IN LISTS DLA_HW_CONFIG_NAMES)
+  dla_model(FAMILY cdp CONFIG ${cfg} CHECK cdp_top TOP nvdla_engine_top SOURCES ${CDP_TOP_SOURCES}
+            PARAMS ${CDP_PARAMS_${cfg}} ${GLB_PARAMS_${cfg}})
 endforeach()
 # Synthesis of cdp_core, both in CI: at the module defaults, which are nv_small's (8-byte atom, 1
 # element per cycle, 8 reads in flight; -chparam re-derivation asserts in Yosys 0.55,

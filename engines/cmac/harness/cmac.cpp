@@ -4,9 +4,7 @@
 #include <chrono>
 #include <deque>
 
-#include "Vcmac_nv_full.h"
-#include "Vcmac_nv_large.h"
-#include "Vcmac_nv_small.h"
+#include "dla_rtl_models.hpp"
 #include "golden/arith.hpp"
 #include "engines/cmac/golden/cmac.hpp"
 #include "harness/rng.hpp"
@@ -253,9 +251,10 @@ RtlRun drive_cmac(const HwConfig& cfg, Precision p, const std::vector<CmacStripe
 
 RtlRun run_rtl(const HwConfig& cfg, Precision p, const std::vector<CmacStripe>& stripes, const SimOptions& sopt,
                double stall, uint64_t seed) {
-  if (cfg.name == "nv_small") return drive_cmac<Vcmac_nv_small>(cfg, p, stripes, sopt, stall, seed);
-  if (cfg.name == "nv_large") return drive_cmac<Vcmac_nv_large>(cfg, p, stripes, sopt, stall, seed);
-  if (cfg.name == "nv_full") return drive_cmac<Vcmac_nv_full>(cfg, p, stripes, sopt, stall, seed);
+#define DLA_PICK(C) \
+  if (cfg.name == #C) return drive_cmac<rtl_models::C::cmac>(cfg, p, stripes, sopt, stall, seed);
+  DLA_RTL_CONFIGS(DLA_PICK)
+#undef DLA_PICK
   throw InputError("--config", "", fmt::format("no CMAC RTL build for configuration {}", cfg.name));
 }
 
@@ -413,8 +412,11 @@ std::vector<BenchCase> bench_cmac(const BenchOptions& opt) {
       const RtlRun rr = run_rtl(*cfg, p, stripes, so, 0.0, opt.seed);
       const double sim_s = seconds_since(t0);
 
-      const double bare = cfg->name == "nv_small" ? bare_cycles_per_second<Vcmac_nv_small>(rr.cycles)
-                                                  : bare_cycles_per_second<Vcmac_nv_full>(rr.cycles);
+      double bare = 0.0;
+#define DLA_PICK(C) \
+  if (cfg->name == #C) bare = bare_cycles_per_second<rtl_models::C::cmac>(rr.cycles);
+      DLA_RTL_CONFIGS(DLA_PICK)
+#undef DLA_PICK
       const double harness_cps = static_cast<double>(rr.cycles) / sim_s;
 
       t0 = std::chrono::steady_clock::now();

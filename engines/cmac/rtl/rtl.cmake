@@ -19,9 +19,8 @@ foreach(cfg IN LISTS DLA_HW_CONFIG_NAMES)
   set(CMAC_PARAMS_${cfg} AtomicC=${atomic_c} NumCells=${cells} "SupportInt16=${int16}" "SupportWino=${wino}"
       "SupportFp16=${int16}")
 endforeach()
-foreach(cfg nv_small nv_large nv_full)
-  dla_verilate(TARGET dla_rtl PREFIX Vcmac_${cfg} TOP cmac_array
-               SOURCES ${CMAC_SOURCES} PARAMS ${CMAC_PARAMS_${cfg}})
+foreach(cfg IN LISTS DLA_HW_CONFIG_NAMES)
+  dla_model(FAMILY cmac CONFIG ${cfg} TOP cmac_array SOURCES ${CMAC_SOURCES} PARAMS ${CMAC_PARAMS_${cfg}})
 endforeach()
 
 # Lint every configuration. Synthesis (Yosys in WebAssembly, 4 GB ceiling) runs on nv_small

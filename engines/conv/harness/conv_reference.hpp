@@ -20,6 +20,7 @@
 
 #include "harness/json_reader.hpp"
 #include "harness/memory.hpp"
+#include "harness/reference_facts.hpp"
 
 namespace dla::harness::conv_ref {
 
@@ -95,9 +96,8 @@ struct Layer {
   // The layer's output cube: the convolution's, or the pooled one with a pool post-op.
   [[nodiscard]] int out_w() const { return pool.on ? (ow() + pool.pl + pool.pr - pool.kw) / pool.sw + 1 : ow(); }
   [[nodiscard]] int out_h() const { return pool.on ? (oh() + pool.pt + pool.pb - pool.kh) / pool.sh + 1 : oh(); }
-  // Memory atom in bytes: NVDLA's table (nv_small 8; nv_large and nv_full 32), kept here so the
-  // reference does not borrow golden's configuration description.
-  [[nodiscard]] int atom() const { return config == "nv_small" ? 8 : 32; }
+  // Memory atom in bytes: NVDLA's table (harness/reference_facts.hpp), not golden's description.
+  [[nodiscard]] int atom() const { return reference_atom_bytes(config); }
   [[nodiscard]] bool post_ops() const { return bs.on || bn.on || ew.on; }
   // The bytes of one output cube as read_output addresses it, and the distance between batches.
   [[nodiscard]] uint64_t out_line_stride() const {

@@ -85,7 +85,7 @@ foreach(cfg IN LISTS DLA_HW_CONFIG_NAMES)
     list(APPEND CONV_PARAMS_${cfg} DmaAtoms=${dma_atoms})
   endif()
 endforeach()
-foreach(cfg nv_small nv_large nv_full)
+foreach(cfg IN LISTS DLA_HW_CONFIG_NAMES)
   # fp16 where int16 is (NVDLA v1); nvdla_core sets it so itself
   dla_hw_bit(int16 ${cfg} int16)
   dla_rtl_checks(NAME conv_core_${cfg} TOP conv_core SOURCES ${CONV_SOURCES}

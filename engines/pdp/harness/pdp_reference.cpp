@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "harness/layer.hpp"
+#include "harness/reference_facts.hpp"
 
 namespace dla::harness::pdp_ref {
 
@@ -49,7 +50,7 @@ Layer read_layer(const JsonNode& root, const std::string& name, uint64_t seed) {
   Layer L;
   L.name = name;
   L.config = j["config"].get<std::string>();
-  L.atom = L.config == "nv_small" ? 8 : 32;  // memory atom: nv_small 8 bytes, nv_large / nv_full 32
+  L.atom = reference_atom_bytes(L.config);
   L.W = j["cube"]["w"].get<int>();
   L.H = j["cube"]["h"].get<int>();
   L.C = j["cube"]["c"].get<int>();

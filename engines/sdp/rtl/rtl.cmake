@@ -54,8 +54,11 @@ list(REMOVE_DUPLICATES SDP_SOURCES)  # the float package first, once
 # RdSlots: reads in flight per SDP_RDMA stream, 264 = the rate at 256 cycles of latency for a
 # stream that takes the whole port (docs/DMA.md "Sizing"); sdp_core's default (8) is what Yosys sees.
 # SDP_PARAMS_<config> (regs/hw_configs.json; built at the top of this fragment).
-foreach(cfg nv_small nv_large nv_full)
-  dla_rtl_checks(NAME sdp_${cfg} TOP sdp_core SOURCES ${SDP_SOURCES} PARAMS ${SDP_PARAMS_${cfg}} NO_SYNTH)
+foreach(cfg IN LISTS DLA_HW_CONFIG_NAMES)
+  dla_first_of(first sdp_lint "${SDP_PARAMS_${cfg}}")
+  if(first)
+    dla_rtl_checks(NAME sdp_${cfg} TOP sdp_core SOURCES ${SDP_SOURCES} PARAMS ${SDP_PARAMS_${cfg}} NO_SYNTH)
+  endif()
 endforeach()
 # Synthesis at the module defaults, which are nv_small's: Yosys 0.55 asserts when -chparam
 # re-elaborates sdp_core (docs/SYNTHESIS.md). It includes the SDP variant of the LUT engine.

@@ -87,5 +87,7 @@ struct HwConfig {
 [[nodiscard]] const HwConfig& nv_full();
 [[nodiscard]] const HwConfig* find_config(std::string_view name);
 [[nodiscard]] std::vector<std::string> config_names();
+// "nv_small, nv_small_256, ...": the configurations, for messages and help text.
+[[nodiscard]] std::string config_names_text();
 
 }  // namespace dla::golden
