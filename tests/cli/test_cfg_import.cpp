@@ -90,5 +90,5 @@ TEST_CASE("a .cfg runs on the RTL in cross and rtl modes, and one the RTL cannot
   CHECK_THAT(r.out, Catch::Contains("enables CDP") && Catch::Contains("RBK") && Catch::Contains("--mode golden"));
   const Cmd t = dlacosim("import " + kBad + "good.cfg --config nv_tiny");
   CHECK(t.exit == 2);
-  CHECK_THAT(t.out, Catch::Contains("nv_tiny: unknown configuration (known: nv_small, nv_small_256, nv_large, nv_full)"));
+  CHECK_THAT(t.out, Catch::Contains("nv_tiny: unknown configuration (known: nv_small, nv_small_256, nv_small_256_full, nv_medium_512, nv_medium_1024_full, nv_large, nv_full)"));
 }

@@ -71,3 +71,12 @@ TEST_CASE("nv_small_256 RTL reproduces NVIDIA's CRC on every pdp trace", "[rtl][
 TEST_CASE("nv_small_256 RTL reproduces NVIDIA's CRC on every cdp trace", "[rtl][traces][builds]") {
   run_kind("nv_small_256", "cdp", 23);
 }
+
+// nv_medium_512: MAC atomic C 32 x K 16, 16-byte atoms on a 128-bit port, SDP 4 and PDP / CDP 2
+// elements per cycle (NVIDIA bundles four traces of it).
+TEST_CASE("nv_medium_512 RTL reproduces NVIDIA's CRC on every trace", "[rtl][traces][builds]") {
+  run_kind("nv_medium_512", "dc", 1);
+  run_kind("nv_medium_512", "img", 1);
+  run_kind("nv_medium_512", "pdp", 1);
+  run_kind("nv_medium_512", "cdp", 1);
+}

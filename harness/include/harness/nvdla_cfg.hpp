@@ -30,8 +30,8 @@ namespace dla::harness {
 
 // The configuration a trace runs on (docs/TRACES.md "Configuration"). `given` (--config) decides;
 // a trace lying in the folder of another NVDLA build then gets a `warning`. Else: the NVDLA build
-// folder nearest the file (nv_small, nv_small_256, nv_large, nvdlav1 = nv_full; another build such as
-// nv_medium_512 is refused, naming the configurations modeled), checked against the register map;
+// folder nearest the file (a configuration's name, or nvdlav1 = nv_full; a name of NVDLA's pattern
+// that is no configuration, nv_medium_2048, is refused, naming the configurations modeled), checked against the register map;
 // without one, the configurations whose register map holds every register the trace writes (a
 // .txn: NVDLA v1's map) must be exactly one. Ambiguity throws InputError listing the candidates:
 // never a silent default.
