@@ -146,7 +146,9 @@ po::options_description bench_options() {
     ("ops", po::value<uint64_t>()->default_value(0), "atomic operations per measurement (0: default)")
     ("seed", po::value<uint64_t>()->default_value(1), "data seed")
     ("json", po::bool_switch(), "print one JSON array of the cases on stdout instead of the tables")
-    ("html", po::value<std::string>(), "also write a self-contained HTML page of the cases to this file");
+    ("html", po::value<std::string>(), "also write a self-contained HTML page of the cases to this file")
+    ("config", po::value<std::vector<std::string>>()->composing(),
+     "measure the unit's cases on this configuration (repeatable; \"all\" for every one; conv, sdp, pdp, cdp, cmac)");
   add_mem_options(d);
   return d;
 }
@@ -766,6 +768,7 @@ int cmd_bench(const std::vector<std::string>& args) {
   o.seed = p.vm["seed"].as<uint64_t>();
   o.mem = mem_options_from(p.vm);
   o.mem_given = p.vm.count("mem-latency") + p.vm.count("mem-bandwidth") != 0;
+  if (p.vm.count("config")) o.configs = p.vm["config"].as<std::vector<std::string>>();
   const std::vector<engines::BenchCase> cases = engines::run_bench(p.positional[0], o);
   if (p.vm.count("html")) {
     std::string source = "dlacosim bench " + p.positional[0];

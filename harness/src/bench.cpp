@@ -45,8 +45,35 @@ const BenchSupport& bench_of(const std::string& unit) {
 
 }  // namespace
 
+std::vector<const golden::HwConfig*> bench_configs(const BenchOptions& opt,
+                                                   std::vector<const golden::HwConfig*> defaults) {
+  if (opt.configs.empty()) return defaults;
+  std::vector<const golden::HwConfig*> v;
+  for (const std::string& name : opt.configs) {
+    if (name == "all") {
+      for (const std::string& n : golden::config_names()) v.push_back(golden::find_config(n));
+      continue;
+    }
+    const golden::HwConfig* c = golden::find_config(name);
+    if (c == nullptr) {
+      throw InputError("--config", name, "unknown configuration (" + golden::config_names_text() + ", or all)");
+    }
+    v.push_back(c);
+  }
+  return v;
+}
+
 std::vector<BenchCase> run_bench(const std::string& unit, const BenchOptions& opt) {
   const BenchSupport& b = bench_of(unit);
+  if (!b.per_config && !opt.configs.empty()) {
+    std::vector<std::string> with;
+    for (const Engine* e : bench_engines()) {
+      if (e->bench->per_config) with.emplace_back(e->name);
+    }
+    throw InputError("--config", "",
+                     fmt::format("bench {} measures fixed cases on fixed configurations; --config applies to {}", unit,
+                                 join_and(with)));
+  }
   if (!b.memory_port && opt.mem_given) {
     std::vector<std::string> with;
     for (const Engine* e : bench_engines()) {

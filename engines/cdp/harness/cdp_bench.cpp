@@ -98,8 +98,13 @@ std::vector<BenchCase> bench_cdp(const BenchOptions& opt) {
   };
   static constexpr std::array<const char*, 3> kName{"int8", "int16", "fp16"};
   std::vector<BenchCase> cases;
-  for (const Case& k : {Case{&golden::nv_small(), 0}, Case{&golden::nv_large(), 0}, Case{&golden::nv_full(), 0},
-                        Case{&golden::nv_full(), 1}, Case{&golden::nv_full(), 2}}) {
+  std::vector<Case> runs;
+  for (const auto* hw : bench_configs(opt, {&golden::nv_small(), &golden::nv_large(), &golden::nv_full()})) {
+    runs.push_back({hw, 0});
+    if (hw->supports(golden::Precision::Int16)) runs.push_back({hw, 1});
+    if (hw->supports(golden::Precision::Fp16)) runs.push_back({hw, 2});
+  }
+  for (const Case& k : runs) {
     const golden::HwConfig& cfg = *k.hw;
     const Program prog = bench_program(cfg, kW, h, kC, k.fmt, opt.seed);
     const uint64_t bpe = k.fmt != 0 ? 2 : 1;
@@ -115,8 +120,7 @@ std::vector<BenchCase> bench_cdp(const BenchOptions& opt) {
     b.element = "element";
     b.cycles = rr.cycles;
     b.elements = elements;
-    // CDP_THROUGHPUT equals PDP_THROUGHPUT on every configuration (nvdla-arithmetic.md §3).
-    b.nvdla_elements_per_cycle = nvdla_rate(cfg.pdp_throughput, nvdla_interface_bytes(cfg, opt.mem), elements, bytes);
+    b.nvdla_elements_per_cycle = nvdla_rate(cfg.cdp_throughput, nvdla_interface_bytes(cfg, opt.mem), elements, bytes);
     b.wall_s = sec;
     b.mem = opt.mem;
     b.dma = rr.dma;

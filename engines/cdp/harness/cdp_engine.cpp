@@ -20,7 +20,7 @@ Engine engine_cdp() {
                               .engines = {"cdp"},
                               .make = [](const std::vector<std::string>&, const golden::HwConfig& cfg,
                                          const RunOptions& opt) { return make_cdp_rtl_device(cfg, opt); }}},
-          .bench = BenchSupport{.run = &bench_cdp, .format = &format_bench_cdp},
+          .bench = BenchSupport{.run = &bench_cdp, .format = &format_bench_cdp, .per_config = true},
           .random = RandomSupport{.order = 40,
                                   .generate = &generate_cdp_layer,
                                   .compile = [](const LayerHeader& h, const JsonNode& root) {

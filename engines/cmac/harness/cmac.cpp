@@ -396,7 +396,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 std::vector<BenchCase> bench_cmac(const BenchOptions& opt) {
   std::vector<BenchCase> cases;
-  for (const auto* cfg : {&golden::nv_small(), &golden::nv_full()}) {
+  for (const auto* cfg : bench_configs(opt, {&golden::nv_small(), &golden::nv_full()})) {
     for (const Precision p : {Precision::Int8, Precision::Int16}) {
       if (!cfg->supports(p)) continue;
       // A small array (nv_small's 64 MACs) runs ten times the operations of a large one, so both

@@ -10,7 +10,7 @@ Engine engine_cmac() {
           .handler = &cmac_handler,
           .rate_unit = "ops/cycle",
           .flip_bit = true,
-          .bench = BenchSupport{.run = &bench_cmac, .format = &format_bench_cmac, .memory_port = false}};
+          .bench = BenchSupport{.run = &bench_cmac, .format = &format_bench_cmac, .memory_port = false, .per_config = true}};
 }
 
 }  // namespace dla::harness::engines

@@ -115,6 +115,9 @@ bool cbuf_holds(const ConvConfig& c, const HwConfig& hw, int weight_banks = 0) {
 // when a band cannot fit. A band reads at least one input row: output rows whose window lies in
 // the top padding only (PAD_TOP above the kernel's extent) join the first band that reads one
 // (a hardware layer has an input of at least one row).
+// An output one column wide takes bands of at least two rows: a 1 x 1 band's SDP would move its
+// surfaces as one contiguous run, ignoring the whole cube's surface stride (NVDLA's SDP DMAs; the
+// golden SDP refuses it), so a last single row joins the band before it.
 // `weight_banks`: banks each band leaves for the weights (0: one kernel group's).
 std::vector<Band> split_h(const ConvConfig& c, const HwConfig& hw, int weight_banks = 0) {
   const int oh = c.output.h;
@@ -122,9 +125,10 @@ std::vector<Band> split_h(const ConvConfig& c, const HwConfig& hw, int weight_ba
   const int extent = (c.kernel_h - 1) * c.dilation_y + 1;
   // The first output row whose window reaches input row 0.
   const int first_real = std::max(0, (c.pad_top - extent + 1 + c.stride_y - 1) / c.stride_y);
+  const int min_rows = c.output.w == 1 ? std::min(2, oh) : 1;
   std::vector<Band> out;
   for (int o0 = 0; o0 < oh;) {
-    const int min_o1 = std::max(o0 + 1, first_real + 1);
+    const int min_o1 = std::max(o0 + min_rows, first_real + 1);
     if (min_o1 > oh || !cbuf_holds(band_config(c, {o0, min_o1}), hw, weight_banks)) return {};
     // The rows a band reads grow with its height: the tallest band from o0 that fits.
     int lo = min_o1, hi = oh;
@@ -132,6 +136,10 @@ std::vector<Band> split_h(const ConvConfig& c, const HwConfig& hw, int weight_ba
       const int mid = (lo + hi + 1) / 2;
       if (cbuf_holds(band_config(c, {o0, mid}), hw, weight_banks)) lo = mid;
       else hi = mid - 1;
+    }
+    if (oh - lo > 0 && oh - lo < min_rows) {
+      if (lo - 1 - o0 < min_rows) return {};  // no split leaves every band min_rows tall
+      --lo;
     }
     out.push_back({o0, lo});
     o0 = lo;
@@ -513,6 +521,10 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
     L.bands = split_h(cfg, hw);
     if (L.bands.empty()) {
       check_cbuf(in, wt, band_config(cfg, {0, 1}), hw, " even for one output row (Split-H)");
+      if (cfg.output.w == 1) {
+        in.fail("CBUF cannot hold the input band of two output rows, and an output one column wide is split in bands "
+                "of at least two (Split-H: a 1 x 1 band's SDP would ignore the cube's surface stride)");
+      }
       in.fail("CBUF cannot hold the input band of one output row (Split-H)");
     }
     // Shorter bands beside all the weights, which then stay in CBUF for every band (fetched

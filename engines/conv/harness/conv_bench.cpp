@@ -535,6 +535,34 @@ std::vector<BenchCase> bench_conv(const BenchOptions& opt) {
     golden::ConvParams p;
   };
   std::vector<Case> layers;
+  std::vector<BenchCase> cases;
+  ConvBenchMode mode;
+  mode.mem = opt.mem;
+  if (!opt.configs.empty()) {
+    // --config: the per-configuration layers only, 32x16 C 64 / K 32 and C 128 / K 64 (whole atomic
+    // C and K blocks on every build), the second 32 rows high where that input fits half of CBUF
+    // (so the first kernel group's weight fetch, which NVDLA too waits for, is a small share),
+    // else 16; in each precision the build has. The Winograd, W-fold and batch comparisons are
+    // nv_full's and stay in the default run.
+    for (const auto* hw : bench_configs(opt, {})) {
+      for (const golden::Precision pr : {golden::Precision::Int8, golden::Precision::Int16, golden::Precision::Fp16}) {
+        if (!hw->supports(pr)) continue;
+        for (const auto& [c, k] : {std::pair{64, 32}, std::pair{128, 64}}) {
+          golden::ConvParams p = conv_bench_layer();
+          p.c = c;
+          p.k = k;
+          const int64_t half_cbuf = int64_t{hw->cbuf_banks} * hw->cbuf_entries * hw->cbuf_entry_bytes / 2;
+          if (c == 128 && int64_t{p.w} * 32 * c * golden::bytes_per_element(pr) <= half_cbuf) p.h = 32;
+          p.precision = pr;
+          if (pr == golden::Precision::Fp16) p.clip_truncate = 0;
+          const ConvBenchResult r = measure_conv(*hw, p, opt.seed, 0.0, 0, mode);
+          cases.push_back(conv_case(*hw, fmt::format("{}, C {}, K {}", golden::precision_name(pr), c, k), r, r.macs,
+                                    opt.mem));
+        }
+      }
+    }
+    return cases;
+  }
   const golden::ConvParams ref = conv_bench_layer();
   layers.push_back({golden::nv_small(), "issue reference layer", ref});
   golden::ConvParams p = ref;
@@ -553,9 +581,6 @@ std::vector<BenchCase> bench_conv(const BenchOptions& opt) {
   p.precision = golden::Precision::Fp16;
   p.clip_truncate = 0;
   layers.push_back({golden::nv_full(), "fp16, C 64, K 32", p});
-  std::vector<BenchCase> cases;
-  ConvBenchMode mode;
-  mode.mem = opt.mem;
   for (const Case& cs : layers) {
     const ConvBenchResult r = measure_conv(cs.hw, cs.p, opt.seed, 0.0, 0, mode);
     cases.push_back(conv_case(cs.hw, cs.what, r, r.macs, opt.mem));

@@ -82,7 +82,7 @@ Engine engine_conv() {
           .golden = [] { return std::vector<GoldenDevice::Unit>{golden_units::conv()}; },
           // nvdla_core: the convolution pipeline flying into SDP, SDP flying into PDP, the GLB.
           .rtl_tops = {RtlTop{.name = "nvdla_core", .order = 0, .engines = {"conv", "sdp", "pdp"}, .make = &make_nvdla_core_top}},
-          .bench = BenchSupport{.run = &bench_conv, .format = &format_bench_conv},
+          .bench = BenchSupport{.run = &bench_conv, .format = &format_bench_conv, .per_config = true},
           .random = RandomSupport{.order = 10,
                                   .generate = &generate_conv_layer,
                                   .compile =

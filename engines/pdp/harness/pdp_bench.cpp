@@ -106,7 +106,8 @@ std::vector<BenchCase> bench_pdp(const BenchOptions& opt) {
   };
   std::vector<BenchCase> cases;
   std::vector<std::pair<const golden::HwConfig*, golden::Precision>> runs;
-  for (const auto* cfg : {&golden::nv_small(), &golden::nv_large(), &golden::nv_full()}) {
+  const auto configs = bench_configs(opt, {&golden::nv_small(), &golden::nv_large(), &golden::nv_full()});
+  for (const auto* cfg : configs) {
     runs.emplace_back(cfg, golden::Precision::Int8);
     if (cfg->supports(golden::Precision::Fp16)) runs.emplace_back(cfg, golden::Precision::Fp16);
   }
@@ -161,7 +162,7 @@ std::vector<BenchCase> bench_pdp(const BenchOptions& opt) {
       cases.push_back(std::move(b));
     }
   }
-  for (const auto* cfg : {&golden::nv_small(), &golden::nv_large(), &golden::nv_full()}) bench_fly(*cfg, opt, cases);
+  for (const auto* cfg : configs) bench_fly(*cfg, opt, cases);
   return cases;
 }
 

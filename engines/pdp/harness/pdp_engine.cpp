@@ -15,7 +15,7 @@ Engine engine_pdp() {
           .blocks = {"PDP", "PDP_RDMA"},
           .interrupts = {"PDP"},
           .golden = [] { return std::vector<GoldenDevice::Unit>{golden_units::pdp()}; },
-          .bench = BenchSupport{.run = &bench_pdp, .format = &format_bench_pdp},
+          .bench = BenchSupport{.run = &bench_pdp, .format = &format_bench_pdp, .per_config = true},
           .random = RandomSupport{.order = 30,
                                   .generate = &generate_pdp_layer,
                                   .compile = [](const LayerHeader& h, const JsonNode& root) {

@@ -723,9 +723,15 @@ std::vector<BenchCase> bench_sdp(const BenchOptions& opt) {
     const golden::HwConfig* cfg;
     bool mem, fp16;
   };
-  for (const Case& k : {Case{&golden::nv_small(), true, false}, Case{&golden::nv_small(), false, false},
-                        Case{&golden::nv_full(), true, false}, Case{&golden::nv_full(), false, false},
-                        Case{&golden::nv_full(), true, true}, Case{&golden::nv_full(), false, true}}) {
+  std::vector<Case> runs;
+  for (const auto* hw : bench_configs(opt, {&golden::nv_small(), &golden::nv_full()})) {
+    for (const bool fp16 : {false, true}) {
+      if (fp16 && !hw->supports(golden::Precision::Fp16)) continue;
+      runs.push_back({hw, true, fp16});
+      runs.push_back({hw, false, fp16});
+    }
+  }
+  for (const Case& k : runs) {
     const auto* cfg = k.cfg;
     const bool mem = k.mem;
     {

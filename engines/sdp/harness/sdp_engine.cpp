@@ -14,7 +14,7 @@ Engine engine_sdp() {
           .blocks = {"SDP", "SDP_RDMA"},
           .interrupts = {"SDP"},
           .golden = [] { return std::vector<GoldenDevice::Unit>{golden_units::sdp()}; },
-          .bench = BenchSupport{.run = &bench_sdp, .format = &format_bench_sdp},
+          .bench = BenchSupport{.run = &bench_sdp, .format = &format_bench_sdp, .per_config = true},
           .random = RandomSupport{.order = 20,
                                   .generate = &generate_sdp_layer,
                                   .compile = [](const LayerHeader& h, const JsonNode& root) {

@@ -21,6 +21,7 @@ struct BenchOptions {
   MemOptions mem;          // the DMA memory model of units with a memory port (sdp, conv)
   bool mem_given = false;  // --mem-latency or --mem-bandwidth was given (refused by units without DMA)
   std::vector<std::string> files;  // `bench network NET.json...`: the networks (other units take none)
+  std::vector<std::string> configs;  // --config: the configurations to measure (empty: the unit's own cases)
 };
 
 // One measured case of a bench: the figures the text tables and the JSON both print
@@ -51,6 +52,10 @@ struct BenchCase {
 [[nodiscard]] std::string format_bench(const std::string& unit, const std::vector<BenchCase>& cases);
 [[nodiscard]] nlohmann::json bench_json(const std::vector<BenchCase>& cases);
 [[nodiscard]] std::vector<std::string> bench_units();
+// The configurations a bench measures: --config's (opt.configs, "all" for every one), else the
+// unit's own `defaults`. Throws InputError naming an unknown configuration.
+[[nodiscard]] std::vector<const golden::HwConfig*> bench_configs(const BenchOptions& opt,
+                                                                 std::vector<const golden::HwConfig*> defaults);
 // NVDLA's memory interface in bytes per cycle (nv_small 64-bit, nv_full 512-bit), capped by a
 // --mem-bandwidth limit; and the rate min(throughput, interface x elements / bytes) a case of
 // `elements` moving `bytes` reaches on it.

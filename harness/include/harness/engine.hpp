@@ -38,6 +38,8 @@ struct BenchSupport {
   // The bench runs through a DMA port, so --mem-latency / --mem-bandwidth apply (cmac and lut
   // stream data straight into the unit).
   bool memory_port = true;
+  // The bench measures its cases on any configuration given with --config (BenchOptions::configs).
+  bool per_config = false;
 };
 
 // A layer compiled for a random campaign: its register program and, for references that read the

@@ -434,3 +434,46 @@ TEST_CASE("an image layer with compressed post-extended weights equals its uncom
     differ += z.dev->memory().read(z.c.out_layout.base + a) != u.dev->memory().read(u.c.out_layout.base + a);
   CHECK(differ == 0);
 }
+
+// Split-H of an output one column wide (found by `random conv` on nv_small_256, seeds 3001 / 3002):
+// a band of one row is a 1 x 1 SDP cube, which NVDLA's SDP moves as one contiguous run, ignoring
+// the whole cube's surface stride. Bands are two rows or more; a layer whose two-row band does
+// not fit CBUF beside its weights is refused with that reason.
+TEST_CASE("Split-H of a one-column output: bands of two rows or more, or a refusal saying why", "[conv][split]") {
+  // 20 x 514 x 31 input, 20 x 20 kernel, stride 2: output 1 x 254 rows in several bands.
+  const std::string tall =
+      R"({"unit":"conv","config":"nv_small_256","seed":1600706204,"input":{"w":20,"h":514,"c":31,"data":{"random":{}}},
+      "weights":{"k":10,"r":20,"s":20,"data":{"random":{}}},"padding":{"top":12},"stride":{"x":2,"y":2},"clip":8,
+      "output":{"precision":"int8","converter":{"scale":100,"shift":12}},"bs":{"alu":{"algo":"min","operand":62}},
+      "bn":{"alu":{"algo":"max","operand":{"random":{"min":-4751,"max":4751}}},"mul":{"operand":0},
+            "operands":{"per":"element","precision":"int16"}}})";
+  const fs::path f = fs::temp_directory_path() / (std::to_string(::getpid()) + "-split-one-column.json");
+  std::ofstream(f) << tall;
+  const LoadedLayer l = dla::harness::load_layer(f);
+  const auto c = dla::harness::engines::compile_conv_layer(l.header, l.root(), true);
+  int bands = 0, rows = 0;
+  for (const auto& st : c.program.steps) {
+    if (st.op == StepOp::RegWrite && st.reg->block == "SDP" && st.reg->name == "D_DATA_CUBE_HEIGHT") {
+      ++bands;
+      rows += static_cast<int>(st.value) + 1;
+      CHECK(st.value + 1 >= 2);  // no band of one row
+    }
+  }
+  CHECK(bands >= 2);
+  CHECK(rows == (514 + 12 - 20) / 2 + 1);  // every output row once: 254
+  RunResult r;
+  (void)dla::harness::testing::run_golden(c.program, l, r);
+  INFO(r.message);
+  CHECK(r.status == Status::Pass);
+  fs::remove(f);
+
+  // Two output rows need 21 input rows of 19 x 32 bytes (12,768 B), more than the 3 banks the
+  // 8 kernels of 23 x 20 x 32 weights leave; one row (20 input rows) would fit.
+  const std::string wide_kernel =
+      R"({"unit":"conv","config":"nv_small_256_full","input":{"w":19,"h":25,"c":23,"data":{"random":{}}},
+      "weights":{"k":10,"r":20,"s":32,"data":{"random":{"min":-2,"max":1}}},
+      "padding":{"value":-77,"right":13,"top":17,"bottom":5},"clip":2,"output":{"precision":"int8"}})";
+  CHECK_THAT(dla::harness::testing::refusal(wide_kernel, "split-one-column-refused.json"),
+             Catch::StartsWith("/input | ") && Catch::Contains("two output rows") &&
+                 Catch::Contains("ignore the cube's surface stride"));
+}
