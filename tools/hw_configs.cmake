@@ -6,7 +6,7 @@ cmake_minimum_required(VERSION 3.25)
 file(READ ${JSON} j)
 # HwConfig's fields in declaration order (golden/include/golden/config.hpp) and their kinds.
 set(fields atomic_c:int mac_cells:int int16:bool atom_bytes:int dma_bits:int cbuf_banks:int cbuf_entries:int
-    cbuf_entry_bytes:int stripe_lower:int stripe_upper:int winograd:bool wfold:bool nvdlav1_map:bool sdp_lanes:int
+    cbuf_entry_bytes:int stripe_lower:int stripe_upper:int secondary_memif:bool winograd:bool wfold:bool nvdlav1_map:bool sdp_lanes:int
     sdp_ew_lanes:int pdp_throughput:int cdp_throughput:int pdp_line_buffer_elements:int cmod:string)
 set(text "// Generated from regs/hw_configs.json by tools/hw_configs.cmake; do not edit (cmake --build build --target regen).\n")
 string(APPEND text "// The initializers of golden/src/config.cpp's configuration table, in the file's order.\n")

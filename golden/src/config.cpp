@@ -77,6 +77,12 @@ std::vector<std::string> config_names() {
   return v;
 }
 
+std::string ram_type_problem(const HwConfig& hw, bool mc, std::string_view reg) {
+  if (mc || hw.secondary_memif) return "";
+  return std::string(reg) + " = 0 selects the secondary memory interface (CV-SRAM), which " + hw.name +
+         " lacks (its spec: SECONDARY_MEMIF_DISABLE); 1 (MC) is its only memory";
+}
+
 std::string config_names_text() {
   std::string s;
   for (const HwConfig& c : all_configs()) s += (s.empty() ? "" : ", ") + c.name;

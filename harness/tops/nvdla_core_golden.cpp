@@ -180,6 +180,9 @@ void sdp_finish(GoldenDevice& d, int g, const golden::SdpConfig& cfg, const gold
 
 void sdp_run(GoldenDevice& d, int g) {
   const golden::SdpConfig cfg = sdp_decode(d, g);
+  if (const auto u = golden::sdp_hw_problems(cfg, d.hw()); !u.empty()) {
+    throw std::invalid_argument("SDP: cannot run this configuration: " + u.front());
+  }
   Memory& mem = d.memory();
   const golden::SdpRun r = golden::run_sdp(
       cfg, d.lut_ram("SDP").tables(), [&](uint64_t a) { return mem.read(a); },
@@ -320,6 +323,7 @@ void conv_run(GoldenDevice& d, int g) {
                                             cfg.mode == golden::ConvMode::Winograd ? "WINOGRAD" : "DIRECT"));
   }
   if (const auto u = scfg.unsupported(); !u.empty()) throw std::invalid_argument("SDP: " + u.front());
+  if (const auto u = golden::sdp_hw_problems(scfg, hw); !u.empty()) throw std::invalid_argument("SDP: " + u.front());
 
   Memory& mem = d.memory();
   // fp16: CDMA counts the NaNs and infinities it fetches (before the layer runs: counted unflushed).

@@ -116,6 +116,10 @@ std::string cdp_describe(const CdpConfig& c) {
 
 std::vector<std::string> CdpConfig::unsupported(const HwConfig& hw) const {
   std::vector<std::string> why;
+  for (const std::string& p : {ram_type_problem(hw, src_ram_mc, "CDP_RDMA D_SRC_DMA_CFG.SRC_RAM_TYPE"),
+                               ram_type_problem(hw, dst_ram_mc, "CDP D_DST_DMA_CFG.DST_RAM_TYPE")}) {
+    if (!p.empty()) why.push_back(p);
+  }
   if (precision == CdpPrecision::Reserved) why.emplace_back("CDP D_DATA_FORMAT.INPUT_DATA_TYPE=3 is reserved");
   if (precision == CdpPrecision::Int16 && !hw.supports(Precision::Int16)) {
     why.push_back("CDP D_DATA_FORMAT.INPUT_DATA_TYPE=INT16: " + hw.name + " has no int16");

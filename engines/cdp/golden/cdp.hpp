@@ -32,7 +32,7 @@ struct CdpConfig {
   // CDP_RDMA: the cube (CDP has no size registers; output size = input size).
   CubeShape shape{};  // n = 1
   uint64_t src_base = 0, src_line_stride = 0, src_surface_stride = 0;
-  bool src_ram_mc = false;  // recorded only: one memory
+  bool src_ram_mc = true;  // RAM_TYPE 1 MC; 0 (CV) needs the secondary interface: refused without (unsupported())
   CdpPrecision rdma_precision = CdpPrecision::Int8;
   bool rdma_perf_en = false;
   // CDP core.
@@ -47,7 +47,7 @@ struct CdpConfig {
   int32_t datout_scale = 1;   // signed 16
   int datout_shift = 0;       // 0..63
   uint64_t dst_base = 0, dst_line_stride = 0, dst_surface_stride = 0;
-  bool dst_ram_mc = false;
+  bool dst_ram_mc = true;
   bool nan_to_zero = false;   // fp16 only
   bool perf_dma_en = false;
   bool perf_lut_en = false;   // D_PERF_ENABLE.LUT_EN: the five LUT counters count

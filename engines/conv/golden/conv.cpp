@@ -131,6 +131,15 @@ ConvConfig decode_conv(const ConvRegReaders& regs, const HwConfig& hw) {
     if (a != b) bad.push_back(what + " differ (" + std::to_string(a) + " vs " + std::to_string(b) + ")");
   };
 
+  // ---- memories: CDMA's two read clients on a build without NVDLA's secondary interface read MC
+  for (const std::string& p :
+       {ram_type_problem(hw, field(regs.cdma(rcdma::D_DAIN_RAM_TYPE::offset), rcdma::D_DAIN_RAM_TYPE::DATAIN_RAM_TYPE{}) != 0,
+                         "CDMA D_DAIN_RAM_TYPE.DATAIN_RAM_TYPE"),
+        ram_type_problem(hw, field(regs.cdma(rcdma::D_WEIGHT_RAM_TYPE::offset), rcdma::D_WEIGHT_RAM_TYPE::WEIGHT_RAM_TYPE{}) != 0,
+                         "CDMA D_WEIGHT_RAM_TYPE.WEIGHT_RAM_TYPE")}) {
+    if (!p.empty()) bad.push_back(p);
+  }
+
   // ---- modes and precisions (every block must agree)
   const uint32_t cdma_misc = regs.cdma(rcdma::D_MISC_CFG::offset);
   const uint32_t csc_misc = regs.csc(rcsc::D_MISC_CFG::offset);

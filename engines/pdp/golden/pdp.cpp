@@ -196,6 +196,10 @@ std::string pdp_describe(const PdpConfig& c) {
 
 std::vector<std::string> PdpConfig::unsupported(const HwConfig& hw) const {
   std::vector<std::string> why;
+  for (const std::string& p : {off_flying ? ram_type_problem(hw, src_ram_mc, "PDP_RDMA D_SRC_RAM_CFG.SRC_RAM_TYPE") : "",
+                               ram_type_problem(hw, dst_ram_mc, "PDP D_DST_RAM_CFG.DST_RAM_TYPE")}) {
+    if (!p.empty()) why.push_back(p);
+  }
   if (precision == PdpPrecision::Reserved) why.emplace_back("PDP D_DATA_FORMAT.INPUT_DATA=3 is reserved");
   if (precision == PdpPrecision::Int16 && !hw.supports(Precision::Int16)) {
     why.push_back("PDP D_DATA_FORMAT.INPUT_DATA=INT16: " + hw.name + " has no int16");

@@ -55,13 +55,13 @@ struct PdpConfig {
   int pad_left = 0, pad_top = 0, pad_right = 0, pad_bottom = 0;
   std::array<int32_t, 7> pad_value{};  // PAD_VALUE_{1..7}X, 19 bits sign-extended
   uint64_t dst_base = 0, dst_line_stride = 0, dst_surface_stride = 0;
-  bool dst_ram_mc = false;  // recorded only: one memory
+  bool dst_ram_mc = true;  // RAM_TYPE 1 MC; 0 (CV) needs the secondary interface: refused without (unsupported())
   PdpPrecision precision = PdpPrecision::Int8;
   bool perf_dma_en = false;
   // PDP_RDMA (meaningful when off_flying)
   CubeShape rdma_in{};
   uint64_t src_base = 0, src_line_stride = 0, src_surface_stride = 0;
-  bool src_ram_mc = false;
+  bool src_ram_mc = true;
   PdpPrecision rdma_precision = PdpPrecision::Int8;
   int rdma_splits = 1;
   int rdma_kernel_w = 1, rdma_stride_w = 1;

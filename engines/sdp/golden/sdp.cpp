@@ -163,9 +163,24 @@ uint32_t sat_inc(uint32_t v) { return v == 0xffffffffu ? v : v + 1; }
 
 // ---- decode -----------------------------------------------------------------------------------
 
+std::vector<std::string> sdp_hw_problems(const SdpConfig& c, const HwConfig& hw) {
+  std::vector<std::string> out;
+  const auto add = [&](bool used, bool mc, const char* reg) {
+    if (std::string p = used ? ram_type_problem(hw, mc, reg) : ""; !p.empty()) out.push_back(std::move(p));
+  };
+  add(!c.flying, c.src_ram_mc, "SDP_RDMA D_SRC_DMA_CFG.SRC_RAM_TYPE");
+  add(c.brdma.enabled, c.brdma.ram_mc, "SDP_RDMA D_BRDMA_CFG.BRDMA_RAM_TYPE");
+  add(c.nrdma.enabled, c.nrdma.ram_mc, "SDP_RDMA D_NRDMA_CFG.NRDMA_RAM_TYPE");
+  add(c.erdma.enabled, c.erdma.ram_mc, "SDP_RDMA D_ERDMA_CFG.ERDMA_RAM_TYPE");
+  add(!c.output_to_pdp, c.dst_ram_mc, "SDP D_DST_DMA_CFG.DST_RAM_TYPE");
+  return out;
+}
+
 SdpConfig decode_sdp(const SdpRegReader& sdp, const SdpRegReader& rdma, int atom_bytes) {
   SdpConfig c;
   c.atom_bytes = atom_bytes;
+  c.src_ram_mc = field(rdma(rr::D_SRC_DMA_CFG::offset), rr::D_SRC_DMA_CFG::SRC_RAM_TYPE{}) != 0;
+  c.dst_ram_mc = field(sdp(rs::D_DST_DMA_CFG::offset), rs::D_DST_DMA_CFG::DST_RAM_TYPE{}) != 0;
   const uint32_t mode = sdp(rs::D_FEATURE_MODE_CFG::offset);
   c.flying = field(mode, rs::D_FEATURE_MODE_CFG::FLYING_MODE{}) != 0;
   c.output_to_pdp = field(mode, rs::D_FEATURE_MODE_CFG::OUTPUT_DST{}) != 0;

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "golden/config.hpp"
 #include "golden/cube.hpp"
 #include "golden/layout.hpp"
 #include "engines/lut/golden/lut.hpp"
@@ -42,7 +43,7 @@ struct SdpDmaCfg {
   SdpDmaUse use = SdpDmaUse::Mul;
   int data_bytes = 1;            // DATA_SIZE: 1 or 2
   bool per_element = false;      // DATA_MODE: false = one value per channel (PER_KERNEL)
-  bool ram_mc = false;           // RAM_TYPE (recorded only: one memory)
+  bool ram_mc = true;            // RAM_TYPE 1 MC; 0 CV (sdp_hw_problems)
   uint64_t base = 0;             // {BASE_ADDR_HIGH, BASE_ADDR_LOW}
   uint64_t line_stride = 0;
   uint64_t surface_stride = 0;
@@ -126,8 +127,10 @@ struct SdpConfig {
   // source cube (MRDMA, flying off)
   CubeShape rdma_shape{};
   uint64_t src_base = 0, src_line_stride = 0, src_surface_stride = 0;
+  bool src_ram_mc = true;  // D_SRC_DMA_CFG.SRC_RAM_TYPE (1 MC, 0 CV; sdp_hw_problems)
   // destination (WDMA)
   uint64_t dst_base = 0, dst_line_stride = 0, dst_surface_stride = 0, dst_batch_stride = 0;
+  bool dst_ram_mc = true;  // D_DST_DMA_CFG.DST_RAM_TYPE
   // operand DMAs and stages
   SdpDmaCfg brdma{}, nrdma{}, erdma{};
   SdpXCfg bs{}, bn{};
@@ -160,6 +163,9 @@ using SdpRegReader = std::function<uint32_t(uint32_t offset)>;
 
 // Decodes the SDP block (`sdp`) and the SDP_RDMA block (`rdma`) registers. Only defined field
 // bits are read. `atom_bytes` is the configuration's memory atom (8 nv_small, 32 nv_full).
+// What build `hw` lacks for the layer: a DMA the layer uses whose RAM_TYPE selects CV-SRAM on a
+// build without NVDLA's secondary memory interface. Empty: it runs.
+[[nodiscard]] std::vector<std::string> sdp_hw_problems(const SdpConfig& c, const HwConfig& hw);
 [[nodiscard]] SdpConfig decode_sdp(const SdpRegReader& sdp, const SdpRegReader& rdma, int atom_bytes);
 
 // One line for reports: cube, precisions, input source and the active stages.

@@ -41,6 +41,10 @@ struct HwConfig {
   int cbuf_entry_bytes = 0;
   int stripe_lower = 0;     // CSC stripe partition (conv-pipeline.md §5): lower / upper stripe length
   int stripe_upper = 0;
+  // NVDLA's secondary memory interface (CV-SRAM, SECONDARY_MEMIF_ENABLE in the build's spec): a
+  // DMA whose RAM_TYPE selects CV needs it (ram_type_problem). Both interfaces are one address
+  // space in this project (docs/TRACES.md).
+  bool secondary_memif = false;
   bool winograd = false;    // Winograd convolution (nvdlav1 only)
   bool wfold = false;       // the W-fold CDMA data path (seed 004, docs/WFOLD.md; nv_full only)
   bool nvdlav1_map = false; // CSB block bases: nvdlav1's map (nv_full), else master's
@@ -87,6 +91,9 @@ struct HwConfig {
 [[nodiscard]] const HwConfig& nv_full();
 [[nodiscard]] const HwConfig* find_config(std::string_view name);
 [[nodiscard]] std::vector<std::string> config_names();
+// A DMA's RAM_TYPE field `reg` (1 MC, 0 CV) on `hw`: empty, or why the build cannot take it (CV
+// selects the secondary memory interface, which a build without one lacks).
+[[nodiscard]] std::string ram_type_problem(const HwConfig& hw, bool mc, std::string_view reg);
 // "nv_small, nv_small_256, ...": the configurations, for messages and help text.
 [[nodiscard]] std::string config_names_text();
 
