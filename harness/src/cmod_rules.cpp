@@ -118,6 +118,16 @@ std::string cmod_cannot_judge(const Program& program, const golden::HwConfig& cf
       if (std::string why = rubik_contract_rule(shadow); !why.empty()) return "it runs " + why;
     }
     if (reg.block == "CDMA" && reg.name == "D_OP_ENABLE" && (st.value & 1u) != 0) {
+      // Image input in NVIDIA's master C model: only nv_small's build runs it (8-byte CBUF
+      // entries); every other master build dies of SIGSEGV on it, NVIDIA's own img traces of
+      // nv_small_256 and nv_medium_512 included (docs/CMOD.md "Where the model is not a judge").
+      if (shadow.field("CDMA", "D_DATAIN_FORMAT", "DATAIN_FORMAT") != 0 && cfg.cmod.starts_with("master:") &&
+          cfg.cbuf_entry_bytes > 8) {
+        return fmt::format("it runs image input on {}: NVIDIA's master C model crashes (SIGSEGV) on image input in "
+                           "every build with CBUF entries wider than 8 bytes, on NVIDIA's own img traces too "
+                           "(docs/CMOD.md)",
+                           cfg.name);
+      }
       const bool compressed = shadow.field("CDMA", "D_WEIGHT_FORMAT", "WEIGHT_FORMAT") != 0;
       ConvWeights now = conv_weights(shadow, cfg);
       if (std::string why = conv_ring_rule(prev_conv, now, shadow); !why.empty()) return "it runs " + why;

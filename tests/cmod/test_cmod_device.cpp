@@ -260,3 +260,23 @@ TEST_CASE("a wait the C model can never satisfy ends in bounded time", "[cmod]")
   REQUIRE(beside.cmod.has_value());
   CHECK(beside.cmod->state == CmodVerdict::State::NotJudged);
 }
+
+TEST_CASE("deviation: image input crashes NVIDIA's master C model beyond nv_small", "[cmod]") {
+  // NVIDIA's own img trace of nv_small_256 kills the master C model built for nv_small_256
+  // (SIGSEGV, as those of nv_medium_512 and random image layers on every master build with CBUF
+  // entries wider than 8 bytes: docs/CMOD.md); such programs are not judged. nv_small's image
+  // layers are, and agree.
+  const fs::path img = fs::path(DLA_SHARED_DIR) /
+                       "nvdla-traces/nv_small_256/img_51x96x4_1x10x4x32_R8G8B8A8_int8_0/img_51x96x4_1x10x4x32_R8G8B8A8_int8_0.cfg";
+  const HwConfig& s256 = *dla::golden::find_config("nv_small_256");
+  CHECK_THAT(cmod_cannot_judge(import_nvdla_cfg(img, "nv_small_256"), s256),
+             Catch::Contains("image input on nv_small_256") && Catch::Contains("SIGSEGV"));
+  const fs::path dc = fs::path(DLA_SHARED_DIR) /
+                      "nvdla-traces/nv_small_256/dc_6x8x192_3x3x192x32_int8_0/dc_6x8x192_3x3x192x32_int8_0.cfg";
+  CHECK(cmod_cannot_judge(import_nvdla_cfg(dc, "nv_small_256"), s256).empty());
+  const Program small = compiled(kLayers / "image/argb8_mean_signed_stride_nv_small.json");
+  REQUIRE(cmod_cannot_judge(small, dla::golden::nv_small()).empty());
+  const RunResult r = judged(small, dla::golden::nv_small());
+  REQUIRE(r.cmod.has_value());
+  CHECK(r.cmod->state == CmodVerdict::State::Agrees);
+}
