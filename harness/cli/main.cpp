@@ -132,6 +132,7 @@ po::options_description regress_options() {
     ("html", po::value<std::string>(), "write a self-contained HTML report to this file")
     ("shard", po::value<std::string>(), "run only shard I of N (0-based), written I/N")
     ("mode", po::value<std::string>()->default_value("cross"), "cross, golden, rtl or cmod")
+    ("config", po::value<std::string>(), ("run every layer, network and trace on this configuration instead of its own (" + dla::golden::config_names_text() + ")").c_str())
     ("watchdog", po::value<uint64_t>()->default_value(20000), "quiet cycles before a run is ended, plus the memory model's allowance (docs/CLI.md \"Watchdog\")")
     ("dump-dir", po::value<std::string>(), "on mismatch, write gzip dumps here")
     ("no-progress", po::bool_switch(), "no progress on stderr (a status line on a terminal, else a line per run)");
@@ -429,11 +430,19 @@ int cmd_import(const std::vector<std::string>& args) {
 
 // `compile NET.json`: the network's one register program, replayable with `dlacosim run`.
 int cmd_compile(const std::vector<std::string>& args) {
-  const Parsed p = parse(args, po::options_description("compile options"));
+  po::options_description opts("compile options");
+  opts.add_options()("config", po::value<std::string>(),
+                     ("compile for this configuration instead of the network's own (" +
+                      dla::golden::config_names_text() + ")")
+                         .c_str());
+  const Parsed p = parse(args, opts);
   if (p.positional.size() != 1) throw InputError("compile", "", "expected exactly one network file");
-  const LoadedLayer l = load_layer(p.positional[0]);
+  LoadedLayer l = load_layer(p.positional[0]);
   if (l.header.unit != "network") {
     throw InputError(p.positional[0], "/unit", "compile takes network files (\"unit\": \"network\")");
+  }
+  if (p.vm.count("config")) {
+    l.header.config = &cfg_config(p.vm["config"].as<std::string>());  // the compiler checks it there
   }
   const engines::CompiledNetwork n = engines::compile_network(l.header, l.root());
   std::cout << program_to_json(n.program, "compiled from " + p.positional[0] + " by dlacosim compile").dump(1) << "\n";
@@ -651,6 +660,7 @@ int cmd_regress(const std::vector<std::string>& args) {
   check_mode(o.mode);
   o.sim.watchdog = p.vm["watchdog"].as<uint64_t>();
   if (o.sim.watchdog == 0) throw InputError("--watchdog", "", "must be at least 1 cycle");
+  if (p.vm.count("config")) o.config = cfg_config(p.vm["config"].as<std::string>()).name;
   if (p.vm.count("dump-dir")) o.dump_dir = p.vm["dump-dir"].as<std::string>();
   o.mem = mem_options_from(p.vm);
   apply_cmod_options(p.vm, o);
@@ -1038,11 +1048,11 @@ int main(int argc, char** argv) {
                   << validate_options();
       }
       else if (which == "compile") {
-        std::cout << "usage: dlacosim compile NET.json\n"
+        std::cout << "usage: dlacosim compile NET.json [--config NAME]\n"
                      "Prints a network file's one register program (docs/NETWORKS.md) as a JSON program\n"
                      "layer on stdout, the program `dlacosim run NET.json` replays; `dlacosim run` of the\n"
-                     "printed file replays it without the network's per-layer compares. No options; exit 0,\n"
-                     "or 2 naming file, JSON pointer and rule.\n";
+                     "printed file replays it without the network's per-layer compares. --config compiles\n"
+                     "it for another configuration; exit 0, or 2 naming file, JSON pointer and rule.\n";
       }
       else if (which == "import") std::cout << "usage: dlacosim import TEST.cfg|FILE.nvdla [options]\n" << import_options();
       else if (which == "merge") std::cout << "usage: dlacosim merge RESULTS.json... [options]\n" << merge_options();
