@@ -7,20 +7,27 @@
 
 using dla::harness::testing::check_golden_traces;
 
-TEST_CASE("every nv_small_256 trace reproduces NVIDIA's CRC on the golden model", "[traces][builds]") {
-  const auto* hw = dla::golden::find_config("nv_small_256");
+namespace {
+
+// Every trace of build `name`'s folder (`count` of them) on its golden model, after checking the
+// build's geometry from NVIDIA's spec file: atomic C and memory atom in bytes, atoms per CBUF entry.
+void check_build(const char* name, int atomic_c, int atom, int atoms_per_entry, std::size_t count) {
+  const auto* hw = dla::golden::find_config(name);
   REQUIRE(hw != nullptr);
-  CHECK(hw->atomic_c == 32);
-  CHECK(hw->cbuf_entry_bytes / hw->atom_bytes == 4);  // an entry holds four memory atoms
-  check_golden_traces("nv_small_256", *hw, {"cdp_", "dc_", "img_", "pdp_", "sdp_"}, 84);
+  CHECK(hw->atomic_c == atomic_c);
+  CHECK(hw->atom_bytes == atom);
+  CHECK(hw->cbuf_entry_bytes / hw->atom_bytes == atoms_per_entry);
+  check_golden_traces(name, *hw, {"cdp_", "dc_", "img_", "pdp_", "sdp_"}, count);
+}
+
+}  // namespace
+
+TEST_CASE("every nv_small_256 trace reproduces NVIDIA's CRC on the golden model", "[traces][builds]") {
+  check_build("nv_small_256", 32, 8, 4, 84);
 }
 
 TEST_CASE("every nv_medium_512 trace reproduces NVIDIA's CRC on the golden model", "[traces][builds]") {
-  const auto* hw = dla::golden::find_config("nv_medium_512");
-  REQUIRE(hw != nullptr);
-  CHECK(hw->atom_bytes == 16);
-  CHECK(hw->cbuf_entry_bytes / hw->atom_bytes == 2);  // an entry holds two memory atoms
-  check_golden_traces("nv_medium_512", *hw, {"cdp_", "dc_", "img_", "pdp_", "sdp_"}, 4);
+  check_build("nv_medium_512", 32, 16, 2, 4);
 }
 
 namespace {
