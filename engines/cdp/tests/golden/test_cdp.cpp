@@ -225,10 +225,12 @@ TEST_CASE("CDP decodes its registers and refuses what it cannot run", "[golden][
                                    {rc::D_DATOUT_OFFSET::offset, 0xff03ca09}, {rc::D_DATOUT_SCALE::offset, 0x2cba},
                                    {rc::D_DATOUT_SHIFTER::offset, 0x24},   {rc::D_PERF_ENABLE::offset, 2},
                                    {rc::S_LUT_INFO::offset, 0x3f00},       {rc::S_LUT_LE_START_LOW::offset, 0xfffffff2},
-                                   {rc::S_LUT_LE_START_HIGH::offset, 0x3f}, {rc::D_DST_BASE_ADDR_LOW::offset, 0x2000}};
+                                   {rc::S_LUT_LE_START_HIGH::offset, 0x3f}, {rc::D_DST_BASE_ADDR_LOW::offset, 0x2000},
+                                   {rc::D_DST_DMA_CFG::offset, 1}};  // MC (reset 0 is CV-SRAM)
   std::map<uint32_t, uint32_t> rdma{{rr::D_DATA_CUBE_WIDTH::offset, 7},   {rr::D_DATA_CUBE_HEIGHT::offset, 3},
                                     {rr::D_DATA_CUBE_CHANNEL::offset, 30}, {rr::D_DATA_FORMAT::offset, 0},
-                                    {rr::D_SRC_LINE_STRIDE::offset, 64},   {rr::D_SRC_SURFACE_STRIDE::offset, 256}};
+                                    {rr::D_SRC_LINE_STRIDE::offset, 64},   {rr::D_SRC_SURFACE_STRIDE::offset, 256},
+                                    {rr::D_SRC_DMA_CFG::offset, 1}};
   auto reader = [](const std::map<uint32_t, uint32_t>& m) {
     return [&m](uint32_t off) { const auto it = m.find(off); return it == m.end() ? 0u : it->second; };
   };

@@ -29,6 +29,7 @@ void program_lrn3(const Regs& g) {
   g.w("CDP_RDMA.D_SRC_BASE_ADDR_LOW", 0x1000);
   g.w("CDP_RDMA.D_SRC_LINE_STRIDE", 8);
   g.w("CDP_RDMA.D_SRC_SURFACE_STRIDE", 8);
+  g.w("CDP_RDMA.D_SRC_DMA_CFG", 1);  // MC (reset 0 is CV-SRAM, which nv_small lacks)
   g.w("CDP_RDMA.D_DATA_FORMAT", 0);
   g.w("CDP.D_DATA_FORMAT", 0);
   g.w("CDP.D_FUNC_BYPASS", 0);
@@ -42,6 +43,7 @@ void program_lrn3(const Regs& g) {
   g.w("CDP.D_DST_BASE_ADDR_LOW", 0x2000);
   g.w("CDP.D_DST_LINE_STRIDE", 8);
   g.w("CDP.D_DST_SURFACE_STRIDE", 8);
+  g.w("CDP.D_DST_DMA_CFG", 1);
   g.w("CDP.D_PERF_ENABLE", 2);  // LUT_EN
   g.w("CDP.S_LUT_CFG", 0x51);   // LE linear, uflow priority LO, hybrid priority LO
   g.w("CDP.S_LUT_INFO", 0x0800);  // LE select 8, LO select 0

@@ -178,6 +178,7 @@ Expected add_layer(engines::ProgramBuilder& b, const Lrn& p, const golden::HwCon
   wr("CDP.D_DST_BASE_ADDR_HIGH", 0);
   wr("CDP.D_DST_LINE_STRIDE", u(p.w * atom));
   wr("CDP.D_DST_SURFACE_STRIDE", u(p.w * p.h * atom));
+  wr("CDP.D_DST_DMA_CFG", 1);  // MC: nv_small has no CV-SRAM (the reset value 0 selects it)
   wr("CDP.D_DATA_FORMAT", fmt_v);
   wr("CDP.D_LRN_CFG", u(p.len));
   wr("CDP.D_DATIN_OFFSET", u(p.in_off) & 0xffffu);
@@ -194,6 +195,7 @@ Expected add_layer(engines::ProgramBuilder& b, const Lrn& p, const golden::HwCon
   wr("CDP_RDMA.D_SRC_BASE_ADDR_HIGH", 0);
   wr("CDP_RDMA.D_SRC_LINE_STRIDE", u(line));
   wr("CDP_RDMA.D_SRC_SURFACE_STRIDE", u(line * p.h));
+  wr("CDP_RDMA.D_SRC_DMA_CFG", 1);
   wr("CDP_RDMA.D_DATA_FORMAT", fmt_v);
   if (p.rdma_first) wr("CDP_RDMA.D_OP_ENABLE", 1);
   wr("CDP.D_OP_ENABLE", 1);

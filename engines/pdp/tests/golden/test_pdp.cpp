@@ -260,7 +260,8 @@ TEST_CASE("decode_pdp reads every field of PDP and PDP_RDMA", "[golden][pdp]") {
       {rr::D_DATA_CUBE_IN_CHANNEL::offset, 0xf},     {rr::D_SRC_BASE_ADDR_LOW::offset, 0x80808e00},
       {rr::D_SRC_LINE_STRIDE::offset, 0x340},        {rr::D_SRC_SURFACE_STRIDE::offset, 0x2060},
       {rr::D_OPERATION_MODE_CFG::offset, 0x2},       {rr::D_POOLING_KERNEL_CFG::offset, 0x13},
-      {rr::D_POOLING_PADDING_CFG::offset, 0x6},      {rr::D_PARTIAL_WIDTH_IN::offset, 0xb00401}};
+      {rr::D_POOLING_PADDING_CFG::offset, 0x6},      {rr::D_PARTIAL_WIDTH_IN::offset, 0xb00401},
+      {rr::D_SRC_RAM_CFG::offset, 1}};  // MC (reset 0 is CV-SRAM, which nv_small lacks)
   auto reader = [](const std::map<uint32_t, uint32_t>& m) {
     return [&m](uint32_t off) {
       const auto it = m.find(off);

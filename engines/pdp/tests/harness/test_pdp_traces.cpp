@@ -34,6 +34,7 @@ void program_max_2x2(const Regs& g) {
   g.w("PDP_RDMA.D_SRC_BASE_ADDR_LOW", 0x1000);
   g.w("PDP_RDMA.D_SRC_LINE_STRIDE", 32);
   g.w("PDP_RDMA.D_SRC_SURFACE_STRIDE", 64);
+  g.w("PDP_RDMA.D_SRC_RAM_CFG", 1);  // MC (reset 0 is CV-SRAM, which nv_small lacks)
   g.w("PDP_RDMA.D_FLYING_MODE", 1);
   g.w("PDP_RDMA.D_POOLING_KERNEL_CFG", 0x11);  // kernel width 2, stride 2
   g.w("PDP.D_DATA_CUBE_OUT_WIDTH", 1);
@@ -44,6 +45,7 @@ void program_max_2x2(const Regs& g) {
   g.w("PDP.D_DST_BASE_ADDR_LOW", 0x2000);
   g.w("PDP.D_DST_LINE_STRIDE", 16);
   g.w("PDP.D_DST_SURFACE_STRIDE", 16);
+  g.w("PDP.D_DST_RAM_CFG", 1);
 }
 
 // Max over w in {2j, 2j+1}, h in {0, 1}: 10*(2j+1) + 1 - c.

@@ -208,6 +208,7 @@ Program program_of(const Pool& p, const dla::golden::HwConfig& hw, Rng& rng) {
   wr("PDP.D_DST_BASE_ADDR_LOW", static_cast<uint32_t>(kOut));
   wr("PDP.D_DST_LINE_STRIDE", oline);
   wr("PDP.D_DST_SURFACE_STRIDE", osstride);
+  wr("PDP.D_DST_RAM_CFG", 1);  // MC: nv_small has no CV-SRAM (the reset value 0 selects it)
   wr("PDP.D_DATA_FORMAT", fmt_v);
   wr("PDP_RDMA.S_POINTER", 0);
   wr("PDP_RDMA.D_DATA_CUBE_IN_WIDTH", u(p.w - 1));
@@ -217,6 +218,7 @@ Program program_of(const Pool& p, const dla::golden::HwConfig& hw, Rng& rng) {
   wr("PDP_RDMA.D_SRC_BASE_ADDR_LOW", static_cast<uint32_t>(kIn));
   wr("PDP_RDMA.D_SRC_LINE_STRIDE", line);
   wr("PDP_RDMA.D_SRC_SURFACE_STRIDE", sstride);
+  wr("PDP_RDMA.D_SRC_RAM_CFG", 1);
   wr("PDP_RDMA.D_DATA_FORMAT", fmt_v);
   wr("PDP_RDMA.D_OPERATION_MODE_CFG", u(sp.n - 1));
   wr("PDP_RDMA.D_POOLING_KERNEL_CFG", u(p.kw - 1) | u(p.sw - 1) << 4);
