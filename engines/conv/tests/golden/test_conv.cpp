@@ -505,6 +505,9 @@ ConvWords encode(const ConvConfig& c, const HwConfig& hw) {
   put(w.cdma, cd::D_MISC_CFG::offset, cd::D_MISC_CFG::IN_PRECISION{}, prec);
   put(w.cdma, cd::D_MISC_CFG::offset, cd::D_MISC_CFG::PROC_PRECISION{}, prec);
   put(w.cdma, cd::D_MISC_CFG::offset, cd::D_MISC_CFG::SKIP_WEIGHT_RLS{}, 1);  // free: no effect
+  // MC: the reset value 0 selects CV-SRAM, which the master builds but nv_large lack
+  put(w.cdma, cd::D_DAIN_RAM_TYPE::offset, cd::D_DAIN_RAM_TYPE::DATAIN_RAM_TYPE{}, 1);
+  put(w.cdma, cd::D_WEIGHT_RAM_TYPE::offset, cd::D_WEIGHT_RAM_TYPE::WEIGHT_RAM_TYPE{}, 1);
   put(w.cdma, cd::D_DATAIN_SIZE_0::offset, cd::D_DATAIN_SIZE_0::DATAIN_WIDTH{}, c.input.w - 1);
   put(w.cdma, cd::D_DATAIN_SIZE_0::offset, cd::D_DATAIN_SIZE_0::DATAIN_HEIGHT{}, c.input.h - 1);
   put(w.cdma, cd::D_DATAIN_SIZE_EXT_0::offset, cd::D_DATAIN_SIZE_EXT_0::DATAIN_WIDTH_EXT{}, c.input.w - 1);

@@ -217,6 +217,9 @@ Words encode(const Img& L) {
   put(w.cdma, cd::D_MISC_CFG::offset, cd::D_MISC_CFG::IN_PRECISION{}, in_prec);
   put(w.cdma, cd::D_MISC_CFG::offset, cd::D_MISC_CFG::PROC_PRECISION{}, prec);
   put(w.cdma, cd::D_DATAIN_FORMAT::offset, cd::D_DATAIN_FORMAT::DATAIN_FORMAT{}, 1);
+  // MC: the reset value 0 selects CV-SRAM, which nv_small lacks
+  put(w.cdma, cd::D_DAIN_RAM_TYPE::offset, cd::D_DAIN_RAM_TYPE::DATAIN_RAM_TYPE{}, 1);
+  put(w.cdma, cd::D_WEIGHT_RAM_TYPE::offset, cd::D_WEIGHT_RAM_TYPE::WEIGHT_RAM_TYPE{}, 1);
   put(w.cdma, cd::D_DATAIN_FORMAT::offset, cd::D_DATAIN_FORMAT::PIXEL_FORMAT{}, L.format);
   put(w.cdma, cd::D_DATAIN_FORMAT::offset, cd::D_DATAIN_FORMAT::PIXEL_SIGN_OVERRIDE{}, L.sign ? 1 : 0);
   put(w.cdma, cd::D_DATAIN_SIZE_0::offset, cd::D_DATAIN_SIZE_0::DATAIN_WIDTH{}, L.w - 1);

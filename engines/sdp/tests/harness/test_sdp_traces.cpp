@@ -191,6 +191,8 @@ TEST_CASE("golden device runs SDP group 0 when SDP and SDP_RDMA are both armed, 
   w("SDP_RDMA.D_SRC_SURFACE_STRIDE", 8);
   w("SDP_RDMA.D_DATA_CUBE_CHANNEL", 7);
   w("SDP_RDMA.D_FEATURE_MODE_CFG", 0);
+  w("SDP_RDMA.D_SRC_DMA_CFG", 1);  // MC (reset 0 is CV-SRAM, which nv_small lacks)
+  w("SDP.D_DST_DMA_CFG", 1);
   w("SDP.D_DATA_CUBE_CHANNEL", 7);
   w("SDP.D_DST_BASE_ADDR_LOW", 0x2000);
   w("SDP.D_DST_LINE_STRIDE", 8);
