@@ -89,12 +89,16 @@ GoldenDevice::GoldenDevice(const golden::HwConfig& config) : config_(&config) {
     by_base_[*base] = regs.get();
     blocks_.emplace(name, std::move(regs));
   }
-  // The golden device has no CBUF to clear after reset: FLUSH_DONE is 1 from the start, so a
-  // program's poll_reg_equal(CDMA.S_CBUF_FLUSH_STATUS, 1) passes at once (conv-pipeline.md §8).
-  if (blocks_.count("CDMA") != 0) {
-    set_hw_register("CDMA", gregs::cdma::S_CBUF_FLUSH_STATUS::offset, 0,
-                    gregs::cdma::S_CBUF_FLUSH_STATUS::FLUSH_DONE::mask);
-  }
+  // CDMA clears CBUF after reset; FLUSH_DONE (reset value 0) rises when time has passed.
+  cbuf_flushing_ = blocks_.count("CDMA") != 0;
+}
+
+void GoldenDevice::finish_cbuf_flush() {
+  if (!cbuf_flushing_) return;
+  cbuf_flushing_ = false;
+  set_hw_register("CDMA", gregs::cdma::S_CBUF_FLUSH_STATUS::offset, 0,
+                  gregs::cdma::S_CBUF_FLUSH_STATUS::FLUSH_DONE::mask);
+  try_launch();
 }
 
 GoldenDevice::~GoldenDevice() = default;
@@ -224,6 +228,7 @@ WaitResult GoldenDevice::wait_interrupt(std::string_view intr, uint64_t) {
     w.detail = fmt::format("\"{}\" is not an interrupt name", intr);
     return w;
   }
+  finish_cbuf_flush();  // waiting lets time pass
   while ((intr_status_ & (1u << bit)) == 0 && release_next_done()) {
   }
   if ((intr_status_ & (1u << bit)) != 0) {
@@ -288,6 +293,7 @@ WaitResult GoldenDevice::wait_interrupt(std::string_view intr, uint64_t) {
 }
 
 WaitResult GoldenDevice::wait_any_interrupt(uint64_t) {
+  finish_cbuf_flush();  // waiting lets time pass
   // The interrupt line: any status bit the mask lets through.
   while ((intr_status_ & ~intr_mask_) == 0 && release_next_done()) {
   }

@@ -115,6 +115,7 @@ RunResult run_layer(const std::filesystem::path& file, const RunOptions& opt) {
     r.status = unit_result.status;
     r.message = unit_result.message;
     r.cycles = unit_result.cycles;
+    r.launch_cycle = unit_result.launch_cycle;
     r.work = unit_result.work;
     r.dma = unit_result.dma;
     r.compares = unit_result.compares;

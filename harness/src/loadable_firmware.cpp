@@ -79,7 +79,7 @@ class Emitter {
     s.reg = &reg(block, name);
     s.mask = mask;
     s.value = value;
-    s.poll_reads = 1'000'000;
+    s.poll_reads = kPollReads;
     s.poll_not_equal = not_equal;
   }
   void wait(const std::string& intr) {

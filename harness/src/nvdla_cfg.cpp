@@ -114,6 +114,7 @@ struct Parser {
       ProgramStep st = make(cmd == "reg_write" ? StepOp::RegWrite : StepOp::RegRead);
       st.reg = reg(a[0]);
       st.value = static_cast<uint32_t>(number(a[1], "value", 0xffffffffu));
+      if (cmd == "poll_reg_equal") st.poll_reads = kPollReads;  // read until equal, as NVIDIA's trace player
       program.steps.push_back(std::move(st));
     } else if (cmd == "reg_read") {
       arity(cmd, a, 2);  // reg_read(REG, variable): read, nothing compared

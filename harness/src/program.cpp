@@ -255,7 +255,7 @@ ProgramStep parse_step(const JsonNode& s, const std::string& config) {
     st.value = static_cast<uint32_t>(s.require("value").as_u64(0xffffffffu));
     if (const auto m = s.get("mask")) st.mask = static_cast<uint32_t>(m->as_u64(0xffffffffu));
     st.poll_not_equal = s.require("until").as_choice({"equal", "not_equal"}) == "not_equal";
-    st.poll_reads = static_cast<uint32_t>(s.get("max_reads") ? s.require("max_reads").as_int(1, 100'000'000) : 100'000);
+    st.poll_reads = static_cast<uint32_t>(s.get("max_reads") ? s.require("max_reads").as_int(1, 100'000'000) : kPollReads);
   } else if (op == "wait_any") {
     s.allow_keys({"op"});
     st.op = StepOp::WaitAny;

@@ -68,6 +68,7 @@ struct Runner {
   Device* cmod;  // NVIDIA's C model: a judge beside the device under test, or that device itself
   const ProgramRunOptions& opt;
   RunResult result;
+  bool launched = false;  // result.launch_cycle taken
   std::vector<std::string> notes;
   bool cmod_differs = false;
   bool three_way = false;  // a judging C model beside the device under test (set by run())
@@ -183,6 +184,10 @@ struct Runner {
           return false;
         }
         if (st.op == StepOp::RegWrite) {
+          if (!launched && st.reg->name == "D_OP_ENABLE" && (st.value & 1u) != 0) {
+            launched = true;
+            result.launch_cycle = dut().cycles();
+          }
           each([&](Device* d) { d->reg_write(*addr, st.value); });
           return true;
         }
@@ -272,6 +277,7 @@ struct Runner {
       uint32_t v = 0;
       bool ok = false;
       for (uint32_t n = 0; n < st.poll_reads && !ok; ++n) {
+        if (n != 0) d->let_time_pass();
         v = d->reg_read(addr) & st.mask;
         ok = (v == (st.value & st.mask)) != st.poll_not_equal;
       }

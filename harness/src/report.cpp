@@ -97,7 +97,7 @@ std::string format_run(const RunResult& r) {
                       : fmt::format("{} {} [{} {} {}] seed={} stall={:.2f} rand-reset={} cycles={} ({:.2f}s)\n",
                                     status_name(r.status), r.name, r.unit, r.config, r.mode, r.seed, r.stall,
                                     r.rand_reset, r.cycles, r.seconds);
-  if (r.dma) s += "  " + format_dma(*r.dma, r.cycles) + "\n";
+  if (r.dma) s += "  " + format_dma(*r.dma, r.cycles - r.launch_cycle) + "\n";
   if (r.cmod) {
     s += fmt::format("  NVIDIA C model: {}{}\n", verdict_name(r.cmod->state),
                      r.cmod->detail.empty() ? "" : ": " + r.cmod->detail);
@@ -159,7 +159,8 @@ nlohmann::json to_json(const RunResult& r) {
                    {"work", r.work},             {"seconds", r.seconds}};
   if (r.suite_index) j["suite_index"] = *r.suite_index;
   if (!r.wave.empty()) j["wave"] = r.wave;
-  if (r.dma) j["dma"] = dma_json(*r.dma, r.cycles);
+  if (r.launch_cycle != 0) j["launch_cycle"] = r.launch_cycle;
+  if (r.dma) j["dma"] = dma_json(*r.dma, r.cycles - r.launch_cycle);
   if (r.cmod) j["cmod"] = {{"verdict", verdict_name(r.cmod->state)}, {"detail", r.cmod->detail}};
   auto& cs = j["compares"] = nlohmann::json::array();
   for (const auto& c : r.compares) {
@@ -331,7 +332,7 @@ MismatchMap mismatch_map_from_json(const JsonNode& n, const CubeShape& shape) {
 RunResult run_result_from_json(const JsonNode& n) {
   if (!n.is_object()) n.fail("expected a run result object");
   n.allow_keys({"layer_file", "name", "unit", "config", "mode", "seed", "stall", "rand_reset", "status", "message",
-                "cycles", "work", "seconds", "dma", "compares", "suite_index", "wave", "cmod"});
+                "cycles", "launch_cycle", "work", "seconds", "dma", "compares", "suite_index", "wave", "cmod"});
   RunResult r;
   r.layer_file = n.require("layer_file").as_string();
   r.name = n.require("name").as_string();
@@ -344,6 +345,7 @@ RunResult run_result_from_json(const JsonNode& n) {
   r.status = status_from_name(n.require("status"));
   r.message = n.require("message").as_string();
   r.cycles = n.require("cycles").as_u64();
+  if (const auto lc = n.get("launch_cycle")) r.launch_cycle = lc->as_u64(r.cycles);
   r.work = n.require("work").as_u64();
   r.seconds = n.require("seconds").as_double(0.0, 1e12);
   if (const auto si = n.get("suite_index")) r.suite_index = static_cast<std::size_t>(si->as_u64());

@@ -242,6 +242,11 @@ bool sdp_needs_rdma(const golden::SdpConfig& c) {
 }
 
 std::string conv_blocked(const GoldenDevice& d, int g) {
+  if (d.cbuf_flushing()) {
+    return fmt::format("the convolution pipeline (CACC group {}) waits for CBUF's flush after reset "
+                       "(CDMA.S_CBUF_FLUSH_STATUS.FLUSH_DONE = 0; poll it or wait)",
+                       g);
+  }
   for (const char* blk : kConvBlocks) {
     const int gb = d.consumer(blk);
     if (!d.armed(blk, gb)) {

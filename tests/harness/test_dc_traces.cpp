@@ -103,9 +103,12 @@ const fs::path kDilation = kTraces / "nv_small/dc_8x8x36_4x4x36x16_dilation_int8
 TEST_CASE("the convolution row waits for every pipeline block, then raises CACC, SDP, CDMA_DAT, CDMA_WT",
           "[golden_device][conv]") {
   PartialReplay t(kDilation);
-  // CBUF flush status reads 1 at once on the golden device (the traces poll it).
+  // CBUF's flush after reset: FLUSH_DONE reads 0 until the program lets time pass (the traces poll).
   const RegDb& db = RegDb::nvdla();
-  CHECK(t.dev.reg_read(*db.address("nv_small", *db.find("CDMA.S_CBUF_FLUSH_STATUS"))) == 1);
+  const uint32_t flush_status = *db.address("nv_small", *db.find("CDMA.S_CBUF_FLUSH_STATUS"));
+  CHECK(t.dev.reg_read(flush_status) == 0);
+  t.dev.let_time_pass();
+  CHECK(t.dev.reg_read(flush_status) == 1);
 
   t.replay({"CDMA", "CSC"});
   CHECK_FALSE(t.dev.interrupt_pending("SDP_0"));
@@ -174,4 +177,41 @@ TEST_CASE("a wrong dc CRC is a mismatch that describes SDP's output cube after t
   CHECK(r.status == Status::Mismatch);
   CHECK_THAT(r.message, Catch::Contains("the golden SDP group 0 layer wrote this region"));
   CHECK_THAT(r.message, Catch::Contains("golden CACC_0: direct conv int8, input 8x8x36"));
+}
+
+TEST_CASE("a convolution armed before CBUF's flush after reset is done starts when time passes",
+          "[golden_device][conv]") {
+  const RegDb& db = RegDb::nvdla();
+  const uint32_t flush_status = *db.address("nv_small", *db.find("CDMA.S_CBUF_FLUSH_STATUS"));
+  {
+    PartialReplay t(kDilation);
+    t.replay({});  // every block armed, no poll
+    CHECK(t.dev.cbuf_flushing());
+    CHECK(t.dev.layers().empty());
+    CHECK(t.dev.reg_read(flush_status) == 0);
+    CHECK(t.dev.armed("CDMA", 0));
+    t.dev.let_time_pass();  // a poll's second read
+    CHECK_FALSE(t.dev.cbuf_flushing());
+    CHECK(t.dev.reg_read(flush_status) == 1);
+    CHECK(t.dev.layers().size() == 2);
+    CHECK(t.dev.wait_interrupt("SDP_0", 1).raised);
+  }
+  {
+    PartialReplay t(kDilation);
+    t.replay({});
+    CHECK(t.dev.layers().empty());
+    CHECK(t.dev.wait_interrupt("SDP_0", 1).raised);  // waiting lets time pass too
+    CHECK(t.dev.reg_read(flush_status) == 1);
+    CHECK(t.dev.layers().size() == 2);
+  }
+  {
+    // The trace itself: its poll_reg_equal is a poll, so the program passes by its CRC.
+    const Program p = import_nvdla_cfg(kDilation, "nv_small");
+    const auto poll = std::find_if(p.steps.begin(), p.steps.end(), [](const ProgramStep& s) {
+      return s.op == StepOp::RegRead && s.reg->name == "S_CBUF_FLUSH_STATUS";
+    });
+    REQUIRE(poll != p.steps.end());
+    CHECK(poll->poll_reads > 1);
+    CHECK(poll->value == 1);
+  }
 }

@@ -14,6 +14,7 @@
 #include "conv_reference.hpp"
 #include "golden/config.hpp"
 #include "engines/conv/golden/conv.hpp"
+#include "engines/conv/golden/conv_wino.hpp"
 #include "golden/nvdla_regs.hpp"
 #include "harness/errors.hpp"
 #include "harness/regdb.hpp"
@@ -94,6 +95,64 @@ TEST_CASE("the conv compiler's D_BANK split is the driver's: data banks for the 
   // nv_full int8 28 x 28 x 1 (NVIDIA's LeNet's input in int8): one atom, four positions an entry,
   // EPS ceil(28 / 4) = 7, 196 entries: one bank.
   CHECK(engines::conv_bank_split(config_of({&golden::nv_full(), 28, 28, 1, 20, 5, 5}), golden::nv_full()).data == 1);
+}
+
+// Issue #38: nothing NVDLA accepts is refused for want of CBUF. This RTL stores Winograd's
+// channel-extended cube as rows of 2 x 2 positions (docs/WINOGRAD.md); NVDLA as ENTRY_PER_SLICE x
+// H_ext entries with H_ext = H' + 4. Over every Winograd layer the golden model takes in a grid
+// (strides 1 and 2 each way, outputs 8..32, C up to 300, int8, int16, fp16, pads 0..2), this RTL
+// needs no more data banks than NVDLA's rule gives.
+TEST_CASE("this RTL's Winograd CBUF layout never needs more data banks than NVDLA's rule", "[conv][wino]") {
+  const golden::HwConfig& hw = golden::nv_full();
+  int legal = 0, equal = 0;
+  std::string refused;  // one reason the golden model gave, for the message
+  for (const int sx : {1, 2}) {
+    for (const int sy : {1, 2}) {
+      for (const golden::Precision prec :
+           {golden::Precision::Int8, golden::Precision::Int16, golden::Precision::Fp16}) {
+        for (const int c : {1, 3, 16, 17, 32, 33, 64, 100, 128, 200, 300}) {
+          for (const int ow : {8, 12, 16, 20, 24, 28, 32}) {
+            for (const int oh : {8, 12, 16, 24, 32}) {
+              for (const int pad : {0, 1, 2}) {
+                // The layer as CDMA fetches it: (W + PL + PR) / sx = W' + 4 extended columns.
+                golden::ConvParams p;
+                p.c = c;
+                p.k = 16;
+                p.r = p.s = 3;
+                p.stride_x = sx;
+                p.stride_y = sy;
+                p.pad_left = p.pad_top = pad;
+                p.pad_right = p.pad_bottom = pad;
+                p.w = (ow + 4) * sx - 2 * pad;
+                p.h = (oh + 4) * sy - 2 * pad;
+                p.precision = prec;
+                golden::ConvConfig cfg = golden::conv_config_from(p, hw, 0x80000000ull, 0x90000000ull);
+                cfg.mode = golden::ConvMode::Winograd;
+                cfg.output.w = ow;
+                cfg.output.h = oh;
+                cfg.weight_bytes = golden::wino_weight_layout(cfg).padded_bytes();
+                if (const auto u = cfg.unsupported(); !u.empty()) {
+                  refused = u.front();
+                  continue;
+                }
+                ++legal;
+                const int nvdla = golden::conv_derived(cfg, hw).data_banks_min;
+                const int ours = engines::rtl_data_banks(cfg, hw);
+                INFO("C " << c << " " << p.w << "x" << p.h << " stride " << sx << "x" << sy << " pad " << pad << " "
+                          << golden::precision_name(prec) << ": NVDLA's banks " << nvdla << ", this RTL's rows "
+                          << engines::rtl_data_rows(cfg, hw));
+                CHECK(ours == nvdla);
+                equal += ours == nvdla ? 1 : 0;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  INFO("legal Winograd shapes " << legal << "; a refused one: " << refused);
+  CHECK(legal > 1000);
+  CHECK(equal == legal);
 }
 
 TEST_CASE("the conv RTL runs what D_BANK holds and refuses with a reason what it does not", "[rtl][conv]") {

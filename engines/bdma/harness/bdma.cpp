@@ -242,7 +242,7 @@ Compiled compile(const LayerHeader& h, const JsonNode& root, const Placement& at
         s.mask = 0xff;
         s.value = 0;
         s.poll_not_equal = true;
-        s.poll_reads = 1'000'000;
+        s.poll_reads = kPollReads;
       }
       const auto regs = c.registers();
       for (std::size_t i = 0; i < regs.size(); ++i) pb.write(pb.reg("BDMA", kStaging[i]), regs[i]);

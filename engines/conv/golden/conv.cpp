@@ -571,8 +571,9 @@ ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& re
   } else if (cfg.image.enabled) {
     // Image input: CDMA writes the padded, converted image lines into CBUF; CSC reads each kernel
     // row as C' pre-extended channels of a line (golden/conv_image.hpp) in its image stripes.
-    // Post-extension (§3): the stored weights re-ordered to the direct layout CSC's lanes meet (the
-    // row groups change the issue order, not the arithmetic).
+    // Post-extension (§3): the stored weights re-ordered to the direct layout CSC's lanes meet. The
+    // row groups change the issue order, not the integer arithmetic; in fp16 they decide the
+    // rounding (one CMAC dot product and one CACC add per row group), so the fp16 path issues them.
     std::vector<uint8_t> direct;
     ByteReader iread = wread;
     if (cfg.image.post_extension > 1) {
@@ -584,7 +585,8 @@ ConvRun run_conv(const ConvConfig& cfg, const HwConfig& hw, const ByteReader& re
     }
     const ConvConfig view = image_view(cfg);
     const Cube<int64_t> vin = image_view_cube(cfg, image_cbuf(cfg, hw, read));
-    run = cfg.precision == Precision::Fp16 ? run_conv_direct_fp16(view, iread, vin, image_stripes(cfg))
+    run = cfg.precision == Precision::Fp16
+              ? run_conv_direct_fp16(view, iread, vin, image_stripes(cfg), cfg.image.post_extension)
                                            : run_conv_direct(view, hw, iread, vin, image_stripes(cfg));
   } else {
     // CDMA: fetch the input cube (every element through the feature layout) and convert it, or

@@ -37,7 +37,7 @@ std::vector<std::string> conv_fp16_unsupported(const ConvConfig& c) {
 }
 
 ConvRun run_conv_direct_fp16(const ConvConfig& cfg, const ByteReader& read, const Cube<int64_t>& in,
-                             const std::vector<int>& stripes) {
+                             const std::vector<int>& stripes, int rows_per_atom) {
   if (const std::vector<std::string> u = conv_fp16_unsupported(cfg); !u.empty() || cfg.precision != Precision::Fp16)
     throw std::invalid_argument("run_conv_direct_fp16: " + (u.empty() ? std::string("not an fp16 layer") : u.front()));
   constexpr int kCh = kCmacFp16Channels;
@@ -49,6 +49,11 @@ ConvRun run_conv_direct_fp16(const ConvConfig& cfg, const ByteReader& read, cons
   const int groups = ceil_div(K, kk);
   const int blocks = ceil_div(C, kCh);
   const WeightLayout wl = cfg.weight_layout();
+  const int E = rows_per_atom;
+  if ((E != 1 && E != 2 && E != 4) || (E > 1 && (S != 1 || C > kCh / E)))
+    throw std::invalid_argument("run_conv_direct_fp16: post-extension by " + std::to_string(E) +
+                                " rows needs one kernel column and C' <= 64 / E");
+  const int lanes_per_row = kCh / E;  // E = 1: the whole atom
 
   using Lanes = std::array<uint16_t, kCh>;
   using Mask = std::array<bool, kCh>;
@@ -60,13 +65,16 @@ ConvRun run_conv_direct_fp16(const ConvConfig& cfg, const ByteReader& read, cons
     Lanes w{};
     Mask active{};
   };
-  auto load_weights = [&](int k, int b, int r, int s) {
+  // Kernel rows r0 .. r0 + rows - 1 of a (channel block, s), row i at lanes i * lanes_per_row.
+  auto load_weights = [&](int k, int b, int r0, int rows, int s) {
     CellWeights cw;
-    const int cpb = std::min(kCh, C - b * kCh);
-    for (int ci = 0; ci < cpb; ++ci) {
-      cw.w[static_cast<std::size_t>(ci)] =
-          bits16(conv_read_element(read, cfg.weight_base + wl.offset(k, b * kCh + ci, r, s), 2));
-      cw.active[static_cast<std::size_t>(ci)] = nonzero(cw.w[static_cast<std::size_t>(ci)]);
+    const int cpb = std::min(lanes_per_row, C - b * kCh);
+    for (int i = 0; i < rows; ++i) {
+      for (int ci = 0; ci < cpb; ++ci) {
+        const auto lane = static_cast<std::size_t>(i * lanes_per_row + ci);
+        cw.w[lane] = bits16(conv_read_element(read, cfg.weight_base + wl.offset(k, b * kCh + ci, r0 + i, s), 2));
+        cw.active[lane] = nonzero(cw.w[lane]);
+      }
     }
     return cw;
   };
@@ -85,20 +93,24 @@ ConvRun run_conv_direct_fp16(const ConvConfig& cfg, const ByteReader& read, cons
       // CACC's accumulators of the stripe; each starts empty at its first atom.
       std::vector<CaccFp48> acc(static_cast<std::size_t>(len * N) * static_cast<std::size_t>(kk), 0);
       for (int b = 0; b < blocks; ++b) {
-        const int cpb = std::min(kCh, C - b * kCh);
-        for (int r = 0; r < R; ++r) {
+        const int cpb = std::min(lanes_per_row, C - b * kCh);
+        for (int r0 = 0; r0 < R; r0 += E) {
+          const int rows = std::min(E, R - r0);  // the row group's rows (a last group may be short)
           for (int s = 0; s < S; ++s) {
             wset.clear();
-            for (int k = 0; k < kpg; ++k) wset.push_back(load_weights(g * kk + k, b, r, s));
+            for (int k = 0; k < kpg; ++k) wset.push_back(load_weights(g * kk + k, b, r0, rows, s));
             for (int i = 0; i < len * N; ++i) {
               const int p = first + i / N;
               const int n = i % N;
-              const ConvTap t = conv_tap(cfg, p, r, s);
-              for (int ci = 0; ci < kCh; ++ci) {
-                const auto c = static_cast<std::size_t>(ci);
-                data[c] = ci < cpb ? bits16(t.inside ? in.at(n, b * kCh + ci, t.h, t.w) : cfg.pad_value) : 0;
-                data_active[c] = nonzero(data[c]);
+              data.fill(0);
+              for (int ri = 0; ri < rows; ++ri) {
+                const ConvTap t = conv_tap(cfg, p, r0 + ri, s);
+                for (int ci = 0; ci < cpb; ++ci) {
+                  data[static_cast<std::size_t>(ri * lanes_per_row + ci)] =
+                      bits16(t.inside ? in.at(n, b * kCh + ci, t.h, t.w) : cfg.pad_value);
+                }
               }
+              for (std::size_t c = 0; c < data.size(); ++c) data_active[c] = nonzero(data[c]);
               ++run.stats.atomic_ops;
               for (int k = 0; k < kpg; ++k) {
                 const CellWeights& cw = wset[static_cast<std::size_t>(k)];

@@ -18,8 +18,12 @@ namespace dla::golden {
 
 // The direct convolution of the fp16 cube `in` (bit patterns, sign-extended from 16 bits) in CSC's
 // `stripes`; run.cacc holds each output's fp32 bit pattern (0 .. 2^32-1).
+// `rows_per_atom`: image input's channel post-extension E (1, 2, 4; `cfg` is then the image view,
+// one channel block of C' <= 64 / E): one atomic operation takes E kernel rows side by side, row i
+// in lanes [i * 64 / E, i * 64 / E + C'), so CMAC sums them in one dot product and CACC adds once
+// per row group. In fp16 that grouping decides the rounding (the integer paths do not depend on it).
 [[nodiscard]] ConvRun run_conv_direct_fp16(const ConvConfig& cfg, const ByteReader& read, const Cube<int64_t>& in,
-                                           const std::vector<int>& stripes);
+                                           const std::vector<int>& stripes, int rows_per_atom = 1);
 
 // CDMA's fp16 status counters (D_NAN_INPUT_DATA_NUM, D_INF_INPUT_DATA_NUM, D_NAN_INPUT_WEIGHT_NUM,
 // D_INF_INPUT_WEIGHT_NUM): NaNs and infinities in every fp16 of every input atom it fetches (the

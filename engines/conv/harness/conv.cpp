@@ -356,7 +356,6 @@ void check_fp16_layer(const JsonNode& root, const JsonNode& in) {
   if (const auto n = root.get("pra_truncate"))
     n->fail("the PRA does not truncate fp16 data (NVDLA ignores D_PRA_CFG.PRA_TRUNCATE in fp16)");
   not_yet("wfold", "W-fold");
-  not_yet("post_extension", "Channel post-extension");
   // Image input: an integer pixel format goes through the converter into fp16 (its "converter"),
   // an fp16 format passes it unchanged (parse_image_input).
   if (const auto cv = in.get("converter"); cv && !is_image_input(in)) {
@@ -750,10 +749,11 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, co
 
     // Launch as the firmware does (conv-pipeline.md §8): CBUF flushed, then consumers before
     // producers; SDP_RDMA only when an SDP stage reads operands (flying input needs no MRDMA).
-    ProgramStep& flush = pb.add(StepOp::RegRead, "reg_read CDMA.S_CBUF_FLUSH_STATUS (FLUSH_DONE)");
+    ProgramStep& flush = pb.add(StepOp::RegRead, "poll CDMA.S_CBUF_FLUSH_STATUS (FLUSH_DONE = 1)");
     flush.reg = &pb.reg("CDMA", "S_CBUF_FLUSH_STATUS");
     flush.value = 1;
     flush.mask = cd::S_CBUF_FLUSH_STATUS::FLUSH_DONE::mask;
+    flush.poll_reads = kPollReads;
     if (L.pool) pb.write(pb.reg("PDP", "D_OP_ENABLE"), 1);
     pb.write(pb.reg("SDP", "D_OP_ENABLE"), 1);
     if (post.reads_operands()) pb.write(pb.reg("SDP_RDMA", "D_OP_ENABLE"), 1);

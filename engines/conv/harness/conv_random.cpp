@@ -512,6 +512,21 @@ void fit_image(RandomLayer& L, ojson& in, int& W, int& H, const ImageKernel& k, 
   }
 }
 
+// Channel post-extension (nv_full, docs/IMAGE_INPUT.md §7), integer and fp16 image layers alike:
+// E kernel rows per atom where C' = S x C and the X stride x C stay within 64 / E.
+void draw_post_extension(const HwConfig& hw, Draw& d, int S, int C, int sx, ojson& doc, std::string& feat) {
+  int post = 1;
+  if (hw.winograd && d.chance(0.4)) {
+    for (const int e : {4, 2}) {
+      if (post == 1 && S * C <= 64 / e && sx * C <= 64 / e && d.chance(0.6)) post = e;
+    }
+  }
+  if (post != 1) {
+    doc["post_extension"] = post;
+    feat += fmt::format(" post-extension {}", post);
+  }
+}
+
 // An image-input layer (docs/IMAGE_INPUT.md): any integer pixel format the configuration has
 // (the 16-bit ones on nv_full only), signed or unsigned components, the converter with an offset
 // or per-channel means (or raw), 8-bit input into int16 processing and back, PIXEL_X_OFFSET,
@@ -582,18 +597,7 @@ RandomLayer gen_image(const HwConfig& hw, RandomLayer L, Draw& d) {
   if (d.chance(0.3)) padding["top_bottom_value"] = d.range(vmin, vmax);
   const double taps = static_cast<double>(C) * R * S;
   const int clip = std::clamp(iround(0.5 * std::log2(taps) + lg_d + lg_sd(wr.first, wr.second) - d.i(4, 14)), 0, 16);
-  // Channel post-extension (nv_full, docs/IMAGE_INPUT.md §7): E kernel rows per atom where
-  // C' = S x C and the X stride x C stay within 64 / E.
-  int post = 1;
-  if (hw.winograd && d.chance(0.4)) {
-    for (const int e : {4, 2}) {
-      if (post == 1 && S * C <= 64 / e && sx * C <= 64 / e && d.chance(0.6)) post = e;
-    }
-  }
-  if (post != 1) {
-    doc["post_extension"] = post;
-    feat += fmt::format(" post-extension {}", post);
-  }
+  draw_post_extension(hw, d, S, C, sx, doc, feat);
   fit_image(L, in, W, H, g.k, [&](ojson& im) {
     if (gap0 != 0) {
       im["line_stride"] = ((int64_t{o} + W) * f.bpp0 + atom - 1) / atom * atom + int64_t{gap0} * atom;
@@ -686,7 +690,8 @@ void draw_fp16_pad_value(Draw& d, ojson& pad, std::string& feat) {
 // regimes, NaN and Inf included, passing the converter unchanged) or an integer format through
 // the converter into fp16 (the 17-bit result rounded to fp16, sometimes saturating); PIXEL_X_OFFSET,
 // line gaps, left / right and top / bottom pads of any fp16 value, kernels up to 7x7, strides up
-// to 4. No post-extension (the harness has none in fp16). Too large for CBUF: fewer lines, then
+// to 4, channel post-extension by 2 or 4 rows where C' and the X stride allow (drawn last, so the
+// other draws are those of earlier sessions' seeds). Too large for CBUF: fewer lines, then
 // narrower.
 RandomLayer gen_image_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
   static constexpr int kFp16Formats[] = {5, 8, 11};
@@ -748,6 +753,7 @@ RandomLayer gen_image_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
   }
   ojson wdata;
   draw_fp16_data(d, wdata);
+  draw_post_extension(hw, d, S, C, sx, doc, feat);  // drawn last: earlier seeds' other draws stay
   fit_image(L, in, W, H, g.k, [&](ojson& im) {
     if (gap0 != 0) im["line_stride"] = ((int64_t{o} + W) * f.bpp0 + atom - 1) / atom * atom + int64_t{gap0} * atom;
     ojson body = doc;

@@ -18,7 +18,10 @@
 // miss its interrupt (gated by the running layer) or land in the next layer's CBUF.
 // Interrupts (one-cycle pulses, bit = 2*source + group): intr_o[1:0] CACC_DONE,
 // intr_o[3:2] CDMA_DAT_DONE (input cube in CBUF), intr_o[5:4] CDMA_WT_DONE (all weights fetched).
-// CDMA.S_CBUF_FLUSH_STATUS reads FLUSH_DONE = 1 from reset (CBUF needs no clearing here).
+// CBUF's flush after reset is timed as NVDLA's CDMA times it: FlushCycles cycles (half the CBUF
+// entries, one per cycle, times the DMA beats per atomic-C word), then CDMA.S_CBUF_FLUSH_STATUS
+// reads FLUSH_DONE = 1. This CBUF needs no clearing, so only the time is modelled; a layer armed
+// earlier waits for it (NVDLA leaves that to the firmware's poll; docs/CONV_RTL.md "CBUF flush").
 module conv_core #(
   parameter int unsigned AtomLog2     = 3,
   parameter int unsigned AtomicC      = 8,
@@ -94,6 +97,9 @@ module conv_core #(
   localparam int unsigned DatRdPorts  = SupportWino ? 8 : 2;  // CSC's (conv_csc)
   // compressed weights (nv_full: SupportWino's feature set): the mask ring is the last bank
   localparam int unsigned WmbRows     = SupportWino ? CbufEntries : 0;
+  localparam int unsigned FlushCycles = CbufBanks * CbufEntries / 2
+                                      * (AtomicC * DataW > DmaBits ? AtomicC * DataW / DmaBits : 1);
+  localparam int unsigned FlushW      = $clog2(FlushCycles + 1);
 
   // ---------------------------------------------------------------- register blocks
   // Generated (tools/reggen): each block's consumer group as a struct of its fields (reg2hw),
@@ -228,7 +234,20 @@ module conv_core #(
   assign csb_rsp_valid_o = csb_rd_q;
   assign csb_rsp_rdata_o = rdata[0] | rdata[1] | rdata[2] | rdata[3] | rdata[4];
 
-  // CDMA's S_ registers: S_ARBITER (stored), S_CBUF_FLUSH_STATUS (FLUSH_DONE = 1).
+  // CBUF's flush after reset: data and weight halves in parallel, FLUSH_DONE one cycle after both.
+  logic [FlushW-1:0] flush_cnt_q;
+  logic              flush_done_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      flush_cnt_q  <= '0;
+      flush_done_q <= 1'b0;
+    end else begin
+      if (flush_cnt_q != FlushW'(FlushCycles)) flush_cnt_q <= flush_cnt_q + FlushW'(1);
+      flush_done_q <= flush_cnt_q == FlushW'(FlushCycles);
+    end
+  end
+
+  // CDMA's S_ registers: S_ARBITER (stored), S_CBUF_FLUSH_STATUS (FLUSH_DONE).
   logic [31:0] arbiter_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -240,7 +259,7 @@ module conv_core #(
       end
       cdma_s_rdata <= !s_re[0] ? '0
                     : (s_off[0] == nvdla_regs_pkg::CDMA_S_ARBITER_OFFSET) ? arbiter_q
-                    : (s_off[0] == nvdla_regs_pkg::CDMA_S_CBUF_FLUSH_STATUS_OFFSET) ? 32'd1 : '0;
+                    : (s_off[0] == nvdla_regs_pkg::CDMA_S_CBUF_FLUSH_STATUS_OFFSET) ? 32'(flush_done_q) : '0;
     end
   end
 
@@ -322,7 +341,7 @@ module conv_core #(
 
   // ---------------------------------------------------------------- layer control
   logic running_q, start;
-  assign start = !running_q && (&armed);
+  assign start = !running_q && (&armed) && flush_done_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) running_q <= 1'b0;
     else if (start) running_q <= 1'b1;

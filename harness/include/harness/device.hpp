@@ -44,6 +44,11 @@ class Device {
   // trace player's `wait` does; clears nothing.
   [[nodiscard]] virtual WaitResult wait_any_interrupt(uint64_t timeout_cycles) = 0;
 
+  // Between two reads of a poll: time passes. The RTL and the C model run while a CSB read
+  // travels; the golden device, which has no clock, finishes what only time finishes (CBUF's flush
+  // after reset, docs/CONV.md "CBUF flush").
+  virtual void let_time_pass() {}
+
   [[nodiscard]] virtual Memory& memory() = 0;
 
   // Clock cycles simulated so far (0 for the golden model).

@@ -23,8 +23,10 @@
 // last one releasing the consumed groups, and a wait releases events up to the one it waits for
 // (wait_any: up to the first unmasked one). So a read right after D_OP_ENABLE sees the layer
 // running, and a clear of every status bit after the first of a conv layer's four interrupts
-// leaves the next three to come, as on the hardware (docs/TRACES.md, "Time on the golden device"). CDMA.S_CBUF_FLUSH_STATUS.FLUSH_DONE reads 1 from reset: the golden device has
-// no CBUF to clear, so the traces' poll_reg_equal on it passes at once (docs/CONV.md).
+// leaves the next three to come, as on the hardware (docs/TRACES.md, "Time on the golden device").
+// CBUF's flush after reset is the same kind of event: CDMA.S_CBUF_FLUSH_STATUS.FLUSH_DONE reads 0
+// until the program lets time pass (a poll's second read, any wait), and the convolution pipeline
+// does not start before it (docs/CONV.md "CBUF flush").
 #pragma once
 
 #include <array>
@@ -73,7 +75,10 @@ class GoldenDevice : public Device {
   [[nodiscard]] bool interrupt_pending(std::string_view intr) override;
   [[nodiscard]] WaitResult wait_interrupt(std::string_view intr, uint64_t timeout_cycles) override;
   [[nodiscard]] WaitResult wait_any_interrupt(uint64_t timeout_cycles) override;
+  void let_time_pass() override { finish_cbuf_flush(); }
   [[nodiscard]] Memory& memory() override { return memory_; }
+  // CBUF is still being cleared after reset (FLUSH_DONE = 0): the convolution pipeline waits.
+  [[nodiscard]] bool cbuf_flushing() const { return cbuf_flushing_; }
 
   [[nodiscard]] const golden::HwConfig& hw() const { return *config_; }
   // Register value without side effects: D_ registers of `group`, S_ registers (group ignored).
@@ -125,6 +130,8 @@ class GoldenDevice : public Device {
   BlockRegs& block_named(std::string_view name);
   [[nodiscard]] const BlockRegs& block_named(std::string_view name) const;
   void try_launch();
+  // Time has passed: CBUF's flush after reset is done (FLUSH_DONE = 1), a held convolution starts.
+  void finish_cbuf_flush();
   // Releases the oldest queued done event; false when none is queued.
   bool release_next_done();
 
@@ -146,6 +153,7 @@ class GoldenDevice : public Device {
   std::vector<GoldenLayer> layers_;
   std::unique_ptr<golden::BdmaEngine> bdma_;
   golden::ConvCbufState conv_cbuf_;
+  bool cbuf_flushing_ = false;
 };
 
 // The record of a layer that wrote `output` (every lane, including padded ones) to memory: for the

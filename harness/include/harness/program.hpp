@@ -16,6 +16,11 @@ namespace dla::harness {
 enum class StepOp { MemLoad, MemFill, RegWrite, RegRead, WaitIntr, WaitAny, Check };
 enum class CheckKind { Golden, Crc32, File };
 
+// Reads a poll makes before it gives up, where the program does not say (JSON "max_reads").
+// Enough for the longest wait a poll covers on the RTL: CBUF's flush after reset, 16,384 cycles
+// on nv_medium_512, at a few cycles per CSB read.
+inline constexpr uint32_t kPollReads = 1'000'000;
+
 struct ProgramStep {
   StepOp op = StepOp::RegWrite;
   std::string where;  // "file: /steps/3" or "file: line 12", for run-time messages

@@ -43,6 +43,10 @@ struct RunResult {
   Status status = Status::Pass;
   std::string message;  // why it did not pass, or a note
   uint64_t cycles = 0;  // RTL cycles simulated
+  // RTL cycle of the program's first launch (a D_OP_ENABLE write with OP_EN = 1): the cycles before
+  // it are setup (register writes, CBUF's flush after reset), not the layer's. The DMA line's
+  // bytes per cycle are over cycles - launch_cycle, the time the DMAs can run.
+  uint64_t launch_cycle = 0;
   uint64_t work = 0;    // unit-specific amount of work (atomic ops, elements, ...)
   std::optional<DmaTraffic> dma;  // when an RTL device with a DMA server ran
   std::vector<CompareResult> compares;
