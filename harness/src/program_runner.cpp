@@ -68,10 +68,10 @@ struct Runner {
   Device* cmod;  // NVIDIA's C model: a judge beside the device under test, or that device itself
   const ProgramRunOptions& opt;
   RunResult result;
-  bool launched = false;  // result.launch_cycle taken
   std::vector<std::string> notes;
   bool cmod_differs = false;
   bool three_way = false;  // a judging C model beside the device under test (set by run())
+  bool launched = false;   // result.launch_cycle taken
 
   [[nodiscard]] std::string device_tag(const Device* d) const {
     return three_way ? fmt::format("{}: ", d->kind()) : std::string();
@@ -211,7 +211,7 @@ struct Runner {
                                              device_tag(&dut()), st.reg->block, st.reg->name, v, st.value, st.mask));
         }
         if (judged && (*judged & st.mask) != (st.value & st.mask)) {
-          if (const std::string why = cmod_uncompared_read(*st.reg, *judged & st.mask, st.value & st.mask); !why.empty()) {
+          if (const std::string why = cmod_uncompared_read(program, *st.reg, *judged & st.mask, st.value & st.mask); !why.empty()) {
             notes.push_back(fmt::format("{}: cmod: {}.{} read {:#010x}, expected {:#010x}: not compared, {}", st.where,
                                         st.reg->block, st.reg->name, *judged, st.value, why));
           } else {

@@ -155,13 +155,26 @@ TEST_CASE("cmod rules: what the C model cannot judge is named", "[cmod]") {
   p.steps = {write("BDMA.CFG_CMD", 0x3), write("BDMA.CFG_LAUNCH0", 1), wait, write("BDMA.CFG_LAUNCH1", 1)};
   CHECK(cmod_cannot_judge(p, dla::golden::nv_full()).empty());
   // Counters read back but not compared on the C model.
-  CHECK_FALSE(cmod_uncompared_read(*db.find("CDP.D_OUT_SATURATION"), 1, 0).empty());
-  CHECK_FALSE(cmod_uncompared_read(*db.find("SDP.D_PERF_LUT_HYBRID"), 1, 0).empty());
-  CHECK(cmod_uncompared_read(*db.find("CACC.D_OUT_SATURATION"), 1, 0).empty());
-  CHECK(cmod_uncompared_read(*db.find("SDP.D_PERF_OUT_SATURATION"), 1, 0).empty());
+  CHECK_FALSE(cmod_uncompared_read(Program{}, *db.find("CDP.D_OUT_SATURATION"), 1, 0).empty());
+  CHECK_FALSE(cmod_uncompared_read(Program{}, *db.find("SDP.D_PERF_LUT_HYBRID"), 1, 0).empty());
+  CHECK(cmod_uncompared_read(Program{}, *db.find("CACC.D_OUT_SATURATION"), 1, 0).empty());
+  CHECK(cmod_uncompared_read(Program{}, *db.find("SDP.D_PERF_OUT_SATURATION"), 1, 0).empty());
   // PDP's fp16 input counters: forgiven only when the C model counted fewer (its layer ends
   // before the last rows below the last window arrive), never when it counted more.
-  CHECK_FALSE(cmod_uncompared_read(*db.find("PDP.D_NAN_INPUT_NUM"), 3, 5).empty());
-  CHECK(cmod_uncompared_read(*db.find("PDP.D_NAN_INPUT_NUM"), 6, 5).empty());
-  CHECK(cmod_uncompared_read(*db.find("PDP.D_NAN_OUTPUT_NUM"), 3, 5).empty());
+  CHECK_FALSE(cmod_uncompared_read(Program{}, *db.find("PDP.D_NAN_INPUT_NUM"), 3, 5).empty());
+  CHECK(cmod_uncompared_read(Program{}, *db.find("PDP.D_NAN_INPUT_NUM"), 6, 5).empty());
+  CHECK(cmod_uncompared_read(Program{}, *db.find("PDP.D_NAN_OUTPUT_NUM"), 3, 5).empty());
+  // CDMA's fp16 data counters: forgiven only for image input (the C model counts uninitialised
+  // words of its line buffer past the image) and only when the C model counted more.
+  Program image;
+  image.steps = {write("CDMA.D_DATAIN_FORMAT", 0x1)};  // DATAIN_FORMAT = PIXEL
+  Program feature;
+  feature.steps = {write("CDMA.D_DATAIN_FORMAT", 0x0)};
+  for (const char* r : {"CDMA.D_NAN_INPUT_DATA_NUM", "CDMA.D_INF_INPUT_DATA_NUM"}) {
+    INFO(r);
+    CHECK_FALSE(cmod_uncompared_read(image, *db.find(r), 1, 0).empty());
+    CHECK(cmod_uncompared_read(image, *db.find(r), 0, 1).empty());
+    CHECK(cmod_uncompared_read(feature, *db.find(r), 1, 0).empty());
+  }
+  CHECK(cmod_uncompared_read(image, *db.find("CDMA.D_NAN_INPUT_WEIGHT_NUM"), 1, 0).empty());
 }

@@ -52,8 +52,9 @@ struct CmodOptions {
 // Registers whose read-back the C model counts otherwise than NVDLA documents (docs/CMOD.md
 // "Counters"): a program's read of one, where the C model's value differs from the expected one
 // in the way its counting does, is not compared on the cmod device. "" when compared, else the
-// reason.
-[[nodiscard]] std::string cmod_uncompared_read(const RegDef& reg, uint32_t cmod_value, uint32_t expected);
+// reason. `program`: the program the read belongs to (some rules hold for image input only).
+[[nodiscard]] std::string cmod_uncompared_read(const Program& program, const RegDef& reg, uint32_t cmod_value,
+                                               uint32_t expected);
 
 // A device on the C model of `cfg`; throws InputError when this build has no model for it.
 [[nodiscard]] std::unique_ptr<Device> make_cmod_device(const golden::HwConfig& cfg, const CmodOptions& opt);
