@@ -27,7 +27,6 @@
 #include "harness/report.hpp"
 #include "harness/version.hpp"
 #include "harness/engine.hpp"
-#include "engines/network/harness/network.hpp"
 #include "harness/bench.hpp"
 
 namespace po = boost::program_options;
@@ -438,14 +437,19 @@ int cmd_compile(const std::vector<std::string>& args) {
   const Parsed p = parse(args, opts);
   if (p.positional.size() != 1) throw InputError("compile", "", "expected exactly one network file");
   LoadedLayer l = load_layer(p.positional[0]);
-  if (l.header.unit != "network") {
-    throw InputError(p.positional[0], "/unit", "compile takes network files (\"unit\": \"network\")");
+  const engines::Engine* e = engines::find_engine(l.header.unit);
+  if (e == nullptr || e->compile_program == nullptr) {
+    std::vector<std::string> units;
+    for (const engines::Engine& c : engines::engines()) {
+      if (c.compile_program != nullptr) units.push_back(fmt::format("{} files (\"unit\": \"{}\")", c.name, c.name));
+    }
+    throw InputError(p.positional[0], "/unit", "compile takes " + engines::join_and(units));
   }
   if (p.vm.count("config")) {
     l.header.config = &cfg_config(p.vm["config"].as<std::string>());  // the compiler checks it there
   }
-  const engines::CompiledNetwork n = engines::compile_network(l.header, l.root());
-  std::cout << program_to_json(n.program, "compiled from " + p.positional[0] + " by dlacosim compile").dump(1) << "\n";
+  const Program program = e->compile_program(l.header, l.root());
+  std::cout << program_to_json(program, "compiled from " + p.positional[0] + " by dlacosim compile").dump(1) << "\n";
   return 0;
 }
 

@@ -6,7 +6,6 @@
 #include <array>
 #include <stdexcept>
 
-#include "engines/bdma/golden/bdma.hpp"
 #include "golden/nvdla_regs.hpp"
 #include "harness/errors.hpp"
 #include "harness/engine.hpp"
@@ -41,7 +40,7 @@ struct GoldenDevice::BlockRegs {
   int producer = 0;
   int consumer = 0;
   bool running = false;  // the consumer group has launched; its done event is still queued
-  std::unique_ptr<golden::LutRam> lut;  // SDP, CDP
+  std::vector<const GoldenDevice::Hooks*> hooks;  // engines' hooks that take this block's accesses
 
   [[nodiscard]] bool op_en(int g) const {
     if (!grouped) return false;
@@ -84,21 +83,30 @@ GoldenDevice::GoldenDevice(const golden::HwConfig& config) : config_(&config) {
         regs->single[r.offset] = r.reset;
       }
     }
-    if (name == "SDP" || name == "CDP") regs->lut = std::make_unique<golden::LutRam>();
-    if (name == "BDMA") bdma_ = std::make_unique<golden::BdmaEngine>();
+    for (const Hooks& h : hooks()) {
+      if (std::find(h.blocks.begin(), h.blocks.end(), name) != h.blocks.end()) regs->hooks.push_back(&h);
+    }
     by_base_[*base] = regs.get();
     blocks_.emplace(name, std::move(regs));
   }
-  // CDMA clears CBUF after reset; FLUSH_DONE (reset value 0) rises when time has passed.
-  cbuf_flushing_ = blocks_.count("CDMA") != 0;
+  for (const Hooks& h : hooks()) {
+    if (h.reset) h.reset(*this);
+  }
 }
 
-void GoldenDevice::finish_cbuf_flush() {
-  if (!cbuf_flushing_) return;
-  cbuf_flushing_ = false;
-  set_hw_register("CDMA", gregs::cdma::S_CBUF_FLUSH_STATUS::offset, 0,
-                  gregs::cdma::S_CBUF_FLUSH_STATUS::FLUSH_DONE::mask);
-  try_launch();
+void GoldenDevice::pass_time() {
+  bool changed = false;
+  for (const Hooks& h : hooks()) {
+    if (h.time_passes && h.time_passes(*this)) changed = true;
+  }
+  if (changed) try_launch();
+}
+
+void GoldenDevice::queue_done(std::string_view intr, std::function<void(GoldenDevice&)> on_release) {
+  DoneEvent e;
+  e.bit = interrupt_bit(intr);
+  e.on_release = std::move(on_release);
+  done_queue_.push_back(std::move(e));
 }
 
 GoldenDevice::~GoldenDevice() = default;
@@ -141,12 +149,6 @@ void GoldenDevice::set_hw_register(std::string_view block, uint32_t offset, int 
 int GoldenDevice::consumer(std::string_view block) const { return block_named(block).consumer; }
 bool GoldenDevice::armed(std::string_view block, int group) const { return block_named(block).op_en(group); }
 
-golden::LutRam& GoldenDevice::lut_ram(std::string_view block) {
-  BlockRegs& b = block_named(block);
-  if (!b.lut) throw std::out_of_range(fmt::format("golden device: block {} has no LUT", block));
-  return *b.lut;
-}
-
 void GoldenDevice::reg_write(uint32_t byte_addr, uint32_t value) {
   uint32_t off = 0;
   BlockRegs* b = block_at(byte_addr, off);
@@ -166,21 +168,11 @@ void GoldenDevice::reg_write(uint32_t byte_addr, uint32_t value) {
     }
     return;
   }
-  if (bname == "BDMA") {
-    bdma_write(off, value);
-    return;
+  for (const Hooks* h : b->hooks) {
+    if (h->write && h->write(*this, bname, r, value)) return;
   }
   if (r.name == "S_POINTER") {
     b->producer = static_cast<int>(value & 1u);
-    return;
-  }
-  if (b->lut && r.name == "S_LUT_ACCESS_CFG") {
-    (void)b->lut->cfg_write(value);
-    b->store(r, 0, b->lut->cfg_read());
-    return;
-  }
-  if (b->lut && r.name == "S_LUT_ACCESS_DATA") {
-    (void)b->lut->data_write(value);
     return;
   }
   const uint32_t writable = r.writable_mask();
@@ -205,14 +197,15 @@ uint32_t GoldenDevice::reg_read(uint32_t byte_addr) {
     if (off == gregs::glb::S_INTR_SET::offset) return 0;
     return b->stored(r, 0);
   }
-  if (bname == "BDMA") return bdma_->read(off);
+  for (const Hooks* h : b->hooks) {
+    if (!h->read) continue;
+    if (const std::optional<uint32_t> v = h->read(*this, bname, r)) return *v;
+  }
   if (r.name == "S_POINTER") return static_cast<uint32_t>(b->producer) | (static_cast<uint32_t>(b->consumer) << 16);
   if (r.name == "S_STATUS" && b->grouped) {
     auto status = [&](int g) -> uint32_t { return b->op_en(g) ? (b->consumer == g ? 1u : 2u) : 0u; };
     return status(0) | (status(1) << 16);
   }
-  if (b->lut && r.name == "S_LUT_ACCESS_CFG") return b->lut->cfg_read();
-  if (b->lut && r.name == "S_LUT_ACCESS_DATA") return b->lut->data_read();
   return b->stored(r, b->producer);
 }
 
@@ -228,7 +221,7 @@ WaitResult GoldenDevice::wait_interrupt(std::string_view intr, uint64_t) {
     w.detail = fmt::format("\"{}\" is not an interrupt name", intr);
     return w;
   }
-  finish_cbuf_flush();  // waiting lets time pass
+  pass_time();  // waiting lets time pass
   while ((intr_status_ & (1u << bit)) == 0 && release_next_done()) {
   }
   if ((intr_status_ & (1u << bit)) != 0) {
@@ -237,13 +230,12 @@ WaitResult GoldenDevice::wait_interrupt(std::string_view intr, uint64_t) {
   }
   const std::string unit(intr.substr(0, intr.size() - 2));
   const int g = intr.back() - '0';
-  if (unit == "BDMA") {
-    w.detail = bdma_ == nullptr
-                   ? fmt::format("{} has no BDMA (nv_full only, as in NVDLA), so {} never comes", config_->name, intr)
-                   : fmt::format("BDMA group {} has no outstanding launch (CFG_LAUNCH{} not written since its last "
-                                 "interrupt, or the interrupt came and was cleared)",
-                                 g, g);
-    return w;
+  for (const Hooks& h : hooks()) {
+    if (!h.never_comes) continue;
+    if (std::optional<std::string> why = h.never_comes(*this, intr)) {
+      w.detail = std::move(*why);
+      return w;
+    }
   }
   if (const auto e = unit_errors_.find(unit); e != unit_errors_.end()) {
     w.detail = e->second;
@@ -293,7 +285,7 @@ WaitResult GoldenDevice::wait_interrupt(std::string_view intr, uint64_t) {
 }
 
 WaitResult GoldenDevice::wait_any_interrupt(uint64_t) {
-  finish_cbuf_flush();  // waiting lets time pass
+  pass_time();  // waiting lets time pass
   // The interrupt line: any status bit the mask lets through.
   while ((intr_status_ & ~intr_mask_) == 0 && release_next_done()) {
   }
@@ -308,7 +300,7 @@ bool GoldenDevice::release_next_done() {
   const DoneEvent e = std::move(done_queue_.front());
   done_queue_.pop_front();
   if (e.bit >= 0) intr_status_ |= 1u << e.bit;
-  if (e.bdma_group >= 0) bdma_->release_group(e.bdma_group);
+  if (e.on_release) e.on_release(*this);
   for (const auto& name : e.release_blocks) block_named(name).release_consumer();
   if (!e.release_blocks.empty()) try_launch();
   return true;
@@ -375,36 +367,6 @@ void GoldenDevice::try_launch() {
   }
 }
 
-// ---- BDMA (docs/BDMA.md) ------------------------------------------------------------------------------
-
-void GoldenDevice::bdma_write(uint32_t offset, uint32_t value) {
-  std::optional<golden::BdmaEngine::Batch> batch;
-  try {
-    batch = bdma_->write(offset, value);
-  } catch (const golden::BdmaRefused& e) {
-    throw InputError("BDMA", "", fmt::format("the golden device refuses the write: {}", e.what()));
-  }
-  if (!batch) return;
-  // The batch runs in FIFO order; its last command's done event sets BDMA_DONE_STATUS<g> and
-  // frees the group.
-  Memory& mem = memory_;
-  std::string summary;
-  for (const golden::BdmaCommand& c : batch->commands) {
-    golden::bdma_copy(c, [&](uint64_t a) { return mem.read(a); }, [&](uint64_t a, uint8_t v) { mem.write(a, v); });
-    if (summary.empty()) summary = golden::bdma_describe(c);
-  }
-  if (batch->commands.size() > 1) summary += fmt::format(" and {} more command(s)", batch->commands.size() - 1);
-  GoldenLayer layer;
-  layer.unit = "BDMA";
-  layer.group = batch->group;
-  layer.summary = std::move(summary);
-  record_layer(std::move(layer));
-  DoneEvent e;
-  e.bit = interrupt_bit(batch->group == 0 ? "BDMA_0" : "BDMA_1");
-  e.bdma_group = batch->group;
-  done_queue_.push_back(std::move(e));
-}
-
 // The record of a layer that wrote `output` (every lane, including padded ones) to memory.
 void record_memory_layer(GoldenDevice& d, const char* unit, int g, std::string summary,
                          const golden::FeatureLayout& layout, const golden::Cube<int64_t>& output) {
@@ -426,6 +388,18 @@ const std::vector<GoldenDevice::Unit>& GoldenDevice::units() {
     for (const engines::Engine& e : engines::engines()) {
       if (e.golden == nullptr) continue;
       for (Unit& u : e.golden()) v.push_back(std::move(u));
+    }
+    return v;
+  }();
+  return k;
+}
+
+const std::vector<GoldenDevice::Hooks>& GoldenDevice::hooks() {
+  static const std::vector<Hooks> k = [] {
+    std::vector<Hooks> v;
+    for (const engines::Engine& e : engines::engines()) {
+      if (e.golden_hooks == nullptr) continue;
+      for (Hooks& h : e.golden_hooks()) v.push_back(std::move(h));
     }
     return v;
   }();

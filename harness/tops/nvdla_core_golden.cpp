@@ -13,6 +13,8 @@
 #include "engines/cdp/golden/cdp.hpp"
 #include "engines/conv/golden/conv.hpp"
 #include "engines/conv/golden/conv_fp16.hpp"
+#include "engines/conv/harness/conv_device.hpp"
+#include "engines/lut/harness/lut_device.hpp"
 #include "golden/nvdla_regs.hpp"
 #include "engines/pdp/golden/pdp.hpp"
 #include "engines/rubik/golden/rubik.hpp"
@@ -185,7 +187,7 @@ void sdp_run(GoldenDevice& d, int g) {
   }
   Memory& mem = d.memory();
   const golden::SdpRun r = golden::run_sdp(
-      cfg, d.lut_ram("SDP").tables(), [&](uint64_t a) { return mem.read(a); },
+      cfg, engines::lut_ram(d, "SDP").tables(), [&](uint64_t a) { return mem.read(a); },
       [&](uint64_t a, uint8_t v) { mem.write(a, v); });
   if (cfg.output_to_pdp) pdp_run_flying(d, g, cfg, r.output);
   sdp_finish(d, g, cfg, r);
@@ -242,7 +244,7 @@ bool sdp_needs_rdma(const golden::SdpConfig& c) {
 }
 
 std::string conv_blocked(const GoldenDevice& d, int g) {
-  if (d.cbuf_flushing()) {
+  if (engines::conv_state(d).flushing) {
     return fmt::format("the convolution pipeline (CACC group {}) waits for CBUF's flush after reset "
                        "(CDMA.S_CBUF_FLUSH_STATUS.FLUSH_DONE = 0; poll it or wait)",
                        g);
@@ -333,11 +335,11 @@ void conv_run(GoldenDevice& d, int g) {
   Memory& mem = d.memory();
   // fp16: CDMA counts the NaNs and infinities it fetches (before the layer runs: counted unflushed).
   const golden::ConvFp16Counts fp_counts =
-      golden::conv_fp16_counts(cfg, [&](uint64_t a) { return mem.read(a); }, d.conv_cbuf().fp16_counts);
-  const golden::ConvRun cr = golden::run_conv(cfg, hw, [&](uint64_t a) { return mem.read(a); }, &d.conv_cbuf());
-  d.conv_cbuf().fp16_counts = fp_counts;
+      golden::conv_fp16_counts(cfg, [&](uint64_t a) { return mem.read(a); }, engines::conv_state(d).cbuf.fp16_counts);
+  const golden::ConvRun cr = golden::run_conv(cfg, hw, [&](uint64_t a) { return mem.read(a); }, &engines::conv_state(d).cbuf);
+  engines::conv_state(d).cbuf.fp16_counts = fp_counts;
   const golden::SdpRun sr = golden::run_sdp(
-      scfg, d.lut_ram("SDP").tables(), [&](uint64_t a) { return mem.read(a); },
+      scfg, engines::lut_ram(d, "SDP").tables(), [&](uint64_t a) { return mem.read(a); },
       [&](uint64_t a, uint8_t v) { mem.write(a, v); }, &cr.cacc);
 
   // Hardware-updated registers of the groups that ran.

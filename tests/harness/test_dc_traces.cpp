@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "engines/conv/harness/conv_device.hpp"
 #include "golden/config.hpp"
 #include "golden/nvdla_regs.hpp"
 #include "harness/golden_device.hpp"
@@ -186,12 +187,12 @@ TEST_CASE("a convolution armed before CBUF's flush after reset is done starts wh
   {
     PartialReplay t(kDilation);
     t.replay({});  // every block armed, no poll
-    CHECK(t.dev.cbuf_flushing());
+    CHECK(dla::harness::engines::conv_state(t.dev).flushing);
     CHECK(t.dev.layers().empty());
     CHECK(t.dev.reg_read(flush_status) == 0);
     CHECK(t.dev.armed("CDMA", 0));
     t.dev.let_time_pass();  // a poll's second read
-    CHECK_FALSE(t.dev.cbuf_flushing());
+    CHECK_FALSE(dla::harness::engines::conv_state(t.dev).flushing);
     CHECK(t.dev.reg_read(flush_status) == 1);
     CHECK(t.dev.layers().size() == 2);
     CHECK(t.dev.wait_interrupt("SDP_0", 1).raised);

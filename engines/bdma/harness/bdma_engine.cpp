@@ -1,8 +1,9 @@
 // The BDMA engine (engines/bdma/harness/bdma.cpp, bdma_bench.cpp, bdma_rtl.cpp; engines/bdma/rtl in
-// nvdla_bdma_top; its golden model sits in GoldenDevice's BDMA register path, not the unit table):
-// registry entry.
+// nvdla_bdma_top; on the golden device its register block is a command FIFO, bdma_golden.cpp, not a
+// unit of the table): registry entry.
 #include "tops/rtl_devices.hpp"
 #include "engines/bdma/harness/bdma.hpp"
+#include "engines/bdma/harness/bdma_golden.hpp"
 #include "harness/engine.hpp"
 #include "engines/bdma/harness/bdma_random.hpp"
 
@@ -14,6 +15,7 @@ Engine engine_bdma() {
           .handler = &bdma_handler,
           .blocks = {"BDMA"},
           .interrupts = {"BDMA"},
+          .golden_hooks = &bdma_golden_hooks,
           .rtl_tops = {RtlTop{.name = "nvdla_bdma_top",
                               .order = 20,
                               .engines = {"bdma"},

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engines/cdp/golden/cdp.hpp"
+#include "engines/lut/harness/lut_device.hpp"
 #include "engines/conv/golden/conv.hpp"
 #include "golden/nvdla_regs.hpp"
 #include "engines/pdp/golden/pdp.hpp"
@@ -42,7 +43,7 @@ void cdp_run(GoldenDevice& d, int g) {
                                                    d.hw().atom_bytes);
   Memory& mem = d.memory();
   const golden::CdpRun r = golden::run_cdp(
-      cfg, d.hw(), d.lut_ram("CDP").tables(), [&](uint64_t a) { return mem.read(a); },
+      cfg, d.hw(), engines::lut_ram(d, "CDP").tables(), [&](uint64_t a) { return mem.read(a); },
       [&](uint64_t a, uint8_t v) { mem.write(a, v); });
   // Statistics of the group that ran (cleared at layer start, so always written); the NaN / Inf
   // counts are fp16's (0 for integers); no back-pressure in golden.

@@ -29,6 +29,7 @@
 #include "harness/program_runner.hpp"
 #include "harness/regdb.hpp"
 #include "engines/conv/harness/conv_banks.hpp"
+#include "engines/conv/harness/conv_device.hpp"
 #include "engines/conv/harness/conv_image.hpp"
 #include "engines/conv/harness/conv_modes.hpp"
 #include "engines/pdp/harness/pdp.hpp"
@@ -736,7 +737,7 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, co
       trial.cbuf.data_reuse = true;
       trial.cbuf.data_banks = banks.data;
       trial.cbuf.weight_banks = banks.weight;
-      const golden::ConvCbufState& held = at.device->conv_cbuf();
+      const golden::ConvCbufState& held = conv_state(*at.device).cbuf;
       cb.cbuf.data_reuse = golden::cbuf_reuse_problems(held.last ? &*held.last : nullptr, trial, hw).empty();
     }
     BlockWords words = conv_register_words(cb, hw, banks, post.out_layout);

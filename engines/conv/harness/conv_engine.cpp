@@ -8,6 +8,7 @@
 #include "tops/rtl_devices.hpp"
 #include "engines/conv/harness/conv.hpp"
 #include "engines/conv/harness/conv_bench.hpp"
+#include "engines/conv/harness/conv_device.hpp"
 #include "harness/engine.hpp"
 #include "tops/nvdla_core_golden.hpp"
 #include "engines/conv/harness/conv_random.hpp"
@@ -80,6 +81,7 @@ Engine engine_conv() {
           .blocks = {"CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC"},
           .interrupts = {"CACC", "CDMA_DAT", "CDMA_WT"},
           .golden = [] { return std::vector<GoldenDevice::Unit>{golden_units::conv()}; },
+          .golden_hooks = &conv_golden_hooks,
           // nvdla_core: the convolution pipeline flying into SDP, SDP flying into PDP, the GLB.
           .rtl_tops = {RtlTop{.name = "nvdla_core", .order = 0, .engines = {"conv", "sdp", "pdp"}, .make = &make_nvdla_core_top}},
           .bench = BenchSupport{.run = &bench_conv, .format = &format_bench_conv, .per_config = true},

@@ -1,6 +1,7 @@
 // The LUT engine (engines/lut/harness/lut.cpp: layers and bench; engines/lut/rtl): registry entry.
 #include "harness/engine.hpp"
 #include "engines/lut/harness/lut.hpp"
+#include "engines/lut/harness/lut_device.hpp"
 
 namespace dla::harness::engines {
 
@@ -10,6 +11,7 @@ Engine engine_lut() {
           .handler = &lut_handler,
           .rate_unit = "elements/cycle",
           .flip_bit = true,
+          .golden_hooks = &lut_golden_hooks,
           .bench = BenchSupport{.run = &bench_lut, .format = &format_bench_lut, .memory_port = false}};
 }
 

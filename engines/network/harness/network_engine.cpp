@@ -41,7 +41,8 @@ Engine engine_network() {
                                                         .has = &golden::HwConfig::int16,
                                                         .what = "every tensor fp16 (NaNs, infinities, denormals; biases, "
                                                                 "ReLU, pools on the fly; RTL against golden, --judge cmod "
-                                                                "adds NVIDIA's C model; docs/FP16.md)"}}}};
+                                                                "adds NVIDIA's C model; docs/FP16.md)"}}},
+          .compile_program = [](const LayerHeader& h, const JsonNode& root) { return compile_network(h, root).program; }};
 }
 
 }  // namespace dla::harness::engines

@@ -116,10 +116,16 @@ struct Engine {
   std::vector<std::string_view> interrupts{};
   // The golden device's units for those blocks (GoldenDevice::units(), in engine order).
   std::vector<GoldenDevice::Unit> (*golden)() = nullptr;
+  // Its device behaviour beyond the units (GoldenDevice::Hooks: registers that are more than
+  // storage, state across layers, what passing time does).
+  std::vector<GoldenDevice::Hooks> (*golden_hooks)() = nullptr;
   // RTL tops the engine brings (none: its blocks run on another engine's top).
   std::vector<RtlTop> rtl_tops{};
   std::optional<BenchSupport> bench{};
   std::optional<RandomSupport> random{};
+  // `dlacosim compile FILE`: the layer file's one register program, replayable with `dlacosim run`
+  // (null: the unit's layers are not compiled on their own).
+  Program (*compile_program)(const LayerHeader&, const JsonNode&) = nullptr;
   // Configurations the engine exists on: those whose register map has this register (null: all),
   // and the rule a campaign on another configuration is refused with.
   const char* needs_register = nullptr;

@@ -24,9 +24,11 @@
 // (wait_any: up to the first unmasked one). So a read right after D_OP_ENABLE sees the layer
 // running, and a clear of every status bit after the first of a conv layer's four interrupts
 // leaves the next three to come, as on the hardware (docs/TRACES.md, "Time on the golden device").
-// CBUF's flush after reset is the same kind of event: CDMA.S_CBUF_FLUSH_STATUS.FLUSH_DONE reads 0
-// until the program lets time pass (a poll's second read, any wait), and the convolution pipeline
-// does not start before it (docs/CONV.md "CBUF flush").
+// What is an engine's own stays in its folder (harness/engine.hpp `golden_hooks`): registers that
+// are more than storage (BDMA's command FIFO, SDP's and CDP's LUT access), state kept across
+// layers (CBUF's contents, the LUT RAMs: `state<T>(key)`), and what passing time does (CBUF's flush
+// after reset: CDMA.S_CBUF_FLUSH_STATUS.FLUSH_DONE reads 0 until the program lets time pass, a
+// poll's second read or any wait; docs/CONV.md "CBUF flush"). This file names no engine.
 #pragma once
 
 #include <array>
@@ -37,15 +39,13 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <typeindex>
 #include <utility>
 #include <vector>
 
-#include "engines/bdma/golden/bdma.hpp"
 #include "golden/config.hpp"
-#include "engines/conv/golden/conv.hpp"
 #include "golden/cube.hpp"
 #include "golden/layout.hpp"
-#include "engines/lut/golden/lut.hpp"
 #include "harness/device.hpp"
 #include "harness/regdb.hpp"
 
@@ -75,10 +75,8 @@ class GoldenDevice : public Device {
   [[nodiscard]] bool interrupt_pending(std::string_view intr) override;
   [[nodiscard]] WaitResult wait_interrupt(std::string_view intr, uint64_t timeout_cycles) override;
   [[nodiscard]] WaitResult wait_any_interrupt(uint64_t timeout_cycles) override;
-  void let_time_pass() override { finish_cbuf_flush(); }
+  void let_time_pass() override { pass_time(); }
   [[nodiscard]] Memory& memory() override { return memory_; }
-  // CBUF is still being cleared after reset (FLUSH_DONE = 0): the convolution pipeline waits.
-  [[nodiscard]] bool cbuf_flushing() const { return cbuf_flushing_; }
 
   [[nodiscard]] const golden::HwConfig& hw() const { return *config_; }
   // Register value without side effects: D_ registers of `group`, S_ registers (group ignored).
@@ -88,7 +86,26 @@ class GoldenDevice : public Device {
   void set_hw_register(std::string_view block, uint32_t offset, int group, uint32_t value);
   [[nodiscard]] int consumer(std::string_view block) const;
   [[nodiscard]] bool armed(std::string_view block, int group) const;
-  [[nodiscard]] golden::LutRam& lut_ram(std::string_view block);
+  // Whether this configuration's register map has the block.
+  [[nodiscard]] bool has_block(std::string_view block) const { return blocks_.find(block) != blocks_.end(); }
+
+  // State an engine keeps in the device between layers: one T per key, value-initialized on first
+  // use (find_state: null until then).
+  template <class T>
+  T& state(std::string_view key = {}) {
+    auto& slot = states_[{std::type_index(typeid(T)), std::string(key)}];
+    if (!slot) slot = std::make_shared<T>();
+    return *static_cast<T*>(slot.get());
+  }
+  template <class T>
+  [[nodiscard]] const T* find_state(std::string_view key = {}) const {
+    const auto it = states_.find({std::type_index(typeid(T)), std::string(key)});
+    return it == states_.end() ? nullptr : static_cast<const T*>(it->second.get());
+  }
+
+  // Queues a done event of an engine without register groups (BDMA): a wait releases it in order,
+  // setting the interrupt `intr`'s status bit and then calling `on_release`.
+  void queue_done(std::string_view intr, std::function<void(GoldenDevice&)> on_release);
 
   // Every layer run so far, oldest first.
   [[nodiscard]] const std::vector<GoldenLayer>& layers() const { return layers_; }
@@ -115,14 +132,24 @@ class GoldenDevice : public Device {
   };
   [[nodiscard]] static const std::vector<Unit>& units();
 
-  // BDMA (nv_full): no register groups, no OP_EN; its register block and command FIFO
-  // (golden/bdma.hpp). A CFG_LAUNCH<g> runs the batch's copies at once and queues its done event;
-  // GRP<g>_BUSY clears when that event is released. Null where the configuration has no BDMA.
-  [[nodiscard]] const golden::BdmaEngine* bdma() const { return bdma_.get(); }
-
-  // What CBUF holds between convolution layers (D_MISC_CFG reuse / skip-release flags): the
-  // convolution unit takes and leaves it (golden::run_conv).
-  [[nodiscard]] golden::ConvCbufState& conv_cbuf() { return conv_cbuf_; }
+  // An engine's device behaviour beyond its units (harness/engine.hpp `golden_hooks`).
+  struct Hooks {
+    // Blocks whose defined registers `write` and `read` see before the register file does.
+    std::vector<std::string> blocks{};
+    // A write to register `r` of `block`: true when the hook took it (the register file stores
+    // nothing then).
+    std::function<bool(GoldenDevice&, std::string_view block, const RegDef& r, uint32_t value)> write{};
+    // A read of register `r` of `block`: its value, or nullopt for the register file's.
+    std::function<std::optional<uint32_t>(GoldenDevice&, std::string_view block, const RegDef& r)> read{};
+    // At construction (the device's reset).
+    std::function<void(GoldenDevice&)> reset{};
+    // Time passes (a poll's next read, any wait): true when that may let an armed layer start.
+    std::function<bool(GoldenDevice&)> time_passes{};
+    // Why `intr` (an interrupt of the engine, e.g. BDMA_1) does not come; nullopt: not the
+    // engine's interrupt, the device says why.
+    std::function<std::optional<std::string>(const GoldenDevice&, std::string_view intr)> never_comes{};
+  };
+  [[nodiscard]] static const std::vector<Hooks>& hooks();
 
  private:
   struct BlockRegs;
@@ -130,17 +157,16 @@ class GoldenDevice : public Device {
   BlockRegs& block_named(std::string_view name);
   [[nodiscard]] const BlockRegs& block_named(std::string_view name) const;
   void try_launch();
-  // Time has passed: CBUF's flush after reset is done (FLUSH_DONE = 1), a held convolution starts.
-  void finish_cbuf_flush();
+  // Time has passed: the engines' hooks run (CBUF's flush ends), a held layer may start.
+  void pass_time();
   // Releases the oldest queued done event; false when none is queued.
   bool release_next_done();
 
   struct DoneEvent {
     int bit = -1;                             // GLB S_INTR_STATUS bit set by the event
     std::vector<std::string> release_blocks;  // blocks whose consumer group the event releases
-    int bdma_group = -1;                      // BDMA group whose batch the event completes
+    std::function<void(GoldenDevice&)> on_release{};  // an engine's own completion (queue_done)
   };
-  void bdma_write(uint32_t offset, uint32_t value);
   std::deque<DoneEvent> done_queue_;
 
   const golden::HwConfig* config_;
@@ -151,9 +177,7 @@ class GoldenDevice : public Device {
   uint32_t intr_mask_ = 0;
   std::map<std::string, std::string, std::less<>> unit_errors_;  // intr unit -> why its layer failed
   std::vector<GoldenLayer> layers_;
-  std::unique_ptr<golden::BdmaEngine> bdma_;
-  golden::ConvCbufState conv_cbuf_;
-  bool cbuf_flushing_ = false;
+  std::map<std::pair<std::type_index, std::string>, std::shared_ptr<void>> states_;
 };
 
 // The record of a layer that wrote `output` (every lane, including padded ones) to memory: for the

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engines/lut/harness/lut_device.hpp"
 #include "golden/config.hpp"
 #include "golden_traces.hpp"
 #include "harness/golden_device.hpp"
@@ -147,7 +148,7 @@ TEST_CASE("golden CDP LUT tables read back through S_LUT_ACCESS_CFG / DATA", "[g
   g.w("CDP.S_LUT_ACCESS_DATA", 0xffff8000u);
   g.w("CDP.S_LUT_ACCESS_CFG", 3);
   CHECK(g.r("CDP.S_LUT_ACCESS_DATA") == 0x8000u);
-  CHECK(dev.lut_ram("CDP").tables().le[3] == -32768);
+  CHECK(dla::harness::engines::lut_ram(dev, "CDP").tables().le[3] == -32768);
 }
 
 TEST_CASE("golden CDP refuses what NVDLA cannot do, naming the register and the rule", "[golden_device][cdp]") {
