@@ -179,7 +179,7 @@ std::string failure_section(const RunResult& r, std::size_t i) {
     s += fmt::format("<p>Waveform: <a class=\"wave\" href=\"file://{0}\">{0}</a> (<code>gtkwave {1}</code>)</p>\n",
                      esc(r.wave), esc(shell_quote(r.wave)));
   }
-  if (r.dma) s += fmt::format("<p class=\"note\">{}</p>\n", esc(format_dma(*r.dma, r.cycles - r.launch_cycle)));
+  if (r.dma) s += fmt::format("<p class=\"note\">{}</p>\n", esc(format_dma(*r.dma, r.cycles_since_launch())));
   for (std::size_t ci = 0; ci < r.compares.size(); ++ci) {
     const CompareResult& c = r.compares[ci];
     if (c.pass()) continue;

@@ -274,14 +274,9 @@ struct Runner {
     bool all = true;
     each([&](Device* d) {
       if (!all) return;
-      uint32_t v = 0;
-      bool ok = false;
-      for (uint32_t n = 0; n < st.poll_reads && !ok; ++n) {
-        if (n != 0) d->let_time_pass();
-        v = d->reg_read(addr) & st.mask;
-        ok = (v == (st.value & st.mask)) != st.poll_not_equal;
-      }
-      if (ok) return;
+      const PollResult p = poll_register(*d, addr, st.mask, st.value, st.poll_reads, st.poll_not_equal);
+      if (p.held) return;
+      const uint32_t v = p.value;
       const std::string msg = fmt::format("{}: poll {}.{}: the {} device read {:#010x} (mask {:#010x}) {} times, "
                                           "never {} {:#010x}",
                                           st.where, st.reg->block, st.reg->name, d->kind(), v, st.mask, st.poll_reads,

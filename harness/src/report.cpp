@@ -97,7 +97,7 @@ std::string format_run(const RunResult& r) {
                       : fmt::format("{} {} [{} {} {}] seed={} stall={:.2f} rand-reset={} cycles={} ({:.2f}s)\n",
                                     status_name(r.status), r.name, r.unit, r.config, r.mode, r.seed, r.stall,
                                     r.rand_reset, r.cycles, r.seconds);
-  if (r.dma) s += "  " + format_dma(*r.dma, r.cycles - r.launch_cycle) + "\n";
+  if (r.dma) s += "  " + format_dma(*r.dma, r.cycles_since_launch()) + "\n";
   if (r.cmod) {
     s += fmt::format("  NVIDIA C model: {}{}\n", verdict_name(r.cmod->state),
                      r.cmod->detail.empty() ? "" : ": " + r.cmod->detail);
@@ -160,7 +160,7 @@ nlohmann::json to_json(const RunResult& r) {
   if (r.suite_index) j["suite_index"] = *r.suite_index;
   if (!r.wave.empty()) j["wave"] = r.wave;
   if (r.launch_cycle != 0) j["launch_cycle"] = r.launch_cycle;
-  if (r.dma) j["dma"] = dma_json(*r.dma, r.cycles - r.launch_cycle);
+  if (r.dma) j["dma"] = dma_json(*r.dma, r.cycles_since_launch());
   if (r.cmod) j["cmod"] = {{"verdict", verdict_name(r.cmod->state)}, {"detail", r.cmod->detail}};
   auto& cs = j["compares"] = nlohmann::json::array();
   for (const auto& c : r.compares) {

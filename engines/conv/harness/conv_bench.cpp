@@ -208,11 +208,8 @@ ConvBenchResult measure_conv(const HwConfig& hw, const ConvParams& p, uint64_t s
   uint64_t t0 = 0;
   for (Device* dev : devs) {
     // As the firmware: CBUF's flush after reset first, so the cycles counted are the layer's.
-    const uint32_t flush = block_base(hw, "CDMA") + regs::cdma::S_CBUF_FLUSH_STATUS::offset;
-    for (uint32_t n = 0; n < kPollReads && (dev->reg_read(flush) & regs::cdma::S_CBUF_FLUSH_STATUS::FLUSH_DONE::mask) == 0;
-         ++n) {
-      dev->let_time_pass();
-    }
+    const uint32_t done = regs::cdma::S_CBUF_FLUSH_STATUS::FLUSH_DONE::mask;
+    (void)poll_register(*dev, block_base(hw, "CDMA") + regs::cdma::S_CBUF_FLUSH_STATUS::offset, done, done, kPollReads);
     for (const char* block : {"SDP", "CACC", "CMAC_A", "CMAC_B", "CSC", "CDMA"}) {
       dev->reg_write(block_base(hw, block) + (std::string(block) == "CDMA" ? regs::cdma::D_OP_ENABLE::offset
                                               : std::string(block) == "SDP" ? regs::sdp::D_OP_ENABLE::offset
@@ -334,7 +331,7 @@ BenchCase layer_case(const HwConfig& hw, const std::string& name, const RunResul
   b.config = hw.name;
   b.name = name;
   b.element = "MAC";
-  b.cycles = rr.cycles - rr.launch_cycle;  // the layer's, not the setup's (CBUF's flush after reset)
+  b.cycles = rr.cycles_since_launch();  // the layer's, not the setup's (CBUF's flush after reset)
   b.elements = macs;
   b.nvdla_elements_per_cycle = mac_units;
   b.utilization = b.cycles ? double(macs) / (double(b.cycles) * mac_units) : 0.0;

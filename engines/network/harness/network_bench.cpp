@@ -42,7 +42,7 @@ std::vector<BenchCase> bench_network(const BenchOptions& opt) {
     c.name = l.header.name;
     c.element = "MAC";
     // From the first launch: CBUF's flush after reset is not the network's time.
-    c.cycles = a.cycles - a.launch_cycle;
+    c.cycles = a.cycles_since_launch();
     c.wall_s = wall;
     c.mem = opt.mem;
     c.dma = a.dma;
@@ -75,7 +75,7 @@ std::vector<BenchCase> bench_network(const BenchOptions& opt) {
       layers.push_back(std::move(j));
     }
     if (ideal > 0 && c.cycles != 0) c.utilization = ideal / static_cast<double>(c.cycles);
-    const uint64_t seq_cycles = b.cycles - b.launch_cycle;
+    const uint64_t seq_cycles = b.cycles_since_launch();
     c.extra = {{"sequential_cycles", seq_cycles},
                {"pingpong_saved_cycles", static_cast<int64_t>(seq_cycles) - static_cast<int64_t>(c.cycles)},
                {"clock_hz", kClockHz},

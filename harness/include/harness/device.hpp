@@ -59,6 +59,24 @@ class Device {
   virtual void finish() {}
 };
 
+// A poll: reads `addr` until its bits under `mask` equal `want` (differ from it with
+// `until_differs`), letting time pass between reads, at most `reads` reads. `value` is the last
+// masked read.
+struct PollResult {
+  bool held = false;
+  uint32_t value = 0;
+};
+inline PollResult poll_register(Device& d, uint32_t addr, uint32_t mask, uint32_t want, uint32_t reads,
+                                bool until_differs = false) {
+  PollResult r;
+  for (uint32_t n = 0; n < reads && !r.held; ++n) {
+    if (n != 0) d.let_time_pass();
+    r.value = d.reg_read(addr) & mask;
+    r.held = (r.value == (want & mask)) != until_differs;
+  }
+  return r;
+}
+
 // GLB S_INTR_STATUS bit of an interrupt name, or -1 for an unknown name.
 [[nodiscard]] int interrupt_bit(std::string_view intr);
 

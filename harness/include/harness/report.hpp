@@ -47,6 +47,7 @@ struct RunResult {
   // it are setup (register writes, CBUF's flush after reset), not the layer's. The DMA line's
   // bytes per cycle are over cycles - launch_cycle, the time the DMAs can run.
   uint64_t launch_cycle = 0;
+  [[nodiscard]] uint64_t cycles_since_launch() const { return cycles - launch_cycle; }
   uint64_t work = 0;    // unit-specific amount of work (atomic ops, elements, ...)
   std::optional<DmaTraffic> dma;  // when an RTL device with a DMA server ran
   std::vector<CompareResult> compares;
