@@ -48,6 +48,18 @@ FeatureLayout FeatureLayout::packed(const CubeShape& shape, int atom_bytes, int 
   return l;
 }
 
+FeatureLayout FeatureLayout::strided(uint64_t base, uint64_t line_stride, uint64_t surface_stride, int atom_bytes,
+                                     int bpe, uint64_t batch_stride) {
+  FeatureLayout l;
+  l.base = base;
+  l.line_stride = line_stride;
+  l.surface_stride = surface_stride;
+  l.batch_stride = batch_stride;
+  l.atom_bytes = atom_bytes;
+  l.bpe = bpe;
+  return l;
+}
+
 int FeatureLayout::surfaces(int channels) const {
   const int ca = channels_per_atom();
   return (channels + ca - 1) / ca;

@@ -28,6 +28,7 @@
 #include "harness/version.hpp"
 #include "harness/engine.hpp"
 #include "harness/bench.hpp"
+#include "harness/stopwatch.hpp"
 
 namespace po = boost::program_options;
 using namespace dla::harness;
@@ -484,7 +485,7 @@ RunResult run_trace(const std::string& path, const RunOptions& o) {
   if (!how.empty() && how != "--config") {
     r.message = fmt::format("configuration {}: {}", r.config, how) + (r.message.empty() ? "" : "\n  " + r.message);
   }
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.seconds = seconds_since(t0);
   return r;
 }
 

@@ -8,6 +8,7 @@
 #include "harness/errors.hpp"
 #include "harness/program_runner.hpp"
 #include "harness/engine.hpp"
+#include "harness/stopwatch.hpp"
 
 namespace dla::harness::engines {
 
@@ -132,7 +133,7 @@ RunResult run_bench_rtl(const Program& prog, const golden::HwConfig& cfg, const 
   ro.mem = opt.mem;
   const auto t0 = std::chrono::steady_clock::now();
   RunResult rr = run_program_in_mode(prog, cfg, ro);
-  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  seconds = seconds_since(t0);
   return rr;
 }
 

@@ -13,6 +13,7 @@
 #include "harness/rng.hpp"
 #include "harness/engine.hpp"
 #include "harness/bench.hpp"
+#include "harness/stopwatch.hpp"
 
 namespace dla::harness {
 
@@ -137,7 +138,7 @@ RunResult run_layer(const std::filesystem::path& file, const RunOptions& opt) {
     r.status = Status::Error;
     r.message = std::string("internal error: ") + e.what();
   }
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.seconds = seconds_since(t0);
   return r;
 }
 

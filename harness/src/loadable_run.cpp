@@ -16,6 +16,7 @@
 #include "harness/loadable_runner.hpp"
 #include "harness/program_runner.hpp"
 #include "harness/rtl_factory.hpp"
+#include "harness/stopwatch.hpp"
 
 namespace dla::harness::loadable {
 
@@ -321,7 +322,7 @@ RunResult run_loadable(const std::filesystem::path& file, const RunOptions& opt,
     if (!r.message.empty()) r.message += "\n  ";
     r.message += n;
   }
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.seconds = seconds_since(t0);
   return r;
 }
 

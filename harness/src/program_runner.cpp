@@ -13,6 +13,7 @@
 #include "harness/compare.hpp"
 #include "harness/errors.hpp"
 #include "harness/regdb.hpp"
+#include "harness/stopwatch.hpp"
 
 namespace dla::harness {
 
@@ -467,7 +468,7 @@ RunResult run_program(const Program& program, GoldenDevice* golden, Device* rtl,
     if (!r.result.message.empty()) r.result.message += "\n  ";
     r.result.message += n;
   }
-  r.result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.result.seconds = seconds_since(t0);
   return r.result;
 }
 

@@ -34,6 +34,7 @@
 #include "harness/rng.hpp"
 #include "harness/engine.hpp"
 #include "harness/rtl_factory.hpp"
+#include "harness/stopwatch.hpp"
 
 namespace dla::harness {
 
@@ -243,7 +244,7 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog, const st
   RandomRun out;
   out.layer = layer;
   const auto done = [&] {
-    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    out.seconds = seconds_since(t0);
     return out;
   };
   try {
@@ -453,7 +454,7 @@ RandomCampaign run_random_campaign(const RandomOptions& options) {
   for (unsigned j = 1; j < std::max(1u, opt.jobs); ++j) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
-  c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  c.seconds = seconds_since(t0);
   if (!opt.out_dir.empty()) write_file_atomic(opt.out_dir / "summary.json", random_summary_json(c).dump(2) + "\n");
   return c;
 }

@@ -271,26 +271,14 @@ CdpRun cdp_normalize(const CdpConfig& cfg, const LutTables& tables, const Cube<i
 
 // ---- layer ------------------------------------------------------------------------------------
 
-namespace {
-
-FeatureLayout strided(const CdpConfig& c, uint64_t base, uint64_t line_stride, uint64_t surface_stride) {
-  FeatureLayout l;
-  l.base = base;
-  l.line_stride = line_stride;
-  l.surface_stride = surface_stride;
-  l.atom_bytes = c.atom_bytes;
-  l.bpe = cdp_precision_bytes(c.precision);
-  return l;
-}
-
-}  // namespace
-
 FeatureLayout cdp_input_layout(const CdpConfig& c) {
-  return strided(c, c.src_base, c.src_line_stride, c.src_surface_stride);
+  return FeatureLayout::strided(c.src_base, c.src_line_stride, c.src_surface_stride, c.atom_bytes,
+                                cdp_precision_bytes(c.precision));
 }
 
 FeatureLayout cdp_output_layout(const CdpConfig& c) {
-  return strided(c, c.dst_base, c.dst_line_stride, c.dst_surface_stride);
+  return FeatureLayout::strided(c.dst_base, c.dst_line_stride, c.dst_surface_stride, c.atom_bytes,
+                                cdp_precision_bytes(c.precision));
 }
 
 CubeShape cdp_shape(const CdpConfig& c) { return {1, c.lanes(), c.shape.h, c.shape.w}; }

@@ -27,6 +27,7 @@
 #include "engines/pdp/harness/pdp.hpp"
 #include "harness/program_builder.hpp"
 #include "harness/bench.hpp"
+#include "harness/layer_rules.hpp"
 
 namespace dla::harness::engines {
 
@@ -40,11 +41,6 @@ using golden::CubeShape;
 using golden::FeatureLayout;
 using golden::LutVariant;
 using golden::regs::place;
-
-constexpr int kMaxDim = 8192;  // 13-bit W/H/C fields (value - 1)
-constexpr int64_t kMaxElements = 4'000'000;
-constexpr uint8_t kGapFill = 0xa5;     // input bytes no element owns (stride gaps)
-constexpr uint8_t kOutputFill = 0x5a;  // the output region before the layer
 
 uint32_t u32(int64_t v) { return static_cast<uint32_t>(v); }
 
@@ -109,15 +105,7 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
   c.atom_bytes = hw.atom_bytes;
 
   const JsonNode cube = root.require("cube");
-  cube.allow_keys({"w", "h", "c"});
-  c.shape.w = static_cast<int>(cube.require("w").as_int(1, kMaxDim));
-  c.shape.h = static_cast<int>(cube.require("h").as_int(1, kMaxDim));
-  c.shape.c = static_cast<int>(cube.require("c").as_int(1, kMaxDim));
-  const int64_t elems = int64_t{c.shape.w} * c.shape.h * c.shape.c;
-  if (elems > kMaxElements) {
-    cube.fail(fmt::format("{}x{}x{} = {} elements exceed the limit of {}", c.shape.w, c.shape.h, c.shape.c, elems,
-                          kMaxElements));
-  }
+  c.shape = parse_cube(cube);
 
   const JsonNode in = root.require("input");
   in.allow_keys({"precision", "data", "line_stride", "surface_stride", "base", "nan_to_zero"});
@@ -198,8 +186,8 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
                           c.dst_base, out_end, c.src_base, in_end));
   }
   if (const auto u = c.unsupported(hw); !u.empty()) root.fail(u.front());
-  L.input = fp16 ? resolve_fp16_values(in.require("data"), static_cast<std::size_t>(elems), h.seed)
-                 : resolve_values(in.require("data"), static_cast<std::size_t>(elems), bpe,
+  L.input = fp16 ? resolve_fp16_values(in.require("data"), c.shape.elements(), h.seed)
+                 : resolve_values(in.require("data"), c.shape.elements(), bpe,
                                   static_cast<int64_t>(golden::min_of_bits(bits)),
                                   static_cast<int64_t>(golden::max_of_bits(bits)), h.seed);
   return L;

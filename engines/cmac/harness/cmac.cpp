@@ -10,6 +10,7 @@
 #include "harness/rng.hpp"
 #include "harness/sim.hpp"
 #include "harness/bench.hpp"
+#include "harness/stopwatch.hpp"
 
 namespace dla::harness::engines {
 
@@ -361,35 +362,15 @@ std::vector<CmacStripe> bench_stripes(const HwConfig& cfg, Precision p, uint64_t
 // The same model clocked with no harness work at all: valid inputs held, ready held.
 template <class Model>
 double bare_cycles_per_second(uint64_t cycles) {
-  VerilatedContext ctx;
-  Model m(&ctx, "top");
-  m.clk_i = 0;
-  m.rst_ni = 0;
-  m.eval();
-  m.clk_i = 1;
-  m.eval();
-  m.rst_ni = 1;
-  m.cfg_int16_i = 0;
-  m.cfg_fp16_i = 0;
-  m.wt_valid_i = 1;
-  m.wt_last_i = 1;
-  m.dat_valid_i = 1;
-  m.dat_stripe_st_i = 1;
-  m.out_ready_i = 1;
-  const auto t0 = std::chrono::steady_clock::now();
-  for (uint64_t i = 0; i < cycles; ++i) {
-    m.clk_i = 0;
-    m.eval();
-    m.clk_i = 1;
-    m.eval();
-  }
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  m.final();
-  return static_cast<double>(cycles) / s;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return harness::bare_cycles_per_second<Model>(cycles, [](Model& m) {
+    m.cfg_int16_i = 0;
+    m.cfg_fp16_i = 0;
+    m.wt_valid_i = 1;
+    m.wt_last_i = 1;
+    m.dat_valid_i = 1;
+    m.dat_stripe_st_i = 1;
+    m.out_ready_i = 1;
+  });
 }
 
 }  // namespace

@@ -36,6 +36,7 @@
 #include "harness/program_builder.hpp"
 #include "engines/sdp/harness/sdp_compiler.hpp"
 #include "harness/bench.hpp"
+#include "harness/layer_rules.hpp"
 
 namespace dla::harness::engines {
 
@@ -51,8 +52,6 @@ using golden::Precision;
 using golden::regs::place;
 
 constexpr uint64_t kWeightBase = 0xd000'0000ull;  // input at sdp::kInputBase, output at sdp::kOutputBase
-constexpr int kMaxDim = 8192;                     // 13-bit size fields (value - 1)
-constexpr int64_t kMaxElements = 4'000'000;       // per value list and for the output
 constexpr int kMaxKernel = 32;                    // CSC WEIGHT_WIDTH_EXT / HEIGHT_EXT: 5 bits
 constexpr int kMaxPadLeftTop = 31;                // PAD_LEFT / PAD_TOP: 5 bits
 constexpr int kMaxPadRightBottom = 63;            // CDMA PAD_RIGHT / PAD_BOTTOM: 6 bits
@@ -336,9 +335,9 @@ int parse_wfold(const JsonNode& n, const ConvParams& p, const HwConfig& hw, bool
   } else if (const std::string e = golden::wfold_ws_refusal(p, hw, ws); !e.empty()) {
     n.fail(e);
   }
-  if (ws != 0 && int64_t{ow} * ((p.s + ws - 1) / ws) > kMaxDim) {
+  if (ws != 0 && int64_t{ow} * ((p.s + ws - 1) / ws) > kMaxCubeDim) {
     n.fail(fmt::format("the folded width W' x S' = {} x {} exceeds CSC's {} (DATAIN_WIDTH_EXT)", ow,
-                       (p.s + ws - 1) / ws, kMaxDim));
+                       (p.s + ws - 1) / ws, kMaxCubeDim));
   }
   return ws;
 }
@@ -407,9 +406,9 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
 
   if (!L.image) {
     in.allow_keys({"w", "h", "c", "data", "converter"});
-    p.w = static_cast<int>(in.require("w").as_int(1, kMaxDim));
-    p.h = static_cast<int>(in.require("h").as_int(1, kMaxDim));
-    p.c = static_cast<int>(in.require("c").as_int(1, kMaxDim));
+    p.w = static_cast<int>(in.require("w").as_int(1, kMaxCubeDim));
+    p.h = static_cast<int>(in.require("h").as_int(1, kMaxCubeDim));
+    p.c = static_cast<int>(in.require("c").as_int(1, kMaxCubeDim));
   }
   if (const auto cv = in.get("converter")) {
     cv->allow_keys({"offset", "scale", "truncate"});
@@ -421,7 +420,7 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   const JsonNode wt = root.require("weights");
   wt.allow_keys({"k", "r", "s", "data", "compressed"});
   L.compressed = parse_compressed(root, wt, hw, wino);
-  p.k = static_cast<int>(wt.require("k").as_int(1, kMaxDim));
+  p.k = static_cast<int>(wt.require("k").as_int(1, kMaxCubeDim));
   p.r = static_cast<int>(wt.require("r").as_int(1, kMaxKernel));
   p.s = static_cast<int>(wt.require("s").as_int(1, kMaxKernel));
   if (const auto pad = root.get("padding")) {
@@ -465,18 +464,18 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
   check_extent(root, "x", p.w, p.s, p.dilation_x, p.pad_left, p.pad_right);
   check_extent(root, "y", p.h, p.r, p.dilation_y, p.pad_top, p.pad_bottom);
   const int ow = golden::conv_out_w(p), oh = golden::conv_out_h(p);
-  if (ow > kMaxDim || oh > kMaxDim) {
+  if (ow > kMaxCubeDim || oh > kMaxCubeDim) {
     const auto pad = root.get("padding");
-    (pad ? *pad : root).fail(fmt::format("the output is {} x {} (W' x H'); each must be at most {}", ow, oh, kMaxDim));
+    (pad ? *pad : root).fail(fmt::format("the output is {} x {} (W' x H'); each must be at most {}", ow, oh, kMaxCubeDim));
   }
-  if (int64_t{ow} * oh * p.k * p.batch > kMaxElements) {
+  if (int64_t{ow} * oh * p.k * p.batch > kMaxLayerElements) {
     wt.require("k").fail(fmt::format("the output W' x H' x K x batches = {} x {} x {} x {} exceeds the limit of {} "
                                      "elements",
-                                     ow, oh, p.k, p.batch, kMaxElements));
+                                     ow, oh, p.k, p.batch, kMaxLayerElements));
   }
-  if (int64_t{p.w} * p.h * p.c * p.batch > kMaxElements) {
+  if (int64_t{p.w} * p.h * p.c * p.batch > kMaxLayerElements) {
     in.fail(fmt::format("the input W x H x C x batches = {} x {} x {} x {} exceeds the limit of {} elements", p.w, p.h,
-                        p.c, p.batch, kMaxElements));
+                        p.c, p.batch, kMaxLayerElements));
   }
   const int64_t bpk = int64_t{p.r} * p.s * p.c * bpe;
   if (bpk > kMaxBytePerKernel) {
@@ -484,8 +483,8 @@ ConvLayer parse_layer(const LayerHeader& h, const JsonNode& root) {
                         "most {}",
                         p.r, p.s, p.c, bpe, bpk, kMaxBytePerKernel));
   }
-  if (bpk / bpe * p.k > kMaxElements) {
-    wt.fail(fmt::format("K x C x R x S = {} weights exceed the limit of {}", bpk / bpe * p.k, kMaxElements));
+  if (bpk / bpe * p.k > kMaxLayerElements) {
+    wt.fail(fmt::format("K x C x R x S = {} weights exceed the limit of {}", bpk / bpe * p.k, kMaxLayerElements));
   }
   if (const auto n = root.get("wfold"); n && !L.image) p.wfold_ws = parse_wfold(*n, p, hw, wino, ow);
   ConvConfig cfg = L.image ? image_conv_config(p, *L.image, hw, sdp::kInputBase, kWeightBase)
@@ -628,7 +627,7 @@ std::vector<uint8_t> input_image(const ConvLayer& L, const ConvConfig& c) {
     for (int ch = 0; ch < c.input.c; ++ch)
       for (int y = 0; y < c.input.h; ++y)
         for (int x = 0; x < c.input.w; ++x) cube.at(n, ch, y, x) = L.input[i++];
-  return golden::store_cube_bytes(c.in_layout, cube, sdp::kGapFill);
+  return golden::store_cube_bytes(c.in_layout, cube, kGapFill);
 }
 
 // Winograd: golden::wino_compile's pre-transformed image (zero-padded channels and kernels).
@@ -636,7 +635,7 @@ std::vector<uint8_t> weight_image(const ConvLayer& L, const ConvConfig& c) {
   if (L.wino) return L.wino->weights;
   if (L.image) return image_weight_bytes(c, weight_cube(L.p, L.weights));
   const golden::WeightLayout wl = c.weight_layout();  // W-fold: the folded weights' (K x R x S' x C')
-  std::vector<uint8_t> bytes(wl.padded_bytes(), sdp::kGapFill);
+  std::vector<uint8_t> bytes(wl.padded_bytes(), kGapFill);
   golden::Cube<int64_t> w = weight_cube(L.p, L.weights);
   if (c.wfold_ws != 0) w = golden::wfold_weights(c, w);
   golden::store_weights(wl, w, 0, [&](uint64_t a, uint8_t v) { bytes[a] = v; });
@@ -700,7 +699,7 @@ CompiledConv compile(const LayerHeader& h, const JsonNode& root, bool expect, co
   // A placed pooled layer fills the pooled tensor it writes (SDP's cube goes to PDP on the fly).
   const bool fill_pooled = at.output && L.pool;
   sdp::emit_operands_and_output(pb, L.post, at, !fill_pooled);
-  if (fill_pooled) pb.fill(out.out_layout.base, out.out_bytes, sdp::kOutputFill, "output region");
+  if (fill_pooled) pb.fill(out.out_layout.base, out.out_bytes, kOutputFill, "output region");
 
   // One hardware layer per Split-H band (one band when CBUF holds the layer), the bands in
   // alternate register groups (a finished layer hands the consumer pointer to the other group),

@@ -13,6 +13,7 @@
 #include "golden/nvdla_regs.hpp"
 #include "harness/layer.hpp"
 #include "engines/sdp/harness/sdp_compiler.hpp"
+#include "harness/layer_rules.hpp"
 
 namespace dla::harness::engines {
 
@@ -28,7 +29,6 @@ using golden::Precision;
 using golden::regs::place;
 
 constexpr int kFormats = 36;         // PIXEL_FORMAT 0..35 (table 1.2)
-constexpr int kMaxDim = 8192;        // 13-bit size fields
 constexpr int kMaxChannelsExt = 128;  // C' = S * C (CSC)
 constexpr uint64_t kPlaneAlign = 4096;  // plane 1 starts at the next 4 KiB after plane 0
 
@@ -107,10 +107,10 @@ ImageLayer parse_image_input(const JsonNode& root, const JsonNode& in, const HwC
     im.image.post_extension = static_cast<int>(e);
   }
 
-  p.w = static_cast<int>(in.require("w").as_int(1, kMaxDim));
-  p.h = static_cast<int>(in.require("h").as_int(1, kMaxDim));
+  p.w = static_cast<int>(in.require("w").as_int(1, kMaxCubeDim));
+  p.h = static_cast<int>(in.require("h").as_int(1, kMaxCubeDim));
   p.c = f.channels;
-  if (const auto c = in.get("c"); c && c->as_int(1, kMaxDim) != f.channels)
+  if (const auto c = in.get("c"); c && c->as_int(1, kMaxCubeDim) != f.channels)
     c->fail(fmt::format("{} has {} channel(s) in CBUF; C (DATAIN_CHANNEL + 1) must be the format's", f.name,
                         f.channels));
   im.image.enabled = true;
@@ -272,7 +272,7 @@ std::vector<uint8_t> image_plane_bytes(const ImageLayer& im, const ConvConfig& c
   const uint64_t stride = plane == 0 ? c.in_layout.line_stride : c.image.line_stride_uv;
   const uint64_t base = plane == 0 ? c.in_layout.base : c.image.base_uv;
   const int bpp = plane == 0 ? f.bpp0 : f.bpp1;
-  std::vector<uint8_t> bytes(static_cast<std::size_t>(stride * static_cast<uint64_t>(c.input.h)), sdp::kGapFill);
+  std::vector<uint8_t> bytes(static_cast<std::size_t>(stride * static_cast<uint64_t>(c.input.h)), kGapFill);
   const auto hw_plane = static_cast<std::size_t>(c.input.h) * static_cast<std::size_t>(c.input.w);
   for (int y = 0; y < c.input.h; ++y) {
     for (int x = 0; x < c.input.w; ++x) {
@@ -294,7 +294,7 @@ std::vector<uint8_t> image_plane_bytes(const ImageLayer& im, const ConvConfig& c
 
 std::vector<uint8_t> image_weight_bytes(const ConvConfig& c, const golden::Cube<int64_t>& w) {
   const golden::WeightLayout wl = c.weight_layout();  // K x C' x R x 1
-  std::vector<uint8_t> bytes(wl.padded_bytes(), sdp::kGapFill);
+  std::vector<uint8_t> bytes(wl.padded_bytes(), kGapFill);
   const golden::Cube<int64_t> pre = golden::image_pre_extend_weights(c, w);
   // Post-extension (§3): each weight at its row-group position (golden::image_weight_offset).
   for (int k = 0; k < pre.shape().n; ++k)

@@ -16,6 +16,7 @@
 #include "golden/cube.hpp"
 #include "harness/json_reader.hpp"
 #include "engines/conv/harness/conv_banks.hpp"
+#include "harness/layer_rules.hpp"
 
 namespace dla::harness::engines {
 
@@ -51,7 +52,7 @@ void check_image_layer(const JsonNode& root, const golden::ConvConfig& c, const 
 // a "file" holds 1- or 2-byte elements, taken as unsigned with "sign": "unsigned".
 void resolve_image_data(const JsonNode& in, const golden::ConvParams& p, ImageLayer& im, uint64_t seed);
 
-// Plane `plane`'s memory image (H lines of its line stride; bytes no pixel owns sdp::kGapFill).
+// Plane `plane`'s memory image (H lines of its line stride; bytes no pixel owns kGapFill).
 [[nodiscard]] std::vector<uint8_t> image_plane_bytes(const ImageLayer& im, const golden::ConvConfig& c, int plane);
 
 // The pre-extended weights (K x C' x R x 1, golden::image_pre_extend_weights) as memory.

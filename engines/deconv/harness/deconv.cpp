@@ -32,6 +32,7 @@
 #include "engines/rubik/harness/rubik.hpp"
 #include "engines/sdp/harness/sdp_compiler.hpp"
 #include "harness/bench.hpp"
+#include "harness/layer_rules.hpp"
 
 namespace dla::harness::engines {
 
@@ -39,10 +40,8 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kMaxDim = 8192;     // 13-bit size fields (value - 1)
 constexpr int kMaxStride = 8;     // the deconvolution strides this compiler takes
 constexpr int kMaxKernel = 32;    // R, S as for `conv` layers
-constexpr int64_t kMaxElements = 4'000'000;
 constexpr uint64_t kAtom = 32;    // nv_full's memory atom
 constexpr uint64_t kRegionLimit = sdp::kRegionLimit;
 
@@ -178,12 +177,12 @@ Deconv parse(const LayerHeader& h, const JsonNode& root) {
   const auto vmax = static_cast<int64_t>(golden::max_of_bits(8 * bpe));
   const JsonNode in = root.require("input");
   in.allow_keys({"w", "h", "c", "data", "converter"});
-  d.x.size = static_cast<int>(in.require("w").as_int(1, kMaxDim));
-  d.y.size = static_cast<int>(in.require("h").as_int(1, kMaxDim));
-  d.c = static_cast<int>(in.require("c").as_int(1, kMaxDim));
+  d.x.size = static_cast<int>(in.require("w").as_int(1, kMaxCubeDim));
+  d.y.size = static_cast<int>(in.require("h").as_int(1, kMaxCubeDim));
+  d.c = static_cast<int>(in.require("c").as_int(1, kMaxCubeDim));
   const JsonNode wt = root.require("weights");
   wt.allow_keys({"k", "r", "s", "data"});
-  d.k = static_cast<int>(wt.require("k").as_int(1, kMaxDim));
+  d.k = static_cast<int>(wt.require("k").as_int(1, kMaxCubeDim));
   d.y.taps = static_cast<int>(wt.require("r").as_int(1, kMaxKernel));
   d.x.taps = static_cast<int>(wt.require("s").as_int(1, kMaxKernel));
   if (const auto st = root.get("stride")) {
@@ -193,10 +192,10 @@ Deconv parse(const LayerHeader& h, const JsonNode& root) {
   }
   if (const auto cr = root.get("crop")) {
     cr->allow_keys({"left", "right", "top", "bottom"});
-    d.x.crop_lo = opt_int(*cr, "left", 0, kMaxDim, 0);
-    d.x.crop_hi = opt_int(*cr, "right", 0, kMaxDim, 0);
-    d.y.crop_lo = opt_int(*cr, "top", 0, kMaxDim, 0);
-    d.y.crop_hi = opt_int(*cr, "bottom", 0, kMaxDim, 0);
+    d.x.crop_lo = opt_int(*cr, "left", 0, kMaxCubeDim, 0);
+    d.x.crop_hi = opt_int(*cr, "right", 0, kMaxCubeDim, 0);
+    d.y.crop_lo = opt_int(*cr, "top", 0, kMaxCubeDim, 0);
+    d.y.crop_hi = opt_int(*cr, "bottom", 0, kMaxCubeDim, 0);
   }
   if (const auto op = root.get("output_padding")) {
     op->allow_keys({"x", "y"});
@@ -206,20 +205,20 @@ Deconv parse(const LayerHeader& h, const JsonNode& root) {
   }
   finish_axis(root, d.x, true);
   finish_axis(root, d.y, false);
-  if (int64_t{d.x.q} * d.x.stride > kMaxDim) {
+  if (int64_t{d.x.q} * d.x.stride > kMaxCubeDim) {
     at(root, "stride", "x").fail(fmt::format("RUBIK's output width ceil(W' / sx) x sx = {} x {} exceeds 8192 "
                                              "(programming guide: deconv_x_stride x datain_width <= 8192)",
                                              d.x.q, d.x.stride));
   }
-  if (int64_t{d.x.stride} * d.y.stride * d.k > kMaxDim) {
+  if (int64_t{d.x.stride} * d.y.stride * d.k > kMaxCubeDim) {
     wt.require("k").fail(fmt::format("the channel-extended cube has sx x sy x K = {} x {} x {} channels, more than "
                                      "the 8192 RUBIK's D_DATAIN_SIZE_1.DATAIN_CHANNEL holds",
                                      d.x.stride, d.y.stride, d.k));
   }
-  if (int64_t{d.x.stride} * d.y.stride * d.k * d.x.q * d.y.q > kMaxElements) {
+  if (int64_t{d.x.stride} * d.y.stride * d.k * d.x.q * d.y.q > kMaxLayerElements) {
     wt.require("k").fail(fmt::format("the channel-extended cube ({} x {} x {} x {} x {}) exceeds the limit of {} "
                                      "elements",
-                                     d.x.stride, d.y.stride, d.k, d.x.q, d.y.q, kMaxElements));
+                                     d.x.stride, d.y.stride, d.k, d.x.q, d.y.q, kMaxLayerElements));
   }
   if (const auto out = root.get("output")) {
     out->allow_keys({"precision", "converter"});
@@ -383,12 +382,12 @@ void for_each_phase(const Plan& p, F f) {
 
 // Sub-cubes of phases without a kept output line are never written: defined bytes for RUBIK.
 void fill_ext_cube(ProgramBuilder& pb, const Plan& p) {
-  pb.fill(p.rc.dain_base, p.sub_bytes * u64(p.phases), sdp::kGapFill, "channel-extended cube");
+  pb.fill(p.rc.dain_base, p.sub_bytes * u64(p.phases), kGapFill, "channel-extended cube");
 }
 
 // The CONTRACT layer from the channel-extended cube to the output, its interrupt and the check.
 void emit_contract(ProgramBuilder& pb, const Plan& p, int group) {
-  pb.fill(p.rc.daout_base, p.out_bytes, kRubikOutputFill, "output region");
+  pb.fill(p.rc.daout_base, p.out_bytes, kOutputFill, "output region");
   emit_rubik_registers(pb, p.rc, group);
   pb.write(pb.reg("RBK", "D_OP_ENABLE"), 1);
   pb.wait_intr(fmt::format("RUBIK_{}", group));

@@ -14,6 +14,7 @@
 #include "engines/conv/harness/conv_bench.hpp"
 #include "engines/linebuf/harness/linebuf.hpp"
 #include "harness/bench.hpp"
+#include "harness/stopwatch.hpp"
 
 namespace dla::harness::engines {
 
@@ -71,7 +72,7 @@ std::vector<BenchCase> bench_linebuf(const BenchOptions& opt) {
     s.watchdog = 200000;
     const auto t0 = std::chrono::steady_clock::now();
     const LinebufOutcome rtl = run_linebuf_rtl(job, s, 0.0, opt.seed);
-    const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double sec = seconds_since(t0);
     const LinebufOutcome gold = run_linebuf_golden(job);
     // Output pixels of the convolution (before pooling): what the PEs compute.
     const int groups = k.fc ? (k.c * k.h * k.w + 8) / 9 : k.c;  // channels the engine runs

@@ -18,6 +18,8 @@
 #include "engines/lut/golden/lut_builders.hpp"
 #include "harness/rng.hpp"
 #include "harness/bench.hpp"
+#include "harness/layer_rules.hpp"
+#include "harness/stopwatch.hpp"
 
 namespace dla::harness::engines {
 
@@ -29,8 +31,6 @@ using golden::LutTables;
 using golden::LutVariant;
 
 namespace {
-
-constexpr int64_t kMaxElements = 4'000'000;
 
 int in_bits_of(LutVariant v) { return v == LutVariant::Sdp ? 32 : 38; }
 int out_bits_of(LutVariant v) { return v == LutVariant::Sdp ? 32 : 16; }
@@ -654,7 +654,7 @@ LutJob build_job(const LayerHeader& h, const JsonNode& root) {
   }
   if (const auto rnd = in.get("random")) {
     rnd->allow_keys({"count", "min", "max"});
-    const int64_t count = rnd->require("count").as_int(1, kMaxElements);
+    const int64_t count = rnd->require("count").as_int(1, kMaxLayerElements);
     const int64_t lo = rnd->get("min") ? rnd->require("min").as_int(xmin, xmax) : xmin;
     const int64_t hi = rnd->get("max") ? rnd->require("max").as_int(xmin, xmax) : xmax;
     if (lo > hi) rnd->fail(fmt::format("min {} is greater than max {}", lo, hi));
@@ -662,8 +662,8 @@ LutJob build_job(const LayerHeader& h, const JsonNode& root) {
     for (int64_t i = 0; i < count; ++i) job.inputs.push_back(rng.range(lo, hi));
   }
   if (job.inputs.empty()) in.fail("the input stream is empty: give \"random\", \"values\" or \"edges\": true");
-  if (static_cast<int64_t>(job.inputs.size()) > kMaxElements) {
-    in.fail(fmt::format("{} inputs exceed the limit of {}", job.inputs.size(), kMaxElements));
+  if (static_cast<int64_t>(job.inputs.size()) > kMaxLayerElements) {
+    in.fail(fmt::format("{} inputs exceed the limit of {}", job.inputs.size(), kMaxLayerElements));
   }
   if (const auto n = in.get("holes")) job.holes = n->as_double(0.0, 0.9);
   return job;
@@ -820,36 +820,16 @@ LutJob bench_job(LutVariant v, uint64_t count, uint64_t seed) {
 // The same model clocked with no harness work: a full beat held on the input, ready held.
 template <class Model>
 double bare_cycles_per_second(const LutJob& job, uint64_t cycles) {
-  VerilatedContext ctx;
-  Model m(&ctx, "top");
-  for (std::size_t k = 0; k < job.regs.size(); ++k) put_bits(m.lut_regs_i, static_cast<unsigned>(32 * k), 32, job.regs[k]);
-  const auto in_w = static_cast<unsigned>(in_bits_of(job.variant));
-  for (unsigned l = 0; l < kLutLanes; ++l) put_bits(m.in_data_i, l * in_w, in_w, static_cast<uint64_t>(job.inputs[l]));
-  m.clk_i = 0;
-  m.rst_ni = 0;
-  m.eval();
-  m.clk_i = 1;
-  m.eval();
-  m.rst_ni = 1;
-  m.layer_active_i = 1;
-  m.in_valid_i = 1;
-  m.in_mask_i = 0xf;
-  m.out_ready_i = 1;
-  m.stat_en_i = 1;
-  const auto t0 = std::chrono::steady_clock::now();
-  for (uint64_t i = 0; i < cycles; ++i) {
-    m.clk_i = 0;
-    m.eval();
-    m.clk_i = 1;
-    m.eval();
-  }
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  m.final();
-  return static_cast<double>(cycles) / s;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return harness::bare_cycles_per_second<Model>(cycles, [&job](Model& m) {
+    for (std::size_t k = 0; k < job.regs.size(); ++k) put_bits(m.lut_regs_i, static_cast<unsigned>(32 * k), 32, job.regs[k]);
+    const auto in_w = static_cast<unsigned>(in_bits_of(job.variant));
+    for (unsigned l = 0; l < kLutLanes; ++l) put_bits(m.in_data_i, l * in_w, in_w, static_cast<uint64_t>(job.inputs[l]));
+    m.layer_active_i = 1;
+    m.in_valid_i = 1;
+    m.in_mask_i = 0xf;
+    m.out_ready_i = 1;
+    m.stat_en_i = 1;
+  });
 }
 
 }  // namespace

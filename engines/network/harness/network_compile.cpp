@@ -52,14 +52,13 @@
 #include "harness/program_builder.hpp"
 #include "harness/regdb.hpp"
 #include "harness/rng.hpp"
+#include "harness/layer_rules.hpp"
 
 namespace dla::harness::engines::network_detail {
 
 namespace {
 
 using nlohmann::json;
-
-constexpr uint8_t kGapFill = 0xa5;
 
 // ---- one layer as a layer of its unit ----------------------------------------------------------
 
@@ -307,11 +306,11 @@ void resolve_weights(Net& n, NetLayer& L, const JsonNode& node) {
   const NetTensor& in = n.out.tensors[static_cast<std::size_t>(L.input)];
   const JsonNode wt = node.require("weights");
   wt.allow_keys({"k", "r", "s", "data"});
-  L.k = static_cast<int>(wt.require("k").as_int(1, kMaxDim));
+  L.k = static_cast<int>(wt.require("k").as_int(1, kMaxCubeDim));
   L.r = static_cast<int>(wt.require("r").as_int(1, 32));
   L.s = static_cast<int>(wt.require("s").as_int(1, 32));
   const int64_t count = int64_t{L.k} * in.c * L.r * L.s;
-  if (count > kMaxElements) wt.fail(fmt::format("K x C x R x S = {} weights exceed the limit of {}", count, kMaxElements));
+  if (count > kMaxLayerElements) wt.fail(fmt::format("K x C x R x S = {} weights exceed the limit of {}", count, kMaxLayerElements));
   if (in.prec == golden::Precision::Fp16) {
     L.weights = resolve_fp16_values(wt.require("data"), static_cast<std::size_t>(count), n.h->seed);
     return;

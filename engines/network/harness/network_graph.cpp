@@ -24,6 +24,7 @@
 #include "harness/json_reader.hpp"
 #include "harness/layer.hpp"
 #include "harness/regdb.hpp"
+#include "harness/layer_rules.hpp"
 
 namespace dla::harness::engines::network_detail {
 
@@ -116,13 +117,13 @@ void parse_tensors(Net& n, const JsonNode& root) {
       t.require("name").fail(fmt::format("tensor \"{}\" is declared twice (first at /tensors/{})", x.name, it->second));
     }
     seen[x.name] = static_cast<int>(n.out.tensors.size());
-    x.w = static_cast<int>(t.require("w").as_int(1, kMaxDim));
-    x.h = static_cast<int>(t.require("h").as_int(1, kMaxDim));
-    x.c = static_cast<int>(t.require("c").as_int(1, kMaxDim));
+    x.w = static_cast<int>(t.require("w").as_int(1, kMaxCubeDim));
+    x.h = static_cast<int>(t.require("h").as_int(1, kMaxCubeDim));
+    x.c = static_cast<int>(t.require("c").as_int(1, kMaxCubeDim));
     if (const auto b = t.get("n")) x.n = static_cast<int>(b->as_int(1, golden::kMaxConvBatches));
-    if (int64_t{x.w} * x.h * x.c * x.n > kMaxElements) {
+    if (int64_t{x.w} * x.h * x.c * x.n > kMaxLayerElements) {
       t.fail(fmt::format("{} x {} x {} x n {} = {} elements exceed the limit of {}", x.w, x.h, x.c, x.n,
-                         int64_t{x.w} * x.h * x.c * x.n, kMaxElements));
+                         int64_t{x.w} * x.h * x.c * x.n, kMaxLayerElements));
     }
     if (const auto p = t.get("precision")) x.prec = *golden::parse_precision(p->as_choice({"int8", "int16", "fp16"}));
     if (!n.hw->supports(x.prec)) {

@@ -12,11 +12,10 @@
 #include "golden/config.hpp"
 #include "harness/json_reader.hpp"
 #include "harness/layer.hpp"
+#include "harness/layer_rules.hpp"
 
 namespace dla::harness::engines::network_detail {
 
-inline constexpr int kMaxDim = 8192;
-inline constexpr int64_t kMaxElements = 4'000'000;
 inline constexpr uint64_t kMemoryBase = 0x1000'0000ull;   // the network's memory window starts here
 inline constexpr uint64_t kMemoryMax = 0x6000'0000ull;    // and ends below the unit compilers' fixed regions
 

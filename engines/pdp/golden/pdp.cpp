@@ -424,26 +424,14 @@ Cube<int64_t> pdp_pool(const PdpConfig& cfg, const Cube<int64_t>& input) {
 
 // ---- layer ------------------------------------------------------------------------------------
 
-namespace {
-
-FeatureLayout strided(const PdpConfig& c, uint64_t base, uint64_t line_stride, uint64_t surface_stride) {
-  FeatureLayout l;
-  l.base = base;
-  l.line_stride = line_stride;
-  l.surface_stride = surface_stride;
-  l.atom_bytes = c.atom_bytes;
-  l.bpe = pdp_precision_bytes(c.precision);
-  return l;
-}
-
-}  // namespace
-
 FeatureLayout pdp_input_layout(const PdpConfig& c) {
-  return strided(c, c.src_base, c.src_line_stride, c.src_surface_stride);
+  return FeatureLayout::strided(c.src_base, c.src_line_stride, c.src_surface_stride, c.atom_bytes,
+                                pdp_precision_bytes(c.precision));
 }
 
 FeatureLayout pdp_output_layout(const PdpConfig& c) {
-  return strided(c, c.dst_base, c.dst_line_stride, c.dst_surface_stride);
+  return FeatureLayout::strided(c.dst_base, c.dst_line_stride, c.dst_surface_stride, c.atom_bytes,
+                                pdp_precision_bytes(c.precision));
 }
 
 CubeShape pdp_input_shape(const PdpConfig& c) { return {1, c.lanes(), c.in.h, c.in.w}; }

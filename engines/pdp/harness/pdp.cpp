@@ -27,6 +27,7 @@
 #include "harness/program_runner.hpp"
 #include "harness/program_builder.hpp"
 #include "harness/bench.hpp"
+#include "harness/layer_rules.hpp"
 
 namespace dla::harness::engines {
 
@@ -39,12 +40,8 @@ using golden::FeatureLayout;
 using golden::PdpConfig;
 using golden::regs::place;
 
-constexpr int kMaxDim = 8192;                 // 13-bit W/H/C fields (value - 1)
-constexpr int64_t kMaxElements = 4'000'000;
 constexpr int kMaxPartialWidth = 1024;        // 10-bit PARTIAL_WIDTH fields (value - 1)
 constexpr uint64_t kRegionLimit = 0x1000'0000ull;
-constexpr uint8_t kGapFill = 0xa5;     // input bytes no element owns (stride gaps)
-constexpr uint8_t kOutputFill = 0x5a;  // the output region before the layer
 
 constexpr uint64_t u64(int v) { return static_cast<uint64_t>(v); }
 uint32_t u32(int v) { return static_cast<uint32_t>(v); }
@@ -197,14 +194,7 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
   c.atom_bytes = hw.atom_bytes;
 
   const JsonNode cube = root.require("cube");
-  cube.allow_keys({"w", "h", "c"});
-  c.in.w = static_cast<int>(cube.require("w").as_int(1, kMaxDim));
-  c.in.h = static_cast<int>(cube.require("h").as_int(1, kMaxDim));
-  c.in.c = static_cast<int>(cube.require("c").as_int(1, kMaxDim));
-  const int64_t elems = int64_t{c.in.w} * c.in.h * c.in.c;
-  if (elems > kMaxElements) {
-    cube.fail(fmt::format("{}x{}x{} = {} elements exceed the limit of {}", c.in.w, c.in.h, c.in.c, elems, kMaxElements));
-  }
+  c.in = parse_cube(cube);
 
   const JsonNode in = root.require("input");
   in.allow_keys({"precision", "data", "line_stride", "surface_stride", "base", "nan_to_zero"});
@@ -308,8 +298,8 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
     at.fail(u.front());
   }
   L.input = L.prec == golden::Precision::Fp16
-                ? resolve_fp16_values(in.require("data"), static_cast<std::size_t>(elems), h.seed)
-                : resolve_values(in.require("data"), static_cast<std::size_t>(elems), bpe,
+                ? resolve_fp16_values(in.require("data"), c.in.elements(), h.seed)
+                : resolve_values(in.require("data"), c.in.elements(), bpe,
                                  static_cast<int64_t>(golden::min_of_bits(bits)),
                                  static_cast<int64_t>(golden::max_of_bits(bits)), h.seed);
   return L;

@@ -17,6 +17,7 @@
 #include "engines/conv/harness/conv.hpp"
 #include "engines/pdp/harness/pdp.hpp"
 #include "harness/bench.hpp"
+#include "harness/stopwatch.hpp"
 
 namespace dla::harness::engines {
 
@@ -63,7 +64,7 @@ void bench_fly(const golden::HwConfig& hw, const BenchOptions& opt, std::vector<
   const RunResult fly = run_conv_text(
       hw, "bench_fly_pdp_" + hw.name,
       "{" + conv + R"(,"pool":{"method":"max","kernel":{"w":2,"h":2},"stride":{"w":2,"h":2}}})", opt);
-  const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double sec = seconds_since(t0);
   const uint64_t lanes = static_cast<uint64_t>((k + hw.atom_bytes - 1) / hw.atom_bytes * hw.atom_bytes);
   const uint64_t elements = uint64_t{32} * 16 * lanes;  // SDP's output, PDP's input
   BenchCase b;
@@ -142,7 +143,7 @@ std::vector<BenchCase> bench_pdp(const BenchOptions& opt) {
       ro.mem = opt.mem;
       const auto t0 = std::chrono::steady_clock::now();
       const RunResult rr = run_program_in_mode(prog, *cfg, ro);
-      const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const double sec = seconds_since(t0);
       BenchCase b;
       b.unit = "pdp";
       b.config = cfg->name;

@@ -20,6 +20,7 @@
 #include "harness/regdb.hpp"
 #include "harness/program_builder.hpp"
 #include "harness/bench.hpp"
+#include "harness/layer_rules.hpp"
 
 namespace dla::harness::engines {
 
@@ -32,9 +33,7 @@ using golden::RubikConfig;
 using golden::RubikMode;
 using golden::regs::place;
 
-constexpr int kMaxDim = 8192;                      // 13-bit size fields (value - 1)
 constexpr int kMaxStride = 32;                     // DECONV_X/Y_STRIDE: 5 bits (value - 1)
-constexpr int64_t kMaxElements = 4'000'000;        // input elements a layer may carry
 constexpr uint64_t kRegionLimit = 0x1000'0000ull;  // bytes of one region the compiler allocates
 constexpr uint64_t kAtom = golden::kRubikAtomBytes;
 constexpr uint64_t kMaxStrideBytes = 0xffff'ffe0ull;    // 32-bit stride registers, bits [31:5]
@@ -127,9 +126,9 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
 
   const JsonNode cube = root.require("cube");
   cube.allow_keys({"w", "h", "c"});
-  c.width = static_cast<int>(cube.require("w").as_int(1, kMaxDim));
-  c.height = static_cast<int>(cube.require("h").as_int(1, kMaxDim));
-  const int channels = static_cast<int>(cube.require("c").as_int(1, kMaxDim));
+  c.width = static_cast<int>(cube.require("w").as_int(1, kMaxCubeDim));
+  c.height = static_cast<int>(cube.require("h").as_int(1, kMaxCubeDim));
+  const int channels = static_cast<int>(cube.require("c").as_int(1, kMaxCubeDim));
   c.in_channels = c.out_channels = channels;
 
   if (const auto s = root.get("stride")) {
@@ -139,13 +138,13 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
     if (const auto v = s->get("y")) c.sy = static_cast<int>(v->as_int(1, kMaxStride));
   }
   if (contract) {
-    if (u64(c.width) * u64(c.sx) > u64(kMaxDim)) {
+    if (u64(c.width) * u64(c.sx) > u64(kMaxCubeDim)) {
       root.require("stride").require("x").fail(fmt::format(
           "the output width W x sx = {} x {} exceeds 8192 (programming guide: deconv_x_stride x datain_width <= 8192)",
           c.width, c.sx));
     }
     // DATAIN_CHANNEL holds the sx*sy sub-cubes' channels, as the programming guide programs it.
-    if (u64(c.sx) * u64(c.sy) * u64(channels) > u64(kMaxDim)) {
+    if (u64(c.sx) * u64(c.sy) * u64(channels) > u64(kMaxCubeDim)) {
       cube.require("c").fail(fmt::format("sx x sy x C = {} x {} x {} exceeds 8192, what D_DATAIN_SIZE_1.DATAIN_CHANNEL "
                                          "holds (13 bits)",
                                          c.sx, c.sy, channels));
@@ -153,8 +152,8 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
     c.in_channels = c.sx * c.sy * channels;
   }
   const int64_t count = int64_t{c.sx} * c.sy * channels * c.height * c.width;
-  if (count > kMaxElements) {
-    cube.fail(fmt::format("the layer carries {} input elements, more than the limit of {}", count, kMaxElements));
+  if (count > kMaxLayerElements) {
+    cube.fail(fmt::format("the layer carries {} input elements, more than the limit of {}", count, kMaxLayerElements));
   }
 
   const int surfaces = c.surfaces();
@@ -305,11 +304,11 @@ void emit_registers(ProgramBuilder& pb, const RubikConfig& c, int group) {
 }
 
 // The input image: CONTRACT's sx*sy sub-cubes or SPLIT's cube (padded lanes 0, stride gaps
-// kRubikGapFill), or MERGE's planes (element bytes little endian; gaps and line tails kRubikGapFill).
+// kGapFill), or MERGE's planes (element bytes little endian; gaps and line tails kGapFill).
 void load_input(ProgramBuilder& pb, const Layer& L) {
   const RubikConfig& c = L.cfg;
   if (c.mode == RubikMode::Merge) {
-    std::vector<uint8_t> img(L.in_end - L.in_begin, kRubikGapFill);
+    std::vector<uint8_t> img(L.in_end - L.in_begin, kGapFill);
     std::size_t i = 0;
     for (int ch = 0; ch < c.in_channels; ++ch) {
       for (int y = 0; y < c.height; ++y) {
@@ -329,7 +328,7 @@ void load_input(ProgramBuilder& pb, const Layer& L) {
   for (int j = 0; j < c.sx * c.sy; ++j) {
     const auto first = L.input.begin() + static_cast<std::ptrdiff_t>(per_sub * static_cast<std::size_t>(j));
     pb.load_cube_values(golden::rubik_subcube_layout(c, j), lanes, channels,
-                        std::vector<int64_t>(first, first + static_cast<std::ptrdiff_t>(per_sub)), kRubikGapFill);
+                        std::vector<int64_t>(first, first + static_cast<std::ptrdiff_t>(per_sub)), kGapFill);
   }
 }
 
@@ -347,7 +346,7 @@ Program compile(const LayerHeader& h, const JsonNode& root, const Placement& at 
   const int group = at.group_of("RBK");
   ProgramBuilder pb(h);
   if (!at.input) load_input(pb, L);
-  pb.fill(L.out_begin, L.out_end - L.out_begin, kRubikOutputFill, "output region");
+  pb.fill(L.out_begin, L.out_end - L.out_begin, kOutputFill, "output region");
   emit_registers(pb, L.cfg, group);
   pb.write(pb.reg("RBK", "D_OP_ENABLE"), 1);
   pb.wait_intr(fmt::format("RUBIK_{}", group));

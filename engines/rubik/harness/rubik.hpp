@@ -11,16 +11,13 @@
 #include "harness/layer.hpp"
 #include "harness/program.hpp"
 #include "harness/placement.hpp"
+#include "harness/layer_rules.hpp"
 
 namespace dla::harness::engines {
 
 // Fixed, aligned bases the compiler uses unless the layer names others ("input"/"output" "base").
 inline constexpr uint64_t kRubikInputBase = 0x8000'0000ull;
 inline constexpr uint64_t kRubikOutputBase = 0xc000'0000ull;
-// The bytes of the output region before the layer (what the layer does not write keeps it), and
-// of the input image's gaps (stride gaps, plane line tails).
-inline constexpr uint8_t kRubikOutputFill = 0x5a;
-inline constexpr uint8_t kRubikGapFill = 0xa5;
 
 // Compiles a `rubik` layer body into the register program a driver would issue (throws InputError
 // naming file, JSON pointer and rule): the input image, the output region pre-filled, S_POINTER,

@@ -19,12 +19,12 @@
 
 #include "harness/json_reader.hpp"
 #include "harness/memory.hpp"
+#include "harness/layer_rules.hpp"
 
 namespace dla::harness::rubik_ref {
 
 inline constexpr uint64_t kInputBase = 0x8000'0000ull;
 inline constexpr uint64_t kOutputBase = 0xc000'0000ull;
-inline constexpr uint8_t kOutputFill = 0x5a;  // the output region before the layer
 
 struct Layer {
   std::string mode;  // "contract", "split", "merge"

@@ -603,14 +603,8 @@ SdpOutResult sdp_fp16_out(const SdpConfig& c, uint32_t x32) {
 }
 
 FeatureLayout sdp_output_layout(const SdpConfig& c) {
-  FeatureLayout l;
-  l.base = c.dst_base;
-  l.line_stride = c.dst_line_stride;
-  l.surface_stride = c.dst_surface_stride;
-  l.batch_stride = c.dst_batch_stride;
-  l.atom_bytes = c.atom_bytes;
-  l.bpe = sdp_precision_bytes(c.out_precision);
-  return l;
+  return FeatureLayout::strided(c.dst_base, c.dst_line_stride, c.dst_surface_stride, c.atom_bytes,
+                                sdp_precision_bytes(c.out_precision), c.dst_batch_stride);
 }
 
 CubeShape sdp_output_shape(const SdpConfig& c) {
@@ -641,12 +635,8 @@ SdpRun run_sdp(const SdpConfig& cfg, const LutTables& tables, const ByteReader& 
   const bool fp = cfg.proc_precision == SdpPrecision::Fp16;
 
   // Input layout (MRDMA): every lane of every atom, padded lanes included.
-  FeatureLayout in_layout;
-  in_layout.base = cfg.src_base;
-  in_layout.line_stride = cfg.src_line_stride;
-  in_layout.surface_stride = cfg.src_surface_stride;
-  in_layout.atom_bytes = cfg.atom_bytes;
-  in_layout.bpe = sdp_precision_bytes(cfg.in_precision);
+  const FeatureLayout in_layout = FeatureLayout::strided(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride,
+                                                         cfg.atom_bytes, sdp_precision_bytes(cfg.in_precision));
 
   const OperandReader bro(cfg.brdma, proc_lanes);
   const OperandReader nro(cfg.nrdma, proc_lanes);

@@ -31,6 +31,8 @@
 #include "engines/sdp/harness/sdp.hpp"
 #include "engines/sdp/harness/sdp_compiler.hpp"
 #include "harness/bench.hpp"
+#include "harness/layer_rules.hpp"
+#include "harness/stopwatch.hpp"
 
 namespace dla::harness::engines::sdp {
 
@@ -575,25 +577,13 @@ namespace {
 using namespace sdp;  // NOLINT(google-build-using-namespace): this file is the sdp compiler
 using golden::Precision;
 
-constexpr int64_t kMaxElements = 4'000'000;
-constexpr int kMaxDim = 8192;  // 13-bit W/H/C fields (value - 1)
-
 Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
   root.allow_keys({"unit", "name", "description", "config", "seed", "stall", "cube", "input", "output", "bs", "bn",
                    "ew", "perf"});
   Layer L;
   L.cfg = h.config;
   const JsonNode cube = root.require("cube");
-  cube.allow_keys({"w", "h", "c"});
-  L.shape.n = 1;
-  L.shape.w = static_cast<int>(cube.require("w").as_int(1, kMaxDim));
-  L.shape.h = static_cast<int>(cube.require("h").as_int(1, kMaxDim));
-  L.shape.c = static_cast<int>(cube.require("c").as_int(1, kMaxDim));
-  const int64_t elems = int64_t{L.shape.w} * L.shape.h * L.shape.c;
-  if (elems > kMaxElements) {
-    cube.fail(fmt::format("{}x{}x{} = {} elements exceed the limit of {}", L.shape.w, L.shape.h, L.shape.c, elems,
-                          kMaxElements));
-  }
+  L.shape = parse_cube(cube);
 
   const JsonNode in = root.require("input");
   in.allow_keys({"precision", "data", "line_stride", "surface_stride", "nan_to_zero"});
@@ -606,8 +596,8 @@ Layer parse_layer(const LayerHeader& h, const JsonNode& root) {
   const int ib = golden::bytes_per_element(L.in_prec);
   L.in_layout = strided_layout(in, {1, L.in_lanes(), L.shape.h, L.shape.w}, L.cfg->atom_bytes, ib, kInputBase, "input");
   const bool f16 = L.in_prec == Precision::Fp16;
-  L.input = f16 ? resolve_fp16_values(in.require("data"), static_cast<std::size_t>(elems), h.seed)
-                : resolve_values(in.require("data"), static_cast<std::size_t>(elems), ib,
+  L.input = f16 ? resolve_fp16_values(in.require("data"), L.shape.elements(), h.seed)
+                : resolve_values(in.require("data"), L.shape.elements(), ib,
                                  static_cast<int64_t>(golden::min_of_bits(8 * ib)),
                                  static_cast<int64_t>(golden::max_of_bits(8 * ib)), h.seed);
   // fp16 (docs/FP16.md "SDP"): fp16 in, fp16 or int16 out.
@@ -800,7 +790,7 @@ std::vector<BenchCase> bench_sdp(const BenchOptions& opt) {
       ro.mem = opt.mem;
       const auto t0 = std::chrono::steady_clock::now();
       const RunResult rr = run_compiled(c, h, ro);
-      const double rsec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const double rsec = seconds_since(t0);
 
       BenchCase b;
       b.unit = "sdp";

@@ -17,6 +17,7 @@
 #include "harness/json_reader.hpp"
 #include "harness/placement.hpp"
 #include "harness/program_builder.hpp"
+#include "harness/layer_rules.hpp"
 
 namespace dla::harness::engines::sdp {
 
@@ -27,8 +28,6 @@ inline constexpr uint64_t kBnBase = 0xa000'0000ull;
 inline constexpr uint64_t kEwBase = 0xb000'0000ull;
 inline constexpr uint64_t kOutputBase = 0xc000'0000ull;
 inline constexpr uint64_t kRegionLimit = 0x1000'0000ull;
-inline constexpr uint8_t kGapFill = 0xa5;     // input/operand bytes no element owns (stride gaps)
-inline constexpr uint8_t kOutputFill = 0x5a;  // the output region before the layer
 
 struct Operand {
   bool used = false;  // the ALU / MUL is active

@@ -29,6 +29,9 @@ struct FeatureLayout {
 
   // Layout with no gaps: line = W atoms, surface = H lines, batch = all surfaces.
   static FeatureLayout packed(const CubeShape& shape, int atom_bytes, int bpe, uint64_t base = 0);
+  // Layout at the strides a unit's registers give (line, surface and batch strides in bytes).
+  static FeatureLayout strided(uint64_t base, uint64_t line_stride, uint64_t surface_stride, int atom_bytes, int bpe,
+                               uint64_t batch_stride = 0);
 
   // Ca, channels held by one atom.
   [[nodiscard]] int channels_per_atom() const { return atom_bytes / bpe; }

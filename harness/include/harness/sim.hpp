@@ -13,12 +13,14 @@
 #include <optional>
 #include <string>
 #include <algorithm>
+#include <chrono>
 #include <type_traits>
 
 #include "harness/coverage.hpp"
 #include "harness/errors.hpp"
 #include "harness/files.hpp"
 #include "harness/interrupt.hpp"
+#include "harness/stopwatch.hpp"
 
 namespace dla::harness {
 
@@ -229,6 +231,31 @@ void clear_bits(Port& port) {
   } else {
     for (auto& w : port.m_storage) w = 0;
   }
+}
+
+// The model alone, clocked `cycles` times with no harness work between edges (its inputs held as
+// `drive` set them after reset): cycles per second, the bound a bench compares its run against.
+template <class Model, class Drive>
+double bare_cycles_per_second(uint64_t cycles, Drive&& drive) {
+  VerilatedContext ctx;
+  Model m(&ctx, "top");
+  m.clk_i = 0;
+  m.rst_ni = 0;
+  m.eval();
+  m.clk_i = 1;
+  m.eval();
+  m.rst_ni = 1;
+  drive(m);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (uint64_t i = 0; i < cycles; ++i) {
+    m.clk_i = 0;
+    m.eval();
+    m.clk_i = 1;
+    m.eval();
+  }
+  const double s = seconds_since(t0);
+  m.final();
+  return static_cast<double>(cycles) / s;
 }
 
 }  // namespace dla::harness
