@@ -428,13 +428,16 @@ int cmd_import(const std::vector<std::string>& args) {
   return 0;
 }
 
-// `compile NET.json`: the network's one register program, replayable with `dlacosim run`.
+// `compile NET.json`: the network's one register program, replayable with `dlacosim run`; with
+// --loadable OUT, the network as an NVDLA loadable instead.
 int cmd_compile(const std::vector<std::string>& args) {
   po::options_description opts("compile options");
   opts.add_options()("config", po::value<std::string>(),
                      ("compile for this configuration instead of the network's own (" +
                       dla::golden::config_names_text() + ")")
-                         .c_str());
+                         .c_str())(
+      "loadable", po::value<std::string>(),
+      "write the network as an NVDLA loadable (FILE.nvdla) instead of printing its register program");
   const Parsed p = parse(args, opts);
   if (p.positional.size() != 1) throw InputError("compile", "", "expected exactly one network file");
   LoadedLayer l = load_layer(p.positional[0]);
@@ -448,6 +451,28 @@ int cmd_compile(const std::vector<std::string>& args) {
   }
   if (p.vm.count("config")) {
     l.header.config = &cfg_config(p.vm["config"].as<std::string>());  // the compiler checks it there
+  }
+  if (p.vm.count("loadable")) {
+    const std::string out = p.vm["loadable"].as<std::string>();
+    if (e->compile_loadable == nullptr) {
+      throw InputError(p.positional[0], "/unit", fmt::format("{} files are not exported as loadables", l.header.unit));
+    }
+    // The loadable, and beside it each input as the network file has it (OUT.TENSOR.raw).
+    const loadable::Exported ex = e->compile_loadable(l.header, l.root());
+    const std::vector<uint8_t> bytes = loadable::serialize_loadable(ex.loadable);
+    const auto as_text = [](const std::vector<uint8_t>& b) {
+      return std::string_view(reinterpret_cast<const char*>(b.data()), b.size());
+    };
+    std::string inputs;
+    for (const auto& [name, raw] : ex.inputs) {
+      const std::string file = fmt::format("{}.{}.raw", out, name);
+      write_file_atomic(file, as_text(raw));
+      inputs += fmt::format(" --input {}={}", name, file);
+    }
+    write_file_atomic(out, as_text(bytes));
+    std::cout << fmt::format("{}: an NVDLA loadable of {} bytes for {}; run it with: dlacosim run {} --config {}{}\n", out,
+                             bytes.size(), l.header.config->name, out, l.header.config->name, inputs);
+    return 0;
   }
   const Program program = e->compile_program(l.header, l.root());
   std::cout << program_to_json(program, "compiled from " + p.positional[0] + " by dlacosim compile").dump(1) << "\n";
@@ -1053,11 +1078,13 @@ int main(int argc, char** argv) {
                   << validate_options();
       }
       else if (which == "compile") {
-        std::cout << "usage: dlacosim compile NET.json [--config NAME]\n"
+        std::cout << "usage: dlacosim compile NET.json [--config NAME] [--loadable OUT.nvdla]\n"
                      "Prints a network file's one register program (docs/NETWORKS.md) as a JSON program\n"
                      "layer on stdout, the program `dlacosim run NET.json` replays; `dlacosim run` of the\n"
                      "printed file replays it without the network's per-layer compares. --config compiles\n"
-                     "it for another configuration; exit 0, or 2 naming file, JSON pointer and rule.\n";
+                     "it for another configuration. --loadable writes the network as an NVDLA loadable\n"
+                     "instead (docs/LOADABLES.md \"Export\"), runnable with `dlacosim run OUT.nvdla\n"
+                     "--input TENSOR=FILE`; exit 0, or 2 naming file, JSON pointer and rule.\n";
       }
       else if (which == "import") std::cout << "usage: dlacosim import TEST.cfg|FILE.nvdla [options]\n" << import_options();
       else if (which == "merge") std::cout << "usage: dlacosim merge RESULTS.json... [options]\n" << merge_options();

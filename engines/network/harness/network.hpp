@@ -18,6 +18,7 @@
 #include "golden/layout.hpp"
 #include "harness/json_reader.hpp"
 #include "harness/layer.hpp"
+#include "harness/loadable.hpp"
 #include "harness/program.hpp"
 #include "harness/bench.hpp"
 
@@ -63,6 +64,7 @@ struct NetLayer {
   bool overlapped = false;  // programmed while the previous layer ran (ping-pong)
   std::size_t end_step = 0;  // the program's steps up to here end with this layer's check
   uint64_t macs = 0;         // conv: K x C x R x S x W' x H' x N (real channels and kernels, every batch)
+  std::vector<ProgramStep> steps;  // its unit compiler's program as placed (the loadable export reads it)
 };
 
 struct CompiledNetwork {
@@ -79,6 +81,15 @@ struct CompiledNetwork {
 // `pingpong` overrides the file's "schedule" (bench network compares both).
 [[nodiscard]] CompiledNetwork compile_network(const LayerHeader& h, const JsonNode& root,
                                               std::optional<bool> pingpong = std::nullopt);
+
+// The compiled network as an NVDLA loadable (network_loadable.cpp, docs/LOADABLES.md "Export"):
+// its layers' registers read back into the firmware's descriptors; InputError naming the layer and
+// the rule for what a loadable cannot express or the export does not write yet.
+[[nodiscard]] loadable::Loadable export_loadable(const CompiledNetwork& cn, const LayerHeader& h);
+// The network's input tensors as the loadable's bound inputs take them (raw bytes at the
+// tensor's strides), by tensor name: `dlacosim run OUT.nvdla --input NAME=FILE` then computes
+// what the network file computes.
+[[nodiscard]] std::vector<std::pair<std::string, std::vector<uint8_t>>> loadable_inputs(const CompiledNetwork& cn);
 
 // Its run applies RunOptions::stop_after (the program up to that layer's check) and wave_layer
 // (waves of that layer's window only: from the cycle the previous layer's check was reached to the

@@ -623,6 +623,7 @@ Segments compile_layer(Net& n, const LayerHeader& h, GoldenDevice& dev, std::map
     }
   }
   Placed placed = segment_layer(n, L, std::move(prog), parity);
+  L.steps = placed.program.steps;
   return std::move(placed.seg);
 }
 

@@ -42,7 +42,11 @@ Engine engine_network() {
                                                         .what = "every tensor fp16 (NaNs, infinities, denormals; biases, "
                                                                 "ReLU, pools on the fly; RTL against golden, --judge cmod "
                                                                 "adds NVIDIA's C model; docs/FP16.md)"}}},
-          .compile_program = [](const LayerHeader& h, const JsonNode& root) { return compile_network(h, root).program; }};
+          .compile_program = [](const LayerHeader& h, const JsonNode& root) { return compile_network(h, root).program; },
+          .compile_loadable = [](const LayerHeader& h, const JsonNode& root) {
+            const CompiledNetwork cn = compile_network(h, root);
+            return loadable::Exported{export_loadable(cn, h), loadable_inputs(cn)};
+          }};
 }
 
 }  // namespace dla::harness::engines

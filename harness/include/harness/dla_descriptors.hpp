@@ -3,13 +3,15 @@
 // decoded from the little-endian packed bytes a loadable's DLA1 blobs hold. The layout depends on
 // the descriptor interface's version (docs/LOADABLES.md "Descriptor versions"): before 0.12 a data
 // cube has no `offset` field. Every read is bounds-checked: a short blob is an InputError naming
-// the descriptor and the field.
+// the descriptor and the field. Each layout is described once and serves both the decoders and
+// the encoders (`dlacosim compile --loadable` writes descriptors).
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "harness/loadable.hpp"
 
@@ -69,7 +71,7 @@ class Bytes {
 
 struct NetworkDesc {
   int16_t operation_desc_index = -1, surface_desc_index = -1, dependency_graph_index = -1, lut_data_index = -1;
-  int16_t roi_array_index = -1, surface_index = -1, stat_list_index = -1;
+  int16_t roi_array_index = -1, surface_index = -1, stat_list_index = -1, reserved1 = -1;
   std::array<int16_t, kOpTypes> op_head{};
   uint16_t num_rois = 0, num_operations = 0, num_luts = 0, num_addresses = 0;
   int16_t input_layer = 0;
@@ -219,5 +221,19 @@ struct LutParam {
 [[nodiscard]] uint16_t decode_bdma_op(const Bytes& b);  // num_transfers
 [[nodiscard]] BdmaSurfaceDesc decode_bdma_surface(const Bytes& b);
 [[nodiscard]] LutParam decode_lut(const Bytes& b);
+
+// The same layouts written (little endian, zero padding), each at its list element's size: the
+// network descriptor, a dependency graph entry, an op container, a surface container, a LUT.
+[[nodiscard]] std::vector<uint8_t> encode_network(const NetworkDesc& n);
+[[nodiscard]] std::vector<uint8_t> encode_common(const CommonOpDesc& c);
+[[nodiscard]] std::vector<uint8_t> encode_conv_op(const ConvOpDesc& c);
+[[nodiscard]] std::vector<uint8_t> encode_conv_surface(const ConvSurfaceDesc& s, const Layout& l);
+[[nodiscard]] std::vector<uint8_t> encode_sdp_op(const SdpOpDesc& s);
+[[nodiscard]] std::vector<uint8_t> encode_sdp_surface(const SdpSurfaceDesc& s, const Layout& l);
+[[nodiscard]] std::vector<uint8_t> encode_pdp_op(const PdpOpDesc& p);
+[[nodiscard]] std::vector<uint8_t> encode_cdp_op(const CdpOpDesc& c);
+[[nodiscard]] std::vector<uint8_t> encode_rubik_op(const RubikOpDesc& r);
+[[nodiscard]] std::vector<uint8_t> encode_in_out_surface(const InOutSurfaceDesc& s, const Layout& l);
+[[nodiscard]] std::vector<uint8_t> encode_lut(const LutParam& l);
 
 }  // namespace dla::harness::fw

@@ -22,6 +22,7 @@
 #include "harness/golden_device.hpp"
 #include "harness/json_reader.hpp"
 #include "harness/layer.hpp"
+#include "harness/loadable.hpp"
 #include "harness/memory.hpp"
 #include "harness/program.hpp"
 #include "harness/random_layers.hpp"
@@ -126,6 +127,9 @@ struct Engine {
   // `dlacosim compile FILE`: the layer file's one register program, replayable with `dlacosim run`
   // (null: the unit's layers are not compiled on their own).
   Program (*compile_program)(const LayerHeader&, const JsonNode&) = nullptr;
+  // `dlacosim compile FILE --loadable OUT`: the layer file as an NVDLA loadable and its inputs'
+  // bytes (null: not exported).
+  loadable::Exported (*compile_loadable)(const LayerHeader&, const JsonNode&) = nullptr;
   // Configurations the engine exists on: those whose register map has this register (null: all),
   // and the rule a campaign on another configuration is refused with.
   const char* needs_register = nullptr;

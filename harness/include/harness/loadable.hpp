@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dla::harness::loadable {
@@ -130,6 +131,13 @@ inline constexpr uint64_t kMaxLoadableFileBytes = uint64_t{1} << 30;
 // The loadable as a FlatBuffers file (the format read_loadable reads; tests build hostile files
 // from real ones with it).
 [[nodiscard]] std::vector<uint8_t> serialize_loadable(const Loadable& l);
+
+// A loadable written by dlacosim (`compile --loadable`) and the bytes of each bound input, as
+// `run --input TENSOR=FILE` takes them (raw: the tensor's memory).
+struct Exported {
+  Loadable loadable;
+  std::vector<std::pair<std::string, std::vector<uint8_t>>> inputs;
+};
 
 // Whether a path names a loadable by its name: `*.nvdla`, or NVIDIA's regression naming `*_fbuf`.
 [[nodiscard]] bool is_loadable_path(const std::filesystem::path& file);
