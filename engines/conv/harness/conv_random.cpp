@@ -635,6 +635,37 @@ std::optional<golden::ConvConfig> one_band_config(const RandomLayer& L, const oj
   return engines::compile_conv_layer(h, JsonNode::root(jd), false).conv;
 }
 
+// Under a bandwidth limit the bytes moved can outlast the runner's 10M-cycle wait for an
+// interrupt, and on nv_full's model a few million cycles are minutes of wall time: the drawn
+// bandwidth doubles until the layer's bytes pass in 4M cycles. Only the bandwidth changes, so
+// no other draw moves.
+constexpr double kMaxMemoryCycles = 4e6;
+void widen_bandwidth(RandomLayer& L, double bytes) {
+  if (L.mem.unlimited()) return;
+  while (bytes / L.mem.bandwidth > kMaxMemoryCycles) L.mem.bandwidth *= 2;
+}
+
+// An upper bound of the bytes an fp16 layer document moves (2-byte elements; an image's pixels
+// at most 8 bytes; each output dimension at most the padded input's; an EW operand read as
+// large as the output), for widen_bandwidth.
+double fp16_layer_bytes_bound(const HwConfig& hw, const ojson& doc) {
+  const auto get = [](const ojson& node, const char* key, int def) {
+    return node.contains(key) && node[key].is_number_integer() ? node[key].get<int>() : def;
+  };
+  const ojson& in = doc["input"];
+  const ojson& wt = doc["weights"];
+  const ojson pad = doc.contains("padding") ? doc["padding"] : ojson::object();
+  const double atom = hw.atom_bytes;
+  const double n = doc.contains("batch") ? (doc["batch"].is_object() ? get(doc["batch"], "n", 1) : doc["batch"].get<int>()) : 1;
+  const double w = get(in, "w", 1), h = get(in, "h", 1), c = get(in, "c", 4), k = get(wt, "k", 1);
+  const bool image = in.contains("format");
+  const double in_bytes = image ? (w + atom) * 8.0 * h : w * h * std::ceil(c * 2 / atom) * atom;
+  const double ow = w + get(pad, "left", 0) + get(pad, "right", 0), oh = h + get(pad, "top", 0) + get(pad, "bottom", 0);
+  const double out_bytes = ow * oh * std::ceil(k * 2 / atom) * atom;
+  const double weights = k * get(wt, "r", 1) * get(wt, "s", 1) * c * 2;
+  return n * (in_bytes + out_bytes * (doc.contains("ew") ? 2 : 1)) + weights;
+}
+
 // Batches (docs/CDMA_MODES.md §1, nv_full): 1 in 8 direct layers (every one with --focus batch),
 // neither Winograd nor W-fold nor image input nor a pool post-op (§4 refusals), a stream of its
 // own (the other draws stay as they were): N in 1..32 (small N more often), halved until the
@@ -666,7 +697,7 @@ void draw_batch(const HwConfig& hw, RandomLayer& L, const ConvShape& s, bool out
     const double bytes = n * (double(s.w) * s.h * std::ceil(s.c * bpe / atom) * atom +
                               ow * oh * std::ceil(s.k * obpe / atom) * atom) +
                          double(s.k) * s.r * s.s * s.c * bpe;
-    while (bytes / L.mem.bandwidth > 4e6) L.mem.bandwidth *= 2;
+    widen_bandwidth(L, bytes);
   }
   feat += fmt::format(" batch {}", n);
 }
@@ -766,6 +797,7 @@ RandomLayer gen_image_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
   if (sx != 1 || sy != 1) feat += fmt::format(" stride {}x{}", sx, sy);
   if (gap0 != 0) feat += " line-gaps";
   L.features = fmt::format("{} {}x{}x{} k{} {}x{}", feat, W, H, C, K, R, S);
+  widen_bandwidth(L, fp16_layer_bytes_bound(hw, L.doc));
   return L;
 }
 
@@ -818,6 +850,7 @@ RandomLayer gen_conv_wino_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
   if (int16_out) feat += " int16-out";
   if (s.sx != 1 || s.sy != 1) feat += fmt::format(" stride {}x{}", s.sx, s.sy);
   L.features = fmt::format("{} {}x{}x{} k{} {}x{}", feat, s.w, s.h, s.c, s.k, s.r, s.s);
+  widen_bandwidth(L, fp16_layer_bytes_bound(hw, L.doc));
   return L;
 }
 
@@ -917,6 +950,7 @@ RandomLayer gen_conv_fp16(const HwConfig& hw, RandomLayer L, Draw& d) {
   if (sx != 1 || sy != 1) feat += fmt::format(" stride {}x{}", sx, sy);
   if (dx != 1 || dy != 1) feat += fmt::format(" dilation {}x{}", dx, dy);
   L.features = fmt::format("{} {}x{}x{} k{} {}x{}", feat, w, h, L.doc["input"]["c"].get<int>(), k, r, s);
+  widen_bandwidth(L, fp16_layer_bytes_bound(hw, L.doc));
   return L;
 }
 
@@ -1072,11 +1106,8 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
   }
   // No longer a longer watchdog for large kernels: the harness counts CSC->CMAC operands as progress
   // (docs/CLI.md "Watchdog"), so a stripe's quiet computation is not a hang.
-  // Under a bandwidth limit the bytes moved can outlast the runner's 10M-cycle wait for an
-  // interrupt (seed 60 on nv_large: layer 937, 1.25 MB of 11x11x101x102 int8 weights, and layer
-  // 4509, a 1x7273x52 input and its output, each at 1/8 byte per cycle). Widen the drawn bandwidth
-  // until input, weights and output pass in 4M cycles (the shape is capped already; nothing is
-  // drawn here, so later draws stay as they were).
+  // widen_bandwidth (seed 60 on nv_large: layer 937, 1.25 MB of 11x11x101x102 int8 weights, and
+  // layer 4509, a 1x7273x52 input and its output, each at 1/8 byte per cycle, outlasted the wait).
   if (!L.mem.unlimited()) {
     const double bpe = s.int16 ? 2.0 : 1.0, obpe = out16 ? 2.0 : 1.0, atom = hw.atom_bytes;
     const double ow = (s.w + s.pl + s.pr - s.ext_x()) / s.sx + 1, oh = (s.h + s.pt + s.pb - s.ext_y()) / s.sy + 1;
@@ -1086,7 +1117,7 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
                                  : double(s.s) * s.c;
     const double bytes = double(s.w) * s.h * std::ceil(s.c * bpe / atom) * atom +
                          double(s.k) * s.r * wcols * bpe + ow * oh * std::ceil(s.k * obpe / atom) * atom;
-    while (bytes / L.mem.bandwidth > 4e6) L.mem.bandwidth *= 2;
+    widen_bandwidth(L, bytes);
   }
   // A pool post-op (conv -> SDP -> PDP on the fly) on direct layers with a packed output: any
   // method, kernel up to 8 (at most the output), pads below the kernel with a pad value, strides
