@@ -896,6 +896,7 @@ po::options_description random_options() {
   po::options_description d("random options");
   d.add_options()
     ("count", po::value<uint64_t>()->default_value(10), "layers to generate and run")
+    ("first", po::value<uint64_t>()->default_value(0), "index of the first layer: layers FIRST .. FIRST + COUNT - 1 (a campaign goes on where it stopped)")
     ("seed", po::value<uint64_t>()->default_value(1), "campaign seed: layer i is a function of (unit, seed, config, i)")
     ("jobs,j", po::value<unsigned>()->default_value(std::max(1u, std::thread::hardware_concurrency())), "parallel runs")
     ("config", po::value<std::string>(), "only this configuration (default: layers alternate over every configuration)")
@@ -924,6 +925,8 @@ int cmd_random(const std::vector<std::string>& args) {
   }
   o.count = p.vm["count"].as<uint64_t>();
   if (o.count == 0 || o.count > 1000000) throw InputError("--count", "", "must be in [1, 1000000]");
+  o.first = p.vm["first"].as<uint64_t>();
+  if (o.first > 1000000000) throw InputError("--first", "", "must be in [0, 1000000000]");
   o.seed = p.vm["seed"].as<uint64_t>();
   o.jobs = p.vm["jobs"].as<unsigned>();
   if (o.jobs == 0) throw InputError("--jobs", "", "must be at least 1");
@@ -955,7 +958,7 @@ int cmd_random(const std::vector<std::string>& args) {
   }
   if (p.vm["list"].as<bool>()) {
     const auto cfgs = campaign_configs(o);
-    for (uint64_t i = 0; i < o.count; ++i) {
+    for (uint64_t i = o.first; i < o.first + o.count; ++i) {
       const RandomLayer L = generate_random_layer(o.unit, *cfgs[i % cfgs.size()], o.seed, i, o.focus);
       std::cout << fmt::format("{} {}{}\n", L.name, L.features,
                                L.resized > 0 ? fmt::format(" (shrunk {}x to fit CBUF)", L.resized) : "");

@@ -1340,7 +1340,8 @@ Plan plan_loadable(const Loadable& l, const golden::HwConfig& hw, const std::vec
                        fmt::format("the loadable has no input tensor of that name (inputs: {})", names.empty() ? "none" : names));
     }
     const TensorDesc& t = l.tensors[l.memories[*mem].tensor_desc_id];
-    images[*mem] = input_tensor_bytes(t, l.memories[*mem].size, in.file, scaling);
+    images[*mem] = in.raw ? raw_tensor_bytes(t, l.memories[*mem].size, *in.raw, in.file.string())
+                          : input_tensor_bytes(t, l.memories[*mem].size, in.file, scaling);
   }
   if (const auto out = l.bound_memory(kMemOutput, 0)) {
     plan.output_tensor = l.memories[*out].tensor_desc_id;

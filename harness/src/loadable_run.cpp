@@ -116,6 +116,17 @@ std::vector<uint8_t> dimg_image(const TensorDesc& t, const std::vector<uint8_t>&
   return out;
 }
 
+std::vector<uint8_t> raw_tensor_bytes(const TensorDesc& t, uint64_t memory_size, const std::vector<uint8_t>& raw,
+                                      const std::string& name) {
+  if (raw.size() > memory_size) {
+    throw InputError(name, "", fmt::format("{} bytes of raw data, but tensor \"{}\"'s memory holds {}", raw.size(), t.name,
+                                           memory_size));
+  }
+  std::vector<uint8_t> out(static_cast<std::size_t>(memory_size), 0);
+  std::copy(raw.begin(), raw.end(), out.begin());
+  return out;
+}
+
 std::vector<uint8_t> input_tensor_bytes(const TensorDesc& t, uint64_t memory_size, const std::filesystem::path& file,
                                         const ImageScaling& scaling) {
   const std::string name = file.string();
@@ -192,12 +203,7 @@ std::vector<uint8_t> input_tensor_bytes(const TensorDesc& t, uint64_t memory_siz
     }
     return out;
   }
-  if (raw.size() > memory_size) {
-    throw InputError(name, "", fmt::format("{} bytes of raw data, but tensor \"{}\"'s memory holds {}", raw.size(), t.name,
-                                           memory_size));
-  }
-  std::copy(raw.begin(), raw.end(), out.begin());
-  return out;
+  return raw_tensor_bytes(t, memory_size, raw, name);
 }
 
 std::string default_config_for(const std::filesystem::path& file) {

@@ -162,7 +162,10 @@ RandomLayer generate_random_layer(const std::string& unit, const HwConfig& confi
 
 std::string RandomRun::command() const {
   const std::string path = file.empty() ? "DIR/" + layer.name + ".json" : file.string();
-  std::string cmd = fmt::format("dlacosim run {} --rand-reset {}", path, layer.rand_reset);
+  const engines::Engine* e = engines::find_engine(layer.unit);
+  std::string cmd = e != nullptr && e->random && e->random->reproduce != nullptr ? e->random->reproduce(layer, path)
+                                                                                  : "dlacosim run " + path;
+  cmd += fmt::format(" --rand-reset {}", layer.rand_reset);
   const MemOptions def;
   if (layer.mem.latency_min != def.latency_min || layer.mem.latency_max != def.latency_max)
     cmd += fmt::format(" --mem-latency {}:{}", layer.mem.latency_min, layer.mem.latency_max);
@@ -409,7 +412,8 @@ RandomCampaign run_random_campaign(const RandomOptions& options) {
   std::atomic<uint64_t> next{0};
   std::mutex mu;
   auto worker = [&] {
-    for (uint64_t i = next++; i < opt.count; i = next++) {
+    for (uint64_t slot = next++; slot < opt.count; slot = next++) {
+      const uint64_t i = opt.first + slot;
       const HwConfig& cfg = *opt.configs[i % opt.configs.size()];
       RandomRun run;
       try {
@@ -446,8 +450,8 @@ RandomCampaign run_random_campaign(const RandomOptions& options) {
         write_file_atomic(run.file, ordered.dump(2) + "\n");
       }
       std::lock_guard<std::mutex> lock(mu);
-      c.runs[i] = std::move(run);
-      if (opt.on_done) opt.on_done(c.runs[i]);
+      c.runs[slot] = std::move(run);
+      if (opt.on_done) opt.on_done(c.runs[slot]);
     }
   };
   std::vector<std::thread> pool;
@@ -513,14 +517,18 @@ std::string format_random_summary(const RandomCampaign& c) {
                      r.layer.config != nullptr ? r.layer.config->name : "?", r.layer.features, r.cross.cmod->detail,
                      r.command());
   }
-  s += fmt::format("random {} --seed {} --count {} -j {}: {} layers in {:.1f} s ({:.1f} s of runs, {} RTL cycles)\n",
-                   o.unit, o.seed, o.count, o.jobs, c.runs.size(), c.seconds, cpu, cycles);
-  s += fmt::format("{:<10}", "config");
+  s += fmt::format("random {} --seed {} --count {}{} -j {}: {} layers in {:.1f} s ({:.1f} s of runs, {} RTL cycles)\n",
+                   o.unit, o.seed, o.count, o.first != 0 ? fmt::format(" --first {}", o.first) : "", o.jobs,
+                   c.runs.size(), c.seconds, cpu, cycles);
+  // The first column as wide as the longest configuration name (nv_medium_1024_full).
+  std::size_t width = 10;
+  for (const auto& [cfg, counts] : per_config) width = std::max(width, cfg.size());
+  s += fmt::format("{:<{}}", "config", width);
   for (const RandomStatus st : kStatuses) s += fmt::format(" {:>9}", random_status_name(st));
   s += "\n";
   std::map<RandomStatus, int> total;
   for (const auto& [cfg, counts] : per_config) {
-    s += fmt::format("{:<10}", cfg);
+    s += fmt::format("{:<{}}", cfg, width);
     for (const RandomStatus st : kStatuses) {
       const auto it = counts.find(st);
       const int n = it == counts.end() ? 0 : it->second;
@@ -529,7 +537,7 @@ std::string format_random_summary(const RandomCampaign& c) {
     }
     s += "\n";
   }
-  s += fmt::format("{:<10}", "total");
+  s += fmt::format("{:<{}}", "total", width);
   for (const RandomStatus st : kStatuses) s += fmt::format(" {:>9}", total[st]);
   s += "\n";
   if (reports_reference_counts(o.unit)) {
@@ -541,7 +549,7 @@ std::string format_random_summary(const RandomCampaign& c) {
     for (const auto& [cfg, counts] : verdicts) {
       std::string v;
       for (const auto& [state, n] : counts) v += fmt::format("{}{} {}", v.empty() ? "" : ", ", n, verdict_name(state));
-      s += fmt::format("  {:<10} {}\n", cfg, v);
+      s += fmt::format("  {:<{}} {}\n", cfg, width, v);
     }
   }
   s += fmt::format("layers shrunk to fit CBUF: {}\n", resized);
@@ -562,6 +570,7 @@ nlohmann::json random_summary_json(const RandomCampaign& c) {
   j["unit"] = o.unit;
   j["seed"] = o.seed;
   j["count"] = o.count;
+  j["first"] = o.first;
   j["jobs"] = o.jobs;
   j["watchdog"] = o.watchdog;
   for (const auto* cfg : o.configs) j["configs"].push_back(cfg->name);

@@ -623,7 +623,7 @@ Segments compile_layer(Net& n, const LayerHeader& h, GoldenDevice& dev, std::map
     }
   }
   Placed placed = segment_layer(n, L, std::move(prog), parity);
-  L.steps = placed.program.steps;
+  L.steps = std::move(placed.program.steps);  // only the export reads them: moved, not copied
   return std::move(placed.seg);
 }
 

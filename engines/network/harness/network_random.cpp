@@ -183,7 +183,8 @@ RandomLayer generate_network_layer(const golden::HwConfig& hw, RandomLayer L, Rn
   return L;
 }
 
-std::string network_reference_diff(const RandomLayer& L, const JsonNode& root, const Memory& mem) {
+std::string network_reference_diff(const RandomLayer& L, const JsonNode& root, const Memory& mem,
+                                   const std::function<uint64_t(const engines::NetTensor&)>& base_of) {
   const engines::CompiledNetwork n = engines::compile_network(layer_header(L, root.file()), root);
   const bool int16 = L.doc["tensors"][0]["precision"] == "int16";
   std::map<std::string, std::pair<Tensor, std::vector<int64_t>>> values;  // tensor -> shape, reference values
@@ -205,7 +206,7 @@ std::string network_reference_diff(const RandomLayer& L, const JsonNode& root, c
       if (t.name == layer["output"]) out = &t;
     }
     if (out == nullptr) throw std::logic_error("random network: no output tensor " + layer["output"].dump());
-    if (const std::string diff = conv_ref::diff(conv_ref::read_output(mem, out->layout.base, ref), e.out, ref);
+    if (const std::string diff = conv_ref::diff(conv_ref::read_output(mem, base_of ? base_of(*out) : out->layout.base, ref), e.out, ref);
         !diff.empty()) {
       return fmt::format("layer {}: {}", layer["name"].get<std::string>(), diff);
     }

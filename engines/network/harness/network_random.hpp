@@ -1,6 +1,8 @@
 // `dlacosim random network`: what engines/network/harness/network_random.cpp gives the engine's registration.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 
 #include "golden/config.hpp"
@@ -9,6 +11,7 @@
 #include "harness/memory.hpp"
 #include "harness/random_layers.hpp"
 #include "harness/rng.hpp"
+#include "engines/network/harness/network.hpp"
 
 namespace dla::harness {
 
@@ -16,6 +19,10 @@ namespace dla::harness {
 // (CBUF data reuse between them), sometimes one chained; and the int64 conv reference's verdict on
 // every layer's output tensor in a device's memory ("" when all agree).
 [[nodiscard]] RandomLayer generate_network_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng);
-[[nodiscard]] std::string network_reference_diff(const RandomLayer& L, const JsonNode& root, const Memory& mem);
+// `base_of` says where a device's run put a tensor (null: where the network file's compiler put it;
+// a loadable's bound outputs live in memories of their own).
+[[nodiscard]] std::string network_reference_diff(
+    const RandomLayer& L, const JsonNode& root, const Memory& mem,
+    const std::function<uint64_t(const engines::NetTensor&)>& base_of = nullptr);
 
 }  // namespace dla::harness

@@ -91,6 +91,9 @@ struct RandomSupport {
   // The summary reports how often that reference agreed and how often it did not apply.
   bool reports_reference_counts = false;
   std::vector<RandomFocus> focus;  // what --focus accepts
+  // The command a failing layer written to `path` is reproduced with, up to the run options
+  // the campaign adds (--rand-reset, the memory); null: `dlacosim run PATH`.
+  std::string (*reproduce)(const RandomLayer&, const std::string& path) = nullptr;
 };
 
 // An RTL top a program can run on (its verilated model and the harness device around it).

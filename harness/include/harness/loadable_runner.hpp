@@ -24,6 +24,9 @@ namespace dla::harness::loadable {
 struct InputBinding {
   std::string tensor;
   std::filesystem::path file;
+  // Set: the tensor's memory content itself, as raw bytes (no file read, no format detection:
+  // a random campaign's data may start with "P5"); `file` then only names it in messages.
+  std::optional<std::vector<uint8_t>> raw = std::nullopt;
 };
 
 // How a grey image becomes a half tensor, as NVIDIA's runtime converts one (`--mean`,
@@ -98,6 +101,10 @@ inline constexpr uint64_t kMemoryWindowBytes = 0x6000'0000;
 
 // An input tensor's memory content from a file: NvDlaImage ("DIMG"), 8-bit PGM (P5) or raw bytes
 // (anything else, laid out as the tensor's memory). InputError when it does not fit.
+// Raw bytes as the tensor's memory content (zero beyond them); InputError naming `name` when they
+// do not fit.
+[[nodiscard]] std::vector<uint8_t> raw_tensor_bytes(const TensorDesc& t, uint64_t memory_size, const std::vector<uint8_t>& raw,
+                                                    const std::string& name);
 [[nodiscard]] std::vector<uint8_t> input_tensor_bytes(const TensorDesc& t, uint64_t memory_size,
                                                       const std::filesystem::path& file,
                                                       const ImageScaling& scaling = {});

@@ -97,6 +97,9 @@ struct RandomRun {
 struct RandomOptions {
   std::string unit;
   uint64_t count = 10;
+  // --first F: the campaign's layers F .. F + count - 1 (layer i is the same whatever F, so a
+  // campaign cut short goes on where it stopped and its parts together are the whole campaign).
+  uint64_t first = 0;
   uint64_t seed = 1;
   unsigned jobs = 1;
   std::vector<const golden::HwConfig*> configs;  // layer i runs on configs[i % size]
