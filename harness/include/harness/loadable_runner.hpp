@@ -99,12 +99,12 @@ inline constexpr uint64_t kMemoryWindowBytes = 0x6000'0000;
 // the tensor's memory from its start.
 [[nodiscard]] std::vector<uint8_t> dimg_image(const TensorDesc& t, const std::vector<uint8_t>& memory);
 
-// An input tensor's memory content from a file: NvDlaImage ("DIMG"), 8-bit PGM (P5) or raw bytes
-// (anything else, laid out as the tensor's memory). InputError when it does not fit.
 // Raw bytes as the tensor's memory content (zero beyond them); InputError naming `name` when they
 // do not fit.
 [[nodiscard]] std::vector<uint8_t> raw_tensor_bytes(const TensorDesc& t, uint64_t memory_size, const std::vector<uint8_t>& raw,
                                                     const std::string& name);
+// An input tensor's memory content from a file: NvDlaImage ("DIMG"), 8-bit PGM (P5) or raw bytes
+// (anything else, laid out as the tensor's memory). InputError when it does not fit.
 [[nodiscard]] std::vector<uint8_t> input_tensor_bytes(const TensorDesc& t, uint64_t memory_size,
                                                       const std::filesystem::path& file,
                                                       const ImageScaling& scaling = {});
