@@ -645,6 +645,16 @@ void widen_bandwidth(RandomLayer& L, double bytes) {
   while (bytes / L.mem.bandwidth > kMaxMemoryCycles) L.mem.bandwidth *= 2;
 }
 
+// The bytes an integer conv layer of shape `s` moves: N input and output cubes in whole atoms and
+// its weights, `weight_cols` elements per kernel row (S x C; W-fold's folded row), for
+// widen_bandwidth.
+double conv_shape_bytes(const HwConfig& hw, const ConvShape& s, bool out16, double n, double weight_cols) {
+  const double bpe = s.int16 ? 2.0 : 1.0, obpe = out16 ? 2.0 : 1.0, atom = hw.atom_bytes;
+  const double ow = (s.w + s.pl + s.pr - s.ext_x()) / s.sx + 1, oh = (s.h + s.pt + s.pb - s.ext_y()) / s.sy + 1;
+  return n * (double(s.w) * s.h * std::ceil(s.c * bpe / atom) * atom + ow * oh * std::ceil(s.k * obpe / atom) * atom) +
+         double(s.k) * s.r * weight_cols * bpe;
+}
+
 // An upper bound of the bytes an fp16 layer document moves (2-byte elements; an image's pixels
 // at most 8 bytes; each output dimension at most the padded input's; an EW operand read as
 // large as the output), for widen_bandwidth.
@@ -691,14 +701,7 @@ void draw_batch(const HwConfig& hw, RandomLayer& L, const ConvShape& s, bool out
     break;
   }
   if (n < 1) return;
-  if (!L.mem.unlimited()) {
-    const double bpe = s.int16 ? 2.0 : 1.0, obpe = out16 ? 2.0 : 1.0, atom = hw.atom_bytes;
-    const double ow = (s.w + s.pl + s.pr - s.ext_x()) / s.sx + 1, oh = (s.h + s.pt + s.pb - s.ext_y()) / s.sy + 1;
-    const double bytes = n * (double(s.w) * s.h * std::ceil(s.c * bpe / atom) * atom +
-                              ow * oh * std::ceil(s.k * obpe / atom) * atom) +
-                         double(s.k) * s.r * s.s * s.c * bpe;
-    widen_bandwidth(L, bytes);
-  }
+  widen_bandwidth(L, conv_shape_bytes(hw, s, out16, n, double(s.s) * s.c));
   feat += fmt::format(" batch {}", n);
 }
 
@@ -1108,16 +1111,11 @@ RandomLayer gen_conv(const HwConfig& hw, RandomLayer L, Draw& d) {
   // (docs/CLI.md "Watchdog"), so a stripe's quiet computation is not a hang.
   // widen_bandwidth (seed 60 on nv_large: layer 937, 1.25 MB of 11x11x101x102 int8 weights, and
   // layer 4509, a 1x7273x52 input and its output, each at 1/8 byte per cycle, outlasted the wait).
-  if (!L.mem.unlimited()) {
-    const double bpe = s.int16 ? 2.0 : 1.0, obpe = out16 ? 2.0 : 1.0, atom = hw.atom_bytes;
-    const double ow = (s.w + s.pl + s.pr - s.ext_x()) / s.sx + 1, oh = (s.h + s.pt + s.pb - s.ext_y()) / s.sy + 1;
-    // W-fold: the folded weights are at most R x ceil(C / ATOMIC_C) x S x ATOMIC_C per kernel (draw_wfold).
+  {
     const int ws = s.wino ? 0 : effective_ws(s, hw);  // W-fold: the folded weights, R x S' x C' a kernel
     const double wcols = ws != 0 ? std::ceil(double(s.s) / ws) * std::ceil(double(s.c) / (hw.atomic_c / ws)) * hw.atomic_c
                                  : double(s.s) * s.c;
-    const double bytes = double(s.w) * s.h * std::ceil(s.c * bpe / atom) * atom +
-                         double(s.k) * s.r * wcols * bpe + ow * oh * std::ceil(s.k * obpe / atom) * atom;
-    widen_bandwidth(L, bytes);
+    widen_bandwidth(L, conv_shape_bytes(hw, s, out16, 1, wcols));
   }
   // A pool post-op (conv -> SDP -> PDP on the fly) on direct layers with a packed output: any
   // method, kernel up to 8 (at most the output), pads below the kernel with a pad value, strides
