@@ -277,6 +277,9 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog, const st
     out.watchdog = o.sim.watchdog;
     std::string why;
     const Program& program = compiled.program;
+    const auto memory_reference = [&](const Memory& mem) {
+      return compiled.memory_reference ? compiled.memory_reference(mem) : support.memory_reference(root, layer, mem);
+    };
     // NVIDIA's C model, where it can judge the program.
     std::unique_ptr<Device> cmod;
     std::optional<CmodVerdict> cmod_not_judged;
@@ -302,13 +305,13 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog, const st
       return done();
     }
     std::unique_ptr<Device> rtl = make_rtl_device(enabled_blocks(program), *layer.config, o, why);
-    const bool has_reference = support.memory_reference != nullptr;
+    const bool has_reference = support.memory_reference != nullptr || compiled.memory_reference != nullptr;
     if (rtl == nullptr && has_reference && support.golden_only_rtl != nullptr) {
       // No RTL of the unit in this build: the golden model alone, judged by the int64 reference.
       GoldenDevice gold(*layer.config);
       run_golden_alone(program, layer, gold, cmod.get(), cmod_not_judged, out);
       if (out.status == RandomStatus::Pass) {
-        const std::string g = support.memory_reference(root, layer, gold.memory());
+        const std::string g = memory_reference(gold.memory());
         out.reference = g.empty() ? fmt::format("agrees (golden only: no {} RTL)", support.golden_only_rtl)
                                   : "golden differs from the reference: " + g;
         if (!g.empty()) {
@@ -331,8 +334,8 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog, const st
     r.cycles = rtl->cycles();
     take_cross_result(std::move(r), layer, out);
     if (has_reference && (out.status == RandomStatus::Pass || out.status == RandomStatus::Mismatch)) {
-      const std::string g = support.memory_reference(root, layer, gold.memory());
-      const std::string t = support.memory_reference(root, layer, rtl->memory());
+      const std::string g = memory_reference(gold.memory());
+      const std::string t = memory_reference(rtl->memory());
       if (g.empty() && t.empty()) {
         out.reference = "agrees";
       } else if (g.starts_with("n/a") && t == g) {

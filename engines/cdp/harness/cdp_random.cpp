@@ -122,6 +122,45 @@ ojson function_tables(Pick& d, bool sqsum_bypass, int64_t x_max, int64_t q_max) 
 }
 
 
+// The LRN keys of an integer `cdp` layer (lrn, in_cvt, lut, out_cvt, perf_lut_en) over C channels
+// whose data lie in [-data_max - 1, data_max]: converters about the data's width, LUT by function or
+// random tables. Also the network generator's CDP layers (cdp_random.hpp).
+void draw_lrn(Pick& d, bool int16, int window, bool sqsum_bypass, bool mul_bypass, int c, int64_t data_max, ojson& doc,
+              std::string& feat) {
+  doc["lrn"] = ojson{{"window", window}};
+  if (sqsum_bypass) doc["lrn"]["sqsum_bypass"] = true;
+  if (mul_bypass) doc["lrn"]["mul_bypass"] = true;
+  const int xbits = int16 ? 17 : 9;
+  int64_t x_max = std::min<int64_t>(2 * data_max + 1, (int64_t{1} << (xbits - 1)) - 1);
+  if (d.chance(0.5)) {
+    const int64_t off_max = int16 ? 32767 : 127;
+    const int64_t scale = d.chance(0.7) ? d.i(1, 8) * (d.chance(0.15) ? -1 : 1) : d.i(-32768, 32767);
+    const int shift = static_cast<int>(std::clamp<int64_t>(bits_of(std::abs(scale)) + d.i(-2, 2), 0, int16 ? 31 : 24));
+    doc["in_cvt"] = ojson{{"offset", d.chance(0.5) ? 0 : d.i(-off_max - 1, off_max)}, {"scale", scale}, {"shift", shift}};
+    x_max = std::min<int64_t>((int64_t{1} << (xbits - 1)) - 1,
+                              std::max<int64_t>(1, (2 * data_max + 1) * std::abs(scale) >> shift));
+    feat += fmt::format(" in x{}>>{}", scale, shift);
+  }
+  const int64_t q_max = sqsum_bypass ? x_max : x_max * x_max * std::min(window, c);
+  // LUT.
+  const bool inline_tables = d.chance(0.35);
+  doc["lut"] = inline_tables ? random_tables(d, int16, sqsum_bypass ? -x_max : 0, q_max)
+                             : function_tables(d, sqsum_bypass, x_max, q_max);
+  feat += inline_tables ? " random-tables" : fmt::format(" {}", doc["lut"]["function"].get<std::string>());
+  // Output converter: about the output width out of p (sometimes saturating, sometimes small).
+  const int obits = int16 ? 16 : 8;
+  const int pbits = mul_bypass ? 16 : 16 + bits_of(x_max);
+  const int64_t oscale = d.chance(0.6) ? d.i(1, 16) : d.i(-32768, 32767);
+  const int prod = int16 ? 50 : 42;
+  const int oshift = static_cast<int>(
+      std::clamp<int64_t>(pbits + bits_of(std::abs(oscale)) - obits + d.i(-4, 3) - (d.chance(0.3) ? 4 : 0), 0, prod - 1));
+  const int64_t ooff_max = int16 ? 0x7fffffff : (int64_t{1} << 24) - 1;
+  const int64_t near = std::min(int64_t{1} << (pbits - 2), ooff_max);
+  const int64_t ooff = d.chance(0.6) ? 0 : d.chance(0.7) ? d.i(-near, near) : d.i(-ooff_max - 1, ooff_max);
+  doc["out_cvt"] = ojson{{"offset", ooff}, {"scale", oscale}, {"shift", oshift}};
+  if (d.chance(0.1)) doc["perf_lut_en"] = false;
+}
+
 ojson draw_layer(const golden::HwConfig& hw, const RandomLayer& L, Pick& d, std::string& feat) {
   const bool int16 = hw.int16 && d.chance(0.3);
   const int bpe = int16 ? 2 : 1;
@@ -165,41 +204,7 @@ ojson draw_layer(const golden::HwConfig& hw, const RandomLayer& L, Pick& d, std:
   in["data"] = ojson{{"random", rnd}};
   strided(in, " in-strided");
   doc["input"] = in;
-  doc["lrn"] = ojson{{"window", window}};
-  if (sqsum_bypass) doc["lrn"]["sqsum_bypass"] = true;
-  if (mul_bypass) doc["lrn"]["mul_bypass"] = true;
-
-  const int xbits = int16 ? 17 : 9;
-  int64_t x_max = std::min<int64_t>(2 * data_max + 1, (int64_t{1} << (xbits - 1)) - 1);
-  if (d.chance(0.5)) {
-    const int64_t off_max = int16 ? 32767 : 127;
-    const int64_t scale = d.chance(0.7) ? d.i(1, 8) * (d.chance(0.15) ? -1 : 1) : d.i(-32768, 32767);
-    const int shift = static_cast<int>(std::clamp<int64_t>(bits_of(std::abs(scale)) + d.i(-2, 2), 0, int16 ? 31 : 24));
-    doc["in_cvt"] = ojson{{"offset", d.chance(0.5) ? 0 : d.i(-off_max - 1, off_max)}, {"scale", scale}, {"shift", shift}};
-    x_max = std::min<int64_t>((int64_t{1} << (xbits - 1)) - 1,
-                              std::max<int64_t>(1, (2 * data_max + 1) * std::abs(scale) >> shift));
-    feat += fmt::format(" in x{}>>{}", scale, shift);
-  }
-  const int64_t q_max = sqsum_bypass ? x_max : x_max * x_max * std::min(window, c);
-
-  // LUT.
-  const bool inline_tables = d.chance(0.35);
-  doc["lut"] = inline_tables ? random_tables(d, int16, sqsum_bypass ? -x_max : 0, q_max)
-                             : function_tables(d, sqsum_bypass, x_max, q_max);
-  feat += inline_tables ? " random-tables" : fmt::format(" {}", doc["lut"]["function"].get<std::string>());
-
-  // Output converter: about the output width out of p (sometimes saturating, sometimes small).
-  const int obits = int16 ? 16 : 8;
-  const int pbits = mul_bypass ? 16 : 16 + bits_of(x_max);
-  const int64_t oscale = d.chance(0.6) ? d.i(1, 16) : d.i(-32768, 32767);
-  const int prod = int16 ? 50 : 42;
-  const int oshift = static_cast<int>(
-      std::clamp<int64_t>(pbits + bits_of(std::abs(oscale)) - obits + d.i(-4, 3) - (d.chance(0.3) ? 4 : 0), 0, prod - 1));
-  const int64_t ooff_max = int16 ? 0x7fffffff : (int64_t{1} << 24) - 1;
-  const int64_t near = std::min(int64_t{1} << (pbits - 2), ooff_max);
-  const int64_t ooff = d.chance(0.6) ? 0 : d.chance(0.7) ? d.i(-near, near) : d.i(-ooff_max - 1, ooff_max);
-  doc["out_cvt"] = ojson{{"offset", ooff}, {"scale", oscale}, {"shift", oshift}};
-  if (d.chance(0.1)) doc["perf_lut_en"] = false;
+  draw_lrn(d, int16, window, sqsum_bypass, mul_bypass, c, data_max, doc, feat);
 
   ojson out = ojson::object();
   strided(out, " out-strided");
@@ -214,30 +219,9 @@ ojson draw_layer(const golden::HwConfig& hw, const RandomLayer& L, Pick& d, std:
 // magnitudes) with specials; NAN_TO_ZERO; the LUT built by function (LRN of the square sum with a
 // random k / alpha / beta, or sigmoid / tanh / exp of the datum with SQSUM_BYPASS) at a random
 // placement of both tables, random priorities and fp16 slopes. The RTL runs them against golden; NVIDIA's C model judges both.
-ojson draw_layer_fp16(const RandomLayer& L, Pick& d, std::string& feat) {
-  const int window = static_cast<int>(3 + 2 * d.i(0, 3));
-  const bool sqsum_bypass = d.chance(0.15);
-  const bool mul_bypass = d.chance(0.2);
-  const int size = static_cast<int>(d.i(0, 99));
-  int w = static_cast<int>(size < 85 ? d.log_i(1, 24) : d.log_i(24, 1024));
-  int h = static_cast<int>(size < 85 ? d.log_i(1, 12) : d.i(1, 3));
-  int c = static_cast<int>(d.chance(0.8) ? d.i(1, 48) : d.log_i(1, std::max(1, 16384 / (w * h))));
-  const auto in_bytes = [&] { return int64_t{(c + 15) / 16} * h * w * 32; };
-  while (in_bytes() > (int64_t{1} << 17) && h > 1) h = std::max(1, h / 2);
-  while (in_bytes() > (int64_t{1} << 17) && w > 1) w = std::max(1, w / 2);
-  ojson doc = random_layer_doc(L, w, h, c);
-  ojson in{{"precision", "fp16"}};
-  switch (d.i(0, 3)) {
-    case 0: in["data"] = ojson{{"random", {{"min", -2}, {"max", 2}, {"specials", 0.03}}}}; break;
-    case 1: in["data"] = ojson{{"random", {{"min", -60}, {"max", 60}}}}; break;
-    case 2: in["data"] = ojson{{"random", {{"min", -65504}, {"max", 65504}, {"specials", 0.02}}}}; break;
-    default: in["data"] = ojson{{"random", {{"min", "0x8400"}, {"max", "0x0400"}, {"specials", 0.05}}}}; break;
-  }
-  if (d.chance(0.3)) {
-    in["nan_to_zero"] = true;
-    feat += " nan-to-zero";
-  }
-  doc["input"] = in;
+// The LRN keys of an fp16 `cdp` layer (lrn, lut, perf_lut_en): the LUT by function at a random
+// placement, priorities and slopes. Also the network generator's fp16 CDP layers.
+void draw_lrn_fp16(Pick& d, int window, bool sqsum_bypass, bool mul_bypass, ojson& doc, std::string& feat) {
   doc["lrn"] = ojson{{"window", window}};
   if (sqsum_bypass) doc["lrn"]["sqsum_bypass"] = true;
   if (mul_bypass) doc["lrn"]["mul_bypass"] = true;
@@ -278,14 +262,57 @@ ojson draw_layer_fp16(const RandomLayer& L, Pick& d, std::string& feat) {
   lut["registers"] = regs;
   doc["lut"] = lut;
   if (d.chance(0.1)) doc["perf_lut_en"] = false;
+}
+
+ojson draw_layer_fp16(const RandomLayer& L, Pick& d, std::string& feat) {
+  const int window = static_cast<int>(3 + 2 * d.i(0, 3));
+  const bool sqsum_bypass = d.chance(0.15);
+  const bool mul_bypass = d.chance(0.2);
+  const int size = static_cast<int>(d.i(0, 99));
+  int w = static_cast<int>(size < 85 ? d.log_i(1, 24) : d.log_i(24, 1024));
+  int h = static_cast<int>(size < 85 ? d.log_i(1, 12) : d.i(1, 3));
+  int c = static_cast<int>(d.chance(0.8) ? d.i(1, 48) : d.log_i(1, std::max(1, 16384 / (w * h))));
+  const auto in_bytes = [&] { return int64_t{(c + 15) / 16} * h * w * 32; };
+  while (in_bytes() > (int64_t{1} << 17) && h > 1) h = std::max(1, h / 2);
+  while (in_bytes() > (int64_t{1} << 17) && w > 1) w = std::max(1, w / 2);
+  ojson doc = random_layer_doc(L, w, h, c);
+  ojson in{{"precision", "fp16"}};
+  switch (d.i(0, 3)) {
+    case 0: in["data"] = ojson{{"random", {{"min", -2}, {"max", 2}, {"specials", 0.03}}}}; break;
+    case 1: in["data"] = ojson{{"random", {{"min", -60}, {"max", 60}}}}; break;
+    case 2: in["data"] = ojson{{"random", {{"min", -65504}, {"max", 65504}, {"specials", 0.02}}}}; break;
+    default: in["data"] = ojson{{"random", {{"min", "0x8400"}, {"max", "0x0400"}, {"specials", 0.05}}}}; break;
+  }
+  if (d.chance(0.3)) {
+    in["nan_to_zero"] = true;
+    feat += " nan-to-zero";
+  }
+  doc["input"] = in;
+  draw_lrn_fp16(d, window, sqsum_bypass, mul_bypass, doc, feat);
   doc["output"] = ojson::object();
   feat = fmt::format("lrn{}{}{} {} {}{} {}x{}x{} ({} surface(s)) fp16", window, sqsum_bypass ? " sqsum-bypass" : "",
-                     mul_bypass ? " mul-bypass" : "", lut["function"].get<std::string>(), exponent ? "le-exp" : "le-lin",
+                     mul_bypass ? " mul-bypass" : "", doc["lut"]["function"].get<std::string>(),
+                     doc["lut"]["le_function"] == "exponent" ? "le-exp" : "le-lin",
                      feat, w, h, c, (c + 15) / 16);
   return doc;
 }
 
 }  // namespace
+
+void draw_cdp_lrn(Rng& rng, golden::Precision prec, int c, int64_t data_max, nlohmann::ordered_json& doc,
+                  std::string& feat) {
+  Pick d{rng};
+  const int window = static_cast<int>(3 + 2 * d.i(0, 3));
+  const bool sqsum_bypass = d.chance(0.15);
+  const bool mul_bypass = d.chance(0.2);
+  if (prec == golden::Precision::Fp16) {
+    draw_lrn_fp16(d, window, sqsum_bypass, mul_bypass, doc, feat);
+    feat += fmt::format(" {}", doc["lut"]["function"].get<std::string>());
+  } else {
+    draw_lrn(d, prec == golden::Precision::Int16, window, sqsum_bypass, mul_bypass, c, data_max, doc, feat);
+  }
+  feat = fmt::format("lrn{}{}{}{}", window, sqsum_bypass ? " sqsum-bypass" : "", mul_bypass ? " mul-bypass" : "", feat);
+}
 
 RandomLayer generate_cdp_layer(const golden::HwConfig& hw, RandomLayer L, Rng& rng) {
   Pick d{rng};

@@ -2,10 +2,12 @@
 // networks of `random network` written as NVDLA loadables (`compile --loadable`), read back by
 // the loadable reader, their bound inputs given the network's values, planned by the firmware
 // model (descriptors -> register writes) and run in cross mode on golden and the RTL; every
-// output tensor judged by the int64 conv reference where the loadable's run left it. No layer
+// output tensor judged by the int64 reference of its op (conv, pdp, cdp) where the loadable's run
+// left it. No layer
 // unit of its own: a campaign of the network engine's export path.
 #include <fmt/format.h>
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,8 +64,13 @@ Engine engine_loadable() {
               .generate = &generate_network_layer,
               .compile =
                   [](const LayerHeader& h, const JsonNode& root) {
-                    const ExportedRun r = export_and_plan(h, root);
-                    return RandomCompiled{loadable::plan_program(r.back, r.plan)};
+                    auto r = std::make_shared<const ExportedRun>(export_and_plan(h, root));
+                    return RandomCompiled{.program = loadable::plan_program(r->back, r->plan),
+                                          .memory_reference = [h, root, r](const Memory& mem) {
+                                            return network_reference_diff(h, root, r->cn, mem, [&](const NetTensor& t) {
+                                              return loadable_base(*r, t);
+                                            });
+                                          }};
                   },
               .memory_reference =
                   [](const JsonNode& root, const RandomLayer& L, const Memory& mem) {

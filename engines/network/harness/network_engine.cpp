@@ -3,6 +3,8 @@
 // tops only networks need: nvdla_core and nvdla_cdp_top over one memory (convolutions and LRN),
 // nvdla_core and nvdla_bdma_top (convolutions and copies; harness/tops/core_pairs_rtl.cpp), tried
 // after every single top.
+#include <memory>
+
 #include "harness/random_layers.hpp"
 #include "tops/rtl_devices.hpp"
 #include "harness/engine.hpp"
@@ -29,9 +31,17 @@ Engine engine_network() {
           .bench = BenchSupport{.run = &bench_network, .format = &format_bench_network},
           .random = RandomSupport{.order = 90,
                                   .generate = &generate_network_layer,
-                                  .compile = [](const LayerHeader& h, const JsonNode& root) {
-                                    return RandomCompiled{compile_network(h, root).program};
-                                  },
+                                  .compile =
+                                      [](const LayerHeader& h, const JsonNode& root) {
+                                        auto n = std::make_shared<const CompiledNetwork>(compile_network(h, root));
+                                        RandomCompiled c{.program = n->program};
+                                        if (root.raw()["tensors"][0]["precision"] != "fp16") {
+                                          c.memory_reference = [h, root, n](const Memory& mem) {
+                                            return network_reference_diff(h, root, *n, mem);
+                                          };
+                                        }
+                                        return c;
+                                      },
                                   .memory_reference =
                                       [](const JsonNode& root, const RandomLayer& L, const Memory& mem) {
                                         if (L.focus == "fp16") return std::string(kNoFloatReference);

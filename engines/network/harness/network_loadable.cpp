@@ -547,6 +547,11 @@ class Exporter {
     d.pool_height = static_cast<uint8_t>(r.field("PDP", "D_POOLING_KERNEL_CFG", "KERNEL_HEIGHT"));
     d.stride_x = static_cast<uint8_t>(r.field("PDP", "D_POOLING_KERNEL_CFG", "KERNEL_STRIDE_WIDTH") + 1);
     d.stride_y = static_cast<uint8_t>(r.field("PDP", "D_POOLING_KERNEL_CFG", "KERNEL_STRIDE_HEIGHT") + 1);
+    // NVDLA's stride fields reach 16; NVIDIA's firmware refuses beyond 8 (pdp.c validate_strides).
+    if (d.stride_x > 8 || d.stride_y > 8) {
+      r.refuse(fmt::format("pooling strides {} x {}: NVIDIA's firmware takes 1..8 (pdp.c validate_strides)", d.stride_x,
+                           d.stride_y));
+    }
     d.pad_left = static_cast<uint8_t>(r.field("PDP", "D_POOLING_PADDING_CFG", "PAD_LEFT"));
     d.pad_right = static_cast<uint8_t>(r.field("PDP", "D_POOLING_PADDING_CFG", "PAD_RIGHT"));
     d.pad_top = static_cast<uint8_t>(r.field("PDP", "D_POOLING_PADDING_CFG", "PAD_TOP"));

@@ -11,6 +11,7 @@
 // time instead of silently leaving the engine out.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -48,6 +49,9 @@ struct BenchSupport {
 struct RandomCompiled {
   Program program{};
   uint64_t out_base = 0;
+  // The memory reference bound to what this compile built (null: RandomSupport::memory_reference),
+  // so a reference that needs the compiled layer does not compile it again for each device.
+  std::function<std::string(const Memory&)> memory_reference{};
 };
 
 // A feature `random <name> --focus NAME` makes every layer exercise, on the configurations whose

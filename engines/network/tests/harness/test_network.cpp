@@ -1206,9 +1206,9 @@ TEST_CASE("network files: each refusal names the JSON pointer and the rule", "[n
 
 TEST_CASE("random network layers reuse CBUF data and are judged by every layer's int64 reference", "[network][random]") {
   // Generated networks (dlacosim random network, seed 1) run on the golden model: each equals the
-  // reference of every layer, each takes x from CBUF at least once (branches - 1 times), and a
-  // corrupted output element is caught and named at its layer.
-  int reuse_layers = 0, chained = 0, int16 = 0;
+  // reference of every layer (pdp and cdp layers among them), each takes x from CBUF at least once
+  // (branches - 1 times), and a corrupted output element is caught and named at its layer.
+  int reuse_layers = 0, chained = 0, int16 = 0, pools = 0, lrns = 0;
   for (const std::string cfg : {"nv_small", "nv_large", "nv_full"}) {
     for (uint64_t i = 0; i < 8; ++i) {
       const RandomLayer g = generate_random_layer("network", *dla::golden::find_config(cfg), 1, i);
@@ -1223,8 +1223,15 @@ TEST_CASE("random network layers reuse CBUF data and are judged by every layer's
           ++reuses;
         }
       }
-      const bool chain = g.doc["layers"].back()["name"] == "chain";
-      const int branches = static_cast<int>(g.doc["layers"].size()) - (chain ? 1 : 0);
+      const auto named = [&](const char* name) {
+        return std::any_of(g.doc["layers"].begin(), g.doc["layers"].end(), [&](const auto& l) { return l["name"] == name; });
+      };
+      const bool chain = named("chain");
+      const int branches = static_cast<int>(std::count_if(g.doc["layers"].begin(), g.doc["layers"].end(),
+                                                          [](const auto& l) { return l["op"] == "conv"; })) -
+                           (chain ? 1 : 0);
+      pools += named("pool") ? 1 : 0;
+      lrns += named("lrn") ? 1 : 0;
       CHECK(reuses == branches - 1);
       reuse_layers += reuses;
       chained += chain ? 1 : 0;
@@ -1241,4 +1248,6 @@ TEST_CASE("random network layers reuse CBUF data and are judged by every layer's
   CHECK(reuse_layers >= 24);
   CHECK(chained >= 1);
   CHECK(int16 >= 1);
+  CHECK(pools >= 3);
+  CHECK(lrns >= 3);
 }

@@ -4,6 +4,7 @@
 // registers) and run on the golden model: every tensor equals what the JSON path computed. The
 // descriptor encoders against NVIDIA's own loadables (decode, encode: the bytes NVIDIA wrote), the
 // dependency graph by hand, and the refusals.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -208,6 +209,18 @@ TEST_CASE("loadable export: what a loadable cannot express is refused with the l
   CHECK_THAT(refusal("yolo_tiny"), Catch::Contains("pooling on the fly (SDP's output to PDP)"));
   CHECK_THAT(refusal("dense_block"), Catch::Contains("bdma layers are not exported yet"));
   CHECK_THAT(refusal("decoder"), Catch::Contains("deconv layers are not exported yet"));
+  // A pooling stride NVDLA takes (its fields reach 16) but NVIDIA's firmware refuses (beyond 8).
+  const std::filesystem::path file = std::filesystem::temp_directory_path() / fmt::format("stride12-{}.json", ::getpid());
+  std::ofstream(file) << R"({"unit": "network", "name": "stride12", "config": "nv_small",
+    "tensors": [{"name": "x", "w": 25, "h": 2, "c": 8, "precision": "int8", "data": {"random": {}}},
+                {"name": "y", "w": 3, "h": 2, "c": 8, "precision": "int8"}],
+    "layers": [{"name": "pool", "op": "pdp", "input": "x", "output": "y",
+                "pool": {"method": "max", "kernel": {"w": 1, "h": 1}, "stride": {"w": 12, "h": 1}}}]})";
+  const LoadedLayer l = load_layer(file);
+  std::filesystem::remove(file);
+  const engines::CompiledNetwork cn = engines::compile_network(l.header, l.root());
+  CHECK_THROWS_WITH(engines::export_loadable(cn, l.header),
+                    Catch::Contains("layer \"pool\"") && Catch::Contains("pooling strides 12 x 1: NVIDIA's firmware takes 1..8"));
 }
 
 TEST_CASE("loadable descriptors: decoding and encoding NVIDIA's op and surface containers give back its bytes",
@@ -285,13 +298,13 @@ TEST_CASE("loadable descriptors: decoding and encoding NVIDIA's op and surface c
 
 TEST_CASE("random loadable: generated networks exported and run back agree with the int64 reference at the loadable's addresses",
           "[network][loadable][random]") {
-  // `dlacosim random loadable` layers (seed 1) through the engine's own compile and reference on the
-  // golden model; a byte flipped in each bound output memory (where the loadable, not the network
-  // file, puts the tensor) is caught.
+  // `dlacosim random loadable` layers (seed 1, PDP and CDP ops among them) through the engine's own
+  // compile and reference on the golden model; a byte flipped in each bound output memory (where
+  // the loadable, not the network file, puts the tensor) is caught.
   const engines::Engine* e = engines::find_engine("loadable");
   REQUIRE(e != nullptr);
   REQUIRE(e->random);
-  int outputs = 0;
+  int outputs = 0, pdp_ops = 0, cdp_ops = 0;
   for (const std::string cfg : {"nv_small", "nv_large", "nv_full"}) {
     const golden::HwConfig& hw = *golden::find_config(cfg);
     for (uint64_t i = 0; i < 5; ++i) {
@@ -305,6 +318,12 @@ TEST_CASE("random loadable: generated networks exported and run back agree with 
       GoldenDevice gold(hw);
       REQUIRE(run_program(c.program, &gold, nullptr, {}).status == Status::Pass);
       CHECK(e->random->memory_reference(root, g, gold.memory()) == "");
+      REQUIRE(c.memory_reference);  // the campaign's reference, bound to this compile
+      CHECK(c.memory_reference(gold.memory()) == "");
+      for (const auto& l : g.doc["layers"]) {
+        pdp_ops += l["op"] == "pdp" ? 1 : 0;
+        cdp_ops += l["op"] == "cdp" ? 1 : 0;
+      }
       // The bound outputs, planned as the campaign plans them.
       const engines::CompiledNetwork cn = engines::compile_network(h, root);
       const loadable::Loadable back =
@@ -319,9 +338,12 @@ TEST_CASE("random loadable: generated networks exported and run back agree with 
         const uint64_t at = plan.memory_base[m.id];
         flipped.memory().write(at, static_cast<uint8_t>(flipped.memory().read(at) ^ 0x08));
         CHECK_THAT(e->random->memory_reference(root, g, flipped.memory()), Catch::Contains(": 1 of"));
+        CHECK_THAT(c.memory_reference(flipped.memory()), Catch::Contains(": 1 of"));
         ++outputs;
       }
     }
   }
   CHECK(outputs >= 15);
+  CHECK(pdp_ops >= 1);  // pooling and LRN layers as PDP and CDP ops of the loadable
+  CHECK(cdp_ops >= 1);
 }
