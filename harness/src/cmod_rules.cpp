@@ -77,16 +77,25 @@ ConvWeights conv_weights(const Shadow& s, const golden::HwConfig& cfg) {
   return {s.value("CDMA", "D_BANK"), (weight_bytes + entry - 1) / entry, (bytes + entry - 1) / entry};
 }
 
-// Two conv layers in a row on the same CBUF banks: the model carries its weight ring over from
-// one to the next, its CDMA by D_WEIGHT_BYTES (which NVDLA's firmware pads to 128 bytes) and its
-// CSC by the entries it read (nvdla/hw master cmod/cdma/NV_NVDLA_cdma.cpp
-// WeightReadRequestSequenceThread, cmod/csc/NV_NVDLA_csc.cpp "BANK not change. not reset cbuf
-// pointers"): where the padding spans an entry the second layer reads weights from the wrong
-// place. NVDLA's RTL CSC counts its weight entries from D_WEIGHT_BYTES as the CDMA does
+// Two conv layers in a row: the model carries its weight ring over from one to the next, its CDMA
+// by D_WEIGHT_BYTES (which NVDLA's firmware pads to 128 bytes) and its CSC by the entries it read
+// (nvdla/hw master cmod/cdma/NV_NVDLA_cdma.cpp WeightReadRequestSequenceThread, cmod/csc/
+// NV_NVDLA_csc.cpp "BANK not change. not reset cbuf pointers"). Where the padding spans an entry,
+// on the same banks the second layer reads weights from the wrong place; on other banks the CDMA
+// first waits until the CSC has freed every entry it filled
+// (WaitUntilWeightEntryPlanedIndexEqualEntryFreeIndex), which never happens: the model hangs.
+// NVDLA's RTL CSC counts its weight entries from D_WEIGHT_BYTES as the CDMA does
 // (NV_NVDLA_CSC_wl.v, last_weight_entries); this project starts each layer's weights afresh.
 std::string conv_ring_rule(const std::optional<ConvWeights>& prev, const ConvWeights& now, const Shadow& s) {
-  if (!prev || prev->banks != now.banks || prev->fetched == prev->consumed) return {};
-  if (s.field("CDMA", "D_MISC_CFG", "WEIGHT_REUSE") != 0) return {};
+  if (!prev || prev->fetched == prev->consumed) return {};
+  if (prev->banks == now.banks && s.field("CDMA", "D_MISC_CFG", "WEIGHT_REUSE") != 0) return {};
+  if (prev->banks != now.banks) {
+    return fmt::format(
+        "a conv layer on other CBUF banks than the conv layer before it, whose D_WEIGHT_BYTES fills {} entries while "
+        "its weights take {}: the C model's CDMA waits for its CSC to free the {} entries, which it never does (a "
+        "hang; docs/CMOD.md, conv)",
+        prev->fetched, prev->consumed, prev->fetched);
+  }
   return fmt::format(
       "a conv layer on the same CBUF banks as the conv layer before it, whose D_WEIGHT_BYTES fills {} entries while "
       "its weights take {}: the C model's CSC and CDMA then disagree where the next weights start (docs/CMOD.md, "

@@ -71,6 +71,20 @@ RunResult three_way(const fs::path& layer) {
   return run_layer(layer, o);
 }
 
+// two_conv_same_banks.json's b0 with D_WEIGHT_BYTES (CDMA and CSC) the 24 bytes of the 3 CBUF
+// entries its 18 weight bytes take, not NVDLA firmware's 128.
+void exact_first_weight_bytes(Program& p) {
+  int first = 0;
+  for (auto& st : p.steps) {
+    if (st.op == StepOp::RegWrite && st.reg != nullptr && st.reg->name == "D_WEIGHT_BYTES" && st.value == 128) {
+      if (st.reg->block == "CDMA") ++first;
+      if (first > 1) break;
+      st.value = 24;
+    }
+  }
+  REQUIRE(first == 1);
+}
+
 }  // namespace
 
 TEST_CASE("NVIDIA's v1 trace-player tests reproduce NVIDIA's output on the nv_full model", "[cmod]") {
@@ -191,15 +205,47 @@ TEST_CASE("deviation: conv weights of consecutive layers on the same banks", "[c
   REQUIRE(padded.cmod.has_value());
   CHECK(padded.cmod->state == CmodVerdict::State::Differs);
   // D_WEIGHT_BYTES of b0 as the 3 entries its weights take: the two sides step alike and agree.
-  int first = 0;
+  exact_first_weight_bytes(p);
+  CHECK(cmod_cannot_judge(p, dla::golden::nv_small()).empty());
+  const RunResult exact = judged(p, dla::golden::nv_small());
+  REQUIRE(exact.cmod.has_value());
+  CHECK(exact.cmod->state == CmodVerdict::State::Agrees);
+}
+
+TEST_CASE("deviation: conv weights of consecutive layers on other banks hang the model", "[cmod]") {
+  // The same two layers, b1 given one more data bank (its weights move up one bank). The model's
+  // CDMA, on the bank change, waits until its CSC has freed the 16 entries b0's padded
+  // D_WEIGHT_BYTES filled; the CSC frees the 3 b0's weights take, so the wait never ends.
+  Program p = compiled(fs::path(DLA_SOURCE_DIR) / "tests/data/cmod/two_conv_same_banks.json");
+  // b1 reads b0's input again: fetched anew, not reused from CBUF (reuse needs the same banks).
+  int banks_seen = 0;
   for (auto& st : p.steps) {
-    if (st.op == StepOp::RegWrite && st.reg != nullptr && st.reg->name == "D_WEIGHT_BYTES" && st.value == 128) {
-      if (st.reg->block == "CDMA") ++first;
-      if (first > 1) break;
-      st.value = 24;
+    if (st.op == StepOp::RegWrite && st.reg != nullptr && st.reg->name == "D_MISC_CFG" &&
+        (st.reg->block == "CDMA" || st.reg->block == "CSC")) {
+      st.value &= ~st.reg->field("DATA_REUSE")->mask();
     }
+    if (st.op != StepOp::RegWrite || st.reg == nullptr || st.reg->name != "D_BANK") continue;
+    if (++banks_seen <= 2) continue;  // b0's CDMA and CSC writes
+    const RegField* data = st.reg->field("DATA_BANK");
+    const RegField* weight = st.reg->field("WEIGHT_BANK");
+    REQUIRE(data != nullptr);
+    REQUIRE(weight != nullptr);
+    const uint32_t d = (st.value & data->mask()) >> data->lsb;
+    const uint32_t w = (st.value & weight->mask()) >> weight->lsb;
+    REQUIRE(d + w + 3 <= static_cast<uint32_t>(dla::golden::nv_small().cbuf_banks));  // room for one more
+    st.value = (st.value & ~data->mask()) | ((d + 1) << data->lsb);
   }
-  REQUIRE(first == 1);
+  REQUIRE(banks_seen == 4);
+  CHECK_THAT(cmod_cannot_judge(p, dla::golden::nv_small()), Catch::Contains("other CBUF banks"));
+  CmodOptions quick = limits();
+  quick.quiet_limit = std::chrono::seconds(5);
+  const RunResult padded = judged(p, dla::golden::nv_small(), quick);
+  INFO(padded.message);
+  REQUIRE(padded.cmod.has_value());
+  INFO(padded.cmod->detail);
+  CHECK(padded.cmod->state == CmodVerdict::State::Timeout);
+  // b0's D_WEIGHT_BYTES as the 3 entries its weights take: no wait, and the model agrees.
+  exact_first_weight_bytes(p);
   CHECK(cmod_cannot_judge(p, dla::golden::nv_small()).empty());
   const RunResult exact = judged(p, dla::golden::nv_small());
   REQUIRE(exact.cmod.has_value());
