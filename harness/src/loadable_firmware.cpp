@@ -219,13 +219,20 @@ class Firmware {
                         left));
       }
       // The next done interrupt comes from the earliest enabled op whose on-the-fly input is
-      // flowing: a fused SDP (or PDP) cannot finish before the op feeding it is enabled too.
+      // flowing (a fused SDP or PDP cannot finish before the op feeding it is enabled too) and
+      // whose group the hardware runs now: a group enabled before the other one waits for it (the
+      // consumer pointer), which happens when a fused chain is enabled downstream first. BDMA's
+      // two groups are its own queue.
       auto next = std::find_if(running_.begin(), running_.end(), [&](const auto& r) {
-        return fed(procs_[static_cast<std::size_t>(r.first)].groups[static_cast<std::size_t>(r.second)].op);
+        const Processor& p = procs_[static_cast<std::size_t>(r.first)];
+        return (r.first == static_cast<int>(OpType::Bdma) || r.second == p.hw_consumer) &&
+               fed(p.groups[static_cast<std::size_t>(r.second)].op);
       });
       if (next == running_.end()) {
-        bad(fmt::format("{} waits for its fused parent, which is never enabled", op_name(
-            procs_[static_cast<std::size_t>(running_.front().first)].groups[static_cast<std::size_t>(running_.front().second)].op)));
+        bad(fmt::format("{} waits for its fused parent, or for its processor's other group, which is never enabled",
+                        op_name(procs_[static_cast<std::size_t>(running_.front().first)]
+                                    .groups[static_cast<std::size_t>(running_.front().second)]
+                                    .op)));
       }
       const auto [type, g] = *next;
       running_.erase(next);

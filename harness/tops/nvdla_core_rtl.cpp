@@ -175,20 +175,29 @@ class ConvCapacityGuard {
                        fmt::format("this RTL refuses the layer: {} (CDMA.D_BANK 0x{:x}; docs/CONV_RTL.md \"CBUF\")",
                                    p.reason, bank));
     }
-    // CBUF reuse: conv_cdma takes whatever CBUF holds, so a reuse the previous layer (the last one
-    // armed: the pipeline runs them in that order) did not leave would compute silently wrong
-    // values. The golden model's rule.
-    if (const std::vector<std::string> r = golden::cbuf_reuse_problems(last_ ? &*last_ : nullptr, c, *hw_);
-        !r.empty()) {
-      throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
-                       fmt::format("this RTL refuses the layer: {} (docs/CONV_RTL.md \"CBUF reuse\")", r.front()));
+    // CBUF reuse: conv_cdma takes whatever CBUF holds, so a reuse the previous layer did not leave
+    // would compute silently wrong values (the golden model's rule). The previous layer is the one
+    // the pipeline runs before, in its consumer order (group 0 first, then alternating), which is
+    // not always the order of arming: NVIDIA's firmware may enable group 1 before group 0 (a
+    // conv whose fused SDP -> PDP chain is enabled first); group 1 then waits for group 0.
+    armed_[static_cast<std::size_t>(g)] = c;
+    while (const auto& next = armed_[static_cast<std::size_t>(consumer_)]) {
+      if (const std::vector<std::string> r = golden::cbuf_reuse_problems(last_ ? &*last_ : nullptr, *next, *hw_);
+          !r.empty()) {
+        throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", consumer_),
+                         fmt::format("this RTL refuses the layer: {} (docs/CONV_RTL.md \"CBUF reuse\")", r.front()));
+      }
+      last_ = next;
+      armed_[static_cast<std::size_t>(consumer_)].reset();
+      consumer_ ^= 1;
     }
-    last_ = c;
   }
 
   const golden::HwConfig* hw_;
   std::vector<Block> blocks_;
-  std::optional<golden::ConvConfig> last_;  // the convolution armed before, for CBUF reuse
+  std::array<std::optional<golden::ConvConfig>, 2> armed_;  // armed and not yet in run order, per group
+  int consumer_ = 0;                                         // the group the pipeline runs next
+  std::optional<golden::ConvConfig> last_;                   // the convolution run before, for CBUF reuse
 };
 
 // SDP's precision fields per register group. fp16 processing runs where the build has it (NVDLA v1,

@@ -229,6 +229,17 @@ class Exporter {
 
   static int bpe_of(uint8_t precision) { return precision == kPrecisionInt8 ? 1 : 2; }
 
+  // A W x H x C cube streaming between two fused ops (type HW, no address).
+  static DataCube flowing(int w, int h, int c) {
+    DataCube d;
+    d.type = kMemHw;
+    d.address = -1;
+    d.width = static_cast<uint16_t>(w);
+    d.height = static_cast<uint16_t>(h);
+    d.channel = static_cast<uint16_t>(c);
+    return d;
+  }
+
   // A feature cube at `a`: W x H x C at these strides (`batches` of them, `batch_stride` apart).
   DataCube feature_cube(const LayerRegs& r, uint64_t a, int w, int h, int c, int bpe, uint32_t line, uint32_t surf,
                         const char* what, int batches = 1, uint32_t batch_stride = 0) const {
@@ -246,7 +257,8 @@ class Exporter {
   void add_layer(int li) {
     const NetLayer& L = cn_.layers[static_cast<std::size_t>(li)];
     const LayerRegs r(L, file_);
-    if (L.pool_from >= 0 || L.fused_into >= 0) r.refuse("pooling on the fly (\"fusion\": \"auto\") is not exported yet");
+    // A fused pdp (`fused_into`) runs no hardware layer: its conv carries it (`pool_from`).
+    if (L.fused_into >= 0) throw std::logic_error("loadable export: a fused pooling layer in the execution order");
     std::vector<int> from;
     for (const int t : network_detail::reads(L)) {
       int x = t;
@@ -260,20 +272,21 @@ class Exporter {
       }
     }
     if (L.op == "conv") {
-      if (r.yes("SDP", "D_FEATURE_MODE_CFG", "OUTPUT_DST", "PDP")) {
-        r.refuse("pooling on the fly (SDP's output to PDP) is not exported yet");
-      }
       if (r.hardware_layers("CDMA") != 1) {
         r.refuse(fmt::format("it runs as {} hardware layers (Split-H bands); the export writes one op per layer",
                              r.hardware_layers("CDMA")));
       }
+      // conv -> SDP on the fly, and with pooling on the fly (a fused pdp layer or the conv's own
+      // "pool") SDP -> PDP too: a chain of fused ops, as NVIDIA's compiler emits it (the firmware
+      // programs them together).
+      const bool pool = r.yes("SDP", "D_FEATURE_MODE_CFG", "OUTPUT_DST", "PDP");
       const int conv = add_op(OpType::Conv, li, conv_op(r), conv_surface(r), -1, from);
-      const int sdp = add_op(OpType::Sdp, li, sdp_op(r, true), sdp_surface(r, true), conv, {});
-      output_op_[li] = sdp;
+      const int sdp = add_op(OpType::Sdp, li, sdp_op(r, true, pool), sdp_surface(r, true, pool), conv, {});
+      output_op_[li] = pool ? add_op(OpType::Pdp, li, pdp_op(r, true), pdp_surface(r, true), sdp, {}) : sdp;
     } else if (L.op == "sdp") {
-      output_op_[li] = add_op(OpType::Sdp, li, sdp_op(r, false), sdp_surface(r, false), -1, from);
+      output_op_[li] = add_op(OpType::Sdp, li, sdp_op(r, false, false), sdp_surface(r, false, false), -1, from);
     } else if (L.op == "pdp") {
-      output_op_[li] = add_op(OpType::Pdp, li, pdp_op(r), pdp_surface(r), -1, from);
+      output_op_[li] = add_op(OpType::Pdp, li, pdp_op(r, false), pdp_surface(r, false), -1, from);
     } else if (L.op == "cdp") {
       output_op_[li] = add_op(OpType::Cdp, li, cdp_op(r), cdp_surface(r), -1, from);
     } else {
@@ -450,11 +463,14 @@ class Exporter {
     return x;
   }
 
-  std::vector<uint8_t> sdp_op(const LayerRegs& r, bool fused) const {
+  // `fused`: the input streams from the convolution; `to_pdp`: the output streams into PDP.
+  std::vector<uint8_t> sdp_op(const LayerRegs& r, bool fused, bool to_pdp) const {
     if (r.yes("SDP", "D_FEATURE_MODE_CFG", "NAN_TO_ZERO", "ENABLE")) {
       r.refuse("SDP's NAN_TO_ZERO has no descriptor field (the firmware leaves it 0)");
     }
-    if (r.yes("SDP", "D_FEATURE_MODE_CFG", "OUTPUT_DST", "PDP")) r.refuse("SDP's output to PDP on the fly is not exported yet");
+    if (to_pdp != r.yes("SDP", "D_FEATURE_MODE_CFG", "OUTPUT_DST", "PDP")) {
+      r.refuse("SDP's output does not go the way the layer's op says");
+    }
     if (fused != r.yes("SDP_RDMA", "D_FEATURE_MODE_CFG", "FLYING_MODE", "ON")) {
       r.refuse("SDP's input does not come the way the layer's op says");
     }
@@ -479,7 +495,7 @@ class Exporter {
     return encode_sdp_op(d);
   }
 
-  std::vector<uint8_t> sdp_surface(const LayerRegs& r, bool fused) const {
+  std::vector<uint8_t> sdp_surface(const LayerRegs& r, bool fused, bool to_pdp) const {
     SdpSurfaceDesc s;
     const uint8_t in = r.choice("SDP_RDMA", "D_FEATURE_MODE_CFG", "IN_PRECISION", {"INT8", "INT16", "FP16"});
     const uint8_t out = r.choice("SDP_RDMA", "D_FEATURE_MODE_CFG", "OUT_PRECISION", {"INT8", "INT16", "FP16"});
@@ -514,9 +530,13 @@ class Exporter {
     operand("BRDMA", "BS", s.x1_data);
     operand("NRDMA", "BN", s.x2_data);
     operand("ERDMA", "EW", s.y_data);
-    s.dst_data = feature_cube(r, r.addr("SDP", "D_DST_BASE_ADDR_HIGH", "D_DST_BASE_ADDR_LOW"), w, h, c, bpe_of(out),
-                              r.reg("SDP", "D_DST_LINE_STRIDE"), r.reg("SDP", "D_DST_SURFACE_STRIDE"), "SDP's output",
-                              batches, r.reg("SDP", "D_DST_BATCH_STRIDE"));
+    if (to_pdp) {
+      s.dst_data = flowing(w, h, c);
+    } else {
+      s.dst_data = feature_cube(r, r.addr("SDP", "D_DST_BASE_ADDR_HIGH", "D_DST_BASE_ADDR_LOW"), w, h, c, bpe_of(out),
+                                r.reg("SDP", "D_DST_LINE_STRIDE"), r.reg("SDP", "D_DST_SURFACE_STRIDE"), "SDP's output",
+                                batches, r.reg("SDP", "D_DST_BATCH_STRIDE"));
+    }
     return encode_sdp_surface(s, kLayout);
   }
 
@@ -529,8 +549,11 @@ class Exporter {
     return UINT64_MAX;
   }
 
-  std::vector<uint8_t> pdp_op(const LayerRegs& r) const {
-    if (r.yes("PDP", "D_OPERATION_MODE_CFG", "FLYING_MODE", "ON_FLYING")) r.refuse("PDP on the fly is not exported yet");
+  // `fly`: the input streams from SDP (pooling on the fly).
+  std::vector<uint8_t> pdp_op(const LayerRegs& r, bool fly) const {
+    if (fly != r.yes("PDP", "D_OPERATION_MODE_CFG", "FLYING_MODE", "ON_FLYING")) {
+      r.refuse("PDP's input does not come the way the layer's op says");
+    }
     if (r.reg("PDP", "D_NAN_FLUSH_TO_ZERO") != 0) r.refuse("PDP's NAN_TO_ZERO has no descriptor field (the firmware leaves it 0)");
     PdpOpDesc d;
     const auto part = [&](const char* reg, const char* f) { return static_cast<uint16_t>(r.field("PDP", reg, f) + 1); };
@@ -573,14 +596,19 @@ class Exporter {
     return encode_pdp_op(d);
   }
 
-  std::vector<uint8_t> pdp_surface(const LayerRegs& r) const {
+  std::vector<uint8_t> pdp_surface(const LayerRegs& r, bool fly) const {
     InOutSurfaceDesc s;
     const int bpe = bpe_of(r.choice("PDP", "D_DATA_FORMAT", "INPUT_DATA", {"INT8", "INT16", "FP16"}));
     const int w = static_cast<int>(r.field("PDP", "D_DATA_CUBE_IN_WIDTH", "CUBE_IN_WIDTH") + 1);
     const int h = static_cast<int>(r.field("PDP", "D_DATA_CUBE_IN_HEIGHT", "CUBE_IN_HEIGHT") + 1);
     const int c = static_cast<int>(r.field("PDP", "D_DATA_CUBE_IN_CHANNEL", "CUBE_IN_CHANNEL") + 1);
-    s.src_data = feature_cube(r, r.addr("PDP_RDMA", "D_SRC_BASE_ADDR_HIGH", "D_SRC_BASE_ADDR_LOW"), w, h, c, bpe,
-                              r.reg("PDP_RDMA", "D_SRC_LINE_STRIDE"), r.reg("PDP_RDMA", "D_SRC_SURFACE_STRIDE"), "PDP's input");
+    if (fly) {
+      s.src_data = flowing(w, h, c);
+    } else {
+      s.src_data = feature_cube(r, r.addr("PDP_RDMA", "D_SRC_BASE_ADDR_HIGH", "D_SRC_BASE_ADDR_LOW"), w, h, c, bpe,
+                                r.reg("PDP_RDMA", "D_SRC_LINE_STRIDE"), r.reg("PDP_RDMA", "D_SRC_SURFACE_STRIDE"),
+                                "PDP's input");
+    }
     const int ow = static_cast<int>(r.field("PDP", "D_DATA_CUBE_OUT_WIDTH", "CUBE_OUT_WIDTH") + 1);
     const int oh = static_cast<int>(r.field("PDP", "D_DATA_CUBE_OUT_HEIGHT", "CUBE_OUT_HEIGHT") + 1);
     const int oc = static_cast<int>(r.field("PDP", "D_DATA_CUBE_OUT_CHANNEL", "CUBE_OUT_CHANNEL") + 1);
@@ -706,7 +734,7 @@ class Exporter {
     for (int i = 0; i < n; ++i) {
       const Op& o = ops_[static_cast<std::size_t>(i)];
       const auto t = static_cast<std::size_t>(o.type);
-      if (o.fused_parent >= 0) {  // conv -> SDP on the fly
+      if (o.fused_parent >= 0) {  // conv -> SDP, SDP -> PDP on the fly
         g[static_cast<std::size_t>(o.fused_parent)].consumers[t] = {static_cast<int16_t>(i), kEventProgrammed};
         g[static_cast<std::size_t>(i)].fused_parent = {static_cast<int16_t>(o.fused_parent), kEventEnabled};
       }

@@ -273,7 +273,8 @@ RandomLayer generate_network_layer(const golden::HwConfig& hw, RandomLayer L, Rn
     return k == 0 ? x : outs[static_cast<std::size_t>(k - 1)];
   };
   int64_t data_max = 0;
-  if (d.chance(0.35)) (void)draw_pdp(d, L, prec, any(data_max), tensors, layers, post);
+  const bool pooling = d.chance(0.35);
+  if (pooling) (void)draw_pdp(d, L, prec, any(data_max), tensors, layers, post);
   if (d.chance(0.25)) {
     const Tensor& in = any(data_max);
     (void)draw_cdp(rng, L, prec, in, data_max, tensors, layers, post);
@@ -293,12 +294,19 @@ RandomLayer generate_network_layer(const golden::HwConfig& hw, RandomLayer L, Rn
             {"tensors", tensors},
             {"layers", layers}};
   if (sequential) doc["schedule"] = "sequential";
+  // Sometimes automatic fusion (drawn last, so the layers above stay): a pooling layer that alone
+  // reads a convolution's output then runs on the fly in it, SDP -> PDP, where PDP can take it
+  // (the compiler's trial decides; else both stay layers of their own).
+  if (pooling && d.chance(0.5)) doc["fusion"] = "auto";
   L.doc = std::move(doc);
-  // How many layers take x from CBUF: the compiled program's DATA_REUSE layers.
+  // How many layers take x from CBUF: the compiled program's DATA_REUSE layers; how many pooling
+  // layers the compiler fused.
   int reuses = 0;
+  long fused = 0;
   try {
     const auto jd = parse_json_text(L.name + ".json", L.doc.dump());
     const engines::CompiledNetwork n = engines::compile_network(layer_header(L, jd->file), JsonNode::root(jd));
+    fused = std::count_if(n.layers.begin(), n.layers.end(), [](const engines::NetLayer& l) { return l.pool_from >= 0; });
     for (const ProgramStep& st : n.program.steps) {
       if (st.op == StepOp::RegWrite && st.reg->block == "CDMA" && st.reg->name == "D_MISC_CFG" &&
           (st.value & (1u << 16)) != 0) {
@@ -308,8 +316,8 @@ RandomLayer generate_network_layer(const golden::HwConfig& hw, RandomLayer L, Rn
   } catch (const InputError&) {
     // run_random_layer reports the refusal (a generator bug) with the compiler's words
   }
-  const auto pooled = std::count_if(L.doc["layers"].begin(), L.doc["layers"].end(),
-                                    [](const ojson& l) { return l["op"] == "conv" && l.contains("pool"); });
+  const auto pooled = fused + std::count_if(L.doc["layers"].begin(), L.doc["layers"].end(),
+                                            [](const ojson& l) { return l["op"] == "conv" && l.contains("pool"); });
   L.features = fmt::format("{}{} input {}x{}x{}, {} branch(es){}, data-reuse {}{}{}", golden::precision_name(prec),
                            sequential ? " sequential" : "", x.w, x.h, x.c, branches, chained ? " + chain" : "", reuses,
                            pooled > 0 ? fmt::format(", {} pooled on the fly", pooled) : "", post);
@@ -353,7 +361,9 @@ std::string network_reference_diff(const LayerHeader& h, const JsonNode& root, c
         // values of +-40 keep every partial sum far below CACC's width: never reached
         return fmt::format("layer {}: the reference cannot judge it: {}", name, why);
       }
-      diff = conv_ref::diff(conv_ref::read_output(mem, at.base, ref), e.out, ref);
+      // Pooled on the fly (automatic fusion), the output never reaches memory: the fused pooling
+      // layer is judged on it.
+      if (!out->elided) diff = conv_ref::diff(conv_ref::read_output(mem, at.base, ref), e.out, ref);
       if (!diff.empty()) diff = fmt::format("{}: {}", name, diff);  // pdp_ref and cdp_ref name the layer
       expected = e.out;
     } else if (op == "pdp") {

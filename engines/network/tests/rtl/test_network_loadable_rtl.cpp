@@ -32,9 +32,16 @@ fs::path temp_path(const std::string& name) {
 TEST_CASE("loadable export: bundled networks run as loadables on the RTL equal golden at every op",
           "[network][loadable][rtl]") {
   std::size_t item = 0;
-  for (const std::string name : {"resnet_block", "inception", "mlp_batch", "alexnet_lrn", "lrn_pair", "lenet5", "resnet18_stem"}) {
+  const fs::path bundled = fs::path(DLA_SOURCE_DIR) / "testvectors/networks";
+  // fused_pool_reuse: group 1 enabled before group 0 (a fused chain enabled downstream first),
+  // with CBUF data reuse in group 1 (docs/LOADABLES.md "Export").
+  for (const fs::path& path : {bundled / "resnet_block.json", bundled / "inception.json", bundled / "mlp_batch.json",
+                               bundled / "alexnet_lrn.json", bundled / "lrn_pair.json", bundled / "lenet5.json",
+                               bundled / "resnet18_stem.json", bundled / "lenet5_fused.json",
+                               fs::path(DLA_SOURCE_DIR) / "tests/data/networks/fused_pool_reuse.json"}) {
+    const std::string name = path.stem().string();
     INFO(name);
-    const LoadedLayer l = load_layer(fs::path(DLA_SOURCE_DIR) / "testvectors/networks" / (name + ".json"));
+    const LoadedLayer l = load_layer(path);
     const engines::CompiledNetwork cn = engines::compile_network(l.header, l.root());
     const std::vector<uint8_t> bytes = loadable::serialize_loadable(engines::export_loadable(cn, l.header));
     const fs::path file = temp_path(name + ".nvdla");
