@@ -4,7 +4,9 @@
 // tests/cmod/test_fp_oracle.cpp against NVIDIA's own library on millions of operands.
 #include "golden/fp.hpp"
 
+#include <bit>
 #include <stdexcept>
+#include <string>
 
 #include "golden/arith.hpp"
 
@@ -319,3 +321,13 @@ int64_t to_int(Format from, uint32_t bits, int int_bits) {
 }
 
 }  // namespace dla::golden::fp
+
+namespace dla::golden {
+
+uint32_t pdp_recip_kernel(bool fp16, int k) {
+  if (k < 1 || k > 8) throw std::invalid_argument("pdp_recip_kernel: a pooling kernel is 1..8, not " + std::to_string(k));
+  if (!fp16) return 0x10000u / static_cast<uint32_t>(k);
+  return fp::convert(fp::kFp32, fp::kFp17, std::bit_cast<uint32_t>(1.0f / static_cast<float>(k)));
+}
+
+}  // namespace dla::golden

@@ -19,6 +19,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "golden/fp.hpp"
 #include "harness/dla_descriptors.hpp"
 #include "harness/errors.hpp"
 #include "harness/loadable_runner.hpp"
@@ -1089,8 +1090,9 @@ class Firmware {
                                              em_.f(P, "D_POOLING_KERNEL_CFG", "KERNEL_HEIGHT", d.pool_height) |
                                              em_.f(P, "D_POOLING_KERNEL_CFG", "KERNEL_STRIDE_WIDTH", d.stride_x - 1u) |
                                              em_.f(P, "D_POOLING_KERNEL_CFG", "KERNEL_STRIDE_HEIGHT", d.stride_y - 1u));
-    // 1/k in 16 fractional bits, truncated (the firmware's integer table; fp16 is refused earlier).
-    const auto recip = [](uint8_t size) { return static_cast<uint32_t>(0x10000u / (size + 1u)); };
+    // The firmware's table of 1/k: 0.16 fixed point, truncated, or fp17 for fp16 data (pdp.c
+    // recip_kernel_size; before session 37 fp16 got the integer values).
+    const auto recip = [&](uint8_t size) { return golden::pdp_recip_kernel(d.precision == kPrecisionFp16, size + 1); };
     em_.write(P, "D_RECIP_KERNEL_WIDTH", recip(d.pool_width));
     em_.write(P, "D_RECIP_KERNEL_HEIGHT", recip(d.pool_height));
     em_.write(P, "D_POOLING_PADDING_CFG", em_.f(P, "D_POOLING_PADDING_CFG", "PAD_LEFT", d.pad_left) |

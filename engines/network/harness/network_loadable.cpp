@@ -30,6 +30,7 @@
 #include "engines/network/harness/network_internal.hpp"
 #include "golden/config.hpp"
 #include "golden/cube.hpp"
+#include "golden/fp.hpp"
 #include "golden/layout.hpp"
 #include "harness/dla_descriptors.hpp"
 #include "harness/errors.hpp"
@@ -583,12 +584,14 @@ class Exporter {
     for (std::size_t k = 0; k < d.padding_value.size(); ++k) {
       d.padding_value[k] = static_cast<int32_t>(r.reg("PDP", fmt::format("D_POOLING_PADDING_VALUE_{}_CFG", k + 1)));
     }
-    // The firmware writes 1/k truncated to 16 fractional bits: another reciprocal is not expressible.
+    // The firmware writes its table of 1/k (0.16 fixed point, or fp17 for fp16 data): another
+    // reciprocal is not expressible.
     if (d.pool_mode == 0) {
-      const auto recip = [](uint8_t size) { return 0x10000u / (size + 1u); };
+      const bool fp16 = d.precision == kPrecisionFp16;
+      const auto recip = [&](uint8_t size) { return golden::pdp_recip_kernel(fp16, size + 1); };
       if (r.reg("PDP", "D_RECIP_KERNEL_WIDTH") != recip(d.pool_width) ||
           r.reg("PDP", "D_RECIP_KERNEL_HEIGHT") != recip(d.pool_height)) {
-        r.refuse(fmt::format("average pooling's reciprocals {:#x} / {:#x} are not the firmware's 0x10000 / k ({:#x} / {:#x})",
+        r.refuse(fmt::format("average pooling's reciprocals {:#x} / {:#x} are not the firmware's 1 / k ({:#x} / {:#x})",
                              r.reg("PDP", "D_RECIP_KERNEL_WIDTH"), r.reg("PDP", "D_RECIP_KERNEL_HEIGHT"),
                              recip(d.pool_width), recip(d.pool_height)));
       }

@@ -140,24 +140,19 @@ int64_t parse_pool(const JsonNode& pool, PdpConfig& c) {
     }
   }
   if (fp16) {
-    // fp16 (docs/FP16.md "PDP"): PAD_VALUE_{n}X and the reciprocals are fp17 patterns: n x the
-    // fp16 pad value and 1 / kernel, each rounded to fp17 as NVIDIA's driver programs them.
+    // fp16 (docs/FP16.md "PDP"): PAD_VALUE_{n}X are fp17 patterns, n x the fp16 pad value rounded
+    // to fp17 as NVIDIA's driver programs them (the reciprocals too: pdp_recip_kernel).
     namespace fp = golden::fp;
     const uint32_t v17 = fp::convert(fp::kFp16, fp::kFp17, static_cast<uint32_t>(pad_value));
     for (int n = 1; n <= 7; ++n) {
       c.pad_value[static_cast<std::size_t>(n - 1)] =
           static_cast<int32_t>(fp::mul(fp::kFp17, fp::from_int(fp::kFp17, static_cast<uint64_t>(n), 8), v17));
     }
-    const auto recip = [](int k) {
-      return fp::convert(fp::kFp32, fp::kFp17, std::bit_cast<uint32_t>(1.0f / static_cast<float>(k)));
-    };
-    c.recip_w = recip(c.kernel_w);
-    c.recip_h = recip(c.kernel_h);
   } else {
     for (int n = 1; n <= 7; ++n) c.pad_value[static_cast<std::size_t>(n - 1)] = static_cast<int32_t>(n * pad_value);
-    c.recip_w = 0x10000u / u32(c.kernel_w);
-    c.recip_h = 0x10000u / u32(c.kernel_h);
   }
+  c.recip_w = golden::pdp_recip_kernel(fp16, c.kernel_w);
+  c.recip_h = golden::pdp_recip_kernel(fp16, c.kernel_h);
   const int span_w = c.in.w + c.pad_left + c.pad_right - c.kernel_w;
   const int span_h = c.in.h + c.pad_top + c.pad_bottom - c.kernel_h;
   if (span_w < 0 || span_h < 0) {

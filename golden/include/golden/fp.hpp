@@ -62,3 +62,13 @@ uint32_t from_fraction(Format to, uint64_t v, int frac_bits);
 int64_t to_int(Format from, uint32_t bits, int int_bits);
 
 }  // namespace dla::golden::fp
+
+namespace dla::golden {
+
+// PDP's D_RECIP_KERNEL_WIDTH / _HEIGHT for a kernel of k (1..8): 1/k in 0.16 fixed point,
+// truncated, for integer data; 1/k rounded to fp17 for fp16 data (docs/FP16.md "PDP"). The PDP
+// compiler, the loadable export and the firmware model program these, as NVIDIA's firmware does
+// (pdp.c recip_kernel_size); throws std::invalid_argument outside 1..8.
+uint32_t pdp_recip_kernel(bool fp16, int k);
+
+}  // namespace dla::golden

@@ -145,6 +145,17 @@ TEST_CASE("loadable export: a conv pooled on the fly beside convs reusing its in
   CHECK(rt.plan.ops.size() == 7);  // conv, SDP, PDP for b0; conv, SDP for b1 and b2
 }
 
+TEST_CASE("loadable export: an fp16 network runs back with the firmware's fp17 reciprocals in its average pool",
+          "[network][loadable]") {
+  // fp16 convolutions with a bias from memory, BN PReLU, a max pool on the fly, an average pool
+  // with a pad value, an EW sum and an int16 classifier. The firmware programs 1/k from its fp16
+  // table (pdp.c recip_kernel_size): before session 37 the firmware model wrote the integer one.
+  const RoundTrip rt = round_trip(fs::path(DLA_SOURCE_DIR) / "tests/data/networks/fp16_export.json");
+  REQUIRE(rt.result.status == Status::Pass);
+  CHECK(compare_tensors(rt) == 5);  // p1, c2, p2, sum, logits
+  CHECK(rt.plan.ops.size() == 9);   // conv + SDP + PDP, conv + SDP, PDP, SDP, conv + SDP
+}
+
 TEST_CASE("loadable export: a changed weight in the loadable changes the run (the round trip can fail)",
           "[network][loadable]") {
   // The first constant blob is conv1's weights: one byte changed, conv1's output differs.

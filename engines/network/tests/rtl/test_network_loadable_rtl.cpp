@@ -34,11 +34,13 @@ TEST_CASE("loadable export: bundled networks run as loadables on the RTL equal g
   std::size_t item = 0;
   const fs::path bundled = fs::path(DLA_SOURCE_DIR) / "testvectors/networks";
   // fused_pool_reuse: group 1 enabled before group 0 (a fused chain enabled downstream first),
-  // with CBUF data reuse in group 1 (docs/LOADABLES.md "Export").
+  // with CBUF data reuse in group 1; fp16_export: fp16 with an average pool (docs/LOADABLES.md
+  // "Export").
   for (const fs::path& path : {bundled / "resnet_block.json", bundled / "inception.json", bundled / "mlp_batch.json",
                                bundled / "alexnet_lrn.json", bundled / "lrn_pair.json", bundled / "lenet5.json",
                                bundled / "resnet18_stem.json", bundled / "lenet5_fused.json",
-                               fs::path(DLA_SOURCE_DIR) / "tests/data/networks/fused_pool_reuse.json"}) {
+                               fs::path(DLA_SOURCE_DIR) / "tests/data/networks/fused_pool_reuse.json",
+                               fs::path(DLA_SOURCE_DIR) / "tests/data/networks/fp16_export.json"}) {
     const std::string name = path.stem().string();
     INFO(name);
     const LoadedLayer l = load_layer(path);
