@@ -424,7 +424,6 @@ class Exporter {
     const bool ew = p == "EW";
     if (r.yes("SDP", cfg, p + "_MUL_PRELU", "YES")) x.act = 3;
     else if (ew ? r.yes("SDP", cfg, "EW_LUT_BYPASS", "NO") : r.yes("SDP", cfg, p + "_RELU_BYPASS", "NO")) x.act = ew ? 2 : 1;
-    if (x.act == 2) r.refuse("SDP's LUT is not exported yet");
     const std::string alu_cfg = "D_DP_" + p + "_ALU_CFG", mul_cfg = "D_DP_" + p + "_MUL_CFG";
     const bool alu_mem = alu && r.yes("SDP", alu_cfg, p + "_ALU_SRC", "MEM");
     const bool mul_mem = mul && r.yes("SDP", mul_cfg, p + "_MUL_SRC", "MEM");
@@ -465,7 +464,7 @@ class Exporter {
   }
 
   // `fused`: the input streams from the convolution; `to_pdp`: the output streams into PDP.
-  std::vector<uint8_t> sdp_op(const LayerRegs& r, bool fused, bool to_pdp) const {
+  std::vector<uint8_t> sdp_op(const LayerRegs& r, bool fused, bool to_pdp) {
     if (r.yes("SDP", "D_FEATURE_MODE_CFG", "NAN_TO_ZERO", "ENABLE")) {
       r.refuse("SDP's NAN_TO_ZERO has no descriptor field (the firmware leaves it 0)");
     }
@@ -493,6 +492,11 @@ class Exporter {
     d.x1_op = sdp_stage(r, "BS", "BRDMA", proc);
     d.x2_op = sdp_stage(r, "BN", "NRDMA", proc);
     d.y_op = sdp_stage(r, "EW", "ERDMA", proc);
+    if (d.y_op.act == 2) {  // EW's LUT: the op carries its table in the LUT list, as a CDP op does
+      if (proc == kPrecisionFp16) r.refuse("an fp16 SDP LUT: NVIDIA's firmware refuses an fp16 LUT");
+      luts_.push_back(lut_param(r, "SDP"));
+      d.lut_index = static_cast<int16_t>(luts_.size() - 1);
+    }
     return encode_sdp_op(d);
   }
 

@@ -111,7 +111,7 @@ int compare_tensors(const RoundTrip& rt) {
 TEST_CASE("loadable export: bundled networks run back through the firmware's path with the JSON path's tensors",
           "[network][loadable]") {
   for (const std::string name : {"resnet_block", "inception", "mlp_batch", "alexnet_lrn", "lrn_pair", "lenet5", "resnet18_stem",
-                                 "lenet5_fused"}) {
+                                 "lenet5_fused", "yolo_tiny"}) {
     INFO(name);
     const RoundTrip rt = round_trip(network_file(name));
     CHECK(rt.result.status == Status::Pass);
@@ -131,6 +131,11 @@ TEST_CASE("loadable export: bundled networks run back through the firmware's pat
     }
     CHECK(rt.plan.ops.size() == want);
     if (name == "lenet5_fused") CHECK(pooled == 2);
+    if (name == "yolo_tiny") {  // conv1, conv2 and conv3 each carry their SDP EW LUT in the LUT list
+      const auto* luts = rt.back.blob("task-0-lut_list");
+      REQUIRE(luts != nullptr);
+      CHECK(luts->data.size() == 3 * fw::kLutParamBytes);
+    }
   }
 }
 
@@ -244,7 +249,6 @@ TEST_CASE("loadable export: what a loadable cannot express is refused with the l
     }
     return std::string("exported");
   };
-  CHECK_THAT(refusal("yolo_tiny"), Catch::Contains("SDP's LUT is not exported yet"));
   CHECK_THAT(refusal("dense_block"), Catch::Contains("bdma layers are not exported yet"));
   CHECK_THAT(refusal("decoder"), Catch::Contains("deconv layers are not exported yet"));
   // A pooling stride NVDLA takes (its fields reach 16) but NVIDIA's firmware refuses (beyond 8).
