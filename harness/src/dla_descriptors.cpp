@@ -393,6 +393,12 @@ std::vector<uint8_t> encode_rubik_op(const RubikOpDesc& r) {
 std::vector<uint8_t> encode_in_out_surface(const InOutSurfaceDesc& s, const Layout& l) {
   return encode_with(kSurfaceContainerBytes, s, [&l](const auto& io, auto& v) { in_out_surface_fields(io, v, l); });
 }
+std::vector<uint8_t> encode_bdma_op(uint16_t num_transfers) {
+  return encode_with(kOpContainerBytes, num_transfers, [](const auto& io, auto& v) { io(0, v, "num_transfers"); });
+}
+std::vector<uint8_t> encode_bdma_surface(const BdmaSurfaceDesc& s) {
+  return encode_with(kSurfaceContainerBytes, s, [](const auto& io, auto& v) { bdma_surface_fields(io, v); });
+}
 std::vector<uint8_t> encode_lut(const LutParam& l) { return encode_with(kLutParamBytes, l, [](const auto& io, auto& v) { lut_fields(io, v); }); }
 
 }  // namespace dla::harness::fw

@@ -149,6 +149,9 @@ struct Op {
   std::vector<uint8_t> surf_desc;  // the surface container
   int fused_parent = -1;           // op feeding this one on the fly
   std::vector<int> data_from;      // ops whose output it reads from memory
+  // BDMA: the surface, encoded once the task's address list is known (its transfers name
+  // address-list entries: here indices into Exporter::bdma_refs_).
+  std::optional<BdmaSurfaceDesc> bdma;
 };
 
 class Exporter {
@@ -290,8 +293,12 @@ class Exporter {
       output_op_[li] = add_op(OpType::Pdp, li, pdp_op(r, false), pdp_surface(r, false), -1, from);
     } else if (L.op == "cdp") {
       output_op_[li] = add_op(OpType::Cdp, li, cdp_op(r), cdp_surface(r), -1, from);
+    } else if (L.op == "bdma") {
+      BdmaSurfaceDesc s = bdma_surface(r);
+      output_op_[li] = add_op(OpType::Bdma, li, encode_bdma_op(s.num_transfers), {}, -1, from);
+      ops_.back().bdma = s;
     } else {
-      r.refuse(fmt::format("{} layers are not exported yet (conv, sdp, pdp and cdp layers are)", L.op));
+      r.refuse(fmt::format("{} layers are not exported yet (conv, sdp, pdp, cdp and bdma layers are)", L.op));
     }
   }
 
@@ -701,6 +708,57 @@ class Exporter {
     return encode_cdp_op(d);
   }
 
+  // A BDMA layer's commands (each CFG_OP write takes the CFG_* registers written before it), one
+  // transfer each, as the firmware's processor_bdma_program_slot writes them back. A transfer
+  // names an address-list entry, which carries the offset: bdma_refs_ collects them.
+  BdmaSurfaceDesc bdma_surface(const LayerRegs& r) {
+    BdmaSurfaceDesc s;
+    std::map<std::string, uint32_t, std::less<>> cfg;
+    std::optional<uint32_t> cmd;
+    const auto ref = [&](uint64_t a, uint64_t extent, const char* what) {
+      const auto w = where(a);
+      if (!w) r.refuse(fmt::format("a BDMA {} at {:#x} lies outside the network's memory", what, a));
+      if (extent > w->room) r.refuse(fmt::format("a BDMA {} ({} bytes at {:#x}) runs past its region", what, extent, a));
+      bdma_refs_.push_back({w->memory, w->offset, extent});
+      return static_cast<int16_t>(bdma_refs_.size() - 1);
+    };
+    for (const ProgramStep& st : r.layer_steps()) {
+      if (st.op != StepOp::RegWrite || st.reg == nullptr || st.reg->block != "BDMA") continue;
+      if (st.reg->name != "CFG_OP" || (st.value & 1u) == 0) {
+        cfg[st.reg->name] = st.value;
+        continue;
+      }
+      if (s.num_transfers == s.transfers.size()) r.refuse("more than 20 BDMA commands (a descriptor holds 20)");
+      const auto v = [&](const char* name) { return cfg.contains(name) ? cfg.at(name) : 0u; };
+      if (cmd && *cmd != v("CFG_CMD")) r.refuse("BDMA commands with different RAM types (a descriptor has one pair)");
+      cmd = v("CFG_CMD");
+      BdmaTransfer& t = s.transfers[s.num_transfers++];
+      t.line_size = (LayerRegs::field_of("BDMA", "CFG_LINE", "SIZE", v("CFG_LINE")) + 1) * 32;
+      t.line_repeat = LayerRegs::field_of("BDMA", "CFG_LINE_REPEAT", "NUMBER", v("CFG_LINE_REPEAT")) + 1;
+      t.surface_repeat = LayerRegs::field_of("BDMA", "CFG_SURF_REPEAT", "NUMBER", v("CFG_SURF_REPEAT")) + 1;
+      t.source_line = v("CFG_SRC_LINE");
+      t.destination_line = v("CFG_DST_LINE");
+      t.source_surface = v("CFG_SRC_SURF");
+      t.destination_surface = v("CFG_DST_SURF");
+      const auto extent = [&](uint32_t line, uint32_t surface) {
+        return uint64_t{surface} * (t.surface_repeat - 1) + uint64_t{line} * (t.line_repeat - 1) + t.line_size;
+      };
+      t.source_address = ref((uint64_t{v("CFG_SRC_ADDR_HIGH")} << 32) | v("CFG_SRC_ADDR_LOW"),
+                             extent(t.source_line, t.source_surface), "source");
+      t.destination_address = ref((uint64_t{v("CFG_DST_ADDR_HIGH")} << 32) | v("CFG_DST_ADDR_LOW"),
+                                  extent(t.destination_line, t.destination_surface), "destination");
+    }
+    if (s.num_transfers == 0) r.refuse("the BDMA layer runs no command");
+    const auto type = [&](const char* field) {
+      return LayerRegs::field_of("BDMA", "CFG_CMD", field, *cmd) == RegDb::nvdla().find("BDMA.CFG_CMD")->enum_value(field, "MC")
+                 ? kMemMc
+                 : kMemCv;
+    };
+    s.source_type = static_cast<uint8_t>(type("SRC_RAM_TYPE"));
+    s.destination_type = static_cast<uint8_t>(type("DST_RAM_TYPE"));
+    return s;
+  }
+
   std::vector<uint8_t> cdp_surface(const LayerRegs& r) const {
     InOutSurfaceDesc s;
     const int bpe = bpe_of(r.choice("CDP_RDMA", "D_DATA_FORMAT", "INPUT_DATA", {"INT8", "INT16", "FP16"}));
@@ -840,8 +898,10 @@ class Exporter {
     // Memory 0: the network's window with every constant the layers load.
     const uint16_t window = add_memory(l, loadable::kMemAlloc, page_up(std::max<uint64_t>(cn_.memory_used, 1)));
     std::vector<std::pair<uint64_t, uint64_t>> tensors;  // regions no constant is taken from
+    std::vector<std::pair<uint64_t, uint64_t>> baked;    // but these: network inputs placed in a concat's slice
     for (const NetTensor& t : cn_.tensors) {
       if (!t.elided && t.parent < 0 && t.format.empty()) tensors.emplace_back(t.layout.base, t.layout.base + t.bytes);
+      if (!t.elided && t.parent >= 0 && t.producer < 0 && t.format.empty()) baked.emplace_back(t.layout.base, t.layout.base + t.bytes);
     }
     int blob = 0;
     for (const int li : cn_.order) {
@@ -852,6 +912,14 @@ class Exporter {
         if (a < cn_.memory_base || e > cn_.memory_base + cn_.memory_used) continue;  // a unit's fixed region (unused)
         add_content(l, window, a - cn_.memory_base, s.bytes, fmt::format("tb-{}", blob++), Interface::None, {});
       }
+    }
+    // A network input placed in a concat's slice has no memory of its own to bind (its bytes are
+    // the concat's): its values are baked in, the bytes the JSON path loads there.
+    for (const ProgramStep& s : cn_.program.steps) {
+      if (s.op != StepOp::MemLoad || s.bytes.empty()) continue;
+      const uint64_t a = s.addr, e = s.addr + s.bytes.size();
+      if (std::none_of(baked.begin(), baked.end(), [&](const auto& r) { return r.first <= a && e <= r.second; })) continue;
+      add_content(l, window, a - cn_.memory_base, s.bytes, fmt::format("tb-{}", blob++), Interface::None, {});
     }
     // The bound tensors.
     uint16_t in_id = 0, out_id = 0;
@@ -869,9 +937,24 @@ class Exporter {
     std::vector<std::vector<uint8_t>> op_list, surf_list, dep_list;
     NetworkDesc nd;
     nd.op_head.fill(-1);
+    // The task's address list: [0] the network descriptor, then every memory in order (a cube's
+    // address index is its memory's index + 1), then one entry per BDMA region (memory and offset).
+    // The memories still to come: the op, surface and dependency lists, the LUT list, the
+    // network descriptor.
+    const auto nd_mem = static_cast<uint16_t>(l.memories.size() + 3 + (luts_.empty() ? 0 : 1));
+    const auto first_ref = static_cast<int16_t>(nd_mem + 2);
     for (std::size_t i = 0; i < ops_.size(); ++i) {
       op_list.push_back(ops_[i].op_desc);
-      surf_list.push_back(ops_[i].surf_desc);
+      if (ops_[i].bdma) {
+        BdmaSurfaceDesc b = *ops_[i].bdma;
+        for (std::size_t k = 0; k < b.num_transfers; ++k) {
+          b.transfers[k].source_address = static_cast<int16_t>(first_ref + b.transfers[k].source_address);
+          b.transfers[k].destination_address = static_cast<int16_t>(first_ref + b.transfers[k].destination_address);
+        }
+        surf_list.push_back(encode_bdma_surface(b));
+      } else {
+        surf_list.push_back(ops_[i].surf_desc);
+      }
       dep_list.push_back(encode_common(g[i]));
       auto& head = nd.op_head[static_cast<std::size_t>(ops_[i].type)];
       if (head < 0) head = static_cast<int16_t>(i);
@@ -890,16 +973,14 @@ class Exporter {
       nd.lut_data_index = static_cast<int16_t>(list_memory(concat(lut_list), "lut_list") + 1);
       nd.num_luts = static_cast<uint16_t>(luts_.size());
     }
-    // The task's address list: [0] the network descriptor, then every memory in order (a cube's
-    // address index is its memory's index + 1).
-    const uint16_t nd_mem = static_cast<uint16_t>(l.memories.size());
+    if (l.memories.size() != nd_mem) throw std::logic_error("loadable export: the memories before the network descriptor");
     const auto task_index = [](uint16_t mem) { return static_cast<int16_t>(mem + 1); };
     nd.operation_desc_index = task_index(ops_mem);
     nd.surface_desc_index = task_index(surf_mem);
     nd.dependency_graph_index = task_index(dep_mem);
     nd.num_rois = 1;
     nd.num_operations = static_cast<uint16_t>(ops_.size());
-    nd.num_addresses = static_cast<uint16_t>(nd_mem + 2);
+    nd.num_addresses = static_cast<uint16_t>(nd_mem + 2 + bdma_refs_.size());
     (void)list_memory(encode_network(nd), "addr0");
     loadable::TaskEntry task;
     task.id = 0;
@@ -907,6 +988,15 @@ class Exporter {
     task.instance = -1;
     task.address_list.push_back(nd_mem);
     for (uint16_t m = 0; m < nd_mem + 1; ++m) task.address_list.push_back(m);
+    for (const BdmaRef& b : bdma_refs_) {
+      loadable::AddressEntry a;
+      a.id = static_cast<uint16_t>(l.addresses.size());
+      a.mem_id = static_cast<uint16_t>(b.memory);
+      a.offset = b.offset;
+      a.size = b.size;
+      l.addresses.push_back(a);
+      task.address_list.push_back(a.id);
+    }
     l.tasks.push_back(std::move(task));
     l.submits.push_back({0, {0}});
     return l;
@@ -919,6 +1009,11 @@ class Exporter {
   std::vector<Op> ops_;
   std::vector<LutParam> luts_;  // the LUT list, in op order
   std::map<int, int> output_op_;  // layer -> the op writing its output
+  struct BdmaRef {
+    int memory = 0;
+    uint64_t offset = 0, size = 0;
+  };
+  std::vector<BdmaRef> bdma_refs_;  // BDMA transfers' regions: address-list entries after the memories
 };
 
 }  // namespace

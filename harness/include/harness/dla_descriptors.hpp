@@ -234,6 +234,8 @@ struct LutParam {
 [[nodiscard]] std::vector<uint8_t> encode_cdp_op(const CdpOpDesc& c);
 [[nodiscard]] std::vector<uint8_t> encode_rubik_op(const RubikOpDesc& r);
 [[nodiscard]] std::vector<uint8_t> encode_in_out_surface(const InOutSurfaceDesc& s, const Layout& l);
+[[nodiscard]] std::vector<uint8_t> encode_bdma_op(uint16_t num_transfers);
+[[nodiscard]] std::vector<uint8_t> encode_bdma_surface(const BdmaSurfaceDesc& s);
 [[nodiscard]] std::vector<uint8_t> encode_lut(const LutParam& l);
 
 }  // namespace dla::harness::fw
