@@ -293,13 +293,83 @@ class Exporter {
       output_op_[li] = add_op(OpType::Pdp, li, pdp_op(r, false), pdp_surface(r, false), -1, from);
     } else if (L.op == "cdp") {
       output_op_[li] = add_op(OpType::Cdp, li, cdp_op(r), cdp_surface(r), -1, from);
+    } else if (L.op == "deconv") {
+      output_op_[li] = add_deconv(L, from);
+    } else if (L.op == "rubik") {
+      output_op_[li] = add_op(OpType::Rubik, li, rubik_op(r), rubik_surface(r), -1, from);
     } else if (L.op == "bdma") {
       BdmaSurfaceDesc s = bdma_surface(r);
       output_op_[li] = add_op(OpType::Bdma, li, encode_bdma_op(s.num_transfers), {}, -1, from);
       ops_.back().bdma = s;
     } else {
-      r.refuse(fmt::format("{} layers are not exported yet (conv, sdp, pdp, cdp and bdma layers are)", L.op));
+      r.refuse(fmt::format("{} layers are not exported yet (conv, deconv, sdp, pdp, cdp, bdma and rubik layers are)", L.op));
     }
+  }
+
+  // A deconvolution as NVDLA's compiler runs it (docs/DECONV.md): its sub-kernel convolutions, each
+  // a conv op with its fused SDP op writing a slice of the channel-extended cube, then a RUBIK
+  // CONTRACT op reading the whole cube once every SDP op has completed. Each convolution's
+  // registers are the layer's writes up to its CDMA enable (each takes the registers as they stand
+  // then); RUBIK's, the layer's last. Returns the RUBIK op.
+  int add_deconv(const NetLayer& L, const std::vector<int>& from) {
+    std::vector<int> sdps;
+    for (std::size_t k = 0; k < L.steps.size(); ++k) {
+      const ProgramStep& st = L.steps[k];
+      if (st.op != StepOp::RegWrite || st.reg == nullptr || st.reg->block != "CDMA" || st.reg->name != "D_OP_ENABLE" ||
+          (st.value & 1u) == 0) {
+        continue;
+      }
+      NetLayer upto = L;
+      upto.steps.resize(k + 1);
+      const LayerRegs r(upto, file_);
+      if (r.yes("SDP", "D_FEATURE_MODE_CFG", "OUTPUT_DST", "PDP")) r.refuse("a deconvolution's convolution pooled on the fly");
+      const int conv = add_op(OpType::Conv, L_index(L), conv_op(r), conv_surface(r), -1, from);
+      sdps.push_back(add_op(OpType::Sdp, L_index(L), sdp_op(r, true, false), sdp_surface(r, true, false), conv, {}));
+    }
+    const LayerRegs r(L, file_);
+    if (sdps.empty()) r.refuse("the deconvolution runs no convolution");
+    if (!r.written("RBK", "D_MISC_CFG")) r.refuse("the deconvolution runs no RUBIK layer");
+    return add_op(OpType::Rubik, L_index(L), rubik_op(r), rubik_surface(r), -1, sdps);
+  }
+
+  int L_index(const NetLayer& L) const { return static_cast<int>(&L - cn_.layers.data()); }
+
+  std::vector<uint8_t> rubik_op(const LayerRegs& r) const {
+    RubikOpDesc d;
+    d.mode = r.choice("RBK", "D_MISC_CFG", "RUBIK_MODE", {"CONTRACT", "SPLIT", "MERGE"});
+    if (d.mode != 0) r.refuse("a RUBIK SPLIT or MERGE (a network's rubik layer is CONTRACT)");
+    d.precision = r.choice("RBK", "D_MISC_CFG", "IN_PRECISION", {"INT8", "INT16", "FP16"});
+    d.stride_x = static_cast<uint8_t>(r.field("RBK", "D_DECONV_STRIDE", "DECONV_X_STRIDE") + 1);
+    d.stride_y = static_cast<uint8_t>(r.field("RBK", "D_DECONV_STRIDE", "DECONV_Y_STRIDE") + 1);
+    return encode_rubik_op(d);
+  }
+
+  // RUBIK CONTRACT's cubes: the channel-extended input, the output grid (W x sx, H x sy). The
+  // firmware derives the contract strides from them (rubik.c): another value is not expressible.
+  std::vector<uint8_t> rubik_surface(const LayerRegs& r) const {
+    InOutSurfaceDesc s;
+    const uint8_t prec = r.choice("RBK", "D_MISC_CFG", "IN_PRECISION", {"INT8", "INT16", "FP16"});
+    const int bpe = bpe_of(prec);
+    const int w = static_cast<int>(r.field("RBK", "D_DATAIN_SIZE_0", "DATAIN_WIDTH") + 1);
+    const int h = static_cast<int>(r.field("RBK", "D_DATAIN_SIZE_0", "DATAIN_HEIGHT") + 1);
+    const int c = static_cast<int>(r.field("RBK", "D_DATAIN_SIZE_1", "DATAIN_CHANNEL") + 1);
+    const int oc = static_cast<int>(r.field("RBK", "D_DATAOUT_SIZE_1", "DATAOUT_CHANNEL") + 1);
+    const int sx = static_cast<int>(r.field("RBK", "D_DECONV_STRIDE", "DECONV_X_STRIDE") + 1);
+    const int sy = static_cast<int>(r.field("RBK", "D_DECONV_STRIDE", "DECONV_Y_STRIDE") + 1);
+    if (!r.yes("RBK", "D_DAIN_RAM_TYPE", "DATAIN_RAM_TYPE", "MCIF") || !r.yes("RBK", "D_DAOUT_RAM_TYPE", "DATAOUT_RAM_TYPE", "MCIF")) {
+      r.refuse("RUBIK on CV-SRAM");
+    }
+    s.src_data = feature_cube(r, r.addr("RBK", "D_DAIN_ADDR_HIGH", "D_DAIN_ADDR_LOW"), w, h, c, bpe,
+                              r.reg("RBK", "D_DAIN_LINE_STRIDE"), r.reg("RBK", "D_DAIN_SURF_STRIDE"), "RUBIK's input");
+    s.dst_data = feature_cube(r, r.addr("RBK", "D_DAOUT_ADDR_HIGH", "D_DAOUT_ADDR_LOW"), w * sx, h * sy, oc, bpe,
+                              r.reg("RBK", "D_DAOUT_LINE_STRIDE"), r.reg("RBK", "D_DAOUT_SURF_STRIDE"), "RUBIK's output");
+    const uint64_t stride0 = uint64_t{(static_cast<uint32_t>(oc * bpe) + 31u) / 32u} * s.src_data.surf_stride;
+    const uint64_t stride1 = uint64_t{static_cast<uint32_t>(sy)} * s.dst_data.line_stride;
+    if (r.reg("RBK", "D_CONTRACT_STRIDE_0") != stride0 || r.reg("RBK", "D_CONTRACT_STRIDE_1") != stride1) {
+      r.refuse(fmt::format("RUBIK's contract strides {:#x} / {:#x} are not the firmware's {:#x} / {:#x}",
+                           r.reg("RBK", "D_CONTRACT_STRIDE_0"), r.reg("RBK", "D_CONTRACT_STRIDE_1"), stride0, stride1));
+    }
+    return encode_in_out_surface(s, kLayout);
   }
 
   int add_op(OpType t, int layer, std::vector<uint8_t> op, std::vector<uint8_t> surf, int fused, std::vector<int> from) {

@@ -111,14 +111,15 @@ int compare_tensors(const RoundTrip& rt) {
 TEST_CASE("loadable export: bundled networks run back through the firmware's path with the JSON path's tensors",
           "[network][loadable]") {
   for (const std::string name : {"resnet_block", "inception", "mlp_batch", "alexnet_lrn", "lrn_pair", "lenet5", "resnet18_stem",
-                                 "lenet5_fused", "yolo_tiny", "dense_block"}) {
+                                 "lenet5_fused", "yolo_tiny", "dense_block", "decoder"}) {
     INFO(name);
     const RoundTrip rt = round_trip(network_file(name));
     CHECK(rt.result.status == Status::Pass);
     INFO(rt.result.message);
     CHECK(compare_tensors(rt) >= 2);
-    // One op per pdp / sdp / cdp layer, two per convolution (its SDP fused) and three with pooling on
-    // the fly (a fused pdp layer, or the conv's own "pool"), as many as the firmware ran.
+    // One op per pdp / sdp / cdp / bdma layer, two per convolution (its SDP fused) and three with
+    // pooling on the fly (a fused pdp layer, or the conv's own "pool"), two per sub-convolution of a
+    // deconvolution and its RUBIK op: as many as the firmware ran.
     std::size_t want = 0;
     int pooled = 0;
     const LoadedLayer file = load_layer(network_file(name));
@@ -127,7 +128,13 @@ TEST_CASE("loadable export: bundled networks run back through the firmware's pat
       const auto& L = rt.cn.layers[static_cast<std::size_t>(li)];
       const bool pool = L.op == "conv" && (L.pool_from >= 0 || raw.at(static_cast<std::size_t>(li)).contains("pool"));
       pooled += pool ? 1 : 0;
-      want += L.op == "conv" ? (pool ? 3 : 2) : 1;
+      int sub_convs = 0;  // a deconvolution's: each its conv and SDP op, then one RUBIK op
+      for (const auto& st : L.steps) {
+        sub_convs += st.op == StepOp::RegWrite && st.reg != nullptr && st.reg->block == "CDMA" &&
+                     st.reg->name == "D_OP_ENABLE" && (st.value & 1u) != 0;
+      }
+      want += L.op == "conv" ? (pool ? 3 : 2) : L.op == "deconv" ? 2 * static_cast<std::size_t>(sub_convs) + 1 : 1;
+      if (L.op == "deconv") CHECK(sub_convs == 4);  // decoder's stride 2 x 2
     }
     CHECK(rt.plan.ops.size() == want);
     if (name == "lenet5_fused") CHECK(pooled == 2);
@@ -159,6 +166,13 @@ TEST_CASE("loadable export: an fp16 network runs back with the firmware's fp17 r
   REQUIRE(rt.result.status == Status::Pass);
   CHECK(compare_tensors(rt) == 5);  // p1, c2, p2, sum, logits
   CHECK(rt.plan.ops.size() == 9);   // conv + SDP + PDP, conv + SDP, PDP, SDP, conv + SDP
+}
+
+TEST_CASE("loadable export: a network's RUBIK contract runs back", "[network][loadable]") {
+  const RoundTrip rt = round_trip(fs::path(DLA_SOURCE_DIR) / "tests/data/networks/contract.json");
+  REQUIRE(rt.result.status == Status::Pass);
+  CHECK(compare_tensors(rt) == 2);  // the convolution's output and the contracted one
+  CHECK(rt.plan.ops.size() == 3);   // conv + SDP, RUBIK
 }
 
 TEST_CASE("loadable export: a changed weight in the loadable changes the run (the round trip can fail)",
@@ -249,7 +263,7 @@ TEST_CASE("loadable export: what a loadable cannot express is refused with the l
     }
     return std::string("exported");
   };
-  CHECK_THAT(refusal("decoder"), Catch::Contains("deconv layers are not exported yet (conv, sdp, pdp, cdp and bdma layers are)"));
+  CHECK_THAT(refusal("fp16/lenet_lrn_fp16"), Catch::Contains("an fp16 CDP: NVIDIA's firmware refuses an fp16 LUT"));
   // A pooling stride NVDLA takes (its fields reach 16) but NVIDIA's firmware refuses (beyond 8).
   const std::filesystem::path file = std::filesystem::temp_directory_path() / fmt::format("stride12-{}.json", ::getpid());
   std::ofstream(file) << R"({"unit": "network", "name": "stride12", "config": "nv_small",

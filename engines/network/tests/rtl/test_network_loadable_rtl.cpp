@@ -39,7 +39,7 @@ TEST_CASE("loadable export: bundled networks run as loadables on the RTL equal g
   for (const fs::path& path : {bundled / "resnet_block.json", bundled / "inception.json", bundled / "mlp_batch.json",
                                bundled / "alexnet_lrn.json", bundled / "lrn_pair.json", bundled / "lenet5.json",
                                bundled / "resnet18_stem.json", bundled / "lenet5_fused.json", bundled / "yolo_tiny.json",
-                               bundled / "dense_block.json",
+                               bundled / "dense_block.json", bundled / "decoder.json",
                                fs::path(DLA_SOURCE_DIR) / "tests/data/networks/fused_pool_reuse.json",
                                fs::path(DLA_SOURCE_DIR) / "tests/data/networks/fp16_export.json"}) {
     const std::string name = path.stem().string();
