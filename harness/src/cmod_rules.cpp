@@ -3,6 +3,7 @@
 // test shows each (tests/cmod/test_cmod_device.cpp).
 #include <fmt/format.h>
 
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -20,24 +21,33 @@ uint32_t field_of(uint32_t word, const RegDef& reg, std::string_view field) {
   return (word & f->mask()) >> f->lsb;
 }
 
-// The register values a program has written so far, by register (both groups' writes in one: a
-// group is programmed in full right before its D_OP_ENABLE, so at that write the values seen are
-// that group's).
+// The register values a program has written so far, by register and, for a D_ register, by the
+// group its block's S_POINTER.PRODUCER pointed at: a D_OP_ENABLE is written with the producer at
+// the group it enables, so there the values seen are that group's (NVIDIA's firmware programs
+// one group while the other runs, and may enable group 1 before group 0).
 class Shadow {
  public:
-  void write(const RegDef& reg, uint32_t v) { values_[&reg] = v; }
+  void write(const RegDef& reg, uint32_t v) {
+    if (reg.name == "S_POINTER" && reg.field("PRODUCER") != nullptr) producer_[reg.block] = static_cast<int>(field_of(v, reg, "PRODUCER"));
+    values_[{&reg, reg.dual ? producer(reg.block) : 0}] = v;
+  }
   [[nodiscard]] uint32_t value(const char* block, const char* name) const {
     const RegDef* r = RegDb::nvdla().find(fmt::format("{}.{}", block, name));
     if (r == nullptr) throw std::logic_error(fmt::format("cmod rules: no register {}.{}", block, name));
-    const auto it = values_.find(r);
+    const auto it = values_.find({r, r->dual ? producer(r->block) : 0});
     return it != values_.end() ? it->second : r->reset;
+  }
+  [[nodiscard]] int producer(const std::string& block) const {
+    const auto it = producer_.find(block);
+    return it != producer_.end() ? it->second : 0;
   }
   [[nodiscard]] uint32_t field(const char* block, const char* name, std::string_view f) const {
     return field_of(value(block, name), *RegDb::nvdla().find(fmt::format("{}.{}", block, name)), f);
   }
 
  private:
-  std::map<const RegDef*, uint32_t> values_;
+  std::map<std::pair<const RegDef*, int>, uint32_t> values_;
+  std::map<std::string, int> producer_;
 };
 
 // RUBIK contract: the model reads sub-cube j of the input at DAIN + (j x surfaces + s) x
@@ -64,6 +74,8 @@ struct ConvWeights {
   uint32_t banks = 0;       // CDMA D_BANK
   uint64_t fetched = 0;     // entries the CDMA fills: D_WEIGHT_BYTES
   uint64_t consumed = 0;    // entries the CSC steps over: the weights its size registers describe
+  bool weight_reuse = false;
+  bool compressed = false;  // the model's CSC then releases D_WEIGHT_BYTES
 };
 
 ConvWeights conv_weights(const Shadow& s, const golden::HwConfig& cfg) {
@@ -74,7 +86,8 @@ ConvWeights conv_weights(const Shadow& s, const golden::HwConfig& cfg) {
                          (s.field("CSC", "D_WEIGHT_SIZE_EXT_1", "WEIGHT_CHANNEL_EXT") + 1) *
                          (s.field("CSC", "D_WEIGHT_SIZE_EXT_1", "WEIGHT_KERNEL") + 1) * bpe;
   const uint64_t weight_bytes = s.value("CDMA", "D_WEIGHT_BYTES");
-  return {s.value("CDMA", "D_BANK"), (weight_bytes + entry - 1) / entry, (bytes + entry - 1) / entry};
+  return {s.value("CDMA", "D_BANK"), (weight_bytes + entry - 1) / entry, (bytes + entry - 1) / entry,
+          s.field("CDMA", "D_MISC_CFG", "WEIGHT_REUSE") != 0, s.field("CDMA", "D_WEIGHT_FORMAT", "WEIGHT_FORMAT") != 0};
 }
 
 // Two conv layers in a row: the model carries its weight ring over from one to the next, its CDMA
@@ -86,9 +99,9 @@ ConvWeights conv_weights(const Shadow& s, const golden::HwConfig& cfg) {
 // (WaitUntilWeightEntryPlanedIndexEqualEntryFreeIndex), which never happens: the model hangs.
 // NVDLA's RTL CSC counts its weight entries from D_WEIGHT_BYTES as the CDMA does
 // (NV_NVDLA_CSC_wl.v, last_weight_entries); this project starts each layer's weights afresh.
-std::string conv_ring_rule(const std::optional<ConvWeights>& prev, const ConvWeights& now, const Shadow& s) {
+std::string conv_ring_rule(const std::optional<ConvWeights>& prev, const ConvWeights& now) {
   if (!prev || prev->fetched == prev->consumed) return {};
-  if (prev->banks == now.banks && s.field("CDMA", "D_MISC_CFG", "WEIGHT_REUSE") != 0) return {};
+  if (prev->banks == now.banks && now.weight_reuse) return {};
   if (prev->banks != now.banks) {
     return fmt::format(
         "a conv layer on other CBUF banks than the conv layer before it, whose D_WEIGHT_BYTES fills {} entries while "
@@ -109,7 +122,11 @@ std::string cmod_cannot_judge(const Program& program, const golden::HwConfig& cf
   if (cfg.cmod.empty()) return fmt::format("{} has no NVIDIA C model", cfg.name);
   Shadow shadow;
   bool bdma_launched[2] = {false, false};
+  // Convolutions in the order the model's CDMA runs them: its consumer group first, then
+  // alternating, whatever order the groups were enabled in.
   std::optional<ConvWeights> prev_conv;
+  std::array<std::optional<ConvWeights>, 2> armed;
+  int consumer = 0;
   for (const ProgramStep& st : program.steps) {
     if (st.op == StepOp::WaitIntr && st.intr.starts_with("BDMA_")) {
       bdma_launched[st.intr == "BDMA_1" ? 1 : 0] = false;
@@ -137,11 +154,15 @@ std::string cmod_cannot_judge(const Program& program, const golden::HwConfig& cf
                            "(docs/CMOD.md)",
                            cfg.name);
       }
-      const bool compressed = shadow.field("CDMA", "D_WEIGHT_FORMAT", "WEIGHT_FORMAT") != 0;
-      ConvWeights now = conv_weights(shadow, cfg);
-      if (std::string why = conv_ring_rule(prev_conv, now, shadow); !why.empty()) return "it runs " + why;
-      if (compressed) now.consumed = now.fetched;  // the model's CSC releases D_WEIGHT_BYTES when compressed
-      prev_conv = now;
+      armed[static_cast<std::size_t>(shadow.producer("CDMA"))] = conv_weights(shadow, cfg);
+      while (armed[static_cast<std::size_t>(consumer)]) {
+        ConvWeights now = *armed[static_cast<std::size_t>(consumer)];
+        if (std::string why = conv_ring_rule(prev_conv, now); !why.empty()) return "it runs " + why;
+        if (now.compressed) now.consumed = now.fetched;
+        prev_conv = now;
+        armed[static_cast<std::size_t>(consumer)].reset();
+        consumer ^= 1;
+      }
     }
     if (reg.block == "BDMA" && reg.name == "CFG_CMD" && field_of(st.value, reg, "DST_RAM_TYPE") == 0) {
       // nvdlav1 cmod: CV-SRAM writes land one 32-byte atom off up to each 256-byte boundary

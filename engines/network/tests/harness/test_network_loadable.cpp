@@ -18,7 +18,9 @@
 #include "common/nvdla_sw.hpp"
 #include "common/test_paths.hpp"
 #include "engines/network/harness/network.hpp"
+#include "golden/config.hpp"
 #include "golden/layout.hpp"
+#include "harness/cmod_device.hpp"
 #include "harness/dla_descriptors.hpp"
 #include "harness/engine.hpp"
 #include "harness/errors.hpp"
@@ -173,6 +175,20 @@ TEST_CASE("loadable export: a network's RUBIK contract runs back", "[network][lo
   REQUIRE(rt.result.status == Status::Pass);
   CHECK(compare_tensors(rt) == 2);  // the convolution's output and the contracted one
   CHECK(rt.plan.ops.size() == 3);   // conv + SDP, RUBIK
+}
+
+TEST_CASE("C model rules read the register group each enable runs as the firmware programs them", "[network][loadable]") {
+  // The firmware model programs alexnet_lrn's conv2 (group 1) before conv1 (group 0) is enabled:
+  // at conv1's enable the registers last written are conv2's. The weight-ring rule must see each
+  // group's own values (before session 37 it saw conv2's at conv1's enable, missed the rule, and
+  // the C model hung for its quiet limit).
+  const RoundTrip rt = round_trip(network_file("alexnet_lrn"));
+  REQUIRE(rt.result.status == Status::Pass);
+  const Program prog = loadable::plan_program(rt.back, rt.plan);
+  CHECK_THAT(cmod_cannot_judge(prog, golden::nv_small()),
+             Catch::Contains("other CBUF banks") && Catch::Contains("fills 160 entries while its weights take 150"));
+  // The JSON path's program of the same network (one group at a time) gives the same verdict.
+  CHECK_THAT(cmod_cannot_judge(rt.cn.program, golden::nv_small()), Catch::Contains("fills 160 entries while its weights take 150"));
 }
 
 TEST_CASE("loadable export: a changed weight in the loadable changes the run (the round trip can fail)",
