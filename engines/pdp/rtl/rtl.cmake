@@ -22,6 +22,8 @@ set(PDP_SOURCES
     ${DLA_ENGINES_DIR}/pdp/rtl/pdp_lane.sv
     ${DLA_ENGINES_DIR}/pdp/rtl/pdp_lane_fp.sv
     ${DLA_ENGINES_DIR}/pdp/rtl/pdp_rdma.sv
+    ${DLA_ENGINES_DIR}/pdp/rtl/pdp_pool.sv
+    ${DLA_ENGINES_DIR}/pdp/rtl/pdp_wdma.sv
     ${DLA_ENGINES_DIR}/pdp/rtl/pdp_core.sv)
 list(REMOVE_DUPLICATES PDP_SOURCES)  # the float package first, once
 # Synthesis of pdp_core with a 4-column line buffer (engines/pdp/rtl/pdp_core_synth.sv: the full one is
