@@ -20,6 +20,9 @@ function(dla_verilate)
     return()  # a tree of the lint and synthesis checks only (scripts/test.sh)
   endif()
   cmake_parse_arguments(A "" "TARGET;PREFIX;TOP" "SOURCES;PARAMS" ${ARGN})
+  # A register package reaches a list through several engines' lists (lut_cfg_decode reads SDP's
+  # and CDP's): each file once, at its first place.
+  list(REMOVE_DUPLICATES A_SOURCES)
   set(params)
   if(DLA_COVERAGE)
     list(APPEND params --coverage-line --coverage-toggle --coverage-user)

@@ -3,7 +3,7 @@
 //     (s_*), D_ registers (offset >= DFirst, D_OP_ENABLE first) exist once per group;
 //   * D_ registers reset to DReset and store only their writable bits (DWritable; a read-only
 //     register has none, so CSB writes to it change nothing) — both from the generated
-//     nvdla_regs_pkg (<BLOCK>_D_RESET, <BLOCK>_D_WRITABLE);
+//     block's <blk>_regs_pkg (<BLOCK>_D_RESET, <BLOCK>_D_WRITABLE);
 //   * CSB writes to D_ registers go to the group S_POINTER.PRODUCER selects and are dropped while
 //     that group's OP_EN is set;
 //   * the datapath sees the CONSUMER group; done_i clears its OP_EN and toggles CONSUMER;

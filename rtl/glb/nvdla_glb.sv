@@ -34,9 +34,9 @@ module nvdla_glb #(
   // level interrupt
   output logic        intr_o
 );
-  localparam logic [31:0] StatusBits = nvdla_regs_pkg::GLB_S_INTR_STATUS_WRITABLE_MASK;
-  localparam logic [31:0] SetBits    = nvdla_regs_pkg::GLB_S_INTR_SET_WRITABLE_MASK;
-  localparam logic [31:0] MaskBits   = nvdla_regs_pkg::GLB_S_INTR_MASK_WRITABLE_MASK;
+  localparam logic [31:0] StatusBits = glb_regs_pkg::GLB_S_INTR_STATUS_WRITABLE_MASK;
+  localparam logic [31:0] SetBits    = glb_regs_pkg::GLB_S_INTR_SET_WRITABLE_MASK;
+  localparam logic [31:0] MaskBits   = glb_regs_pkg::GLB_S_INTR_MASK_WRITABLE_MASK;
 
   // ---------------------------------------------------------------- CSB decode
   logic        hit, we, re;
@@ -46,9 +46,9 @@ module nvdla_glb #(
   assign offset    = csb_req_addr_i[11:0];
   assign we        = hit && csb_req_write_i;
   assign re        = hit && !csb_req_write_i;
-  assign mask_we   = we && offset == nvdla_regs_pkg::GLB_S_INTR_MASK_OFFSET;
-  assign set_we    = we && offset == nvdla_regs_pkg::GLB_S_INTR_SET_OFFSET;
-  assign status_we = we && offset == nvdla_regs_pkg::GLB_S_INTR_STATUS_OFFSET;
+  assign mask_we   = we && offset == glb_regs_pkg::GLB_S_INTR_MASK_OFFSET;
+  assign set_we    = we && offset == glb_regs_pkg::GLB_S_INTR_SET_OFFSET;
+  assign status_we = we && offset == glb_regs_pkg::GLB_S_INTR_STATUS_OFFSET;
 
   assign csb_req_ready_o = 1'b1;
 
@@ -56,22 +56,22 @@ module nvdla_glb #(
   logic [31:0] done;
   always_comb begin
     done = '0;
-    done[nvdla_regs_pkg::GLB_S_INTR_STATUS_SDP_DONE_STATUS0_LSB]      = sdp_done_i[0];
-    done[nvdla_regs_pkg::GLB_S_INTR_STATUS_SDP_DONE_STATUS1_LSB]      = sdp_done_i[1];
-    done[nvdla_regs_pkg::GLB_S_INTR_STATUS_CDP_DONE_STATUS0_LSB]      = cdp_done_i[0];
-    done[nvdla_regs_pkg::GLB_S_INTR_STATUS_CDP_DONE_STATUS1_LSB]      = cdp_done_i[1];
-    done[nvdla_regs_pkg::GLB_S_INTR_STATUS_PDP_DONE_STATUS0_LSB]      = pdp_done_i[0];
-    done[nvdla_regs_pkg::GLB_S_INTR_STATUS_PDP_DONE_STATUS1_LSB]      = pdp_done_i[1];
-    done[nvdla_regs_pkg::GLB_S_INTR_STATUS_BDMA_DONE_STATUS0_LSB]     = bdma_done_i[0];
-    done[nvdla_regs_pkg::GLB_S_INTR_STATUS_BDMA_DONE_STATUS1_LSB]     = bdma_done_i[1];
-    done[nvdla_regs_pkg::GLB_S_INTR_STATUS_RUBIK_DONE_STATUS0_LSB]    = rubik_done_i[0];
-    done[nvdla_regs_pkg::GLB_S_INTR_STATUS_RUBIK_DONE_STATUS1_LSB]    = rubik_done_i[1];
-    done[nvdla_regs_pkg::GLB_S_INTR_STATUS_CDMA_DAT_DONE_STATUS0_LSB] = cdma_dat_done_i[0];
-    done[nvdla_regs_pkg::GLB_S_INTR_STATUS_CDMA_DAT_DONE_STATUS1_LSB] = cdma_dat_done_i[1];
-    done[nvdla_regs_pkg::GLB_S_INTR_STATUS_CDMA_WT_DONE_STATUS0_LSB]  = cdma_wt_done_i[0];
-    done[nvdla_regs_pkg::GLB_S_INTR_STATUS_CDMA_WT_DONE_STATUS1_LSB]  = cdma_wt_done_i[1];
-    done[nvdla_regs_pkg::GLB_S_INTR_STATUS_CACC_DONE_STATUS0_LSB]     = cacc_done_i[0];
-    done[nvdla_regs_pkg::GLB_S_INTR_STATUS_CACC_DONE_STATUS1_LSB]     = cacc_done_i[1];
+    done[glb_regs_pkg::GLB_S_INTR_STATUS_SDP_DONE_STATUS0_LSB]      = sdp_done_i[0];
+    done[glb_regs_pkg::GLB_S_INTR_STATUS_SDP_DONE_STATUS1_LSB]      = sdp_done_i[1];
+    done[glb_regs_pkg::GLB_S_INTR_STATUS_CDP_DONE_STATUS0_LSB]      = cdp_done_i[0];
+    done[glb_regs_pkg::GLB_S_INTR_STATUS_CDP_DONE_STATUS1_LSB]      = cdp_done_i[1];
+    done[glb_regs_pkg::GLB_S_INTR_STATUS_PDP_DONE_STATUS0_LSB]      = pdp_done_i[0];
+    done[glb_regs_pkg::GLB_S_INTR_STATUS_PDP_DONE_STATUS1_LSB]      = pdp_done_i[1];
+    done[glb_regs_pkg::GLB_S_INTR_STATUS_BDMA_DONE_STATUS0_LSB]     = bdma_done_i[0];
+    done[glb_regs_pkg::GLB_S_INTR_STATUS_BDMA_DONE_STATUS1_LSB]     = bdma_done_i[1];
+    done[glb_regs_pkg::GLB_S_INTR_STATUS_RUBIK_DONE_STATUS0_LSB]    = rubik_done_i[0];
+    done[glb_regs_pkg::GLB_S_INTR_STATUS_RUBIK_DONE_STATUS1_LSB]    = rubik_done_i[1];
+    done[glb_regs_pkg::GLB_S_INTR_STATUS_CDMA_DAT_DONE_STATUS0_LSB] = cdma_dat_done_i[0];
+    done[glb_regs_pkg::GLB_S_INTR_STATUS_CDMA_DAT_DONE_STATUS1_LSB] = cdma_dat_done_i[1];
+    done[glb_regs_pkg::GLB_S_INTR_STATUS_CDMA_WT_DONE_STATUS0_LSB]  = cdma_wt_done_i[0];
+    done[glb_regs_pkg::GLB_S_INTR_STATUS_CDMA_WT_DONE_STATUS1_LSB]  = cdma_wt_done_i[1];
+    done[glb_regs_pkg::GLB_S_INTR_STATUS_CACC_DONE_STATUS0_LSB]     = cacc_done_i[0];
+    done[glb_regs_pkg::GLB_S_INTR_STATUS_CACC_DONE_STATUS1_LSB]     = cacc_done_i[1];
   end
 
   // ---------------------------------------------------------------- registers
@@ -83,8 +83,8 @@ module nvdla_glb #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      status_q <= nvdla_regs_pkg::GLB_S_INTR_STATUS_RESET;
-      mask_q   <= nvdla_regs_pkg::GLB_S_INTR_MASK_RESET;
+      status_q <= glb_regs_pkg::GLB_S_INTR_STATUS_RESET;
+      mask_q   <= glb_regs_pkg::GLB_S_INTR_MASK_RESET;
     end else begin
       status_q <= status_d;
       mask_q   <= mask_d;
@@ -100,9 +100,9 @@ module nvdla_glb #(
     rdata_d = '0;
     if (re) begin
       unique case (offset)
-        nvdla_regs_pkg::GLB_S_NVDLA_HW_VERSION_OFFSET: rdata_d = nvdla_regs_pkg::GLB_S_NVDLA_HW_VERSION_RESET;
-        nvdla_regs_pkg::GLB_S_INTR_MASK_OFFSET:        rdata_d = mask_q;
-        nvdla_regs_pkg::GLB_S_INTR_STATUS_OFFSET:      rdata_d = status_q;
+        glb_regs_pkg::GLB_S_NVDLA_HW_VERSION_OFFSET: rdata_d = glb_regs_pkg::GLB_S_NVDLA_HW_VERSION_RESET;
+        glb_regs_pkg::GLB_S_INTR_MASK_OFFSET:        rdata_d = mask_q;
+        glb_regs_pkg::GLB_S_INTR_STATUS_OFFSET:      rdata_d = status_q;
         default:                                       rdata_d = '0;  // S_INTR_SET is write-only
       endcase
     end

@@ -3,8 +3,10 @@
 //   golden/include/golden/nvdla_regs.hpp        offsets, reset values, masks, field positions
 //   golden/include/golden/nvdla_reg_structs.hpp per grouped block, the fields of the D group and
 //                                               of the single registers as C++ structs (D, S)
-//   rtl/common/nvdla_regs_pkg.sv                the same constants, and per grouped block the
-//                                               packed structs <blk>_reg2hw_d_t, <blk>_hw2reg_t,
+//   <dir>/<blk>_regs_pkg.sv                     per block the RTL decodes, in that RTL's folder
+//                                               (engines/<engine>/rtl/, rtl/glb/): the same
+//                                               constants, and per grouped block the packed
+//                                               structs <blk>_reg2hw_d_t, <blk>_hw2reg_t,
 //                                               <blk>_reg2hw_s_t (with <blk>_s_decode)
 //   engines/<engine>/rtl/<blk>_reg_top.sv       per grouped block, the register block: a wrapper
 //                                               of dla_group_regs with reg2hw / hw2reg ports;
@@ -16,7 +18,8 @@
 //   reggen --json ... --root OUT_DIR --check SOURCE_DIR
 //
 // The files are written under --root at the paths above. With --check they are then compared with
-// the committed files under SOURCE_DIR (and no other *_reg_top.sv may sit in SOURCE_DIR/engines/*/rtl);
+// the committed files under SOURCE_DIR (and no other *_reg_top.sv or *_regs_pkg.sv may sit in
+// SOURCE_DIR/engines/*/rtl, rtl/glb or rtl/common);
 // any difference exits 1 naming the file and the first differing line.
 //
 // Struct members: one per field, named <reg>_<field> in lower case without the register's group
@@ -327,7 +330,7 @@ void emit_sv_s_decode(std::ostringstream& o, const Block& b, const std::vector<S
   o << "    " << lb << "_s_decode = s;  // (Yosys 0.55 takes no return statement)\n  endfunction\n";
 }
 
-// The per-block struct part of nvdla_regs_pkg (inside the package).
+// The struct part of a grouped block's <blk>_regs_pkg (inside the package).
 void emit_sv_structs(std::ostringstream& o, const Block& b) {
   const std::string lb = lower(b.name);
   const auto d = struct_fields(b, true, true);
@@ -351,7 +354,7 @@ std::string msb_lsb(const Field& f) {
   return "[" + std::to_string(msb) + (f.width > 1 ? ":" + std::to_string(f.lsb) : "") + "]";
 }
 
-// The struct part of nvdla_regs_pkg for a single-register block (b as implemented).
+// The struct part of a single-register block's <blk>_regs_pkg (b as implemented).
 void emit_sv_single_structs(std::ostringstream& o, const Block& b) {
   const std::string lb = lower(b.name);
   const auto stored = single_fields(b, SingleKind::kStored);
@@ -392,12 +395,12 @@ void emit_reg_top_head(std::ostringstream& o, const Block& b, const std::string&
 // block's words, triggers from its write strobes, read-only words from hw2reg.
 std::string emit_single_reg_top(const Block& b) {
   const std::string lb = lower(b.name);
-  const std::string pkg = "nvdla_regs_pkg::";
+  const std::string pkg = lb + "_regs_pkg::";
   std::ostringstream o;
   emit_reg_top_head(o, b,
                     b.name + "'s register block (single registers only): dla_single_regs with " + b.name +
                         "'s words (reset values\n"
-                        "// and stored bits from nvdla_regs_pkg); the stored fields leave as reg2hw_o, the trigger registers'\n"
+                        "// and stored bits from " + lb + "_regs_pkg); the stored fields leave as reg2hw_o, the trigger registers'\n"
                         "// fields as trigger_o (this cycle's CSB write, whether or not the engine takes it yet: the engine\n"
                         "// drives req_ready_i), and reads of the read-only fields return hw2reg_i.",
                     true);
@@ -469,12 +472,12 @@ std::string emit_reg_top(const Block& b) {
   const auto d = struct_fields(b, true, true);
   const auto hw = struct_fields(b, true, false);
   const auto hww = hw_words(hw);
-  const std::string pkg = "nvdla_regs_pkg::";
+  const std::string pkg = lb + "_regs_pkg::";
   std::ostringstream o;
   emit_reg_top_head(o, b,
                     b.name + "'s register block: dla_group_regs with " + b.name +
                         "'s D group (offsets, reset values and writable\n"
-                        "// masks from nvdla_regs_pkg); the consumer group's software-written fields leave as reg2hw_o,\n"
+                        "// masks from " + lb + "_regs_pkg); the consumer group's software-written fields leave as reg2hw_o,\n"
                         "// " +
                         (hw.empty() ? "the block has no hardware-written fields."
                                     : "hw2reg_i's fields are written into the consumer group where their _de is set.") +
@@ -623,7 +626,7 @@ std::string emit_structs_hpp(const std::vector<Block>& blocks) {
     << "//\n"
     << "// Per grouped block, the fields of the D group (struct D, word 0 = D_OP_ENABLE) and of the\n"
     << "// single registers (struct S, word i = offset 4i) that software writes, decoded from the register\n"
-    << "// words: the C++ side of rtl/common/nvdla_regs_pkg.sv's <blk>_reg2hw_d_t / <blk>_reg2hw_s_t, with\n"
+    << "// words: the C++ side of the RTL packages' <blk>_reg2hw_d_t / <blk>_reg2hw_s_t (<blk>_regs_pkg), with\n"
     << "// the same member names.\n"
     << "//\n"
     << "//   const auto d = regs::cdma::D::decode(words);   // words: the D group, D_OP_ENABLE first\n"
@@ -721,7 +724,10 @@ std::string emit_hpp(const std::vector<Block>& blocks) {
   return o.str();
 }
 
-std::string emit_sv(const std::vector<Block>& blocks) {
+// One block's package, <blk>_regs_pkg: its constants and, for a block with a register block, the
+// structs its <blk>_reg_top and engine use. One package per block, in the folder of the RTL that
+// decodes it (block_rtl_dir), so an engine compiles only its own blocks' packages.
+std::string emit_sv_pkg(const Block& b) {
   std::ostringstream o;
   std::set<std::string> names;
   auto param = [&](const std::string& name, const std::string& type, const std::string& value,
@@ -735,77 +741,75 @@ std::string emit_sv(const std::vector<Block>& blocks) {
     std::snprintf(buf, sizeof buf, "32'h%08x", v);
     return std::string(buf);
   };
+  const std::string pkg = lower(b.name) + "_regs_pkg";
   o << "// " << kBanner << "\n"
     << "//\n"
-    << "// NVDLA register map (master RDL) for the RTL register decoders: block-relative byte offsets,\n"
-    << "// reset values and field lsb/width. Refer to names as nvdla_regs_pkg::SDP_D_DP_BS_CFG_OFFSET,\n"
-    << "// nvdla_regs_pkg::SDP_D_DP_BS_CFG_BS_BYPASS_LSB / _WIDTH (Yosys does not accept import pkg::*).\n"
+    << "// NVDLA's " << b.name << " registers (master RDL) for the RTL: block-relative byte offsets, reset values\n"
+    << "// and field lsb/width. Refer to names as " << pkg << "::" << b.name << "_<REG>_OFFSET,\n"
+    << "// " << pkg << "::" << b.name << "_<REG>_<FIELD>_LSB / _WIDTH (Yosys does not accept import pkg::*).\n"
     << "/* verilator lint_off UNUSEDPARAM */\n"
-    << "package nvdla_regs_pkg;\n";
-  for (const auto& b : blocks) {
-    o << "\n  // ---- " << b.name << "\n";
-    param(b.name + "_BASE_SMALL", "logic [31:0]", sv_hex(b.base_small));
-    if (b.has_full) param(b.name + "_BASE_FULL", "logic [31:0]", sv_hex(b.base_full));
-    if (b.grouped) param(b.name + "_DUAL_GROUP_START", "logic [11:0]", "12'h" + hex(b.dual_start, 3).substr(2));
-    for (const auto& r : b.regs) {
-      const std::string p = b.name + "_" + r.name;
-      param(p + "_OFFSET", "logic [11:0]", "12'h" + hex(r.offset, 3).substr(2), r.dual ? "dual (per group)" : "single");
-      param(p + "_RESET", "logic [31:0]", sv_hex(r.reset));
-      param(p + "_WRITABLE_MASK", "logic [31:0]", sv_hex(writable_mask(r)));
-      for (const auto& f : r.fields) {
-        param(p + "_" + f.name + "_LSB", "int", std::to_string(f.lsb));
-        param(p + "_" + f.name + "_WIDTH", "int", std::to_string(f.width), f.access);
-      }
-    }
-    if (single_reg_block(b)) {
-      // The words as dla_single_regs stores them (word i = offset 4i): reset values and stored bits
-      // (the trigger registers and read-only fields store none; kept widths applied).
-      const Block impl = as_implemented(b);
-      const uint32_t words = s_words(impl);
-      std::vector<uint32_t> reset(words, 0), stored(words, 0);
-      for (const auto& r : impl.regs) {
-        reset[r.offset / 4] = r.reset;
-        if (!is_trigger(impl, r)) stored[r.offset / 4] = writable_mask(r);
-      }
-      std::string rv = "{", sv = "{";
-      for (uint32_t i = words; i-- > 0;) {
-        rv += sv_hex(reset[i]) + (i == 0 ? "}" : ", ");
-        sv += sv_hex(stored[i]) + (i == 0 ? "}" : ", ");
-      }
-      param(b.name + "_S_WORDS", "int", std::to_string(words));
-      param(b.name + "_S_RESET", "logic [" + std::to_string(32 * words) + "-1:0]", rv);
-      param(b.name + "_S_WRITABLE", "logic [" + std::to_string(32 * words) + "-1:0]", sv);
-    }
-    if (b.grouped) {
-      // The D_ region as word vectors for dla_group_regs: reset values and writable bits per word
-      // (0 for offsets without a register), word 0 = D_OP_ENABLE.
-      uint32_t last = b.dual_start;
-      for (const auto& r : b.regs) last = std::max(last, r.offset);
-      const uint32_t words = (last - b.dual_start) / 4 + 1;
-      std::vector<uint32_t> reset(words, 0), writable(words, 0);
-      for (const auto& r : b.regs) {
-        if (r.offset < b.dual_start) continue;
-        reset[(r.offset - b.dual_start) / 4] = r.reset;
-        writable[(r.offset - b.dual_start) / 4] = writable_mask(r);
-      }
-      auto vec = [&](const std::vector<uint32_t>& v) {
-        std::string t = "{";
-        for (uint32_t i = words; i-- > 0;) t += sv_hex(v[i]) + (i == 0 ? "}" : ", ");
-        return t;
-      };
-      param(b.name + "_D_WORDS", "int", std::to_string(words));
-      // Flat vectors (word i at [32*i +: 32]): Yosys rejects multi-dimensional packed localparams.
-      param(b.name + "_D_RESET", "logic [" + std::to_string(32 * words) + "-1:0]", vec(reset));
-      param(b.name + "_D_WRITABLE", "logic [" + std::to_string(32 * words) + "-1:0]", vec(writable));
+    << "package " << pkg << ";\n\n";
+  param(b.name + "_BASE_SMALL", "logic [31:0]", sv_hex(b.base_small));
+  if (b.has_full) param(b.name + "_BASE_FULL", "logic [31:0]", sv_hex(b.base_full));
+  if (b.grouped) param(b.name + "_DUAL_GROUP_START", "logic [11:0]", "12'h" + hex(b.dual_start, 3).substr(2));
+  for (const auto& r : b.regs) {
+    const std::string p = b.name + "_" + r.name;
+    param(p + "_OFFSET", "logic [11:0]", "12'h" + hex(r.offset, 3).substr(2), r.dual ? "dual (per group)" : "single");
+    param(p + "_RESET", "logic [31:0]", sv_hex(r.reset));
+    param(p + "_WRITABLE_MASK", "logic [31:0]", sv_hex(writable_mask(r)));
+    for (const auto& f : r.fields) {
+      param(p + "_" + f.name + "_LSB", "int", std::to_string(f.lsb));
+      param(p + "_" + f.name + "_WIDTH", "int", std::to_string(f.width), f.access);
     }
   }
-  o << "\n  // ---------------------------------------------------------------- register structs\n"
-    << "  /* verilator lint_off UNUSEDSIGNAL */\n";
-  for (const auto& b : blocks) {
+  if (single_reg_block(b)) {
+    // The words as dla_single_regs stores them (word i = offset 4i): reset values and stored bits
+    // (the trigger registers and read-only fields store none; kept widths applied).
+    const Block impl = as_implemented(b);
+    const uint32_t words = s_words(impl);
+    std::vector<uint32_t> reset(words, 0), stored(words, 0);
+    for (const auto& r : impl.regs) {
+      reset[r.offset / 4] = r.reset;
+      if (!is_trigger(impl, r)) stored[r.offset / 4] = writable_mask(r);
+    }
+    std::string rv = "{", sv = "{";
+    for (uint32_t i = words; i-- > 0;) {
+      rv += sv_hex(reset[i]) + (i == 0 ? "}" : ", ");
+      sv += sv_hex(stored[i]) + (i == 0 ? "}" : ", ");
+    }
+    param(b.name + "_S_WORDS", "int", std::to_string(words));
+    param(b.name + "_S_RESET", "logic [" + std::to_string(32 * words) + "-1:0]", rv);
+    param(b.name + "_S_WRITABLE", "logic [" + std::to_string(32 * words) + "-1:0]", sv);
+  }
+  if (b.grouped) {
+    // The D_ region as word vectors for dla_group_regs: reset values and writable bits per word
+    // (0 for offsets without a register), word 0 = D_OP_ENABLE.
+    uint32_t last = b.dual_start;
+    for (const auto& r : b.regs) last = std::max(last, r.offset);
+    const uint32_t words = (last - b.dual_start) / 4 + 1;
+    std::vector<uint32_t> reset(words, 0), writable(words, 0);
+    for (const auto& r : b.regs) {
+      if (r.offset < b.dual_start) continue;
+      reset[(r.offset - b.dual_start) / 4] = r.reset;
+      writable[(r.offset - b.dual_start) / 4] = writable_mask(r);
+    }
+    auto vec = [&](const std::vector<uint32_t>& v) {
+      std::string t = "{";
+      for (uint32_t i = words; i-- > 0;) t += sv_hex(v[i]) + (i == 0 ? "}" : ", ");
+      return t;
+    };
+    param(b.name + "_D_WORDS", "int", std::to_string(words));
+    // Flat vectors (word i at [32*i +: 32]): Yosys rejects multi-dimensional packed localparams.
+    param(b.name + "_D_RESET", "logic [" + std::to_string(32 * words) + "-1:0]", vec(reset));
+    param(b.name + "_D_WRITABLE", "logic [" + std::to_string(32 * words) + "-1:0]", vec(writable));
+  }
+  if (b.grouped || single_reg_block(b)) {
+    o << "\n  // ---------------------------------------------------------------- register structs\n"
+      << "  /* verilator lint_off UNUSEDSIGNAL */\n";
     if (b.grouped) emit_sv_structs(o, b);
     if (single_reg_block(b)) emit_sv_single_structs(o, as_implemented(b));
+    o << "  /* verilator lint_on UNUSEDSIGNAL */\n";
   }
-  o << "  /* verilator lint_on UNUSEDSIGNAL */\n";
   o << "\nendpackage\n/* verilator lint_on UNUSEDPARAM */\n";
   return o.str();
 }
@@ -839,24 +843,37 @@ std::string diff(const std::string& committed_path, const std::string& generated
   }
 }
 
-// The engine folder each block's register block belongs to (engines/<engine>/rtl/).
+// The folder of the RTL that decodes a block's registers: its engine's engines/<engine>/rtl/, GLB's
+// rtl/glb/; empty for a block no RTL decodes (CFGROM, CVIF, GEC, MCIF: golden's headers only).
+std::string block_rtl_dir(const std::string& block) {
+  static const std::map<std::string, std::string> kDir = {
+      {"bdma", "engines/bdma/rtl"},     {"cacc", "engines/conv/rtl"},   {"cdma", "engines/conv/rtl"},
+      {"cmac_a", "engines/conv/rtl"},   {"cmac_b", "engines/conv/rtl"}, {"csc", "engines/conv/rtl"},
+      {"cdp", "engines/cdp/rtl"},       {"cdp_rdma", "engines/cdp/rtl"}, {"pdp", "engines/pdp/rtl"},
+      {"pdp_rdma", "engines/pdp/rtl"},  {"rbk", "engines/rubik/rtl"},  {"sdp", "engines/sdp/rtl"},
+      {"sdp_rdma", "engines/sdp/rtl"},  {"glb", "rtl/glb"},
+      {"cfgrom", ""},                   {"cvif", ""},                  {"gec", ""},
+      {"mcif", ""}};
+  const auto it = kDir.find(block);
+  if (it == kDir.end()) throw std::runtime_error("block " + block + " is not in reggen's block -> RTL folder table (block_rtl_dir)");
+  return it->second;
+}
+
+// A register block (<blk>_reg_top) lives in its engine's folder.
 std::string reg_top_path(const std::string& block) {
-  static const std::map<std::string, std::string> kEngine = {
-      {"bdma", "bdma"},     {"cacc", "conv"}, {"cdma", "conv"},     {"cmac_a", "conv"}, {"cmac_b", "conv"},
-      {"csc", "conv"},      {"cdp", "cdp"},   {"cdp_rdma", "cdp"},  {"pdp", "pdp"},     {"pdp_rdma", "pdp"},
-      {"rbk", "rubik"},     {"sdp", "sdp"},   {"sdp_rdma", "sdp"}};
-  const auto it = kEngine.find(block);
-  if (it == kEngine.end()) throw std::runtime_error("block " + block + " has no engine folder (reg_top_path)");
-  return "engines/" + it->second + "/rtl/" + block + "_reg_top.sv";
+  const std::string dir = block_rtl_dir(block);
+  if (!dir.starts_with("engines/")) throw std::runtime_error("block " + block + " has a register block but no engine folder");
+  return dir + "/" + block + "_reg_top.sv";
 }
 
 // Every generated file: path relative to the source root, text.
 std::vector<std::pair<std::string, std::string>> generate(const std::vector<Block>& blocks) {
   std::vector<std::pair<std::string, std::string>> files = {
       {"golden/include/golden/nvdla_regs.hpp", emit_hpp(blocks)},
-      {"golden/include/golden/nvdla_reg_structs.hpp", emit_structs_hpp(blocks)},
-      {"rtl/common/nvdla_regs_pkg.sv", emit_sv(blocks)}};
+      {"golden/include/golden/nvdla_reg_structs.hpp", emit_structs_hpp(blocks)}};
   for (const auto& b : blocks) {
+    const std::string dir = block_rtl_dir(lower(b.name));
+    if (!dir.empty()) files.emplace_back(dir + "/" + lower(b.name) + "_regs_pkg.sv", emit_sv_pkg(b));
     if (b.grouped) files.emplace_back(reg_top_path(lower(b.name)), emit_reg_top(b));
     if (single_reg_block(b)) {
       files.emplace_back(reg_top_path(lower(b.name)), emit_single_reg_top(as_implemented(b)));
@@ -902,14 +919,18 @@ int main(int argc, char** argv) {
         bad = 1;
       }
     }
+    // A generated-looking file that reggen no longer writes is stale (a renamed or removed block).
+    std::vector<std::string> dirs = {"rtl/common", "rtl/glb"};
     for (const auto& engine : std::filesystem::directory_iterator(std::filesystem::path(check) / "engines")) {
-      const auto dir = engine.path() / "rtl";
+      dirs.push_back("engines/" + engine.path().filename().string() + "/rtl");
+    }
+    for (const auto& rel_dir : dirs) {
+      const auto dir = std::filesystem::path(check) / rel_dir;
       if (!std::filesystem::is_directory(dir)) continue;
       for (const auto& e : std::filesystem::directory_iterator(dir)) {
         const std::string name = e.path().filename().string();
-        if (!name.ends_with("_reg_top.sv")) continue;
-        const std::string rel = "engines/" + engine.path().filename().string() + "/rtl/" + name;
-        if (expected.count(rel) == 0) {
+        if (!name.ends_with("_reg_top.sv") && !name.ends_with("_regs_pkg.sv")) continue;
+        if (expected.count(rel_dir + "/" + name) == 0) {
           std::cerr << "reggen: " << e.path().string() << " is not generated (stale?)\n";
           bad = 1;
         }

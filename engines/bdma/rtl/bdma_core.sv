@@ -77,9 +77,9 @@ module bdma_core #(
   // The generated register block bdma_reg_top (tools/reggen): the staging registers and
   // CFG_STATUS as reg2hw fields, CFG_OP / CFG_LAUNCH0/1 as trigger pulses (they store nothing and
   // read 0), STATUS and the stall counters through hw2reg.
-  nvdla_regs_pkg::bdma_reg2hw_s_t cfg;
-  nvdla_regs_pkg::bdma_trigger_t  trig;
-  nvdla_regs_pkg::bdma_hw2reg_t   hw2reg;
+  bdma_regs_pkg::bdma_reg2hw_s_t cfg;
+  bdma_regs_pkg::bdma_trigger_t  trig;
+  bdma_regs_pkg::bdma_hw2reg_t   hw2reg;
   logic [1:0]        busy_q;
   logic [LevelW-1:0] cmd_level;
   logic [LevelW-1:0] gather_q;

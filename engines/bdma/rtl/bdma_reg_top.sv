@@ -2,7 +2,7 @@
 // Regenerate with: cmake --build BUILD --target regen
 //
 // BDMA's register block (single registers only): dla_single_regs with BDMA's words (reset values
-// and stored bits from nvdla_regs_pkg); the stored fields leave as reg2hw_o, the trigger registers'
+// and stored bits from bdma_regs_pkg); the stored fields leave as reg2hw_o, the trigger registers'
 // fields as trigger_o (this cycle's CSB write, whether or not the engine takes it yet: the engine
 // drives req_ready_i), and reads of the read-only fields return hw2reg_i.
 module bdma_reg_top #(
@@ -19,11 +19,11 @@ module bdma_reg_top #(
   output logic        hit_o,
   output logic [31:0] rdata_o,
   // engine
-  output nvdla_regs_pkg::bdma_reg2hw_s_t reg2hw_o,
-  output nvdla_regs_pkg::bdma_trigger_t trigger_o,
-  input  nvdla_regs_pkg::bdma_hw2reg_t hw2reg_i
+  output bdma_regs_pkg::bdma_reg2hw_s_t reg2hw_o,
+  output bdma_regs_pkg::bdma_trigger_t trigger_o,
+  input  bdma_regs_pkg::bdma_hw2reg_t hw2reg_i
 );
-  localparam int unsigned Words = nvdla_regs_pkg::BDMA_S_WORDS;
+  localparam int unsigned Words = bdma_regs_pkg::BDMA_S_WORDS;
 
   logic [Words-1:0][31:0] q, hw;
   logic [Words-1:0]       we;
@@ -32,8 +32,8 @@ module bdma_reg_top #(
   dla_single_regs #(
     .Base    (Base),
     .Words   (Words),
-    .Reset   (nvdla_regs_pkg::BDMA_S_RESET),
-    .Writable(nvdla_regs_pkg::BDMA_S_WRITABLE)
+    .Reset   (bdma_regs_pkg::BDMA_S_RESET),
+    .Writable(bdma_regs_pkg::BDMA_S_WRITABLE)
   ) u_regs (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
@@ -50,7 +50,7 @@ module bdma_reg_top #(
     .hw_i       (hw)
   );
 
-  assign reg2hw_o = nvdla_regs_pkg::bdma_s_decode(q);
+  assign reg2hw_o = bdma_regs_pkg::bdma_s_decode(q);
 
   always_comb begin
     trigger_o.cfg_op                       = we[12] && wdata[0];

@@ -18,7 +18,7 @@ endforeach()
 # cells, ~13 s of CPU, 2026-11-24). Its BDMA_SYNTH_SMALL configuration (4 slots, 4 reads in
 # flight, 9.4k cells, ~6 s) is for runs by hand (docs/SYNTHESIS.md), not registered.
 set(BDMA_SOURCES
-    ${CMAKE_CURRENT_SOURCE_DIR}/common/nvdla_regs_pkg.sv
+    ${DLA_ENGINES_DIR}/bdma/rtl/bdma_regs_pkg.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_single_regs.sv
     ${DLA_ENGINES_DIR}/bdma/rtl/bdma_reg_top.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_perf_cnt.sv
@@ -28,7 +28,7 @@ set(BDMA_SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/dma/dla_dma_wr.sv
     ${DLA_ENGINES_DIR}/bdma/rtl/bdma_core.sv)
 set(BDMA_TOP_SOURCES ${BDMA_SOURCES}
-    ${CMAKE_CURRENT_SOURCE_DIR}/glb/nvdla_glb.sv ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_csb_merge.sv
+    ${CMAKE_CURRENT_SOURCE_DIR}/glb/glb_regs_pkg.sv ${CMAKE_CURRENT_SOURCE_DIR}/glb/nvdla_glb.sv ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_csb_merge.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/top/nvdla_engine_top.sv)
 dla_verilate(TARGET dla_rtl PREFIX Vbdma_nv_full TOP nvdla_engine_top SOURCES ${BDMA_TOP_SOURCES}
              PARAMS ${BDMA_PARAMS_nv_full} ${GLB_PARAMS_nv_full})

@@ -77,11 +77,11 @@ module cdp_core #(
   // ---------------------------------------------------------------- registers
   // Generated register blocks (tools/reggen): the consumer groups' fields as structs.
   /* verilator lint_off UNUSEDSIGNAL */
-  nvdla_regs_pkg::cdp_reg2hw_d_t      cdp;
-  nvdla_regs_pkg::cdp_rdma_reg2hw_d_t rdma;
+  cdp_regs_pkg::cdp_reg2hw_d_t      cdp;
+  cdp_rdma_regs_pkg::cdp_rdma_reg2hw_d_t rdma;
   /* verilator lint_on UNUSEDSIGNAL */
-  nvdla_regs_pkg::cdp_hw2reg_t        cdp_hw2reg;
-  nvdla_regs_pkg::cdp_rdma_hw2reg_t   rdma_hw2reg;
+  cdp_regs_pkg::cdp_hw2reg_t        cdp_hw2reg;
+  cdp_rdma_regs_pkg::cdp_rdma_hw2reg_t   rdma_hw2reg;
   logic cdp_armed, rdma_armed, cdp_consumer, rdma_consumer, layer_done;
   logic [31:0] cdp_rdata, rdma_rdata, cdp_s_rdata;
   logic        cdp_s_we, cdp_s_re, rdma_s_we, rdma_s_re, cdp_hit, rdma_hit;
@@ -142,21 +142,21 @@ module cdp_core #(
   // CDP S_ registers: S_LUT_ACCESS_CFG/DATA go to the LUT engine, S_LUT_CFG..LO_SLOPE_SHIFT
   // (14 words from 0x10) are the engine's configuration, stored with their writable bits.
   localparam logic [14*32-1:0] LutMasks = {
-    nvdla_regs_pkg::CDP_S_LUT_LO_SLOPE_SHIFT_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LO_SLOPE_SCALE_WRITABLE_MASK,
-    nvdla_regs_pkg::CDP_S_LUT_LE_SLOPE_SHIFT_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LE_SLOPE_SCALE_WRITABLE_MASK,
-    nvdla_regs_pkg::CDP_S_LUT_LO_END_HIGH_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LO_END_LOW_WRITABLE_MASK,
-    nvdla_regs_pkg::CDP_S_LUT_LO_START_HIGH_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LO_START_LOW_WRITABLE_MASK,
-    nvdla_regs_pkg::CDP_S_LUT_LE_END_HIGH_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LE_END_LOW_WRITABLE_MASK,
-    nvdla_regs_pkg::CDP_S_LUT_LE_START_HIGH_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_LE_START_LOW_WRITABLE_MASK,
-    nvdla_regs_pkg::CDP_S_LUT_INFO_WRITABLE_MASK, nvdla_regs_pkg::CDP_S_LUT_CFG_WRITABLE_MASK};
+    cdp_regs_pkg::CDP_S_LUT_LO_SLOPE_SHIFT_WRITABLE_MASK, cdp_regs_pkg::CDP_S_LUT_LO_SLOPE_SCALE_WRITABLE_MASK,
+    cdp_regs_pkg::CDP_S_LUT_LE_SLOPE_SHIFT_WRITABLE_MASK, cdp_regs_pkg::CDP_S_LUT_LE_SLOPE_SCALE_WRITABLE_MASK,
+    cdp_regs_pkg::CDP_S_LUT_LO_END_HIGH_WRITABLE_MASK, cdp_regs_pkg::CDP_S_LUT_LO_END_LOW_WRITABLE_MASK,
+    cdp_regs_pkg::CDP_S_LUT_LO_START_HIGH_WRITABLE_MASK, cdp_regs_pkg::CDP_S_LUT_LO_START_LOW_WRITABLE_MASK,
+    cdp_regs_pkg::CDP_S_LUT_LE_END_HIGH_WRITABLE_MASK, cdp_regs_pkg::CDP_S_LUT_LE_END_LOW_WRITABLE_MASK,
+    cdp_regs_pkg::CDP_S_LUT_LE_START_HIGH_WRITABLE_MASK, cdp_regs_pkg::CDP_S_LUT_LE_START_LOW_WRITABLE_MASK,
+    cdp_regs_pkg::CDP_S_LUT_INFO_WRITABLE_MASK, cdp_regs_pkg::CDP_S_LUT_CFG_WRITABLE_MASK};
   logic [13:0][31:0] lut_regs_q;
   logic        lut_prog, lut_prog_addr, lut_prog_write;
   logic [31:0] lut_prog_wdata, prog_rsp_rdata;
   logic        prog_rsp_valid, prog_rsp_err, prog_err, prog_ready;
   lut_s_regs #(
     .NumRegs  (14),
-    .CfgOffset(nvdla_regs_pkg::CDP_S_LUT_ACCESS_CFG_OFFSET),
-    .LutFirst (nvdla_regs_pkg::CDP_S_LUT_CFG_OFFSET),
+    .CfgOffset(cdp_regs_pkg::CDP_S_LUT_ACCESS_CFG_OFFSET),
+    .LutFirst (cdp_regs_pkg::CDP_S_LUT_CFG_OFFSET),
     .Masks    (LutMasks)
   ) u_lut_regs (
     .clk_i           (clk_i),

@@ -2,7 +2,7 @@
 // Regenerate with: cmake --build BUILD --target regen
 //
 // CDP's register block: dla_group_regs with CDP's D group (offsets, reset values and writable
-// masks from nvdla_regs_pkg); the consumer group's software-written fields leave as reg2hw_o,
+// masks from cdp_regs_pkg); the consumer group's software-written fields leave as reg2hw_o,
 // hw2reg_i's fields are written into the consumer group where their _de is set.
 // Other S_ registers are the engine's (s_*), as in dla_group_regs.
 module cdp_reg_top #(
@@ -24,13 +24,13 @@ module cdp_reg_top #(
   output logic [31:0] s_wdata_o,
   input  logic [31:0] s_rdata_i,
   // datapath
-  output nvdla_regs_pkg::cdp_reg2hw_d_t reg2hw_o,
-  input  nvdla_regs_pkg::cdp_hw2reg_t hw2reg_i,
+  output cdp_regs_pkg::cdp_reg2hw_d_t reg2hw_o,
+  input  cdp_regs_pkg::cdp_hw2reg_t hw2reg_i,
   output logic        consumer_o,
   output logic        armed_o,
   input  logic        done_i
 );
-  localparam int unsigned DWords = nvdla_regs_pkg::CDP_D_WORDS;
+  localparam int unsigned DWords = cdp_regs_pkg::CDP_D_WORDS;
   localparam int unsigned IdxW   = $clog2(DWords > 1 ? DWords : 2);
   localparam int unsigned HwWords = 11;
 
@@ -43,10 +43,10 @@ module cdp_reg_top #(
 
   dla_group_regs #(
     .Base     (Base),
-    .DFirst   (32'(nvdla_regs_pkg::CDP_DUAL_GROUP_START)),
+    .DFirst   (32'(cdp_regs_pkg::CDP_DUAL_GROUP_START)),
     .DWords   (DWords),
-    .DReset   (nvdla_regs_pkg::CDP_D_RESET),
-    .DWritable(nvdla_regs_pkg::CDP_D_WRITABLE),
+    .DReset   (cdp_regs_pkg::CDP_D_RESET),
+    .DWritable(cdp_regs_pkg::CDP_D_WRITABLE),
     .HwWords  (HwWords),
     .HwIdx    ({16'd27, 16'd26, 16'd25, 16'd24, 16'd23, 16'd22, 16'd20, 16'd19, 16'd18, 16'd17, 16'd7})
   ) u_regs (
@@ -80,7 +80,7 @@ module cdp_reg_top #(
   // the next consumer group
   // (the fields are writable bits, so the written value's bits are the stored ones). Equal to
   // the fields of d at every cycle; the model then does not extract them every cycle.
-  nvdla_regs_pkg::cdp_reg2hw_d_t reg2hw_q;
+  cdp_regs_pkg::cdp_reg2hw_d_t reg2hw_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       reg2hw_q.op_enable                            <= 1'h0;

@@ -23,7 +23,8 @@ set(CDP_SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sat.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sshift_sat.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_perf_cnt.sv
-    ${CMAKE_CURRENT_SOURCE_DIR}/common/nvdla_regs_pkg.sv
+    ${DLA_ENGINES_DIR}/cdp/rtl/cdp_regs_pkg.sv
+    ${DLA_ENGINES_DIR}/cdp/rtl/cdp_rdma_regs_pkg.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_group_regs.sv
     ${DLA_ENGINES_DIR}/cdp/rtl/cdp_reg_top.sv
     ${DLA_ENGINES_DIR}/cdp/rtl/cdp_rdma_reg_top.sv
@@ -39,7 +40,7 @@ set(CDP_SOURCES
     ${DLA_ENGINES_DIR}/cdp/rtl/cdp_core.sv)
 list(REMOVE_DUPLICATES CDP_SOURCES)  # the float package first, once
 # CDP_PARAMS_<config>: regs/hw_configs.json, at the top of this fragment.
-set(CDP_TOP_SOURCES ${CDP_SOURCES} ${CMAKE_CURRENT_SOURCE_DIR}/glb/nvdla_glb.sv
+set(CDP_TOP_SOURCES ${CDP_SOURCES} ${CMAKE_CURRENT_SOURCE_DIR}/glb/glb_regs_pkg.sv ${CMAKE_CURRENT_SOURCE_DIR}/glb/nvdla_glb.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_csb_merge.sv ${CMAKE_CURRENT_SOURCE_DIR}/top/nvdla_engine_top.sv)
 foreach(cfg IN LISTS DLA_HW_CONFIG_NAMES)
   dla_model(FAMILY cdp CONFIG ${cfg} CHECK cdp_top TOP nvdla_engine_top SOURCES ${CDP_TOP_SOURCES}

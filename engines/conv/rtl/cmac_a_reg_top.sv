@@ -2,7 +2,7 @@
 // Regenerate with: cmake --build BUILD --target regen
 //
 // CMAC_A's register block: dla_group_regs with CMAC_A's D group (offsets, reset values and writable
-// masks from nvdla_regs_pkg); the consumer group's software-written fields leave as reg2hw_o,
+// masks from cmac_a_regs_pkg); the consumer group's software-written fields leave as reg2hw_o,
 // the block has no hardware-written fields.
 // Other S_ registers are the engine's (s_*), as in dla_group_regs.
 module cmac_a_reg_top #(
@@ -24,12 +24,12 @@ module cmac_a_reg_top #(
   output logic [31:0] s_wdata_o,
   input  logic [31:0] s_rdata_i,
   // datapath
-  output nvdla_regs_pkg::cmac_a_reg2hw_d_t reg2hw_o,
+  output cmac_a_regs_pkg::cmac_a_reg2hw_d_t reg2hw_o,
   output logic        consumer_o,
   output logic        armed_o,
   input  logic        done_i
 );
-  localparam int unsigned DWords = nvdla_regs_pkg::CMAC_A_D_WORDS;
+  localparam int unsigned DWords = cmac_a_regs_pkg::CMAC_A_D_WORDS;
   localparam int unsigned IdxW   = $clog2(DWords > 1 ? DWords : 2);
 
   logic [DWords-1:0][31:0] g0, g1;
@@ -41,10 +41,10 @@ module cmac_a_reg_top #(
 
   dla_group_regs #(
     .Base     (Base),
-    .DFirst   (32'(nvdla_regs_pkg::CMAC_A_DUAL_GROUP_START)),
+    .DFirst   (32'(cmac_a_regs_pkg::CMAC_A_DUAL_GROUP_START)),
     .DWords   (DWords),
-    .DReset   (nvdla_regs_pkg::CMAC_A_D_RESET),
-    .DWritable(nvdla_regs_pkg::CMAC_A_D_WRITABLE)
+    .DReset   (cmac_a_regs_pkg::CMAC_A_D_RESET),
+    .DWritable(cmac_a_regs_pkg::CMAC_A_D_WRITABLE)
   ) u_regs (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
@@ -76,7 +76,7 @@ module cmac_a_reg_top #(
   // the next consumer group
   // (the fields are writable bits, so the written value's bits are the stored ones). Equal to
   // the fields of d at every cycle; the model then does not extract them every cycle.
-  nvdla_regs_pkg::cmac_a_reg2hw_d_t reg2hw_q;
+  cmac_a_regs_pkg::cmac_a_reg2hw_d_t reg2hw_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       reg2hw_q.op_enable                            <= 1'h0;

@@ -105,14 +105,14 @@ module conv_core #(
   // Generated (tools/reggen): each block's consumer group as a struct of its fields (reg2hw),
   // hardware-written fields in (hw2reg). Only the fields named below are read.
   /* verilator lint_off UNUSEDSIGNAL */
-  nvdla_regs_pkg::cdma_reg2hw_d_t   cdma;
-  nvdla_regs_pkg::csc_reg2hw_d_t    csc;
-  nvdla_regs_pkg::cmac_a_reg2hw_d_t cmac_a;
-  nvdla_regs_pkg::cmac_b_reg2hw_d_t cmac_b;
-  nvdla_regs_pkg::cacc_reg2hw_d_t   cacc;
+  cdma_regs_pkg::cdma_reg2hw_d_t   cdma;
+  csc_regs_pkg::csc_reg2hw_d_t    csc;
+  cmac_a_regs_pkg::cmac_a_reg2hw_d_t cmac_a;
+  cmac_b_regs_pkg::cmac_b_reg2hw_d_t cmac_b;
+  cacc_regs_pkg::cacc_reg2hw_d_t   cacc;
   /* verilator lint_on UNUSEDSIGNAL */
-  nvdla_regs_pkg::cdma_hw2reg_t     cdma_hw2reg;
-  nvdla_regs_pkg::cacc_hw2reg_t     cacc_hw2reg;
+  cdma_regs_pkg::cdma_hw2reg_t     cdma_hw2reg;
+  cacc_regs_pkg::cacc_hw2reg_t     cacc_hw2reg;
   logic [4:0]        armed, consumer, hit;
   logic [4:0][31:0]  rdata;
   logic [4:0]        s_we, s_re;
@@ -251,15 +251,15 @@ module conv_core #(
   logic [31:0] arbiter_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      arbiter_q    <= nvdla_regs_pkg::CDMA_S_ARBITER_RESET;
+      arbiter_q    <= cdma_regs_pkg::CDMA_S_ARBITER_RESET;
       cdma_s_rdata <= '0;
     end else begin
-      if (s_we[0] && s_off[0] == nvdla_regs_pkg::CDMA_S_ARBITER_OFFSET) begin
-        arbiter_q <= s_wdata[0] & nvdla_regs_pkg::CDMA_S_ARBITER_WRITABLE_MASK;
+      if (s_we[0] && s_off[0] == cdma_regs_pkg::CDMA_S_ARBITER_OFFSET) begin
+        arbiter_q <= s_wdata[0] & cdma_regs_pkg::CDMA_S_ARBITER_WRITABLE_MASK;
       end
       cdma_s_rdata <= !s_re[0] ? '0
-                    : (s_off[0] == nvdla_regs_pkg::CDMA_S_ARBITER_OFFSET) ? arbiter_q
-                    : (s_off[0] == nvdla_regs_pkg::CDMA_S_CBUF_FLUSH_STATUS_OFFSET) ? 32'(flush_done_q) : '0;
+                    : (s_off[0] == cdma_regs_pkg::CDMA_S_ARBITER_OFFSET) ? arbiter_q
+                    : (s_off[0] == cdma_regs_pkg::CDMA_S_CBUF_FLUSH_STATUS_OFFSET) ? 32'(flush_done_q) : '0;
     end
   end
 

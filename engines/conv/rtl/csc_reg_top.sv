@@ -2,7 +2,7 @@
 // Regenerate with: cmake --build BUILD --target regen
 //
 // CSC's register block: dla_group_regs with CSC's D group (offsets, reset values and writable
-// masks from nvdla_regs_pkg); the consumer group's software-written fields leave as reg2hw_o,
+// masks from csc_regs_pkg); the consumer group's software-written fields leave as reg2hw_o,
 // the block has no hardware-written fields.
 // Other S_ registers are the engine's (s_*), as in dla_group_regs.
 module csc_reg_top #(
@@ -24,12 +24,12 @@ module csc_reg_top #(
   output logic [31:0] s_wdata_o,
   input  logic [31:0] s_rdata_i,
   // datapath
-  output nvdla_regs_pkg::csc_reg2hw_d_t reg2hw_o,
+  output csc_regs_pkg::csc_reg2hw_d_t reg2hw_o,
   output logic        consumer_o,
   output logic        armed_o,
   input  logic        done_i
 );
-  localparam int unsigned DWords = nvdla_regs_pkg::CSC_D_WORDS;
+  localparam int unsigned DWords = csc_regs_pkg::CSC_D_WORDS;
   localparam int unsigned IdxW   = $clog2(DWords > 1 ? DWords : 2);
 
   logic [DWords-1:0][31:0] g0, g1;
@@ -41,10 +41,10 @@ module csc_reg_top #(
 
   dla_group_regs #(
     .Base     (Base),
-    .DFirst   (32'(nvdla_regs_pkg::CSC_DUAL_GROUP_START)),
+    .DFirst   (32'(csc_regs_pkg::CSC_DUAL_GROUP_START)),
     .DWords   (DWords),
-    .DReset   (nvdla_regs_pkg::CSC_D_RESET),
-    .DWritable(nvdla_regs_pkg::CSC_D_WRITABLE)
+    .DReset   (csc_regs_pkg::CSC_D_RESET),
+    .DWritable(csc_regs_pkg::CSC_D_WRITABLE)
   ) u_regs (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
@@ -76,7 +76,7 @@ module csc_reg_top #(
   // the next consumer group
   // (the fields are writable bits, so the written value's bits are the stored ones). Equal to
   // the fields of d at every cycle; the model then does not extract them every cycle.
-  nvdla_regs_pkg::csc_reg2hw_d_t reg2hw_q;
+  csc_regs_pkg::csc_reg2hw_d_t reg2hw_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       reg2hw_q.op_enable                            <= 1'h0;

@@ -14,7 +14,11 @@ set(CONV_SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_fifo.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_pipe_ctrl.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/dma/dla_dma_rd.sv
-    ${CMAKE_CURRENT_SOURCE_DIR}/common/nvdla_regs_pkg.sv
+    ${DLA_ENGINES_DIR}/conv/rtl/cdma_regs_pkg.sv
+    ${DLA_ENGINES_DIR}/conv/rtl/csc_regs_pkg.sv
+    ${DLA_ENGINES_DIR}/conv/rtl/cmac_a_regs_pkg.sv
+    ${DLA_ENGINES_DIR}/conv/rtl/cmac_b_regs_pkg.sv
+    ${DLA_ENGINES_DIR}/conv/rtl/cacc_regs_pkg.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_group_regs.sv
     ${DLA_ENGINES_DIR}/conv/rtl/cdma_reg_top.sv
     ${DLA_ENGINES_DIR}/conv/rtl/csc_reg_top.sv
@@ -103,11 +107,11 @@ dla_rtl_checks(NAME conv_core_nv_small_cbuf64 TOP conv_core_synth_small
 # 195 s, CACC with 4-tile stripes and FIFO (4 accumulators per tile) 198k / 205 s.
 set(CONV_NV_FULL_WINO AtomicC=64 "SupportInt16=1'b1" "SupportWino=1'b1")
 dla_rtl_checks(NAME conv_csc_wino TOP conv_csc NO_LINT SYNTH_FULL_ONLY
-               SOURCES ${FP_SOURCES} common/dla_sat.sv common/dla_sshift_sat.sv common/nvdla_regs_pkg.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_pkg.sv
+               SOURCES ${FP_SOURCES} common/dla_sat.sv common/dla_sshift_sat.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_pkg.sv
                        ${DLA_ENGINES_DIR}/wino/rtl/wino_pra_tile.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_csc_img.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_csc_img_wt.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_csc_wdec.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_csc.sv
                PARAMS ${CONV_NV_FULL_WINO} NumCells=16 CbufRows=4096 StripeLower=16 StripeUpper=32)
 dla_rtl_checks(NAME conv_cdma_wino TOP conv_cdma NO_LINT SYNTH_FULL_ONLY
-               SOURCES ${FP_SOURCES} prim/dla_fp16_count.sv common/dla_sat.sv common/dla_sshift_sat.sv common/nvdla_regs_pkg.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_pkg.sv
+               SOURCES ${FP_SOURCES} prim/dla_fp16_count.sv common/dla_sat.sv common/dla_sshift_sat.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_pkg.sv
                        prim/dla_fifo.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_cvt_elem.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_cvt.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_walk.sv
                        ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_fold_walk.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_fold_row.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_img_walk.sv
                        ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_img_pack.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma.sv
@@ -120,12 +124,12 @@ dla_rtl_checks(NAME conv_csc_wdec TOP conv_csc_wdec SOURCES ${DLA_ENGINES_DIR}/c
 # W-fold (docs/WFOLD.md): the fold walk and the row assembly at nv_full's sizes, in CI (conv_core's
 # CI synthesis is nv_small's, which has no fold); conv_cdma with the fold, in the full run.
 dla_rtl_checks(NAME conv_cdma_fold_walk TOP conv_cdma_fold_walk
-               SOURCES common/nvdla_regs_pkg.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_pkg.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_fold_walk.sv
+               SOURCES ${DLA_ENGINES_DIR}/conv/rtl/conv_pkg.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_fold_walk.sv
                PARAMS AtomLog2=5 AtomicC=64 "SupportInt16=1'b1" CbufRows=4096)
 dla_rtl_checks(NAME conv_cdma_fold_row TOP conv_cdma_fold_row SOURCES ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_fold_row.sv
                PARAMS AtomLog2=5 AtomicC=64 "SupportInt16=1'b1")
 dla_rtl_checks(NAME conv_cdma_wfold TOP conv_cdma NO_LINT SYNTH_FULL_ONLY
-               SOURCES ${FP_SOURCES} prim/dla_fp16_count.sv common/dla_sat.sv common/dla_sshift_sat.sv common/nvdla_regs_pkg.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_pkg.sv
+               SOURCES ${FP_SOURCES} prim/dla_fp16_count.sv common/dla_sat.sv common/dla_sshift_sat.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_pkg.sv
                        prim/dla_fifo.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_cvt_elem.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_cvt.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_walk.sv
                        ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_fold_walk.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_fold_row.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_img_walk.sv
                        ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma_img_pack.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cdma.sv
@@ -137,7 +141,7 @@ dla_rtl_checks(NAME cmac_cell_wino TOP cmac_cell NO_LINT SYNTH_FULL_ONLY
                        ${DLA_ENGINES_DIR}/cmac/rtl/cmac_cell.sv
                PARAMS ${CONV_NV_FULL_WINO})
 dla_rtl_checks(NAME conv_cacc_wino_s4 TOP conv_cacc NO_LINT SYNTH_FULL_ONLY
-               SOURCES common/dla_sat.sv common/dla_sshift_sat.sv common/dla_perf_cnt.sv common/nvdla_regs_pkg.sv
+               SOURCES common/dla_sat.sv common/dla_sshift_sat.sv common/dla_perf_cnt.sv
                        prim/dla_fifo.sv prim/dla_lzc.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_pkg.sv
                        ${DLA_ENGINES_DIR}/conv/rtl/cacc_fp_add.sv ${DLA_ENGINES_DIR}/conv/rtl/cacc_fp_to_fp32.sv ${DLA_ENGINES_DIR}/conv/rtl/conv_cacc.sv
                PARAMS ${CONV_NV_FULL_WINO} NumCells=16 MaxStripe=4 FifoDepth=4 FlyLanes=16)

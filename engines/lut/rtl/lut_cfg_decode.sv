@@ -6,7 +6,7 @@
 //                   LO_START_LOW, LO_START_HIGH, LO_END_LOW, LO_END_HIGH, LE_SLOPE_SCALE,
 //                   LE_SLOPE_SHIFT, LO_SLOPE_SCALE, LO_SLOPE_SHIFT
 // The fields come from the generated decoder of the block's single registers
-// (nvdla_regs_pkg::<blk>_s_decode; the words below S_LUT_CFG are not the LUT's and read as 0).
+// (<blk>_regs_pkg::<blk>_s_decode; the words below S_LUT_CFG are not the LUT's and read as 0).
 // CDP narrows the linear index selects to signed 7 bits (int16 input) or 6 bits (int8 input).
 module lut_cfg_decode #(
   parameter int unsigned Variant = 0,   // 0: SDP, 1: CDP
@@ -39,11 +39,11 @@ module lut_cfg_decode #(
   logic [7:0] le_sel_raw, lo_sel_raw;
 
   if (Variant == 0) begin : g_sdp
-    localparam int unsigned First = 32'(nvdla_regs_pkg::SDP_S_LUT_CFG_OFFSET) / 4;
+    localparam int unsigned First = 32'(sdp_regs_pkg::SDP_S_LUT_CFG_OFFSET) / 4;
     /* verilator lint_off UNUSEDSIGNAL */
-    nvdla_regs_pkg::sdp_reg2hw_s_t s;  // the S_LUT_ACCESS_* fields are lut_s_regs'
+    sdp_regs_pkg::sdp_reg2hw_s_t s;  // the S_LUT_ACCESS_* fields are lut_s_regs'
     /* verilator lint_on UNUSEDSIGNAL */
-    assign s = nvdla_regs_pkg::sdp_s_decode({lut_regs_i, (32 * First)'(0)});
+    assign s = sdp_regs_pkg::sdp_s_decode({lut_regs_i, (32 * First)'(0)});
 
     assign le_linear_o      = s.lut_cfg_lut_le_function;
     assign uflow_prio_lo_o  = s.lut_cfg_lut_uflow_priority;
@@ -67,11 +67,11 @@ module lut_cfg_decode #(
     assign lo_uflow_shift_o = s.lut_lo_slope_shift_lut_lo_slope_uflow_shift;
     assign lo_oflow_shift_o = s.lut_lo_slope_shift_lut_lo_slope_oflow_shift;
   end else begin : g_cdp
-    localparam int unsigned First = 32'(nvdla_regs_pkg::CDP_S_LUT_CFG_OFFSET) / 4;
+    localparam int unsigned First = 32'(cdp_regs_pkg::CDP_S_LUT_CFG_OFFSET) / 4;
     /* verilator lint_off UNUSEDSIGNAL */
-    nvdla_regs_pkg::cdp_reg2hw_s_t s;  // the S_LUT_ACCESS_* fields are lut_s_regs'
+    cdp_regs_pkg::cdp_reg2hw_s_t s;  // the S_LUT_ACCESS_* fields are lut_s_regs'
     /* verilator lint_on UNUSEDSIGNAL */
-    assign s = nvdla_regs_pkg::cdp_s_decode({lut_regs_i, (32 * First)'(0)});
+    assign s = cdp_regs_pkg::cdp_s_decode({lut_regs_i, (32 * First)'(0)});
 
     assign le_linear_o      = s.lut_cfg_lut_le_function;
     assign uflow_prio_lo_o  = s.lut_cfg_lut_uflow_priority;

@@ -7,6 +7,8 @@
 # SDP's and CDP's lists too.
 set(LUT_ENGINE_SOURCES
     ${FP_SOURCES}
+    ${DLA_ENGINES_DIR}/sdp/rtl/sdp_regs_pkg.sv
+    ${DLA_ENGINES_DIR}/cdp/rtl/cdp_regs_pkg.sv
     ${DLA_ENGINES_DIR}/lut/rtl/lut_cfg_decode.sv
     ${DLA_ENGINES_DIR}/lut/rtl/lut_ram.sv
     ${DLA_ENGINES_DIR}/lut/rtl/lut_index.sv
@@ -18,7 +20,6 @@ set(LUT_ENGINE_SOURCES
     ${DLA_ENGINES_DIR}/lut/rtl/lut_stats.sv
     ${DLA_ENGINES_DIR}/lut/rtl/lut_engine.sv)
 set(LUT_SOURCES
-    ${CMAKE_CURRENT_SOURCE_DIR}/common/nvdla_regs_pkg.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sat.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sshift_sat.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_perf_cnt.sv

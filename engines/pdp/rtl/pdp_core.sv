@@ -73,13 +73,13 @@ module pdp_core #(
   // ---------------------------------------------------------------- registers
   // Generated register blocks (tools/reggen): the consumer groups' fields as structs.
   /* verilator lint_off UNUSEDSIGNAL */
-  nvdla_regs_pkg::pdp_reg2hw_d_t      pdp;
-  nvdla_regs_pkg::pdp_rdma_reg2hw_d_t rdma;
+  pdp_regs_pkg::pdp_reg2hw_d_t      pdp;
+  pdp_rdma_regs_pkg::pdp_rdma_reg2hw_d_t rdma;
   /* verilator lint_on UNUSEDSIGNAL */
   logic pdp_armed, rdma_armed, pdp_consumer, rdma_consumer, layer_done;
   logic flying_q;  // the running layer's input is the flying port (ON_FLYING)
   logic [31:0] pdp_rdata, rdma_rdata;
-  nvdla_regs_pkg::pdp_hw2reg_t pdp_hw2reg;
+  pdp_regs_pkg::pdp_hw2reg_t pdp_hw2reg;
   logic unused_s;
   logic        pdp_s_we, pdp_s_re, rdma_s_we, rdma_s_re, pdp_hit, rdma_hit;
   logic [11:0] pdp_s_off, rdma_s_off;

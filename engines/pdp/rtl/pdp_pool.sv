@@ -20,7 +20,7 @@ module pdp_pool #(
   input  logic                           clk_i,
   input  logic                           rst_ni,
   /* verilator lint_off UNUSEDSIGNAL */
-  input  nvdla_regs_pkg::pdp_reg2hw_d_t  pdp_i,     // PDP's consumer group (the fields it reads)
+  input  pdp_regs_pkg::pdp_reg2hw_d_t  pdp_i,     // PDP's consumer group (the fields it reads)
   /* verilator lint_on UNUSEDSIGNAL */
   input  logic                           wide_i,    // 16-bit elements (int16, fp16)
   input  logic                           fp16_i,

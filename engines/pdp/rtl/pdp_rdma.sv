@@ -15,7 +15,7 @@ module pdp_rdma #(
   input  logic                  off_flying_i,  // FLYING_MODE: 1 = input from memory
   // PDP_RDMA's consumer group
   /* verilator lint_off UNUSEDSIGNAL */
-  input  nvdla_regs_pkg::pdp_rdma_reg2hw_d_t rdma_i,
+  input  pdp_rdma_regs_pkg::pdp_rdma_reg2hw_d_t rdma_i,
   /* verilator lint_on UNUSEDSIGNAL */
   output logic                  issued_o,      // every read of the layer is issued
   output logic                  flying_o,      // the running layer's input is the flying port

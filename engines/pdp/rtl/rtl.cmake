@@ -8,7 +8,8 @@
 set(PDP_SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sat.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sshift_sat.sv
-    ${CMAKE_CURRENT_SOURCE_DIR}/common/nvdla_regs_pkg.sv
+    ${DLA_ENGINES_DIR}/pdp/rtl/pdp_regs_pkg.sv
+    ${DLA_ENGINES_DIR}/pdp/rtl/pdp_rdma_regs_pkg.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_fp_pkg.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_fp16_count.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_group_regs.sv

@@ -17,7 +17,7 @@ endforeach()
 # RUBIK_SYNTH_SMALL configuration (8-byte atoms, 4 reads in flight, 25.7k cells, ~17 s) is for runs
 # by hand (docs/SYNTHESIS.md), not registered.
 set(RUBIK_SOURCES
-    ${CMAKE_CURRENT_SOURCE_DIR}/common/nvdla_regs_pkg.sv
+    ${DLA_ENGINES_DIR}/rubik/rtl/rbk_regs_pkg.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_perf_cnt.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_group_regs.sv
     ${DLA_ENGINES_DIR}/rubik/rtl/rbk_reg_top.sv
@@ -27,7 +27,7 @@ set(RUBIK_SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/dma/dla_dma_wr.sv
     ${DLA_ENGINES_DIR}/rubik/rtl/rubik_walk.sv
     ${DLA_ENGINES_DIR}/rubik/rtl/rubik_core.sv)
-set(RUBIK_TOP_SOURCES ${RUBIK_SOURCES} ${CMAKE_CURRENT_SOURCE_DIR}/glb/nvdla_glb.sv
+set(RUBIK_TOP_SOURCES ${RUBIK_SOURCES} ${CMAKE_CURRENT_SOURCE_DIR}/glb/glb_regs_pkg.sv ${CMAKE_CURRENT_SOURCE_DIR}/glb/nvdla_glb.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_csb_merge.sv ${CMAKE_CURRENT_SOURCE_DIR}/top/nvdla_engine_top.sv)
 dla_verilate(TARGET dla_rtl PREFIX Vrubik_nv_full TOP nvdla_engine_top SOURCES ${RUBIK_TOP_SOURCES}
              PARAMS ${RUBIK_PARAMS_nv_full} ${GLB_PARAMS_nv_full})

@@ -63,9 +63,9 @@ module rubik_core #(
   // ---------------------------------------------------------------- registers
   // The generated register block (tools/reggen): the consumer group's fields as a struct.
   /* verilator lint_off UNUSEDSIGNAL */
-  nvdla_regs_pkg::rbk_reg2hw_d_t rbk;
+  rbk_regs_pkg::rbk_reg2hw_d_t rbk;
   /* verilator lint_on UNUSEDSIGNAL */
-  nvdla_regs_pkg::rbk_hw2reg_t   hw2reg;
+  rbk_regs_pkg::rbk_hw2reg_t   hw2reg;
   logic                consumer, armed, layer_done;
   logic                s_we, s_re;
   logic [11:0]         s_off;
@@ -122,7 +122,7 @@ module rubik_core #(
   assign sy1    = 13'(rbk.deconv_stride_deconv_y_stride);
 
   // Addresses and strides in bytes: the registers keep bits [31:AddrLsb] (32-byte units).
-  localparam int unsigned AddrLsb = nvdla_regs_pkg::RBK_D_DAIN_ADDR_LOW_DAIN_ADDR_LOW_LSB;
+  localparam int unsigned AddrLsb = rbk_regs_pkg::RBK_D_DAIN_ADDR_LOW_DAIN_ADDR_LOW_LSB;
   function automatic logic [31:0] bytes(input logic [31-AddrLsb:0] units);
     bytes = {units, AddrLsb'(0)};
   endfunction

@@ -26,7 +26,8 @@ set(SDP_SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_dma_rd_mux.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/dma/dla_dma_rd.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/dma/dla_dma_wr.sv
-    ${CMAKE_CURRENT_SOURCE_DIR}/common/nvdla_regs_pkg.sv
+    ${DLA_ENGINES_DIR}/sdp/rtl/sdp_regs_pkg.sv
+    ${DLA_ENGINES_DIR}/sdp/rtl/sdp_rdma_regs_pkg.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_cube_addr.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_group_regs.sv
     ${DLA_ENGINES_DIR}/sdp/rtl/sdp_reg_top.sv
@@ -72,5 +73,5 @@ dla_rtl_checks(NAME sdp_fp16 TOP sdp_core_synth NO_LINT
 # ---- one generated register block on its own (tests/rtl/test_reg_top_rtl.cpp): SDP's, whose
 # hardware-written words include a partly written one (D_STATUS), against a C++ model of the groups.
 dla_verilate(TARGET dla_rtl PREFIX Vregs_sdp TOP sdp_reg_top
-             SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/common/nvdla_regs_pkg.sv ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_group_regs.sv
+             SOURCES ${DLA_ENGINES_DIR}/sdp/rtl/sdp_regs_pkg.sv ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_group_regs.sv
                      ${DLA_ENGINES_DIR}/sdp/rtl/sdp_reg_top.sv)

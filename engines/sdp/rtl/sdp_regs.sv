@@ -51,11 +51,11 @@ module sdp_regs #(
   // Generated register blocks (tools/reggen): the consumer groups' fields as structs (reg2hw),
   // status and counters in (hw2reg). Only the fields named below are read.
   /* verilator lint_off UNUSEDSIGNAL */
-  nvdla_regs_pkg::sdp_reg2hw_d_t      sdp;
-  nvdla_regs_pkg::sdp_rdma_reg2hw_d_t rdma;
+  sdp_regs_pkg::sdp_reg2hw_d_t      sdp;
+  sdp_rdma_regs_pkg::sdp_rdma_reg2hw_d_t rdma;
   /* verilator lint_on UNUSEDSIGNAL */
-  nvdla_regs_pkg::sdp_hw2reg_t        sdp_hw2reg;
-  nvdla_regs_pkg::sdp_rdma_hw2reg_t   rdma_hw2reg;
+  sdp_regs_pkg::sdp_hw2reg_t        sdp_hw2reg;
+  sdp_rdma_regs_pkg::sdp_rdma_hw2reg_t   rdma_hw2reg;
   logic sdp_hit, rdma_hit, sdp_armed, rdma_armed, sdp_consumer, rdma_consumer;
   logic [31:0] sdp_rdata, rdma_rdata;
   logic sdp_s_we, sdp_s_re, rdma_s_we, rdma_s_re;
@@ -119,8 +119,8 @@ module sdp_regs #(
   // the engine's configuration words (stored as written).
   lut_s_regs #(
     .NumRegs  (10),
-    .CfgOffset(nvdla_regs_pkg::SDP_S_LUT_ACCESS_CFG_OFFSET),
-    .LutFirst (nvdla_regs_pkg::SDP_S_LUT_CFG_OFFSET)
+    .CfgOffset(sdp_regs_pkg::SDP_S_LUT_ACCESS_CFG_OFFSET),
+    .LutFirst (sdp_regs_pkg::SDP_S_LUT_CFG_OFFSET)
   ) u_lut_regs (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),

@@ -3,7 +3,7 @@
 //
 // Per grouped block, the fields of the D group (struct D, word 0 = D_OP_ENABLE) and of the
 // single registers (struct S, word i = offset 4i) that software writes, decoded from the register
-// words: the C++ side of rtl/common/nvdla_regs_pkg.sv's <blk>_reg2hw_d_t / <blk>_reg2hw_s_t, with
+// words: the C++ side of the RTL packages' <blk>_reg2hw_d_t / <blk>_reg2hw_s_t (<blk>_regs_pkg), with
 // the same member names.
 //
 //   const auto d = regs::cdma::D::decode(words);   // words: the D group, D_OP_ENABLE first
