@@ -971,7 +971,9 @@ int cmd_random(const std::vector<std::string>& args) {
     ++done;
     if (quiet && r.status == RandomStatus::Pass) return;
     const std::string cmod =
-        r.cross.cmod && o.judge_cmod ? fmt::format(" [cmod {}]", verdict_name(r.cross.cmod->state)) : "";
+        r.cross.cmod && o.judge_cmod ? fmt::format(" [cmod {}{}]", verdict_name(r.cross.cmod->state),
+                                                   r.cross.cmod->adapted.empty() ? "" : ", D_WEIGHT_BYTES unpadded")
+                                     : "";
     std::cout << fmt::format("[{}/{}] {:<8} {} ({:.2f} s, {} cycles){}{}\n", done, o.count,
                              random_status_name(r.status), r.layer.name, r.seconds, r.cross.cycles, cmod,
                              r.status == RandomStatus::Pass ? "" : ": " + r.message.substr(0, r.message.find('\n')))

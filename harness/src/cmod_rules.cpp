@@ -116,9 +116,10 @@ std::string conv_ring_rule(const std::optional<ConvWeights>& prev, const ConvWei
       prev->fetched, prev->consumed);
 }
 
-}  // namespace
-
-std::string cmod_cannot_judge(const Program& program, const golden::HwConfig& cfg) {
+// The first rule by which the model cannot judge `program`, or "". `ring` says whether that rule is
+// the weight-ring deviation (which an unpadded D_WEIGHT_BYTES avoids, cmod_judge_plan).
+std::string first_rule(const Program& program, const golden::HwConfig& cfg, bool& ring) {
+  ring = false;
   if (cfg.cmod.empty()) return fmt::format("{} has no NVIDIA C model", cfg.name);
   Shadow shadow;
   bool bdma_launched[2] = {false, false};
@@ -157,7 +158,10 @@ std::string cmod_cannot_judge(const Program& program, const golden::HwConfig& cf
       armed[static_cast<std::size_t>(shadow.producer("CDMA"))] = conv_weights(shadow, cfg);
       while (armed[static_cast<std::size_t>(consumer)]) {
         ConvWeights now = *armed[static_cast<std::size_t>(consumer)];
-        if (std::string why = conv_ring_rule(prev_conv, now); !why.empty()) return "it runs " + why;
+        if (std::string why = conv_ring_rule(prev_conv, now); !why.empty()) {
+          ring = true;
+          return "it runs " + why;
+        }
         if (now.compressed) now.consumed = now.fetched;
         prev_conv = now;
         armed[static_cast<std::size_t>(consumer)].reset();
@@ -180,6 +184,64 @@ std::string cmod_cannot_judge(const Program& program, const golden::HwConfig& cf
     }
   }
   return {};
+}
+
+// Every uncompressed conv layer's D_WEIGHT_BYTES (CDMA's and CSC's) as the
+// CBUF entries its weights take, where the program writes more: step index -> value. Empty when a
+// write serves layers of different sizes (then the program is left as it is).
+std::map<std::size_t, uint32_t> unpadded_weight_bytes(const Program& program, const golden::HwConfig& cfg) {
+  std::map<std::size_t, uint32_t> writes;
+  std::map<std::pair<std::string, int>, std::size_t> last;  // (block, group) -> step of its D_WEIGHT_BYTES
+  Shadow shadow;
+  for (std::size_t i = 0; i < program.steps.size(); ++i) {
+    const ProgramStep& st = program.steps[i];
+    if (st.op != StepOp::RegWrite || st.reg == nullptr) continue;
+    const RegDef& reg = *st.reg;
+    shadow.write(reg, st.value);
+    if (reg.name == "D_WEIGHT_BYTES" && (reg.block == "CDMA" || reg.block == "CSC")) {
+      last[{reg.block, shadow.producer(reg.block)}] = i;
+    }
+    if (reg.block != "CDMA" || reg.name != "D_OP_ENABLE" || (st.value & 1u) == 0) continue;
+    const ConvWeights w = conv_weights(shadow, cfg);
+    if (w.compressed) continue;
+    const uint64_t bytes = w.consumed * static_cast<uint64_t>(cfg.cbuf_entry_bytes);
+    for (const char* block : {"CDMA", "CSC"}) {
+      const auto it = last.find({block, shadow.producer(block)});
+      if (it == last.end() || program.steps[it->second].value <= bytes) continue;
+      const auto [w_it, inserted] = writes.emplace(it->second, static_cast<uint32_t>(bytes));
+      if (!inserted && w_it->second != bytes) return {};
+    }
+  }
+  return writes;
+}
+
+}  // namespace
+
+std::string cmod_cannot_judge(const Program& program, const golden::HwConfig& cfg) {
+  bool ring = false;
+  return first_rule(program, cfg, ring);
+}
+
+CmodJudgePlan cmod_judge_plan(const Program& program, const golden::HwConfig& cfg) {
+  CmodJudgePlan plan;
+  bool ring = false;
+  plan.cannot = first_rule(program, cfg, ring);
+  if (plan.cannot.empty() || !ring) return plan;
+  std::map<std::size_t, uint32_t> writes = unpadded_weight_bytes(program, cfg);
+  if (writes.empty()) return plan;
+  Program adapted = program;
+  for (const auto& [i, v] : writes) adapted.steps[i].value = v;
+  if (std::string why = first_rule(adapted, cfg, ring); !why.empty()) {
+    plan.cannot = std::move(why);
+    return plan;
+  }
+  plan.cannot.clear();
+  plan.adaptation.why = fmt::format(
+      "on the program with {} D_WEIGHT_BYTES write(s) as the CBUF entries the layer's weights take, not padded to "
+      "128 bytes: the model's weight-ring deviation (docs/CMOD.md)",
+      writes.size());
+  plan.adaptation.writes = std::move(writes);
+  return plan;
 }
 
 namespace {

@@ -189,7 +189,10 @@ struct Runner {
             launched = true;
             result.launch_cycle = dut().cycles();
           }
-          each([&](Device* d) { d->reg_write(*addr, st.value); });
+          each([&](Device* d) {
+            const auto a = d == judge() ? opt.cmod_adaptation.writes.find(i) : opt.cmod_adaptation.writes.end();
+            d->reg_write(*addr, a != opt.cmod_adaptation.writes.end() ? a->second : st.value);
+          });
           return true;
         }
         if (st.poll_reads != 0) return poll(st, *addr);
@@ -411,6 +414,10 @@ struct Runner {
       result.cmod = CmodVerdict{cmod_differs ? CmodVerdict::State::Differs : CmodVerdict::State::Agrees,
                                 cmod_differs ? "it differs from the golden model (see the compares marked cmod)"
                                              : "it agrees with the golden model on every check"};
+      if (!opt.cmod_adaptation.empty()) {
+        result.cmod->adapted = opt.cmod_adaptation.why;
+        result.cmod->detail += ", " + opt.cmod_adaptation.why;
+      }
     }
     // A judge that refused the program or hung did not judge it: never a pass (a refusal is a
     // rule of NVDLA's the program breaks, or a deviation of the model to document; docs/CMOD.md).
@@ -489,9 +496,10 @@ RunResult run_program_in_mode(const Program& program, const golden::HwConfig& co
   std::unique_ptr<Device> cmod;
   std::optional<CmodVerdict> not_judged;
   if (opt.judge_cmod) {
-    if (std::string why = cmod_cannot_judge(program, config); !why.empty()) {
-      not_judged = CmodVerdict{CmodVerdict::State::NotJudged, std::move(why)};
+    if (CmodJudgePlan plan = cmod_judge_plan(program, config); !plan.cannot.empty()) {
+      not_judged = CmodVerdict{CmodVerdict::State::NotJudged, std::move(plan.cannot)};
     } else {
+      po.cmod_adaptation = std::move(plan.adaptation);
       cmod = make_cmod_device(config, opt.cmod);
     }
   }

@@ -232,9 +232,11 @@ void done_via_handler(const engines::Engine& engine, const LayerHeader& h, const
 
 // The program on the golden model alone (and the C model when given), as the layer's verdict.
 void run_golden_alone(const Program& program, const RandomLayer& layer, GoldenDevice& gold, Device* cmod,
-                      const std::optional<CmodVerdict>& cmod_not_judged, RandomRun& out) {
+                      const std::optional<CmodVerdict>& cmod_not_judged, const CmodAdaptation& adaptation,
+                      RandomRun& out) {
   ProgramRunOptions po;
   po.mode = "golden";
+  po.cmod_adaptation = adaptation;
   RunResult r = run_program(program, &gold, nullptr, po, cmod);
   if (cmod_not_judged) r.cmod = cmod_not_judged;
   take_cross_result(std::move(r), layer, out);
@@ -283,10 +285,12 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog, const st
     // NVIDIA's C model, where it can judge the program.
     std::unique_ptr<Device> cmod;
     std::optional<CmodVerdict> cmod_not_judged;
+    CmodAdaptation cmod_adaptation;
     if (judge_cmod) {
-      if (std::string reason = cmod_cannot_judge(program, *layer.config); !reason.empty()) {
-        cmod_not_judged = CmodVerdict{CmodVerdict::State::NotJudged, std::move(reason)};
+      if (CmodJudgePlan plan = cmod_judge_plan(program, *layer.config); !plan.cannot.empty()) {
+        cmod_not_judged = CmodVerdict{CmodVerdict::State::NotJudged, std::move(plan.cannot)};
       } else {
+        cmod_adaptation = std::move(plan.adaptation);
         cmod = make_cmod_device(*layer.config, *judge_cmod);
       }
     }
@@ -294,7 +298,7 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog, const st
       // No RTL for this layer (fp16 so far): golden, judged by NVIDIA's C model alone. A layer the
       // C model cannot judge, or a run without it, has no judge: an error, never a pass.
       GoldenDevice gold(*layer.config);
-      run_golden_alone(program, layer, gold, cmod.get(), cmod_not_judged, out);
+      run_golden_alone(program, layer, gold, cmod.get(), cmod_not_judged, cmod_adaptation, out);
       out.reference = fmt::format("n/a: golden only ({}), judged by NVIDIA's C model", layer.golden_only);
       const std::optional<CmodVerdict>& v = out.cross.cmod;
       if (out.status == RandomStatus::Pass && (!v || v->state != CmodVerdict::State::Agrees)) {
@@ -309,7 +313,7 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog, const st
     if (rtl == nullptr && has_reference && support.golden_only_rtl != nullptr) {
       // No RTL of the unit in this build: the golden model alone, judged by the int64 reference.
       GoldenDevice gold(*layer.config);
-      run_golden_alone(program, layer, gold, cmod.get(), cmod_not_judged, out);
+      run_golden_alone(program, layer, gold, cmod.get(), cmod_not_judged, cmod_adaptation, out);
       if (out.status == RandomStatus::Pass) {
         const std::string g = memory_reference(gold.memory());
         out.reference = g.empty() ? fmt::format("agrees (golden only: no {} RTL)", support.golden_only_rtl)
@@ -329,6 +333,7 @@ RandomRun run_random_layer(const RandomLayer& layer, uint64_t watchdog, const st
     GoldenDevice gold(*layer.config);
     ProgramRunOptions po;
     po.mode = "cross";
+    po.cmod_adaptation = std::move(cmod_adaptation);
     RunResult r = run_program(program, &gold, rtl.get(), po, cmod.get());
     if (cmod_not_judged) r.cmod = cmod_not_judged;
     r.cycles = rtl->cycles();
@@ -486,9 +491,11 @@ std::string format_random_summary(const RandomCampaign& c) {
   double cpu = 0;
   uint64_t cycles = 0;
   std::map<std::string, std::map<CmodVerdict::State, int>> verdicts;  // per configuration
+  std::map<std::string, int> adapted;  // judged with D_WEIGHT_BYTES unpadded (cmod_judge_plan)
   for (const RandomRun& r : c.runs) {
     per_config[r.layer.config != nullptr ? r.layer.config->name : "?"][r.status]++;
     if (r.cross.cmod) verdicts[r.layer.config != nullptr ? r.layer.config->name : "?"][r.cross.cmod->state]++;
+    if (r.cross.cmod && !r.cross.cmod->adapted.empty()) adapted[r.layer.config != nullptr ? r.layer.config->name : "?"]++;
     ref_agrees += r.reference == "agrees";
     ref_na += r.reference.rfind("n/a", 0) == 0;
     resized += r.layer.resized > 0;
@@ -552,6 +559,9 @@ std::string format_random_summary(const RandomCampaign& c) {
     for (const auto& [cfg, counts] : verdicts) {
       std::string v;
       for (const auto& [state, n] : counts) v += fmt::format("{}{} {}", v.empty() ? "" : ", ", n, verdict_name(state));
+      if (const auto a = adapted.find(cfg); a != adapted.end()) {
+        v += fmt::format(" ({} judged with D_WEIGHT_BYTES unpadded: docs/CMOD.md)", a->second);
+      }
       s += fmt::format("  {:<{}} {}\n", cfg, width, v);
     }
   }
@@ -628,7 +638,10 @@ nlohmann::json random_summary_json(const RandomCampaign& c) {
     f["features"] = r.layer.features;
     f["message"] = r.message;
     f["reference"] = r.reference;
-    if (r.cross.cmod) f["cmod"] = {{"verdict", verdict_name(r.cross.cmod->state)}, {"detail", r.cross.cmod->detail}};
+    if (r.cross.cmod) {
+      f["cmod"] = {{"verdict", verdict_name(r.cross.cmod->state)}, {"detail", r.cross.cmod->detail}};
+      if (!r.cross.cmod->adapted.empty()) f["cmod"]["adapted"] = r.cross.cmod->adapted;
+    }
     f["file"] = r.file.string();
     f["command"] = r.command();
     j["failures"].push_back(f);

@@ -161,7 +161,10 @@ nlohmann::json to_json(const RunResult& r) {
   if (!r.wave.empty()) j["wave"] = r.wave;
   if (r.launch_cycle != 0) j["launch_cycle"] = r.launch_cycle;
   if (r.dma) j["dma"] = dma_json(*r.dma, r.cycles_since_launch());
-  if (r.cmod) j["cmod"] = {{"verdict", verdict_name(r.cmod->state)}, {"detail", r.cmod->detail}};
+  if (r.cmod) {
+    j["cmod"] = {{"verdict", verdict_name(r.cmod->state)}, {"detail", r.cmod->detail}};
+    if (!r.cmod->adapted.empty()) j["cmod"]["adapted"] = r.cmod->adapted;
+  }
   auto& cs = j["compares"] = nlohmann::json::array();
   for (const auto& c : r.compares) {
     nlohmann::json jc{{"region", c.region},
@@ -351,8 +354,9 @@ RunResult run_result_from_json(const JsonNode& n) {
   if (const auto si = n.get("suite_index")) r.suite_index = static_cast<std::size_t>(si->as_u64());
   if (const auto w = n.get("wave")) r.wave = w->as_string();
   if (const auto v = n.get("cmod")) {
-    v->allow_keys({"verdict", "detail"});
+    v->allow_keys({"verdict", "detail", "adapted"});
     r.cmod = CmodVerdict{verdict_from_name(v->require("verdict")), v->require("detail").as_string()};
+    if (const auto a = v->get("adapted")) r.cmod->adapted = a->as_string();
   }
   if (const auto d = n.get("dma")) {
     d->allow_keys({"bytes_read", "bytes_written", "bytes_per_cycle", "mem_latency", "mem_bandwidth"});

@@ -63,6 +63,27 @@ RunResult judged(const Program& program, const HwConfig& cfg, CmodOptions opt = 
   return run_program(program, &gold, nullptr, po, dev.get());
 }
 
+// `program` on golden with the C model judging as dlacosim plans it (cmod_judge_plan): the run's
+// verdict, and the plan's adapted writes checked to lower D_WEIGHT_BYTES to whole CBUF entries.
+RunResult judged_as_planned(const Program& program, const HwConfig& cfg) {
+  const CmodJudgePlan plan = cmod_judge_plan(program, cfg);
+  INFO(plan.cannot);
+  REQUIRE(plan.cannot.empty());
+  for (const auto& [i, v] : plan.adaptation.writes) {
+    const ProgramStep& st = program.steps.at(i);
+    REQUIRE(st.op == StepOp::RegWrite);
+    CHECK(st.reg->name == "D_WEIGHT_BYTES");
+    CHECK(v < st.value);
+    CHECK(v % static_cast<uint32_t>(cfg.cbuf_entry_bytes) == 0);
+  }
+  GoldenDevice gold(cfg);
+  const auto dev = make_cmod_device(cfg, limits());
+  ProgramRunOptions po;
+  po.mode = "golden";
+  po.cmod_adaptation = plan.adaptation;
+  return run_program(program, &gold, nullptr, po, dev.get());
+}
+
 RunResult three_way(const fs::path& layer) {
   RunOptions o;
   o.mode = "cross";
@@ -204,6 +225,17 @@ TEST_CASE("deviation: conv weights of consecutive layers on the same banks", "[c
   const RunResult padded = judged(p, dla::golden::nv_small());
   REQUIRE(padded.cmod.has_value());
   CHECK(padded.cmod->state == CmodVerdict::State::Differs);
+  // As dlacosim judges it: the model runs the D_WEIGHT_BYTES writes as whole entries, and agrees
+  // on both layers' outputs; the verdict says so.
+  const RunResult planned = judged_as_planned(p, dla::golden::nv_small());
+  REQUIRE(planned.cmod.has_value());
+  CHECK(planned.cmod->state == CmodVerdict::State::Agrees);
+  CHECK_THAT(planned.cmod->adapted, Catch::Contains("D_WEIGHT_BYTES"));
+  const RunResult file = three_way(fs::path(DLA_SOURCE_DIR) / "tests/data/cmod/two_conv_same_banks.json");
+  CHECK(file.status == Status::Pass);
+  REQUIRE(file.cmod.has_value());
+  CHECK(file.cmod->state == CmodVerdict::State::Agrees);
+  CHECK(!file.cmod->adapted.empty());
   // D_WEIGHT_BYTES of b0 as the 3 entries its weights take: the two sides step alike and agree.
   exact_first_weight_bytes(p);
   CHECK(cmod_cannot_judge(p, dla::golden::nv_small()).empty());
@@ -244,6 +276,11 @@ TEST_CASE("deviation: conv weights of consecutive layers on other banks hang the
   REQUIRE(padded.cmod.has_value());
   INFO(padded.cmod->detail);
   CHECK(padded.cmod->state == CmodVerdict::State::Timeout);
+  // As dlacosim judges it: no hang, and the model agrees.
+  const RunResult planned = judged_as_planned(p, dla::golden::nv_small());
+  REQUIRE(planned.cmod.has_value());
+  CHECK(planned.cmod->state == CmodVerdict::State::Agrees);
+  CHECK(!planned.cmod->adapted.empty());
   // b0's D_WEIGHT_BYTES as the 3 entries its weights take: no wait, and the model agrees.
   exact_first_weight_bytes(p);
   CHECK(cmod_cannot_judge(p, dla::golden::nv_small()).empty());
@@ -325,4 +362,42 @@ TEST_CASE("deviation: image input crashes NVIDIA's master C model beyond nv_smal
   const RunResult r = judged(small, dla::golden::nv_small());
   REQUIRE(r.cmod.has_value());
   CHECK(r.cmod->state == CmodVerdict::State::Agrees);
+}
+
+TEST_CASE("bundled nv_small networks are judged with D_WEIGHT_BYTES unpadded", "[cmod]") {
+  // Each chains conv layers whose firmware-padded D_WEIGHT_BYTES the model's weight ring cannot
+  // take (as written they are not judged; three hung the model before session 37). With the
+  // writes as whole entries the model runs every layer and agrees with golden on every output.
+  const fs::path nets = fs::path(DLA_SOURCE_DIR) / "testvectors/networks";
+  for (const char* n : {"lenet5", "lenet5_fused", "alexnet_lrn", "yolo_tiny", "inception"}) {
+    INFO(n);
+    const fs::path file = nets / (std::string(n) + ".json");
+    RunOptions o;
+    o.mode = "golden";
+    o.judge_cmod = true;
+    o.cmod = limits();
+    const RunResult r = run_layer(file, o);
+    INFO(r.message);
+    CHECK(r.status == Status::Pass);
+    REQUIRE(r.cmod.has_value());
+    INFO(r.cmod->detail);
+    CHECK(r.cmod->state == CmodVerdict::State::Agrees);
+    CHECK(!r.cmod->adapted.empty());
+  }
+}
+
+TEST_CASE("SDP's saturation count one past the 17-bit range agrees with the model", "[cmod]") {
+  // NVDLA's IntShiftRightSat does not flag a floor one past the clamp (docs/SDP.md). Before
+  // session 40 golden and the RTL counted it: the model read one fewer D_PERF_OUT_SATURATION on
+  // random deconv layer 170 of seed 3843 and on the two edge layers (65536, -65537 uncounted).
+  for (const fs::path& f : {kLayers / "sdp/full_cvt_sat_one_past_high.json", kLayers / "sdp/full_cvt_sat_one_past_low.json",
+                            fs::path(DLA_SOURCE_DIR) / "tests/data/cmod/deconv_sdp_sat_one_past.json"}) {
+    INFO(f);
+    const RunResult r = three_way(f);
+    INFO(r.message);
+    CHECK(r.status == Status::Pass);
+    REQUIRE(r.cmod.has_value());
+    INFO(r.cmod->detail);
+    CHECK(r.cmod->state == CmodVerdict::State::Agrees);
+  }
 }

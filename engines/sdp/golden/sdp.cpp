@@ -537,7 +537,7 @@ SdpYResult sdp_y_stage(const SdpYCfg& c, const LutConfig& lut_cfg, const LutTabl
 SdpOutResult sdp_out_cvt(const SdpOutCvtCfg& c, int64_t in32, int out_bits) {
   const Wide v = (Wide{in32} - Wide{c.offset}) * Wide{c.scale};  // 33 x 16 -> 49 bits
   SdpOutResult r;
-  const int64_t t = shift_right_sat(v, 49, c.shift, 17, &r.saturated);
+  const int64_t t = shift_right_sat_hls(v, 49, c.shift, 17, r.saturated);
   r.value = sat(t, out_bits);
   return r;
 }

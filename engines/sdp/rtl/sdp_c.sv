@@ -1,5 +1,8 @@
 // Output converter (nvdla-arithmetic.md §2.3): t = sat17(rhaz(((x32 - offset) * scale) /
 // 2^shift)) with the saturation flag of this 17-bit stage only; then sat8 or sat16 (no flag).
+// The flag is NVDLA's IntShiftRightSat one: set where t differs from the floor shift by more
+// than 1, so a floor one past the 17-bit range is clamped but not counted (golden/arith.hpp
+// shift_right_sat_hls).
 // EQL mode passes the low 16 bits of the input unconverted.
 module sdp_c (
   input  sdp_pkg::c_cfg_t    cfg_i,
@@ -10,7 +13,7 @@ module sdp_c (
   logic signed [32:0] diff;
   logic signed [48:0] prod;
   logic signed [16:0] t17;
-  logic               t_sat;
+  logic               t_sat;  // the rounded value's clamp: not NVDLA's flag (below)
   assign diff = 33'(data_i) - 33'($signed(cfg_i.offset));
   assign prod = 49'(diff) * 49'($signed(cfg_i.scale));
   sdp_rshift_sat #(
@@ -23,6 +26,14 @@ module sdp_c (
     .data_o (t17),
     .sat_o  (t_sat)
   );
+  // floor(prod / 2^shift): a shift of 49 or more leaves the sign (0 or -1), as the HLS shift does.
+  logic signed [48:0] floor_q;
+  logic signed [49:0] gap;
+  logic               flag;
+  assign floor_q = prod >>> cfg_i.shift;
+  assign gap     = 50'(floor_q) - 50'(t17);
+  assign flag    = (gap > 50'sd1) || (gap < -50'sd1);
+
   logic signed [15:0] t16;
   logic signed [7:0]  t8;
   logic               s16, s8;
@@ -35,9 +46,9 @@ module sdp_c (
       sat_o  = 1'b0;
     end else begin
       data_o = cfg_i.out_wide ? t16 : 16'(t8);
-      sat_o  = t_sat;
+      sat_o  = flag;
     end
   end
   logic unused;  // the float fields (sdp_c_fp)
-  assign unused = ^{s16, s8, cfg_i.out_fp16, cfg_i.fp};
+  assign unused = ^{s16, s8, t_sat, cfg_i.out_fp16, cfg_i.fp};
 endmodule

@@ -60,6 +60,18 @@ constexpr int64_t shift_right_sat(Wide v, int in_bits, int s, int out_bits, bool
   return sat(r, out_bits);
 }
 
+// The saturation flag of NVDLA's HLS IntShiftRightSat (SDP's output converter): set where the
+// result (rounded, saturated) differs from the plain floor shift by more than 1. So a value whose
+// floor lies one past the range (2^(out_bits-1) or -2^(out_bits-1) - 1) is clamped but not
+// flagged; NVIDIA's C model counts that way (nvdla/hw cmod/hls/include/nvdla_int.h), unlike the
+// plain clamp flag of shift_right_sat.
+constexpr int64_t shift_right_sat_hls(Wide v, int in_bits, int s, int out_bits, bool& saturated) {
+  const int64_t r = shift_right_sat(v, in_bits, s, out_bits);
+  const Wide floor_q = s >= in_bits ? (v < 0 ? Wide{-1} : Wide{0}) : floor_shift(v, s);
+  saturated = floor_q - r > 1 || floor_q - r < -1;
+  return r;
+}
+
 // NVDLA shiftrightss / IntSignedShiftRight: the shift amount is signed; s >= 0 shifts right
 // with rhaz, s < 0 shifts left; the result is saturated to out_bits either way.
 constexpr int64_t signed_shift_sat(Wide v, int s, int out_bits) {

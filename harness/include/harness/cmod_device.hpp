@@ -49,6 +49,19 @@ struct CmodOptions {
 // deviation of the model, docs/CMOD.md "Where the model is not a judge"), or "" when it can.
 [[nodiscard]] std::string cmod_cannot_judge(const Program& program, const golden::HwConfig& cfg);
 
+// How the C model is to judge `program` on `cfg`: not at all (`cannot`, as cmod_cannot_judge), on
+// the program as written, or on the program with `adaptation`'s register values. The one
+// adaptation: where the only obstacle is the weight-ring deviation (consecutive conv layers
+// whose D_WEIGHT_BYTES is padded past the entries their weights take), the model runs those
+// writes with the entries the weights take. NVDLA computes the same outputs from either value
+// (the padding is never read into a MAC; NVIDIA's RTL CSC steps its ring by D_WEIGHT_BYTES like
+// its CDMA), so every output is still judged; the verdict says it (docs/CMOD.md).
+struct CmodJudgePlan {
+  std::string cannot;
+  CmodAdaptation adaptation;
+};
+[[nodiscard]] CmodJudgePlan cmod_judge_plan(const Program& program, const golden::HwConfig& cfg);
+
 // Registers whose read-back the C model counts otherwise than NVDLA documents (docs/CMOD.md
 // "Counters"): a program's read of one, where the C model's value differs from the expected one
 // in the way its counting does, is not compared on the cmod device. "" when compared, else the

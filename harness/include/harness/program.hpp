@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,14 @@ struct Program {
   std::string name;
   std::string config;
   std::vector<ProgramStep> steps;
+};
+
+// Register values a judging C model is given instead of the program's (step index -> value), and
+// why (docs/CMOD.md "Where the model is not a judge"); empty for the program as written.
+struct CmodAdaptation {
+  std::map<std::size_t, uint32_t> writes;
+  std::string why;
+  [[nodiscard]] bool empty() const { return writes.empty(); }
 };
 
 // Parses the "steps" array of a program layer (docs/LAYER_FORMAT.md); throws InputError.

@@ -21,6 +21,7 @@ struct ProgramRunOptions {
   std::string mode = "golden";       // golden | cross | rtl | cmod (reported)
   std::size_t max_listed = 10;       // mismatches listed per compared region
   uint64_t wait_timeout = 10'000'000;  // cycles an RTL device may take to raise an interrupt
+  CmodAdaptation cmod_adaptation;      // what the judging C model runs otherwise (cmod_judge_plan)
 };
 
 // Replays `program`. `golden` is the reference model (and the device under test when `rtl` is

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/compare.hpp"
@@ -26,8 +27,13 @@ enum class Status { Pass, Mismatch, BadInput, Timeout, Error };
 // crash); or did not finish (a hang, its time limit).
 struct CmodVerdict {
   enum class State { Agrees, Differs, NotJudged, Refused, Timeout };
+  CmodVerdict() = default;
+  CmodVerdict(State s, std::string d) : state(s), detail(std::move(d)) {}
   State state = State::Agrees;
   std::string detail;
+  // How the model's copy of the program differed from it (CmodAdaptation::why); "" when the model
+  // ran the program as written.
+  std::string adapted;
 };
 [[nodiscard]] std::string_view verdict_name(CmodVerdict::State s);
 

@@ -226,6 +226,35 @@ TEST_CASE("SDP output converter: 17-bit saturation flag vs the final clamp", "[s
   o = sdp_out_cvt(c, 40000, 16);  // fits 17 bits, clamped to int16 without the flag
   CHECK(o.value == 32767);
   CHECK_FALSE(o.saturated);
+}
+
+TEST_CASE("SDP output converter: one past the 17-bit range is clamped, not flagged", "[sdp]") {
+  // NVIDIA's IntShiftRightSat flags only a floor shift more than 1 from the clamped result
+  // (session 40: random deconv --seed 3843 layer 170, the C model counted one fewer).
+  SdpOutCvtCfg c;
+  c.scale = 1;
+  const struct {
+    int64_t in;
+    int shift;
+    int64_t value;
+    bool flagged;
+  } cases[] = {
+      {65535, 0, 65535, false},    {65536, 0, 65535, false},     {65537, 0, 65535, true},
+      {-65536, 0, -65536, false},  {-65537, 0, -65536, false},   {-65538, 0, -65536, true},
+      {131071, 1, 65535, false},   // 65535.5: rounds to 65536, clamped; floor 65535
+      {131073, 1, 65535, false},   // 65536.5: floor 65536, one past
+      {131074, 1, 65535, true},    // 65537
+      {-131074, 1, -65536, false}, // -65537: floor one past
+      {-131075, 1, -65536, true},  // -65537.5: floor -65538
+      {8 * 8192, 0, 65535, false}, // e.g. (8242 - 50) x 8 at offset 50, scale 8
+  };
+  for (const auto& k : cases) {
+    INFO(k.in << " >> " << k.shift);
+    c.shift = k.shift;
+    const auto o = sdp_out_cvt(c, k.in, 17);
+    CHECK(o.value == k.value);
+    CHECK(o.saturated == k.flagged);
+  }
   c.scale = 3;
   c.shift = 1;
   CHECK(sdp_out_cvt(c, 5, 8).value == 8);    // 15 / 2 = 7.5 -> 8
@@ -235,7 +264,7 @@ TEST_CASE("SDP output converter: 17-bit saturation flag vs the final clamp", "[s
   c.offset = 0x558fbb6e;
   c.scale = 0x16cc;
   c.shift = 10;
-  o = sdp_out_cvt(c, 0, 8);
+  const auto o = sdp_out_cvt(c, 0, 8);
   CHECK(o.value == -128);
   CHECK(o.saturated);
 }
