@@ -68,6 +68,8 @@ module pdp_core #(
   output logic [1:0]            intr_o
 );
   localparam int unsigned Lanes  = AtomBytes;          // int8 lanes of an atom
+  // Width of a beat's index within its atom (Lanes / Throughput beats); pdp_pool and pdp_wdma
+  // take it from here.
   localparam int unsigned BeatW  = $clog2(Lanes / Throughput + 1);
 
   // ---------------------------------------------------------------- registers
@@ -186,7 +188,7 @@ module pdp_core #(
   );
 
   // ---------------------------------------------------------------- pooling stages (pdp_pool.sv)
-  logic                         wr_ready, wr_fire, wr_last, wr_push, wr_idle, unused_wr_valid;
+  logic                         wr_ready, wr_fire, wr_last, wr_push, wr_idle;
   logic [BeatW-1:0]             wr_beat;
   logic [Throughput-1:0][15:0]  wr_value;
   logic [63:0]                  wr_addr;
@@ -195,7 +197,8 @@ module pdp_core #(
     .AtomLog2   (AtomLog2),
     .Throughput (Throughput),
     .SupportFp16(SupportFp16),
-    .MaxOutW    (MaxOutW)
+    .MaxOutW    (MaxOutW),
+    .BeatW      (BeatW)
   ) u_pool (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
@@ -208,7 +211,6 @@ module pdp_core #(
     .in_ready_o (in_ready),
     .in_data_i  (in_data),
     .out_ready_i(wr_ready),
-    .out_valid_o(unused_wr_valid),
     .out_fire_o (wr_fire),
     .out_beat_o (wr_beat),
     .out_last_o (wr_last),
@@ -221,7 +223,8 @@ module pdp_core #(
   // ---------------------------------------------------------------- writer (pdp_wdma.sv)
   pdp_wdma #(
     .AtomLog2  (AtomLog2),
-    .Throughput(Throughput)
+    .Throughput(Throughput),
+    .BeatW     (BeatW)
   ) u_wdma (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),

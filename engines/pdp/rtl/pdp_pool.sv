@@ -13,9 +13,9 @@ module pdp_pool #(
   parameter int unsigned Throughput  = 1,     // elements per cycle (PDP_THROUGHPUT)
   parameter bit          SupportFp16 = 1'b0,  // fp16 data (NVDLA v1, nv_full)
   parameter int unsigned MaxOutW     = 4096 >> AtomLog2,  // line-buffer columns (pdp_core)
+  parameter int unsigned BeatW       = 1,     // beat index width: pdp_core's, the one definition
   localparam int unsigned AtomBytes  = 1 << AtomLog2,
-  localparam int unsigned AtomBits   = 8 * AtomBytes,
-  localparam int unsigned BeatW      = $clog2(AtomBytes / Throughput + 1)
+  localparam int unsigned AtomBits   = 8 * AtomBytes
 ) (
   input  logic                           clk_i,
   input  logic                           rst_ni,
@@ -30,9 +30,8 @@ module pdp_pool #(
   input  logic                           in_valid_i,
   output logic                           in_ready_o,
   input  logic [AtomBits-1:0]            in_data_i,
-  // output beats (pdp_wdma): out_valid_o a beat finishes output values; out_fire_o it advances
+  // output beats (pdp_wdma): out_fire_o a beat finishes output values and advances
   input  logic                           out_ready_i,  // the writer takes an atom
-  output logic                           out_valid_o,
   output logic                           out_fire_o,
   output logic [BeatW-1:0]               out_beat_o,
   output logic                           out_last_o,   // the atom's last beat
@@ -341,7 +340,6 @@ module pdp_pool #(
 
   // ---- the beat's output to the writer
   logic go;  // the state machine advances a beat (below)
-  assign out_valid_o = emit;
   assign out_fire_o  = go && emit;
   assign out_beat_o  = beat_q;
   assign out_last_o  = last_beat;

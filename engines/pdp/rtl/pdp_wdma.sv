@@ -6,9 +6,9 @@
 module pdp_wdma #(
   parameter int unsigned AtomLog2   = 3,
   parameter int unsigned Throughput = 1,
+  parameter int unsigned BeatW      = 1,  // beat index width: pdp_core's, the one definition
   localparam int unsigned AtomBytes = 1 << AtomLog2,
-  localparam int unsigned AtomBits  = 8 * AtomBytes,
-  localparam int unsigned BeatW     = $clog2(AtomBytes / Throughput + 1)
+  localparam int unsigned AtomBits  = 8 * AtomBytes
 ) (
   input  logic                         clk_i,
   input  logic                         rst_ni,
