@@ -179,7 +179,8 @@ int64_t cdp_convert_out(const CdpConfig& c, int64_t p, bool& saturated) {
   const Widths w = widths(c);
   const int64_t off = sign_extend(static_cast<uint64_t>(c.datout_offset), w.out_off);
   const Wide prod = (Wide{p} - Wide{off}) * Wide{c.datout_scale};
-  return shift_right_sat(prod, w.out_prod, c.datout_shift, w.out, &saturated);
+  // The flag is NVDLA's IntShiftRightSat one, as SDP's (hls/cdp_libs/cdp_ocvt.cpp).
+  return shift_right_sat_hls(prod, w.out_prod, c.datout_shift, w.out, saturated);
 }
 
 namespace {

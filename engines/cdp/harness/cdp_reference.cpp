@@ -136,9 +136,13 @@ Result reference(const Layer& L) {
           }
         }
         const int64_t p = L.mul_bypass ? r.value : r.value * x[static_cast<std::size_t>(c)];
+        const int64_t v = (p - L.out_offset) * L.out_scale;
         bool clamped = false;
-        const int64_t out = clamp_bits(rhaz((p - L.out_offset) * L.out_scale, L.out_shift), obits, clamped);
-        if (clamped) count(res.stats.saturation);
+        const int64_t out = clamp_bits(rhaz(v, L.out_shift), obits, clamped);
+        // NVDLA counts a clamp only where the plain floor shift lies more than 1 from the output
+        // (IntShiftRightSat in NVIDIA's HLS converter): a floor one past the range is not counted.
+        const int64_t floor_q = v >> L.out_shift;
+        if (clamped && (floor_q - out > 1 || floor_q - out < -1)) count(res.stats.saturation);
         res.out[(static_cast<std::size_t>(c) * L.H + y) * L.W + w] = out;
       }
     }

@@ -1,7 +1,7 @@
 // One lane of CDP's output stage (cdp_core instantiates Throughput of them): the LUT output times
 // the centre element (or the LUT output alone under MUL_BYPASS), then the output converter
 // ((p - DATOUT_OFFSET) x DATOUT_SCALE >> DATOUT_SHIFTER, rounded, saturated to 16 bits, then to 8
-// for int8), with its saturation flag. Spec: pdp-cdp-bdma-rubik.md (CDP); docs/CDP_RTL.md.
+// for int8), with NVDLA's saturation flag (dla_hls_sat_flag). Spec: pdp-cdp-bdma-rubik.md (CDP); docs/CDP_RTL.md.
 // A module of its own so that the lanes are one piece of logic, synthesized once.
 module cdp_ocvt (
   input  logic [15:0] lut_i,        // the LUT output (signed)
@@ -47,5 +47,17 @@ module cdp_ocvt (
     .sat_o (sat8)
   );
   assign val_o = int16_i ? v16 : 16'(v8);
-  assign sat_o = sat16 || (!int16_i && sat8);
+  // NVDLA's flag (IntShiftRightSat, hls/cdp_libs/cdp_ocvt.cpp), not the clamps' own.
+  dla_hls_sat_flag #(
+    .InW (51),
+    .OutW(16),
+    .ShW (6)
+  ) u_flag (
+    .data_i  (prod),
+    .shift_i (out_shift_i),
+    .result_i(val_o),
+    .sat_o   (sat_o)
+  );
+  logic unused;
+  assign unused = ^{sat16, sat8};
 endmodule

@@ -22,6 +22,7 @@ set(CDP_SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_fp16_count.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sat.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sshift_sat.sv
+    ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_hls_sat_flag.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_perf_cnt.sv
     ${DLA_ENGINES_DIR}/cdp/rtl/cdp_regs_pkg.sv
     ${DLA_ENGINES_DIR}/cdp/rtl/cdp_rdma_regs_pkg.sv

@@ -19,6 +19,7 @@ set(SDP_SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_fp_pkg.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sat.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_sshift_sat.sv
+    ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_hls_sat_flag.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/common/dla_perf_cnt.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_pipe_ctrl.sv
     ${CMAKE_CURRENT_SOURCE_DIR}/prim/dla_fifo.sv

@@ -26,13 +26,17 @@ module sdp_c (
     .data_o (t17),
     .sat_o  (t_sat)
   );
-  // floor(prod / 2^shift): a shift of 49 or more leaves the sign (0 or -1), as the HLS shift does.
-  logic signed [48:0] floor_q;
-  logic signed [49:0] gap;
-  logic               flag;
-  assign floor_q = prod >>> cfg_i.shift;
-  assign gap     = 50'(floor_q) - 50'(t17);
-  assign flag    = (gap > 50'sd1) || (gap < -50'sd1);
+  logic flag;
+  dla_hls_sat_flag #(
+    .InW (49),
+    .OutW(17),
+    .ShW (6)
+  ) u_flag (
+    .data_i  (prod),
+    .shift_i (cfg_i.shift),
+    .result_i(t17),
+    .sat_o   (flag)
+  );
 
   logic signed [15:0] t16;
   logic signed [7:0]  t8;

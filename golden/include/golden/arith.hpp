@@ -60,7 +60,7 @@ constexpr int64_t shift_right_sat(Wide v, int in_bits, int s, int out_bits, bool
   return sat(r, out_bits);
 }
 
-// The saturation flag of NVDLA's HLS IntShiftRightSat (SDP's output converter): set where the
+// The saturation flag of NVDLA's HLS IntShiftRightSat (SDP's and CDP's output converters): set where the
 // result (rounded, saturated) differs from the plain floor shift by more than 1. So a value whose
 // floor lies one past the range (2^(out_bits-1) or -2^(out_bits-1) - 1) is clamped but not
 // flagged; NVIDIA's C model counts that way (nvdla/hw cmod/hls/include/nvdla_int.h), unlike the

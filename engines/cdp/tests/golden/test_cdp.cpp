@@ -115,17 +115,26 @@ TEST_CASE("CDP square sum: centred window clipped at channel 0 and C, across ato
 TEST_CASE("CDP output converter: offset widths, rounding, saturation flag", "[golden][cdp]") {
   CdpConfig c = int8_cfg(8);
   bool sat = false;
-  // (300 - 44) / 2 = 128 -> 127, saturated; (-300 + 44) / 2 = -128 exactly, not saturated;
-  // -301 / 2 = -150.5 -> -151 -> -128, saturated.
+  // The flag is NVDLA's IntShiftRightSat one: set where floor(v / 2^shift) lies more than 1 from
+  // the output. (300 - 44) / 2 = 128 -> 127, one past: clamped, not flagged; (302 - 44) / 2 = 129
+  // -> 127, flagged; (-300 + 44) / 2 = -128 exactly, not saturated; -301 / 2 = -150.5 -> -151 ->
+  // -128, flagged; (-258 + 0) / 2 = -129 -> -128, one past: not flagged.
   c.datout_offset = 44;
   c.datout_shift = 1;
   CHECK(cdp_convert_out(c, 300, sat) == 127);
+  CHECK_FALSE(sat);
+  CHECK(cdp_convert_out(c, 302, sat) == 127);
   CHECK(sat);
   c.datout_offset = -44;
   CHECK(cdp_convert_out(c, -300, sat) == -128);
   CHECK_FALSE(sat);
   c.datout_offset = 0;
   CHECK(cdp_convert_out(c, -301, sat) == -128);
+  CHECK(sat);
+  CHECK(cdp_convert_out(c, -258, sat) == -128);
+  CHECK_FALSE(sat);
+  // -259 / 2 = -129.5: rounds to -130 (ties away from zero), floor -130: two past, flagged.
+  CHECK(cdp_convert_out(c, -259, sat) == -128);
   CHECK(sat);
   // int8 keeps DATOUT_OFFSET's low 25 bits: 2^24 reads as -2^24, so (0 + 2^24) >> 24 = 1; int16
   // keeps all 32 bits: (0 - 2^24) >> 24 = -1.
@@ -145,6 +154,17 @@ TEST_CASE("CDP output converter: offset widths, rounding, saturation flag", "[go
   w.datout_shift = 2;
   CHECK(cdp_convert_out(w, 95300, sat) == 32767);
   CHECK(sat);
+  // int16, offset 0, scale 1, shift 1: 65536 / 2 = 32768 -> 32767, one past, not flagged; 65538 / 2
+  // = 32769, flagged; -65538 / 2 = -32769 -> -32768, one past, not flagged.
+  w.datout_offset = 0;
+  w.datout_scale = 1;
+  w.datout_shift = 1;
+  CHECK(cdp_convert_out(w, 65536, sat) == 32767);
+  CHECK_FALSE(sat);
+  CHECK(cdp_convert_out(w, 65538, sat) == 32767);
+  CHECK(sat);
+  CHECK(cdp_convert_out(w, -65538, sat) == -32768);
+  CHECK_FALSE(sat);
 }
 
 TEST_CASE("CDP int8 layer: exponent LE, underflow bias, padded lanes, statistics", "[golden][cdp]") {

@@ -127,8 +127,11 @@ Expected reference(const Lrn& p, const std::vector<uint8_t>& in, int atom) {
         const int64_t prod = p.mul_bypass ? r.value : r.value * xc;
         const int64_t ooff = p.int16 ? p.out_off : (p.out_off << 39) >> 39;  // int8: 25-bit offset
         bool sat = false;
-        const int64_t o = clamp(rhaz(__int128{prod - ooff} * p.out_scale, p.out_shift), p.int16 ? 16 : 8, sat);
-        if (sat) ++e.saturated;
+        const __int128 v = __int128{prod - ooff} * p.out_scale;
+        const int64_t o = clamp(rhaz(v, p.out_shift), p.int16 ? 16 : 8, sat);
+        // NVDLA's flag (IntShiftRightSat): the floor shift more than 1 from the output.
+        const __int128 gap = (v >> p.out_shift) - o;
+        if (sat && (gap > 1 || gap < -1)) ++e.saturated;
         const std::size_t a = static_cast<std::size_t>(((c / lanes) * p.h * p.w + y * p.w + col) * atom + (c % lanes) * bpe);
         e.out[a] = static_cast<uint8_t>(o);
         if (p.int16) e.out[a + 1] = static_cast<uint8_t>(o >> 8);
