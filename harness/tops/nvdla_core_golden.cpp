@@ -13,6 +13,7 @@
 #include "engines/cdp/golden/cdp.hpp"
 #include "engines/conv/golden/conv.hpp"
 #include "engines/conv/golden/conv_fp16.hpp"
+#include "engines/conv/golden/conv_modes.hpp"
 #include "engines/conv/harness/conv_device.hpp"
 #include "engines/lut/harness/lut_device.hpp"
 #include "golden/nvdla_regs.hpp"
@@ -331,6 +332,11 @@ void conv_run(GoldenDevice& d, int g) {
   }
   if (const auto u = scfg.unsupported(); !u.empty()) throw std::invalid_argument("SDP: " + u.front());
   if (const auto u = golden::sdp_hw_problems(scfg, hw); !u.empty()) throw std::invalid_argument("SDP: " + u.front());
+  if (const std::string p = golden::batch_pairing_problem(cfg.cacc_out_base, cfg.cacc_out_line_stride,
+                                                          golden::sdp_output_layout(scfg), cfg.output);
+      !p.empty()) {
+    throw std::invalid_argument("CACC / SDP: " + p);
+  }
 
   Memory& mem = d.memory();
   // fp16: CDMA counts the NaNs and infinities it fetches (before the layer runs: counted unflushed).

@@ -15,6 +15,7 @@
 #include "harness/rtl_device.hpp"
 #include "tops/rtl_devices.hpp"
 #include "engines/conv/golden/conv_fp16.hpp"
+#include "engines/conv/golden/conv_modes.hpp"
 #include "engines/conv/harness/conv.hpp"
 #include "engines/sdp/golden/sdp.hpp"
 #include "harness/engine.hpp"
@@ -24,21 +25,22 @@ namespace dla::harness {
 
 namespace {
 
-// Mirrors the CSB writes to the convolution blocks (S_POINTER.PRODUCER and both D_ groups) and,
+// Mirrors the CSB writes to the convolution blocks and SDP (S_POINTER.PRODUCER and both D_ groups) and,
 // when CDMA is enabled, decodes the group about to run (golden::decode_conv, registers never
 // written at their reset values) and refuses it if its D_BANK split cannot hold it on this RTL
 // (engines::rtl_cbuf_problem: banks beyond CBUF, the input or one kernel group beyond its banks):
 // the RTL would otherwise compute wrong values silently; likewise batches where the RTL has none
 // (off nv_full, with Winograd, image input or W-fold, or CDMA / CSC / CACC disagreeing: the RTL
 // reads CDMA's copy), compressed weights where the RTL has none (off nv_full, Winograd, W-fold,
-// CDMA and CSC disagreeing), and post-extension without image input or off nv_full. Checked even when the golden model
+// CDMA and CSC disagreeing), post-extension without image input or off nv_full, and a batched output
+// whose CACC and SDP addresses decide the 64-byte pairs differently. Checked even when the golden model
 // refuses the layer for another reason too (an RTL-only run has no golden device to say so).
 // Only the guard reads the mirror; the RTL decodes its own registers.
 class ConvCapacityGuard {
  public:
   explicit ConvCapacityGuard(const golden::HwConfig& hw) : hw_(&hw) {
     const RegDb& db = RegDb::nvdla();
-    for (const char* name : {"CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC"}) {
+    for (const char* name : {"CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC", "SDP", "SDP_RDMA"}) {
       const RegBlock* b = db.block(name);
       Block blk;
       blk.name = name;
@@ -55,6 +57,7 @@ class ConvCapacityGuard {
       if (r == nullptr) return;
       if (r->name == "S_POINTER") b.producer = static_cast<int>(value & 1u);
       if (r->dual) b.group[static_cast<std::size_t>(b.producer)][r->offset] = value;
+      if (r->name == "D_OP_ENABLE" && (value & 1u) != 0) b.enabled = b.producer;
       if (b.name == "CDMA" && r->name == "D_OP_ENABLE" && (value & 1u) != 0) check(b.producer);
       return;
     }
@@ -66,13 +69,14 @@ class ConvCapacityGuard {
     uint32_t base = 0;
     const RegBlock* def = nullptr;
     int producer = 0;
+    int enabled = -1;  // the group last enabled
     std::array<std::map<uint32_t, uint32_t>, 2> group;
   };
 
   void check(int g) {
-    auto reader = [this, g](const Block& b) {
-      return [&b, g](uint32_t offset) -> uint32_t {
-        const auto& m = b.group[static_cast<std::size_t>(g)];
+    auto reader = [g](const Block& b, int group = -1) {
+      return [&b, gg = group < 0 ? g : group](uint32_t offset) -> uint32_t {
+        const auto& m = b.group[static_cast<std::size_t>(gg)];
         if (const auto it = m.find(offset); it != m.end()) return it->second;
         for (const auto& [n, r] : b.def->regs) {
           if (r.offset == offset) return r.reset;
@@ -162,6 +166,18 @@ class ConvCapacityGuard {
     // Image input (D_DATAIN_FORMAT PIXEL) runs on the RTL for every pixel format the golden model
     // has (docs/IMAGE_INPUT.md "RTL"); its CBUF layout is NVDLA's, as direct convolution's (rtl_data_rows).
     const golden::ConvConfig c = golden::decode_conv(rr, *hw_);
+    // Batched output: CACC and SDP must decide the 64-byte pairs alike (the golden model's rule).
+    // SDP is enabled before CDMA (NVIDIA's firmware and traces); its group last enabled is the one
+    // this convolution feeds. Without one, only the golden device judges.
+    if (const Block& sdp = blocks_[5]; c.output.n > 1 && sdp.enabled >= 0) {
+      const golden::SdpConfig sc = golden::decode_sdp(
+          reader(sdp, sdp.enabled), reader(blocks_[6], std::max(blocks_[6].enabled, 0)), hw_->atom_bytes);
+      if (const std::string p = golden::batch_pairing_problem(c.cacc_out_base, c.cacc_out_line_stride,
+                                                              golden::sdp_output_layout(sc), c.output);
+          !p.empty()) {
+        throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g), "this RTL refuses the layer: " + p);
+      }
+    }
     if (const std::vector<std::string> u = golden::conv_fp16_unsupported(c); !u.empty()) {
       throw InputError("CDMA.D_OP_ENABLE", fmt::format("group {}", g),
                        fmt::format("this RTL refuses the layer: {} (docs/FP16.md)", u.front()));

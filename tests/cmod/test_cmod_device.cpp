@@ -401,3 +401,16 @@ TEST_CASE("SDP's saturation count one past the 17-bit range agrees with the mode
     CHECK(r.cmod->state == CmodVerdict::State::Agrees);
   }
 }
+
+TEST_CASE("a batched output with strides that keep CACC's and SDP's 64-byte pairs in step agrees with the model",
+          "[cmod]") {
+  // Random conv nv_full seed 3844 layer 1186 (session 40): with surface stride 448 the model
+  // permuted surface 1's atoms (CACC and SDP decided its pairs differently; the compiler now
+  // refuses it, engines/conv/tests/harness/test_conv_modes_layers.cpp); at 352 the pairs agree.
+  const RunResult r = three_way(fs::path(DLA_SOURCE_DIR) / "tests/data/cmod/conv_batch_strided.json");
+  INFO(r.message);
+  CHECK(r.status == Status::Pass);
+  REQUIRE(r.cmod.has_value());
+  INFO(r.cmod->detail);
+  CHECK(r.cmod->state == CmodVerdict::State::Agrees);
+}

@@ -151,6 +151,10 @@ struct ConvConfig {
   // Output (CSC/CACC D_DATAOUT_SIZE): n = input.n, c = kernels, h = H', w = W'.
   CubeShape output{};
   int clip_truncate = 0;  // CACC D_CLIP_CFG.CLIP_TRUNCATE
+  // CACC's own copy of the output address (D_DATAOUT_ADDR, D_LINE_STRIDE): SDP writes the output
+  // at its addresses; CACC's steer only the 64-byte pairs of a batched output (batch_pairing_problem).
+  uint64_t cacc_out_base = 0;
+  uint64_t cacc_out_line_stride = 0;
 
   // Problems found while decoding (inconsistent blocks, unsupported modes). Filled by
   // decode_conv; unsupported() adds the semantic checks.

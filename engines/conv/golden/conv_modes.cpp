@@ -84,6 +84,33 @@ std::vector<BatchWrite> batch_write_order(const FeatureLayout& out, const CubeSh
   return order;
 }
 
+std::string batch_pairing_problem(uint64_t cacc_base, uint64_t cacc_line_stride, const FeatureLayout& out,
+                                  const CubeShape& shape) {
+  if (shape.n <= 1 || shape.w <= 1) return "";  // no pairs: one batch, or every position a line's last
+  constexpr uint64_t kPair = 64;
+  // Both addresses are affine in (surface, line) modulo 64: 64 of each show every residue.
+  const int surfaces = std::min(out.surfaces(shape.c), static_cast<int>(kPair));
+  const int lines = std::min(shape.h, static_cast<int>(kPair));
+  for (int s = 0; s < surfaces; ++s) {
+    for (int h = 0; h < lines; ++h) {
+      const uint64_t g = static_cast<uint64_t>(s) * static_cast<uint64_t>(shape.h) + static_cast<uint64_t>(h);
+      const bool cacc_pairs = (cacc_base + cacc_line_stride * g) % kPair == 0;
+      const uint64_t a = out.address(0, s * out.channels_per_atom(), h, 0);
+      const bool sdp_pairs = a % kPair == 0;
+      if (cacc_pairs == sdp_pairs) continue;
+      const auto is = [](bool aligned) { return std::string(aligned ? " is" : " is not"); };
+      return "a batched output's 64-byte pairs are decided twice and must agree (cdma-input-modes.md §4.4; NVDLA "
+             "assumes 64-byte-aligned addresses and strides in batch mode): at surface " + str(static_cast<uint64_t>(s)) +
+             " line " + str(static_cast<uint64_t>(h)) + ", CACC's D_DATAOUT_ADDR " + str(cacc_base) + " + D_LINE_STRIDE " +
+             str(cacc_line_stride) + " x " + str(g) + " (lines of all surfaces before it)" + is(cacc_pairs) +
+             " 64-byte aligned, SDP's address " + str(a) + " (D_DST_BASE_ADDR + " + str(static_cast<uint64_t>(s)) +
+             " x D_DST_SURFACE_STRIDE " + str(out.surface_stride) + " + " + str(static_cast<uint64_t>(h)) +
+             " x D_DST_LINE_STRIDE " + str(out.line_stride) + ")" + is(sdp_pairs) + " 64-byte aligned";
+    }
+  }
+  return "";
+}
+
 // ---- weight compression -------------------------------------------------------------------------
 
 std::vector<uint8_t> CompressedWeights::wgs_bytes() const {
@@ -252,6 +279,8 @@ void decode_conv_modes(const ConvRegReaders& regs, const HwConfig& hw, ConvConfi
   c.input.n = static_cast<int>(nb[0]) + 1;
   c.output.n = c.input.n;
   c.in_layout.batch_stride = field(regs.cdma(rcdma::D_BATCH_STRIDE::offset), rcdma::D_BATCH_STRIDE::BATCH_STRIDE{});
+  c.cacc_out_base = field(regs.cacc(rcacc::D_DATAOUT_ADDR::offset), rcacc::D_DATAOUT_ADDR::DATAOUT_ADDR{});
+  c.cacc_out_line_stride = field(regs.cacc(rcacc::D_LINE_STRIDE::offset), rcacc::D_LINE_STRIDE::LINE_STRIDE{});
 
   const uint32_t wf_cdma = field(regs.cdma(rcdma::D_WEIGHT_FORMAT::offset), rcdma::D_WEIGHT_FORMAT::WEIGHT_FORMAT{});
   const uint32_t wf_csc = field(regs.csc(rcsc::D_WEIGHT_FORMAT::offset), rcsc::D_WEIGHT_FORMAT::WEIGHT_FORMAT{});

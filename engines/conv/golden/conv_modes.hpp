@@ -50,6 +50,14 @@ struct BatchWrite {
 // is not the line's last; 1x1 outputs never pair), every batch in turn. N = 1: raster order of
 // single atoms.
 [[nodiscard]] std::vector<BatchWrite> batch_write_order(const FeatureLayout& out, const CubeShape& shape);
+// Who decides the pairs (NVIDIA's C model, docs/CDMA_MODES.md "Pairs"): CACC, at each line start,
+// from its own D_DATAOUT_ADDR + D_LINE_STRIDE x g, g counting lines over all surfaces (surface x H'
+// + line); SDP writes each group at its own address out.address(b, s, h, w). Where the two decide
+// differently at some line, SDP writes the atoms CACC delivers to the wrong places (NVDLA assumes
+// 64-byte-aligned addresses and strides in batch mode). Returns "" where they agree at every line
+// (always for one batch or a width of 1), else the rule and the first line where they differ.
+[[nodiscard]] std::string batch_pairing_problem(uint64_t cacc_base, uint64_t cacc_line_stride,
+                                                const FeatureLayout& out, const CubeShape& shape);
 
 // ---- weight compression (§5) ------------------------------------------------------------------
 

@@ -106,6 +106,16 @@ void apply_batch_output(const JsonNode& root, const BatchLayer& b, sdp::Layer& s
   l.batch_stride = b.output_stride ? batch_stride(root.require("batch").require("output_stride"), cube,
                                                   l.atom_bytes, "output")
                                    : cube;
+  // CACC gets SDP's base and line stride (conv_register_words), so the two decide the 64-byte
+  // pairs alike unless the surface stride breaks the line rhythm (golden::batch_pairing_problem).
+  if (const std::string p = golden::batch_pairing_problem(l.base, l.line_stride, l, s.shape); !p.empty()) {
+    const auto out = root.get("output");
+    const auto ss = out ? out->get("surface_stride") : std::nullopt;
+    const JsonNode at = ss ? *ss : out ? *out : root.require("batch");
+    at.fail(fmt::format("{}; with CACC's copy equal to SDP's, the surface stride minus H' x line stride ({} - {} x {}) "
+                        "must be a multiple of 64",
+                        p, l.surface_stride, s.shape.h, l.line_stride));
+  }
 }
 
 golden::CompressedWeights compress_layer_weights(const JsonNode& root, const ConvConfig& c,

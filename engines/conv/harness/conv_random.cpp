@@ -690,6 +690,14 @@ void draw_batch(const HwConfig& hw, RandomLayer& L, const ConvShape& s, bool out
   Draw d{rng};
   if (L.focus == "splith" || (L.focus != "batch" && !d.chance(0.125))) return;  // batches: one band
   int n = d.chance(0.3) ? d.i(1, 4) : d.log_i(1, 32);
+  // A strided output keeps CACC's and SDP's 64-byte pairs in step: the surface stride minus H' x
+  // line stride a multiple of 64 (golden::batch_pairing_problem; CACC's copy is SDP's).
+  if (L.doc.contains("output") && L.doc["output"].contains("surface_stride") && L.doc["output"].contains("line_stride")) {
+    ojson& o = L.doc["output"];
+    const int64_t oh = (s.h + s.pt + s.pb - s.ext_y()) / s.sy + 1;
+    const int64_t off = (o["surface_stride"].get<int64_t>() - oh * o["line_stride"].get<int64_t>()) % 64;
+    if (off != 0) o["surface_stride"] = o["surface_stride"].get<int64_t>() + 64 - off;
+  }
   for (; n >= 1; n /= 2) {
     ojson with = L.doc;
     with["batch"] = n;

@@ -56,3 +56,21 @@ TEST_CASE("batch and sparse layers pass with --mode golden and a batch and a spa
                         Catch::Contains("multiple of the 32-byte memory atom"));
   std::filesystem::remove(bad);
 }
+
+TEST_CASE("a batched conv program whose CACC and SDP decide the 64-byte pairs differently is refused by both devices",
+          "[cli][conv][batch]") {
+  // Compiled from a one-layer batched network, then CACC.D_DATAOUT_ADDR moved 32 bytes off SDP's
+  // D_DST_BASE_ADDR (docs/CDMA_MODES.md "Pairs"): NVIDIA's C model would write the atoms out of place.
+  const std::string f = kSrc + "/tests/data/conv_batch_pairs_cacc_program.json";
+  const Cmd rtl = dlacosim("run " + f + " --mode rtl");
+  INFO(rtl.out);
+  CHECK(rtl.exit == 2);
+  CHECK_THAT(rtl.out, Catch::Contains("CDMA.D_OP_ENABLE: group 0: this RTL refuses the layer: a batched output's "
+                                      "64-byte pairs are decided twice") &&
+                          Catch::Contains("at surface 0 line 0, CACC's D_DATAOUT_ADDR 268436000"));
+  const Cmd golden = dlacosim("run " + f + " --mode golden");
+  INFO(golden.out);
+  CHECK(golden.exit != 0);
+  CHECK_THAT(golden.out, Catch::Contains("CACC group 0 did not run: CACC / SDP: a batched output's 64-byte pairs"));
+  CHECK_THAT(golden.out, Catch::Contains("SDP's address 268435968"));
+}

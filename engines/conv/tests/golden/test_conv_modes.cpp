@@ -437,6 +437,43 @@ TEST_CASE("batch stripes (4.3) and the CACC to SDP write order of worked example
   CHECK(batch_write_order(out, CubeShape{1, 32, 2, 3}).size() == 6);
 }
 
+TEST_CASE("batched output: CACC's and SDP's 64-byte pair decisions must agree", "[conv][batch]") {
+  // Hand-worked from NVIDIA's C model: CACC pairs a line's first two positions when D_DATAOUT_ADDR
+  // + D_LINE_STRIDE x g is 64-byte aligned, g = surface x H' + line; SDP when its own address is.
+  // int16, 32-byte atoms (16 channels): K = 34 is 3 surfaces.
+  const auto out = [](uint64_t base, uint64_t line, uint64_t surf) {
+    return FeatureLayout::strided(base, line, surf, 32, 2, 0x10000);
+  };
+  const CubeShape b4{4, 34, 1, 8};  // N 4, W' 8, H' 1 (random conv nv_full seed 3844, layer 1186)
+  // Line 288, surface 448: surface 1's line starts at +448 (SDP: 448 % 64 = 0, pairs) while CACC
+  // counts g = 1 line of 288 (288 % 64 = 32, single): the model permutes surface 1.
+  const std::string p = batch_pairing_problem(0x40000, 288, out(0x40000, 288, 448), b4);
+  CHECK_THAT(p, Catch::Contains("at surface 1 line 0"));
+  CHECK_THAT(p, Catch::Contains("D_LINE_STRIDE 288 x 1"));
+  CHECK_THAT(p, Catch::Contains("D_LINE_STRIDE 288 x 1 (lines of all surfaces before it) is not 64-byte aligned"));
+  CHECK_THAT(p, Catch::Contains("SDP's address 262592"));  // 0x40000 + 448: aligned
+  CHECK_THAT(p, Catch::Contains("§4.4"));
+  // Surface stride 352 = 288 + 64: every surface starts where CACC's count puts it, modulo 64.
+  CHECK(batch_pairing_problem(0x40000, 288, out(0x40000, 288, 352), b4).empty());
+  // Packed (surface = H' x line) agrees whatever the line stride: 160 (W' 5) pairs every other line.
+  const CubeShape odd{2, 40, 3, 5};
+  CHECK(batch_pairing_problem(0x40000, 160, out(0x40000, 160, 480), odd).empty());
+  // ... and a surface 32 bytes longer breaks it at surface 1 (line 0 at 480 + 32 = 512, g = 3: 480).
+  CHECK_THAT(batch_pairing_problem(0x40000, 160, out(0x40000, 160, 512), odd),
+             Catch::Contains("at surface 1 line 0"));
+  // CACC's own copy 32 bytes off SDP's: line 0 already differs.
+  CHECK_THAT(batch_pairing_problem(0x40020, 256, out(0x40000, 256, 256), CubeShape{2, 16, 1, 8}),
+             Catch::Contains("at surface 0 line 0"));
+  // CACC's line stride differing only by a multiple of 64 decides alike.
+  CHECK(batch_pairing_problem(0x40000, 256 + 64, out(0x40000, 256, 512), CubeShape{2, 16, 2, 8}).empty());
+  // No pairs, nothing to agree on: one batch, or a width of 1 (each position its line's last).
+  CHECK(batch_pairing_problem(0x40020, 288, out(0x40000, 288, 448), CubeShape{1, 34, 1, 8}).empty());
+  CHECK(batch_pairing_problem(0x40020, 288, out(0x40000, 288, 448), CubeShape{4, 34, 3, 1}).empty());
+  // A large cube (70 surfaces of 200 lines): the residues repeat, the first differing line is found.
+  CHECK_THAT(batch_pairing_problem(0, 96, out(0, 96, 96 * 200 + 32), CubeShape{2, 16 * 70, 200, 3}),
+             Catch::Contains("at surface 1 line 0"));
+}
+
 TEST_CASE("batches and compressed weights: the refusals name their rule", "[conv][batch][compress]") {
   std::mt19937 rng(7);
   const Layer L = random_layer(fc(4, 64, 40), 0.5, rng);

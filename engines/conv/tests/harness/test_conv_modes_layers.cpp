@@ -325,6 +325,14 @@ TEST_CASE("batch, compressed and post-extended conv layers: refusals name the JS
   CHECK_THAT(refusal(body("nv_full", R"(,"batch":{"n":2,"output_stride":48})"), "b8.json"),
              Catch::StartsWith("/batch/output_stride | ") && Catch::Contains("multiple of the 32-byte memory atom"));
   CHECK_THAT(refusal(body("nv_full", R"(,"batch":{"n":2,"extra":1})"), "b9.json"), Catch::StartsWith("/batch/extra | "));
+  // A batched output whose surface stride puts CACC's and SDP's 64-byte pairs out of step (§4.4):
+  // K 64 int8 is 2 surfaces; surface 1 starts at 288 (SDP: not aligned) where CACC counts 256.
+  const std::string wide =
+      R"("input":{"w":8,"h":1,"c":16,"data":{"random":{}}},"weights":{"k":64,"r":1,"s":1,"data":{"random":{}}})";
+  CHECK_THAT(refusal(body("nv_full", R"(,"batch":2,"output":{"line_stride":256,"surface_stride":288})", wide),
+                     "b10.json"),
+             Catch::StartsWith("/output/surface_stride | ") && Catch::Contains("64-byte pairs are decided twice") &&
+                 Catch::Contains("at surface 1 line 0") && Catch::Contains("(288 - 1 x 256)"));
   // The input of 8 batches beyond CBUF: 8 x 64 lines x EPS 32 entries = 16384 > 16 x 256.
   CHECK_THAT(refusal(body("nv_full", R"(,"batch":8)",
                           R"("input":{"w":64,"h":64,"c":64,"data":{"random":{}}},"weights":{"k":8,"r":1,"s":1,"data":{"random":{}}})"),
